@@ -1,0 +1,1 @@
+"""Analysis: tables in, tables out (intervals, odds, risk, what-if, comparisons)."""

@@ -1,0 +1,1 @@
+"""Strategy reports: figures and one self-contained HTML file from analysis results."""

@@ -1,0 +1,114 @@
+"""Card notation for people: ``AS 10H 7D 2C 3H JK``.
+
+A token is a rank ``A 2 3 4 5 6 7 8 9 10 J Q K`` (``T`` also means ten) followed by a suit
+``S H D C``, or ``JK`` for a joker; case-insensitive. Parsing gives card ids (see
+``sim.encoding``): the first copy of a card is pack 0, the second pack 1, and a third copy
+is refused (CARD-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from sim.encoding import (
+    CARD_KIND,
+    CARD_RANK,
+    CARD_SUIT,
+    FIRST_JOKER_ID,
+    JOKER_SYMBOL,
+    KIND_NAMES,
+    N_CARDS,
+    N_JOKERS,
+    N_KINDS,
+    N_PACKS,
+    N_RANKS,
+    PACK_SIZE,
+    R_TOO_MANY_COPIES,
+    RANK_SYMBOLS,
+    SUIT_SYMBOLS,
+)
+from sim.errors import CanastaError, RuleViolation
+
+_RANK_INDEX = {sym: i for i, sym in enumerate(RANK_SYMBOLS)} | {"T": 9}
+_SUIT_INDEX = {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
+
+
+def tokenize(cards: str | Iterable[str]) -> list[str]:
+    """Split a string (spaces or commas) or flatten an iterable of strings into tokens."""
+    if isinstance(cards, str):
+        cards = [cards]
+    out: list[str] = []
+    for item in cards:
+        if not isinstance(item, str):
+            raise CanastaError(f"bad card {item!r}: expected a token such as 'AS' or 'JK'")
+        out.extend(t for t in item.replace(",", " ").split() if t)
+    return out
+
+
+def parse_token(token: str) -> tuple[int, int]:
+    """Return (rank index 0..12, suit 0..3) for a card token, or (-1, -1) for a joker."""
+    t = token.strip().upper()
+    if t == JOKER_SYMBOL:
+        return -1, -1
+    rank, suit = t[:-1], t[-1:]
+    if rank not in _RANK_INDEX or suit not in _SUIT_INDEX:
+        raise CanastaError(
+            f"bad card {token!r}: expected rank A 2-10 J Q K (or T) and suit S H D C, or JK"
+        )
+    return _RANK_INDEX[rank], _SUIT_INDEX[suit]
+
+
+def parse_cards(cards: str | Iterable[str], taken: np.ndarray | None = None) -> np.ndarray:
+    """Parse tokens into distinct card ids (int64 array).
+
+    ``taken`` (bool[108], updated in place) lets several calls share one deck, so a card
+    named in two places still counts against the two copies the packs hold (CARD-1).
+    """
+    used = np.zeros(N_CARDS, dtype=np.bool_) if taken is None else taken
+    ids = []
+    for tok in tokenize(cards):
+        rank, suit = parse_token(tok)
+        if rank < 0:
+            candidates = range(FIRST_JOKER_ID, FIRST_JOKER_ID + N_JOKERS)
+        else:
+            candidates = [p * PACK_SIZE + suit * N_RANKS + rank for p in range(N_PACKS)]
+        for cid in candidates:
+            if not used[cid]:
+                used[cid] = True
+                ids.append(cid)
+                break
+        else:
+            raise RuleViolation(R_TOO_MANY_COPIES, f"{tok.upper()}")
+    return np.array(ids, dtype=np.int64)
+
+
+def format_card(cid: int) -> str:
+    """Token of a card id, e.g. 104 -> 'JK', 0 -> 'AS'."""
+    if not 0 <= cid < N_CARDS:
+        raise CanastaError(f"bad card id {cid}: ids run 0..{N_CARDS - 1}")
+    if cid >= FIRST_JOKER_ID:
+        return JOKER_SYMBOL
+    return RANK_SYMBOLS[CARD_RANK[cid]] + SUIT_SYMBOLS[CARD_SUIT[cid]]
+
+
+def format_cards(ids: Iterable[int]) -> str:
+    """Tokens of card ids, space separated."""
+    return " ".join(format_card(int(c)) for c in ids)
+
+
+def counts_of(ids: Iterable[int]) -> np.ndarray:
+    """Counts per kind (int64[N_KINDS]) of card ids."""
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    for c in ids:
+        counts[CARD_KIND[int(c)]] += 1
+    return counts
+
+
+def format_counts(counts: np.ndarray) -> str:
+    """Readable multiset of kinds, e.g. '7 7 7 2 JK' (threes shown as 3r/3b)."""
+    parts = []
+    for kind in range(N_KINDS - 1, -1, -1):
+        parts.extend([KIND_NAMES[kind]] * int(counts[kind]))
+    return " ".join(parts)

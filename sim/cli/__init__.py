@@ -1,0 +1,64 @@
+"""The ``canasta`` command line: thin parsing and formatting over the library.
+
+Each sub-command is a module in this package exposing ``add_parser(subparsers)``, which
+registers the command and sets ``func`` (called with the parsed args, returning an exit code).
+Command modules keep their top-level imports light (argparse, stdlib) and import numba-backed
+code inside ``func``, so ``canasta --help`` stays instant.
+
+Exit codes: 0 success, 1 a rule check said no (e.g. ``check-meld``), 2 bad input.
+Every user error is one line on stderr: ``canasta: error: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+PROG = "canasta"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line on stderr (exit 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=PROG,
+        description="Monte Carlo simulation and analytics for Modern American Canasta.",
+    )
+    from sim import __version__
+
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from sim.errors import CanastaError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except CanastaError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
