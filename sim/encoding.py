@@ -250,3 +250,28 @@ SPECIAL_GARBAGE = 4  #: SPECIAL-6
 #: names used in JSON, tables and records, indexed by the codes above
 SPECIAL_NAMES = ("", "straight", "pairs", "pairs_twos_sevens_aces", "garbage")
 SPECIAL_HAND_SIZE = 14  #: SPECIAL-1
+
+# ---------------------------------------------------------------------------------------
+# Score breakdown (SCORE-1..8, OUT-3): one item per entry; a team's total is their sum
+# ---------------------------------------------------------------------------------------
+SCORE_ITEMS = (
+    "canasta_bonus",  #: SCORE-1/2/3 bonuses of completed canastas
+    "going_out",  #: OUT-3
+    "melded_cards",  #: SCORE-6
+    "threes",  #: SCORE-7
+    "cards_in_hand",  #: SCORE-5 (negative)
+    "incomplete_melds",  #: SCORE-2/3 penalties for unfinished sevens, aces, wild melds
+    "hand_penalties",  #: SCORE-4 sevens/aces held in hand
+    "special_hand",  #: SCORE-8 award
+)
+(
+    S_CANASTA_BONUS,
+    S_GOING_OUT,
+    S_MELDED_CARDS,
+    S_THREES,
+    S_CARDS_IN_HAND,
+    S_INCOMPLETE_MELDS,
+    S_HAND_PENALTIES,
+    S_SPECIAL_HAND,
+) = range(len(SCORE_ITEMS))
+N_SCORE_ITEMS = len(SCORE_ITEMS)
