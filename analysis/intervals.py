@@ -1,0 +1,189 @@
+"""Intervals, computed one way everywhere in ``analysis``; every output states which.
+
+Two kinds of estimate, two methods, one confidence level (95% unless a caller asks otherwise):
+
+* a **proportion** of independent trials (k successes in n) gets the **Wilson score interval**
+  (Wilson 1927): it never leaves [0, 1], is exact at the edges (k = 0 gives a lower bound of
+  exactly 0, k = n an upper bound of exactly 1) and keeps near-nominal coverage for small n and
+  rare events, where the textbook ``p ± z·SE`` interval collapses to a point;
+* a **mean** (points per hand, a paired difference, or a share that is the mean of correlated
+  per-deal values) gets the **normal interval** ``mean ± z·SE`` with ``SE = sd / sqrt(n)``
+  (sample sd, ddof=1): simulation samples are large, so the central limit theorem carries it.
+
+A paired difference is the mean interval of the per-pair differences (same deal, two ways).
+
+Every table built here carries the columns ``estimate, ci_low, ci_high, n`` and an ``interval``
+column holding the statement (e.g. "95% Wilson score interval"), also kept in ``DataFrame.attrs``.
+No scipy: the normal quantile comes from ``statistics.NormalDist``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from sim.errors import CanastaError
+
+CONFIDENCE = 0.95  #: the one confidence level used by default everywhere
+WILSON = "Wilson score interval"  #: method name for proportions
+NORMAL = "normal interval (mean ± z·SE)"  #: method name for means and paired differences
+COLUMNS = ("estimate", "ci_low", "ci_high", "n")  #: the columns every interval table carries
+
+
+def z_value(confidence: float = CONFIDENCE) -> float:
+    """Two-sided normal quantile: 1.959963... for 95%."""
+    if not 0.0 < confidence < 1.0:
+        raise CanastaError(f"confidence {confidence!r} must lie strictly between 0 and 1")
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def statement(method: str, confidence: float = CONFIDENCE) -> str:
+    """The sentence every output carries, e.g. '95% Wilson score interval'."""
+    return f"{confidence * 100:g}% {method}"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One estimate with its interval; ``interval`` says how it was computed."""
+
+    estimate: float
+    ci_low: float
+    ci_high: float
+    n: int
+    interval: str
+    se: float = float("nan")
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        ci = f"[{self.ci_low:.6g}, {self.ci_high:.6g}]"
+        return f"{self.estimate:.6g} {ci} (n={self.n}, {self.interval})"
+
+
+# ---------------------------------------------------------------------------------------
+# Proportions: Wilson score interval
+# ---------------------------------------------------------------------------------------
+def wilson_bounds(successes, n, confidence: float = CONFIDENCE):
+    """Vectorised Wilson score interval: (estimate, low, high) arrays; NaN where n == 0."""
+    k = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    if np.any(k < 0) or np.any(k > n):
+        raise CanastaError("a proportion needs 0 <= successes <= trials")
+    z = z_value(confidence)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        z2n = z * z / n
+        centre = (p + z2n / 2.0) / (1.0 + z2n)
+        half = z / (1.0 + z2n) * np.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
+        low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+        high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
+    return p, low, high
+
+
+def proportion(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
+    """k successes in n independent trials, with its Wilson score interval."""
+    p, low, high = wilson_bounds(successes, n, confidence)
+    return Estimate(float(p), float(low), float(high), int(n), statement(WILSON, confidence))
+
+
+# ---------------------------------------------------------------------------------------
+# Means: normal interval
+# ---------------------------------------------------------------------------------------
+def mean(values, confidence: float = CONFIDENCE) -> Estimate:
+    """Mean of ``values`` with its normal interval (NaN interval below 2 values)."""
+    x = np.asarray(values, dtype=np.float64)
+    n = x.size
+    if n == 0:
+        nan = float("nan")
+        return Estimate(nan, nan, nan, 0, statement(NORMAL, confidence), nan)
+    m = float(x.mean())
+    se = float(x.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    half = z_value(confidence) * se
+    return Estimate(m, m - half, m + half, n, statement(NORMAL, confidence), se)
+
+
+def paired_difference(a, b, confidence: float = CONFIDENCE) -> Estimate:
+    """Mean of a - b over pairs (same deal played two ways), with its normal interval."""
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise CanastaError(f"paired samples differ in length: {a.size} and {b.size}")
+    return mean(a - b, confidence)
+
+
+# ---------------------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------------------
+def _finish(df: pd.DataFrame, text: str) -> pd.DataFrame:
+    df["interval"] = text
+    df.attrs["interval"] = text
+    return df
+
+
+def proportion_table(
+    df: pd.DataFrame,
+    success: str,
+    by: str | Sequence[str] | None = None,
+    confidence: float = CONFIDENCE,
+) -> pd.DataFrame:
+    """Share of rows where boolean column ``success`` holds, per group ``by``, Wilson intervals.
+
+    Columns: the group keys, ``successes``, ``n``, ``estimate``, ``ci_low``, ``ci_high``,
+    ``interval``.
+    """
+    flag = df[success].astype(bool)
+    if by is None:
+        out = pd.DataFrame({"successes": [int(flag.sum())], "n": [len(flag)]})
+    else:
+        keys = [by] if isinstance(by, str) else list(by)
+        g = flag.groupby([df[k] for k in keys], observed=True)
+        out = pd.DataFrame({"successes": g.sum().astype(np.int64), "n": g.size()}).reset_index()
+    p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
+    out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
+    return _finish(out, statement(WILSON, confidence))
+
+
+def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.DataFrame:
+    """A proportion table from count arrays (plus key columns given as keyword arrays)."""
+    out = pd.DataFrame(keys)
+    out["successes"] = np.asarray(successes, dtype=np.int64)
+    out["n"] = np.asarray(n, dtype=np.int64)
+    p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
+    out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
+    return _finish(out, statement(WILSON, confidence))
+
+
+def mean_table(
+    df: pd.DataFrame,
+    value: str,
+    by: str | Sequence[str] | None = None,
+    confidence: float = CONFIDENCE,
+) -> pd.DataFrame:
+    """Mean of column ``value`` per group ``by`` with normal intervals.
+
+    Columns: the group keys, ``n``, ``estimate``, ``se``, ``ci_low``, ``ci_high``, ``interval``.
+    """
+    x = df[value].astype(np.float64)
+    if by is None:
+        e = mean(x, confidence)
+        out = pd.DataFrame({"n": [e.n], "estimate": [e.estimate], "se": [e.se]})
+    else:
+        keys = [by] if isinstance(by, str) else list(by)
+        g = x.groupby([df[k] for k in keys], observed=True)
+        out = pd.DataFrame(
+            {"n": g.size(), "estimate": g.mean(), "se": g.std(ddof=1) / np.sqrt(g.size())}
+        ).reset_index()
+    half = z_value(confidence) * out["se"]
+    out["ci_low"] = out["estimate"] - half
+    out["ci_high"] = out["estimate"] + half
+    return _finish(out, statement(NORMAL, confidence))
+
+
+def estimate_row(e: Estimate, **keys) -> dict:
+    """A table row (dict) from an Estimate, keys first."""
+    return {**keys, **e.as_dict()}
