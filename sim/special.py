@@ -1,0 +1,167 @@
+"""Special hands (SPECIAL-1..7): classify a 14-card hand, say why one may not be declared.
+
+Kernels take ``counts`` (``int64[N_KINDS]``, see ``sim.encoding``) and the ruleset array
+``rules`` (``Ruleset.to_array()``). Each pattern fixes every count of the hand, so a hand of
+the wrong size never matches one: the SPECIAL-1 size check is a separate reason only to
+explain a refusal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.encoding import (
+    ACE,
+    BLACK_THREE,
+    FIRST_NATURAL,
+    JOKER,
+    N_KINDS,
+    R_OK,
+    R_SPECIAL_AFTER_PILE,
+    R_SPECIAL_NOT_14,
+    R_SPECIAL_NOT_A_HAND,
+    R_SPECIAL_NOT_FIRST_MELD,
+    R_SPECIAL_THREE,
+    R_SPECIALS_OFF,
+    RED_THREE,
+    RS_GARBAGE_AWARD,
+    RS_SPECIAL_HANDS,
+    SEVEN,
+    SPECIAL_GARBAGE,
+    SPECIAL_HAND_SIZE,
+    SPECIAL_HANDS_MODES,
+    SPECIAL_NONE,
+    SPECIAL_PAIRS,
+    SPECIAL_PAIRS_TWOS_SEVENS_ACES,
+    SPECIAL_STRAIGHT,
+    TWO,
+)
+
+#: RS_SPECIAL_HANDS code meaning "special hands are off" (SPECIAL-7)
+SPECIALS_OFF = SPECIAL_HANDS_MODES.index("none")
+
+#: SPECIAL-3/4/5 fixed awards, indexed by special code (garbage comes from the ruleset)
+FIXED_AWARD = np.array([0, 3000, 2500, 2000, 0], dtype=np.int64)
+
+
+@njit(cache=True)
+def is_straight(counts):
+    """SPECIAL-3: one each of A, 2, 3 (either colour), 4..K, and one joker."""
+    if counts[JOKER] != 1 or counts[TWO] != 1:
+        return False
+    if counts[RED_THREE] + counts[BLACK_THREE] != 1:
+        return False
+    for k in range(FIRST_NATURAL, N_KINDS):
+        if counts[k] != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _natural_groups(counts, size):
+    """Number of natural ranks held exactly ``size`` times; -1 if any other count > 0 occurs."""
+    n = 0
+    for k in range(FIRST_NATURAL, N_KINDS):
+        c = counts[k]
+        if c == size:
+            n += 1
+        elif c != 0:
+            return -1
+    return n
+
+
+@njit(cache=True)
+def is_pairs(counts):
+    """SPECIAL-4 (and SPECIAL-2): seven pairs of seven natural ranks, no wilds, no threes."""
+    if counts[JOKER] + counts[TWO] + counts[RED_THREE] + counts[BLACK_THREE] != 0:
+        return False
+    return _natural_groups(counts, 2) == 7
+
+
+@njit(cache=True)
+def is_pairs_twos_sevens_aces(counts):
+    """SPECIAL-5 (and SPECIAL-2): seven pairs of different ranks incl. 2s, 7s, As; no jokers."""
+    if counts[JOKER] + counts[RED_THREE] + counts[BLACK_THREE] != 0:
+        return False
+    if counts[TWO] != 2 or counts[SEVEN] != 2 or counts[ACE] != 2:
+        return False
+    # the twos are the seventh pair: six natural pairs, of which sevens and aces are two
+    return _natural_groups(counts, 2) == 6
+
+
+@njit(cache=True)
+def is_garbage(counts):
+    """SPECIAL-6 (and SPECIAL-2): two fours and two threes of a kind, four natural ranks, no
+    wilds."""
+    if counts[JOKER] + counts[TWO] + counts[RED_THREE] + counts[BLACK_THREE] != 0:
+        return False
+    fours = 0
+    threes = 0
+    for k in range(FIRST_NATURAL, N_KINDS):
+        c = counts[k]
+        if c == 4:
+            fours += 1
+        elif c == 3:
+            threes += 1
+        elif c != 0:
+            return False
+    return fours == 2 and threes == 2
+
+
+@njit(cache=True)
+def classify_special(counts, rules):
+    """SPECIAL-3..7: the special code of a 14-card hand, SPECIAL_NONE if none (or specials off).
+
+    The four patterns are disjoint (the Straight alone holds a joker and a three, Pairs alone no
+    twos among the pairs hands, Garbage alone triples), so the order of the tests is immaterial.
+    """
+    if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
+        return SPECIAL_NONE
+    if is_straight(counts):
+        return SPECIAL_STRAIGHT
+    if is_pairs(counts):
+        return SPECIAL_PAIRS
+    if is_pairs_twos_sevens_aces(counts):
+        return SPECIAL_PAIRS_TWOS_SEVENS_ACES
+    if is_garbage(counts):
+        return SPECIAL_GARBAGE
+    return SPECIAL_NONE
+
+
+@njit(cache=True)
+def classify_many(rows, rules, out):
+    """classify_special over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
+    for i in range(rows.shape[0]):
+        out[i] = classify_special(rows[i], rules)
+
+
+@njit(cache=True)
+def special_reason(counts, team_has_melded, drew_from_stock, rules):
+    """May a player holding ``counts`` declare a special hand now? R_OK or the first refusal.
+
+    SPECIAL-7 off, SPECIAL-1 first and only meld / after a stock draw / exactly 14 cards,
+    SPECIAL-2 no three outside a Straight, SPECIAL-3..6 the cards form a special hand.
+    """
+    if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
+        return R_SPECIALS_OFF
+    if team_has_melded:  # SPECIAL-1: first and only meld
+        return R_SPECIAL_NOT_FIRST_MELD
+    if not drew_from_stock:  # SPECIAL-1: never after taking the pile
+        return R_SPECIAL_AFTER_PILE
+    if counts.sum() != SPECIAL_HAND_SIZE:  # SPECIAL-1
+        return R_SPECIAL_NOT_14
+    threes = counts[RED_THREE] + counts[BLACK_THREE]
+    if threes > 1 or (threes == 1 and not is_straight(counts)):  # SPECIAL-2
+        return R_SPECIAL_THREE
+    if classify_special(counts, rules) == SPECIAL_NONE:  # SPECIAL-3..6
+        return R_SPECIAL_NOT_A_HAND
+    return R_OK
+
+
+@njit(cache=True)
+def special_award(code, rules):
+    """SPECIAL-3..6 award of a special code: 3,000 / 2,500 / 2,000 / garbage_award; 0 if none."""
+    if code == SPECIAL_GARBAGE:
+        return rules[RS_GARBAGE_AWARD]
+    return FIXED_AWARD[code]
