@@ -1,0 +1,478 @@
+"""Compiled rule checks for melds, the opening, the pile, discards and going out.
+
+Each kernel judges one rule family on plain int64 arrays (layouts in ``sim.encoding``) and
+returns a reason code: ``R_OK`` when legal, otherwise the code of the rule that refuses
+(``sim.encoding.explain`` turns it into "MELD-6: ..."). The engine, the command line and the
+tests all use these kernels; nothing else re-implements a rule. ``tests/twins/legality_twin.py``
+is the slow, obvious twin they are checked against.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.encoding import (
+    ACE,
+    BLACK_THREE,
+    CANASTA,
+    FIRST_NATURAL,
+    JOKER,
+    JOKERS,
+    KIND_VALUE,
+    MIN_MELD,
+    N_KINDS,
+    N_MELD_COLS,
+    N_TEAMS,
+    NATURALS,
+    R_ACES_WILD,
+    R_DEAD_RANK,
+    R_DISCARD_EMPTY_PILE,
+    R_DISCARD_THREE,
+    R_DISCARD_WILD,
+    R_EMPTY_MELD,
+    R_MELD_LEAVES_NO_DISCARD,
+    R_MELD_MIXED_RANKS,
+    R_MELD_TOO_LONG,
+    R_MELD_TOO_SMALL,
+    R_MIXED_TOO_FEW_NATURALS,
+    R_MIXED_TOO_MANY_WILDS,
+    R_NOT_HELD,
+    R_OK,
+    R_OPEN_MINIMUM,
+    R_OPEN_MIXED_CANASTA,
+    R_OPEN_NO_NATURAL_MELD,
+    R_OUT_CANASTAS,
+    R_OUT_INCOMPLETE_ACES,
+    R_OUT_INCOMPLETE_SEVENS,
+    R_OUT_INCOMPLETE_WILD,
+    R_PILE_CANNOT_OPEN,
+    R_PILE_DEAD_RANK,
+    R_PILE_EMPTY,
+    R_PILE_MELD_FULL,
+    R_PILE_NO_PAIR,
+    R_PILE_TOP_WILD_OR_THREE,
+    R_RULE_OF_FIVE,
+    R_SEVENS_WILD,
+    R_THREE_MELDED,
+    R_WILD_MELD_INCOMPLETE,
+    RED_THREE,
+    RS_ALLOW_LONG_MELD_GOING_OUT,
+    RS_MAX_WILDS_MIXED,
+    RS_RULE_OF_FIVE,
+    SEVEN,
+    TWO,
+    TWOS,
+    WILD_MELD,
+)
+
+# Kernels get these as module constants; they are fixed by the rules, never user-set.
+_VALUE = KIND_VALUE
+RULE_OF_FIVE_NATURALS = 5  #: MELD-5
+PILE_MELD_LIMIT = 5  #: PILE-2: a meld of 5+ cannot take a pair and the top card
+OPEN_THRESHOLDS = (3000, 5000)  #: OPEN-1 score bands
+OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band
+
+
+# ---------------------------------------------------------------------------------------
+# Meld table helpers (MELD-9, MELD-10)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def meld_size(melds, team, slot):
+    """Cards in the team's meld of ``slot`` (0 if none)."""
+    return melds[team, slot, NATURALS] + melds[team, slot, TWOS] + melds[team, slot, JOKERS]
+
+
+@njit(cache=True)
+def meld_wilds(melds, team, slot):
+    """Wild cards in the team's meld of ``slot``."""
+    return melds[team, slot, TWOS] + melds[team, slot, JOKERS]
+
+
+@njit(cache=True)
+def is_dead(melds, kind):
+    """MELD-9: a natural rank is dead once either team has a canasta of it."""
+    if kind < FIRST_NATURAL:
+        return False  # the wild meld is not a rank for MELD-9 (docs/rules.md)
+    for team in range(N_TEAMS):
+        if meld_size(melds, team, kind) >= CANASTA:
+            return True
+    return False
+
+
+@njit(cache=True)
+def canastas(melds, team):
+    """MELD-10: number of the team's completed canastas."""
+    n = 0
+    for slot in range(N_KINDS):
+        if meld_size(melds, team, slot) >= CANASTA:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def wild_meld_incomplete(melds, team):
+    """MELD-8: the team has a wild meld that is not yet a canasta."""
+    size = meld_size(melds, team, WILD_MELD)
+    return 0 < size < CANASTA
+
+
+# ---------------------------------------------------------------------------------------
+# MELD-1..9: one meld operation
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
+    """May ``team`` put ``nat`` naturals of ``slot``, ``two`` twos and ``joker`` jokers from hand
+    on its meld of ``slot`` (starting it if absent)? ``slot`` is a natural kind or WILD_MELD.
+
+    ``initial``: the operation is part of the team's opening turn (MELD-5, MELD-7).
+    ``going_out``: the player goes out this turn (MELD-2 variant). ``melds`` is the position
+    before the operation.
+    """
+    wild = two + joker
+    if nat < 0 or two < 0 or joker < 0 or nat + wild == 0:
+        return R_EMPTY_MELD
+    if slot == RED_THREE or slot == BLACK_THREE:
+        return R_THREE_MELDED  # DEAL-4
+    if slot < 0 or slot >= N_KINDS or slot == TWO:
+        return R_MELD_MIXED_RANKS
+    cur = meld_size(melds, team, slot)
+    new = cur + nat + wild
+    if slot == WILD_MELD:
+        if nat > 0:
+            return R_MELD_MIXED_RANKS  # MELD-1: the wild meld holds wild cards only
+        if cur == 0 and new < MIN_MELD:
+            return R_MELD_TOO_SMALL  # MELD-1
+        if new > CANASTA and not (rules[RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and cur > 0):
+            return R_MELD_TOO_LONG  # MELD-2 (a finished wild canasta is closed: MELD-3)
+        return R_OK
+    # MELD-2 variant: wild cards beyond 7 on an existing meld by a player going out
+    long_ok = rules[RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and nat == 0 and cur > 0
+    if is_dead(melds, slot) and not (long_ok and cur >= CANASTA):
+        return R_DEAD_RANK  # MELD-9
+    if cur == 0 and new < MIN_MELD:
+        return R_MELD_TOO_SMALL  # MELD-1
+    if new > CANASTA and not long_ok:
+        return R_MELD_TOO_LONG  # MELD-2
+    new_nat = melds[team, slot, NATURALS] + nat
+    new_wild = meld_wilds(melds, team, slot) + wild
+    if wild > 0:
+        if slot == SEVEN:
+            return R_SEVENS_WILD  # MELD-6
+        if slot == ACE and not initial and meld_wilds(melds, team, slot) == 0:
+            return R_ACES_WILD  # MELD-7 (a mixed aces meld is ordinary: MELD-5 governs it)
+        if wild_meld_incomplete(melds, team):
+            return R_WILD_MELD_INCOMPLETE  # MELD-8
+        if not initial and rules[RS_RULE_OF_FIVE] and new_nat < RULE_OF_FIVE_NATURALS:
+            return R_RULE_OF_FIVE  # MELD-5 (naturals counted after this operation's join)
+    if new_wild > 0:
+        if new_nat < 2:
+            return R_MIXED_TOO_FEW_NATURALS  # MELD-4
+        if new_wild > rules[RS_MAX_WILDS_MIXED]:
+            return R_MIXED_TOO_MANY_WILDS  # MELD-4
+    return R_OK
+
+
+# ---------------------------------------------------------------------------------------
+# OPEN-1..4: the initial meld
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def opening_min(team_score):
+    """OPEN-1: minimum count of the initial meld for a team's cumulative score."""
+    if team_score < OPEN_THRESHOLDS[0]:
+        return OPEN_MINIMUMS[0]
+    if team_score < OPEN_THRESHOLDS[1]:
+        return OPEN_MINIMUMS[1]
+    return OPEN_MINIMUMS[2]
+
+
+@njit(cache=True)
+def from_hand_count(from_hand):
+    """OPEN-1/OPEN-3: points of the cards melded from hand (the pile's top card excluded)."""
+    total = 0
+    for slot in range(N_KINDS):
+        if slot != WILD_MELD:
+            total += from_hand[slot, NATURALS] * _VALUE[slot]
+        total += from_hand[slot, TWOS] * _VALUE[TWO] + from_hand[slot, JOKERS] * _VALUE[JOKER]
+    return total
+
+
+@njit(cache=True)
+def opening_reason(from_hand, melds, team, pile_kind, min_count):
+    """OPEN-1,2,4: is this turn's set of melds a valid initial meld?
+
+    ``from_hand[slot, col]``: cards melded from hand this turn; ``melds``: the position after;
+    ``pile_kind``: kind of the pile's top card melded this turn, or -1 (OPEN-3: it counts for
+    neither the minimum nor the natural meld, and is not in ``from_hand``).
+    """
+    if from_hand_count(from_hand) < min_count:
+        return R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
+    natural = False
+    for slot in range(FIRST_NATURAL, N_KINDS):
+        if from_hand[slot, NATURALS] >= MIN_MELD and meld_wilds(melds, team, slot) == 0:
+            natural = True  # OPEN-2: 3+ naturals from hand, no wild, top card not counted
+    if not natural:
+        return R_OPEN_NO_NATURAL_MELD
+    for slot in range(FIRST_NATURAL, N_KINDS):
+        touched = from_hand[slot, NATURALS] + from_hand[slot, TWOS] + from_hand[slot, JOKERS] > 0
+        if (touched or slot == pile_kind) and meld_size(melds, team, slot) >= CANASTA:
+            if meld_wilds(melds, team, slot) > 0:
+                return R_OPEN_MIXED_CANASTA  # OPEN-4
+    return R_OK
+
+
+# State of the opening search, one axis per quantity the validity of a plan depends on.
+_F = 2  # OPEN-2 natural meld found (0/1)
+_L = 3  # naturals left in hand: 0, 1, 2+ (OUT-2: a card must remain to discard)
+_C = 3  # canastas: 0, 1, 2+ (OUT-1 if the opening goes out)
+_B = 2  # an unfinished natural sevens or aces meld (OUT-1)
+_SUB = _F * _L * _C * _B
+_NO = -1
+
+
+@njit(cache=True)
+def _wild_points(used, jokers):
+    """Points of ``used`` wild cards from a hand holding ``jokers`` jokers, jokers first."""
+    j = min(used, jokers)
+    return j * _VALUE[JOKER] + (used - j) * _VALUE[TWO]
+
+
+@njit(cache=True)
+def best_opening(hand, pending, pile_kind, extra, rules, plan):
+    """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
+
+    ``hand``: cards still in hand (the pile's top card not included); ``pending[slot, col]``:
+    melds already made from hand this turn (the pickup pair included); ``pile_kind``: kind of
+    the pile's top card being melded this turn, or -1; ``extra``: cards that join the hand once
+    the opening stands (the rest of a taken pile). Fills ``plan[slot, col]`` with the further
+    cards to meld and returns the count (points from hand, pending included), or -1 if no valid
+    opening exists. A valid opening holds a natural meld of 3+ from hand (OPEN-2), no mixed
+    canasta (OPEN-4), and leaves a card to discard, or goes out legally (OUT-1/2).
+    Exact: a dynamic programme over the natural ranks, wild cards placed jokers first.
+    """
+    maxw = rules[RS_MAX_WILDS_MIXED]
+    jokers = hand[JOKER]
+    wilds = hand[JOKER] + hand[TWO]
+    threes = hand[RED_THREE] + hand[BLACK_THREE]
+    n_states = (wilds + 1) * _SUB
+    n_layers = N_KINDS - FIRST_NATURAL
+    dp = np.full((n_layers + 1, n_states), _NO, dtype=np.int64)
+    back_a = np.zeros((n_layers + 1, n_states), dtype=np.int64)
+    back_x = np.zeros((n_layers + 1, n_states), dtype=np.int64)
+    back_s = np.zeros((n_layers + 1, n_states), dtype=np.int64)
+    dp[0, 0] = 0  # p=0 wilds placed, no natural meld, 0 naturals left, 0 canastas, not bad
+    for i in range(n_layers):
+        kind = FIRST_NATURAL + i
+        c = hand[kind]
+        base_n = pending[kind, NATURALS]
+        base_w = pending[kind, TWOS] + pending[kind, JOKERS]
+        top = 1 if kind == pile_kind else 0
+        for s in range(n_states):
+            if dp[i, s] == _NO:
+                continue
+            bad = s % _B
+            cc = s // _B % _C
+            left = s // (_B * _C) % _L
+            f = s // (_B * _C * _L) % _F
+            p = s // _SUB
+            for a in range(c + 1):
+                n = base_n + a
+                big_n = n + top
+                if top == 1 and n < 2:
+                    continue  # PILE-1: the pair comes from hand
+                for x in range(min(maxw, wilds - p) + 1):
+                    w = base_w + x
+                    size = big_n + w
+                    if size == 0:
+                        pass  # no meld of this rank
+                    elif size < MIN_MELD:
+                        continue  # MELD-1
+                    elif w > 0:
+                        if big_n < 2 or w > maxw or kind == SEVEN:
+                            continue  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
+                        if size >= CANASTA:
+                            continue  # OPEN-4 (and MELD-2)
+                    elif size > CANASTA:
+                        continue  # MELD-2
+                    nf = 1 if (f == 1 or (n >= MIN_MELD and w == 0)) else 0  # OPEN-2
+                    ncc = min(cc + (1 if size >= CANASTA else 0), _C - 1)
+                    unfinished = 0 < size < CANASTA
+                    nbad = bad
+                    if unfinished and (kind == SEVEN or (kind == ACE and w == 0)):
+                        nbad = 1
+                    nleft = min(left + c - a, _L - 1)
+                    ns = (((p + x) * _F + nf) * _L + nleft) * _C * _B + ncc * _B + nbad
+                    value = dp[i, s] + n * _VALUE[kind]
+                    if value > dp[i + 1, ns]:
+                        dp[i + 1, ns] = value
+                        back_a[i + 1, ns] = a
+                        back_x[i + 1, ns] = x
+                        back_s[i + 1, ns] = s
+    # Combine with the wild meld (MELD-8) and judge what is left in hand (OUT-1/2).
+    base_wm = pending[WILD_MELD, TWOS] + pending[WILD_MELD, JOKERS]
+    pending_wilds = 0
+    for slot in range(N_KINDS):
+        pending_wilds += pending[slot, TWOS] * _VALUE[TWO] + pending[slot, JOKERS] * _VALUE[JOKER]
+    best, best_s, best_q = _NO, -1, 0
+    for s in range(n_states):
+        if dp[n_layers, s] == _NO:
+            continue
+        bad = s % _B
+        cc = s // _B % _C
+        left = s // (_B * _C) % _L
+        f = s // (_B * _C * _L) % _F
+        p = s // _SUB
+        if f == 0:
+            continue  # OPEN-2
+        for q in range(wilds - p + 1):
+            wm = base_wm + q
+            if 0 < wm < MIN_MELD or wm > CANASTA:
+                continue  # MELD-1, MELD-2
+            if p > 0 and 0 < base_wm < CANASTA and wm < CANASTA:
+                continue  # MELD-8: wilds elsewhere only once the started wild meld is done
+            left_total = left + (wilds - p - q) + extra
+            if left_total == 0:
+                continue  # OUT-2: nothing left to discard
+            if left_total == 1 and threes == 0:
+                # discarding the last card goes out: OUT-1
+                total_cc = cc + (1 if wm >= CANASTA else 0)
+                if total_cc < 2 or bad == 1 or 0 < wm < CANASTA:
+                    continue
+            value = dp[n_layers, s] + pending_wilds + _wild_points(p + q, jokers)
+            if value > best:
+                best, best_s, best_q = value, s, q
+    for slot in range(N_KINDS):
+        for col in range(N_MELD_COLS):
+            plan[slot, col] = 0
+    if best == _NO:
+        return -1
+    # Rebuild the plan; jokers go to natural melds first, the rest to the wild meld.
+    jokers_left = jokers
+    s = best_s
+    for i in range(n_layers, 0, -1):
+        kind = FIRST_NATURAL + i - 1
+        a, x = back_a[i, s], back_x[i, s]
+        plan[kind, NATURALS] = a
+        j = min(x, jokers_left)
+        plan[kind, JOKERS] = j
+        plan[kind, TWOS] = x - j
+        jokers_left -= j
+        s = back_s[i, s]
+    j = min(best_q, jokers_left)
+    plan[WILD_MELD, JOKERS] = j
+    plan[WILD_MELD, TWOS] = best_q - j
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# OUT-1, OUT-2
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def out_reason(melds, team):
+    """OUT-1: may the team go out now?"""
+    if canastas(melds, team) < 2:
+        return R_OUT_CANASTAS
+    if 0 < meld_size(melds, team, SEVEN) < CANASTA:
+        return R_OUT_INCOMPLETE_SEVENS
+    if 0 < meld_size(melds, team, ACE) < CANASTA and meld_wilds(melds, team, ACE) == 0:
+        return R_OUT_INCOMPLETE_ACES
+    if wild_meld_incomplete(melds, team):
+        return R_OUT_INCOMPLETE_WILD
+    return R_OK
+
+
+@njit(cache=True)
+def leave_reason(hand_after, melds_after, team):
+    """OUT-2: may melding leave this hand? It must keep a card to discard (threes never are,
+    DISCARD-1); keeping exactly one card means discarding it goes out, so OUT-1 must hold."""
+    total = 0
+    for kind in range(N_KINDS):
+        total += hand_after[kind]
+    playable = total - hand_after[RED_THREE] - hand_after[BLACK_THREE]
+    if playable <= 0:
+        return R_MELD_LEAVES_NO_DISCARD
+    if total == 1:
+        return out_reason(melds_after, team)
+    return R_OK
+
+
+# ---------------------------------------------------------------------------------------
+# PILE-1, PILE-2
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rules):
+    """PILE-1/2: may a player of ``team`` holding ``hand`` take the pile?
+
+    ``pile_counts``: the pile by kind (top card included); ``opened``: the team has made its
+    initial meld; ``min_count``: its OPEN-1 minimum, used when it has not.
+    """
+    size = 0
+    for kind in range(N_KINDS):
+        size += pile_counts[kind]
+    if size == 0:
+        return R_PILE_EMPTY
+    if top_kind < FIRST_NATURAL:
+        return R_PILE_TOP_WILD_OR_THREE
+    if is_dead(melds, top_kind):
+        return R_PILE_DEAD_RANK  # MELD-9
+    if meld_size(melds, team, top_kind) >= PILE_MELD_LIMIT:
+        return R_PILE_MELD_FULL
+    if hand[top_kind] < 2:
+        return R_PILE_NO_PAIR  # PILE-1: always frozen
+    rest = hand.copy()
+    rest[top_kind] -= 2
+    if not opened:
+        pending = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
+        pending[top_kind, NATURALS] = 2
+        plan = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
+        if best_opening(rest, pending, top_kind, size - 1, rules, plan) < min_count:
+            return R_PILE_CANNOT_OPEN
+        return R_OK
+    # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
+    after = melds.copy()
+    after[team, top_kind, NATURALS] += 3
+    for kind in range(N_KINDS):
+        rest[kind] += pile_counts[kind]
+    rest[top_kind] -= 1
+    return leave_reason(rest, after, team)
+
+
+# ---------------------------------------------------------------------------------------
+# DISCARD-1..3
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def _discard_basic(hand, kind):
+    """DISCARD-1/2 alone: may ``kind`` be discarded, ignoring DISCARD-3?"""
+    if hand[kind] <= 0:
+        return R_NOT_HELD
+    if kind == RED_THREE or kind == BLACK_THREE:
+        return R_DISCARD_THREE  # DISCARD-1
+    if kind == JOKER or kind == TWO:
+        total = 0
+        for k in range(N_KINDS):
+            total += hand[k]
+        only_wild = hand[JOKER] + hand[TWO] + hand[RED_THREE] + hand[BLACK_THREE] == total
+        if total != 1 and not only_wild:
+            return R_DISCARD_WILD  # DISCARD-2 (going out, or nothing but wilds besides threes)
+    return R_OK
+
+
+@njit(cache=True)
+def _restricted_on_empty(melds, kind):
+    """DISCARD-3: cards that may not go onto an empty pile while another discard is legal."""
+    return kind == SEVEN or kind == ACE or kind == JOKER or kind == TWO or is_dead(melds, kind)
+
+
+@njit(cache=True)
+def discard_reason(hand, kind, melds, pile_size):
+    """DISCARD-1..3: may ``kind`` be discarded from ``hand``? (Going out, when it is the last
+    card, is judged by ``out_reason``.)"""
+    code = _discard_basic(hand, kind)
+    if code != R_OK:
+        return code
+    if pile_size == 0 and _restricted_on_empty(melds, kind):
+        for other in range(N_KINDS):
+            if other != kind and _discard_basic(hand, other) == R_OK:
+                if not _restricted_on_empty(melds, other):
+                    return R_DISCARD_EMPTY_PILE  # DISCARD-3
+    return R_OK
