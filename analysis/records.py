@@ -1,0 +1,109 @@
+"""The played-hand record schema (issue 3, docs/records.md) as ``analysis`` reads it.
+
+Records arrive one row per hand with per-team columns ``team0_<field>`` / ``team1_<field>``.
+Most analyses are about *a team in a hand* (did it start sevens? what did it score?), so
+:func:`team_view` reshapes the table to one row per (hand, team) with the prefix dropped and the
+opponent's policy and score beside the team's own. Missing columns raise ``CanastaError`` naming
+every column that an analysis needs and the records lack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from sim.encoding import N_TEAMS, SCORE_ITEMS
+from sim.errors import CanastaError
+
+#: one value per hand
+HAND_COLUMNS = (
+    "hand_id",
+    "policy_team0",
+    "policy_team1",
+    "first_player",
+    "turns",
+    "end_reason",
+    "out_team",
+    "special_hand",
+    "score_team0",
+    "score_team1",
+)
+END_REASONS = ("out", "special", "stock")  #: values of ``end_reason``
+MELD_KINDS = ("sevens", "aces", "wild")  #: the melds whose risk ``analysis.risk`` measures
+#: per-team fields of the issue-3 schema (prefix ``team0_`` / ``team1_``)
+TEAM_FIELDS = (
+    *(f"{m}_started_turn" for m in MELD_KINDS),  # -1 if never started
+    *(f"{m}_completed" for m in MELD_KINDS),
+    "aces_mixed",  # MELD-7: the aces meld took wilds in the initial meld
+    "sevens_penalties",  # SCORE-4: players of the team who held 3+ sevens at the end
+    "aces_penalties",  # SCORE-4: the same for aces
+    *SCORE_ITEMS,  # the itemised breakdown
+)
+#: per-team fields the risk tables also need (count of the rank held by the starting player
+#: when the meld was started, and stock size then); absent from the issue-3 minimum schema
+RISK_FIELDS = (
+    "sevens_started_held",
+    "aces_started_held",
+    "sevens_started_stock",
+    "aces_started_stock",
+    "wild_started_stock",
+)
+
+
+def team_columns(fields: Iterable[str]) -> list[str]:
+    """Both teams' column names for per-team ``fields``."""
+    return [f"team{t}_{f}" for t in range(N_TEAMS) for f in fields]
+
+
+def require(records: pd.DataFrame, columns: Iterable[str], purpose: str) -> None:
+    """Raise CanastaError naming every column in ``columns`` that ``records`` lacks."""
+    missing = [c for c in columns if c not in records.columns]
+    if missing:
+        raise CanastaError(f"records lack column(s) {', '.join(missing)} needed for {purpose}")
+
+
+def team_view(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per (hand, team): the team's fields without prefix, plus
+
+    ``team``, ``policy``, ``opp_policy``, ``score``, ``opp_score``, ``net`` (score minus the
+    opponents'), ``won`` (1, 0.5 for a tie, 0), ``went_out`` and ``declared_special`` (the team
+    scored a special-hand award, SCORE-8).
+    """
+    require(records, HAND_COLUMNS, "a team view")
+    fields = sorted(
+        {c[6:] for c in records.columns if c.startswith("team0_")}
+        & {c[6:] for c in records.columns if c.startswith("team1_")}
+    )
+    parts = []
+    for t in range(N_TEAMS):
+        o = 1 - t
+        part = pd.DataFrame(
+            {
+                "hand_id": records["hand_id"].to_numpy(),
+                "team": t,
+                "policy": records[f"policy_team{t}"].to_numpy(),
+                "opp_policy": records[f"policy_team{o}"].to_numpy(),
+                "first_player": records["first_player"].to_numpy(),
+                "turns": records["turns"].to_numpy(),
+                "end_reason": records["end_reason"].to_numpy(),
+                "score": records[f"score_team{t}"].to_numpy(),
+                "opp_score": records[f"score_team{o}"].to_numpy(),
+                "went_out": (records["out_team"] == t).to_numpy(),
+            }
+        )
+        for f in fields:
+            part[f] = records[f"team{t}_{f}"].to_numpy()
+        parts.append(part)
+    view = pd.concat(parts, ignore_index=True)
+    view["net"] = view["score"] - view["opp_score"]
+    view["won"] = np.sign(view["net"]).map({1: 1.0, 0: 0.5, -1: 0.0}).astype(np.float64)
+    if "special_hand" in view.columns:  # the SCORE-8 award item, per team
+        view["declared_special"] = view["special_hand"] > 0
+        view = view.rename(columns={"special_hand": "special_award"})
+    else:
+        view["declared_special"] = False
+    name = dict(zip(records["hand_id"], records["special_hand"], strict=True))
+    view["special_name"] = np.where(view["declared_special"], view["hand_id"].map(name), "")
+    return view
