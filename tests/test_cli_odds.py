@@ -1,0 +1,65 @@
+"""``canasta odds --exact``: ODDS-1 exact odds on the command line."""
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from sim.cli import main
+from sim.odds import MODEL, NAMES, exact_odds
+
+
+def run_json(capsys, *argv):
+    assert main(["odds", *argv, "--format", "json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_odds_1_exact_json_has_every_hand(capsys):
+    out = run_json(capsys, "--exact")
+    assert list(out) == list(NAMES)
+    exact = exact_odds()
+    for name, row in out.items():
+        assert Fraction(row["fraction"]) == exact[name]
+        assert row["exact"] == pytest.approx(float(exact[name]), rel=1e-12)
+        assert row["one_in"] == round(1 / exact[name])
+
+
+def test_odds_1_exact_is_the_default_mode(capsys):
+    assert run_json(capsys) == run_json(capsys, "--exact")
+
+
+def test_odds_1_table_states_the_model(capsys):
+    assert main(["odds", "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert " ".join(out.split()).startswith(" ".join(MODEL.split()))
+    for name in NAMES:
+        assert name in out
+
+
+def test_special_7_rules_file_turns_specials_off(capsys, tmp_path):
+    toml = tmp_path / "r.toml"
+    toml.write_text('special_hands = "none"\n')
+    out = run_json(capsys, "--rules", str(toml))
+    assert all(row["exact"] == 0 and row["one_in"] is None for row in out.values())
+    assert main(["odds", "--rules", str(toml)]) == 0
+    assert "SPECIAL-7" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "not found"), ("special_hands = 'classic'\n", "special_hands"), ("x = [", "TOML")],
+)
+def test_bad_rules_file_is_one_line_exit_2(capsys, tmp_path, content, message):
+    toml = tmp_path / "r.toml"
+    if content is not None:
+        toml.write_text(content)
+    assert main(["odds", "--rules", str(toml)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("canasta: error:") and message in err
+
+
+def test_bad_format_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["odds", "--format", "xml"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
