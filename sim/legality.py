@@ -476,3 +476,33 @@ def discard_reason(hand, kind, melds, pile_size):
                 if not _restricted_on_empty(melds, other):
                     return R_DISCARD_EMPTY_PILE  # DISCARD-3
     return R_OK
+
+
+# ---------------------------------------------------------------------------------------
+# Python layer: a meld given as cards
+# ---------------------------------------------------------------------------------------
+def meld_slot(counts: np.ndarray) -> tuple[int, int]:
+    """(slot, reason) of a meld given as counts per kind: the one natural kind it holds, or
+    WILD_MELD for wild cards only; reason R_OK, or why the cards are not one meld (MELD-1,
+    DEAL-4)."""
+    if counts.sum() == 0:
+        return -1, R_EMPTY_MELD
+    if counts[RED_THREE] or counts[BLACK_THREE]:
+        return -1, R_THREE_MELDED  # DEAL-4
+    naturals = [k for k in range(FIRST_NATURAL, N_KINDS) if counts[k] > 0]
+    if len(naturals) > 1:
+        return -1, R_MELD_MIXED_RANKS  # MELD-1: runs and mixed ranks are never melds
+    return (naturals[0] if naturals else WILD_MELD), R_OK
+
+
+def judge_meld(counts, melds, team, initial, going_out, rules) -> int:
+    """Reason code for melding the cards ``counts`` (per kind) onto the team's position."""
+    slot, code = meld_slot(counts)
+    if code != R_OK:
+        return code
+    nat = int(counts[slot]) if slot != WILD_MELD else 0
+    return int(
+        meld_reason(
+            melds, team, slot, nat, int(counts[TWO]), int(counts[JOKER]), initial, going_out, rules
+        )
+    )
