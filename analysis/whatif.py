@@ -1,0 +1,222 @@
+"""What-if positions: fix a hand, deal the rest at random, compare choices by their outcome.
+
+Like a bridge dealer's predeal: a :class:`Position` fixes one player's hand (and optionally the
+turn, the team scores, the teams' melds and the top of the pile); every simulated hand deals the
+*unseen* cards at random consistent with what is fixed, forces the fixed player's decision to
+each compared choice in turn, and lets the policies play the hand out. Hand ``i`` deals the same
+unseen cards whatever the choice (a deal depends only on (seed, i)), so choices are compared on
+the same deals: paired differences.
+
+Choices (``CHOICES``): ``meld_sevens`` / ``hold_sevens``, ``meld_aces`` / ``hold_aces``,
+``take_pile`` / ``draw``, and ``policy`` (let the seat's policy decide: the baseline).
+
+Output per choice, for the fixed player's team: expected points per hand and net points (normal
+intervals), the completion rate of its sevens and aces melds when started and the share of hands
+in which it paid each in-hand penalty (Wilson intervals), and the paired difference in points
+against the first choice.
+
+The playing is the engine's: ``play(n, position, choice, seed, policies, n_jobs, ruleset)``
+returning records of the issue-3 schema (see :func:`resolve_play` for what the engine must offer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analysis import intervals as iv
+from analysis.records import require, team_view
+from sim.encoding import (
+    ACE,
+    CARD_KIND,
+    IS_NATURAL,
+    IS_THREE,
+    IS_WILD,
+    N_CARDS,
+    N_PLAYERS,
+    N_TEAMS,
+    SEVEN,
+    team_of,
+)
+from sim.errors import CanastaError
+
+#: choice name -> what the fixed player does at the fixed position (then the policies play on)
+CHOICES = {
+    "policy": "let the seat's policy decide (the baseline)",
+    "meld_sevens": "meld all the sevens held now (needs 3+ sevens, MELD-1/MELD-6)",
+    "hold_sevens": "meld no seven this turn; the policy decides everything else",
+    "meld_aces": "meld all the aces held now (needs 3+ aces, MELD-1/MELD-7)",
+    "hold_aces": "meld no ace this turn; the policy decides everything else",
+    "take_pile": "take the discard pile (needs a pile top and a natural pair of it, PILE-1/2)",
+    "draw": "draw from the stock instead of taking the pile",
+}
+
+
+@dataclass(frozen=True)
+class Position:
+    """What is fixed. Card ids are those of ``sim.cards.parse_cards`` (one shared deck)."""
+
+    hand: np.ndarray  #: the fixed player's cards
+    seat: int = 0  #: the fixed player's seat (team = seat % 2)
+    turn: int = 0  #: the hand's turn number at which the position arises (0 = first turn)
+    scores: tuple[int, int] = (0, 0)  #: cumulative team scores (OPEN-1 minimum)
+    melds: Mapping[int, np.ndarray] = field(default_factory=dict)  #: team -> card ids melded
+    pile_top: int = -1  #: card id on top of the discard pile, -1 if empty/unknown
+
+    @property
+    def team(self) -> int:
+        return team_of(self.seat)
+
+    def counts(self, kind: int) -> int:
+        return int(np.sum(CARD_KIND[self.hand] == kind))
+
+
+def position(
+    hand: str | Sequence[str],
+    seat: int = 0,
+    turn: int = 0,
+    scores: tuple[int, int] = (0, 0),
+    melds: Mapping[int, str | Sequence[str]] | None = None,
+    pile_top: str | None = None,
+) -> Position:
+    """Parse and check a position given in card notation (``"7H 7S 7D AS ..."``).
+
+    Every card is drawn from one 108-card deck, so more copies than two packs hold are refused
+    (CARD-1); a melded card must not be a three (DEAL-4).
+    """
+    from sim.cards import parse_cards
+
+    taken = np.zeros(N_CARDS, dtype=np.bool_)
+    ids = parse_cards(hand, taken)
+    if ids.size == 0:
+        raise CanastaError("the fixed hand is empty: give its cards with --hand")
+    if not 0 <= seat < N_PLAYERS:
+        raise CanastaError(f"bad seat {seat}: seats are 0..{N_PLAYERS - 1}")
+    if turn < 0:
+        raise CanastaError(f"bad turn {turn}: turns count from 0")
+    if len(scores) != N_TEAMS:
+        raise CanastaError(f"give {N_TEAMS} team scores, not {len(scores)}")
+    fixed_melds = {}
+    for team, cards in (melds or {}).items():
+        if team not in range(N_TEAMS):
+            raise CanastaError(f"bad team {team}: teams are 0 and 1")
+        m = parse_cards(cards, taken)
+        if np.any(IS_THREE[CARD_KIND[m]]):
+            raise CanastaError("DEAL-4: threes are never melded")
+        fixed_melds[team] = m
+    top = -1
+    if pile_top is not None:
+        t = parse_cards(pile_top, taken)
+        if t.size != 1:
+            raise CanastaError("give exactly one pile top card")
+        top = int(t[0])
+    return Position(ids, seat, turn, (int(scores[0]), int(scores[1])), fixed_melds, top)
+
+
+def check_choice(pos: Position, choice: str) -> None:
+    """Refuse a choice the position cannot make, naming the rule."""
+    if choice not in CHOICES:
+        raise CanastaError(f"unknown choice {choice!r}: choose from {', '.join(CHOICES)}")
+    if choice == "meld_sevens" and pos.counts(SEVEN) < 3:
+        raise CanastaError("MELD-1: melding sevens needs 3 or more sevens in the fixed hand")
+    if choice == "meld_aces" and pos.counts(ACE) < 3:
+        raise CanastaError("MELD-1: melding aces needs 3 or more aces in the fixed hand")
+    if choice == "take_pile":
+        if pos.pile_top < 0:
+            raise CanastaError("PILE-2: taking the pile needs a pile top card (--pile-top)")
+        k = int(CARD_KIND[pos.pile_top])
+        if IS_WILD[k] or IS_THREE[k]:
+            raise CanastaError(
+                "PILE-2: the pile cannot be taken when its top card is wild or a three"
+            )
+        if not IS_NATURAL[k] or pos.counts(k) < 2:
+            raise CanastaError(
+                "PILE-1: taking the pile needs a natural pair of the top card's rank"
+            )
+
+
+def resolve_play(play: Callable | None = None) -> Callable:
+    """The engine's fixed-position player, or ``play`` if given.
+
+    The engine must offer ``sim.engine.play_position(n, position, choice, seed=S, policies=(A,
+    B), n_jobs=J, ruleset=R)`` returning one record row per hand (the ``sim.simulate``
+    schema) in which hand i's unseen cards depend only on (S, i), not on the choice.
+    """
+    if play is not None:
+        return play
+    try:
+        from sim.engine import play_position
+    except ImportError:
+        play_position = None
+    if play_position is None:
+        raise CanastaError(
+            "what-if needs the engine to play from a fixed position "
+            "(sim.engine.play_position), which this build does not offer yet"
+        )
+    return play_position
+
+
+def whatif(
+    pos: Position,
+    choices: Sequence[str],
+    n: int,
+    seed: int = 0,
+    policies: tuple[str, str] = ("heuristic", "heuristic"),
+    n_jobs: int = 1,
+    ruleset=None,
+    play: Callable | None = None,
+    confidence: float = iv.CONFIDENCE,
+) -> pd.DataFrame:
+    """Compare ``choices`` at ``pos`` over ``n`` simulated hands each (same deals); see the
+    module docstring for the columns."""
+    if len(choices) < 1 or len(set(choices)) != len(choices):
+        raise CanastaError("give one or more distinct choices to compare")
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
+        raise CanastaError(f"bad number of hands {n!r}: need an integer >= 2")
+    for c in choices:
+        check_choice(pos, c)
+    run = resolve_play(play)
+    team = pos.team
+    views = {}
+    for c in choices:
+        rec = run(n, pos, c, seed=seed, policies=tuple(policies), n_jobs=n_jobs, ruleset=ruleset)
+        require(rec, ["hand_id", "score_team0", "score_team1"], "a what-if comparison")
+        v = team_view(rec)
+        views[c] = v[v["team"] == team].set_index("hand_id").sort_index()
+    base = views[choices[0]]
+    rows = []
+    for c in choices:
+        v = views[c]
+        if not v.index.equals(base.index):
+            raise CanastaError(f"choice {c!r} was not played on the same deals as {choices[0]!r}")
+        row = {"choice": c, "n": len(v)}
+        for col, name in (("score", "points"), ("net", "net")):
+            e = iv.mean(v[col], confidence)
+            row |= {name: e.estimate, f"{name}_low": e.ci_low, f"{name}_high": e.ci_high}
+        d = iv.paired_difference(v["score"], base["score"], confidence)
+        row |= {"diff_vs_first": d.estimate, "diff_low": d.ci_low, "diff_high": d.ci_high}
+        for meld in ("sevens", "aces"):
+            col = f"{meld}_started_turn"
+            if col in v.columns:
+                s = v[v[col] >= 0]
+                e = iv.proportion(int(s[f"{meld}_completed"].sum()), len(s), confidence)
+                row |= {f"{meld}_started": len(s), f"{meld}_completion": e.estimate}
+                row |= {f"{meld}_completion_low": e.ci_low, f"{meld}_completion_high": e.ci_high}
+            col = f"{meld}_penalties"
+            if col in v.columns:
+                e = iv.proportion(int((v[col] > 0).sum()), len(v), confidence)
+                row |= {f"{meld}_penalty": e.estimate, f"{meld}_penalty_low": e.ci_low}
+                row |= {f"{meld}_penalty_high": e.ci_high}
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    text = (
+        f"points, net and differences: {iv.statement(iv.NORMAL, confidence)}; "
+        f"completion and penalty shares: {iv.statement(iv.WILSON, confidence)}"
+    )
+    out["interval"] = text
+    out.attrs["interval"] = text
+    out.attrs["team"] = team
+    return out
