@@ -30,15 +30,15 @@ HAND_COLUMNS = (
     "score_team0",
     "score_team1",
 )
-END_REASONS = ("out", "special", "stock")  #: values of ``end_reason``
+END_REASONS = ("out", "special", "stock", "limit")  #: values of ``end_reason``
 MELD_KINDS = ("sevens", "aces", "wild")  #: the melds whose risk ``analysis.risk`` measures
 #: per-team fields of the issue-3 schema (prefix ``team0_`` / ``team1_``)
 TEAM_FIELDS = (
     *(f"{m}_started_turn" for m in MELD_KINDS),  # -1 if never started
     *(f"{m}_completed" for m in MELD_KINDS),
     "aces_mixed",  # MELD-7: the aces meld took wilds in the initial meld
-    "sevens_penalties",  # SCORE-4: players of the team who held 3+ sevens at the end
-    "aces_penalties",  # SCORE-4: the same for aces
+    "sevens_penalty_players",  # SCORE-4: players of the team who held 3+ sevens at the end
+    "aces_penalty_players",  # SCORE-4: the same for aces
     *SCORE_ITEMS,  # the itemised breakdown
 )
 #: per-team fields the risk tables also need (count of the rank held by the starting player
@@ -95,14 +95,17 @@ def team_view(records: pd.DataFrame) -> pd.DataFrame:
         )
         for f in fields:
             part[f] = records[f"team{t}_{f}"].to_numpy()
+        if "special_team" in records.columns:  # the engine names the declaring team
+            part["declared_special"] = (records["special_team"] == t).to_numpy()
         parts.append(part)
     view = pd.concat(parts, ignore_index=True)
     view["net"] = view["score"] - view["opp_score"]
     view["won"] = np.sign(view["net"]).map({1: 1.0, 0: 0.5, -1: 0.0}).astype(np.float64)
     if "special_hand" in view.columns:  # the SCORE-8 award item, per team
-        view["declared_special"] = view["special_hand"] > 0
+        if "declared_special" not in view.columns:
+            view["declared_special"] = view["special_hand"] > 0
         view = view.rename(columns={"special_hand": "special_award"})
-    else:
+    elif "declared_special" not in view.columns:
         view["declared_special"] = False
     name = dict(zip(records["hand_id"], records["special_hand"], strict=True))
     view["special_name"] = np.where(view["declared_special"], view["hand_id"].map(name), "")

@@ -173,13 +173,18 @@ def penalties(
     """SCORE-4 in-hand penalties: for sevens and for aces, the share of team-hands in which at
     least one player of the team paid it (Wilson), and its cost in points per team-hand,
     ``-1500 × players paying`` (normal). One row per (policy, rank)."""
-    require(records, team_columns(["sevens_penalties", "aces_penalties"]), "in-hand penalties")
+    require(
+        records,
+        team_columns(["sevens_penalty_players", "aces_penalty_players"]),
+        "in-hand penalties",
+    )
     view = team_view(records)
     keys = ["policy"] if by_policy else None
     parts = []
     for rank in ("sevens", "aces"):
         v = view.assign(
-            paid=view[f"{rank}_penalties"] > 0, cost=-HAND_PENALTY * view[f"{rank}_penalties"]
+            paid=view[f"{rank}_penalty_players"] > 0,
+            cost=-HAND_PENALTY * view[f"{rank}_penalty_players"],
         )
         freq = iv.proportion_table(v, "paid", by=keys, confidence=confidence)
         cost = iv.mean_table(v, "cost", by=keys, confidence=confidence)

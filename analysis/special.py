@@ -32,6 +32,8 @@ def _sampled_counts(sampled) -> dict[str, tuple[int, int]]:
     if isinstance(sampled, pd.DataFrame):
         frame = sampled.set_index("hand") if "hand" in sampled.columns else sampled
         return {h: (int(r["hits"]), int(r["deals"])) for h, r in frame.iterrows()}
+    if hasattr(sampled, "hits") and hasattr(sampled, "deals"):  # sim.sampler.SampledOdds
+        return {h: (int(k), int(sampled.deals)) for h, k in sampled.hits.items()}
     if isinstance(sampled, Mapping):
         out = {}
         for h, r in sampled.items():
@@ -49,13 +51,16 @@ def dealt_odds(
     sampled=None,
     exact: Mapping | None = None,
     confidence: float = iv.CONFIDENCE,
+    rel_error: float | None = None,
+    max_deals: int | None = None,
 ) -> pd.DataFrame:
     """ODDS-1 table: one row per special hand and 'any'.
 
     Columns ``hand, exact, one_in, hits, deals, estimate, ci_low, ci_high, n, exact_inside,
     interval``. ``exact`` defaults to ``sim.odds.exact_odds(ruleset)``; the Monte Carlo part
     comes from ``sampled`` (hits/deals per hand) or, when ``n_deals`` is given, from
-    ``sim.sampler.sample_dealt_odds``; the interval is computed here, from hits and deals.
+    ``sim.sampler.sample_dealt_odds`` (``rel_error``/``max_deals`` passed on); the interval
+    is computed here, from hits and deals, like every other interval of ``analysis``.
     """
     if exact is None:
         from sim.odds import exact_odds
@@ -64,7 +69,14 @@ def dealt_odds(
     if sampled is None and n_deals is not None:
         from sim.sampler import sample_dealt_odds
 
-        sampled = sample_dealt_odds(n_deals, seed=seed, n_jobs=n_jobs, ruleset=ruleset)
+        sampled = sample_dealt_odds(
+            n_deals,
+            seed=seed,
+            n_jobs=n_jobs,
+            ruleset=ruleset,
+            rel_error=rel_error,
+            max_deals=max_deals,
+        )
     rows = []
     counts = _sampled_counts(sampled) if sampled is not None else {}
     for h in HANDS:

@@ -69,6 +69,7 @@ def synthetic_records(
     ended_out = rng.random(n) < 0.7
     cols["end_reason"] = np.where(declared >= 0, "special", np.where(ended_out, "out", "stock"))
     cols["out_team"] = np.where((declared < 0) & ended_out, rng.integers(0, 2, size=n), -1)
+    cols["special_team"] = declared
     cols["special_hand"] = np.where(
         declared >= 0, np.asarray(SPECIAL_NAMES, dtype=object)[special_code], ""
     )
@@ -107,7 +108,7 @@ def synthetic_records(
             pen = np.where(played, rng.binomial(2, PENALTY_P, size=n), 0)
             if meld == "aces":  # SCORE-4 Choice: no aces penalty for a mixed aces team
                 pen = np.where(cols[f"team{t}_aces_mixed"] == 1, 0, pen)
-            cols[f"team{t}_{meld}_penalties"] = pen
+            cols[f"team{t}_{meld}_penalty_players"] = pen
             items["hand_penalties"] -= HAND_PENALTY * pen
         base = np.round(rng.normal(skill.get(policies[t], 0.0), noise, size=n)).astype(np.int64)
         items["melded_cards"] += np.where(played, base, 0)

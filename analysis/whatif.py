@@ -205,7 +205,7 @@ def whatif(
                 e = iv.proportion(int(s[f"{meld}_completed"].sum()), len(s), confidence)
                 row |= {f"{meld}_started": len(s), f"{meld}_completion": e.estimate}
                 row |= {f"{meld}_completion_low": e.ci_low, f"{meld}_completion_high": e.ci_high}
-            col = f"{meld}_penalties"
+            col = f"{meld}_penalty_players"
             if col in v.columns:
                 e = iv.proportion(int((v[col] > 0).sum()), len(v), confidence)
                 row |= {f"{meld}_penalty": e.estimate, f"{meld}_penalty_low": e.ci_low}

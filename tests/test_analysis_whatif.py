@@ -27,13 +27,13 @@ def fake_play(n, pos, choice, seed=0, policies=("heuristic", "heuristic"), n_job
         done = u < P_COMPLETE
         rec[f"team{t}_sevens_started_turn"] = 0
         rec[f"team{t}_sevens_completed"] = done.astype(int)
-        rec[f"team{t}_sevens_penalties"] = 0
+        rec[f"team{t}_sevens_penalty_players"] = 0
         rec[f"score_team{t}"] = luck + np.where(done, 2500, -2500)
     else:
         pen = u < P_PENALTY
         rec[f"team{t}_sevens_started_turn"] = -1
         rec[f"team{t}_sevens_completed"] = 0
-        rec[f"team{t}_sevens_penalties"] = pen.astype(int)
+        rec[f"team{t}_sevens_penalty_players"] = pen.astype(int)
         rec[f"score_team{t}"] = luck - 1500 * pen
     return rec
 
