@@ -1,0 +1,529 @@
+"""Dealt odds of the special hands (ODDS-1) by sampling real deals.
+
+The model (ODDS-1): the first player's cards are taken in the order she receives them, the 13
+dealt cards then the stock draws; threes are laid down and replaced (DEAL-4). Her pairs/Garbage
+hand is the first 14 non-three cards received; her Straight hand is the first three received
+plus the first 13 non-threes, and needs that three among the first 14 cards received (DEAL-5).
+"Any" is the union of the events. Each hand is judged by ``sim.special.classify_special``.
+
+Two compiled kernels sample that model:
+
+* the **baseline** shuffles the whole 108-card deck for every deal (its own generator per deal,
+  ``sim.rng.seed_hand(key, deal)``), deals 13 cards round the table and reads the stock, then
+  classifies both hands of every deal. Plain and obviously right; ~1M deals/s/core.
+* the **fast** kernel draws only the cards it needs, by a partial Fisher-Yates on a deck of kinds
+  that is *not* reset between deals (a Fisher-Yates step picks uniformly among the cards not yet
+  drawn, whatever order they lie in, so each deal is an independent uniform ordered sample). It
+  stops as soon as no special hand is possible: a Straight needs 13 distinct non-three kinds
+  among the first 13 non-threes, the pairs hands need 7 distinct kinds and Garbage 4, so a deal
+  with a repeated kind among its first 13 non-threes and 8 distinct kinds is no special hand.
+  Only the rare candidates reach the classifier. Deals come in blocks of ``BLOCK`` with one
+  generator per block (``seed_hand(key, block)``), so seeding costs nothing per deal; a chunk
+  starting inside a block replays the block's first deals, so results never depend on chunking.
+
+Both are exact samplers of the same distribution (a test compares them).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from numba import njit
+
+from sim.encoding import (
+    BLACK_THREE,
+    CARD_KIND,
+    HAND_SIZE,
+    KIND_NAMES,
+    N_KINDS,
+    N_PLAYERS,
+    RED_THREE,
+    SPECIAL_HAND_SIZE,
+    SPECIAL_NAMES,
+    SPECIAL_NONE,
+    SPECIAL_STRAIGHT,
+)
+from sim.errors import CanastaError
+from sim.rng import STATE_WORDS, seed_hand, shuffle
+from sim.special import classify_special
+
+BLOCK = 1024  #: deals sharing one generator in the fast kernel (the unit of its seeding)
+N_SPECIAL = len(SPECIAL_NAMES)  #: special codes 0..4; hit counters use index 0 for "any"
+HAND_NAMES = (*SPECIAL_NAMES[1:], "any")  #: result rows, in the order of sim.odds.exact_odds
+_STRAIGHT_DISTINCT = HAND_SIZE  #: SPECIAL-3: 13 different non-three kinds (one three aside)
+_PAIRS_MAX_DISTINCT = 7  #: SPECIAL-4/5: 7 kinds; SPECIAL-6 Garbage: 4 kinds
+_DRAW_CAP = SPECIAL_HAND_SIZE  #: non-threes a player's dealt hand holds (ODDS-1)
+_Z95 = 1.959963984540054  #: two-sided 95% normal quantile (Wilson interval)
+
+# Receiving order of the first player in a real deal of a shuffled deck: one card at a time
+# round the table starting with her (DEAL-1), then the stock from its top.
+_DEALT_POSITIONS = np.arange(0, HAND_SIZE * N_PLAYERS, N_PLAYERS, dtype=np.int64)
+_STOCK_START = HAND_SIZE * N_PLAYERS
+
+
+@njit(cache=True, inline="always")
+def _is_three(kind):
+    return kind == RED_THREE or kind == BLACK_THREE
+
+
+@njit(cache=True)
+def _classify_odds1(counts, three_kind, last_kind, straight_possible, n_distinct, rules):
+    """ODDS-1 classification of one deal from the counts of its 14 first non-threes.
+
+    Returns (straight_code, pairs_code): the Straight hand (first three + first 13 non-threes)
+    and the pairs/Garbage hand (first 14 non-threes), each SPECIAL_NONE unless special.
+    ``last_kind`` is the 14th non-three; ``three_kind`` the first three (received among the
+    first 14 cards) or -1.
+    """
+    straight_code = SPECIAL_NONE
+    pairs_code = SPECIAL_NONE
+    if straight_possible and three_kind >= 0:
+        counts[last_kind] -= 1
+        counts[three_kind] += 1
+        if classify_special(counts, rules) == SPECIAL_STRAIGHT:
+            straight_code = SPECIAL_STRAIGHT
+        counts[three_kind] -= 1
+        counts[last_kind] += 1
+    if n_distinct <= _PAIRS_MAX_DISTINCT:
+        code = classify_special(counts, rules)
+        if code != SPECIAL_STRAIGHT:
+            pairs_code = code
+    return straight_code, pairs_code
+
+
+@njit(cache=True, inline="always")
+def _count_hits(straight_code, pairs_code, hits):
+    """hits[code] += 1 for each special hand of the deal; hits[0] counts deals with any."""
+    if straight_code != SPECIAL_NONE:
+        hits[straight_code] += 1
+    if pairs_code != SPECIAL_NONE:
+        hits[pairs_code] += 1
+    if straight_code != SPECIAL_NONE or pairs_code != SPECIAL_NONE:
+        hits[0] += 1
+
+
+@njit(cache=True)
+def _received_odds1(received, counts):
+    """ODDS-1 features of a received card sequence (kinds): fills ``counts`` with the first 14
+    non-threes; returns (three_kind, last_kind, straight_possible, n_distinct, first_three_at,
+    n_received) where first_three_at is the 1-based position of the first three (0: none in
+    the first 14 cards) and n_received the cards read to complete 14 non-threes."""
+    counts[:] = 0
+    n_nat = 0
+    n_distinct = 0
+    straight_possible = True
+    three_kind = -1
+    first_three_at = 0
+    last_kind = -1
+    pos = 0
+    while n_nat < _DRAW_CAP:
+        kind = received[pos]
+        pos += 1
+        if _is_three(kind):
+            if three_kind < 0 and pos <= _DRAW_CAP:
+                three_kind = kind
+                first_three_at = pos
+            continue
+        if counts[kind] == 0:
+            n_distinct += 1
+        elif n_nat < _STRAIGHT_DISTINCT:
+            straight_possible = False
+        counts[kind] += 1
+        last_kind = kind
+        n_nat += 1
+    return three_kind, last_kind, straight_possible, n_distinct, first_three_at, pos
+
+
+@njit(cache=True)
+def _baseline_deal(state, deck, received, counts, card_kind):
+    """One real deal (ODDS-1, DEAL-1): shuffle the whole deck, read the first player's cards
+    (every 4th card of the deal from the top, then the stock), kinds into ``received``."""
+    for c in range(deck.shape[0]):
+        deck[c] = c
+    shuffle(state, deck)
+    n = 0
+    for p in _DEALT_POSITIONS:
+        received[n] = card_kind[deck[p]]
+        n += 1
+    for p in range(_STOCK_START, deck.shape[0]):
+        received[n] = card_kind[deck[p]]
+        n += 1
+    return _received_odds1(received, counts)
+
+
+@njit(cache=True)
+def _baseline_hits(key, start, stop, card_kind, rules, hits):
+    """ODDS-1 baseline: deals ``start..stop-1``, one generator and one full shuffle per deal.
+
+    Adds to ``hits[code]`` (code 1..4) and ``hits[0]`` (any special hand)."""
+    state = np.empty(STATE_WORDS, dtype=np.uint64)
+    deck = np.empty(card_kind.shape[0], dtype=np.int64)
+    received = np.empty(card_kind.shape[0], dtype=np.int64)
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    for d in range(start, stop):
+        seed_hand(key, d, state)
+        three, last, straight_ok, distinct, _, _ = _baseline_deal(
+            state, deck, received, counts, card_kind
+        )
+        s_code, p_code = _classify_odds1(counts, three, last, straight_ok, distinct, rules)
+        _count_hits(s_code, p_code, hits)
+    return hits
+
+
+@njit(cache=True)
+def _baseline_records(key, start, stop, card_kind, rules, out):
+    """Per-deal ODDS-1 records of the baseline sampler (one row per deal of start..stop-1):
+    out[:, 0] straight code, 1 pairs code, 2 first three's position (0: none in the first 14),
+    3 distinct kinds of the 14 non-threes, 4 cards received, 5.. counts per kind."""
+    state = np.empty(STATE_WORDS, dtype=np.uint64)
+    deck = np.empty(card_kind.shape[0], dtype=np.int64)
+    received = np.empty(card_kind.shape[0], dtype=np.int64)
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    for d in range(start, stop):
+        seed_hand(key, d, state)
+        three, last, straight_ok, distinct, at, pos = _baseline_deal(
+            state, deck, received, counts, card_kind
+        )
+        s_code, p_code = _classify_odds1(counts, three, last, straight_ok, distinct, rules)
+        row = d - start
+        out[row, 0] = s_code
+        out[row, 1] = p_code
+        out[row, 2] = at
+        out[row, 3] = distinct
+        out[row, 4] = pos
+        for k in range(N_KINDS):
+            out[row, 5 + k] = counts[k]
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def _xoshiro(s0, s1, s2, s3):
+    """xoshiro256** step on a state held in registers (as sim.rng.next_u64 does in memory)."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _below(r32, n, s0, s1, s2, s3):
+    """Uniform integer in [0, n) from 32 random bits (Lemire's multiply-shift, unbiased: the
+    rare rejection, only possible when the low word is below n, draws fresh bits)."""
+    m = r32 * np.uint64(n)
+    if (m & np.uint64(0xFFFFFFFF)) < np.uint64(n):
+        threshold = (np.uint64(1 << 32) - np.uint64(n)) % np.uint64(n)
+        while (m & np.uint64(0xFFFFFFFF)) < threshold:
+            x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+            m = (x >> np.uint64(32)) * np.uint64(n)
+    return np.int64(m >> np.uint64(32)), s0, s1, s2, s3
+
+
+@njit(cache=True)
+def _fast_hits(key, start, stop, block, card_kind, rules, hits):
+    """ODDS-1 fast sampler over deals ``start..stop-1``; adds hits like ``_baseline_hits``.
+
+    Block ``b`` (deals b*block ..) has the generator ``seed_hand(key, b)`` and a fresh deck; a
+    range starting inside a block replays that block's earlier deals without counting them.
+    Each deal is a partial Fisher-Yates on ``deck`` (kinds, left in whatever order the previous
+    deal left them), drawing only until 14 non-threes are in hand or no special hand is
+    possible (SPECIAL-3..6: a repeated kind among the first 13 non-threes rules out the
+    Straight, an 8th distinct kind the pairs hands and Garbage); candidates are classified.
+    """
+    state = np.empty(STATE_WORDS, dtype=np.uint64)
+    n_cards = card_kind.shape[0]
+    deck = np.empty(n_cards, dtype=np.int64)
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    mask32 = np.uint64(0xFFFFFFFF)
+    d = start
+    while d < stop:
+        b = d // block
+        seed_hand(key, b, state)
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        deck[:] = card_kind
+        end = min((b + 1) * block, stop)
+        for deal in range(b * block, end):
+            counts[:] = 0
+            n_nat = 0
+            n_distinct = 0
+            straight_possible = True
+            three_kind = -1
+            last_kind = -1
+            pos = 0
+            r = np.uint64(0)
+            while n_nat < _DRAW_CAP:
+                # two 32-bit draws from each 64 random bits: high word on even positions
+                if pos & 1 == 0:
+                    x, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+                    r = x >> np.uint64(32)
+                else:
+                    r = x & mask32
+                j, s0, s1, s2, s3 = _below(r, n_cards - pos, s0, s1, s2, s3)
+                j += pos
+                kind = deck[j]
+                deck[j] = deck[pos]
+                deck[pos] = kind
+                pos += 1
+                if _is_three(kind):
+                    if three_kind < 0 and pos <= _DRAW_CAP:
+                        three_kind = kind
+                    continue
+                c = counts[kind]
+                counts[kind] = c + 1
+                n_distinct += c == 0
+                straight_possible &= (c == 0) | (n_nat >= _STRAIGHT_DISTINCT)
+                last_kind = kind
+                n_nat += 1
+                if n_distinct > _PAIRS_MAX_DISTINCT and not (
+                    straight_possible and (three_kind >= 0 or pos < _DRAW_CAP)
+                ):
+                    break
+            if deal < d or n_nat < _DRAW_CAP:
+                continue  # replayed deal, or no special hand possible
+            s_code, p_code = _classify_odds1(
+                counts, three_kind, last_kind, straight_possible, n_distinct, rules
+            )
+            _count_hits(s_code, p_code, hits)
+        d = end
+    return hits
+
+
+# ---------------------------------------------------------------------------------------
+# Python layer
+# ---------------------------------------------------------------------------------------
+KERNELS = ("fast", "baseline")  #: the two samplers of ODDS-1
+DEFAULT_CHUNK = 1 << 22  #: deals per parallel task (a multiple of BLOCK; ~0.2 s of work)
+#: kinds a pairs hand can hold (no threes), as record columns n_<kind>
+_RECORD_KINDS = tuple(k for k in range(N_KINDS) if not _is_three.py_func(k))
+
+
+def _rules_array(ruleset) -> np.ndarray:
+    from sim.ruleset import as_ruleset
+
+    return as_ruleset(ruleset).to_array()
+
+
+def count_hits(key, start: int, stop: int, rules: np.ndarray, kernel: str = "fast") -> np.ndarray:
+    """ODDS-1 hits over deals start..stop-1 of the run with ``key``: int64[N_SPECIAL], index =
+    special code (1 straight .. 4 garbage), index 0 = deals with any special hand."""
+    hits = np.zeros(N_SPECIAL, dtype=np.int64)
+    if kernel == "fast":
+        _fast_hits(key, start, stop, BLOCK, CARD_KIND, rules, hits)
+    elif kernel == "baseline":
+        _baseline_hits(key, start, stop, CARD_KIND, rules, hits)
+    else:
+        raise CanastaError(f"unknown sampler kernel {kernel!r}; known: {', '.join(KERNELS)}")
+    return hits
+
+
+def dealt_records(key, start: int, stop: int, ruleset=None):
+    """Chunk function (``sim.runner``): one row per deal start..stop-1 of the baseline sampler.
+
+    Columns: ``deal_id``; ``straight_hand`` and ``pairs_hand`` (special codes of the ODDS-1
+    Straight hand and pairs/Garbage hand, 0 = none); ``first_three_at`` (1-based position of the
+    first three received, 0 if none among the first 14 cards); ``distinct`` (kinds among the 14
+    non-threes); ``received`` (cards received to get 14 non-threes); ``n_<kind>`` the pairs
+    hand's count of each kind. Deal i depends only on (key, i).
+    """
+    import pandas as pd
+
+    rules = _rules_array(ruleset)
+    n = stop - start
+    out = np.empty((n, 5 + N_KINDS), dtype=np.int64)
+    _baseline_records(key, start, stop, CARD_KIND, rules, out)
+    cols = {"deal_id": np.arange(start, stop, dtype=np.int64)}
+    for i, name in enumerate(("straight_hand", "pairs_hand", "first_three_at", "distinct")):
+        cols[name] = out[:, i].astype(np.int8)
+    cols["received"] = out[:, 4].astype(np.int8)
+    for k in _RECORD_KINDS:
+        cols[f"n_{KIND_NAMES[k]}"] = out[:, 5 + k].astype(np.int8)
+    return pd.DataFrame(cols)
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion (as ``analysis.intervals`` computes it)."""
+    if n <= 0:
+        return math.nan, math.nan
+    p = hits / n
+    z2n = _Z95 * _Z95 / n
+    centre = (p + z2n / 2.0) / (1.0 + z2n)
+    half = _Z95 / (1.0 + z2n) * math.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
+    low = 0.0 if hits == 0 else max(0.0, centre - half)
+    high = 1.0 if hits == n else min(1.0, centre + half)
+    return low, high
+
+
+def relative_se(hits: int, n: int) -> float:
+    """Relative standard error sqrt(p(1-p)/n)/p of an estimated proportion (inf if no hit)."""
+    if hits <= 0 or n <= 0:
+        return math.inf
+    p = hits / n
+    return math.sqrt((1.0 - p) / hits)
+
+
+@dataclass
+class SampledOdds:
+    """Result of ``sample_dealt_odds``: per hand hits, deals, estimate, 95% Wilson interval,
+    relative standard error and the exact value (``sim.odds.exact_odds``)."""
+
+    deals: int
+    seed: int
+    kernel: str
+    hits: dict[str, int]
+    exact: dict[str, Fraction]
+    rounds: int = 1
+    seconds: float = math.nan
+
+    def rows(self) -> dict[str, dict]:
+        """``{hand: {hits, deals, estimate, ci_low, ci_high, rel_se, exact}}`` in report order."""
+        out = {}
+        for name in HAND_NAMES:
+            h = self.hits[name]
+            low, high = wilson(h, self.deals)
+            out[name] = {
+                "hits": h,
+                "deals": self.deals,
+                "estimate": h / self.deals,
+                "ci_low": low,
+                "ci_high": high,
+                "rel_se": relative_se(h, self.deals),
+                "exact": float(self.exact[name]),
+            }
+        return out
+
+    def to_dict(self) -> dict[str, dict]:
+        """The JSON shape of ``canasta odds -n``: the --exact keys, each object adding hits,
+        deals, estimate, ci_low, ci_high (rel_se inf is written as null)."""
+        rows = self.rows()
+        for row in rows.values():
+            if math.isinf(row["rel_se"]):
+                row["rel_se"] = None
+        return rows
+
+    def table(self) -> str:
+        return format_sampled(self)
+
+
+def format_sampled(result: SampledOdds, exact_rows: dict[str, dict] | None = None) -> str:
+    """A text table of sampled odds: estimate, 95% Wilson interval, hits, exact value and the
+    model line. ``exact_rows`` (``sim.cli.odds.exact_rows``), if given, adds its fields."""
+    rows = result.rows()
+    width = max(len(n) for n in rows)
+    lines = [
+        f"ODDS-1 sampled over {result.deals:,} real deals (seed {result.seed}, {result.kernel} "
+        "kernel); 95% Wilson score intervals",
+        "",
+        f"{'hand':<{width}}  {'hits':>10}  {'estimate':>11}  {'95% interval':>25}  "
+        f"{'exact':>11}  {'one in (est)':>12}",
+    ]
+    for name, row in rows.items():
+        one_in = f"{round(1 / row['estimate']):,}" if row["hits"] else "-"
+        ci = f"[{row['ci_low']:.4e}, {row['ci_high']:.4e}]"
+        lines.append(
+            f"{name:<{width}}  {row['hits']:>10,}  {row['estimate']:>11.4e}  {ci:>25}  "
+            f"{row['exact']:>11.4e}  {one_in:>12}"
+        )
+    del exact_rows  # the exact value is already a column
+    return "\n".join(lines)
+
+
+def _hits_task(key, start, stop, rules, kernel):
+    return stop - start, count_hits(key, start, stop, rules, kernel)
+
+
+def sample_dealt_odds(
+    n_deals: int = 1_000_000,
+    seed: int = 0,
+    n_jobs: int = 1,
+    ruleset=None,
+    rel_error: float | None = None,
+    max_deals: int | None = None,
+    kernel: str = "fast",
+    chunk_size: int = DEFAULT_CHUNK,
+    backend: str = "loky",
+    scheduler=None,
+    progress: bool | None = False,
+) -> SampledOdds:
+    """Estimate ODDS-1 by sampling ``n_deals`` real deals (deal i depends on (seed, i) only).
+
+    ``rel_error=R`` keeps sampling in rounds after the first ``n_deals`` until every hand whose
+    exact odds are not 0 has a relative standard error ``sqrt(p(1-p)/n)/p <= R``, or the
+    ``max_deals`` cap is reached. Rounds extend the same deal sequence, so the result equals one
+    run of the final size. Any ``n_jobs``/``chunk_size``/backend gives the same counts.
+    """
+    import time
+
+    from sim.odds import exact_odds
+    from sim.rng import run_key
+    from sim.runner import Progress, check_count, parallel_map
+
+    n_deals = check_count("the number of deals", n_deals)
+    chunk_size = check_count("chunk size", chunk_size)
+    if max_deals is not None:
+        max_deals = check_count("max deals", max_deals)
+        n_deals = min(n_deals, max_deals)
+    if rel_error is not None and not (isinstance(rel_error, int | float) and 0 < rel_error < 1):
+        raise CanastaError(f"relative error must lie strictly between 0 and 1, got {rel_error!r}")
+    if kernel not in KERNELS:
+        raise CanastaError(f"unknown sampler kernel {kernel!r}; known: {', '.join(KERNELS)}")
+    rules = _rules_array(ruleset)
+    exact = exact_odds(ruleset)
+    key = run_key(seed)
+    hits = np.zeros(N_SPECIAL, dtype=np.int64)
+    done, target, rounds = 0, n_deals, 0
+    t0 = time.perf_counter()
+    with Progress(target, "deals", progress) as bar:
+        while True:
+            rounds += 1
+            tasks = [
+                (key, s, min(s + chunk_size, target), rules, kernel)
+                for s in range(done, target, chunk_size)
+            ]
+            for n, h in parallel_map(_hits_task, tasks, n_jobs, backend, scheduler, False):
+                hits += h
+                bar.update(n)
+            done = target
+            nxt = _next_target(hits, done, exact, rel_error, max_deals)
+            if nxt <= done:
+                break
+            bar.add_total(nxt - done)
+            target = nxt
+    named = {name: int(hits[SPECIAL_NAMES.index(name)]) for name in HAND_NAMES[:-1]}
+    named["any"] = int(hits[0])
+    return SampledOdds(done, seed, kernel, named, exact, rounds, time.perf_counter() - t0)
+
+
+def _next_target(hits, done, exact, rel_error, max_deals) -> int:
+    """Total deals to reach for ``rel_error`` (``done`` when reached or capped)."""
+    if rel_error is None:
+        return done
+    need = done
+    for name in HAND_NAMES:
+        p = float(exact[name])
+        if p == 0.0:
+            continue  # never dealt (SPECIAL-7 off): its estimate is exactly 0
+        h = int(hits[0 if name == "any" else SPECIAL_NAMES.index(name)])
+        rse = relative_se(h, done)
+        if rse <= rel_error:
+            continue
+        # rse shrinks as 1/sqrt(n); with no hit yet, plan from the exact value
+        want = done * (rse / rel_error) ** 2 if h else (1.0 - p) / (p * rel_error**2)
+        need = max(need, int(want * 1.02) + 1)
+    if need <= done:
+        return done
+    need = min(need, done * 16)  # a noisy early estimate must not plan a run too long
+    need = -(-need // BLOCK) * BLOCK
+    if max_deals is not None:
+        need = min(need, max_deals)
+    return max(need, done) if need > done else done
