@@ -107,6 +107,8 @@ def team_view(records: pd.DataFrame) -> pd.DataFrame:
         view = view.rename(columns={"special_hand": "special_award"})
     elif "declared_special" not in view.columns:
         view["declared_special"] = False
-    name = dict(zip(records["hand_id"], records["special_hand"], strict=True))
-    view["special_name"] = np.where(view["declared_special"], view["hand_id"].map(name), "")
+    # rows are team 0's then team 1's, each in the records' order (hand ids may repeat
+    # when several runs are concatenated, so align by position, not by id)
+    name = np.tile(records["special_hand"].astype(str).to_numpy(), N_TEAMS)
+    view["special_name"] = np.where(view["declared_special"], name, "")
     return view

@@ -4,6 +4,7 @@
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from analysis import special
@@ -107,3 +108,20 @@ def test_odds_1_real_modules_agree():
         p = t.loc[h, "exact"]
         assert t.loc[h, "deals"] >= deals
         assert abs(t.loc[h, "estimate"] - p) <= 5 * np.sqrt(p * (1 - p) / t.loc[h, "deals"])
+
+
+def test_concatenated_runs_with_repeated_hand_ids():
+    """Both seatings of the same deals concatenated: counts add up run by run (SCORE-8 award
+    and the declaring team's special name stay with their own row)."""
+    pol = {"special_chaser": 0.05}
+    r1 = syn.synthetic_records(
+        2000, seed=8, policies=("special_chaser", "heuristic"), p_special=pol
+    )
+    r2 = syn.synthetic_records(
+        2000, seed=8, policies=("heuristic", "special_chaser"), p_special=pol
+    )
+    both = special.special_frequency(pd.concat([r1, r2], ignore_index=True))
+    one = [special.special_frequency(r).set_index(["policy", "special_hand"]) for r in (r1, r2)]
+    for _, row in both.iterrows():
+        key = (row["policy"], row["special_hand"])
+        assert row["successes"] == one[0].loc[key, "successes"] + one[1].loc[key, "successes"]
