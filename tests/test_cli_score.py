@@ -85,8 +85,8 @@ def test_out_3_going_out_and_score_8_special_hand(capsys, tmp_path):
             ),
         ]
     }
-    with pytest.raises(AssertionError):  # END-1: a special hand and a going out in one hand
-        scored(capsys, tmp_path, data)
+    code, _, err = score(capsys, tmp_path, data)
+    assert code == 2 and "END-1" in err  # a going out and a special hand in one hand
     data["teams"][0]["went_out"] = False
     t0, t1 = scored(capsys, tmp_path, data)
     assert t0["breakdown"]["going_out"] == 0

@@ -46,6 +46,7 @@ Q_MIXED = cards("Q Q Q Q Q 2 JK")  # mixed canasta of queens
 
 
 def test_score_1_mixed_300_natural_500():
+    """SCORE-1: mixed 300 natural 500."""
     s = kernel([K7, Q_MIXED])
     assert s["canasta_bonus"] == 800
     s = kernel([cards("8 8 8 8 8 8 2")])
@@ -53,6 +54,7 @@ def test_score_1_mixed_300_natural_500():
 
 
 def test_score_2_sevens_and_aces_canastas_and_unfinished_penalty():
+    """SCORE-2: sevens and aces canastas and unfinished penalty."""
     assert kernel([cards("7 7 7 7 7 7 7")])["canasta_bonus"] == 2500
     assert kernel([cards("A A A A A A A")])["canasta_bonus"] == 2500
     assert kernel([cards("7 7 7 7")])["incomplete_melds"] == -2500
@@ -66,6 +68,7 @@ def test_meld_7_aces_with_wilds_score_as_mixed_meld():
 
 
 def test_score_3_wild_canastas_and_unfinished_wild_meld():
+    """SCORE-3: wild canastas and unfinished wild meld."""
     assert kernel([cards("2 2 2 2 2 2 2")])["canasta_bonus"] == 3000
     assert kernel([cards("JK JK JK JK 2 2 2")])["canasta_bonus"] == 2500
     assert kernel([cards("JK JK 2 2 2 2 2")])["canasta_bonus"] == 2000
@@ -77,6 +80,7 @@ def test_score_3_wild_canastas_and_unfinished_wild_meld():
 
 
 def test_score_4_sevens_and_aces_held_per_player_per_rank():
+    """SCORE-4: sevens and aces held per player per rank."""
     hands = (cards("7 7 7 A A A"), cards("7 7 7 A A"))
     s = kernel([K7], hands=hands)
     assert s["hand_penalties"] == -4500  # player 0: sevens and aces; player 1: sevens
@@ -90,16 +94,19 @@ def test_score_4_choice_no_aces_penalty_after_aces_took_wilds():
 
 
 def test_score_5_cards_in_hand_count_against_threes_5():
+    """SCORE-5: cards left in hand count against the team; a three counts 5."""
     s = kernel(hands=(cards("JK 2 A K 4 3r"), cards("3b")))
     assert s["cards_in_hand"] == -(50 + 20 + 20 + 10 + 5 + 5 + 5)
 
 
 def test_score_6_melded_cards_plus_with_a_canasta_minus_without():
+    """SCORE-6: melded cards plus with a canasta minus without."""
     assert kernel([K7, cards("4 4 4")])["melded_cards"] == 70 + 15
     assert kernel([cards("K K K JK"), cards("4 4 4")])["melded_cards"] == -(30 + 50 + 15)
 
 
 def test_score_7_threes_by_colour_and_canastas():
+    """SCORE-7: threes by colour and canastas."""
     threes = cards("3r 3r 3r 3r 3b 3b")  # 1000 + 300
     assert kernel(threes=threes)["threes"] == -1300
     assert kernel([K7], threes=threes)["threes"] == 0
@@ -108,11 +115,13 @@ def test_score_7_threes_by_colour_and_canastas():
 
 
 def test_out_3_going_out_100():
+    """OUT-3: going out 100."""
     assert kernel([K7, Q_MIXED], went_out=True)["going_out"] == 100
     assert kernel([K7, Q_MIXED])["going_out"] == 0
 
 
 def test_score_8_special_hand_scores_only_its_award():
+    """SCORE-8: special hand scores only its award."""
     hands = (cards("7 7 7 A A A"), ())
     s = kernel([K7], threes=cards("3r"), hands=hands, went_out=True, special="pairs")
     assert s == dict.fromkeys(E.SCORE_ITEMS, 0) | {"special_hand": 2500}

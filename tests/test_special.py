@@ -27,6 +27,7 @@ def code(cards, rules=RULES):
 
 
 def test_special_3_straight_one_of_each_rank_and_a_joker():
+    """SPECIAL-3: straight one of each rank and a joker."""
     assert code(STRAIGHT) == E.SPECIAL_STRAIGHT
     assert code(STRAIGHT.replace("3H", "3S")) == E.SPECIAL_STRAIGHT  # either colour of three
     assert code(STRAIGHT.replace("JK", "2H")) == E.SPECIAL_NONE  # the joker is required
@@ -34,12 +35,14 @@ def test_special_3_straight_one_of_each_rank_and_a_joker():
 
 
 def test_special_4_pairs_seven_natural_pairs_no_wilds():
+    """SPECIAL-4: pairs seven natural pairs no wilds."""
     assert code(PAIRS) == E.SPECIAL_PAIRS
     assert code(PAIRS.replace("KS KD", "AD AC")) == E.SPECIAL_NONE  # four aces: six ranks
     assert code(PAIRS.replace("KS KD", "KS JK")) == E.SPECIAL_NONE  # a wild
 
 
 def test_special_5_pairs_with_twos_sevens_and_aces():
+    """SPECIAL-5: pairs with twos sevens and aces."""
     assert code(PAIRS_27A) == E.SPECIAL_PAIRS_TWOS_SEVENS_ACES
     assert code(PAIRS_27A.replace("7S 7H", "8S 8H")) == E.SPECIAL_NONE  # no sevens
     assert code(PAIRS_27A.replace("AS AH", "JK JK")) == E.SPECIAL_NONE  # jokers
@@ -47,6 +50,7 @@ def test_special_5_pairs_with_twos_sevens_and_aces():
 
 
 def test_special_6_garbage_two_fours_two_threes_of_a_kind():
+    """SPECIAL-6: garbage two fours two threes of a kind."""
     assert code(GARBAGE) == E.SPECIAL_GARBAGE
     assert code(GARBAGE.replace("QD", "2D")) == E.SPECIAL_NONE  # a wild
     assert code(GARBAGE.replace("AC", "QC")) == E.SPECIAL_GARBAGE  # A3 K4 Q4 J3: still 4-4-3-3
@@ -55,6 +59,7 @@ def test_special_6_garbage_two_fours_two_threes_of_a_kind():
 
 
 def test_special_2_no_three_except_the_straights_one():
+    """SPECIAL-2: no three except the Straight's one three."""
     pairs_with_threes = PAIRS.replace("KS KD", "3S 3C")
     assert code(pairs_with_threes) == E.SPECIAL_NONE
     assert special_reason(counts(pairs_with_threes), False, True, RULES) == E.R_SPECIAL_THREE
@@ -63,12 +68,14 @@ def test_special_2_no_three_except_the_straights_one():
 
 
 def test_special_7_off_means_nothing_is_special():
+    """SPECIAL-7: off means nothing is special."""
     for hand in (STRAIGHT, PAIRS, PAIRS_27A, GARBAGE):
         assert code(hand, OFF) == E.SPECIAL_NONE
         assert special_reason(counts(hand), False, True, OFF) == E.R_SPECIALS_OFF
 
 
 def test_special_1_reasons_first_meld_stock_draw_fourteen_cards():
+    """SPECIAL-1: first meld only, after a stock draw, exactly 14 cards."""
     c = counts(PAIRS)
     assert special_reason(c, False, True, RULES) == E.R_OK
     assert special_reason(c, True, True, RULES) == E.R_SPECIAL_NOT_FIRST_MELD
