@@ -113,8 +113,8 @@ def is_garbage(counts):
 def classify_special(counts, rules):
     """SPECIAL-3..7: the special code of a 14-card hand, SPECIAL_NONE if none (or specials off).
 
-    The four patterns are disjoint (the Straight alone holds a joker and a three, Pairs alone no
-    twos among the pairs hands, Garbage alone triples), so the order of the tests is immaterial.
+    The four patterns are disjoint (only the Straight holds a joker, only Pairs with twos,
+    sevens and aces holds twos, only Garbage holds triples), so the order of tests is immaterial.
     """
     if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
         return SPECIAL_NONE
