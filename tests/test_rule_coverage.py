@@ -20,8 +20,10 @@ def _tests_text() -> str:
 
 def _named(rule_id: str, text: str) -> bool:
     family, number = rule_id.split("-")
-    # 'MELD-6' in a docstring/comment, or 'meld_6' in a test name (not 'meld_60')
-    pattern = rf"\b{family}-{number}(?!\d)|\b{family.lower()}_{number}(?![0-9])"
+    # 'MELD-6' in a docstring/comment, or 'meld_6' in a test name ('test_meld_6_...'), but
+    # not 'meld_60', and 'card_2' not inside 'discard_2'
+    low = family.lower()
+    pattern = rf"(?<![A-Z]){family}-{number}(?!\d)|(?<![a-z0-9]){low}_{number}(?![0-9])"
     return re.search(pattern, text) is not None
 
 
