@@ -6,3 +6,14 @@ from sim.ruleset import DEFAULT_RULESET, Ruleset
 __version__ = "0.1.0"
 
 __all__ = ["DEFAULT_RULESET", "CanastaError", "RuleViolation", "Ruleset", "__version__"]
+
+#: public functions of heavier modules, imported on first use so ``import sim`` stays quick
+_LAZY = {"load": "sim.store", "simulate": "sim.runner"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

@@ -104,8 +104,19 @@ def parallel_map(
     tasks on its workers through ``joblib.parallel_config(backend="dask")``.
     """
     n_jobs = check_jobs(n_jobs)
+    check_backend(backend, scheduler)
+    return _map(func, tasks, n_jobs, backend, scheduler, ordered)
+
+
+def check_backend(backend: str, scheduler: Any = None) -> None:
+    """A known backend; the dask one needs a scheduler (address or Client)."""
     if backend not in BACKENDS:
         raise CanastaError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+    if backend == "dask" and not scheduler:
+        raise CanastaError("the dask backend needs a scheduler address (--scheduler ADDRESS)")
+
+
+def _map(func, tasks, n_jobs, backend, scheduler, ordered):
     if backend == "loky" and n_jobs == 1:
         for task in tasks:
             yield func(*task)
@@ -140,8 +151,6 @@ def _dask_client(scheduler):
         ) from None
     if isinstance(scheduler, Client):
         return scheduler, False
-    if not scheduler:
-        raise CanastaError("the dask backend needs a scheduler address (--scheduler ADDRESS)")
     try:
         return Client(scheduler, timeout="10s"), True
     except OSError as exc:
@@ -191,6 +200,8 @@ def run_chunks(
     """
     n_items = check_count("the number of items", n_items)
     chunk_size = check_count("chunk size", chunk_size)
+    check_jobs(n_jobs)
+    check_backend(backend, scheduler)
     key = run_key(seed)
     chunks = chunk_ranges(n_items, chunk_size)
     task = functools.partial(_run_chunk, work)
