@@ -1,0 +1,327 @@
+"""Build the strategy report: run (or load) the simulations, call the analysis functions.
+
+No simulation logic and no statistics live here: the runs come from the engine
+(``sim.simulate`` through ``analysis.compare.resolve_simulate``) or from run directories
+(``sim.load``), the dealt odds from ``analysis.special.dealt_odds``, and every table from an
+``analysis`` function. This module only decides *which* runs the report needs and keeps each
+analysis table with the settings that made it, for the figures, the HTML and the narrative.
+
+The runs: for every pair (A, B) of the chosen policies, ``hands`` deals played twice with the
+same seed, A as team 0 then B as team 0 (a duplicate pair, ``analysis.compare``). Pair k uses
+seed ``seed + k``, so different pairs play different deals and a policy's team-hands from two
+pairs are independent. The per-policy sections (special hands, meld risk, scores) read all runs
+together (hand ids offset per run so they stay unique).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import platform
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata as _md
+
+import numpy as np
+import pandas as pd
+
+from sim.errors import CanastaError
+
+DEFAULT_HANDS = 20_000  #: deals per run (each pair of policies plays them twice)
+DEFAULT_DEALS = 20_000_000  #: dealt-odds Monte Carlo deals
+DEFAULT_POLICIES = ("heuristic", "special_chaser", "random")
+TABLE_ORDER = (
+    "dealt_odds",
+    "special_frequency",
+    "special_by_turn",
+    "sevens_by_turn",
+    "aces_by_turn",
+    "sevens_by_held",
+    "aces_by_held",
+    "penalties",
+    "mixed_aces",
+    "wild_by_turn",
+    "comparison",
+    "scores",
+    "net",
+    "end_reasons",
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the user asked for (the CLI's options)."""
+
+    hands: int = DEFAULT_HANDS
+    deals: int = DEFAULT_DEALS
+    policies: tuple[str, ...] = DEFAULT_POLICIES
+    seed: int = 0
+    jobs: int = 1
+    from_dirs: tuple[str, ...] = ()
+    rules: str | None = None  #: TOML path of a house variant
+    quiet: bool = False
+
+    def __post_init__(self):
+        for name in ("hands", "deals"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
+                raise CanastaError(f"--{name} {v!r}: need a non-negative integer")
+        if not self.from_dirs and self.hands < 2:
+            raise CanastaError(f"--hands {self.hands}: need at least 2 deals per run")
+        if self.jobs < 1:
+            raise CanastaError(f"--jobs {self.jobs}: need at least 1")
+        if self.seed < 0:
+            raise CanastaError(f"--seed {self.seed}: need a non-negative integer")
+        if not self.from_dirs:
+            if not self.policies:
+                raise CanastaError("--policies: give at least one policy name")
+            if len(set(self.policies)) != len(self.policies):
+                raise CanastaError(f"--policies {','.join(self.policies)}: a name is repeated")
+
+
+@dataclass
+class Run:
+    """One simulation run: who sat where, with which seed, and its records."""
+
+    policies: tuple[str, str]
+    seed: int | None
+    records: pd.DataFrame = field(repr=False)
+    source: str  #: 'simulated' or the run directory
+
+
+@dataclass
+class Results:
+    """Everything the report shows, computed once."""
+
+    settings: Settings
+    ruleset: object
+    rules_text: str | None
+    runs: list[Run]
+    records: pd.DataFrame  #: all runs together, hand ids made unique
+    tables: dict[str, pd.DataFrame]
+    notes: dict[str, str]  #: table key -> why it is missing (e.g. records lack a column)
+    meta: dict
+
+    def table(self, key: str) -> pd.DataFrame | None:
+        return self.tables.get(key)
+
+
+def plan(policies: Sequence[str], seed: int) -> list[tuple[tuple[str, str], int]]:
+    """The runs the report needs: each pair both ways with seed ``seed + k``; one policy alone
+    plays itself."""
+    if len(policies) == 1:
+        return [((policies[0], policies[0]), seed)]
+    out = []
+    for k, (a, b) in enumerate(itertools.combinations(policies, 2)):
+        out += [((a, b), seed + k), ((b, a), seed + k)]
+    return out
+
+
+def _progress(total: int, quiet: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(
+        total=total,
+        unit="hand",
+        unit_scale=True,
+        disable=quiet or not sys.stderr.isatty(),
+        dynamic_ncols=True,
+        leave=False,
+    )
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ("canasta-sim", "numpy", "numba", "pandas", "matplotlib", "pyarrow", "joblib"):
+        try:
+            out[pkg] = _md.version(pkg)
+        except _md.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def load_runs(dirs: Sequence[str], load: Callable | None = None) -> list[Run]:
+    """Runs from ``canasta simulate --out DIR`` directories (``sim.load``)."""
+    if load is None:
+        import sim
+
+        load = getattr(sim, "load", None)
+        if load is None:
+            raise CanastaError("--from needs the runner's sim.load, which this build lacks")
+    runs = []
+    for d in dirs:
+        rec = load(d)
+        pairs = rec[["policy_team0", "policy_team1"]].drop_duplicates()
+        if len(pairs) != 1:
+            raise CanastaError(f"run directory {d} mixes several policy pairs")
+        pair = (str(pairs.iloc[0, 0]), str(pairs.iloc[0, 1]))
+        seed = rec.attrs.get("seed") if hasattr(rec, "attrs") else None
+        runs.append(Run(pair, None if seed is None else int(seed), rec, str(d)))
+    return runs
+
+
+def combine(runs: Sequence[Run]) -> pd.DataFrame:
+    """All runs as one table; hand ids offset per run (a deal id repeats across runs) and the
+    run index kept in column ``run``."""
+    parts, offset = [], 0
+    for i, r in enumerate(runs):
+        rec = r.records.copy()
+        rec["deal_id"] = rec["hand_id"]
+        rec["hand_id"] = rec["hand_id"].to_numpy() + offset
+        rec["run"] = i
+        offset = int(rec["hand_id"].max()) + 1 if len(rec) else offset
+        parts.append(rec)
+    return pd.concat(parts, ignore_index=True)
+
+
+def duplicate_pairs(runs: Sequence[Run]) -> list[tuple[Run, Run]]:
+    """Runs that mirror each other (A-B and B-A, same seed, same number of deals)."""
+    out, used = [], set()
+    for i, r in enumerate(runs):
+        if i in used or r.policies[0] == r.policies[1]:
+            continue
+        for j in range(i + 1, len(runs)):
+            s = runs[j]
+            if j in used or s.policies != r.policies[::-1] or s.seed != r.seed:
+                continue
+            if len(s.records) == len(r.records):
+                out.append((r, s))
+                used |= {i, j}
+                break
+    return out
+
+
+def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings):
+    """Every analysis table of the report from the runs and the dealt-odds sample."""
+    from analysis import intervals as iv
+    from analysis import risk, special
+    from analysis.compare import duplicate_from_records
+    from analysis.records import team_view
+
+    tables: dict[str, pd.DataFrame] = {}
+    notes: dict[str, str] = {}
+
+    def attempt(key, fn):
+        try:
+            tables[key] = fn()
+        except CanastaError as exc:
+            notes[key] = str(exc)
+
+    attempt("dealt_odds", lambda: special.dealt_odds(sampled=sampled, ruleset=ruleset))
+    records = combine(results_runs)
+    attempt("special_frequency", lambda: special.special_frequency(records))
+    attempt("special_by_turn", lambda: special.special_by_turn(records))
+    for meld in ("sevens", "aces"):
+        attempt(f"{meld}_by_turn", lambda m=meld: risk.meld_risk(records, m, by="turn"))
+        attempt(f"{meld}_by_held", lambda m=meld: risk.meld_risk(records, m, by="held"))
+    attempt("penalties", lambda: risk.penalties(records))
+    attempt("mixed_aces", lambda: risk.mixed_aces(records))
+    attempt("wild_by_turn", lambda: risk.meld_risk(records, "wild", by="turn"))
+
+    pairs = duplicate_pairs(results_runs)
+    if pairs:
+        rows = [
+            duplicate_from_records(ab.records, ba.records, *ab.policies, seed=ab.seed).summary
+            for ab, ba in pairs
+        ]
+        tables["comparison"] = pd.DataFrame(rows)
+        tables["comparison"].attrs["interval"] = rows[0]["interval"]
+    else:
+        notes["comparison"] = (
+            "no duplicate pair among the runs (a run A–B and its mirror B–A with the same seed)"
+        )
+    view = team_view(records)
+    tables["scores"] = iv.mean_table(view, "score", by="policy")
+    tables["net"] = iv.mean_table(view, "net", by="policy")
+    matchup = records["policy_team0"].where(
+        records["policy_team0"] <= records["policy_team1"], records["policy_team1"]
+    )
+    other = records["policy_team1"].where(
+        records["policy_team0"] <= records["policy_team1"], records["policy_team0"]
+    )
+    ends = records.assign(matchup=matchup + " vs " + other)
+    parts = []
+    for reason in sorted(ends["end_reason"].astype(str).unique()):
+        t = iv.proportion_table(ends.assign(hit=ends["end_reason"] == reason), "hit", by="matchup")
+        t.insert(1, "end_reason", reason)
+        parts.append(t)
+    tables["end_reasons"] = pd.concat(parts, ignore_index=True)
+    return records, tables, notes
+
+
+def build(
+    settings: Settings,
+    simulate: Callable | None = None,
+    sample_odds: Callable | None = None,
+    load: Callable | None = None,
+) -> Results:
+    """Run or load what the report needs and compute every table.
+
+    ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` defaults to the engine's
+    ``sim.simulate``; ``sample_odds(n_deals, seed=S, n_jobs=J, ruleset=R)`` (hits and deals per
+    hand) to ``sim.sampler.sample_dealt_odds``; ``load(DIR)`` to ``sim.load``. Tests inject
+    small stand-ins; the report states which source each part came from.
+    """
+    from analysis.compare import resolve_simulate
+    from sim.ruleset import as_ruleset
+
+    started = time.perf_counter()
+    ruleset = as_ruleset(settings.rules)
+    rules_text = None
+    if settings.rules is not None:
+        from pathlib import Path
+
+        rules_text = Path(settings.rules).read_text()
+
+    if settings.from_dirs:
+        runs = load_runs(settings.from_dirs, load)
+        planned = []
+    else:
+        planned = plan(settings.policies, settings.seed)
+        runs = []
+    total = sum(settings.hands for _ in planned)
+    bar = _progress(total, settings.quiet)
+    sources = {}
+    try:
+        sampled = None
+        if settings.deals > 0:
+            if sample_odds is None:
+                try:
+                    from sim.sampler import sample_dealt_odds as sample_odds
+                except ImportError:
+                    sample_odds = None
+            if sample_odds is None:
+                sources["dealt_odds"] = "exact only: this build has no dealt-odds sampler"
+            else:
+                bar.set_description(f"sampling {settings.deals:,} deals")
+                t0 = time.perf_counter()
+                sampled = sample_odds(
+                    settings.deals, seed=settings.seed, n_jobs=settings.jobs, ruleset=ruleset
+                )
+                sources["dealt_odds_seconds"] = time.perf_counter() - t0
+        if planned:
+            run = resolve_simulate(simulate)
+            t0 = time.perf_counter()
+            for pair, seed in planned:
+                bar.set_description(f"{pair[0]} vs {pair[1]}")
+                rec = run(
+                    settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
+                )
+                runs.append(Run(pair, seed, rec, "simulated"))
+                bar.update(settings.hands)
+            sources["simulation_seconds"] = time.perf_counter() - t0
+        bar.set_description("analysing")
+        records, tables, notes = analyse(runs, ruleset, sampled, settings)
+    finally:
+        bar.close()
+    meta = {
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "versions": _versions(),
+        "machine": f"{platform.system()} {platform.machine()}",
+        "seconds": time.perf_counter() - started,
+        "simulate": getattr(simulate, "__qualname__", None) or "sim.simulate",
+        **sources,
+    }
+    return Results(settings, ruleset, rules_text, runs, records, tables, notes, meta)

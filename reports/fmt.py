@@ -1,0 +1,90 @@
+"""Number formatting shared by the tables and the "what the numbers say" sentences.
+
+One function per kind of number, so the same value prints the same way in a table cell and in
+the sentence that cites it (the tests rely on that: they format the analysis functions' output
+with these functions and look for the strings in the HTML).
+"""
+
+from __future__ import annotations
+
+import math
+
+DASH = "–"  #: en dash between interval bounds
+
+
+def _finite(x) -> bool:
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def count(n) -> str:
+    """An integer with thousands separators: 12,345."""
+    return f"{int(n):,}"
+
+
+def sig(x: float, digits: int = 3) -> str:
+    """``x`` to ``digits`` significant figures, plain notation (no exponent)."""
+    if not _finite(x):
+        return "n/a"
+    x = float(x)
+    if x == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return f"{x:,.{decimals}f}"
+
+
+def pct(p: float) -> str:
+    """A proportion as a percentage, 3 significant figures: 0.01234 -> '1.23%'."""
+    if not _finite(p):
+        return "n/a"
+    return f"{sig(100.0 * float(p))}%"
+
+
+def pct_ci(p: float, low: float, high: float) -> str:
+    """'12.3% (95% CI 11.8–12.9%)'."""
+    return f"{pct(p)} (95% CI {pct(low)[:-1]}{DASH}{pct(high)})"
+
+
+def one_in(p: float) -> str:
+    """Odds as '1 in N' (N = 1/p to 3 significant figures, at least the integer part)."""
+    if not _finite(p) or float(p) <= 0:
+        return "never"
+    n = 1.0 / float(p)
+    if n < 100:
+        return f"1 in {sig(n)}"
+    keep = 10 ** (math.floor(math.log10(n)) - 2)  # 3 significant figures
+    return f"1 in {round(n / keep) * keep:,}"
+
+
+def one_in_ci(low: float, high: float) -> str:
+    """The interval of a probability as odds, rarest first: '1 in 6,500 – 1 in 5,600'."""
+    lo = one_in(high)  # the higher probability is the smaller N
+    hi = one_in(low) if float(low) > 0 else "1 in ∞"
+    return f"{hi} {DASH} {lo}"
+
+
+def points(x: float) -> str:
+    """Points (per hand), signed, no decimals under 1000 rounding: '+1,234' / '−56'."""
+    if not _finite(x):
+        return "n/a"
+    v = round(float(x))
+    sign = "+" if v > 0 else ("−" if v < 0 else "±")
+    return f"{sign}{abs(v):,}"
+
+
+def points_ci(x: float, low: float, high: float) -> str:
+    """'+123 (95% CI +80 to +166)'."""
+    return f"{points(x)} (95% CI {points(low)} to {points(high)})"
+
+
+def rate(x: float) -> str:
+    """A win rate or other share in [0, 1] with 3 decimals: '0.612'."""
+    if not _finite(x):
+        return "n/a"
+    return f"{float(x):.3f}"
+
+
+def rate_ci(x: float, low: float, high: float) -> str:
+    return f"{rate(x)} (95% CI {rate(low)}{DASH}{rate(high)})"
