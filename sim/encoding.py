@@ -275,3 +275,293 @@ SCORE_ITEMS = (
     S_SPECIAL_HAND,
 ) = range(len(SCORE_ITEMS))
 N_SCORE_ITEMS = len(SCORE_ITEMS)
+
+# ---------------------------------------------------------------------------------------
+# Engine (sim/engine): reasons, phases, actions, state, observation and record layouts
+# ---------------------------------------------------------------------------------------
+# Engine-level refusals, appended after the rules core's codes.
+R_WRONG_PHASE = N_REASONS  #: TURN-1 the action does not belong to this phase of the turn
+R_BAD_ACTION = N_REASONS + 1  #: no such action id
+R_KEEP_THREE = N_REASONS + 2  #: DEAL-5 a three may be kept only while the team has not melded
+R_OPEN_FIRST = N_REASONS + 3  #: OPEN-1 the turn's melds must make a valid opening first
+REASONS = (
+    *REASONS,
+    ("TURN-1", "that action does not belong to this phase of the turn"),
+    ("", "no such action"),
+    ("DEAL-5", "a three may be kept only toward a Straight while the team has not melded"),
+    ("OPEN-1", "the initial meld must be completed before discarding"),
+)
+N_REASONS = len(REASONS)
+
+#: phases of a turn (TURN-1): threes (DEAL-4/5 keep-or-lay decision), draw, play, hand over
+PHASE_NAMES = ("threes", "draw", "play", "over")
+PH_THREES, PH_DRAW, PH_PLAY, PH_OVER = range(len(PHASE_NAMES))
+
+#: how a hand ended (END-1); index is the code; names used in records
+END_NAMES = ("", "out", "special", "stock", "limit")
+END_NONE, END_OUT, END_SPECIAL, END_STOCK, END_LIMIT = range(len(END_NAMES))
+
+#: action types, column AC_TYPE of ACTION_TABLE
+ACTION_TYPE_NAMES = ("draw", "take_pile", "lay_threes", "keep_three", "declare", "discard", "meld")
+AT_DRAW, AT_TAKE_PILE, AT_LAY_THREES, AT_KEEP_THREE, AT_DECLARE, AT_DISCARD, AT_MELD = range(
+    len(ACTION_TYPE_NAMES)
+)
+#: columns of ACTION_TABLE: type, slot/kind, naturals, twos, jokers
+AC_TYPE, AC_SLOT, AC_NAT, AC_TWO, AC_JOKER = range(5)
+N_AC_COLS = 5
+MAX_OP_WILDS = 3  #: wild cards in one meld operation on a natural slot (max_wilds_mixed <= 3)
+MAX_WILD_MELD_JOKERS = N_JOKERS  #: jokers in one operation on the wild meld
+
+
+def _build_action_table():
+    rows = [
+        (AT_DRAW, -1, 0, 0, 0),
+        (AT_TAKE_PILE, -1, 0, 0, 0),
+        (AT_LAY_THREES, -1, 0, 0, 0),
+        (AT_KEEP_THREE, RED_THREE, 0, 0, 0),
+        (AT_KEEP_THREE, BLACK_THREE, 0, 0, 0),
+        (AT_DECLARE, -1, 0, 0, 0),
+    ]
+    rows += [(AT_DISCARD, k, 0, 0, 0) for k in range(N_KINDS)]
+    for two in range(CANASTA + 1):  # the wild meld (MELD-8)
+        for joker in range(MAX_WILD_MELD_JOKERS + 1):
+            if 1 <= two + joker <= CANASTA:
+                rows.append((AT_MELD, WILD_MELD, 0, two, joker))
+    for slot in NATURAL_KINDS:
+        for nat in range(CANASTA + 1):
+            for two in range(MAX_OP_WILDS + 1):
+                for joker in range(MAX_OP_WILDS + 1 - two):
+                    if 1 <= nat + two + joker <= CANASTA:
+                        rows.append((AT_MELD, slot, nat, two, joker))
+    return np.array(rows, dtype=np.int64)
+
+
+#: the fixed action table: one row (AC_* columns) per action id
+ACTION_TABLE = _build_action_table()
+N_ACTIONS = ACTION_TABLE.shape[0]  #: number of action ids
+A_DRAW, A_TAKE_PILE, A_LAY_THREES, A_KEEP_RED_THREE, A_KEEP_BLACK_THREE, A_DECLARE = range(6)
+A_DISCARD = 6  #: action id of discarding kind k is A_DISCARD + k
+A_FIRST_MELD = A_DISCARD + N_KINDS  #: first meld-operation action id
+
+
+def _build_meld_index():
+    index = np.full((N_KINDS, CANASTA + 1, CANASTA + 1, MAX_WILD_MELD_JOKERS + 1), -1, np.int64)
+    for a in range(A_FIRST_MELD, N_ACTIONS):
+        _, slot, nat, two, joker = ACTION_TABLE[a]
+        index[slot, nat, two, joker] = a
+    return index
+
+
+#: MELD_ACTION[slot, naturals, twos, jokers] -> action id of that meld operation, or -1
+MELD_ACTION = _build_meld_index()
+
+
+def _layout(fields):
+    """Offsets of consecutive named fields ((name, width), ...) and the total width."""
+    offsets, pos = {}, 0
+    for name, width in fields:
+        offsets[name] = pos
+        pos += width
+    return offsets, pos
+
+
+_MELD_CELLS = N_TEAMS * N_KINDS * N_MELD_COLS
+_PLAN_CELLS = N_KINDS * N_MELD_COLS
+#: the engine's whole state of a hand: one int64 array; (name, width) in order
+STATE_FIELDS = (
+    ("hands", N_PLAYERS * N_KINDS),  # counts per kind, [player, kind]
+    ("melds", _MELD_CELLS),  # [team, slot, col]
+    ("threes", N_TEAMS * 2),  # [team, red|black] laid down
+    ("stock", N_CARDS),  # card ids, bottom first; the top is at stock_n - 1
+    ("pile", N_CARDS),  # kinds, bottom first; the top is at pile_n - 1
+    ("pile_counts", N_KINDS),  # the pile by kind
+    ("discards", N_KINDS),  # every discard of the hand by kind (public)
+    ("pending", _PLAN_CELLS),  # [slot, col] cards melded from hand in this opening turn
+    ("aside", N_KINDS),  # PILE-1/2: a taken pile's rest, joining the hand once the opening stands
+    ("kept", N_PLAYERS),  # DEAL-5 kind of the three a player keeps, -1 if none
+    ("opened", N_TEAMS),  # OPEN: the team has made its initial meld
+    ("scores", N_TEAMS),  # cumulative game score at the start of the hand (OPEN-1)
+    ("started", N_TEAMS * 3),  # turn each team started its sevens, aces, wild meld; -1 never
+    ("player", 1),  # whose turn it is
+    ("phase", 1),  # PH_*
+    ("resume", 1),  # phase to go on with after a PH_THREES decision
+    ("turn", 1),  # turns begun in this hand (0-based index of the current turn)
+    ("stock_n", 1),
+    ("pile_n", 1),
+    ("turn_card_drawn", 1),  # DEAL-3
+    ("first_player", 1),  # DEAL-1
+    ("drew_stock", 1),  # this turn's draw was from the stock (SPECIAL-1)
+    ("took_pile", 1),  # this turn took the pile (OPEN-5)
+    ("opening_turn", 1),  # the team had not opened when this turn began
+    ("pile_kind", 1),  # OPEN-3 kind of the taken pile's top card this turn, -1 if none
+    ("melded", 1),  # a meld was made this turn
+    ("end_reason", 1),  # END_*
+    ("out_team", 1),  # team that went out, -1
+    ("special", 1),  # SPECIAL_* code declared
+    ("special_team", 1),  # team that declared, -1
+    ("errors", 1),  # illegal actions proposed by policies (replaced by a legal one)
+    ("decisions", 1),  # policy decisions taken
+    ("bonus_cards", 2),  # OPEN-5 cards given to each team
+)
+_ST, STATE_SIZE = _layout(STATE_FIELDS)
+ST_HANDS = _ST["hands"]  #: offset of hands[N_PLAYERS, N_KINDS]
+ST_MELDS = _ST["melds"]  #: offset of melds[N_TEAMS, N_KINDS, N_MELD_COLS]
+ST_THREES = _ST["threes"]  #: offset of threes[N_TEAMS, 2]
+ST_STOCK = _ST["stock"]  #: offset of the stock's card ids
+ST_PILE = _ST["pile"]  #: offset of the pile's kinds
+ST_PILE_COUNTS = _ST["pile_counts"]  #: offset of the pile by kind
+ST_DISCARDS = _ST["discards"]  #: offset of the discard history by kind
+ST_PENDING = _ST["pending"]  #: offset of pending[N_KINDS, N_MELD_COLS]
+ST_ASIDE = _ST["aside"]  #: offset of the taken pile's rest held aside
+ST_KEPT = _ST["kept"]  #: offset of kept[N_PLAYERS]
+ST_OPENED = _ST["opened"]  #: offset of opened[N_TEAMS]
+ST_SCORES = _ST["scores"]  #: offset of scores[N_TEAMS]
+ST_STARTED = _ST["started"]  #: offset of started[N_TEAMS, 3] (sevens, aces, wild)
+ST_PLAYER = _ST["player"]  #: current player
+ST_PHASE = _ST["phase"]  #: current phase
+ST_RESUME = _ST["resume"]  #: phase after a threes decision
+ST_TURN = _ST["turn"]  #: turn index
+ST_STOCK_N = _ST["stock_n"]  #: cards in the stock
+ST_PILE_N = _ST["pile_n"]  #: cards in the pile
+ST_TURN_CARD_DRAWN = _ST["turn_card_drawn"]  #: DEAL-3 flag
+ST_FIRST_PLAYER = _ST["first_player"]  #: DEAL-1 first player
+ST_DREW_STOCK = _ST["drew_stock"]  #: SPECIAL-1 flag
+ST_TOOK_PILE = _ST["took_pile"]  #: OPEN-5 flag
+ST_OPENING_TURN = _ST["opening_turn"]  #: OPEN-1 flag
+ST_PILE_KIND = _ST["pile_kind"]  #: OPEN-3 kind or -1
+ST_MELDED = _ST["melded"]  #: a meld this turn
+ST_END_REASON = _ST["end_reason"]  #: END_* code
+ST_OUT_TEAM = _ST["out_team"]  #: team that went out or -1
+ST_SPECIAL = _ST["special"]  #: SPECIAL_* code
+ST_SPECIAL_TEAM = _ST["special_team"]  #: declaring team or -1
+ST_ERRORS = _ST["errors"]  #: policy errors
+ST_DECISIONS = _ST["decisions"]  #: decisions
+ST_BONUS = _ST["bonus_cards"]  #: OPEN-5 cards given per team
+STARTED_SEVENS, STARTED_ACES, STARTED_WILD = 0, 1, 2  #: columns of started[team, :]
+
+#: what a player sees (all relative: "own" team first, seats counted from the player)
+OBS_FIELDS = (
+    ("phase", 1),  # PH_*
+    ("seat", 1),  # the player's absolute seat
+    ("turn", 1),  # turn index in the hand
+    ("stock_n", 1),
+    ("pile_n", 1),
+    ("pile_top", 1),  # kind of the pile's top card, -1 if empty
+    ("turn_card_drawn", 1),  # DEAL-3
+    ("opened", N_TEAMS),  # own, opponents
+    ("scores", N_TEAMS),  # cumulative scores at the start of the hand, own first
+    ("open_min", 1),  # OPEN-1 minimum for the own team
+    ("hand_sizes", N_PLAYERS),  # self, next (left) opponent, partner, previous opponent
+    ("drew_stock", 1),
+    ("took_pile", 1),
+    ("opening_turn", 1),
+    ("pile_kind", 1),
+    ("melded", 1),
+    ("kept", 1),  # kind of the three the player keeps (DEAL-5), -1
+    ("hand", N_KINDS),  # own hand by kind
+    ("pile_counts", N_KINDS),  # the pile by kind (public: every discard was seen)
+    ("discards", N_KINDS),  # all discards of the hand by kind
+    ("aside", N_KINDS),  # the taken pile's rest held aside (PILE-1/2)
+    ("pending", _PLAN_CELLS),  # cards melded from hand this opening turn [slot, col]
+    ("melds", _MELD_CELLS),  # [own|opp, slot, col]
+    ("threes", N_TEAMS * 2),  # [own|opp, red|black]
+)
+_OB, OBS_SIZE = _layout(OBS_FIELDS)
+OB_PHASE = _OB["phase"]  #: phase
+OB_SEAT = _OB["seat"]  #: absolute seat
+OB_TURN = _OB["turn"]  #: turn index
+OB_STOCK_N = _OB["stock_n"]  #: stock size
+OB_PILE_N = _OB["pile_n"]  #: pile size
+OB_PILE_TOP = _OB["pile_top"]  #: top kind or -1
+OB_TURN_CARD_DRAWN = _OB["turn_card_drawn"]  #: DEAL-3
+OB_OPENED = _OB["opened"]  #: opened flags, own first
+OB_SCORES = _OB["scores"]  #: cumulative scores, own first
+OB_OPEN_MIN = _OB["open_min"]  #: OPEN-1 minimum
+OB_HAND_SIZES = _OB["hand_sizes"]  #: hand sizes by relative seat
+OB_DREW_STOCK = _OB["drew_stock"]  #: SPECIAL-1
+OB_TOOK_PILE = _OB["took_pile"]  #: OPEN-5
+OB_OPENING_TURN = _OB["opening_turn"]  #: OPEN-1
+OB_PILE_KIND = _OB["pile_kind"]  #: OPEN-3
+OB_MELDED = _OB["melded"]  #: a meld this turn
+OB_KEPT = _OB["kept"]  #: DEAL-5 kept three kind
+OB_HAND = _OB["hand"]  #: own hand
+OB_PILE_COUNTS = _OB["pile_counts"]  #: pile by kind
+OB_DISCARDS = _OB["discards"]  #: discard history by kind
+OB_ASIDE = _OB["aside"]  #: pile rest held aside
+OB_PENDING = _OB["pending"]  #: pending opening melds
+OB_MELDS = _OB["melds"]  #: melds, own team first
+OB_THREES = _OB["threes"]  #: threes laid, own team first
+
+#: per-hand record written by the engine kernel, one int64 row; team blocks follow the header
+RECORD_HEADER = (
+    "hand_id",
+    "first_player",
+    "turns",
+    "end_reason",  # END_* code, named in the DataFrame
+    "out_team",
+    "special_hand",  # SPECIAL_* code, named in the DataFrame
+    "special_team",
+    "score_team0",
+    "score_team1",
+    "policy_errors",
+    "decisions",
+)
+TEAM_RECORD_ITEMS = (
+    *SCORE_ITEMS,
+    "sevens_started_turn",
+    "aces_started_turn",
+    "wild_started_turn",
+    "sevens_completed",
+    "aces_completed",
+    "wild_completed",
+    "aces_mixed",
+    "sevens_penalty_players",
+    "aces_penalty_players",
+    "canastas",
+    "opened",
+    "bonus_cards",
+)
+(
+    RC_HAND_ID,
+    RC_FIRST_PLAYER,
+    RC_TURNS,
+    RC_END_REASON,
+    RC_OUT_TEAM,
+    RC_SPECIAL,
+    RC_SPECIAL_TEAM,
+    RC_SCORE0,
+    RC_SCORE1,
+    RC_ERRORS,
+    RC_DECISIONS,
+) = range(len(RECORD_HEADER))
+RC_TEAM_BASE = len(RECORD_HEADER)  #: first column of team 0's block
+RC_TEAM_WIDTH = len(TEAM_RECORD_ITEMS)  #: columns per team block
+TR_SEVENS_STARTED = TEAM_RECORD_ITEMS.index("sevens_started_turn")  #: offsets in a team block
+TR_SEVENS_COMPLETED = TEAM_RECORD_ITEMS.index("sevens_completed")
+TR_ACES_MIXED = TEAM_RECORD_ITEMS.index("aces_mixed")
+TR_SEVENS_PENALTY = TEAM_RECORD_ITEMS.index("sevens_penalty_players")
+TR_ACES_PENALTY = TEAM_RECORD_ITEMS.index("aces_penalty_players")
+TR_CANASTAS = TEAM_RECORD_ITEMS.index("canastas")
+TR_OPENED = TEAM_RECORD_ITEMS.index("opened")
+TR_BONUS = TEAM_RECORD_ITEMS.index("bonus_cards")
+#: every record column, in order ("team0_canasta_bonus", ...)
+RECORD_COLUMNS = (
+    *RECORD_HEADER,
+    *(f"team{t}_{item}" for t in range(N_TEAMS) for item in TEAM_RECORD_ITEMS),
+)
+RECORD_WIDTH = len(RECORD_COLUMNS)  #: int64 columns of a record row
+MAX_TURNS = 400  #: safety bound on the turns of one hand (END_LIMIT; never reached in play)
+
+#: transcript events the engine logs (EV_*), each as (event, player, a, b) in a flat log
+EVENT_NAMES = ("action", "draw", "replace", "bonus", "lay_three", "pile_joins", "end")
+EV_ACTION, EV_DRAW, EV_REPLACE, EV_BONUS, EV_LAY_THREE, EV_PILE_JOINS, EV_END = range(
+    len(EVENT_NAMES)
+)
+EVENT_WIDTH = 4  #: int64 words per logged event; log[0] holds the number of events
+
+#: scratch array a policy receives: room for a legal-action list, then temporaries
+SCRATCH_LEGAL = 0  #: offset of a legal-action list (N_ACTIONS ids)
+SCRATCH_TMP = N_ACTIONS  #: offset of temporaries used by legality checks
+TMP_SIZE = 2 * N_KINDS + _MELD_CELLS + 3 * _PLAN_CELLS  #: temporaries' width
+SCRATCH_SIZE = SCRATCH_TMP + TMP_SIZE + 64  #: total scratch width (64 words free for policies)
+SCRATCH_FREE = SCRATCH_TMP + TMP_SIZE  #: offset of the 64 words free for the policy's own use

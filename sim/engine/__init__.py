@@ -1,0 +1,1 @@
+"""The deal-and-play engine: compiled hands (``core``, ``play``), records and the step API."""

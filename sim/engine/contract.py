@@ -1,0 +1,33 @@
+"""The policy contract: the one signature every policy is compiled to.
+
+A policy is a compiled function ::
+
+    decide(obs, params, rng, rules, scratch) -> action id
+
+- ``obs``: ``int64[OBS_SIZE]``, what the acting player can see (layout ``OBS_FIELDS`` in
+  ``sim.encoding``: own team first, seats counted from the player). Its phase (``OB_PHASE``)
+  says which decision is asked: the DEAL-5 keep-or-lay choice, the draw, or a play step (one
+  meld operation, a special-hand declaration, or the discard that ends the turn).
+- ``params``: ``float64[n]``, the policy's named parameters in registry order.
+- ``rng``: ``uint64[4]``, the hand's generator (``sim.rng``); draw from it for any randomness.
+- ``rules``: ``int64[N_RS]``, the ruleset array.
+- ``scratch``: ``int64[SCRATCH_SIZE]`` work space (``SCRATCH_LEGAL`` for a legal-action list,
+  ``SCRATCH_TMP`` for the legality checks' temporaries, ``SCRATCH_FREE`` free).
+
+It returns one id of ``sim.encoding.ACTION_TABLE``. The engine checks it with the same kernel
+that lists legal actions (``sim.engine.core.action_reason``); an illegal proposal is counted in
+the record's ``policy_errors`` and replaced by the first legal action (a test harness asserts
+that no built-in policy ever proposes one). Policies that want the full list call
+``sim.engine.core.legal_actions``; others propose an action and may check it with
+``action_reason``. Policies are passed to the cached engine kernel as first-class functions of
+this type, so a new policy never recompiles the engine.
+"""
+
+from __future__ import annotations
+
+from numba import types
+
+POLICY_SIGNATURE = types.int64(
+    types.int64[::1], types.float64[::1], types.uint64[::1], types.int64[::1], types.int64[::1]
+)
+POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)

@@ -1,0 +1,333 @@
+"""The step API: one hand (or a game) played action by action from Python.
+
+    g = Game(seed=7)
+    while not g.is_over:
+        acts = g.legal_actions()            # sorted action ids
+        g.apply(acts[0])                    # or g.apply(g.policy_action("heuristic"))
+    g.scores()                              # {team: {item: points}, ...}
+
+Legal actions come from the same compiled kernel the engine validates with
+(``sim.engine.core.legal_actions``), from the acting player's observation alone. A hand is
+recorded as JSON (deck order, first player, scores, ruleset, action ids) and
+``Game.replay(record)`` rebuilds the identical state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sim.encoding import (
+    AC_TYPE,
+    ACTION_TABLE,
+    AT_DECLARE,
+    AT_DISCARD,
+    AT_DRAW,
+    AT_KEEP_THREE,
+    AT_LAY_THREES,
+    AT_TAKE_PILE,
+    END_NAMES,
+    EV_ACTION,
+    EV_BONUS,
+    EV_DRAW,
+    EV_END,
+    EV_LAY_THREE,
+    EV_PILE_JOINS,
+    EV_REPLACE,
+    EVENT_WIDTH,
+    KIND_NAMES,
+    N_ACTIONS,
+    N_CARDS,
+    N_PLAYERS,
+    N_SCORE_ITEMS,
+    N_TEAMS,
+    OBS_SIZE,
+    PH_OVER,
+    PHASE_NAMES,
+    R_OK,
+    SCORE_ITEMS,
+    SCRATCH_SIZE,
+    SCRATCH_TMP,
+    SPECIAL_NAMES,
+    ST_END_REASON,
+    ST_OUT_TEAM,
+    ST_PHASE,
+    ST_PLAYER,
+    ST_SPECIAL,
+    ST_SPECIAL_TEAM,
+    ST_TURN,
+    STATE_SIZE,
+    TMP_SIZE,
+    WILD_MELD,
+)
+from sim.errors import CanastaError, RuleViolation
+from sim.ruleset import Ruleset, as_ruleset
+
+LOG_EVENTS = 4096  #: transcript events kept per hand (a hand has a few hundred)
+RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
+
+
+def describe_action(a: int) -> str:
+    """Human-readable text of an action id, e.g. 'meld 7: 3 naturals' or 'discard K'."""
+    if not 0 <= a < N_ACTIONS:
+        raise CanastaError(f"no action {a}: ids run 0..{N_ACTIONS - 1}")
+    kind, slot, nat, two, joker = (int(x) for x in ACTION_TABLE[a])
+    if kind == AT_DRAW:
+        return "draw from the stock"
+    if kind == AT_TAKE_PILE:
+        return "take the discard pile"
+    if kind == AT_LAY_THREES:
+        return "lay down all threes"
+    if kind == AT_KEEP_THREE:
+        return f"keep one {KIND_NAMES[slot]} toward a Straight, lay down the rest"
+    if kind == AT_DECLARE:
+        return "declare a special hand"
+    if kind == AT_DISCARD:
+        return f"discard {KIND_NAMES[slot]}"
+    parts = []
+    if nat:
+        parts.append(f"{nat}x{KIND_NAMES[slot]}")
+    if two:
+        parts.append(f"{two}x2")
+    if joker:
+        parts.append(f"{joker}xJK")
+    target = "wild meld" if slot == WILD_MELD else f"meld {KIND_NAMES[slot]}"
+    return f"{target}: {' '.join(parts)}"
+
+
+class Game:
+    """One hand of four players, stepped from Python (team 0 = seats 0 and 2)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        hand_id: int = 0,
+        rules: Ruleset | dict | str | None = None,
+        first_player: int | None = None,
+        scores: Sequence[int] = (0, 0),
+        deck: Sequence[int] | None = None,
+    ):
+        from sim.engine.core import deal
+        from sim.engine.play import new_deck
+        from sim.rng import run_key, seed_hand
+
+        self.ruleset = as_ruleset(rules)
+        self.rules = np.ascontiguousarray(self.ruleset.to_array())
+        self.seed, self.hand_id = seed, int(hand_id)
+        self.rng = np.zeros(4, dtype=np.uint64)
+        seed_hand(run_key(seed), self.hand_id, self.rng)
+        if deck is None:
+            d = np.zeros(N_CARDS, dtype=np.int64)
+            new_deck(self.rng, d)
+        else:
+            d = np.array(deck, dtype=np.int64)
+            if d.shape != (N_CARDS,) or sorted(d.tolist()) != list(range(N_CARDS)):
+                raise CanastaError("a deck must list each of the 108 card ids once")
+        self.deck = d
+        self.first_player = self.hand_id % N_PLAYERS if first_player is None else first_player
+        if not 0 <= self.first_player < N_PLAYERS:
+            raise CanastaError(f"bad first player {first_player}: seats are 0..3")
+        self.start_scores = tuple(int(s) for s in scores)
+        if len(self.start_scores) != N_TEAMS:
+            raise CanastaError("scores: expected one cumulative score per team")
+        self.state = np.zeros(STATE_SIZE, dtype=np.int64)
+        self.log = np.zeros(1 + LOG_EVENTS * EVENT_WIDTH, dtype=np.int64)
+        self._obs = np.zeros(OBS_SIZE, dtype=np.int64)
+        self._scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        self.actions: list[int] = []
+        deal(self.state, d, self.first_player, *self.start_scores, self.rules, self.log)
+
+    # --- the state --------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return int(self.state[ST_PLAYER])
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[int(self.state[ST_PHASE])]
+
+    @property
+    def is_over(self) -> bool:
+        return int(self.state[ST_PHASE]) == PH_OVER
+
+    @property
+    def turn(self) -> int:
+        return int(self.state[ST_TURN])
+
+    def observation(self, player: int | None = None) -> np.ndarray:
+        """What ``player`` (default: the current player) sees (layout OBS_FIELDS)."""
+        from sim.engine.core import observe
+
+        p = self.current_player if player is None else int(player)
+        if not 0 <= p < N_PLAYERS:
+            raise CanastaError(f"bad player {player}: seats are 0..3")
+        obs = np.zeros(OBS_SIZE, dtype=np.int64)
+        observe(self.state, p, obs)
+        return obs
+
+    def _tmp(self) -> np.ndarray:
+        return self._scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+
+    def legal_actions(self) -> list[int]:
+        """Sorted legal action ids of the current player (empty once the hand is over)."""
+        from sim.engine.core import legal_actions
+
+        if self.is_over:
+            return []
+        out = np.zeros(N_ACTIONS, dtype=np.int64)
+        obs = self.observation()
+        n = legal_actions(obs, self.rules, out, self._tmp())
+        return out[:n].tolist()
+
+    def legal_actions_described(self) -> list[tuple[int, str]]:
+        return [(a, describe_action(a)) for a in self.legal_actions()]
+
+    def reason(self, action: int) -> int:
+        """R_OK or the reason code refusing ``action`` for the current player."""
+        from sim.encoding import R_BAD_ACTION
+        from sim.engine.core import action_reason
+
+        if self.is_over:
+            from sim.encoding import R_WRONG_PHASE
+
+            return R_WRONG_PHASE
+        if not isinstance(action, int | np.integer):
+            return R_BAD_ACTION
+        return int(action_reason(self.observation(), int(action), self.rules, self._tmp()))
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action; an illegal one raises RuleViolation naming the rule."""
+        from sim.engine.core import apply_action
+
+        code = self.reason(action)
+        if code != R_OK:
+            ok_id = isinstance(action, int | np.integer) and 0 <= action < N_ACTIONS
+            raise RuleViolation(code, describe_action(int(action)) if ok_id else repr(action))
+        apply_action(self.state, int(action), self.rules, self.log)
+        self.actions.append(int(action))
+
+    def policy_action(self, policy: str, params: np.ndarray | None = None) -> int:
+        """The action the named policy (spec string) would take now, from this game's rng."""
+        from sim.policies.registry import parse
+
+        spec, p, _ = parse(policy)
+        if params is not None:
+            p = np.ascontiguousarray(params, dtype=np.float64)
+        return int(spec.decide(self.observation(), p, self.rng, self.rules, self._scratch))
+
+    def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
+        """Play to the end of the hand with one policy per team."""
+        for _ in range(limit):
+            if self.is_over:
+                return
+            self.apply(self.policy_action(policies[self.current_player % N_TEAMS]))
+        raise RuntimeError("hand did not end")  # pragma: no cover
+
+    # --- the end ----------------------------------------------------------------------
+    def score_items(self) -> np.ndarray:
+        """int64[2, N_SCORE_ITEMS] itemised hand score (zeros until the hand is over)."""
+        from sim.engine.core import score_hand
+
+        items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
+        if self.is_over:
+            score_hand(self.state, self.rules, items)
+        return items
+
+    def scores(self) -> dict[int, dict[str, int]]:
+        items = self.score_items()
+        out = {}
+        for t in range(N_TEAMS):
+            d = {name: int(items[t, i]) for i, name in enumerate(SCORE_ITEMS)}
+            d["total"] = int(items[t].sum())
+            out[t] = d
+        return out
+
+    @property
+    def end_reason(self) -> str:
+        return END_NAMES[int(self.state[ST_END_REASON])]
+
+    @property
+    def out_team(self) -> int:
+        return int(self.state[ST_OUT_TEAM])
+
+    @property
+    def special_hand(self) -> tuple[str, int]:
+        return SPECIAL_NAMES[int(self.state[ST_SPECIAL])], int(self.state[ST_SPECIAL_TEAM])
+
+    # --- records and replay -----------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        """A replayable record of the hand so far (JSON-serialisable)."""
+        return {
+            "format": RECORD_FORMAT,
+            "seed": self.seed if isinstance(self.seed, int) else None,
+            "hand_id": self.hand_id,
+            "first_player": self.first_player,
+            "scores": list(self.start_scores),
+            "ruleset": self.ruleset.to_dict(),
+            "deck": self.deck.tolist(),
+            "actions": list(self.actions),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.record())
+
+    @classmethod
+    def replay(cls, record: dict[str, Any] | str) -> Game:
+        """Rebuild a hand from ``record()`` (or its JSON) by replaying its actions."""
+        if isinstance(record, str):
+            try:
+                record = json.loads(record)
+            except json.JSONDecodeError as exc:
+                raise CanastaError(f"bad hand record: not JSON ({exc})") from None
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            raise CanastaError(f"bad hand record: expected format {RECORD_FORMAT!r}")
+        g = cls(
+            seed=record.get("seed") or 0,
+            hand_id=record["hand_id"],
+            rules=record["ruleset"],
+            first_player=record["first_player"],
+            scores=record["scores"],
+            deck=record["deck"],
+        )
+        for a in record["actions"]:
+            g.apply(int(a))
+        return g
+
+    # --- transcript -------------------------------------------------------------------
+    def events(self) -> list[tuple[str, int, int, int]]:
+        from sim.encoding import EVENT_NAMES
+
+        n = int(self.log[0])
+        ev = self.log[1 : 1 + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
+        return [(EVENT_NAMES[e], int(p), int(a), int(b)) for e, p, a, b in ev]
+
+    def transcript(self) -> list[str]:
+        """Readable lines: draws, pickups, melds, discards, threes, the end."""
+        from sim.cards import format_card
+
+        lines = []
+        n = int(self.log[0])
+        ev = self.log[1 : 1 + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
+        for e, p, a, b in ev:
+            who = f"P{p} (team {p % N_TEAMS})"
+            if e == EV_ACTION:
+                kind = ACTION_TABLE[a, AC_TYPE]
+                if kind == AT_DRAW:
+                    continue  # the draw event itself names the card
+                lines.append(f"{who}: {describe_action(int(a))}")
+            elif e == EV_DRAW:
+                lines.append(f"{who}: draws {format_card(int(b))}")
+            elif e == EV_REPLACE:
+                lines.append(f"{who}:   replacement card {format_card(int(b))}")
+            elif e == EV_BONUS:
+                lines.append(f"{who}:   bonus card {format_card(int(b))} (OPEN-5)")
+            elif e == EV_LAY_THREE:
+                lines.append(f"{who}: lays down a {KIND_NAMES[a]} (DEAL-4)")
+            elif e == EV_PILE_JOINS:
+                lines.append(f"{who}:   the rest of the pile ({a} cards) joins the hand")
+            elif e == EV_END:
+                lines.append(f"-- hand over: {END_NAMES[a]} (END-1)")
+        return lines

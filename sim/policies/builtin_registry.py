@@ -1,0 +1,14 @@
+"""Registers the built-in policies (imported lazily by the registry)."""
+
+from __future__ import annotations
+
+from sim.policies import builtin
+from sim.policies.registry import register
+
+register("random", builtin.random_decide, {}, "uniform over the legal actions")
+register(
+    "greedy",
+    builtin.greedy_decide,
+    {},
+    "melds all it can as soon as it can, takes the pile whenever legal",
+)

@@ -1,0 +1,129 @@
+"""Compiled helpers shared by the built-in policies (policy layer: observation in, ids out)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.encoding import (
+    A_DISCARD,
+    CANASTA,
+    FIRST_NATURAL,
+    JOKER,
+    JOKERS,
+    KIND_VALUE,
+    MAX_OP_WILDS,
+    MAX_WILD_MELD_JOKERS,
+    MELD_ACTION,
+    N_KINDS,
+    N_MELD_COLS,
+    NATURALS,
+    OB_ASIDE,
+    OB_OPEN_MIN,
+    OB_PILE_KIND,
+    R_OK,
+    SCRATCH_FREE,
+    SCRATCH_TMP,
+    TMP_SIZE,
+    TWO,
+    TWOS,
+    WILD_MELD,
+)
+from sim.engine.core import action_reason, ob_hand, ob_melds, ob_pending, opening_best
+from sim.legality import meld_size
+
+
+@njit(cache=True)
+def tmp_of(scratch):
+    return scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+
+
+@njit(cache=True)
+def opening_step(obs, rules, scratch):
+    """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
+    ``sim.legality.best_opening``), or -1 if no opening can be completed or none is left."""
+    pw = N_KINDS * N_MELD_COLS
+    plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
+    extra = 0
+    for k in range(N_KINDS):
+        extra += obs[OB_ASIDE + k]
+    work = scratch[SCRATCH_FREE + pw : SCRATCH_FREE + pw + N_KINDS]
+    best = opening_best(
+        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan
+    )
+    if best < obs[OB_OPEN_MIN]:
+        return -1
+    for slot in range(N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
+        nat = plan[slot, NATURALS] if slot != WILD_MELD else 0
+        two, joker = plan[slot, TWOS], plan[slot, JOKERS]
+        if nat + two + joker > 0:
+            a = MELD_ACTION[slot, nat, two, joker]
+            if a >= 0 and action_reason(obs, a, rules, tmp_of(scratch)) == R_OK:
+                return a
+    return -1
+
+
+@njit(cache=True)
+def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
+    """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
+    ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
+    bit ``1 << slot`` set for slots not to start a new meld in."""
+    hand = ob_hand(obs)
+    melds = ob_melds(obs)
+    tmp = tmp_of(scratch)
+    best_a, best_n = -1, 0
+    for slot in range(N_KINDS - 1, FIRST_NATURAL - 1, -1):
+        cur = meld_size(melds, 0, slot)
+        if cur == 0 and (skip_mask >> slot) & 1:
+            continue
+        if hand[slot] == 0 and (cur == 0 or not use_wilds):
+            continue
+        maxw = min(hand[TWO] + hand[JOKER], MAX_OP_WILDS) if use_wilds else 0
+        for nat in range(min(hand[slot], CANASTA), -1, -1):
+            done = False
+            for w in range(maxw, -1, -1):
+                n = nat + w
+                if n <= best_n:
+                    break
+                joker = min(w, hand[JOKER])
+                two = w - joker
+                if two > hand[TWO]:
+                    continue
+                a = MELD_ACTION[slot, nat, two, joker]
+                if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+                    best_a, best_n = a, n
+                    done = True
+                    break
+            if done:
+                break
+    if use_wilds and not (skip_mask & 1):
+        cur = meld_size(melds, 0, WILD_MELD)
+        for w in range(min(hand[TWO] + hand[JOKER], CANASTA - cur), 0, -1):
+            if w <= best_n:
+                break
+            # twos first: a wild meld of all twos is worth the most (SCORE-3)
+            two = min(w, hand[TWO])
+            joker = w - two
+            if joker > MAX_WILD_MELD_JOKERS:
+                continue
+            a = MELD_ACTION[WILD_MELD, 0, two, joker]
+            if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+                best_a, best_n = a, w
+                break
+    return best_a
+
+
+@njit(cache=True)
+def cheapest_discard(obs, rules, scratch):
+    """The legal discard of the kind held fewest times, then of lowest value (wilds last)."""
+    hand = ob_hand(obs)
+    tmp = tmp_of(scratch)
+    best_a, best_key = -1, 1 << 40
+    for k in range(N_KINDS):
+        if hand[k] == 0:
+            continue
+        key = hand[k] * 1000 + KIND_VALUE[k]
+        if k == JOKER or k == TWO:
+            key += 100000
+        if key < best_key and action_reason(obs, A_DISCARD + k, rules, tmp) == R_OK:
+            best_a, best_key = A_DISCARD + k, key
+    return best_a

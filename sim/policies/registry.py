@@ -1,0 +1,186 @@
+"""The policy registry: names -> compiled decision functions with named parameters.
+
+The contract a policy follows is documented in ``sim.engine.contract``::
+
+    decide(obs, params, rng, rules, scratch) -> action id
+
+Register a policy once, by a unique name, with its parameters' names and defaults::
+
+    from numba import njit
+    from sim.policies import register
+
+    @njit
+    def cautious(obs, params, rng, rules, scratch): ...
+
+    register("cautious", cautious, params={"margin": 2.0}, doc="...")
+    sim.simulate(1000, policies=("cautious:margin=3", "heuristic"))
+
+A plain ``@njit`` function (or a Python function) is compiled to the contract's signature when
+registered; the engine kernel takes it as a first-class function, so it runs at compiled speed
+without recompiling the engine. Names are unique (a duplicate is refused); an unknown policy or
+parameter, or a negative parameter value, is a ``CanastaError`` naming it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from sim.errors import CanastaError
+
+
+@dataclasses.dataclass(frozen=True)
+class PolicySpec:
+    """A registered policy: its name, compiled ``decide``, parameters (name -> default), doc."""
+
+    name: str
+    decide: Callable
+    params: tuple[tuple[str, float], ...]
+    doc: str
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(n for n, _ in self.params)
+
+    def param_array(self, overrides: Mapping[str, float] | None = None) -> np.ndarray:
+        """float64 parameters in registry order, defaults replaced by ``overrides``."""
+        values = dict(self.params)
+        for key, value in dict(overrides or {}).items():
+            if key not in values:
+                known = ", ".join(self.param_names) or "none"
+                raise CanastaError(
+                    f"policy {self.name!r} has no parameter {key!r}; its parameters: {known}"
+                )
+            values[key] = _check_value(self.name, key, value)
+        return np.array([values[n] for n, _ in self.params] or [0.0], dtype=np.float64)
+
+
+_REGISTRY: dict[str, PolicySpec] = {}
+
+
+def _check_value(policy: str, key: str, value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise CanastaError(
+            f"policy {policy!r} parameter {key!r}: expected a number, got {value!r}"
+        ) from None
+    if not math.isfinite(v) or v < 0:
+        raise CanastaError(f"policy {policy!r} parameter {key!r}: must be >= 0, got {value!r}")
+    return v
+
+
+def _compile(decide: Callable) -> Callable:
+    """The function compiled to the contract's signature (sim.engine.contract)."""
+    from numba import njit
+    from numba.core.registry import CPUDispatcher
+
+    from sim.engine.contract import POLICY_SIGNATURE
+
+    if not isinstance(decide, CPUDispatcher):
+        decide = njit(decide)
+    if POLICY_SIGNATURE.args not in decide.signatures:
+        try:
+            decide.compile(POLICY_SIGNATURE.args)
+        except Exception as exc:  # numba's typing errors are long: one line is enough here
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise CanastaError(
+                f"policy function {getattr(decide, '__name__', decide)!r} does not compile to "
+                f"decide(obs, params, rng, rules, scratch) -> int64: {first}"
+            ) from None
+    return decide
+
+
+def register(
+    name: str,
+    decide: Callable,
+    params: Mapping[str, float] | None = None,
+    doc: str = "",
+    *,
+    replace: bool = False,
+) -> PolicySpec:
+    """Register ``decide`` under ``name`` with parameters ``params`` (name -> default)."""
+    if not isinstance(name, str) or not name or any(c in name for c in ",:= "):
+        raise CanastaError(f"bad policy name {name!r}: a non-empty word without , : = or spaces")
+    if name in _REGISTRY and not replace:
+        raise CanastaError(f"a policy named {name!r} is already registered")
+    checked = tuple((str(k), _check_value(name, k, v)) for k, v in dict(params or {}).items())
+    spec = PolicySpec(name, _compile(decide), checked, doc or (decide.__doc__ or "").strip())
+    _REGISTRY[name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a registered policy (for notebooks and tests)."""
+    if name not in _REGISTRY:
+        raise CanastaError(f"unknown policy {name!r}")
+    del _REGISTRY[name]
+
+
+def names() -> tuple[str, ...]:
+    """Registered policy names, sorted."""
+    _ensure_builtins()
+    return tuple(sorted(_REGISTRY))
+
+
+def get(name: str) -> PolicySpec:
+    _ensure_builtins()
+    if name not in _REGISTRY:
+        raise CanastaError(f"unknown policy {name!r}; known policies: {', '.join(names())}")
+    return _REGISTRY[name]
+
+
+def parse(spec: str) -> tuple[PolicySpec, np.ndarray, str]:
+    """'heuristic:sevens_threshold=4,aces_threshold=5' -> (spec, params, label).
+
+    Parameters follow the name after a colon, separated by commas or semicolons."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise CanastaError(f"bad policy {spec!r}: expected a name such as 'heuristic'")
+    name, _, rest = spec.strip().partition(":")
+    policy = get(name.strip())
+    overrides = {}
+    for part in rest.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise CanastaError(f"bad policy parameter {part!r} in {spec!r}: expected name=value")
+        overrides[key.strip()] = value.strip()
+    return policy, policy.param_array(overrides), spec.strip()
+
+
+def resolve(policy) -> tuple[PolicySpec, np.ndarray, str]:
+    """A policy given as a name/spec string, or (name, {param: value})."""
+    if isinstance(policy, tuple) and len(policy) == 2 and isinstance(policy[1], Mapping):
+        spec = get(policy[0])
+        label = policy[0] + (
+            ":" + ",".join(f"{k}={v}" for k, v in policy[1].items()) if policy[1] else ""
+        )
+        return spec, spec.param_array(policy[1]), label
+    return parse(policy)
+
+
+def split_list(text: str) -> list[str]:
+    """Split a CLI list 'heuristic:a=1;b=2,random' into policy specs: a comma starts a new policy
+    unless what follows it is a parameter (contains '=' before any ':')."""
+    out: list[str] = []
+    for part in text.split(","):
+        head = part.split(":", 1)[0]
+        if out and "=" in head:
+            out[-1] += "," + part
+        else:
+            out.append(part)
+    return [p.strip() for p in out if p.strip()]
+
+
+_BUILTINS_LOADED = False
+
+
+def _ensure_builtins() -> None:
+    global _BUILTINS_LOADED
+    if not _BUILTINS_LOADED:
+        _BUILTINS_LOADED = True
+        from sim.policies import builtin_registry  # noqa: F401  (registers on import)
