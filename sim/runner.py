@@ -26,7 +26,7 @@ from sim.errors import CanastaError
 from sim.rng import run_key
 
 BACKENDS = ("loky", "dask")  #: local processes, or a Dask cluster through joblib's backend
-DEFAULT_CHUNK_SIZE = 100_000  #: items per chunk unless told
+DEFAULT_CHUNK_SIZE = 10_000  #: items per chunk unless told (a few seconds of played hands)
 
 
 def chunk_ranges(n_items: int, chunk_size: int) -> list[tuple[int, int, int]]:
@@ -188,6 +188,7 @@ def run_chunks(
     progress: bool | None = None,
     id_column: str | None = "hand_id",
     unit: str = "hands",
+    quiet: bool = False,
 ) -> pd.DataFrame | Path:
     """Run ``work`` over ``n_items`` items in chunks; the same rows for any jobs/chunking.
 
@@ -196,8 +197,10 @@ def run_chunks(
     returns the directory, which ``sim.load`` reads. ``meta`` holds the run's settings (kind,
     ruleset, policies and parameters...) kept in the directory's metadata; a directory made
     with other settings is refused (``sim.store``). ``progress``: None shows a bar on a
-    terminal, False never.
+    terminal, False never; ``quiet=True`` is the same as ``progress=False``.
     """
+    if quiet:
+        progress = False
     n_items = check_count("the number of items", n_items)
     chunk_size = check_count("chunk size", chunk_size)
     check_jobs(n_jobs)
