@@ -16,6 +16,8 @@ together (hand ids offset per run so they stay unique).
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import inspect
 import itertools
 import platform
 import sys
@@ -27,11 +29,9 @@ from importlib import metadata as _md
 import numpy as np
 import pandas as pd
 
+from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
 from sim.errors import CanastaError
 
-DEFAULT_HANDS = 20_000  #: deals per run (each pair of policies plays them twice)
-DEFAULT_DEALS = 20_000_000  #: dealt-odds Monte Carlo deals
-DEFAULT_POLICIES = ("heuristic", "special_chaser", "random")
 TABLE_ORDER = (
     "dealt_odds",
     "special_frequency",
@@ -140,6 +140,37 @@ def _versions() -> dict[str, str]:
         except _md.PackageNotFoundError:
             out[pkg] = "not installed"
     return out
+
+
+def _accepts(func: Callable, name: str) -> bool:
+    try:
+        return name in inspect.signature(func).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _quiet_kw(func: Callable, show: bool) -> dict:
+    """``progress=show`` for a function that takes it (the sampler's own bar)."""
+    return {"progress": show} if _accepts(func, "progress") else {}
+
+
+def _with_kw(simulate: Callable | None, **extra) -> Callable | None:
+    """The engine's simulate with keyword arguments it accepts fixed (its own per-run bar off:
+    the report shows one bar over all its runs)."""
+    if simulate is None:
+        import sim
+
+        simulate = getattr(sim, "simulate", None)
+        if simulate is None:
+            return None
+    kw = {k: v for k, v in extra.items() if _accepts(simulate, k)}
+    if not kw:
+        return simulate
+    wrapped = functools.partial(simulate, **kw)
+    wrapped.report_source = getattr(simulate, "report_source", None) or (
+        f"{simulate.__module__}.{simulate.__qualname__}"
+    )
+    return wrapped
 
 
 def load_runs(dirs: Sequence[str], load: Callable | None = None) -> list[Run]:
@@ -281,28 +312,29 @@ def build(
     else:
         planned = plan(settings.policies, settings.seed)
         runs = []
-    total = sum(settings.hands for _ in planned)
-    bar = _progress(total, settings.quiet)
     sources = {}
+    sampled = None
+    if settings.deals > 0:
+        if sample_odds is None:
+            try:
+                from sim.sampler import sample_dealt_odds as sample_odds
+            except ImportError:
+                sample_odds = None
+        if sample_odds is None:
+            sources["dealt_odds"] = "exact only: this build has no dealt-odds sampler"
+        else:
+            t0 = time.perf_counter()
+            kw = _quiet_kw(sample_odds, not settings.quiet and sys.stderr.isatty())
+            sampled = sample_odds(
+                settings.deals, seed=settings.seed, n_jobs=settings.jobs, ruleset=ruleset, **kw
+            )
+            if hasattr(sampled, "rows"):  # sim.sampler.SampledOdds: hits/deals per hand
+                sampled = sampled.rows()
+            sources["dealt_odds_seconds"] = time.perf_counter() - t0
+    bar = _progress(sum(settings.hands for _ in planned), settings.quiet)
     try:
-        sampled = None
-        if settings.deals > 0:
-            if sample_odds is None:
-                try:
-                    from sim.sampler import sample_dealt_odds as sample_odds
-                except ImportError:
-                    sample_odds = None
-            if sample_odds is None:
-                sources["dealt_odds"] = "exact only: this build has no dealt-odds sampler"
-            else:
-                bar.set_description(f"sampling {settings.deals:,} deals")
-                t0 = time.perf_counter()
-                sampled = sample_odds(
-                    settings.deals, seed=settings.seed, n_jobs=settings.jobs, ruleset=ruleset
-                )
-                sources["dealt_odds_seconds"] = time.perf_counter() - t0
         if planned:
-            run = resolve_simulate(simulate)
+            run = resolve_simulate(_with_kw(simulate, progress=False))
             t0 = time.perf_counter()
             for pair, seed in planned:
                 bar.set_description(f"{pair[0]} vs {pair[1]}")
@@ -321,7 +353,9 @@ def build(
         "versions": _versions(),
         "machine": f"{platform.system()} {platform.machine()}",
         "seconds": time.perf_counter() - started,
-        "simulate": getattr(simulate, "__qualname__", None) or "sim.simulate",
+        "simulate": getattr(simulate, "report_source", None)
+        or getattr(simulate, "__qualname__", None)
+        or "sim.simulate",
         **sources,
     }
     return Results(settings, ruleset, rules_text, runs, records, tables, notes, meta)

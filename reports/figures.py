@@ -39,6 +39,29 @@ def _new(height: float, ncols: int = 1, sharey: bool = False) -> tuple[Figure, l
     return fig, list(axes)
 
 
+def _legend(fig: Figure, ax, ncols: int = 3) -> None:
+    """One legend below the plot area, so it never hides data."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(
+            handles,
+            labels,
+            loc="outside lower center",
+            ncols=min(ncols, len(labels)),
+            fontsize=7.5,
+            frameon=False,
+        )
+
+
+def _nice(step: float) -> float:
+    """A round bin width (1, 2, 2.5 or 5 times a power of ten) at least ``step``."""
+    p = 10 ** np.floor(np.log10(step))
+    for m in (1, 2, 2.5, 5, 10):
+        if m * p >= step:
+            return float(m * p)
+    return float(10 * p)
+
+
 def colours(policies) -> dict[str, str]:
     """One colour per policy, stable across figures."""
     return {p: PALETTE[i % len(PALETTE)] for i, p in enumerate(policies)}
@@ -118,7 +141,7 @@ def dealt_odds(t: pd.DataFrame | None) -> Figure | None:
                 fontsize=7.5,
                 va="bottom",
             )
-    ax.legend(fontsize=7.5, loc="lower right")
+    _legend(fig, ax)
     ax.set_title("Dealt special hands (ODDS-1): exact and Monte Carlo", fontsize=10)
     return fig
 
@@ -150,7 +173,7 @@ def special_by_turn(t: pd.DataFrame | None, freq: pd.DataFrame | None, cols) -> 
     ax.set_xlabel("turn of the hand (all four players' turns counted)", fontsize=9)
     ax.set_ylabel("team-hands with a special hand\ndeclared by then (%)", fontsize=9)
     ax.set_ylim(bottom=0)
-    ax.legend(fontsize=7.5, loc="upper left")
+    _legend(fig, ax)
     ax.set_title("Special hands made during play, by turn (95% Wilson bands)", fontsize=10)
     return fig
 
@@ -168,7 +191,6 @@ def meld_completion(
     if not present:
         return None
     fig, axes = _new(3.1, ncols=len(present), sharey=True)
-    fig.set_figwidth(WIDTH if len(present) > 1 else WIDTH * 0.7)
     for ax, (key, t) in zip(axes, present, strict=True):
         policies = list(dict.fromkeys(t["policy"]))
         cats = list(dict.fromkeys(t[by].astype(str)))
@@ -185,10 +207,12 @@ def meld_completion(
                 label=f"{policy} (n = {fmt.count(g['n'].sum())})",
             )
         ax.set_xticks(range(len(cats)), cats, rotation=45, fontsize=7)
-        ax.set_title(key.split("_")[0].capitalize() + " melds", fontsize=9)
+        ax.set_title(
+            f"{key.split('_')[0].capitalize()} melds (n = {fmt.count(t['n'].sum())})", fontsize=9
+        )
         ax.set_xlabel("turn started (hand's turns)" if by == "turn" else f"{by}", fontsize=8)
         ax.set_ylim(-2, 102)
-        ax.legend(fontsize=6.5, loc="best")
+    _legend(fig, axes[0])
     axes[0].set_ylabel("completed by the end of the hand (%)", fontsize=8)
     fig.suptitle(
         "Completion by turn started (95% Wilson intervals; n = melds started)", fontsize=10
@@ -219,9 +243,11 @@ def meld_points_by_held(tables: dict, cols) -> Figure | None:
             )
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_xlabel(f"{meld} held by the player who started the meld", fontsize=8)
-        ax.set_title(f"{meld.capitalize()}: +2,500 if completed, −2,500 if not", fontsize=9)
+        ax.set_title(
+            f"{meld.capitalize()} (n = {fmt.count(t['n'].sum())} melds started)", fontsize=9
+        )
         ax.xaxis.get_major_locator().set_params(integer=True)
-        ax.legend(fontsize=6.5, loc="best")
+    _legend(fig, axes[0])
     axes[0].set_ylabel("expected meld points per meld started", fontsize=8)
     fig.suptitle(
         "Expected value of starting a sevens or aces meld (SCORE-2; 95% intervals)", fontsize=10
@@ -260,7 +286,7 @@ def penalties(t: pd.DataFrame | None, cols) -> Figure | None:
         )
     ax.set_xticks(range(len(ranks)), [f"3+ {r} held at the end" for r in ranks], fontsize=8)
     ax.set_ylabel("team-hands paying (%)", fontsize=9)
-    ax.legend(fontsize=7.5)
+    _legend(fig, ax)
     ax.set_title("In-hand penalties (SCORE-4, 1,500 per player; 95% Wilson intervals)", fontsize=10)
     return fig
 
@@ -300,7 +326,9 @@ def scores(view: pd.DataFrame | None, cols) -> Figure | None:
         return None
     fig, (ax,) = _new(3.0)
     lo, hi = np.percentile(view["score"], [0.5, 99.5])
-    bins = np.linspace(lo, hi, 60)
+    width = _nice(max(hi - lo, 1.0) / 60)
+    bins = np.arange(np.floor(lo / width) * width, hi + width, width)
+    lo, hi = bins[0], bins[-1] - 1e-9
     for policy, g in view.groupby("policy", sort=False):
         ax.hist(
             g["score"].clip(lo, hi),
@@ -315,7 +343,7 @@ def scores(view: pd.DataFrame | None, cols) -> Figure | None:
     ax.set_xlabel(
         "team score in the hand (points; the extreme 1% clipped into the end bins)", fontsize=9
     )
-    ax.set_ylabel(f"% of team-hands per {bins[1] - bins[0]:,.0f}-point bin", fontsize=9)
-    ax.legend(fontsize=7.5)
+    ax.set_ylabel(f"% of team-hands per {width:,g}-point bin", fontsize=9)
+    _legend(fig, ax)
     ax.set_title("Score per hand by policy", fontsize=10)
     return fig

@@ -88,3 +88,22 @@ def rate(x: float) -> str:
 
 def rate_ci(x: float, low: float, high: float) -> str:
     return f"{rate(x)} (95% CI {rate(low)}{DASH}{rate(high)})"
+
+
+def pct_range(low: float, high: float) -> str:
+    """A proportion's interval alone: '11.8–12.9%'."""
+    return f"{pct(low)[:-1]}{DASH}{pct(high)}"
+
+
+def points_range(low: float, high: float) -> str:
+    """A points interval alone: '+80 to +166'."""
+    return f"{points(low)} to {points(high)}"
+
+
+def rate_range(low: float, high: float) -> str:
+    return f"{rate(low)}{DASH}{rate(high)}"
+
+
+def one_in_range(low: float, high: float) -> str:
+    """A probability's interval as the N of '1 in N', rarest first: '6,600–5,980'."""
+    return f"{one_in(low)[5:] if float(low) > 0 else '∞'}{DASH}{one_in(high)[5:]}"

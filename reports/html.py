@@ -70,12 +70,20 @@ class Column:
     left: bool = False
 
 
-def _ci_pct(est, lo, hi) -> Callable[[pd.Series], str]:
-    return lambda r: fmt.pct_ci(r[est], r[lo], r[hi])
+def _pct(header, est, lo, hi) -> list[Column]:
+    """A proportion and its interval, two cells."""
+    return [
+        Column(header, lambda r: fmt.pct(r[est])),
+        Column("95% CI", lambda r: fmt.pct_range(r[lo], r[hi])),
+    ]
 
 
-def _ci_pts(est, lo, hi) -> Callable[[pd.Series], str]:
-    return lambda r: fmt.points_ci(r[est], r[lo], r[hi])
+def _pts(header, est, lo, hi) -> list[Column]:
+    """Points and their interval, two cells."""
+    return [
+        Column(header, lambda r: fmt.points(r[est])),
+        Column("95% CI", lambda r: fmt.points_range(r[lo], r[hi])),
+    ]
 
 
 def _text(col) -> Callable[[pd.Series], str]:
@@ -86,103 +94,91 @@ def _hand(r) -> str:
     return HAND_LABELS.get(r["hand"], r["hand"])
 
 
-def _mc(r, f):
-    return f(r) if "estimate" in r.index and pd.notna(r.get("estimate")) else "not sampled"
+def _mc(f) -> Callable[[pd.Series], str]:
+    return lambda r: f(r) if "estimate" in r.index and pd.notna(r.get("estimate")) else "—"
 
 
+def _ratio(k, n) -> Callable[[pd.Series], str]:
+    return lambda r: f"{fmt.count(r[k])} / {fmt.count(r[n])}"
+
+
+POLICY = Column("policy", _text("policy"), left=True)
 COLUMNS: dict[str, list[Column]] = {
     "dealt_odds": [
         Column("hand", _hand, left=True),
-        Column("exact", lambda r: fmt.one_in(r["exact"])),
+        Column("exact odds", lambda r: fmt.one_in(r["exact"])),
         Column("exact probability", lambda r: fmt.pct(r["exact"])),
-        Column("Monte Carlo", lambda r: _mc(r, lambda r: fmt.one_in(r["estimate"]))),
-        Column("95% CI", lambda r: _mc(r, lambda r: fmt.one_in_ci(r["ci_low"], r["ci_high"]))),
-        Column(
-            "hits / deals",
-            lambda r: _mc(r, lambda r: f"{fmt.count(r['hits'])} / {fmt.count(r['deals'])}"),
-        ),
-        Column("exact inside CI", lambda r: _mc(r, lambda r: "yes" if r["exact_inside"] else "NO")),
+        Column("Monte Carlo", _mc(lambda r: fmt.one_in(r["estimate"]))),
+        Column("95% CI (1 in …)", _mc(lambda r: fmt.one_in_range(r["ci_low"], r["ci_high"]))),
+        Column("hits", _mc(lambda r: fmt.count(r["hits"]))),
+        Column("exact inside CI", _mc(lambda r: "yes" if r["exact_inside"] else "NO")),
     ],
     "special_frequency": [
-        Column("policy", _text("policy"), left=True),
+        POLICY,
         Column(
             "special hand",
             lambda r: HAND_LABELS.get(r["special_hand"], r["special_hand"]),
             left=True,
         ),
-        Column("share of team-hands (95% CI)", _ci_pct("estimate", "ci_low", "ci_high")),
+        *_pct("share of team-hands", "estimate", "ci_low", "ci_high"),
         Column("odds", lambda r: fmt.one_in(r["estimate"])),
-        Column("declared / n", lambda r: f"{fmt.count(r['successes'])} / {fmt.count(r['n'])}"),
+        Column("declared / n", _ratio("successes", "n")),
     ],
     "meld_turn": [
-        Column("policy", _text("policy"), left=True),
+        POLICY,
         Column("turn started", _text("turn"), left=True),
         Column("n started", lambda r: fmt.count(r["n"])),
-        Column("completed (95% CI)", _ci_pct("completion", "completion_low", "completion_high")),
-        Column("team points in the hand (95% CI)", _ci_pts("points", "points_low", "points_high")),
+        *_pct("completed", "completion", "completion_low", "completion_high"),
+        *_pts("team points in the hand", "points", "points_low", "points_high"),
     ],
     "meld_held": [
-        Column("policy", _text("policy"), left=True),
-        Column("held when started", _text("held")),
+        POLICY,
+        Column("held", _text("held")),
         Column("n started", lambda r: fmt.count(r["n"])),
-        Column("completed (95% CI)", _ci_pct("completion", "completion_low", "completion_high")),
-        Column(
-            "meld bonus/penalty, expected (95% CI)",
-            _ci_pts("meld_points", "meld_points_low", "meld_points_high"),
-        ),
-        Column("team points in the hand (95% CI)", _ci_pts("points", "points_low", "points_high")),
+        *_pct("completed", "completion", "completion_low", "completion_high"),
+        *_pts("meld bonus/penalty", "meld_points", "meld_points_low", "meld_points_high"),
+        *_pts("team points", "points", "points_low", "points_high"),
     ],
     "penalties": [
-        Column("policy", _text("policy"), left=True),
+        POLICY,
         Column("rank", _text("rank"), left=True),
-        Column(
-            "team-hands paying (95% CI)", _ci_pct("frequency", "frequency_low", "frequency_high")
-        ),
-        Column("paid / n", lambda r: f"{fmt.count(r['paid'])} / {fmt.count(r['n'])}"),
-        Column("cost per team-hand (95% CI)", _ci_pts("cost", "cost_low", "cost_high")),
+        *_pct("team-hands paying", "frequency", "frequency_low", "frequency_high"),
+        Column("paid / n", _ratio("paid", "n")),
+        *_pts("cost per team-hand", "cost", "cost_low", "cost_high"),
     ],
     "mixed_aces": [
-        Column("policy", _text("policy"), left=True),
+        POLICY,
         Column("aces melds started", lambda r: fmt.count(r["aces_started"])),
-        Column(
-            "mixed (MELD-7) share (95% CI)",
-            _ci_pct("mixed_share", "mixed_share_low", "mixed_share_high"),
-        ),
-        Column(
-            "mixed: completed (95% CI)", _ci_pct("completion", "completion_low", "completion_high")
-        ),
-        Column("mixed: team points (95% CI)", _ci_pts("points", "points_low", "points_high")),
+        Column("mixed", lambda r: fmt.count(r["mixed"])),
+        *_pct("mixed share", "mixed_share", "mixed_share_low", "mixed_share_high"),
+        *_pct("mixed: completed", "completion", "completion_low", "completion_high"),
+        *_pts("mixed: team points", "points", "points_low", "points_high"),
     ],
     "comparison": [
         Column("A", _text("policy_a"), left=True),
         Column("B", _text("policy_b"), left=True),
         Column("deals (×2)", lambda r: fmt.count(r["deals"])),
-        Column("A − B points per hand (95% CI)", _ci_pts("mean_diff", "ci_low", "ci_high")),
-        Column(
-            "A's win rate (95% CI)",
-            lambda r: fmt.rate_ci(r["win_rate_a"], r["win_ci_low"], r["win_ci_high"]),
-        ),
+        *_pts("A − B points per hand", "mean_diff", "ci_low", "ci_high"),
+        Column("A's win rate", lambda r: fmt.rate(r["win_rate_a"])),
+        Column("95% CI", lambda r: fmt.rate_range(r["win_ci_low"], r["win_ci_high"])),
         Column("seed", _text("seed")),
     ],
     "scores": [
-        Column("policy", _text("policy"), left=True),
+        POLICY,
         Column("team-hands", lambda r: fmt.count(r["n"])),
-        Column("mean score per hand (95% CI)", _ci_pts("estimate", "ci_low", "ci_high")),
+        *_pts("mean score per hand", "estimate", "ci_low", "ci_high"),
     ],
     "end_reasons": [
         Column("matchup", _text("matchup"), left=True),
         Column("hand ended by", _text("end_reason"), left=True),
-        Column("share of hands (95% CI)", _ci_pct("estimate", "ci_low", "ci_high")),
-        Column("hands / n", lambda r: f"{fmt.count(r['successes'])} / {fmt.count(r['n'])}"),
+        *_pct("share of hands", "estimate", "ci_low", "ci_high"),
+        Column("hands / n", _ratio("successes", "n")),
     ],
 }
 COLUMNS["net"] = [
-    COLUMNS["scores"][0],
-    COLUMNS["scores"][1],
-    Column(
-        "mean net score per hand, own minus opponents' (95% CI)",
-        _ci_pts("estimate", "ci_low", "ci_high"),
-    ),
+    POLICY,
+    Column("team-hands", lambda r: fmt.count(r["n"])),
+    *_pts("mean net score per hand (own − opponents')", "estimate", "ci_low", "ci_high"),
 ]
 TABLE_COLUMNS = {  # table key -> column set
     "dealt_odds": "dealt_odds",
@@ -578,6 +574,22 @@ def _methods(results) -> str:
         "<p>Command: <code>" + H(m.get("command", "")) + "</code></p>" if m.get("command") else "",
     ]
     return "".join(parts)
+
+
+def command(s) -> str:
+    """The canasta command that rebuilds this report."""
+    import shlex
+
+    parts = ["canasta", "report"]
+    if s.from_dirs:
+        for d in s.from_dirs:
+            parts += ["--from", d]
+    else:
+        parts += ["--hands", str(s.hands), "--policies", ",".join(s.policies)]
+    parts += ["--deals", str(s.deals), "--seed", str(s.seed)]
+    if s.rules:
+        parts += ["--rules", str(s.rules)]
+    return shlex.join(parts)
 
 
 def assemble(results) -> Report:

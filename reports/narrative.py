@@ -81,7 +81,7 @@ def _dealt(c: Cells) -> list[Sentence]:
         inside = lo <= p <= hi
         text += (
             f"; sampling {fmt.count(n)} real deals gives {fmt.one_in(est)} "
-            f"(95% CI {fmt.one_in_ci(lo, hi)}), "
+            f"(95% CI 1 in {fmt.one_in_range(lo, hi)}), "
             + (
                 "which agrees with the exact value."
                 if inside
@@ -114,7 +114,10 @@ def _special_play(c: Cells) -> list[Sentence]:
     def part(i):
         est, lo, hi = (c("special_frequency", i, k) for k in ("estimate", "ci_low", "ci_high"))
         n = c("special_frequency", i, "n")
-        return f"{fmt.pct_ci(est, lo, hi)} of {fmt.count(n)} team-hands", (lo, hi)
+        return (
+            f"{fmt.pct(est)} of {fmt.count(n)} team-hands (95% CI {fmt.pct_range(lo, hi)})",
+            (lo, hi),
+        )
 
     text_hi, ci_hi = part(hi_i)
     if hi_i == lo_i:
@@ -156,8 +159,10 @@ def _meld_turn(c: Cells, meld: str, order) -> list[Sentence]:
 
     def part(i):
         est, lo, hi = (c(key, i, k) for k in ("completion", "completion_low", "completion_high"))
+        n = c(key, i, "n")
         return (
-            f"turns {t.loc[i, 'turn']} {fmt.pct_ci(est, lo, hi)} (n = {fmt.count(c(key, i, 'n'))})",
+            f"turns {t.loc[i, 'turn']}, {fmt.pct(est)} of {fmt.count(n)} "
+            f"(95% CI {fmt.pct_range(lo, hi)})",
             (lo, hi),
         )
 
@@ -165,15 +170,15 @@ def _meld_turn(c: Cells, meld: str, order) -> list[Sentence]:
     b, ci_b = part(last)
     d = separated(ci_a, ci_b)
     verdict = {
-        1: "early starts complete more often",
-        -1: "late starts complete more often",
-        0: "no clear difference",
+        1: "early starts complete more often (the intervals do not overlap)",
+        -1: "late starts complete more often (the intervals do not overlap)",
+        0: "no clear difference (the intervals overlap)",
     }[d]
-    name = "wild" if meld == "wild" else meld
+    article = "An" if meld == "aces" else "A"
     return [
         c.sentence(
-            f"A {name} meld started by {pol} is completed by the end of the hand: started on "
-            f"{a}; on {b}: {verdict}."
+            f"{article} {meld} meld started by {pol} is completed by the end of the hand: "
+            f"started on {a}; started on {b}: {verdict}."
         )
     ]
 
@@ -195,8 +200,8 @@ def _meld_held(c: Cells, meld: str, order) -> list[Sentence]:
         out.append(
             c.sentence(
                 f"Starting {meld} while holding {held} ({pol}): the meld's own bonus or penalty "
-                f"is worth {fmt.points_ci(est, lo, hi)} points per meld "
-                f"(n = {fmt.count(n)}), {verdict}."
+                f"is worth {fmt.points(est)} points per meld on average over {fmt.count(n)} "
+                f"melds (95% CI {fmt.points_range(lo, hi)}): {verdict}."
             )
         )
     return out
@@ -216,8 +221,9 @@ def _penalties(c: Cells, order) -> list[Sentence]:
         out.append(
             c.sentence(
                 f"The {t.loc[i, 'rank']} in-hand penalty (SCORE-4) is paid in "
-                f"{fmt.pct_ci(*f)} of {pol}'s {fmt.count(n)} team-hands, costing "
-                f"{fmt.points_ci(*cost)} points per team-hand."
+                f"{fmt.pct(f[0])} of {pol}'s {fmt.count(n)} team-hands (95% CI "
+                f"{fmt.pct_range(f[1], f[2])}), costing {fmt.points(cost[0])} points per "
+                f"team-hand (95% CI {fmt.points_range(cost[1], cost[2])})."
             )
         )
     return out
@@ -243,9 +249,9 @@ def _comparison(c: Cells) -> list[Sentence]:
             head = f"No clear difference between {a} and {b}"
         out.append(
             c.sentence(
-                f"{head}: on {fmt.count(n)} duplicate deals {a} scores "
-                f"{fmt.points_ci(*d)} points per hand relative to {b} and wins a share "
-                f"{fmt.rate_ci(*w)} of hands."
+                f"{head}: on {fmt.count(n)} duplicate deals {a} scores {fmt.points(d[0])} "
+                f"points per hand against {b} (95% CI {fmt.points_range(d[1], d[2])}) and "
+                f"wins a share {fmt.rate(w[0])} of hands (95% CI {fmt.rate_range(w[1], w[2])})."
             )
         )
     return out
@@ -260,7 +266,10 @@ def _scores(c: Cells) -> list[Sentence]:
         i = int(i)
         e = [c("scores", i, k) for k in ("estimate", "ci_low", "ci_high")]
         n = c("scores", i, "n")
-        parts.append(f"{t.loc[i, 'policy']} {fmt.points_ci(*e)} (n = {fmt.count(n)})")
+        parts.append(
+            f"{t.loc[i, 'policy']} {fmt.points(e[0])} over {fmt.count(n)} team-hands "
+            f"(95% CI {fmt.points_range(e[1], e[2])})"
+        )
     return [c.sentence("Mean team score per hand: " + "; ".join(parts) + ".")]
 
 

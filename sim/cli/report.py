@@ -1,0 +1,101 @@
+"""``canasta report``: the strategy report, one self-contained HTML file.
+
+Runs the simulations the report needs (every pair of ``--policies`` on duplicate deals, plus the
+dealt-odds sampler), or reuses run directories of ``canasta simulate`` (``--from DIR``, may be
+repeated), computes every table with the ``analysis`` functions and writes one HTML file with
+the figures embedded (``reports``). See docs/report.md for how to read and check it.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(subparsers) -> None:
+    from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
+
+    p = subparsers.add_parser(
+        "report",
+        help="write the strategy report: one self-contained HTML file",
+        description=(
+            "Simulate every pair of POLICIES on duplicate deals (or reuse run directories), "
+            "sample the dealt special-hand odds, and write one self-contained HTML report: "
+            "dealt odds (exact and Monte Carlo), special hands in play, sevens/aces/wild meld "
+            "risk, penalties, policy comparison, score distributions, 'what the numbers say' "
+            "and methods. Every number carries its 95%% interval and sample size."
+        ),
+    )
+    p.add_argument(
+        "--hands",
+        type=int,
+        default=DEFAULT_HANDS,
+        metavar="N",
+        help="deals per run; each pair of policies plays them both ways "
+        f"(default {DEFAULT_HANDS:,})",
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        metavar="N",
+        help="deals sampled for the dealt odds; 0 shows exact odds only "
+        f"(default {DEFAULT_DEALS:,})",
+    )
+    p.add_argument(
+        "--policies",
+        default=",".join(DEFAULT_POLICIES),
+        metavar="A,B,...",
+        help=f"policies to compare, by registry name (default {','.join(DEFAULT_POLICIES)})",
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    p.add_argument(
+        "--from",
+        dest="from_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="reuse a run directory of 'canasta simulate --out DIR' instead of simulating "
+        "(repeat for several; a run and its mirror with the same seed give the comparison)",
+    )
+    p.add_argument("--rules", metavar="FILE.toml", help="ruleset of a house variant (TOML)")
+    p.add_argument("--out", default="report.html", help="HTML file to write (default report.html)")
+    p.add_argument("--figures", metavar="DIR", help="also write each figure as PNG and SVG here")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def parse_policies(text: str) -> tuple[str, ...]:
+    from sim.errors import CanastaError
+
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise CanastaError("--policies: give at least one policy name")
+    return names
+
+
+def run(args: argparse.Namespace) -> int:
+    from reports.build import Settings, build
+    from reports.html import assemble, write
+
+    settings = Settings(
+        hands=args.hands,
+        deals=args.deals,
+        policies=parse_policies(args.policies),
+        seed=args.seed,
+        jobs=args.jobs,
+        from_dirs=tuple(args.from_dirs),
+        rules=args.rules,
+        quiet=args.quiet,
+    )
+    results = build(settings)
+    report = assemble(results)
+    written = write(report, args.out, args.figures)
+    size = written[0].stat().st_size
+    print(
+        f"wrote {written[0]} ({size / 1024:,.0f} KiB; {len(results.tables)} tables, "
+        f"{len(report.figures)} figures, {len(report.sentences)} findings) in "
+        f"{results.meta['seconds']:.0f} s"
+        + (f"; figures in {args.figures}" if args.figures else "")
+    )
+    return 0
