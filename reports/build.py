@@ -103,6 +103,7 @@ class Results:
     tables: dict[str, pd.DataFrame]
     notes: dict[str, str]  #: table key -> why it is missing (e.g. records lack a column)
     meta: dict
+    sampled: dict | None = None  #: dealt-odds hits and deals per hand, as sampled
 
     def table(self, key: str) -> pd.DataFrame | None:
         return self.tables.get(key)
@@ -358,4 +359,4 @@ def build(
         or "sim.simulate",
         **sources,
     }
-    return Results(settings, ruleset, rules_text, runs, records, tables, notes, meta)
+    return Results(settings, ruleset, rules_text, runs, records, tables, notes, meta, sampled)

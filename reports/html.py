@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -242,16 +243,30 @@ def note_html(text: str) -> str:
     return f'<p class="note">{H(text)}</p>'
 
 
+def _plain(v):
+    """A JSON-safe Python value: numpy scalars unwrapped, NaN and infinities as null."""
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_plain(x) for x in v]
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v if isinstance(v, str | int | float | bool | type(None)) else str(v)
+
+
 def data_json(tables: dict[str, pd.DataFrame], sentences) -> str:
-    """The tables and the sentences' cited cells as JSON, safe inside a <script> element."""
+    """The tables (full float precision) and the sentences' cited cells as JSON, safe inside a
+    <script> element."""
     data = {
-        "tables": {k: json.loads(v.to_json(orient="split", index=True)) for k, v in tables.items()},
+        "tables": {k: _plain(v.to_dict(orient="split")) for k, v in tables.items()},
         "sentences": [
             {"text": s.text, "cites": list(s.cites), "cells": [list(c) for c in s.cells]}
             for s in sentences
         ],
     }
-    return json.dumps(data).replace("</", "<\\/")
+    return json.dumps(data, allow_nan=False).replace("</", "<\\/")
 
 
 def page(title: str, subtitle: str, body: str, data: str) -> str:

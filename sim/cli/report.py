@@ -22,7 +22,7 @@ def add_parser(subparsers) -> None:
             "sample the dealt special-hand odds, and write one self-contained HTML report: "
             "dealt odds (exact and Monte Carlo), special hands in play, sevens/aces/wild meld "
             "risk, penalties, policy comparison, score distributions, 'what the numbers say' "
-            "and methods. Every number carries its 95%% interval and sample size."
+            "and methods. Every number carries its 95% interval and sample size."
         ),
     )
     p.add_argument(
