@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 __all__ = ["DEFAULT_RULESET", "CanastaError", "RuleViolation", "Ruleset", "__version__"]
 
 #: public functions of heavier modules, imported on first use so ``import sim`` stays quick
-_LAZY = {"load": "sim.store", "simulate": "sim.runner"}
+_LAZY = {"load": "sim.store", "simulate": "sim.engine.hands"}
 
 
 def __getattr__(name):

@@ -563,5 +563,5 @@ EVENT_WIDTH = 4  #: int64 words per logged event; log[0] holds the number of eve
 SCRATCH_LEGAL = 0  #: offset of a legal-action list (N_ACTIONS ids)
 SCRATCH_TMP = N_ACTIONS  #: offset of temporaries used by legality checks
 TMP_SIZE = 2 * N_KINDS + _MELD_CELLS + 3 * _PLAN_CELLS  #: temporaries' width
-SCRATCH_SIZE = SCRATCH_TMP + TMP_SIZE + 64  #: total scratch width (64 words free for policies)
-SCRATCH_FREE = SCRATCH_TMP + TMP_SIZE  #: offset of the 64 words free for the policy's own use
+SCRATCH_SIZE = SCRATCH_TMP + TMP_SIZE + 128  #: total scratch width (128 words free for policies)
+SCRATCH_FREE = SCRATCH_TMP + TMP_SIZE  #: offset of the 128 words free for the policy's own use

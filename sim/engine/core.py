@@ -589,16 +589,18 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp):
     if r != R_OK:
         return r
     mw = N_TEAMS * N_KINDS * N_MELD_COLS
-    after = tmp[N_KINDS : N_KINDS + mw].reshape((N_TEAMS, N_KINDS, N_MELD_COLS))
-    after[:] = melds
-    after[0, slot, NATURALS] += nat
-    after[0, slot, TWOS] += two
-    after[0, slot, JOKERS] += joker
-    # OUT-2 on the hand the player will hold (a taken pile's rest joins it, PILE-1)
+    # OUT-2 on the hand the player will hold (a taken pile's rest joins it, PILE-1), judged
+    # on the table after the operation: applied to the observation's melds and undone after
     leave = tmp[N_KINDS + mw : 2 * N_KINDS + mw]
     for k in range(N_KINDS):
         leave[k] = hand_after[k] + obs[OB_ASIDE + k]
-    r = leave_reason(leave, after, 0)
+    melds[0, slot, NATURALS] += nat
+    melds[0, slot, TWOS] += two
+    melds[0, slot, JOKERS] += joker
+    r = leave_reason(leave, melds, 0)
+    melds[0, slot, NATURALS] -= nat
+    melds[0, slot, TWOS] -= two
+    melds[0, slot, JOKERS] -= joker
     if r != R_OK:
         return r
     if initial:
@@ -636,6 +638,16 @@ def opening_possible(obs, rules, tmp):
         ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan
     )
     return b >= obs[OB_OPEN_MIN]
+
+
+@njit(cache=True)
+def _holds_dead_rank(obs):
+    """The hand holds a natural of a dead rank (MELD-9)."""
+    melds = ob_melds(obs)
+    for k in range(FIRST_NATURAL, N_KINDS):
+        if obs[OB_HAND + k] > 0 and is_dead(melds, k):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -692,7 +704,7 @@ def action_reason(obs, a, rules, tmp):
             obs[OB_OPEN_MIN],
             rules,
         )  # PILE-1/2
-        if r == R_OK and obs[OB_OPENED] == 0:
+        if r == R_OK and obs[OB_OPENED] == 0 and _holds_dead_rank(obs):
             return _pile_opening_reason(obs, rules, tmp)
         return r
     if phase != PH_PLAY:

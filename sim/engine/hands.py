@@ -82,3 +82,41 @@ def play_hands(
             f"invariant '{name}' broken in hand {status[0]} at turn {status[1]}"
         )
     return records_frame(out, resolved[0][2], resolved[1][2])
+
+
+def simulate(
+    n_hands: int,
+    policies: Sequence = ("heuristic", "random"),
+    seed: int = 0,
+    n_jobs: int = 1,
+    ruleset=None,
+    debug: bool = False,
+    **runner_options,
+) -> pd.DataFrame:
+    """Play ``n_hands`` independent hands, team 0 with ``policies[0]``, team 1 with
+    ``policies[1]``; one row per hand (schema: docs/records.md).
+
+    Hand ``i`` is dealt from ``seed_hand(run_key(seed), i)`` and its first player is ``i % 4``,
+    so two runs with the same seed and swapped policies play the same deals (duplicate
+    comparison). ``n_jobs`` other than 1, or any option of ``sim.runner.run_chunks``
+    (``chunk_size``, ``backend``, ``out``...), goes through the scale-out runner; policies
+    registered in a notebook exist only in that process, so use them with ``n_jobs=1``.
+    """
+    import functools
+
+    from sim.rng import run_key
+    from sim.runner import check_count, check_jobs
+
+    n_hands = check_count("the number of hands", n_hands)
+    check_jobs(n_jobs)
+    resolved = resolve_policies(policies)  # unknown names fail here, before any work
+    specs = tuple(r[2] for r in resolved)
+    rules = as_ruleset(ruleset)
+    if n_jobs == 1 and not runner_options:
+        return play_hands(run_key(seed), 0, n_hands, specs, rules=rules, debug=debug)
+    from sim.runner import run_chunks
+
+    work = functools.partial(play_hands, policies=specs, rules=rules, debug=debug)
+    meta = {"kind": "hands", "policies": list(specs), "ruleset": rules.to_dict()}
+    runner_options.setdefault("meta", meta)
+    return run_chunks(work, n_hands, seed=seed, n_jobs=n_jobs, **runner_options)

@@ -12,3 +12,15 @@ register(
     {},
     "melds all it can as soon as it can, takes the pile whenever legal",
 )
+register(
+    "heuristic",
+    builtin.heuristic_decide,
+    builtin.HEURISTIC_PARAMS,
+    "a sensible club player; sevens, aces, wild meld, pile and discard choices are parameters",
+)
+register(
+    "special_chaser",
+    builtin.special_chaser_decide,
+    builtin.CHASER_PARAMS,
+    "heuristic, but while unopened keeps a three and discards toward Straight/Pairs/Garbage",
+)
