@@ -10,8 +10,8 @@ start-up time of ``canasta odds --exact``.
   chunks of different sizes, serial, in memory and to disk; overhead = extra seconds per extra
   chunk.
 * peak RSS: a run to disk in a fresh process (``resource.getrusage`` of that process, and the
-  sum of its and its worker processes' RSS sampled every 0.1 s), ``--rss-kind records`` (the dealt-odds sampler's per-deal records) or
-  ``hands`` (played hands).
+  sum of its and its worker processes' RSS sampled every 0.1 s), ``--rss-kind records`` (the
+  dealt-odds sampler's per-deal records) or ``hands`` (played hands).
 * start-up: ``.venv/bin/canasta odds --exact`` wall time, best of 5 after one warm-up run.
 """
 
