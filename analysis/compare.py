@@ -95,11 +95,16 @@ def duplicate_from_records(
     cols = ["hand_id", "policy_team0", "policy_team1", "score_team0", "score_team1"]
     require(ab, cols, "a duplicate comparison")
     require(ba, cols, "a duplicate comparison")
-    if not ((ab["policy_team0"] == policy_a) & (ab["policy_team1"] == policy_b)).all():
-        raise CanastaError(f"the first run must seat {policy_a} as team 0 and {policy_b} as team 1")
-    if not ((ba["policy_team0"] == policy_b) & (ba["policy_team1"] == policy_a)).all():
+    # the engine may spell a policy spec its own way: check the swap, not the spelling
+    if ab["policy_team0"].nunique() > 1 or ab["policy_team1"].nunique() > 1:
+        raise CanastaError("each run of a duplicate comparison must seat one policy per team")
+    if not (
+        set(ab["policy_team0"]) == set(ba["policy_team1"])
+        and set(ab["policy_team1"]) == set(ba["policy_team0"])
+    ):
         raise CanastaError(
-            f"the second run must seat {policy_b} as team 0 and {policy_a} as team 1"
+            f"the second run must seat {policy_b} as team 0 and {policy_a} as team 1 "
+            "(the first run's policies swapped)"
         )
     m = ab[cols].merge(ba[cols], on="hand_id", suffixes=("_ab", "_ba"), validate="one_to_one")
     if len(m) != len(ab) or len(m) != len(ba):
