@@ -19,6 +19,7 @@ import datetime as _dt
 import functools
 import inspect
 import itertools
+import json
 import platform
 import sys
 import time
@@ -89,6 +90,7 @@ class Run:
     seed: int | None
     records: pd.DataFrame = field(repr=False)
     source: str  #: 'simulated' or the run directory
+    ruleset: dict | None = None  #: the ruleset stored with a loaded run
 
 
 @dataclass
@@ -144,10 +146,12 @@ def _versions() -> dict[str, str]:
 
 
 def _accepts(func: Callable, name: str) -> bool:
+    """Does ``func`` take keyword ``name`` (by name or through ``**kwargs``)?"""
     try:
-        return name in inspect.signature(func).parameters
+        params = inspect.signature(func).parameters
     except (TypeError, ValueError):
         return False
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def _quiet_kw(func: Callable, show: bool) -> dict:
@@ -175,7 +179,8 @@ def _with_kw(simulate: Callable | None, **extra) -> Callable | None:
 
 
 def load_runs(dirs: Sequence[str], load: Callable | None = None) -> list[Run]:
-    """Runs from ``canasta simulate --out DIR`` directories (``sim.load``)."""
+    """Runs from ``canasta simulate --out DIR`` directories (``sim.load``); each run's seed and
+    ruleset come from its metadata (``DataFrame.attrs['run']['settings']``)."""
     if load is None:
         import sim
 
@@ -185,13 +190,38 @@ def load_runs(dirs: Sequence[str], load: Callable | None = None) -> list[Run]:
     runs = []
     for d in dirs:
         rec = load(d)
+        if len(rec) == 0:
+            raise CanastaError(f"run directory {d} holds no hands yet")
+        if not {"policy_team0", "policy_team1"} <= set(rec.columns):
+            raise CanastaError(f"run directory {d} holds no played hands (a dealt-odds run?)")
         pairs = rec[["policy_team0", "policy_team1"]].drop_duplicates()
         if len(pairs) != 1:
             raise CanastaError(f"run directory {d} mixes several policy pairs")
         pair = (str(pairs.iloc[0, 0]), str(pairs.iloc[0, 1]))
-        seed = rec.attrs.get("seed") if hasattr(rec, "attrs") else None
-        runs.append(Run(pair, None if seed is None else int(seed), rec, str(d)))
+        settings = rec.attrs.get("run", {}).get("settings", {})
+        seed = settings.get("seed")
+        seed = None if seed is None else int(seed)
+        runs.append(Run(pair, seed, rec, str(d), settings.get("ruleset")))
     return runs
+
+
+def runs_ruleset(runs: Sequence[Run], asked):
+    """The ruleset the loaded runs were played under; refuse a mix, or a --rules file that
+    disagrees with them."""
+    from sim.ruleset import as_ruleset
+
+    found = {json.dumps(r.ruleset, sort_keys=True) for r in runs if r.ruleset is not None}
+    if len(found) > 1:
+        raise CanastaError("the run directories were played under different rulesets")
+    if not found:
+        return as_ruleset(asked)
+    ruleset = as_ruleset(json.loads(found.pop()))
+    if asked is not None and as_ruleset(asked) != ruleset:
+        raise CanastaError(
+            f"--rules {asked} differs from the ruleset the runs were played under; "
+            "drop --rules or simulate again with it"
+        )
+    return ruleset
 
 
 def combine(runs: Sequence[Run]) -> pd.DataFrame:
@@ -309,6 +339,7 @@ def build(
 
     if settings.from_dirs:
         runs = load_runs(settings.from_dirs, load)
+        ruleset = runs_ruleset(runs, settings.rules)
         planned = []
     else:
         planned = plan(settings.policies, settings.seed)
@@ -335,7 +366,9 @@ def build(
     bar = _progress(sum(settings.hands for _ in planned), settings.quiet)
     try:
         if planned:
-            run = resolve_simulate(_with_kw(simulate, progress=False))
+            # the report's bar covers all runs: the runner's own bar (used when jobs > 1) off
+            extra = {"progress": False} if settings.jobs > 1 else {}
+            run = resolve_simulate(_with_kw(simulate, **extra))
             t0 = time.perf_counter()
             for pair, seed in planned:
                 bar.set_description(f"{pair[0]} vs {pair[1]}")

@@ -324,3 +324,79 @@ def test_cli_bad_input_one_line(argv, message, capsys, tmp_path):
 def test_settings_refuse_bad_sizes():
     with pytest.raises(CanastaError, match="--deals"):
         Settings(deals=-1)
+
+
+# ---------------------------------------------------------------------------------------
+# The real engine and sampler (skipped in a build without them)
+# ---------------------------------------------------------------------------------------
+def _engine():
+    import sim
+
+    try:
+        return sim.simulate
+    except (AttributeError, ImportError):
+        return None
+
+
+needs_engine = pytest.mark.skipif(_engine() is None, reason="this build has no sim.simulate")
+
+
+@needs_engine
+def test_cli_builds_a_real_report(tmp_path, capsys):
+    """README's command at tiny sizes: the engine's hands, the real sampler, every section,
+    the figures written beside the page, and the methods naming the engine and the seed."""
+    from sim.cli import main
+
+    out, figs = tmp_path / "report.html", tmp_path / "figs"
+    argv = [
+        "report",
+        "--hands",
+        "40",
+        "--deals",
+        "200000",
+        "--policies",
+        "random,greedy",
+        "--seed",
+        "3",
+        "--out",
+        str(out),
+        "--figures",
+        str(figs),
+        "--quiet",
+    ]
+    assert main(argv) == 0
+    assert "wrote" in capsys.readouterr().out
+    page = out.read_text(encoding="utf-8")
+    for key, name in SECTIONS:
+        assert f'<section id="{key}"><h2>{name}</h2>' in page
+    data = report_data(page)["tables"]
+    odds = pd.DataFrame(data["dealt_odds"]["data"], columns=data["dealt_odds"]["columns"])
+    assert (odds["n"] == 200_000).all()  # the Monte Carlo column came from the sampler
+    comp = data["comparison"]
+    assert comp["data"][0][comp["columns"].index("deals")] == 40
+    assert "sim.simulate" in page and "Run seed 3" in page
+    assert len(list(figs.glob("*.png"))) >= 6
+
+
+@needs_engine
+def test_from_run_directories(tmp_path):
+    """--from DIR: two runs of 'canasta simulate --out' (A-B and B-A, one seed) give the
+    duplicate comparison equal to analysis.compare on the loaded runs; seeds and the stored
+    ruleset come from the runs' metadata."""
+    import sim
+
+    ab, ba = tmp_path / "ab", tmp_path / "ba"
+    sim.simulate(50, policies=("greedy", "random"), seed=11, out=ab, progress=False)
+    sim.simulate(50, policies=("random", "greedy"), seed=11, out=ba, progress=False)
+    results = build(Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True))
+    assert [r.seed for r in results.runs] == [11, 11]
+    want = duplicate_from_records(sim.load(ab), sim.load(ba), "greedy", "random", 11).summary
+    got = results.tables["comparison"].iloc[0]
+    for k in ("mean_diff", "ci_low", "ci_high", "win_rate_a", "deals"):
+        assert got[k] == pytest.approx(want[k], rel=1e-12)
+    page = assemble(results).html
+    assert str(ab) in page and "--from" in page
+    rules = tmp_path / "house.toml"
+    rules.write_text("garbage_award = 3000\n")
+    with pytest.raises(CanastaError, match="differs from the ruleset"):
+        build(Settings(from_dirs=(str(ab),), deals=0, rules=str(rules), quiet=True))
