@@ -415,26 +415,33 @@ class SampledOdds:
         return format_sampled(self)
 
 
-def format_sampled(result: SampledOdds, exact_rows: dict[str, dict] | None = None) -> str:
-    """A text table of sampled odds: estimate, 95% Wilson interval, hits, exact value and the
-    model line. ``exact_rows`` (``sim.cli.odds.exact_rows``), if given, adds its fields."""
+def format_sampled(result: SampledOdds, model: bool = True) -> str:
+    """Text table of sampled odds: hits, estimate, 95% Wilson interval, relative SE, the exact
+    value and 1-in-N, led by the ODDS-1 model statement (``sim.odds.MODEL``) if ``model``."""
+    import textwrap
+
     rows = result.rows()
     width = max(len(n) for n in rows)
-    lines = [
-        f"ODDS-1 sampled over {result.deals:,} real deals (seed {result.seed}, {result.kernel} "
-        "kernel); 95% Wilson score intervals",
+    lines = []
+    if model:
+        from sim.odds import MODEL
+
+        lines += [*textwrap.wrap(MODEL, 92), ""]
+    lines += [
+        f"Sampled {result.deals:,} real deals (seed {result.seed}, {result.kernel} kernel, "
+        f"{result.rounds} round{'s' if result.rounds > 1 else ''}); 95% Wilson score intervals.",
         "",
-        f"{'hand':<{width}}  {'hits':>10}  {'estimate':>11}  {'95% interval':>25}  "
-        f"{'exact':>11}  {'one in (est)':>12}",
+        f"{'hand':<{width}}  {'hits':>9}  {'estimate':>10}  {'95% interval':>24}  "
+        f"{'rel. SE':>7}  {'exact':>10}  {'one in (exact)':>14}",
     ]
     for name, row in rows.items():
-        one_in = f"{round(1 / row['estimate']):,}" if row["hits"] else "-"
         ci = f"[{row['ci_low']:.4e}, {row['ci_high']:.4e}]"
+        rse = f"{row['rel_se']:.1%}" if math.isfinite(row["rel_se"]) else "-"
+        one_in = f"{round(1 / row['exact']):,}" if row["exact"] else "never"
         lines.append(
-            f"{name:<{width}}  {row['hits']:>10,}  {row['estimate']:>11.4e}  {ci:>25}  "
-            f"{row['exact']:>11.4e}  {one_in:>12}"
+            f"{name:<{width}}  {row['hits']:>9,}  {row['estimate']:>10.4e}  {ci:>24}  "
+            f"{rse:>7}  {row['exact']:>10.4e}  {one_in:>14}"
         )
-    del exact_rows  # the exact value is already a column
     return "\n".join(lines)
 
 
