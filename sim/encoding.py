@@ -565,3 +565,9 @@ SCRATCH_TMP = N_ACTIONS  #: offset of temporaries used by legality checks
 TMP_SIZE = 2 * N_KINDS + _MELD_CELLS + 3 * _PLAN_CELLS  #: temporaries' width
 SCRATCH_SIZE = SCRATCH_TMP + TMP_SIZE + 128  #: total scratch width (128 words free for policies)
 SCRATCH_FREE = SCRATCH_TMP + TMP_SIZE  #: offset of the 128 words free for the policy's own use
+
+#: per-game record (GAME-1) written by the engine's game kernel, one int64 row
+GAME_RECORD_COLUMNS = ("game_id", "hands", "score_team0", "score_team1", "winner", "policy_errors")
+GR_GAME_ID, GR_HANDS, GR_SCORE0, GR_SCORE1, GR_WINNER, GR_ERRORS = range(len(GAME_RECORD_COLUMNS))
+GAME_RECORD_WIDTH = len(GAME_RECORD_COLUMNS)  #: int64 columns of a game record
+GAME_HAND_STRIDE = 1024  #: hand k of game g is seeded as hand g * stride + k (and capped there)

@@ -120,3 +120,58 @@ def simulate(
     meta = {"kind": "hands", "policies": list(specs), "ruleset": rules.to_dict()}
     runner_options.setdefault("meta", meta)
     return run_chunks(work, n_hands, seed=seed, n_jobs=n_jobs, **runner_options)
+
+
+def play_games(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    policies: Sequence = ("heuristic", "random"),
+    rules=None,
+    debug: bool = False,
+) -> pd.DataFrame:
+    """Play whole games ``start..stop-1`` (GAME-1) of the run keyed ``key``: one row per game
+    (game_id, policy_team0, policy_team1, hands, score_team0, score_team1, winner,
+    policy_errors); ``winner`` is the team that won (-1 only if a game hit the hand cap)."""
+    from sim.encoding import GAME_RECORD_COLUMNS, GAME_RECORD_WIDTH
+    from sim.engine.play import play_games_kernel
+
+    if start < 0 or stop < start:
+        raise CanastaError(f"bad game range {start}..{stop}")
+    resolved = resolve_policies(policies)
+    out = np.zeros((stop - start, GAME_RECORD_WIDTH), dtype=np.int64)
+    status = np.zeros(2, dtype=np.int64)
+    code = play_games_kernel(
+        np.ascontiguousarray(key, dtype=np.uint64),
+        start,
+        stop,
+        resolved[0][0].decide,
+        resolved[1][0].decide,
+        np.ascontiguousarray(resolved[0][1]),
+        np.ascontiguousarray(resolved[1][1]),
+        np.ascontiguousarray(as_ruleset(rules).to_array()),
+        int(bool(debug)),
+        out,
+        status,
+    )
+    if code != 0:
+        raise EngineInvariantError(f"invariant {code} broken in game {status[0]}, hand {status[1]}")
+    df = pd.DataFrame(out, columns=list(GAME_RECORD_COLUMNS))
+    df.insert(1, "policy_team0", resolved[0][2])
+    df.insert(2, "policy_team1", resolved[1][2])
+    return df
+
+
+def simulate_games(
+    n_games: int,
+    policies: Sequence = ("heuristic", "random"),
+    seed: int = 0,
+    ruleset=None,
+    debug: bool = False,
+) -> pd.DataFrame:
+    """Play ``n_games`` whole games (GAME-1) to the ruleset's target; one row per game."""
+    from sim.rng import run_key
+    from sim.runner import check_count
+
+    n_games = check_count("the number of games", n_games)
+    return play_games(run_key(seed), 0, n_games, policies, rules=ruleset, debug=debug)

@@ -8,6 +8,13 @@ from numba import njit, types
 from sim.encoding import (
     ACE,
     CANASTA,
+    GAME_HAND_STRIDE,
+    GR_ERRORS,
+    GR_GAME_ID,
+    GR_HANDS,
+    GR_SCORE0,
+    GR_SCORE1,
+    GR_WINNER,
     JOKERS,
     N_ACTIONS,
     N_CARDS,
@@ -28,6 +35,7 @@ from sim.encoding import (
     RC_TEAM_BASE,
     RC_TEAM_WIDTH,
     RC_TURNS,
+    RS_TARGET,
     SCRATCH_SIZE,
     SCRATCH_TMP,
     SEVEN,
@@ -190,4 +198,63 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
             return code
         score_hand(st, rules, items)
         write_record(st, h, items, out[h - start])
+    return 0
+
+
+@njit(
+    types.int64(
+        types.uint64[::1],
+        types.int64,
+        types.int64,
+        POLICY_TYPE,
+        POLICY_TYPE,
+        types.float64[::1],
+        types.float64[::1],
+        types.int64[::1],
+        types.int64,
+        types.int64[:, ::1],
+        types.int64[::1],
+    ),
+    cache=True,
+)
+def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, debug, out, status):
+    """GAME-1: games ``start..stop-1``; each is a sequence of hands until a team's cumulative
+    score reaches the target (``rules[RS_TARGET]``), the higher total winning and an exact tie
+    playing on. Hand ``k`` of game ``g`` is seeded as hand ``g * GAME_HAND_STRIDE + k``; the
+    deal rotates (DEAL-1: first player ``(g + k) % 4``) and each opening minimum follows the
+    team's running score (OPEN-1). Rows go to ``out[g - start]`` (GAME_RECORD_COLUMNS)."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    obs = np.zeros(OBS_SIZE, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.uint64)
+    deck = np.zeros(N_CARDS, dtype=np.int64)
+    items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
+    log = np.zeros(1, dtype=np.int64)
+    target = rules[RS_TARGET]
+    for g in range(start, stop):
+        s0, s1, errors, k, winner = 0, 0, 0, 0, -1
+        while k < GAME_HAND_STRIDE:
+            seed_hand(key, g * GAME_HAND_STRIDE + k, rng)
+            new_deck(rng, deck)
+            deal(st, deck, (g + k) % 4, s0, s1, rules, log)
+            code = play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug)
+            if code != 0:
+                status[0] = g
+                status[1] = k
+                return code
+            score_hand(st, rules, items)
+            s0 += items[0].sum()
+            s1 += items[1].sum()
+            errors += st[ST_ERRORS]
+            k += 1
+            if (s0 >= target or s1 >= target) and s0 != s1:
+                winner = 0 if s0 > s1 else 1  # GAME-1
+                break
+        row = out[g - start]
+        row[GR_GAME_ID] = g
+        row[GR_HANDS] = k
+        row[GR_SCORE0] = s0
+        row[GR_SCORE1] = s1
+        row[GR_WINNER] = winner
+        row[GR_ERRORS] = errors
     return 0
