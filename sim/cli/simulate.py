@@ -28,9 +28,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("-n", type=int, required=True, metavar="N", help="number of hands")
     p.add_argument(
         "--policies",
-        default="greedy,random",
+        default="heuristic,random",
         metavar="A,B",
-        help="policies of team 0 and team 1, e.g. greedy,random (default greedy,random)",
+        help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="parallel jobs, -1 = every core")
