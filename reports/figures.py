@@ -204,7 +204,7 @@ def meld_completion(
                 100 * g["completion_high"],
                 fmt="o",
                 color=cols.get(policy, "grey"),
-                label=f"{policy} (n = {fmt.count(g['n'].sum())})",
+                label=policy,
             )
         ax.set_xticks(range(len(cats)), cats, rotation=45, fontsize=7)
         ax.set_title(
@@ -239,7 +239,7 @@ def meld_points_by_held(tables: dict, cols) -> Figure | None:
                 g["meld_points_high"],
                 fmt="o",
                 color=cols.get(policy, "grey"),
-                label=f"{policy} (n = {fmt.count(g['n'].sum())})",
+                label=policy,
             )
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_xlabel(f"{meld} held by the player who started the meld", fontsize=8)

@@ -33,8 +33,9 @@ h3 { font-size: 1.05rem; margin-top: 1.4rem; }
 .sub { color: #555; margin-top: 0; }
 nav ol { columns: 2; font-size: 0.95rem; }
 table { border-collapse: collapse; margin: 0.6rem 0 0.3rem; font-size: 0.82rem; width: 100%; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.22rem 0.45rem; text-align: right;
+th, td { border-bottom: 1px solid #ddd; padding: 0.22rem 0.4rem; text-align: right;
          vertical-align: top; }
+td { white-space: nowrap; }
 th { background: #f2f5f9; font-weight: 600; }
 td.l, th.l { text-align: left; }
 caption { caption-side: top; text-align: left; font-size: 0.85rem; color: #333;
@@ -122,7 +123,7 @@ COLUMNS: dict[str, list[Column]] = {
             left=True,
         ),
         *_pct("share of team-hands", "estimate", "ci_low", "ci_high"),
-        Column("odds", lambda r: fmt.one_in(r["estimate"])),
+        Column("odds", lambda r: fmt.one_in(r["estimate"]) if r["successes"] else "none seen"),
         Column("declared / n", _ratio("successes", "n")),
     ],
     "meld_turn": [
@@ -397,7 +398,8 @@ def _layout(results) -> dict[str, list[tuple[str, str, str]]]:
                 "figure",
                 "meld_completion",
                 "Completion rate of sevens and natural aces melds by "
-                "turn started, per policy (95% Wilson intervals; n per policy in the legend).",
+                "turn started, per policy (95% Wilson intervals; n per panel in its title, "
+                "per policy and turn in the tables above).",
             ),
             (
                 "table",
@@ -415,8 +417,9 @@ def _layout(results) -> dict[str, list[tuple[str, str, str]]]:
                 "figure",
                 "meld_points",
                 "Expected value of the meld's own bonus or penalty, "
-                "2,500·(2c − 1) for completion rate c, by the count held (interval from the Wilson "
-                "interval of c); n per policy in the legend.",
+                "2,500·(2c − 1) for completion rate c, by the count held (interval from the "
+                "Wilson interval of c); n per panel in its title, per policy and count in the "
+                "tables above.",
             ),
             (
                 "table",
@@ -444,7 +447,8 @@ def _layout(results) -> dict[str, list[tuple[str, str, str]]]:
                 "figure",
                 "wild_completion",
                 "Completion rate of wild melds by turn started, per "
-                "policy (95% Wilson intervals; n per policy in the legend).",
+                "policy (95% Wilson intervals; n in the panel title, per policy and turn in the "
+                "table above).",
             ),
         ],
         "compare": [
