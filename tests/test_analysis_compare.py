@@ -113,3 +113,23 @@ def test_cli_compare_bad_input_one_line(capsys):
     assert main(["compare", "heuristic", "random", "-n", "1"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("canasta: error: -n 1") and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_duplicate_on_the_real_engine():
+    """With sim.simulate: a deal depends only on (seed, hand id), so the default heuristic
+    against the same heuristic spelt with its default parameter differs by exactly 0 on every
+    deal; and heuristic beats random with an interval above 0 on 300 deals."""
+    import sim
+
+    if not hasattr(sim, "simulate"):
+        pytest.skip("the engine's sim.simulate has not landed")
+    from sim.policies import get
+
+    default = dict(get("heuristic").params)["sevens_threshold"]
+    spelt = f"heuristic:sevens_threshold={default:g}"
+    same = compare.duplicate(spelt, "heuristic", 100, seed=5)
+    assert (same["mean_diff"], same["ci_low"], same["ci_high"]) == (0, 0, 0)
+    assert same["win_rate_a"] == 0.5
+    c = compare.duplicate("heuristic", "random", 300, seed=5)
+    assert c["ci_low"] > 0 and c["win_rate_a"] > 0.5
