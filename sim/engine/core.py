@@ -407,7 +407,8 @@ def apply_action(st, a, rules, log):
     team = p % N_TEAMS
     kind = ACTION_TABLE[a, AC_TYPE]
     slot = ACTION_TABLE[a, AC_SLOT]
-    _log(log, EV_ACTION, p, a, 0)
+    top_kind = st[ST_PILE + st[ST_PILE_N] - 1] if st[ST_PILE_N] > 0 else -1
+    _log(log, EV_ACTION, p, a, top_kind)
     hands = st_hands(st)
     melds = st_melds(st)
     if kind == AT_LAY_THREES or kind == AT_KEEP_THREE:

@@ -317,7 +317,11 @@ class Game:
                 kind = ACTION_TABLE[a, AC_TYPE]
                 if kind == AT_DRAW:
                     continue  # the draw event itself names the card
-                lines.append(f"{who}: {describe_action(int(a))}")
+                text = describe_action(int(a))
+                if kind == AT_TAKE_PILE:
+                    top = KIND_NAMES[b]
+                    text += f" (PILE-1: the pair of {top} and the top {top} are melded)"
+                lines.append(f"{who}: {text}")
             elif e == EV_DRAW:
                 lines.append(f"{who}: draws {format_card(int(b))}")
             elif e == EV_REPLACE:

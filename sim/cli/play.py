@@ -1,0 +1,105 @@
+"""``canasta play``: one hand as a readable transcript, to check rules and bots by eye."""
+
+from __future__ import annotations
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "play",
+        help="play one hand and print it as a transcript with the itemised score",
+        description=(
+            "Deal one hand from the seed and hand number and let two policies play it (team 0 "
+            "= seats 0 and 2 plays the first policy). Prints the deal, every draw, pickup, "
+            "meld, discard and three, the end of the hand and each team's itemised score."
+        ),
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--hand", type=int, default=0, help="hand number within the run (default 0)")
+    p.add_argument(
+        "--policies",
+        default="heuristic,heuristic",
+        help="team policies 'A,B', each NAME or NAME:param=value,... (default heuristic,heuristic)",
+    )
+    p.add_argument("--ruleset", help="TOML file of ruleset variants")
+    p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
+    p.add_argument("--record", metavar="FILE", help="also write the hand's replay record (JSON)")
+    p.set_defaults(func=run)
+
+
+def _format_melds(melds_team) -> str:
+    from sim.encoding import JOKERS, KIND_NAMES, N_KINDS, NATURALS, TWOS, WILD_MELD
+
+    parts = []
+    for slot in range(N_KINDS - 1, -1, -1):
+        n, t, j = (int(x) for x in melds_team[slot, (NATURALS, TWOS, JOKERS)])
+        if n + t + j == 0:
+            continue
+        name = "wild" if slot == WILD_MELD else KIND_NAMES[slot]
+        cards = " ".join([KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
+        parts.append(f"{name}[{cards}]{'*' if n + t + j >= 7 else ''}")
+    return "  ".join(parts) if parts else "(none)"
+
+
+def transcript(game, policies) -> list[str]:
+    """Lines of a finished game: deal, events, final table and itemised scores."""
+    from sim.cards import format_cards, format_counts
+    from sim.encoding import HAND_SIZE, N_PLAYERS, N_TEAMS, SCORE_ITEMS
+    from sim.engine.core import st_hands, st_melds, st_threes
+
+    lines = [
+        f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2) {policies[0]}; "
+        f"team 1 (seats 1, 3) {policies[1]}; seat {game.first_player} plays first (DEAL-1)",
+        "deal (DEAL-1; no up-card, DEAL-2):",
+    ]
+    for p in range(N_PLAYERS):
+        cards = game.deck[p * HAND_SIZE : (p + 1) * HAND_SIZE]
+        lines.append(f"  P{p}: {format_cards(sorted(cards.tolist()))}")
+    turn_card = game.deck[N_PLAYERS * HAND_SIZE + 8]
+    lines.append(f"  turn card (DEAL-3, 9th from the stock's bottom): {format_cards([turn_card])}")
+    lines += game.transcript()
+    melds = st_melds(game.state)
+    threes = st_threes(game.state)
+    hands = st_hands(game.state)
+    special, special_team = game.special_hand
+    if special:
+        lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
+    for t in range(N_TEAMS):
+        lines.append(
+            f"team {t} melds: {_format_melds(melds[t])}; threes laid: "
+            f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
+        )
+        for p in (t, t + N_TEAMS):
+            lines.append(f"  P{p} holds: {format_counts(hands[p]) or '(nothing)'}")
+    scores = game.scores()
+    width = max(len(i) for i in SCORE_ITEMS)
+    lines.append(f"{'score':<{width}} {'team 0':>8} {'team 1':>8}")
+    for item in (*SCORE_ITEMS, "total"):
+        lines.append(f"{item:<{width}} {scores[0][item]:>8} {scores[1][item]:>8}")
+    return lines
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from sim.engine.game import Game
+    from sim.engine.hands import resolve_policies
+    from sim.errors import CanastaError
+    from sim.ruleset import Ruleset
+
+    if args.seed < 0 or args.hand < 0:
+        raise CanastaError("--seed and --hand must be >= 0")
+    try:
+        scores = tuple(int(s) for s in args.scores.split(","))
+    except ValueError:
+        raise CanastaError(f"--scores {args.scores!r}: expected two integers 'T0,T1'") from None
+    if len(scores) != 2:
+        raise CanastaError(f"--scores {args.scores!r}: expected two integers 'T0,T1'")
+    resolved = resolve_policies(args.policies)
+    labels = [r[2] for r in resolved]
+    rules = Ruleset.from_toml(args.ruleset) if args.ruleset else None
+    game = Game(seed=args.seed, hand_id=args.hand, rules=rules, scores=scores)
+    game.play(labels)
+    print("\n".join(transcript(game, labels)))
+    if args.record:
+        Path(args.record).write_text(game.to_json())
+    return 0
