@@ -61,7 +61,7 @@ class Progress:
         if enabled:
             from tqdm.auto import tqdm
 
-            self._bar = tqdm(total=total, unit=f" {unit}", unit_scale=True, delay=delay)
+            self._bar = tqdm(total=total, unit=f" {unit}", unit_scale=total >= 100_000, delay=delay)
 
     def add_total(self, n: int) -> None:
         if self._bar is not None:
