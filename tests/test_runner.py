@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from sim.errors import CanastaError
-from sim.runner import chunk_ranges, parallel_map, run_chunks
+from sim.runner import Progress, chunk_ranges, parallel_map, run_chunks
 from sim.sampler import dealt_records
 
 WORK = functools.partial(dealt_records, ruleset=None)
@@ -63,4 +63,16 @@ def test_a_chunk_with_wrong_ids_is_a_bug_not_data():
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
     run_chunks(WORK, 2_000, chunk_size=500, id_column="deal_id")
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_bar_shows_items_rate_and_eta_when_enabled(capsys):
+    with Progress(40, "hands", enabled=True, delay=0) as bar:
+        bar.update(10)
+        bar.add_total(10)
+        bar.update(40)
+    err = capsys.readouterr().err
+    assert "50/50" in err and "hands/s" in err
+    with Progress(40, "hands", enabled=False) as bar:
+        bar.update(40)
     assert capsys.readouterr().err == ""
