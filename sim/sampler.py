@@ -10,7 +10,7 @@ Two compiled kernels sample that model:
 
 * the **baseline** shuffles the whole 108-card deck for every deal (its own generator per deal,
   ``sim.rng.seed_hand(key, deal)``), deals 13 cards round the table and reads the stock, then
-  classifies both hands of every deal. Plain and obviously right; ~1M deals/s/core.
+  classifies both hands of every deal. Plain and obviously right; ~2M deals/s/core.
 * the **fast** kernel draws only the cards it needs, by a partial Fisher-Yates on a deck of kinds
   that is *not* reset between deals (a Fisher-Yates step picks uniformly among the cards not yet
   drawn, whatever order they lie in, so each deal is an independent uniform ordered sample). It
@@ -20,6 +20,8 @@ Two compiled kernels sample that model:
   Only the rare candidates reach the classifier. Deals come in blocks of ``BLOCK`` with one
   generator per block (``seed_hand(key, block)``), so seeding costs nothing per deal; a chunk
   starting inside a block replays the block's first deals, so results never depend on chunking.
+  The generator (sim.rng's xoshiro256**) is kept in registers and each 64 random bits give two
+  unbiased draws (Lemire's multiply-shift on 32 bits); ~15-19M deals/s/core, ~9.4 cards a deal.
 
 Both are exact samplers of the same distribution (a test compares them).
 """
