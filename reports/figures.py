@@ -69,7 +69,7 @@ def colours(policies) -> dict[str, str]:
 
 def png_bytes(fig: Figure) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI)
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})  # no URL inside
     return buf.getvalue()
 
 

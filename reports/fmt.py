@@ -31,6 +31,7 @@ def sig(x: float, digits: int = 3) -> str:
     x = float(x)
     if x == 0:
         return "0"
+    x = float(f"{x:.{digits - 1}e}")  # round first: 9.998 -> 10.0, not 10.00
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
     return f"{x:,.{decimals}f}"
 

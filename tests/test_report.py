@@ -101,7 +101,7 @@ def test_figures_are_embedded_pngs(made):
     uris = re.findall(r'<img src="data:image/png;base64,([^"]+)"', rep.html)
     assert len(uris) == len(rep.figures)
     raw = base64.b64decode(uris[0], validate=True)
-    assert raw[:8] == b"\x89PNG\r\n\x1a\n"
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and b"http" not in raw  # no URL in its metadata
     img = mpimg.imread(io.BytesIO(raw), format="png")
     assert img.shape[1] > 800 and img.shape[0] > 200  # 7.2 in at 120 dpi wide
 
