@@ -138,8 +138,8 @@ COLUMNS: dict[str, list[Column]] = {
         Column("held", _text("held")),
         Column("n started", lambda r: fmt.count(r["n"])),
         *_pct("completed", "completion", "completion_low", "completion_high"),
-        *_pts("meld bonus/penalty", "meld_points", "meld_points_low", "meld_points_high"),
-        *_pts("team points", "points", "points_low", "points_high"),
+        # the team's points are in the by-turn tables; here the meld's own SCORE-2 value
+        *_pts("meld bonus/penalty, expected", "meld_points", "meld_points_low", "meld_points_high"),
     ],
     "penalties": [
         POLICY,
