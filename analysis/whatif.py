@@ -16,7 +16,14 @@ in which it paid each in-hand penalty (Wilson intervals), and the paired differe
 against the first choice.
 
 The playing is the engine's: ``play(n, position, choice, seed, policies, n_jobs, ruleset)``
-returning records of the issue-3 schema (see :func:`resolve_play` for what the engine must offer).
+returning records of the issue-3 schema (see :func:`resolve_play`). Until the engine offers a
+compiled ``sim.engine.play_position``, :func:`play_with_game` plays positions through the public
+step API (``sim.engine.game.Game`` with a fixed deck): the fixed player's 13 dealt cards, the
+turns played before the fixed player's first turn (0..3, by choosing the first player), and the
+team scores. Fixed melds or a fixed pile top need the engine (refused with a message).
+A forced action the rules refuse in some deal (e.g. melding sevens that cannot be part of a valid
+opening, OPEN-1) is not made there: the policy decides, and the ``applied`` share says how often
+the choice was really made.
 """
 
 from __future__ import annotations
@@ -30,14 +37,29 @@ import pandas as pd
 from analysis import intervals as iv
 from analysis.records import require, team_view
 from sim.encoding import (
+    A_DRAW,
+    A_TAKE_PILE,
+    AC_SLOT,
+    AC_TYPE,
     ACE,
+    ACTION_TABLE,
+    AT_DISCARD,
+    AT_MELD,
+    CANASTA,
     CARD_KIND,
+    HAND_SIZE,
     IS_NATURAL,
     IS_THREE,
     IS_WILD,
+    KIND_VALUE,
+    MELD_ACTION,
     N_CARDS,
+    N_KINDS,
     N_PLAYERS,
     N_TEAMS,
+    OB_HAND,
+    R_OK,
+    RECORD_WIDTH,
     SEVEN,
     team_of,
 )
@@ -138,25 +160,123 @@ def check_choice(pos: Position, choice: str) -> None:
             )
 
 
-def resolve_play(play: Callable | None = None) -> Callable:
-    """The engine's fixed-position player, or ``play`` if given.
+def _deck(pos: Position, seed: int, hand_id: int) -> np.ndarray:
+    """DEAL-1: the fixed player's cards dealt to its seat, the other 95 shuffled from a generator
+    that depends only on (seed, hand_id), so every choice meets the same deal."""
+    rest = np.setdiff1d(np.arange(N_CARDS, dtype=np.int64), pos.hand)
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(hand_id)]))
+    rest = rng.permutation(rest)
+    deck = np.empty(N_CARDS, dtype=np.int64)
+    lo = pos.seat * HAND_SIZE
+    deck[lo : lo + HAND_SIZE] = pos.hand
+    deck[:lo] = rest[:lo]
+    deck[lo + HAND_SIZE :] = rest[lo:]
+    return deck
 
-    The engine must offer ``sim.engine.play_position(n, position, choice, seed=S, policies=(A,
-    B), n_jobs=J, ruleset=R)`` returning one record row per hand (the ``sim.simulate``
-    schema) in which hand i's unseen cards depend only on (S, i), not on the choice.
+
+def _meld_slot(a: int) -> int:
+    """Slot of a meld action id, -1 for any other action."""
+    return int(ACTION_TABLE[a, AC_SLOT]) if ACTION_TABLE[a, AC_TYPE] == AT_MELD else -1
+
+
+def _forced(game, choice: str, proposed: int, first_play: bool) -> tuple[int, bool]:
+    """The action the fixed player takes instead of ``proposed``, and whether the choice
+    changed or confirmed anything (False when the rules refuse it here)."""
+    phase = game.phase
+    if choice in ("draw", "take_pile"):
+        if phase != "draw":
+            return proposed, False
+        a = A_DRAW if choice == "draw" else A_TAKE_PILE
+        return (a, True) if game.reason(a) == R_OK else (proposed, False)
+    if phase != "play":
+        return proposed, False
+    kind = SEVEN if choice.endswith("sevens") else ACE
+    if choice.startswith("meld"):
+        if not first_play:
+            return proposed, False
+        held = int(game.observation()[OB_HAND + kind])
+        a = int(MELD_ACTION[kind, min(held, CANASTA), 0, 0])
+        return (a, True) if a >= 0 and game.reason(a) == R_OK else (proposed, False)
+    # hold: never meld the rank this turn; in its place, end the turn with the discard of the
+    # kind held fewest times (then the lowest value), never of the held rank
+    if _meld_slot(proposed) != kind:
+        return proposed, True
+    hand = game.observation()[OB_HAND : OB_HAND + N_KINDS]
+    discards = [
+        a
+        for a in game.legal_actions()
+        if ACTION_TABLE[a, AC_TYPE] == AT_DISCARD and ACTION_TABLE[a, AC_SLOT] != kind
+    ]
+    if not discards:
+        return proposed, False
+    best = min(
+        discards,
+        key=lambda a: (hand[ACTION_TABLE[a, AC_SLOT]], KIND_VALUE[ACTION_TABLE[a, AC_SLOT]]),
+    )
+    return int(best), True
+
+
+def play_with_game(
+    n: int,
+    pos: Position,
+    choice: str,
+    seed: int = 0,
+    policies: tuple[str, str] = ("heuristic", "heuristic"),
+    n_jobs: int = 1,
+    ruleset=None,
+) -> pd.DataFrame:
+    """Play ``n`` hands from ``pos`` with ``choice`` forced at the fixed player's first turn,
+    through the engine's step API; records of the ``sim.simulate`` schema plus ``applied``.
+
+    Serial (``n_jobs`` is accepted for the common signature). Hand i: deck from (seed, i), the
+    game's own generator from (seed, i) as in ``sim.simulate``.
     """
+    from sim.engine.game import Game
+    from sim.engine.play import write_record
+    from sim.engine.records import records_frame
+
+    if pos.melds or pos.pile_top >= 0 or pos.turn >= N_PLAYERS:
+        raise CanastaError(
+            "fixed melds, a fixed pile top or a turn after the first round need the engine's "
+            "sim.engine.play_position, which this build does not offer yet"
+        )
+    if pos.hand.size != HAND_SIZE:
+        raise CanastaError(
+            f"DEAL-1: a fixed hand at the fixed player's first turn has {HAND_SIZE} cards, "
+            f"not {pos.hand.size}"
+        )
+    rows = np.zeros((n, RECORD_WIDTH), dtype=np.int64)
+    applied = np.zeros(n, dtype=bool)
+    first = (pos.seat - pos.turn) % N_PLAYERS
+    for i in range(n):
+        g = Game(seed, i, ruleset, first_player=first, scores=pos.scores, deck=_deck(pos, seed, i))
+        first_play = True
+        while not g.is_over:
+            p = g.current_player
+            a = g.policy_action(policies[p % N_TEAMS])
+            if p == pos.seat and g.turn == pos.turn and choice != "policy":
+                a, ok = _forced(g, choice, a, first_play and g.phase == "play")
+                applied[i] |= ok
+                first_play = first_play and g.phase != "play"
+            g.apply(a)
+        write_record(g.state, i, g.score_items(), rows[i])
+    out = records_frame(rows, *policies)
+    out["applied"] = applied if choice != "policy" else True
+    return out
+
+
+def resolve_play(play: Callable | None = None) -> Callable:
+    """``play`` if given; else the engine's compiled ``sim.engine.play_position(n, position,
+    choice, seed=S, policies=(A, B), n_jobs=J, ruleset=R)`` when it exists (one record row per
+    hand, the ``sim.simulate`` schema, hand i's unseen cards depending only on (S, i)); else
+    :func:`play_with_game` through the step API."""
     if play is not None:
         return play
     try:
         from sim.engine import play_position
     except ImportError:
         play_position = None
-    if play_position is None:
-        raise CanastaError(
-            "what-if needs the engine to play from a fixed position "
-            "(sim.engine.play_position), which this build does not offer yet"
-        )
-    return play_position
+    return play_position or play_with_game
 
 
 def whatif(
@@ -185,6 +305,8 @@ def whatif(
         rec = run(n, pos, c, seed=seed, policies=tuple(policies), n_jobs=n_jobs, ruleset=ruleset)
         require(rec, ["hand_id", "score_team0", "score_team1"], "a what-if comparison")
         v = team_view(rec)
+        if "applied" in rec.columns:
+            v["applied"] = np.tile(rec["applied"].to_numpy(), N_TEAMS)
         views[c] = v[v["team"] == team].set_index("hand_id").sort_index()
     base = views[choices[0]]
     rows = []
@@ -193,6 +315,9 @@ def whatif(
         if not v.index.equals(base.index):
             raise CanastaError(f"choice {c!r} was not played on the same deals as {choices[0]!r}")
         row = {"choice": c, "n": len(v)}
+        if "applied" in v.columns:  # how often the rules let the choice be made
+            e = iv.proportion(int(v["applied"].sum()), len(v), confidence)
+            row |= {"applied": e.estimate, "applied_low": e.ci_low, "applied_high": e.ci_high}
         for col, name in (("score", "points"), ("net", "net")):
             e = iv.mean(v[col], confidence)
             row |= {name: e.estimate, f"{name}_low": e.ci_low, f"{name}_high": e.ci_high}

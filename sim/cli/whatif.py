@@ -94,6 +94,11 @@ def run(args: argparse.Namespace) -> int:
             f"{r['points_high']:+.1f}]  vs {choices[0]}: {r['diff_vs_first']:+.1f} "
             f"[{r['diff_low']:+.1f}, {r['diff_high']:+.1f}]"
         )
+        if "applied" in r and r["choice"] != "policy":
+            print(
+                f"  {'':<12} choice made in {r['applied']:.3f} [{r['applied_low']:.3f}, "
+                f"{r['applied_high']:.3f}] of deals (elsewhere the rules refused it)"
+            )
         for meld in ("sevens", "aces"):
             if f"{meld}_completion" in r and r.get(f"{meld}_started", 0):
                 print(
