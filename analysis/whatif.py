@@ -72,7 +72,7 @@ CHOICES = {
     "hold_sevens": "meld no seven this turn; the policy decides everything else",
     "meld_aces": "meld all the aces held now (needs 3+ aces, MELD-1/MELD-7)",
     "hold_aces": "meld no ace this turn; the policy decides everything else",
-    "take_pile": "take the discard pile (needs a pile top and a natural pair of it, PILE-1/2)",
+    "take_pile": "take the discard pile where the rules allow it (PILE-1/2; not on turn 0)",
     "draw": "draw from the stock instead of taking the pile",
 }
 
@@ -148,7 +148,9 @@ def check_choice(pos: Position, choice: str) -> None:
         raise CanastaError("MELD-1: melding aces needs 3 or more aces in the fixed hand")
     if choice == "take_pile":
         if pos.pile_top < 0:
-            raise CanastaError("PILE-2: taking the pile needs a pile top card (--pile-top)")
+            if pos.turn == 0:  # DEAL-2: no up-card, so the first turn meets an empty pile
+                raise CanastaError("PILE-2: the pile is empty on the first turn of a hand (DEAL-2)")
+            return  # the deal gives the top card: the pile is taken where the rules allow
         k = int(CARD_KIND[pos.pile_top])
         if IS_WILD[k] or IS_THREE[k]:
             raise CanastaError(

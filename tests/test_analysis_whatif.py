@@ -75,6 +75,9 @@ def test_meld_1_and_pile_1_choice_checks():
         wi.check_choice(wi.position("7H KS KD", pile_top="7C"), "take_pile")
     with pytest.raises(CanastaError, match="PILE-2"):
         wi.check_choice(wi.position("2H 2S KD", pile_top="2C"), "take_pile")
+    with pytest.raises(CanastaError, match="DEAL-2"):
+        wi.check_choice(wi.position("7H KS KD"), "take_pile")
+    wi.check_choice(wi.position("7H KS KD", turn=1), "take_pile")  # top card from the deal
     with pytest.raises(CanastaError, match="unknown choice"):
         wi.check_choice(pos, "fold")
 
