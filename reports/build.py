@@ -375,6 +375,8 @@ def build(
                 rec = run(
                     settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
                 )
+                if len(rec):  # the names as the engine wrote them (parameters normalised)
+                    pair = (str(rec["policy_team0"].iloc[0]), str(rec["policy_team1"].iloc[0]))
                 runs.append(Run(pair, seed, rec, "simulated"))
                 bar.update(settings.hands)
             sources["simulation_seconds"] = time.perf_counter() - t0

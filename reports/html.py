@@ -554,8 +554,12 @@ def _methods(results) -> str:
         '<div class="tablewrap"><table><thead><tr><th class="l">team 0</th>'
         '<th class="l">team 1</th><th>seed</th><th>hands</th><th class="l">source</th></tr>'
         f"</thead><tbody>{run_rows}</tbody></table></div>",
-        f"<p>Run seed {s.seed}; hands per run {fmt.count(s.hands)}; "
-        f"dealt-odds deals {fmt.count(s.deals)} (sampler seed {s.seed}); jobs {s.jobs}.</p>",
+        (
+            f"<p>Runs loaded from {len(s.from_dirs)} run directories (seeds as listed); "
+            if s.from_dirs
+            else f"<p>Run seed {s.seed}; hands per run {fmt.count(s.hands)}; "
+        )
+        + f"dealt-odds deals {fmt.count(s.deals)} (sampler seed {s.seed}); jobs {s.jobs}.</p>",
     ]
     d = results.tables.get("dealt_odds")
     model = d.attrs.get("model", "") if d is not None else ""
