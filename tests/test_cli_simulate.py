@@ -56,7 +56,8 @@ def test_simulate_summary_without_out(capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["-n", "0"], "at least 1 hand"),
+        (["-n", "0"], "-n 0: need at least 1"),
+        (["--games", "0"], "--games 0: need at least 1"),
         (["-n", "5", "--chunk-size", "0"], "chunk-size"),
         (["-n", "5", "--jobs", "0"], "jobs"),
         (["-n", "5", "--backend", "dask"], "scheduler"),
@@ -69,3 +70,24 @@ def test_simulate_bad_input_is_one_line(capsys, args, message):
     assert main(["simulate", *args, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("canasta: error:") and message in err and "Traceback" not in err
+
+
+def test_simulate_games_one_row_per_game_through_the_runner(tmp_path, capsys):
+    """--games N: whole games to the target (GAME-1), one row per game, resumable like hands."""
+    from sim.engine.hands import play_games
+    from sim.rng import run_key
+
+    out = tmp_path / "games"
+    argv = ["simulate", "--games", "6", "--policies", "heuristic,greedy", "--seed", "2"]
+    assert main([*argv, "--chunk-size", "4", "--out", str(out), "--quiet"]) == 0
+    df = sim.load(out)
+    assert df["game_id"].tolist() == list(range(6))
+    assert {"winner", "hands", "score_team0", "score_team1"} <= set(df.columns)
+    direct = play_games(run_key(2), 0, 6, ("heuristic", "greedy"))
+    pd.testing.assert_frame_equal(df, direct, check_exact=True)
+    assert read_meta(out)["settings"]["kind"] == "games"
+    assert main([*argv, "--quiet"]) == 0
+    assert "6 games played" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exc:  # one or the other: argparse's usage error
+        main(["simulate", "-n", "3", "--games", "3"])
+    assert exc.value.code == 2

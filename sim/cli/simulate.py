@@ -25,7 +25,15 @@ def add_parser(subparsers) -> None:
             "pandas.read_parquet(DIR)."
         ),
     )
-    p.add_argument("-n", type=int, required=True, metavar="N", help="number of hands")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("-n", type=int, metavar="N", help="number of hands (one row per hand)")
+    what.add_argument(
+        "--games",
+        type=int,
+        metavar="N",
+        help="number of whole games to the target (GAME-1), one row per game: winner, hands, "
+        "final scores",
+    )
     p.add_argument(
         "--policies",
         default="heuristic,random",
@@ -48,6 +56,21 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _games_summary(df, policies: tuple[str, str]) -> str:
+    from analysis.intervals import mean, proportion
+
+    w = proportion(int((df["winner"] == 0).sum()), len(df))
+    h = mean(df["hands"])
+    return "\n".join(
+        [
+            f"{len(df):,} games played, {policies[0]} (team 0) vs {policies[1]} (team 1)",
+            f"  team 0 wins: {w.estimate:.4f}  [{w.ci_low:.4f}, {w.ci_high:.4f}]  ({w.interval})",
+            f"  hands per game: {h.estimate:.2f}  [{h.ci_low:.2f}, {h.ci_high:.2f}]  "
+            f"({h.interval})",
+        ]
+    )
+
+
 def _summary(df, policies: tuple[str, str]) -> str:
     from analysis.intervals import mean
 
@@ -62,21 +85,20 @@ def _summary(df, policies: tuple[str, str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     import sim
     from sim.errors import CanastaError
+    from sim.policies.registry import split_list
     from sim.runner import DEFAULT_CHUNK_SIZE, check_backend
 
-    if args.n < 1:
-        raise CanastaError(f"-n {args.n}: need at least 1 hand")
+    games = args.games is not None
+    count = args.games if games else args.n
+    if count < 1:
+        raise CanastaError(f"{'--games' if games else '-n'} {count}: need at least 1")
     if args.chunk_size is not None and args.chunk_size < 1:
         raise CanastaError(f"--chunk-size {args.chunk_size}: need at least 1")
     if args.scheduler and args.backend != "dask":
         raise CanastaError("--scheduler goes with --backend dask")
     check_backend(args.backend, args.scheduler)
-    from sim.policies.registry import split_list
-
     policies = split_list(args.policies)
     options = {
         "chunk_size": args.chunk_size or DEFAULT_CHUNK_SIZE,
@@ -86,20 +108,37 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.out:
         options["out"] = args.out
-    result = sim.simulate(
-        args.n,
-        policies=policies,
-        seed=args.seed,
-        n_jobs=args.jobs,
-        ruleset=args.rules,
-        **options,
-    )
+    if games:
+        result = _simulate_games(count, policies, args.seed, args.jobs, args.rules, options)
+    else:
+        result = sim.simulate(
+            count, policies=policies, seed=args.seed, n_jobs=args.jobs, ruleset=args.rules,
+            **options,
+        )  # fmt: skip
+    unit = "games" if games else "hands"
     if args.out:
         print(
-            f"{args.n:,} hands in {result} (read with sim.load('{result}') or pandas.read_parquet)",
-            file=sys.stdout,
+            f"{count:,} {unit} in {result} (read with sim.load('{result}') or pandas.read_parquet)"
         )
     else:
-        labels = (policies * 2)[:2] if len(policies) == 1 else policies
-        print(_summary(result, tuple(labels)))
+        labels = tuple((policies * 2)[:2] if len(policies) == 1 else policies)
+        print(_games_summary(result, labels) if games else _summary(result, labels))
     return 0
+
+
+def _simulate_games(n_games, policies, seed, n_jobs, rules, options):
+    """Whole games (GAME-1) through the runner, ``sim.engine.hands.play_games`` per chunk."""
+    import functools
+
+    from sim.engine.hands import play_games, resolve_policies
+    from sim.ruleset import as_ruleset
+    from sim.runner import run_chunks
+
+    ruleset = as_ruleset(rules)
+    specs = tuple(r[2] for r in resolve_policies(policies))  # unknown names fail here
+    work = functools.partial(play_games, policies=specs, rules=ruleset)
+    meta = {"kind": "games", "policies": list(specs), "ruleset": ruleset.to_dict()}
+    return run_chunks(
+        work, n_games, seed=seed, n_jobs=n_jobs, meta=meta, id_column="game_id", unit="games",
+        **options,
+    )  # fmt: skip
