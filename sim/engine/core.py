@@ -61,6 +61,7 @@ from sim.encoding import (
     JOKER,
     JOKERS,
     KIND_COPIES,
+    KIND_VALUE,
     MAX_OP_WILDS,
     MAX_TURNS,
     MAX_WILD_MELD_JOKERS,
@@ -551,10 +552,34 @@ def observe(st, p, obs):
 
 
 @njit(cache=True)
-def opening_best(hand, pending, pile_kind, extra, melds, rules, work, plan):
+def opening_upper_bound(hand, pending, melds):
+    """A cheap bound, not a rule: no valid opening (OPEN-1/2) from this position counts more
+    than the pending melds plus every natural of a live rank held at least twice (counting
+    pending naturals) plus every wild card; -1 if no natural meld of 3+ could be formed."""
+    bound = 0
+    natural_meld = False
+    for k in range(N_KINDS):
+        p = pending[k, NATURALS] if k >= FIRST_NATURAL else 0
+        bound += p * KIND_VALUE[k] + pending[k, TWOS] * KIND_VALUE[TWO]
+        bound += pending[k, JOKERS] * KIND_VALUE[JOKER]
+    for k in range(FIRST_NATURAL, N_KINDS):
+        n = hand[k] + pending[k, NATURALS]
+        if hand[k] > 0 and n >= 2 and not is_dead(melds, k):
+            bound += hand[k] * KIND_VALUE[k]
+        if n >= 3 and not is_dead(melds, k):
+            natural_meld = True
+    bound += hand[TWO] * KIND_VALUE[TWO] + hand[JOKER] * KIND_VALUE[JOKER]
+    return bound if natural_meld else -1
+
+
+@njit(cache=True)
+def opening_best(hand, pending, pile_kind, extra, melds, rules, work, plan, min_count):
     """``sim.legality.best_opening`` on this position, with the cards of dead ranks (MELD-9)
     kept out of the search: they cannot be melded, so they stay in hand (passed as ``extra``,
-    cards left over). ``best_opening`` itself does not see the table. ``work``: int64[N_KINDS]."""
+    cards left over). ``best_opening`` itself does not see the table. Returns -1 without the
+    search when ``opening_upper_bound`` is below ``min_count``. ``work``: int64[N_KINDS]."""
+    if opening_upper_bound(hand, pending, melds) < min_count:
+        return -1
     for k in range(N_KINDS):
         work[k] = hand[k]
         if k >= FIRST_NATURAL and work[k] > 0 and is_dead(melds, k):
@@ -575,20 +600,18 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp):
     if hand[TWO] < two or hand[JOKER] < joker:
         return R_NOT_HELD
     melds = ob_melds(obs)
+    total = obs[OB_HAND_SIZES] - nat - two - joker  # cards left in hand after the operation
+    initial = obs[OB_OPENING_TURN] == 1
+    r = meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules)
+    if r != R_OK:
+        return r
     hand_after = tmp[0:N_KINDS]
-    total = 0
     for k in range(N_KINDS):
         hand_after[k] = hand[k]
     if slot != WILD_MELD:
         hand_after[slot] -= nat
     hand_after[TWO] -= two
     hand_after[JOKER] -= joker
-    for k in range(N_KINDS):
-        total += hand_after[k]
-    initial = obs[OB_OPENING_TURN] == 1
-    r = meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules)
-    if r != R_OK:
-        return r
     mw = N_TEAMS * N_KINDS * N_MELD_COLS
     # OUT-2 on the hand the player will hold (a taken pile's rest joins it, PILE-1), judged
     # on the table after the operation: applied to the observation's melds and undone after
@@ -618,10 +641,9 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp):
         for k in range(N_KINDS):
             extra += obs[OB_ASIDE + k]
         work = leave  # no longer needed
-        if (
-            opening_best(hand_after, pending, obs[OB_PILE_KIND], extra, melds, rules, work, plan)
-            < obs[OB_OPEN_MIN]
-        ):
+        mc = obs[OB_OPEN_MIN]
+        pk = obs[OB_PILE_KIND]
+        if opening_best(hand_after, pending, pk, extra, melds, rules, work, plan, mc) < mc:
             return R_OPEN_MINIMUM
     return R_OK
 
@@ -635,10 +657,31 @@ def opening_possible(obs, rules, tmp):
     for k in range(N_KINDS):
         extra += obs[OB_ASIDE + k]
     work = tmp[pw : pw + N_KINDS]
+    mc = obs[OB_OPEN_MIN]
     b = opening_best(
-        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan
-    )
-    return b >= obs[OB_OPEN_MIN]
+        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan,
+        mc,
+    )  # fmt: skip
+    return b >= mc
+
+
+@njit(cache=True)
+def pile_may_open(obs, tmp):
+    """A cheap necessary condition, not a rule: False when the player's team has not opened and
+    ``opening_upper_bound`` shows that taking the pile cannot complete an opening (PILE-2), so
+    callers can skip the full opening search. True otherwise (then ``action_reason`` decides)."""
+    top = obs[OB_PILE_TOP]
+    if obs[OB_OPENED] == 1 or top < FIRST_NATURAL or obs[OB_HAND + top] < 2:
+        return True
+    pw = N_KINDS * N_MELD_COLS
+    rest = tmp[0:N_KINDS]
+    for k in range(N_KINDS):
+        rest[k] = obs[OB_HAND + k]
+    rest[top] -= 2
+    pending = tmp[N_KINDS : N_KINDS + pw].reshape((N_KINDS, N_MELD_COLS))
+    pending[:] = 0
+    pending[top, NATURALS] = 2
+    return opening_upper_bound(rest, pending, ob_melds(obs)) >= obs[OB_OPEN_MIN]
 
 
 @njit(cache=True)
@@ -666,7 +709,8 @@ def _pile_opening_reason(obs, rules, tmp):
     plan = tmp[N_KINDS + pw : N_KINDS + 2 * pw].reshape((N_KINDS, N_MELD_COLS))
     work = tmp[N_KINDS + 2 * pw : 2 * N_KINDS + 2 * pw]
     extra = obs[OB_PILE_N] - 1
-    if opening_best(rest, pending, top, extra, ob_melds(obs), rules, work, plan) < obs[OB_OPEN_MIN]:
+    mc = obs[OB_OPEN_MIN]
+    if opening_best(rest, pending, top, extra, ob_melds(obs), rules, work, plan, mc) < mc:
         return R_PILE_CANNOT_OPEN
     return R_OK
 
@@ -761,7 +805,7 @@ def legal_actions(obs, rules, out, tmp):
     if phase == PH_DRAW:
         out[n] = A_DRAW
         n += 1
-        if action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
+        if pile_may_open(obs, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
             out[n] = A_TAKE_PILE
             n += 1
         return n

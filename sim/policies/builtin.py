@@ -55,7 +55,7 @@ from sim.encoding import (
     WILD_MELD,
 )
 from sim.engine.contract import POLICY_SIGNATURE
-from sim.engine.core import action_reason, legal_actions, ob_hand, ob_melds
+from sim.engine.core import action_reason, legal_actions, ob_hand, ob_melds, pile_may_open
 from sim.legality import is_dead, meld_size, out_reason
 from sim.policies.common import cheapest_discard, largest_meld, opening_step, tmp_of
 from sim.rng import rand_below
@@ -79,7 +79,7 @@ def greedy_decide(obs, params, rng, rules, scratch):
     if phase == PH_THREES:
         return A_LAY_THREES
     if phase == PH_DRAW:
-        if action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
+        if pile_may_open(obs, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
             return A_TAKE_PILE
         return A_DRAW
     if action_reason(obs, A_DECLARE, rules, tmp) == R_OK:
@@ -217,7 +217,8 @@ def _take_pile_ok(obs, params, rules, scratch):
     if top == ACE and meld_size(melds, 0, ACE) == 0:
         if hand[ACE] + 1 < params[H_ACES_THRESHOLD]:
             return False
-    return action_reason(obs, A_TAKE_PILE, rules, tmp_of(scratch)) == R_OK
+    tmp = tmp_of(scratch)
+    return pile_may_open(obs, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK
 
 
 @njit(cache=True)

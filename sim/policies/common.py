@@ -47,9 +47,11 @@ def opening_step(obs, rules, scratch):
     for k in range(N_KINDS):
         extra += obs[OB_ASIDE + k]
     work = scratch[SCRATCH_FREE + pw : SCRATCH_FREE + pw + N_KINDS]
+    mc = obs[OB_OPEN_MIN]
     best = opening_best(
-        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan
-    )
+        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan,
+        mc,
+    )  # fmt: skip
     if best < obs[OB_OPEN_MIN]:
         return -1
     for slot in range(N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
@@ -78,6 +80,10 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
         if hand[slot] == 0 and (cur == 0 or not use_wilds):
             continue
         maxw = min(hand[TWO] + hand[JOKER], MAX_OP_WILDS) if use_wilds else 0
+        if cur == 0 and (hand[slot] < 2 or hand[slot] + maxw < 3):
+            continue  # MELD-1/4: no new meld of this rank is possible
+        if cur >= CANASTA and maxw == 0:
+            continue  # MELD-2
         for nat in range(min(hand[slot], CANASTA), -1, -1):
             done = False
             for w in range(maxw, -1, -1):
