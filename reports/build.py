@@ -135,6 +135,11 @@ def _progress(total: int, quiet: bool):
     )
 
 
+def _say(show: bool, text: str) -> None:
+    if show:
+        print(f"canasta report: {text}", file=sys.stderr, flush=True)
+
+
 def _versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for pkg in ("canasta-sim", "numpy", "numba", "pandas", "matplotlib", "pyarrow", "joblib"):
@@ -159,23 +164,22 @@ def _quiet_kw(func: Callable, show: bool) -> dict:
     return {"progress": show} if _accepts(func, "progress") else {}
 
 
-def _with_kw(simulate: Callable | None, **extra) -> Callable | None:
-    """The engine's simulate with keyword arguments it accepts fixed (its own per-run bar off:
-    the report shows one bar over all its runs)."""
+def _with_kw(simulate: Callable | None, **extra) -> tuple[Callable | None, bool]:
+    """The simulate function with the keyword arguments ``extra`` fixed if it takes them, and
+    whether it did (the engine's does: its runner options; a stand-in may not)."""
     if simulate is None:
         import sim
 
         simulate = getattr(sim, "simulate", None)
         if simulate is None:
-            return None
-    kw = {k: v for k, v in extra.items() if _accepts(simulate, k)}
-    if not kw:
-        return simulate
-    wrapped = functools.partial(simulate, **kw)
+            return None, False
+    if not extra or not all(_accepts(simulate, k) for k in extra):
+        return simulate, False
+    wrapped = functools.partial(simulate, **extra)
     wrapped.report_source = getattr(simulate, "report_source", None) or (
         f"{simulate.__module__}.{simulate.__qualname__}"
     )
-    return wrapped
+    return wrapped, True
 
 
 def load_runs(dirs: Sequence[str], load: Callable | None = None) -> list[Run]:
@@ -346,6 +350,7 @@ def build(
         runs = []
     sources = {}
     sampled = None
+    show = not settings.quiet and sys.stderr.isatty()
     if settings.deals > 0:
         if sample_odds is None:
             try:
@@ -355,22 +360,34 @@ def build(
         if sample_odds is None:
             sources["dealt_odds"] = "exact only: this build has no dealt-odds sampler"
         else:
+            _say(show, f"dealt odds: sampling {settings.deals:,} deals")
             t0 = time.perf_counter()
-            kw = _quiet_kw(sample_odds, not settings.quiet and sys.stderr.isatty())
+            kw = _quiet_kw(sample_odds, show)
             sampled = sample_odds(
                 settings.deals, seed=settings.seed, n_jobs=settings.jobs, ruleset=ruleset, **kw
             )
             if hasattr(sampled, "rows"):  # sim.sampler.SampledOdds: hits/deals per hand
                 sampled = sampled.rows()
             sources["dealt_odds_seconds"] = time.perf_counter() - t0
-    bar = _progress(sum(settings.hands for _ in planned), settings.quiet)
-    try:
-        if planned:
-            # the report's bar covers all runs: the runner's own bar (used when jobs > 1) off
-            extra = {"progress": False} if settings.jobs > 1 else {}
-            run = resolve_simulate(_with_kw(simulate, **extra))
-            t0 = time.perf_counter()
-            for pair, seed in planned:
+    if planned:
+        # The engine's runner draws a bar per run (hands, hands/s, ETA) when it is given
+        # runner options; chunks of 1/20 of a run make it move, with rows identical to one
+        # piece (the runner's contract). A stand-in without them gets one bar over all runs.
+        if show:
+            opts = {"progress": True, "chunk_size": max(1_000, settings.hands // 20)}
+        else:  # the runner (jobs > 1) would draw a bar on a terminal: off when quiet
+            opts = {"progress": False} if settings.jobs > 1 else {}
+        engine, per_run = _with_kw(simulate, **opts)
+        run = resolve_simulate(engine)
+        bar = _progress(len(planned) * settings.hands, settings.quiet or (show and per_run))
+        t0 = time.perf_counter()
+        try:
+            for i, (pair, seed) in enumerate(planned, start=1):
+                _say(
+                    show and per_run,
+                    f"run {i}/{len(planned)}: {pair[0]} (team 0) vs "
+                    f"{pair[1]} (team 1), seed {seed}, {settings.hands:,} hands",
+                )
                 bar.set_description(f"{pair[0]} vs {pair[1]}")
                 rec = run(
                     settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
@@ -379,11 +396,11 @@ def build(
                     pair = (str(rec["policy_team0"].iloc[0]), str(rec["policy_team1"].iloc[0]))
                 runs.append(Run(pair, seed, rec, "simulated"))
                 bar.update(settings.hands)
-            sources["simulation_seconds"] = time.perf_counter() - t0
-        bar.set_description("analysing")
-        records, tables, notes = analyse(runs, ruleset, sampled, settings)
-    finally:
-        bar.close()
+        finally:
+            bar.close()
+        sources["simulation_seconds"] = time.perf_counter() - t0
+    _say(show, "analysing and drawing")
+    records, tables, notes = analyse(runs, ruleset, sampled, settings)
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),
