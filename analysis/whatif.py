@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -218,6 +219,29 @@ def _forced(game, choice: str, proposed: int, first_play: bool) -> tuple[int, bo
     return int(best), True
 
 
+def _play_range(start, stop, pos, choice, seed, policies, ruleset):
+    """Hands start..stop-1 of :func:`play_with_game`: record rows and applied flags."""
+    from sim.engine.game import Game
+    from sim.engine.play import write_record
+
+    rows = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
+    applied = np.zeros(stop - start, dtype=bool)
+    first = (pos.seat - pos.turn) % N_PLAYERS
+    for j, i in enumerate(range(start, stop)):
+        g = Game(seed, i, ruleset, first_player=first, scores=pos.scores, deck=_deck(pos, seed, i))
+        first_play = True
+        while not g.is_over:
+            p = g.current_player
+            a = g.policy_action(policies[p % N_TEAMS])
+            if p == pos.seat and g.turn == pos.turn and choice != "policy":
+                a, ok = _forced(g, choice, a, first_play and g.phase == "play")
+                applied[j] |= ok
+                first_play = first_play and g.phase != "play"
+            g.apply(a)
+        write_record(g.state, i, g.score_items(), rows[j])
+    return rows, applied
+
+
 def play_with_game(
     n: int,
     pos: Position,
@@ -230,11 +254,9 @@ def play_with_game(
     """Play ``n`` hands from ``pos`` with ``choice`` forced at the fixed player's first turn,
     through the engine's step API; records of the ``sim.simulate`` schema plus ``applied``.
 
-    Serial (``n_jobs`` is accepted for the common signature). Hand i: deck from (seed, i), the
-    game's own generator from (seed, i) as in ``sim.simulate``.
+    Hand i: deck from (seed, i), the game's own generator from (seed, i) as in
+    ``sim.simulate``; ``n_jobs`` processes play contiguous ranges of hands (same rows).
     """
-    from sim.engine.game import Game
-    from sim.engine.play import write_record
     from sim.engine.records import records_frame
 
     if pos.melds or pos.pile_top >= 0 or pos.turn >= N_PLAYERS:
@@ -247,21 +269,19 @@ def play_with_game(
             f"DEAL-1: a fixed hand at the fixed player's first turn has {HAND_SIZE} cards, "
             f"not {pos.hand.size}"
         )
-    rows = np.zeros((n, RECORD_WIDTH), dtype=np.int64)
-    applied = np.zeros(n, dtype=bool)
-    first = (pos.seat - pos.turn) % N_PLAYERS
-    for i in range(n):
-        g = Game(seed, i, ruleset, first_player=first, scores=pos.scores, deck=_deck(pos, seed, i))
-        first_play = True
-        while not g.is_over:
-            p = g.current_player
-            a = g.policy_action(policies[p % N_TEAMS])
-            if p == pos.seat and g.turn == pos.turn and choice != "policy":
-                a, ok = _forced(g, choice, a, first_play and g.phase == "play")
-                applied[i] |= ok
-                first_play = first_play and g.phase != "play"
-            g.apply(a)
-        write_record(g.state, i, g.score_items(), rows[i])
+    if n_jobs is None or n_jobs < 1:
+        raise CanastaError(f"bad number of jobs {n_jobs!r}: need 1 or more")
+    # hands are independent and seeded by (seed, i): chunks give the same rows for any n_jobs
+    bounds = np.linspace(0, n, min(n_jobs, n) + 1).astype(int)
+    work = [(a, b, pos, choice, seed, tuple(policies), ruleset) for a, b in pairwise(bounds)]
+    if len(work) == 1:
+        parts = [_play_range(*work[0])]
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=len(work))(delayed(_play_range)(*w) for w in work)
+    rows = np.concatenate([r for r, _ in parts])
+    applied = np.concatenate([a for _, a in parts])
     out = records_frame(rows, *policies)
     out["applied"] = applied if choice != "policy" else True
     return out
