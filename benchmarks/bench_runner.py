@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -78,9 +79,11 @@ def scaling(n_hands: int) -> dict:
     )
     sim.simulate(200, policies=("greedy", "random"), chunk_size=100, quiet=True)  # compile
     sim.simulate(200, policies=("greedy", "random"), chunk_size=100, n_jobs=2, quiet=True)
+    load = os.getloadavg()[0]
     t1 = _timed(lambda: run(n_jobs=1))
     t2 = _timed(lambda: run(n_jobs=2))
     return {
+        "load_average_1min_before": load,
         "hands": n_hands,
         "chunk_size": chunk,
         "seconds_1_job": t1,
