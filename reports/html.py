@@ -110,7 +110,9 @@ COLUMNS: dict[str, list[Column]] = {
         Column("hand", _hand, left=True),
         Column("exact odds", lambda r: fmt.one_in(r["exact"])),
         Column("exact probability", lambda r: fmt.pct(r["exact"])),
-        Column("Monte Carlo", _mc(lambda r: fmt.one_in(r["estimate"]))),
+        Column(
+            "Monte Carlo", _mc(lambda r: fmt.one_in(r["estimate"]) if r["hits"] else "none seen")
+        ),
         Column("95% CI (1 in …)", _mc(lambda r: fmt.one_in_range(r["ci_low"], r["ci_high"]))),
         Column("hits", _mc(lambda r: fmt.count(r["hits"]))),
         Column("exact inside CI", _mc(lambda r: "yes" if r["exact_inside"] else "NO")),

@@ -79,8 +79,9 @@ def _dealt(c: Cells) -> list[Sentence]:
         lo, hi = c("dealt_odds", i, "ci_low"), c("dealt_odds", i, "ci_high")
         n = c("dealt_odds", i, "n")
         inside = lo <= p <= hi
+        seen = fmt.one_in(est) if est > 0 else "no special hand at all"
         text += (
-            f"; sampling {fmt.count(n)} real deals gives {fmt.one_in(est)} "
+            f"; sampling {fmt.count(n)} real deals gives {seen} "
             f"(95% CI 1 in {fmt.one_in_range(lo, hi)}), "
             + (
                 "which agrees with the exact value."
