@@ -327,3 +327,24 @@ def test_out_1_going_out_blocked_by_unfinished_sevens_meld():
             g.apply(A_DISCARD + NINE)  # the last card: going out (OUT-2)
             assert g.is_over and g.end_reason == "out" and g.out_team == 0
             assert g.scores()[0]["going_out"] == 100  # OUT-3
+
+
+def test_open_4_natural_canasta_in_the_opening_then_more_melds():
+    """OPEN-4: a natural canasta may be completed in the opening turn; the kings are then dead
+    (MELD-9) but the opening goes on: K x7 (70) + a wild meld 2 2 2 (60) = 130 >= 125."""
+    deck = deck_for(
+        [
+            "KS KH KD KC KS KH KD 2S 2H 2D 10C 7C 6C",
+            "4C 5C 6C 8C 9C 10C 4D 5D 6D 8D 9D 10D 7C",
+            "4H 5H 6H 8H 9H 10H 4S 6S 8S 9S 10S 7H 7D",
+            "QD QS 4D 5D 6D 8D 9D 10D JD 9C 10S JS QC",
+        ],
+        "5H",
+    )
+    g = Game(deck=deck, first_player=0)
+    g.apply(A_DRAW)
+    meld(g, KING, 7)
+    assert g.legal_actions()  # the opening can still be completed
+    meld(g, 0, 0, 3, 0)  # the wild meld of three twos (MELD-8)
+    g.apply(A_DISCARD + 10)
+    assert g.state[ST_OPENED] == 1 and g.state[ST_BONUS] == 4

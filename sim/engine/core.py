@@ -563,10 +563,14 @@ def opening_upper_bound(hand, pending, melds):
         bound += p * KIND_VALUE[k] + pending[k, TWOS] * KIND_VALUE[TWO]
         bound += pending[k, JOKERS] * KIND_VALUE[JOKER]
     for k in range(FIRST_NATURAL, N_KINDS):
+        if pending[k, NATURALS] >= 3:
+            natural_meld = True  # already melded this turn (maybe a canasta, so now dead)
+        if hand[k] == 0 or is_dead(melds, k):
+            continue
         n = hand[k] + pending[k, NATURALS]
-        if hand[k] > 0 and n >= 2 and not is_dead(melds, k):
+        if n >= 2:
             bound += hand[k] * KIND_VALUE[k]
-        if n >= 3 and not is_dead(melds, k):
+        if n >= 3:
             natural_meld = True
     bound += hand[TWO] * KIND_VALUE[TWO] + hand[JOKER] * KIND_VALUE[JOKER]
     return bound if natural_meld else -1

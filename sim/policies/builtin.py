@@ -103,6 +103,8 @@ H_PILE_MIN = 3  #: take the pile only when it holds at least this many cards
 H_SAFE_WEIGHT = 4  #: weight of the risk of feeding the pile to the next player
 H_LATE_STOCK = 5  #: stock size from which held sevens/aces (SCORE-4) are shed
 H_COMPLETE_WITH_WILDS = 6  #: 1: wilds join natural melds only to finish a canasta; 0: freely
+KEYS_OFFSET = N_KINDS * N_MELD_COLS + 4 * N_KINDS  #: after the plan, work and chaser targets
+NO_KEY = 1 << 62  #: a kind that cannot be discarded
 HEURISTIC_PARAMS = {
     "sevens_threshold": 4.0,
     "aces_threshold": 4.0,
@@ -179,14 +181,15 @@ def safe_discard(obs, params, rules, scratch):
     melds = ob_melds(obs)
     tmp = tmp_of(scratch)
     late = obs[OB_STOCK_N] <= params[H_LATE_STOCK]
-    best_a, best = -1, 1e18
+    keys = scratch[SCRATCH_FREE + KEYS_OFFSET : SCRATCH_FREE + KEYS_OFFSET + N_KINDS]
     for k in range(N_KINDS):
-        if hand[k] == 0:
+        if hand[k] == 0 or k == RED_THREE or k == BLACK_THREE:
+            keys[k] = NO_KEY  # DISCARD-1
             continue
         keep = 0.0
         if k == JOKER or k == TWO:
             keep = 1000.0
-        elif k >= FIRST_NATURAL:
+        else:
             keep = 10.0 * (hand[k] - 1)
             if meld_size(melds, 0, k) > 0 and meld_size(melds, 0, k) < CANASTA:
                 keep += 25.0
@@ -199,8 +202,19 @@ def safe_discard(obs, params, rules, scratch):
                     risk = u / 8.0 * (3.0 + obs[OB_PILE_N])
             keep += params[H_SAFE_WEIGHT] * risk
             keep -= KIND_VALUE[k] * 0.2  # high cards cost more if left in hand
-        if keep < best and action_reason(obs, A_DISCARD + k, rules, tmp) == R_OK:
-            best_a, best = A_DISCARD + k, keep
+        keys[k] = np.int64(keep * 1000.0)
+    # check legality in order of preference, stopping at the first legal discard
+    for _ in range(N_KINDS):
+        best_k, best = -1, NO_KEY
+        for k in range(N_KINDS):
+            if keys[k] < best:
+                best_k, best = k, keys[k]
+        if best_k < 0:
+            break
+        if action_reason(obs, A_DISCARD + best_k, rules, tmp) == R_OK:
+            return A_DISCARD + best_k
+        keys[best_k] = NO_KEY
+    best_a = -1
     return best_a
 
 
