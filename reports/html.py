@@ -596,7 +596,7 @@ def _methods(results) -> str:
     parts += [
         "<h3>Software and date</h3>",
         f"<p>{H(vers)}. Machine: {H(m['machine'])}. Generated {H(m['date'])}, {H(timing)}.</p>",
-        "<p>Command: <code>" + H(m.get("command", "")) + "</code></p>" if m.get("command") else "",
+        f"<p>To rebuild this report: <code>{H(command(s))}</code></p>",
     ]
     return "".join(parts)
 

@@ -264,6 +264,7 @@ def test_ruleset_variant_in_methods(tmp_path):
     assert "garbage_award = 3000" in methods and str(rules) in methods
     assert methods.count("house variant</b>") == 2
     assert "seed" in methods and "numba" in methods and "Generated" in methods
+    assert f"--rules {rules}" in methods  # the command that rebuilds it
 
 
 def test_deals_0_gives_exact_odds_only():
