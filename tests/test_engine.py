@@ -185,3 +185,12 @@ def test_bad_inputs_are_canasta_errors():
         sim.simulate(0)
     with pytest.raises(CanastaError):
         Game(seed=-1)
+
+
+def test_simulate_rows_independent_of_jobs_and_chunks():
+    """The runner path (n_jobs=2, small chunks) gives the same rows as the direct one."""
+    direct = sim.simulate(40, policies=("greedy", "heuristic"), seed=6)
+    spread = sim.simulate(
+        40, policies=("greedy", "heuristic"), seed=6, n_jobs=2, chunk_size=15, progress=False
+    )
+    pd.testing.assert_frame_equal(direct.reset_index(drop=True), spread.reset_index(drop=True))
