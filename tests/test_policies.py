@@ -154,3 +154,23 @@ def test_invariants_over_100000_hands_all_policies():
     assert len(allf) >= 100_000
     assert (allf.policy_errors == 0).all()
     assert set(allf.end_reason) <= {"out", "special", "stock"}
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"max_wilds_mixed": 3},
+        {"max_wilds_mixed": 1},
+        {"allow_long_meld_going_out": True},
+        {"rule_of_five": False},
+        {"special_hands": "none"},
+    ],
+)
+def test_harness_under_rule_variants(variant):
+    """MELD-2, MELD-4, MELD-5 and SPECIAL-7 variants: legal play and invariants hold."""
+    for pair in (("heuristic", "greedy"), ("special_chaser", "random")):
+        df = play_hands(run_key(7), 0, 150, pair, rules=variant, debug=True)
+        assert (df.policy_errors == 0).all()
+        assert set(df.end_reason) <= {"out", "special", "stock"}
+        if variant.get("special_hands") == "none":
+            assert (df.special_hand == "").all()

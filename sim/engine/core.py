@@ -110,6 +110,7 @@ from sim.encoding import (
     R_SPECIAL_NOT_FIRST_MELD,
     R_WRONG_PHASE,
     RED_THREE,
+    RS_ALLOW_LONG_MELD_GOING_OUT,
     RS_SPECIAL_HANDS,
     SEVEN,
     SPECIAL_NONE,
@@ -903,10 +904,16 @@ def check_invariants(st, rules, tmp):
                 continue
             if s != WILD_MELD and s < FIRST_NATURAL:
                 return INV_MELD
-            r = meld_reason(
-                empty, t, s, melds[t, s, NATURALS], melds[t, s, TWOS], melds[t, s, JOKERS],
-                True, True, rules,
-            )  # fmt: skip
+            nat, two, joker = melds[t, s, NATURALS], melds[t, s, TWOS], melds[t, s, JOKERS]
+            if size > CANASTA and rules[RS_ALLOW_LONG_MELD_GOING_OUT] == 1:
+                # MELD-2 variant: wilds beyond 7 by a player going out; judge the first seven
+                extra = size - CANASTA
+                cut = min(extra, two)
+                two -= cut
+                joker -= extra - cut
+                if joker < 0:
+                    return INV_MELD
+            r = meld_reason(empty, t, s, nat, two, joker, True, True, rules)
             if r != R_OK:
                 return INV_MELD
     return INV_OK
