@@ -795,6 +795,20 @@ def action_reason(obs, a, rules, tmp):
 
 
 @njit(cache=True)
+def forced_action(obs):
+    """The only legal action, when the position leaves no choice, else -1: a draw when the pile
+    cannot be taken for lack of a pile, of a natural top card or of a pair of it (PILE-1/2).
+    The engine applies it without asking the policy (the step API offers it as the one legal
+    action)."""
+    if obs[OB_PHASE] != PH_DRAW:
+        return -1
+    top = obs[OB_PILE_TOP]
+    if obs[OB_PILE_N] == 0 or top < FIRST_NATURAL or obs[OB_HAND + top] < 2:
+        return A_DRAW
+    return -1
+
+
+@njit(cache=True)
 def legal_actions(obs, rules, out, tmp):
     """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
     many. Filters the fixed action table with ``action_reason`` (the one validator)."""

@@ -220,10 +220,15 @@ class Game:
 
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
         """Play to the end of the hand with one policy per team."""
+        from sim.engine.core import forced_action
+
         for _ in range(limit):
             if self.is_over:
                 return
-            self.apply(self.policy_action(policies[self.current_player % N_TEAMS]))
+            a = int(forced_action(self.observation()))  # as the engine: no choice, no policy
+            if a < 0:
+                a = self.policy_action(policies[self.current_player % N_TEAMS])
+            self.apply(a)
         raise RuntimeError("hand did not end")  # pragma: no cover
 
     # --- the end ----------------------------------------------------------------------

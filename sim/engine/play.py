@@ -71,6 +71,7 @@ from sim.engine.core import (
     apply_action,
     check_invariants,
     deal,
+    forced_action,
     legal_actions,
     observe,
     score_hand,
@@ -93,6 +94,10 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, d
     while st[ST_PHASE] != PH_OVER:
         p = st[ST_PLAYER]
         observe(st, p, obs)
+        a = forced_action(obs)
+        if a >= 0:
+            apply_action(st, a, rules, log)  # no choice: the policy is not asked
+            continue
         if p % N_TEAMS == 0:
             a = pol0(obs, params0, rng, rules, scratch)
         else:
