@@ -14,7 +14,9 @@ A policy is a compiled function ::
 - ``scratch``: ``int64[SCRATCH_SIZE]`` work space (``SCRATCH_LEGAL`` for a legal-action list,
   ``SCRATCH_TMP`` for the legality checks' temporaries, ``SCRATCH_FREE`` free).
 
-It returns one id of ``sim.encoding.ACTION_TABLE``. The engine checks it with the same kernel
+It returns one id of ``sim.encoding.ACTION_TABLE``. A policy is not asked when the position
+leaves no choice (``sim.engine.core.forced_action``: a draw when the pile cannot be taken for
+lack of a pile, a natural top card or a pair of it). The engine checks it with the same kernel
 that lists legal actions (``sim.engine.core.action_reason``); an illegal proposal is counted in
 the record's ``policy_errors`` and replaced by the first legal action (a test harness asserts
 that no built-in policy ever proposes one). Policies that want the full list call
