@@ -5,7 +5,9 @@ start-up time of ``canasta odds --exact``.
         [--skip rss,startup,...]
 
 * scaling: played hands (``sim.simulate``, greedy vs random) in memory with 1 and 2 jobs, the
-  same chunks; the 2-job time includes starting the worker processes (loky) once, warm.
+  same chunks, workers already started; and the CPU time per hand in this process against in
+  the two workers (on a shared machine the wall-clock speedup is only meaningful when the
+  load average before the run is well under 1).
 * chunk overhead: the same items (per-deal ODDS-1 records, a cheap chunk function) split in
   chunks of 100,000 / 10,000 / 1,000, serial, in memory and to disk, best of 3; overhead =
   extra seconds per extra chunk between 10,000 and 1,000.
@@ -70,6 +72,31 @@ def _timed(fn):
     return time.perf_counter() - t0
 
 
+def _hands_task(seed, start, stop):
+    """Play a chunk; (pid, wall s, CPU s): the CPU time shows the work a chunk costs in a
+    worker against in this process, whatever share of a core the shared machine gave it."""
+    from sim.engine.hands import play_hands
+    from sim.rng import run_key
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    play_hands(run_key(seed), start, stop, ("greedy", "random"))
+    return os.getpid(), time.perf_counter() - t0, time.process_time() - c0
+
+
+def _cpu_per_hand(n_hands: int, chunk: int) -> dict:
+    from sim.runner import parallel_map
+
+    tasks = [(3, s, min(s + chunk, n_hands)) for s in range(0, n_hands, chunk)]
+    serial = [_hands_task(*t) for t in tasks]
+    list(parallel_map(_hands_task, tasks[:2], n_jobs=2))  # workers warm
+    workers = list(parallel_map(_hands_task, tasks, n_jobs=2))
+    return {
+        "cpu_ms_per_hand_serial": 1e3 * sum(r[2] for r in serial) / n_hands,
+        "cpu_ms_per_hand_2_workers": 1e3 * sum(r[2] for r in workers) / n_hands,
+        "worker_pids": len({r[0] for r in workers}),
+    }
+
+
 def scaling(n_hands: int) -> dict:
     import sim
 
@@ -91,6 +118,7 @@ def scaling(n_hands: int) -> dict:
         "hands_per_s_1_job": n_hands / t1,
         "hands_per_s_2_jobs": n_hands / t2,
         "speedup": t1 / t2,
+        **_cpu_per_hand(n_hands, chunk),
     }
 
 
