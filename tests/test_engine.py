@@ -194,3 +194,37 @@ def test_simulate_rows_independent_of_jobs_and_chunks():
         40, policies=("greedy", "heuristic"), seed=6, n_jobs=2, chunk_size=15, progress=False
     )
     pd.testing.assert_frame_equal(direct.reset_index(drop=True), spread.reset_index(drop=True))
+
+
+def test_opening_upper_bound_never_below_the_exact_search():
+    """OPEN-1..4: the engine's cheap bound (used to skip the opening search) is never below
+    ``sim.legality.best_opening`` on random hands, with and without a pile pickup pending."""
+    from sim.encoding import KIND_COPIES, N_KINDS, NATURALS
+    from sim.engine.core import opening_upper_bound
+    from sim.legality import best_opening
+    from sim.ruleset import Ruleset
+
+    rng = np.random.default_rng(5)
+    deck = np.repeat(np.arange(N_KINDS), KIND_COPIES)
+    melds = np.zeros((2, N_KINDS, 3), dtype=np.int64)
+    plan = np.zeros((N_KINDS, 3), dtype=np.int64)
+    for maxw in (1, 2, 3):
+        rules = Ruleset(max_wilds_mixed=maxw).to_array()
+        for _ in range(3000):
+            hand = np.bincount(rng.choice(deck, 14, replace=False), minlength=N_KINDS)
+            pending = np.zeros((N_KINDS, 3), dtype=np.int64)
+            top = -1
+            pairs = [k for k in range(4, N_KINDS) if hand[k] >= 2]
+            if pairs and rng.random() < 0.5:
+                top = int(rng.choice(pairs))
+                hand[top] -= 2
+                pending[top, NATURALS] = 2
+            triples = [k for k in range(4, N_KINDS) if hand[k] >= 3 and k != top]
+            if triples and rng.random() < 0.3:  # a natural meld already made this turn
+                k = int(rng.choice(triples))
+                n = int(rng.integers(3, hand[k] + 1))
+                hand[k] -= n
+                pending[k, NATURALS] = n
+            exact = best_opening(hand, pending, top, 0, rules, plan)
+            bound = opening_upper_bound(hand, pending, melds, rules)
+            assert bound >= exact, (hand.tolist(), top, bound, exact)

@@ -111,6 +111,7 @@ from sim.encoding import (
     R_WRONG_PHASE,
     RED_THREE,
     RS_ALLOW_LONG_MELD_GOING_OUT,
+    RS_MAX_WILDS_MIXED,
     RS_SPECIAL_HANDS,
     SEVEN,
     SPECIAL_NONE,
@@ -553,27 +554,50 @@ def observe(st, p, obs):
 
 
 @njit(cache=True)
-def opening_upper_bound(hand, pending, melds):
-    """A cheap bound, not a rule: no valid opening (OPEN-1/2) from this position counts more
-    than the pending melds plus every natural of a live rank held at least twice (counting
-    pending naturals) plus every wild card; -1 if no natural meld of 3+ could be formed."""
+def opening_upper_bound(hand, pending, melds, rules):
+    """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
+    counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
+    melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
+    only with a wild card to go with it; wild cards only where some meld could take them."""
+    maxw = rules[RS_MAX_WILDS_MIXED]
     bound = 0
     natural_meld = False
     for k in range(N_KINDS):
-        p = pending[k, NATURALS] if k >= FIRST_NATURAL else 0
-        bound += p * KIND_VALUE[k] + pending[k, TWOS] * KIND_VALUE[TWO]
-        bound += pending[k, JOKERS] * KIND_VALUE[JOKER]
+        if k >= FIRST_NATURAL:
+            bound += pending[k, NATURALS] * KIND_VALUE[k]
+        bound += pending[k, TWOS] * KIND_VALUE[TWO] + pending[k, JOKERS] * KIND_VALUE[JOKER]
+    wilds = hand[TWO] + hand[JOKER]
+    slots = 0  # wild cards the natural melds could take (MELD-4, MELD-6)
+    n_pairs = 0
     for k in range(FIRST_NATURAL, N_KINDS):
         if pending[k, NATURALS] >= 3:
             natural_meld = True  # already melded this turn (maybe a canasta, so now dead)
-        if hand[k] == 0 or is_dead(melds, k):
+        started = pending[k, NATURALS] + pending[k, TWOS] + pending[k, JOKERS] > 0
+        if (hand[k] == 0 and not started) or is_dead(melds, k):
             continue
         n = hand[k] + pending[k, NATURALS]
-        if n >= 2:
+        if started or n >= 3:
             bound += hand[k] * KIND_VALUE[k]
-        if n >= 3:
-            natural_meld = True
-    bound += hand[TWO] * KIND_VALUE[TWO] + hand[JOKER] * KIND_VALUE[JOKER]
+            if k != SEVEN:
+                slots += maxw
+            if n >= 3:
+                natural_meld = True
+        elif n == 2 and k != SEVEN:
+            n_pairs += 1  # needs a wild card to become a meld (MELD-4)
+    wild_meld = wilds >= 3 or pending[WILD_MELD, TWOS] + pending[WILD_MELD, JOKERS] > 0
+    pairs_used = min(n_pairs, wilds)
+    if pairs_used > 0:  # the best pairs, each with one wild card at least
+        taken = 0
+        for v in range(KIND_VALUE.max(), 0, -1):
+            for k in range(FIRST_NATURAL, N_KINDS):
+                if taken < pairs_used and KIND_VALUE[k] == v and hand[k] == 2:
+                    if pending[k, NATURALS] == 0 and k != SEVEN and not is_dead(melds, k):
+                        bound += 2 * v
+                        taken += 1
+        slots += pairs_used * maxw
+    usable = wilds if wild_meld else min(wilds, slots)
+    j = min(usable, hand[JOKER])  # jokers first: the bound takes the most valuable
+    bound += j * KIND_VALUE[JOKER] + (usable - j) * KIND_VALUE[TWO]
     return bound if natural_meld else -1
 
 
@@ -583,7 +607,7 @@ def opening_best(hand, pending, pile_kind, extra, melds, rules, work, plan, min_
     kept out of the search: they cannot be melded, so they stay in hand (passed as ``extra``,
     cards left over). ``best_opening`` itself does not see the table. Returns -1 without the
     search when ``opening_upper_bound`` is below ``min_count``. ``work``: int64[N_KINDS]."""
-    if opening_upper_bound(hand, pending, melds) < min_count:
+    if opening_upper_bound(hand, pending, melds, rules) < min_count:
         return -1
     for k in range(N_KINDS):
         work[k] = hand[k]
@@ -671,7 +695,7 @@ def opening_possible(obs, rules, tmp):
 
 
 @njit(cache=True)
-def pile_may_open(obs, tmp):
+def pile_may_open(obs, rules, tmp):
     """A cheap necessary condition, not a rule: False when the player's team has not opened and
     ``opening_upper_bound`` shows that taking the pile cannot complete an opening (PILE-2), so
     callers can skip the full opening search. True otherwise (then ``action_reason`` decides)."""
@@ -686,7 +710,7 @@ def pile_may_open(obs, tmp):
     pending = tmp[N_KINDS : N_KINDS + pw].reshape((N_KINDS, N_MELD_COLS))
     pending[:] = 0
     pending[top, NATURALS] = 2
-    return opening_upper_bound(rest, pending, ob_melds(obs)) >= obs[OB_OPEN_MIN]
+    return opening_upper_bound(rest, pending, ob_melds(obs), rules) >= obs[OB_OPEN_MIN]
 
 
 @njit(cache=True)
@@ -824,7 +848,7 @@ def legal_actions(obs, rules, out, tmp):
     if phase == PH_DRAW:
         out[n] = A_DRAW
         n += 1
-        if pile_may_open(obs, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
+        if pile_may_open(obs, rules, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
             out[n] = A_TAKE_PILE
             n += 1
         return n

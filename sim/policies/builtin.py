@@ -79,7 +79,7 @@ def greedy_decide(obs, params, rng, rules, scratch):
     if phase == PH_THREES:
         return A_LAY_THREES
     if phase == PH_DRAW:
-        if pile_may_open(obs, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
+        if pile_may_open(obs, rules, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
             return A_TAKE_PILE
         return A_DRAW
     if action_reason(obs, A_DECLARE, rules, tmp) == R_OK:
@@ -232,7 +232,7 @@ def _take_pile_ok(obs, params, rules, scratch):
         if hand[ACE] + 1 < params[H_ACES_THRESHOLD]:
             return False
     tmp = tmp_of(scratch)
-    return pile_may_open(obs, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK
+    return pile_may_open(obs, rules, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK
 
 
 @njit(cache=True)
