@@ -5,6 +5,10 @@ Public entry points (imported on first use, so ``import sim.engine`` stays light
 ``play_games``, ``simulate_games`` (``hands``).
 """
 
+from sim.engine._cache import ensure_fresh_cache
+
+ensure_fresh_cache()  # before any compiled module of the engine is imported
+
 _LAZY = {
     "Game": "sim.engine.game",
     "describe_action": "sim.engine.game",
