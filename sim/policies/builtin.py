@@ -164,9 +164,8 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
 
 
 @njit(cache=True)
-def _unseen(obs, kind):
+def _unseen(obs, melds, kind):
     """Copies of ``kind`` the player cannot see (in other hands or the stock)."""
-    melds = ob_melds(obs)
     seen = obs[OB_HAND + kind] + obs[OB_PILE_COUNTS + kind]
     seen += melds[0, kind, NATURALS] + melds[1, kind, NATURALS]
     return KIND_COPIES[kind] - seen
@@ -197,7 +196,7 @@ def safe_discard(obs, params, rules, scratch):
                 keep -= 60.0  # SCORE-4: shed a third seven/ace late in the hand
             risk = 0.0
             if not is_dead(melds, k) and meld_size(melds, 1, k) < 5:
-                u = _unseen(obs, k)
+                u = _unseen(obs, melds, k)
                 if u >= 2:
                     risk = u / 8.0 * (3.0 + obs[OB_PILE_N])
             keep += params[H_SAFE_WEIGHT] * risk
