@@ -132,7 +132,7 @@ def _map(func, tasks, n_jobs, backend, scheduler, ordered):
 
     client, own = _dask_client(scheduler)
     try:
-        with joblib.parallel_config(backend="dask"):
+        with joblib.parallel_config(backend="dask", client=client):
             # n_jobs=1 would make joblib run sequentially here: default to every Dask worker
             par = joblib.Parallel(n_jobs=-1 if n_jobs == 1 else n_jobs, return_as=return_as)
             yield from par(joblib.delayed(_call)(func, t) for t in tasks)

@@ -63,3 +63,14 @@ def test_dask_backend_gives_the_local_odds_counts(scheduler):
         3_000_000, seed=4, chunk_size=1 << 19, backend="dask", scheduler=scheduler
     )
     assert remote.hits == local.hits and remote.deals == local.deals
+
+
+def test_dask_backend_accepts_a_client(scheduler):
+    local = run_chunks(WORK, 1_000, seed=1, chunk_size=300, id_column="deal_id")
+    with distributed.Client(scheduler) as client:
+        remote = run_chunks(
+            WORK, 1_000, seed=1, chunk_size=300, backend="dask", scheduler=client,
+            id_column="deal_id",
+        )  # fmt: skip
+        assert client.status == "running"  # a Client passed in is left open
+    pd.testing.assert_frame_equal(remote, local, check_exact=True)
