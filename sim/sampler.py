@@ -58,7 +58,6 @@ HAND_NAMES = (*SPECIAL_NAMES[1:], "any")  #: result rows, in the order of sim.od
 _STRAIGHT_DISTINCT = HAND_SIZE  #: SPECIAL-3: 13 different non-three kinds (one three aside)
 _PAIRS_MAX_DISTINCT = 7  #: SPECIAL-4/5: 7 kinds; SPECIAL-6 Garbage: 4 kinds
 _DRAW_CAP = SPECIAL_HAND_SIZE  #: non-threes a player's dealt hand holds (ODDS-1)
-_Z95 = 1.959963984540054  #: two-sided 95% normal quantile (Wilson interval)
 
 # Receiving order of the first player in a real deal of a shuffled deck: one card at a time
 # round the table starting with her (DEAL-1), then the stock from its top.
@@ -354,16 +353,12 @@ def dealt_records(key, start: int, stop: int, ruleset=None):
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (as ``analysis.intervals`` computes it)."""
-    if n <= 0:
-        return math.nan, math.nan
-    p = hits / n
-    z2n = _Z95 * _Z95 / n
-    centre = (p + z2n / 2.0) / (1.0 + z2n)
-    half = _Z95 / (1.0 + z2n) * math.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
-    low = 0.0 if hits == 0 else max(0.0, centre - half)
-    high = 1.0 if hits == n else min(1.0, centre + half)
-    return low, high
+    """95% Wilson score interval of a proportion, from ``analysis.intervals`` (the project's one
+    definition of intervals; imported here, never at module level)."""
+    from analysis.intervals import wilson_bounds
+
+    _, low, high = wilson_bounds(hits, n)
+    return float(low), float(high)
 
 
 def relative_se(hits: int, n: int) -> float:
