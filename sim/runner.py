@@ -168,9 +168,10 @@ def _check_chunk(df, start, stop, id_column):
     if id_column is None:
         return
     if id_column not in df.columns:
+        cols = ", ".join(map(str, df.columns))
         raise CanastaError(
-            f"chunk rows have no id column {id_column!r} (columns: {', '.join(map(str, df.columns))}"
-            "); pass id_column= the chunk function's id column, or None"
+            f"chunk rows have no id column {id_column!r} (columns: {cols}); pass id_column= "
+            "the chunk function's id column, or None"
         )
     ids = df[id_column].to_numpy()
     if len(ids) != stop - start or (len(ids) and (ids[0] != start or ids[-1] != stop - 1)):

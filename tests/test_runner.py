@@ -76,3 +76,9 @@ def test_progress_bar_shows_items_rate_and_eta_when_enabled(capsys):
     with Progress(40, "hands", enabled=False) as bar:
         bar.update(40)
     assert capsys.readouterr().err == ""
+
+
+def test_a_missing_id_column_is_named():
+    with pytest.raises(CanastaError, match="no id column 'hand_id'"):
+        run_chunks(WORK, 10)
+    assert len(run_chunks(WORK, 10, chunk_size=3, id_column=None)) == 10
