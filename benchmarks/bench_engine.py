@@ -1,6 +1,6 @@
 """Engine speed: whole hands per second per core, decisions per second, compile time.
 
-    .venv/bin/python benchmarks/bench_engine.py [--hands 20000] [--no-compile]
+    .venv/bin/python benchmarks/bench_engine.py [--hands 20000] [--no-compile] [--per-decision]
 
 For each pairing (heuristic vs heuristic, random vs random, greedy vs greedy, special_chaser vs
 heuristic) it plays ``--hands`` hands through ``sim.engine.hands.play_hands`` (the runner's chunk
@@ -8,6 +8,8 @@ function: deal, play, score, records as a DataFrame) on one core after a warm-up
 reports hands/s and policy decisions/s by CPU time of this process (the machine is shared, so
 wall time is shown too). First-call compile time is measured separately in fresh interpreters:
 with an empty numba cache (what a new install pays once) and with the cache warm.
+``--per-decision`` times the heuristic's decisions (its policy call plus the engine's check of
+its choice) on positions collected from 40 real hands, grouped by phase and opened/not.
 """
 
 from __future__ import annotations
@@ -53,11 +55,71 @@ def first_call_seconds(cache_dir: str | None) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
+def per_decision(n_hands: int = 40, reps: int = 50) -> None:
+    """Microseconds per heuristic decision (policy + the engine's check), by kind of step."""
+    import numpy as np
+    from numba import njit
+
+    from sim.encoding import OB_OPENED, OB_PHASE, PHASE_NAMES, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
+    from sim.engine.core import action_reason, forced_action
+    from sim.engine.game import Game
+    from sim.policies import get
+    from sim.policies.builtin import heuristic_decide
+
+    seen = []
+    for h in range(n_hands):
+        g = Game(seed=9, hand_id=h)
+        while not g.is_over:
+            obs = g.observation()
+            a = forced_action(obs)
+            if a < 0:
+                seen.append(obs.copy())
+                a = g.policy_action("heuristic")
+            g.apply(int(a))
+    obs_all = np.array(seen)
+    params = get("heuristic").param_array()
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.ones(4, dtype=np.uint64)
+
+    @njit
+    def timed(obs_rows, params, rng, rules, scratch, reps):
+        tmp = scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+        s = 0
+        for i in range(obs_rows.shape[0]):
+            o = obs_rows[i].copy()
+            for _ in range(reps):
+                a = heuristic_decide(o, params, rng, rules, scratch)
+                s += action_reason(o, a, rules, tmp)
+        return s
+
+    timed(obs_all[:1], params, rng, g.rules, scratch, 1)
+    print("\n| step | decisions (40 hands) | µs per decision | µs per hand |")
+    print("| --- | --- | --- | --- |")
+    for phase in (1, 2):
+        for opened in (0, 1):
+            rows = np.ascontiguousarray(
+                obs_all[(obs_all[:, OB_PHASE] == phase) & (obs_all[:, OB_OPENED] == opened)]
+            )
+            if len(rows) == 0:
+                continue
+            t = time.perf_counter()
+            timed(rows, params, rng, g.rules, scratch, reps)
+            dt = (time.perf_counter() - t) / reps
+            label = f"{PHASE_NAMES[phase]}, {'opened' if opened else 'not opened'}"
+            print(
+                f"| {label} | {len(rows)} | {dt / len(rows) * 1e6:.2f} | {dt / n_hands * 1e6:.1f} |"
+            )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20_000)
     ap.add_argument("--no-compile", action="store_true", help="skip the compile-time runs")
+    ap.add_argument("--per-decision", action="store_true", help="time heuristic decisions")
     args = ap.parse_args()
+    if args.per_decision:
+        per_decision()
+        return
 
     from sim.engine.hands import play_hands
     from sim.rng import run_key
