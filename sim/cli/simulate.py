@@ -108,13 +108,25 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.out:
         options["out"] = args.out
-    if games:
-        result = _simulate_games(count, policies, args.seed, args.jobs, args.rules, options)
-    else:
-        result = sim.simulate(
-            count, policies=policies, seed=args.seed, n_jobs=args.jobs, ruleset=args.rules,
-            **options,
-        )  # fmt: skip
+    try:
+        if games:
+            result = _simulate_games(count, policies, args.seed, args.jobs, args.rules, options)
+        else:
+            result = sim.simulate(
+                count, policies=policies, seed=args.seed, n_jobs=args.jobs, ruleset=args.rules,
+                **options,
+            )  # fmt: skip
+    except KeyboardInterrupt:
+        if not args.out:
+            raise
+        import sys
+
+        print(
+            f"canasta: interrupted; the finished chunks are kept in {args.out}: rerun the same "
+            "command to resume",
+            file=sys.stderr,
+        )
+        return 130
     unit = "games" if games else "hands"
     if args.out:
         print(
