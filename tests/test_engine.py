@@ -173,9 +173,19 @@ def test_game_1_plays_to_target_and_higher_total_wins():
     assert (best >= 3000).all()
     won = np.where(df.winner == 0, df.score_team0, df.score_team1)
     assert (won == best).all() and (df.score_team0 != df.score_team1).all()
-    # the game stopped at the first hand that reached the target: replay its hands one by one
-    g0 = df.iloc[0]
-    assert g0.hands >= 1
+    # replay game 0 hand by hand through the step API: the same deals (hand k of game g is
+    # seeded as hand g * 1024 + k, so k for game 0), the deal rotating, OPEN-1 minimums
+    # following the running score; it stops at the first hand where a team reaches the target
+    s0 = s1 = k = 0
+    while True:
+        g = Game(seed=2, hand_id=k, first_player=k % 4, scores=(s0, s1), rules={"target": 3000})
+        g.play(("heuristic", "greedy"))
+        s0, s1 = s0 + g.scores()[0]["total"], s1 + g.scores()[1]["total"]
+        k += 1
+        if max(s0, s1) >= 3000 and s0 != s1:
+            break
+    assert k == df.hands.iloc[0]
+    assert (s0, s1) == (df.score_team0.iloc[0], df.score_team1.iloc[0])
 
 
 def test_bad_inputs_are_canasta_errors():
