@@ -621,8 +621,9 @@ def opening_best(hand, pending, pile_kind, extra, melds, rules, work, plan, min_
 # Action checks, from the observation alone
 # ---------------------------------------------------------------------------------------
 @njit(cache=True)
-def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp):
-    """MELD-1..9, OUT-2 and (in the opening turn) OPEN-1..4 for one meld operation."""
+def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True):
+    """MELD-1..9, OUT-2 and (in the opening turn, unless ``opening`` is False) OPEN-1..4 for
+    one meld operation."""
     hand = ob_hand(obs)
     if slot != WILD_MELD and hand[slot] < nat:
         return R_NOT_HELD
@@ -656,7 +657,7 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp):
     melds[0, slot, JOKERS] -= joker
     if r != R_OK:
         return r
-    if initial:
+    if initial and opening:
         # OPEN-1..4: the opening must still be completable after this operation
         pw = N_KINDS * N_MELD_COLS
         base = 2 * N_KINDS + mw
@@ -675,6 +676,14 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp):
         if opening_best(hand_after, pending, pk, extra, melds, rules, work, plan, mc) < mc:
             return R_OPEN_MINIMUM
     return R_OK
+
+
+@njit(cache=True)
+def meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp):
+    """``action_reason`` of a meld operation minus the opening search (OPEN-1..4): for a policy
+    melding a step of a plan that ``best_opening`` already showed completable (the engine still
+    judges the full rule)."""
+    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
 
 
 @njit(cache=True)

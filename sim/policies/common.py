@@ -28,7 +28,14 @@ from sim.encoding import (
     TWOS,
     WILD_MELD,
 )
-from sim.engine.core import action_reason, ob_hand, ob_melds, ob_pending, opening_best
+from sim.engine.core import (
+    action_reason,
+    meld_reason_without_opening,
+    ob_hand,
+    ob_melds,
+    ob_pending,
+    opening_best,
+)
 from sim.legality import meld_size
 
 
@@ -59,7 +66,9 @@ def opening_step(obs, rules, scratch):
         two, joker = plan[slot, TWOS], plan[slot, JOKERS]
         if nat + two + joker > 0:
             a = MELD_ACTION[slot, nat, two, joker]
-            if a >= 0 and action_reason(obs, a, rules, tmp_of(scratch)) == R_OK:
+            # the plan completes the opening: check the rest of the rules, not OPEN-1..4 again
+            tmp = tmp_of(scratch)
+            if a >= 0 and meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) == 0:
                 return a
     return -1
 
