@@ -42,7 +42,13 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="parallel jobs, -1 = every core")
-    p.add_argument("--chunk-size", type=int, default=None, metavar="C", help="hands per chunk")
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        default=None,
+        metavar="C",
+        help="hands (or games) per chunk (default 10000)",
+    )
     p.add_argument("--out", metavar="DIR", help="write the run to DIR (Parquet, resumable)")
     p.add_argument("--rules", metavar="FILE.toml", help="ruleset overrides (TOML)")
     p.add_argument(
