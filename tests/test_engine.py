@@ -64,16 +64,22 @@ REQUIRED = [
 
 def test_records_schema_and_breakdown_sums_to_total():
     """SCORE-*: each team's itemised breakdown sums to its score; the schema of docs/records.md."""
-    df = sim.simulate(60, policies=("heuristic", "greedy"), seed=5)
+    df = sim.simulate(300, policies=("heuristic", "random"), seed=5)
     assert list(df.columns[: len(REQUIRED[:3])]) == REQUIRED[:3]
     for col in REQUIRED:
         assert col in df.columns, col
-    assert len(df) == 60 and df.hand_id.tolist() == list(range(60))
+    assert len(df) == 300 and df.hand_id.tolist() == list(range(300))
     for t in (0, 1):
         items = df[[f"team{t}_{i}" for i in SCORE_ITEMS]].sum(axis=1)
         assert (items == df[f"score_team{t}"]).all()
     assert set(df.end_reason) <= {"out", "special", "stock"}
     assert (df.first_player == df.hand_id % 4).all()  # DEAL-1 rotation
+    for t in (0, 1):  # SCORE-4: 1,500 per partner holding 3+ sevens, and per one with 3+ aces
+        paid = df[f"team{t}_sevens_penalty_players"] + df[f"team{t}_aces_penalty_players"]
+        assert (df[f"team{t}_hand_penalties"] == -1500 * paid).all()
+        went_out = df.out_team == t  # OUT-3
+        assert (df.loc[went_out, f"team{t}_going_out"] == 100).all()
+        assert (df.loc[~went_out, f"team{t}_going_out"] == 0).all()
     assert set(df.columns) == {"policy_team0", "policy_team1", *RECORD_COLUMNS}
 
 
