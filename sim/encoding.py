@@ -571,3 +571,13 @@ GAME_RECORD_COLUMNS = ("game_id", "hands", "score_team0", "score_team1", "winner
 GR_GAME_ID, GR_HANDS, GR_SCORE0, GR_SCORE1, GR_WINNER, GR_ERRORS = range(len(GAME_RECORD_COLUMNS))
 GAME_RECORD_WIDTH = len(GAME_RECORD_COLUMNS)  #: int64 columns of a game record
 GAME_HAND_STRIDE = 1024  #: hand k of game g is seeded as hand g * stride + k (and capped there)
+
+#: debug-mode invariant failures (sim.engine), index = code; 0 means every invariant holds
+INVARIANT_NAMES = ("", "cards", "meld", "pile", "negative", "stuck")
+INV_OK = 0  #: invariants hold
+INV_CARDS = 1  #: CARD-1: the 108 cards are not all accounted for exactly once
+INV_MELD = 2  #: MELD-*: a meld on the table is not a legal meld
+INV_PILE = 3  #: the pile's kinds and its counts disagree
+INV_NEGATIVE = 4  #: a negative count
+INV_STUCK = 5  #: no legal action exists (a bug: the rules always leave one)
+SPECIALS_ON = SPECIAL_HANDS_MODES.index("tournament")  #: RS_SPECIAL_HANDS code with specials on

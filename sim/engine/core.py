@@ -58,6 +58,11 @@ from sim.encoding import (
     EVENT_WIDTH,
     FIRST_NATURAL,
     HAND_SIZE,
+    INV_CARDS,
+    INV_MELD,
+    INV_NEGATIVE,
+    INV_OK,
+    INV_PILE,
     JOKER,
     JOKERS,
     KIND_COPIES,
@@ -115,6 +120,7 @@ from sim.encoding import (
     RS_SPECIAL_HANDS,
     SEVEN,
     SPECIAL_NONE,
+    SPECIALS_ON,
     ST_ASIDE,
     ST_BONUS,
     ST_DISCARDS,
@@ -168,8 +174,6 @@ from sim.legality import (
 )
 from sim.scoring import score_team
 from sim.special import classify_special, special_reason
-
-SPECIALS_ON = 0  #: RS_SPECIAL_HANDS code of 'tournament' (SPECIAL-7)
 
 
 # ---------------------------------------------------------------------------------------
@@ -898,12 +902,6 @@ def legal_actions(obs, rules, out, tmp):
 # ---------------------------------------------------------------------------------------
 # Invariants (debug mode) and the end of a hand
 # ---------------------------------------------------------------------------------------
-INV_OK = 0  #: invariants hold
-INV_CARDS = 1  #: CARD-1: the 108 cards are not all accounted for exactly once
-INV_MELD = 2  #: MELD-*: a meld on the table is not a legal meld
-INV_PILE = 3  #: the pile's kinds and its counts disagree
-INV_NEGATIVE = 4  #: a negative count
-INVARIANT_NAMES = ("", "cards", "meld", "pile", "negative")
 
 
 @njit(cache=True)

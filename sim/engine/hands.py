@@ -75,9 +75,9 @@ def play_hands(
         status,
     )
     if code != 0:
-        from sim.engine.core import INVARIANT_NAMES
+        from sim.encoding import INVARIANT_NAMES
 
-        name = INVARIANT_NAMES[code] if code < len(INVARIANT_NAMES) else "stuck"
+        name = INVARIANT_NAMES[code] if code < len(INVARIANT_NAMES) else str(code)
         raise EngineInvariantError(
             f"invariant '{name}' broken in hand {status[0]} at turn {status[1]}"
         )

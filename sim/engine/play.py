@@ -15,6 +15,7 @@ from sim.encoding import (
     GR_SCORE0,
     GR_SCORE1,
     GR_WINNER,
+    INV_STUCK,
     JOKERS,
     N_ACTIONS,
     N_CARDS,
@@ -80,9 +81,7 @@ from sim.engine.core import (
 )
 from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
-
-INV_STUCK = 5  #: no legal action exists (a bug: the rules always leave one)
-HOLD_PENALTY_CARDS = 3  #: SCORE-4: three or more sevens/aces held
+from sim.scoring import HELD_PENALTY_AT
 
 
 @njit(cache=True)
@@ -147,9 +146,9 @@ def write_record(st, hand_id, items, row):
         row[base + TR_ACES_MIXED] = 1 if mixed else 0
         if st[ST_SPECIAL_TEAM] != t:  # SCORE-8: a declaring team pays no penalty
             for q in (t, t + N_TEAMS):
-                if hands[q, SEVEN] >= HOLD_PENALTY_CARDS:
+                if hands[q, SEVEN] >= HELD_PENALTY_AT:
                     row[base + TR_SEVENS_PENALTY] += 1
-                if hands[q, ACE] >= HOLD_PENALTY_CARDS and not mixed:
+                if hands[q, ACE] >= HELD_PENALTY_AT and not mixed:
                     row[base + TR_ACES_PENALTY] += 1  # SCORE-4 / MELD-7
         row[base + TR_CANASTAS] = canastas(melds, t)
         row[base + TR_OPENED] = st[ST_OPENED + t]

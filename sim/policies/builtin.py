@@ -50,6 +50,7 @@ from sim.encoding import (
     SCRATCH_LEGAL,
     SEVEN,
     SIX,
+    SPECIALS_ON,
     TEN,
     TWO,
     WILD_MELD,
@@ -351,7 +352,7 @@ def special_chaser_decide(obs, params, rng, rules, scratch):
     only when at least ``open_distance`` cards from every special hand."""
     tmp = tmp_of(scratch)
     phase = obs[OB_PHASE]
-    if obs[OB_OPENED] == 1 or rules[RS_SPECIAL_HANDS] != 0:
+    if obs[OB_OPENED] == 1 or rules[RS_SPECIAL_HANDS] != SPECIALS_ON:
         return heuristic_decide(obs, params, rng, rules, scratch)
     hand = ob_hand(obs)
     if phase == PH_THREES:
