@@ -37,7 +37,7 @@ from sim.ruleset import Ruleset
 from sim.legality import meld_reason, best_opening
 r = Ruleset().to_array(); m = np.zeros((2, 15, 3), np.int64); h = np.zeros(15, np.int64)
 t = time.perf_counter(); meld_reason(m, 0, 13, 3, 0, 0, True, False, r)
-best_opening(h, np.zeros((15, 3), np.int64), -1, 0, r, np.zeros((15, 3), np.int64))
+best_opening(h, np.zeros((15, 3), np.int64), m, -1, 0, r, np.zeros((15, 3), np.int64))
 print(time.perf_counter() - t)
 """
 
@@ -54,8 +54,9 @@ def check_many(positions, ops, rules, out):
 def open_many(hands, rules, out):
     pending = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    melds = np.zeros((E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     for i in range(hands.shape[0]):
-        out[i] = best_opening(hands[i], pending, -1, 0, rules, plan)
+        out[i] = best_opening(hands[i], pending, melds, -1, 0, rules, plan)
 
 
 def compile_seconds() -> float:
@@ -121,8 +122,9 @@ def main() -> None:
     n_twin_open = max(1, int(args.openings * args.twin_fraction / 20))
     pending = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     t = time.perf_counter()
+    empty = np.zeros((E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     for h in hands[:n_twin_open]:
-        best_opening_twin(h, pending, -1, 0, rules)
+        best_opening_twin(h, pending, empty, -1, 0, rules)
     open_twin_rate = n_twin_open / (time.perf_counter() - t)
 
     print("| measure | figure |")

@@ -238,11 +238,12 @@ def _wild_points(used, jokers):
 
 
 @njit(cache=True)
-def best_opening(hand, pending, pile_kind, extra, rules, plan):
+def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
 
     ``hand``: cards still in hand (the pile's top card not included); ``pending[slot, col]``:
-    melds already made from hand this turn (the pickup pair included); ``pile_kind``: kind of
+    melds already made from hand this turn (the pickup pair included); ``melds``: the table
+    (ranks dead by MELD-9 cannot be melded and stay in hand); ``pile_kind``: kind of
     the pile's top card being melded this turn, or -1; ``extra``: cards that join the hand once
     the opening stands (the rest of a taken pile). Fills ``plan[slot, col]`` with the further
     cards to meld and returns the count (points from hand, pending included), or -1 if no valid
@@ -267,6 +268,7 @@ def best_opening(hand, pending, pile_kind, extra, rules, plan):
         base_n = pending[kind, NATURALS]
         base_w = pending[kind, TWOS] + pending[kind, JOKERS]
         top = 1 if kind == pile_kind else 0
+        dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
         for s in range(n_states):
             if dp[i, s] == _NO:
                 continue
@@ -275,12 +277,12 @@ def best_opening(hand, pending, pile_kind, extra, rules, plan):
             left = s // (_B * _C) % _L
             f = s // (_B * _C * _L) % _F
             p = s // _SUB
-            for a in range(c + 1):
+            for a in range(1 if dead else c + 1):
                 n = base_n + a
                 big_n = n + top
                 if top == 1 and n < 2:
                     continue  # PILE-1: the pair comes from hand
-                for x in range(min(maxw, wilds - p) + 1):
+                for x in range(1 if dead else min(maxw, wilds - p) + 1):
                     w = base_w + x
                     size = big_n + w
                     if size == 0:
@@ -425,7 +427,7 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
         pending = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
         pending[top_kind, NATURALS] = 2
         plan = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
-        if best_opening(rest, pending, top_kind, size - 1, rules, plan) < min_count:
+        if best_opening(rest, pending, melds, top_kind, size - 1, rules, plan) < min_count:
             return R_PILE_CANNOT_OPEN
         return R_OK
     # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).

@@ -241,7 +241,7 @@ def test_opening_upper_bound_never_below_the_exact_search():
                 n = int(rng.integers(3, hand[k] + 1))
                 hand[k] -= n
                 pending[k, NATURALS] = n
-            exact = best_opening(hand, pending, top, 0, rules, plan)
+            exact = best_opening(hand, pending, melds, top, 0, rules, plan)
             bound = opening_upper_bound(hand, pending, melds, rules)
             assert bound >= exact, (hand.tolist(), top, bound, exact)
 

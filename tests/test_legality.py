@@ -187,15 +187,24 @@ def test_open_best_opening_finds_the_largest_count():
     """OPEN-1..4: K K K, Q Q+joker, 9 9+two, 5 5 5 = 155; the 4 is left to discard."""
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     hand = hand_of("KH KS KD QH QS 2C JK 5H 5D 5S 9C 9D 4H 3H")
-    got = best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), -1, 0, RULES, plan)
+    got = best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), EMPTY, -1, 0, RULES, plan)
     assert got == 155
     assert plan[E.FOUR].sum() == 0 and plan.sum() == 12
+
+
+def test_meld_9_best_opening_never_melds_a_dead_rank():
+    """MELD-9 in the opening search: the other team's king canasta keeps our kings in hand."""
+    plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
+    hand = hand_of("KH KS KD QH QS 2C JK 5H 5D 5S 9C 9D 4H 3H")
+    dead_kings = position(t1_K=(7, 0, 0))
+    got = best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), dead_kings, -1, 0, RULES, plan)
+    assert got == 125 and plan[E.KING].sum() == 0  # 155 less the three kings
 
 
 def test_open_2_best_opening_is_refused_without_a_natural_meld():
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     hand = hand_of("AH AS JK KH KD 2C 9H 4C")
-    assert best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), -1, 0, RULES, plan) == -1
+    assert best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), EMPTY, -1, 0, RULES, plan) == -1
 
 
 # --- PILE -------------------------------------------------------------------------------
@@ -372,8 +381,13 @@ def test_best_opening_agrees_with_brute_force_twin():
         pile_kind = pairs[rng.integers(0, len(pairs))] if pairs and rng.random() < 0.3 else -1
         pending = _pending_from(rng, hand, pile_kind)
         extra = int(rng.integers(0, 3)) if pile_kind >= 0 else 0
-        got = best_opening(hand, pending, pile_kind, extra, rules, plan)
-        want = twin.best_opening_twin(hand, pending, pile_kind, extra, rules)
+        # the other team's melds: sometimes a canasta makes a rank in the hand dead (MELD-9)
+        melds = np.zeros((2, E.N_KINDS, 3), dtype=np.int64)
+        if case % 4 == 1:
+            live = [k for k in E.NATURAL_KINDS if k != pile_kind and pending[k].sum() == 0]
+            melds[1, live[rng.integers(0, len(live))], 0] = 7
+        got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan)
+        want = twin.best_opening_twin(hand, pending, melds, pile_kind, extra, rules)
         assert got == want, (hand.tolist(), pending.tolist(), pile_kind, extra, rules.tolist())
         if got >= 0:
             _check_plan(hand, pending, pile_kind, plan, got, rules)

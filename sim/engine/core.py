@@ -111,7 +111,6 @@ from sim.encoding import (
     R_NOT_HELD,
     R_OK,
     R_OPEN_MINIMUM,
-    R_PILE_CANNOT_OPEN,
     R_SPECIAL_NOT_FIRST_MELD,
     R_WRONG_PHASE,
     RED_THREE,
@@ -606,19 +605,12 @@ def opening_upper_bound(hand, pending, melds, rules):
 
 
 @njit(cache=True)
-def opening_best(hand, pending, pile_kind, extra, melds, rules, work, plan, min_count):
-    """``sim.legality.best_opening`` on this position, with the cards of dead ranks (MELD-9)
-    kept out of the search: they cannot be melded, so they stay in hand (passed as ``extra``,
-    cards left over). ``best_opening`` itself does not see the table. Returns -1 without the
-    search when ``opening_upper_bound`` is below ``min_count``. ``work``: int64[N_KINDS]."""
+def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count):
+    """``sim.legality.best_opening`` on this position, skipped (-1) when the cheap
+    ``opening_upper_bound`` is already below ``min_count``."""
     if opening_upper_bound(hand, pending, melds, rules) < min_count:
         return -1
-    for k in range(N_KINDS):
-        work[k] = hand[k]
-        if k >= FIRST_NATURAL and work[k] > 0 and is_dead(melds, k):
-            extra += work[k]
-            work[k] = 0
-    return best_opening(work, pending, pile_kind, extra, rules, plan)
+    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan)
 
 
 # ---------------------------------------------------------------------------------------
@@ -674,10 +666,9 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True):
         extra = 0
         for k in range(N_KINDS):
             extra += obs[OB_ASIDE + k]
-        work = leave  # no longer needed
         mc = obs[OB_OPEN_MIN]
         pk = obs[OB_PILE_KIND]
-        if opening_best(hand_after, pending, pk, extra, melds, rules, work, plan, mc) < mc:
+        if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc) < mc:
             return R_OPEN_MINIMUM
     return R_OK
 
@@ -698,12 +689,10 @@ def opening_possible(obs, rules, tmp):
     extra = 0
     for k in range(N_KINDS):
         extra += obs[OB_ASIDE + k]
-    work = tmp[pw : pw + N_KINDS]
     mc = obs[OB_OPEN_MIN]
     b = opening_best(
-        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan,
-        mc,
-    )  # fmt: skip
+        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
+    )
     return b >= mc
 
 
@@ -724,37 +713,6 @@ def pile_may_open(obs, rules, tmp):
     pending[:] = 0
     pending[top, NATURALS] = 2
     return opening_upper_bound(rest, pending, ob_melds(obs), rules) >= obs[OB_OPEN_MIN]
-
-
-@njit(cache=True)
-def _holds_dead_rank(obs):
-    """The hand holds a natural of a dead rank (MELD-9)."""
-    melds = ob_melds(obs)
-    for k in range(FIRST_NATURAL, N_KINDS):
-        if obs[OB_HAND + k] > 0 and is_dead(melds, k):
-            return True
-    return False
-
-
-@njit(cache=True)
-def _pile_opening_reason(obs, rules, tmp):
-    """PILE-2 opening check with dead ranks kept out of the search (see ``opening_best``)."""
-    pw = N_KINDS * N_MELD_COLS
-    top = obs[OB_PILE_TOP]
-    rest = tmp[0:N_KINDS]
-    for k in range(N_KINDS):
-        rest[k] = obs[OB_HAND + k]
-    rest[top] -= 2
-    pending = tmp[N_KINDS : N_KINDS + pw].reshape((N_KINDS, N_MELD_COLS))
-    pending[:] = 0
-    pending[top, NATURALS] = 2
-    plan = tmp[N_KINDS + pw : N_KINDS + 2 * pw].reshape((N_KINDS, N_MELD_COLS))
-    work = tmp[N_KINDS + 2 * pw : 2 * N_KINDS + 2 * pw]
-    extra = obs[OB_PILE_N] - 1
-    mc = obs[OB_OPEN_MIN]
-    if opening_best(rest, pending, top, extra, ob_melds(obs), rules, work, plan, mc) < mc:
-        return R_PILE_CANNOT_OPEN
-    return R_OK
 
 
 @njit(cache=True)
@@ -791,8 +749,6 @@ def action_reason(obs, a, rules, tmp):
             obs[OB_OPEN_MIN],
             rules,
         )  # PILE-1/2
-        if r == R_OK and obs[OB_OPENED] == 0 and _holds_dead_rank(obs):
-            return _pile_opening_reason(obs, rules, tmp)
         return r
     if phase != PH_PLAY:
         return R_WRONG_PHASE

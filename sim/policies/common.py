@@ -53,12 +53,10 @@ def opening_step(obs, rules, scratch):
     extra = 0
     for k in range(N_KINDS):
         extra += obs[OB_ASIDE + k]
-    work = scratch[SCRATCH_FREE + pw : SCRATCH_FREE + pw + N_KINDS]
     mc = obs[OB_OPEN_MIN]
     best = opening_best(
-        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, work, plan,
-        mc,
-    )  # fmt: skip
+        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
+    )
     if best < obs[OB_OPEN_MIN]:
         return -1
     for slot in range(N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last

@@ -134,7 +134,7 @@ def opening_count(from_hand):
     return total
 
 
-def best_opening_twin(hand, pending, pile_kind, extra, rules):
+def best_opening_twin(hand, pending, melds, pile_kind, extra, rules):
     """Largest valid opening count by trying every way to meld the hand (or -1)."""
     max_w = int(rules[E.RS_MAX_WILDS_MIXED])
     hand = [int(x) for x in hand]
@@ -190,12 +190,12 @@ def best_opening_twin(hand, pending, pile_kind, extra, rules):
             return
         k = kinds[i]
         top = 1 if k == pile_kind else 0
-        for a in range(hand[k] + 1):
+        for a in range(0 if dead(melds, k) else hand[k], -1, -1):
             n = pend[k][0] + a
             if top and n < 2:
                 continue
-            for t in range(twos_left + 1):
-                for j in range(jokers_left + 1):
+            for t in range(1 if dead(melds, k) else twos_left + 1):
+                for j in range(1 if dead(melds, k) else jokers_left + 1):
                     w = pend[k][1] + pend[k][2] + t + j
                     total = n + top + w
                     if total == 0:
@@ -233,7 +233,7 @@ def pile_twin(hand, melds, team, pile_counts, top_kind, opened, min_count, rules
 
         pending = np.zeros((E.N_KINDS, 3), dtype=np.int64)
         pending[top_kind, 0] = 2
-        got = best_opening_twin(rest, pending, top_kind, sum(pile_counts) - 1, rules)
+        got = best_opening_twin(rest, pending, melds, top_kind, sum(pile_counts) - 1, rules)
         return E.R_OK if got >= min_count else E.R_PILE_CANNOT_OPEN
     after = melds.copy()
     after[team, top_kind, 0] += 3
