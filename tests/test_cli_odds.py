@@ -63,3 +63,37 @@ def test_bad_format_is_a_usage_error(capsys):
         main(["odds", "--format", "xml"])
     assert exc.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_odds_1_sampled_json_adds_estimates_beside_exact(capsys):
+    """ODDS-1 `canasta odds -n`: the --exact keys, each adding hits, deals, estimate and a 95%
+    interval; the same seed gives the same counts whatever --jobs is."""
+    import json
+
+    from sim.cli import main
+
+    assert main(["odds", "-n", "400000", "--seed", "5", "--format", "json", "--quiet"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert set(one) == {"straight", "pairs", "pairs_twos_sevens_aces", "garbage", "any"}
+    for row in one.values():
+        assert {"exact", "fraction", "hits", "deals", "estimate", "ci_low", "ci_high"} <= set(row)
+        assert row["deals"] == 400_000 and row["ci_low"] <= row["estimate"] <= row["ci_high"]
+    argv = ["odds", "-n", "400000", "--seed", "5", "--jobs", "2", "--format", "json", "--quiet"]
+    assert main(argv) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert {k: v["hits"] for k, v in one.items()} == {k: v["hits"] for k, v in two.items()}
+
+
+def test_odds_sampled_bad_input_is_one_line(capsys):
+    from sim.cli import main
+
+    for argv in (
+        ["odds", "-n", "0"],
+        ["odds", "-n", "10", "--jobs", "0"],
+        ["odds", "--exact", "-n", "10"],
+        ["odds", "--max-deals", "5"],
+        ["odds", "--rel-error", "2"],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("canasta: error:") and err.count("\n") == 1, err

@@ -1,9 +1,9 @@
 """``canasta odds``: the odds of being dealt a special hand (ODDS-1).
 
-``--exact`` (the default and, for now, the only mode) counts them exactly under the model
-``sim.odds.MODEL``. The module is laid out for a second mode: ``run`` picks a mode, each mode
-returns ``{hand: {field: value}}`` rows, and the formatters print whatever fields the rows hold,
-so a Monte Carlo mode (``-n DEALS``) can add its estimate and interval fields beside "exact".
+``--exact`` (the default) counts them exactly under the model ``sim.odds.MODEL``; ``-n DEALS``
+samples real deals with the compiled sampler (``sim.sampler``) and prints each estimate with its
+95% Wilson interval beside the exact value. JSON rows are ``{hand: {field: value}}``: the exact
+fields, plus hits, deals, estimate, ci_low, ci_high when sampling.
 """
 
 from __future__ import annotations
@@ -25,8 +25,19 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--exact",
         action="store_true",
-        help="count the odds exactly (the default mode)",
+        help="count the odds exactly (the default mode, unless -n is given)",
     )
+    p.add_argument("-n", "--deals", type=int, metavar="DEALS", help="sample DEALS real deals")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    p.add_argument(
+        "--rel-error",
+        type=float,
+        metavar="R",
+        help="keep sampling until every hand's relative standard error is at most R",
+    )
+    p.add_argument("--max-deals", type=int, metavar="M", help="cap on the deals --rel-error takes")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--rules", metavar="FILE.toml", help="ruleset overrides (TOML)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(func=run)
@@ -60,12 +71,16 @@ def format_table(rows: dict[str, dict], model: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sim.errors import CanastaError
     from sim.odds import MODEL
     from sim.ruleset import as_ruleset
 
     ruleset = as_ruleset(args.rules)
-    # The exact mode is the default; a sampling mode (-n DEALS) will branch here and may
-    # merge its estimate fields into the same rows.
+    if args.deals is not None or args.rel_error is not None:
+        return run_sampled(args, ruleset)
+    for flag in ("max_deals",):
+        if getattr(args, flag) is not None:
+            raise CanastaError("--max-deals goes with -n DEALS or --rel-error")
     rows = exact_rows(ruleset)
     if args.format == "json":
         print(json.dumps(rows))
@@ -73,4 +88,35 @@ def run(args: argparse.Namespace) -> int:
         print(format_table(rows, MODEL))
         if ruleset.special_hands == "none":
             print("(SPECIAL-7: special hands are off in this ruleset, so every odds is 0)")
+    return 0
+
+
+def run_sampled(args: argparse.Namespace, ruleset) -> int:
+    """Monte Carlo mode: sample real deals, estimates beside the exact values."""
+    from sim.errors import CanastaError
+    from sim.sampler import format_sampled, sample_dealt_odds
+
+    if args.exact:
+        raise CanastaError("--exact and -n DEALS are two modes: give one")
+    n = args.deals if args.deals is not None else 1_000_000
+    if n < 1:
+        raise CanastaError(f"the number of deals must be a positive integer, got {n}")
+    if args.jobs < 1:
+        raise CanastaError(f"--jobs must be a positive integer, got {args.jobs}")
+    result = sample_dealt_odds(
+        n,
+        seed=args.seed,
+        n_jobs=args.jobs,
+        ruleset=ruleset,
+        rel_error=args.rel_error,
+        max_deals=args.max_deals,
+        progress=False if args.quiet else None,
+    )
+    if args.format == "json":
+        rows = exact_rows(ruleset)
+        for name, row in result.to_dict().items():
+            rows[name].update(row)
+        print(json.dumps(rows))
+    else:
+        print(format_sampled(result))
     return 0
