@@ -15,7 +15,7 @@ import json
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
         "odds",
-        help="odds of being dealt a special hand (exact, ODDS-1)",
+        help="odds of being dealt a special hand (ODDS-1): exact, or sampled with -n",
         description=(
             "Odds that the first player's dealt hand is a special hand (Straight, Pairs, "
             "Pairs with twos-sevens-aces, Garbage) or any of them, under the ODDS-1 model, "
