@@ -230,6 +230,18 @@ _SUB = _F * _L * _C * _B
 _NO = -1
 
 
+@njit(cache=True, inline="always")
+def _encode(p, f, left, cc, bad):
+    """Index of an opening-search state (wilds placed, OPEN-2 flag, left, canastas, bad)."""
+    return (((p * _F + f) * _L + left) * _C + cc) * _B + bad
+
+
+@njit(cache=True, inline="always")
+def _decode(s):
+    """Inverse of ``_encode``."""
+    return s // _SUB, s // (_B * _C * _L) % _F, s // (_B * _C) % _L, s // _B % _C, s % _B
+
+
 @njit(cache=True)
 def _wild_points(used, jokers):
     """Points of ``used`` wild cards from a hand holding ``jokers`` jokers, jokers first."""
@@ -272,11 +284,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
         for s in range(n_states):
             if dp[i, s] == _NO:
                 continue
-            bad = s % _B
-            cc = s // _B % _C
-            left = s // (_B * _C) % _L
-            f = s // (_B * _C * _L) % _F
-            p = s // _SUB
+            p, f, left, cc, bad = _decode(s)
             for a in range(1 if dead else c + 1):
                 n = base_n + a
                 big_n = n + top
@@ -303,7 +311,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
                     if unfinished and (kind == SEVEN or (kind == ACE and w == 0)):
                         nbad = 1
                     nleft = min(left + c - a, _L - 1)
-                    ns = (((p + x) * _F + nf) * _L + nleft) * _C * _B + ncc * _B + nbad
+                    ns = _encode(p + x, nf, nleft, ncc, nbad)
                     value = dp[i, s] + n * _VALUE[kind]
                     if value > dp[i + 1, ns]:
                         dp[i + 1, ns] = value
@@ -319,11 +327,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
     for s in range(n_states):
         if dp[n_layers, s] == _NO:
             continue
-        bad = s % _B
-        cc = s // _B % _C
-        left = s // (_B * _C) % _L
-        f = s // (_B * _C * _L) % _F
-        p = s // _SUB
+        p, f, left, cc, bad = _decode(s)
         if f == 0:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
