@@ -402,6 +402,8 @@ STATE_FIELDS = (
     ("errors", 1),  # illegal actions proposed by policies (replaced by a legal one)
     ("decisions", 1),  # policy decisions taken
     ("bonus_cards", 2),  # OPEN-5 cards given to each team
+    ("started_held", N_TEAMS * 2),  # sevens, aces the starting player held then; -1 never
+    ("started_stock", N_TEAMS * 3),  # stock size when sevens, aces, wild were started; -1
 )
 _ST, STATE_SIZE = _layout(STATE_FIELDS)
 ST_HANDS = _ST["hands"]  #: offset of hands[N_PLAYERS, N_KINDS]
@@ -437,6 +439,8 @@ ST_SPECIAL_TEAM = _ST["special_team"]  #: declaring team or -1
 ST_ERRORS = _ST["errors"]  #: policy errors
 ST_DECISIONS = _ST["decisions"]  #: decisions
 ST_BONUS = _ST["bonus_cards"]  #: OPEN-5 cards given per team
+ST_STARTED_HELD = _ST["started_held"]  #: offset of started_held[N_TEAMS, 2] (sevens, aces)
+ST_STARTED_STOCK = _ST["started_stock"]  #: offset of started_stock[N_TEAMS, 3]
 STARTED_SEVENS, STARTED_ACES, STARTED_WILD = 0, 1, 2  #: columns of started[team, :]
 
 #: what a player sees (all relative: "own" team first, seats counted from the player)
@@ -548,6 +552,22 @@ TR_BONUS = TEAM_RECORD_ITEMS.index("bonus_cards")
 RECORD_COLUMNS = (
     *RECORD_HEADER,
     *(f"team{t}_{item}" for t in range(N_TEAMS) for item in TEAM_RECORD_ITEMS),
+)
+#: risk columns appended after both team blocks (existing offsets unchanged): per team, how
+#: many sevens / aces the starting player held just before starting the meld, and the stock
+#: size when the sevens, aces, wild meld was started; -1 if never started
+RISK_RECORD_ITEMS = (
+    "sevens_started_held",
+    "aces_started_held",
+    "sevens_started_stock",
+    "aces_started_stock",
+    "wild_started_stock",
+)
+RC_RISK_BASE = RC_TEAM_BASE + N_TEAMS * RC_TEAM_WIDTH  #: first risk column of team 0
+RC_RISK_WIDTH = len(RISK_RECORD_ITEMS)  #: risk columns per team
+RECORD_COLUMNS = (
+    *RECORD_COLUMNS,
+    *(f"team{t}_{item}" for t in range(N_TEAMS) for item in RISK_RECORD_ITEMS),
 )
 RECORD_WIDTH = len(RECORD_COLUMNS)  #: int64 columns of a record row
 MAX_TURNS = 400  #: safety bound on the turns of one hand (END_LIMIT; never reached in play)

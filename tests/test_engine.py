@@ -81,6 +81,21 @@ def test_records_schema_and_breakdown_sums_to_total():
         assert (df.loc[went_out, f"team{t}_going_out"] == 100).all()
         assert (df.loc[~went_out, f"team{t}_going_out"] == 0).all()
     assert set(df.columns) == {"policy_team0", "policy_team1", *RECORD_COLUMNS}
+    check_risk_columns(df)
+
+
+def check_risk_columns(df):
+    """MELD-1/PILE-1 risk columns: -1 exactly when the meld was never started; a sevens or aces
+    meld starts from 3+ in hand, or 2 with the pile's top (PILE-1), at most the 8 copies; the
+    stock lies between empty and its size after the deal (CARD-1, DEAL-1: 108 - 52)."""
+    for t in (0, 1):
+        for meld in ("sevens", "aces", "wild"):
+            never = df[f"team{t}_{meld}_started_turn"] < 0
+            stock = df[f"team{t}_{meld}_started_stock"]
+            assert (stock[never] == -1).all() and stock[~never].between(0, 56).all()
+            if meld != "wild":
+                held = df[f"team{t}_{meld}_started_held"]
+                assert (held[never] == -1).all() and held[~never].between(2, 8).all()
 
 
 def test_same_seed_same_rows_and_chunking_independent():

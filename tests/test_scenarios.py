@@ -42,6 +42,8 @@ from sim.encoding import (
     ST_OPENING_TURN,
     ST_PHASE,
     ST_PLAYER,
+    ST_STARTED_HELD,
+    ST_STARTED_STOCK,
     ST_STOCK_N,
     ST_TURN_CARD_DRAWN,
 )
@@ -348,3 +350,60 @@ def test_open_4_natural_canasta_in_the_opening_then_more_melds():
     meld(g, 0, 0, 3, 0)  # the wild meld of three twos (MELD-8)
     g.apply(A_DISCARD + 10)
     assert g.state[ST_OPENED] == 1 and g.state[ST_BONUS] == 4
+
+
+def test_records_started_held_and_stock_meld_1_from_hand():
+    """MELD-1 risk columns: P0 draws (stock 56 -> 55) and starts aces from hand holding three;
+    after P0's 4 bonus cards (OPEN-5) P1 draws (50) and starts sevens and aces holding four of
+    each. The columns land in the record row."""
+    from sim.encoding import N_SCORE_ITEMS, RECORD_COLUMNS, RECORD_WIDTH
+    from sim.engine.play import write_record
+
+    deck = deck_for(
+        [
+            "AS AH AD KS KH KD QS QH QD JS JH JD 5S",  # P0: AAA KKK QQQ JJJ = 150
+            "AC AC AS AD 7C 7C 7H 7D KS KD KC 6H 6D",  # P1: AAAA 7777 KKK = 130
+            JUNK[0],
+            JUNK[1],
+        ],
+        stock_top="9D",
+    )
+    g = Game(deck=deck, first_player=0)
+    g.apply(A_DRAW)
+    for k in (ACE, KING, QUEEN, JACK):
+        meld(g, k, 3)
+    g.apply(A_DISCARD + FIVE)  # the opening stands; P0 takes 4 bonus cards (OPEN-5)
+    g.apply(A_DRAW)  # P1 draws: stock 56 - 1 - 4 - 1 = 50
+    for k, n in ((SEVEN, 4), (ACE, 4), (KING, 3)):
+        meld(g, k, n)
+    st = g.state
+    assert st[ST_STARTED_HELD : ST_STARTED_HELD + 4].tolist() == [-1, 3, 4, 4]
+    assert st[ST_STARTED_STOCK : ST_STARTED_STOCK + 6].tolist() == [-1, 55, -1, 50, 50, -1]
+    row = np.zeros(RECORD_WIDTH, dtype=np.int64)
+    write_record(st, 0, np.zeros((2, N_SCORE_ITEMS), dtype=np.int64), row)
+    rec = dict(zip(RECORD_COLUMNS, row.tolist(), strict=True))
+    assert rec["team0_aces_started_held"] == 3 and rec["team0_aces_started_stock"] == 55
+    assert rec["team1_sevens_started_held"] == 4 and rec["team1_sevens_started_stock"] == 50
+    assert rec["team0_sevens_started_held"] == -1 and rec["team1_wild_started_stock"] == -1
+
+
+def test_records_started_held_after_taking_the_pile_pile_1():
+    """PILE-1: P1 takes the pile with a pair of nines, then starts its aces holding three; the
+    stock is the one after P0's draw (taking the pile draws nothing)."""
+    deck = deck_for(
+        [
+            "9S 4C 5C 6C 8C 10C JS JD 4D 5D 6D 8D 10D",  # P0 will discard 9S
+            "9H 9D AC AC AH KC KC KH QC QC QH 6H 6D",  # P1: 99 + AAA KKK QQQ from hand
+            JUNK[1],
+            "4S 5S 6S 8S 10S JS QS KS 10H 10D 8H 5H JH",
+        ],
+        stock_top="10S",
+    )
+    g = Game(deck=deck, first_player=0)
+    g.apply(A_DRAW)
+    g.apply(A_DISCARD + NINE)
+    g.apply(A_TAKE_PILE)
+    meld(g, ACE, 3)
+    st = g.state
+    assert st[ST_STARTED_HELD + 2 + 1] == 3  # team 1's aces: three held
+    assert st[ST_STARTED_STOCK + 3 + 1] == 55  # P1 took the pile: no draw since P0's

@@ -145,6 +145,8 @@ from sim.encoding import (
     ST_SPECIAL,
     ST_SPECIAL_TEAM,
     ST_STARTED,
+    ST_STARTED_HELD,
+    ST_STARTED_STOCK,
     ST_STOCK,
     ST_STOCK_N,
     ST_THREES,
@@ -254,6 +256,9 @@ def deal(st, deck, first_player, score0, score1, rules, log):
         st[ST_KEPT + p] = -1
     for i in range(N_TEAMS * 3):
         st[ST_STARTED + i] = -1
+        st[ST_STARTED_STOCK + i] = -1
+    for i in range(N_TEAMS * 2):
+        st[ST_STARTED_HELD + i] = -1
     st[ST_SCORES] = score0
     st[ST_SCORES + 1] = score1
     st[ST_OUT_TEAM] = -1
@@ -385,6 +390,27 @@ def _note_started(st, team, slot):
 
 
 @njit(cache=True)
+def note_started_by(st, p, slot):
+    """Records: player ``p`` starts its team's meld of ``slot`` now (called before the cards
+    leave the hand): the turn (``_note_started``), for sevens and aces how many of the rank
+    ``p`` holds, and for sevens, aces and wilds the stock size."""
+    team = p % N_TEAMS
+    col = -1
+    if slot == SEVEN:
+        col = STARTED_SEVENS
+    elif slot == ACE:
+        col = STARTED_ACES
+    elif slot == WILD_MELD:
+        col = STARTED_WILD
+    if col < 0 or st[ST_STARTED + team * 3 + col] >= 0:
+        return
+    st[ST_STARTED_STOCK + team * 3 + col] = st[ST_STOCK_N]
+    if col != STARTED_WILD:
+        st[ST_STARTED_HELD + team * 2 + col] = st[ST_HANDS + p * N_KINDS + slot]
+    _note_started(st, team, slot)
+
+
+@njit(cache=True)
 def _join_aside(st, p, log):
     """PILE-1: the rest of a taken pile joins the hand."""
     moved = 0
@@ -437,7 +463,7 @@ def apply_action(st, a, rules, log):
         top = st[ST_PILE + st[ST_PILE_N] - 1]
         # PILE-1: the pair and the top card are melded at once
         if meld_size(melds, team, top) == 0:
-            _note_started(st, team, top)
+            note_started_by(st, p, top)
         hands[p, top] -= 2
         melds[team, top, NATURALS] += 3
         st[ST_PENDING + top * N_MELD_COLS + NATURALS] += 2  # from hand (OPEN-3: not the top)
@@ -457,7 +483,7 @@ def apply_action(st, a, rules, log):
         two = ACTION_TABLE[a, AC_TWO]
         joker = ACTION_TABLE[a, AC_JOKER]
         if meld_size(melds, team, slot) == 0:
-            _note_started(st, team, slot)
+            note_started_by(st, p, slot)
         if slot != WILD_MELD:
             hands[p, slot] -= nat
             melds[team, slot, NATURALS] += nat

@@ -30,6 +30,8 @@ from sim.encoding import (
     RC_FIRST_PLAYER,
     RC_HAND_ID,
     RC_OUT_TEAM,
+    RC_RISK_BASE,
+    RC_RISK_WIDTH,
     RC_SCORE0,
     RC_SPECIAL,
     RC_SPECIAL_TEAM,
@@ -52,6 +54,8 @@ from sim.encoding import (
     ST_SPECIAL,
     ST_SPECIAL_TEAM,
     ST_STARTED,
+    ST_STARTED_HELD,
+    ST_STARTED_STOCK,
     ST_TURN,
     STATE_SIZE,
     TMP_SIZE,
@@ -153,6 +157,11 @@ def write_record(st, hand_id, items, row):
         row[base + TR_CANASTAS] = canastas(melds, t)
         row[base + TR_OPENED] = st[ST_OPENED + t]
         row[base + TR_BONUS] = st[ST_BONUS + t]
+        risk = RC_RISK_BASE + t * RC_RISK_WIDTH  # held: sevens, aces; stock: sevens, aces, wild
+        row[risk] = st[ST_STARTED_HELD + t * 2]
+        row[risk + 1] = st[ST_STARTED_HELD + t * 2 + 1]
+        for j in range(3):
+            row[risk + 2 + j] = st[ST_STARTED_STOCK + t * 3 + j]
 
 
 @njit(cache=True)
