@@ -1,4 +1,5 @@
-"""Policies: the shared harness every registered policy passes, the registry, and strength.
+"""Policies: the shared harness every registered policy passes, the registry, strength, and the
+heuristic's judgement rules on small scenario positions.
 
 The harness (legal moves only, every hand ends, invariants after every action) runs over every
 name in the registry, so a new policy's test is its registration.
@@ -14,16 +15,58 @@ from sim.encoding import (
     A_DISCARD,
     A_DRAW,
     A_LAY_THREES,
+    A_TAKE_PILE,
+    AC_JOKER,
+    AC_NAT,
+    AC_SLOT,
+    AC_TWO,
+    AC_TYPE,
+    ACTION_TABLE,
+    AT_MELD,
+    FIVE,
+    JACK,
+    JOKER,
+    JOKERS,
+    KING,
+    MELD_ACTION,
     N_ACTIONS,
     N_KINDS,
+    N_MELD_COLS,
+    N_TEAMS,
+    NATURALS,
+    NINE,
+    OB_HAND,
+    OB_HAND_SIZES,
+    OB_KEPT,
+    OB_MELDED,
+    OB_MELDS,
+    OB_OPEN_MIN,
+    OB_OPENED,
+    OB_OPENING_TURN,
+    OB_PENDING,
     OB_PHASE,
+    OB_PILE_COUNTS,
+    OB_PILE_KIND,
+    OB_PILE_N,
+    OB_PILE_TOP,
+    OB_STOCK_N,
+    OBS_SIZE,
     PH_DRAW,
+    PH_PLAY,
     PH_THREES,
+    QUEEN,
+    R_OK,
     SCRATCH_LEGAL,
+    SCRATCH_SIZE,
     SCRATCH_TMP,
+    SEVEN,
+    TEN,
     TMP_SIZE,
+    TWO,
+    TWOS,
+    WILD_MELD,
 )
-from sim.engine.core import legal_actions
+from sim.engine.core import action_reason, legal_actions
 from sim.engine.hands import play_hands
 from sim.errors import CanastaError
 from sim.policies import get, names, parse, register, unregister
@@ -174,3 +217,170 @@ def test_harness_under_rule_variants(variant):
         assert set(df.end_reason) <= {"out", "special", "stock"}
         if variant.get("special_hands") == "none":
             assert (df.special_hand == "").all()
+
+
+# ---------------------------------------------------------------------------------------
+# The heuristic's judgement on small positions (observations built by hand)
+# ---------------------------------------------------------------------------------------
+def _rules():
+    from sim.ruleset import as_ruleset
+
+    return np.ascontiguousarray(as_ruleset(None).to_array())
+
+
+def position(hand, own=None, opp=None, stock=40, pile=(), phase=PH_PLAY, opened=(1, 1)):
+    """An observation: ``hand`` and ``pile`` as {kind: count} / kinds bottom first, melds as
+    {slot: (naturals, twos, jokers)} for the player's team (``own``) and the opponents."""
+    obs = np.zeros(OBS_SIZE, dtype=np.int64)
+    obs[OB_PHASE] = phase
+    obs[OB_STOCK_N] = stock
+    obs[OB_PILE_N] = len(pile)
+    obs[OB_PILE_TOP] = pile[-1] if pile else -1
+    obs[OB_PILE_KIND] = -1
+    obs[OB_KEPT] = -1
+    obs[OB_OPENED : OB_OPENED + N_TEAMS] = opened
+    obs[OB_OPENING_TURN] = 1 - opened[0]
+    obs[OB_OPEN_MIN] = 125
+    for k, c in hand.items():
+        obs[OB_HAND + k] = c
+    obs[OB_HAND_SIZES : OB_HAND_SIZES + 4] = (sum(hand.values()), 11, 11, 11)
+    for k in pile:
+        obs[OB_PILE_COUNTS + k] += 1
+    width = N_KINDS * N_MELD_COLS
+    for t, melds in enumerate((own or {}, opp or {})):
+        for slot, cols in melds.items():
+            for c, n in enumerate(cols):
+                obs[OB_MELDS + t * width + slot * N_MELD_COLS + c] = n
+    return obs
+
+
+def decide(obs, spec="heuristic"):
+    """The policy's action on ``obs``; it must be legal there."""
+    policy, params, _ = parse(spec)
+    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    a = int(policy.decide(obs, params, rng, _rules(), scratch))
+    tmp = np.zeros(TMP_SIZE, dtype=np.int64)
+    assert action_reason(obs, a, _rules(), tmp) == R_OK, a
+    return a
+
+
+def apply_meld(obs, a):
+    """Apply a meld operation to the observation as the engine would (hand, melds, pending)."""
+    slot, nat, two, joker = (ACTION_TABLE[a, c] for c in (AC_SLOT, AC_NAT, AC_TWO, AC_JOKER))
+    if slot != WILD_MELD:
+        obs[OB_HAND + slot] -= nat
+    obs[OB_HAND + TWO] -= two
+    obs[OB_HAND + JOKER] -= joker
+    obs[OB_HAND_SIZES] -= nat + two + joker
+    for col, n in ((NATURALS, nat), (TWOS, two), (JOKERS, joker)):
+        obs[OB_MELDS + slot * N_MELD_COLS + col] += n
+        if obs[OB_OPENING_TURN] == 1:
+            obs[OB_PENDING + slot * N_MELD_COLS + col] += n
+    obs[OB_MELDED] = 1
+
+
+def play_turn(obs, spec="heuristic", limit=20):
+    """The policy's meld steps until it discards: (meld actions, the discard action)."""
+    melds = []
+    for _ in range(limit):
+        a = decide(obs, spec)
+        if ACTION_TABLE[a, AC_TYPE] != AT_MELD:
+            return melds, a
+        melds.append(a)
+        apply_meld(obs, a)
+    raise AssertionError("no discard")
+
+
+def slots_melded(actions):
+    return {int(ACTION_TABLE[a, AC_SLOT]) for a in actions}
+
+
+def test_score_2_no_sevens_from_the_pile_with_two_sevens_and_a_short_stock():
+    """SCORE-2/PILE-1: with two sevens and a seven on top, the heuristic takes the pile (starting
+    a sevens meld) only with enough sevens in reach and stock left to finish it."""
+    pile = (KING, SEVEN)
+    short = position({SEVEN: 2, KING: 1, FIVE: 3}, stock=6, pile=pile, phase=PH_DRAW)
+    assert decide(short) == A_DRAW
+    rich = (SEVEN, SEVEN, KING, SEVEN)  # two sevens in hand, three in the pile: five in reach
+    long_ = position({SEVEN: 2, KING: 1, FIVE: 3}, stock=40, pile=rich, phase=PH_DRAW)
+    assert decide(long_) == A_TAKE_PILE
+    assert decide(long_, "heuristic:sevens_threshold=6") == A_DRAW
+
+
+def test_meld_6_sevens_started_from_hand_only_past_the_threshold():
+    """MELD-6/SCORE-2: three sevens in hand are not melded under the default threshold, but are
+    with ``sevens_threshold=3`` and enough stock; never with a short stock."""
+    hand = {SEVEN: 3, KING: 1, NINE: 1, FIVE: 1}
+    melds, _ = play_turn(position(hand, pile=(TEN,)))
+    assert SEVEN not in slots_melded(melds)
+    melds, _ = play_turn(position(hand, pile=(TEN,)), "heuristic:sevens_threshold=3")
+    assert SEVEN in slots_melded(melds)
+    melds, _ = play_turn(position(hand, stock=8, pile=(TEN,)), "heuristic:sevens_threshold=3")
+    assert SEVEN not in slots_melded(melds)
+
+
+def test_meld_8_wild_meld_started_only_with_enough_wild_cards():
+    """MELD-8/SCORE-3: three wild cards do not start a wild meld (-2,000 if unfinished); five
+    do (default ``wild_meld_threshold`` 5)."""
+    few = position({TWO: 2, JOKER: 1, KING: 1, NINE: 1, FIVE: 1}, pile=(TEN,))
+    melds, _ = play_turn(few)
+    assert WILD_MELD not in slots_melded(melds)
+    many = position({TWO: 3, JOKER: 2, KING: 1, NINE: 1, FIVE: 1}, pile=(TEN,))
+    melds, _ = play_turn(many)
+    assert WILD_MELD in slots_melded(melds)
+
+
+def test_out_1_two_canastas_and_a_single_card_goes_out():
+    """OUT-1/OUT-2: with two canastas and one card left, the heuristic discards it (goes out);
+    with three kings and a five it melds the kings first, then discards the five."""
+    canastas = {QUEEN: (7, 0, 0), JACK: (5, 1, 1), KING: (4, 0, 0)}
+    melds, a = play_turn(position({FIVE: 1}, own=canastas, pile=(TEN,)))
+    assert melds == [] and a == A_DISCARD + FIVE
+    obs = position({KING: 3, FIVE: 1}, own=canastas, pile=(TEN,))
+    melds, a = play_turn(obs)
+    assert melds == [MELD_ACTION[KING, 3, 0, 0]] and a == A_DISCARD + FIVE
+    assert obs[OB_HAND_SIZES] == 1  # the discard is the last card: the hand goes out
+
+
+def test_out_1_no_new_wild_meld_that_would_block_going_out():
+    """OUT-1: a team able to go out does not start a wild meld with three wilds (it could then
+    not go out, and would pay 2,000 for it)."""
+    canastas = {QUEEN: (7, 0, 0), JACK: (5, 1, 1)}
+    obs = position({TWO: 2, JOKER: 1, FIVE: 1, NINE: 1}, own=canastas, pile=(TEN,))
+    melds, _ = play_turn(obs)
+    assert WILD_MELD not in slots_melded(melds)
+
+
+def test_discard_avoids_feeding_an_opponents_meld():
+    """PILE-1: between two equal singles, the heuristic discards the one the opponents do not
+    meld (they may hold a pair of their meld's rank); with ``feed_weight=0`` and fewer copies
+    unseen, the melded rank is the safer one."""
+    obs = position({NINE: 1, TEN: 1, FIVE: 2}, opp={NINE: (3, 0, 0)}, pile=(KING,))
+    assert decide(obs) == A_DISCARD + TEN
+    assert decide(obs, "heuristic:feed_weight=0") == A_DISCARD + NINE
+
+
+def test_score_4_a_third_seven_is_shed():
+    """SCORE-4: holding three sevens it will not meld, the heuristic discards one (three in hand
+    at the end cost 1,500)."""
+    obs = position({SEVEN: 3, KING: 1, NINE: 1}, pile=(TEN, FIVE), stock=30)
+    assert decide(obs) == A_DISCARD + SEVEN
+
+
+def test_open_1_opening_without_a_risky_sevens_meld():
+    """OPEN-1..4 with SCORE-2: when an opening reaches the minimum without them, the heuristic
+    opens without melding its three sevens; when only an opening with the sevens reaches it, it
+    waits (discards without melding), unless ``open_risky=1``."""
+    hand = {KING: 3, QUEEN: 3, JACK: 2, JOKER: 1, SEVEN: 3, FIVE: 1}
+    obs = position(hand, pile=(TEN,), opened=(0, 0))
+    melds, _ = play_turn(obs)
+    assert melds and SEVEN not in slots_melded(melds)
+    assert sum(obs[OB_PENDING + s * N_MELD_COLS + NATURALS] for s in (KING, QUEEN, JACK)) >= 8
+    # 125 only with the sevens: kings 40, queens and the joker 70, sevens 15
+    only_sevens = {SEVEN: 3, KING: 4, QUEEN: 2, JOKER: 1, FIVE: 2, NINE: 1}
+    melds, _ = play_turn(position(only_sevens, pile=(TEN,), opened=(0, 0)))
+    assert melds == []
+    obs = position(only_sevens, pile=(TEN,), opened=(0, 0))
+    melds, _ = play_turn(obs, "heuristic:open_risky=1")
+    assert SEVEN in slots_melded(melds)

@@ -22,6 +22,7 @@ from sim.encoding import (
     FOUR,
     JACK,
     JOKER,
+    JOKERS,
     KIND_COPIES,
     KIND_VALUE,
     KING,
@@ -33,10 +34,12 @@ from sim.encoding import (
     NINE,
     OB_HAND,
     OB_MELDED,
+    OB_OPEN_MIN,
     OB_OPENED,
     OB_OPENING_TURN,
     OB_PHASE,
     OB_PILE_COUNTS,
+    OB_PILE_KIND,
     OB_PILE_N,
     OB_PILE_TOP,
     OB_STOCK_N,
@@ -45,6 +48,7 @@ from sim.encoding import (
     QUEEN,
     R_OK,
     RED_THREE,
+    RS_RULE_OF_FIVE,
     RS_SPECIAL_HANDS,
     SCRATCH_FREE,
     SCRATCH_LEGAL,
@@ -53,12 +57,28 @@ from sim.encoding import (
     SPECIALS_ON,
     TEN,
     TWO,
+    TWOS,
     WILD_MELD,
 )
 from sim.engine.contract import POLICY_SIGNATURE
-from sim.engine.core import action_reason, legal_actions, ob_hand, ob_melds, pile_may_open
-from sim.legality import is_dead, meld_size, out_reason
-from sim.policies.common import cheapest_discard, largest_meld, opening_step, tmp_of
+from sim.engine.core import (
+    action_reason,
+    legal_actions,
+    ob_hand,
+    ob_melds,
+    ob_pending,
+    opening_best,
+    pile_may_open,
+)
+from sim.legality import is_dead, meld_size, opening_reason, out_reason
+from sim.policies.common import (
+    cheapest_discard,
+    largest_meld,
+    opening_plan,
+    opening_step,
+    plan_step,
+    tmp_of,
+)
 from sim.rng import rand_below
 
 
@@ -102,19 +122,91 @@ H_ACES_THRESHOLD = 1  #: start a natural aces meld only holding this many aces
 H_WILD_MELD_THRESHOLD = 2  #: start a wild meld only holding this many wild cards (MELD-8)
 H_PILE_MIN = 3  #: take the pile only when it holds at least this many cards
 H_SAFE_WEIGHT = 4  #: weight of the risk of feeding the pile to the next player
-H_LATE_STOCK = 5  #: stock size from which held sevens/aces (SCORE-4) are shed
+H_LATE_STOCK = 5  #: stock size from which the hand is "late": shed points and SCORE-4 cards
 H_COMPLETE_WITH_WILDS = 6  #: 1: wilds join natural melds only to finish a canasta; 0: freely
+H_RISKY_MIN_STOCK = 7  #: start sevens/aces/wild melds only with this many stock cards left
+H_LIVE_MIN = 8  #: ... and only if this many of the rank are held or unseen (SCORE-2 odds)
+H_OPEN_RISKY = 9  #: 1: open with a risky meld when no safe opening reaches OPEN-1; 0: wait
+H_OPP_OUT_LATE = 10  #: 1: an opponent team able to go out (OUT-1) also makes the hand late
+H_FEED_WEIGHT = 11  #: extra discard risk for a rank the opponents have melded (PILE-1)
+H_DUMP_WEIGHT = 12  #: late in the hand, weight of a card's value when choosing a discard
+H_SHED_STOCK = 13  #: from this stock size down, shed a third seven/ace it will not meld
 KEYS_OFFSET = N_KINDS * N_MELD_COLS + 4 * N_KINDS  #: after the plan, work and chaser targets
+SUB_OFFSET = N_KINDS * N_MELD_COLS  #: the "work" words: the part of the hand an opening uses
 NO_KEY = 1 << 62  #: a kind that cannot be discarded
+#: the heuristic's parameters and defaults (registry order; the names are part of the API:
+#: analysis notebooks and reports sweep them as ``heuristic:sevens_threshold=5``)
 HEURISTIC_PARAMS = {
-    "sevens_threshold": 4.0,
-    "aces_threshold": 4.0,
+    "sevens_threshold": 5.0,
+    "aces_threshold": 5.0,
     "wild_meld_threshold": 5.0,
     "pile_min": 2.0,
     "safe_weight": 1.0,
     "late_stock": 10.0,
     "complete_with_wilds": 1.0,
+    "risky_min_stock": 20.0,
+    "live_min": 7.0,
+    "open_risky": 0.0,
+    "opp_out_late": 1.0,
+    "feed_weight": 1.0,
+    "dump_weight": 1.0,
+    "shed_stock": 60.0,
 }
+#: one line per parameter, for the registry's documentation
+HEURISTIC_PARAM_DOCS = {
+    "sevens_threshold": "start a natural sevens meld (from hand, the pile or the opening) only "
+    "holding at least this many sevens (SCORE-2: +2,500 complete, -2,500 not)",
+    "aces_threshold": "the same for a natural aces meld (an aces meld that takes wilds in the "
+    "opening, MELD-7, is safe and not limited)",
+    "wild_meld_threshold": "start a wild meld only holding at least this many wild cards "
+    "(SCORE-3: +2,000..3,000 complete, -2,000 not)",
+    "pile_min": "once opened, take the pile only when it holds at least this many cards",
+    "safe_weight": "weight of the risk that a discard lets the next player take the pile",
+    "late_stock": "from this many stock cards down the hand is late: shed a third seven/ace "
+    "(SCORE-4), put wild cards on any meld, discard high cards first",
+    "complete_with_wilds": "1: before late, wild cards join natural melds only to finish a "
+    "canasta; 0: whenever legal",
+    "risky_min_stock": "start sevens, aces or wild melds only with at least this many stock "
+    "cards left (time to finish them)",
+    "live_min": "start sevens/aces only if at least this many of the rank are held or unseen "
+    "(not in the pile or the opponents' melds); 7 = no more than one copy gone",
+    "open_risky": "1: when no opening without a risky meld reaches the OPEN-1 minimum, open "
+    "with one anyway; 0: wait for a safe opening",
+    "opp_out_late": "1: an opponent team that could go out now (OUT-1) makes the hand late",
+    "feed_weight": "extra discard risk for a rank the opponents have a meld of (they may hold "
+    "a pair of it, PILE-1)",
+    "dump_weight": "late in the hand, weight of a card's value when choosing a discard",
+    "shed_stock": "from this many stock cards down (or when the hand is late), discard a third "
+    "seven or ace whose meld it would not start, rather than risk SCORE-4's 1,500",
+}
+
+
+@njit(cache=True)
+def _unseen(obs, melds, kind):
+    """Copies of ``kind`` the player cannot see (in other hands or the stock)."""
+    seen = obs[OB_HAND + kind] + obs[OB_PILE_COUNTS + kind]
+    seen += melds[0, kind, NATURALS] + melds[1, kind, NATURALS]
+    return KIND_COPIES[kind] - seen
+
+
+@njit(cache=True)
+def _may_start(obs, params, kind, held, taking_pile):
+    """SCORE-2/3: may the team start its sevens, aces or wild meld (``kind``: SEVEN, ACE or
+    WILD_MELD) holding ``held`` of it? Enough in hand, enough stock left to finish it, and
+    (sevens, aces) enough of the rank out of the opponents' melds and (unless ``taking_pile``)
+    out of the pile."""
+    if obs[OB_STOCK_N] < params[H_RISKY_MIN_STOCK]:
+        return False
+    if kind == WILD_MELD:
+        return held >= params[H_WILD_MELD_THRESHOLD]
+    thr = params[H_SEVENS_THRESHOLD] if kind == SEVEN else params[H_ACES_THRESHOLD]
+    if held < thr:
+        return False
+    melds = ob_melds(obs)
+    live = KIND_COPIES[kind] - melds[1, kind, NATURALS]
+    if not taking_pile:
+        live -= obs[OB_PILE_COUNTS + kind]
+    return live >= params[H_LIVE_MIN]
 
 
 @njit(cache=True)
@@ -122,13 +214,59 @@ def _risky_start_mask(obs, params):
     """Bit mask of slots whose new meld the heuristic will not start now (sevens, aces, wild)."""
     hand = ob_hand(obs)
     mask = 0
-    if hand[SEVEN] < params[H_SEVENS_THRESHOLD]:
+    if not _may_start(obs, params, SEVEN, hand[SEVEN], False):
         mask |= 1 << SEVEN
-    if hand[ACE] < params[H_ACES_THRESHOLD]:
+    if not _may_start(obs, params, ACE, hand[ACE], False):
         mask |= 1 << ACE
-    if hand[TWO] + hand[JOKER] < params[H_WILD_MELD_THRESHOLD]:
+    if not _may_start(obs, params, WILD_MELD, hand[TWO] + hand[JOKER], False):
         mask |= 1 << WILD_MELD
     return mask
+
+
+@njit(cache=True)
+def _late(obs, params):
+    """The hand may end soon: the stock is low, or the opponents could go out (OUT-1)."""
+    if obs[OB_STOCK_N] <= params[H_LATE_STOCK]:
+        return True
+    return params[H_OPP_OUT_LATE] > 0 and out_reason(ob_melds(obs), 1) == R_OK
+
+
+@njit(cache=True)
+def _safe_opening(obs, params, rules, scratch):
+    """OPEN-1..4 without starting a risky meld: the next step of the best opening that starts no
+    sevens, natural aces or wild meld the heuristic would not start (``_may_start``), or -1.
+    Natural aces that take wilds in the opening are a mixed meld (MELD-7) and allowed.
+    -2 when no such opening exists (-1: it exists and needs no further step)."""
+    hand = ob_hand(obs)
+    melds = ob_melds(obs)
+    sub = scratch[SCRATCH_FREE + SUB_OFFSET : SCRATCH_FREE + SUB_OFFSET + N_KINDS]
+    for k in range(N_KINDS):
+        sub[k] = hand[k]
+    mask = _risky_start_mask(obs, params)
+    if (mask >> SEVEN) & 1 and meld_size(melds, 0, SEVEN) == 0:
+        sub[SEVEN] = 0
+    pw = N_KINDS * N_MELD_COLS
+    plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
+    for _ in range(3):
+        held_back = 0
+        for k in range(N_KINDS):
+            held_back += hand[k] - sub[k]
+        if opening_plan(obs, rules, scratch, sub, held_back) < 0:
+            return -2
+        again = False
+        if (mask >> ACE) & 1 and meld_size(melds, 0, ACE) == 0 and sub[ACE] > 0:
+            if plan[ACE, NATURALS] > 0 and plan[ACE, TWOS] + plan[ACE, JOKERS] == 0:
+                sub[ACE] = 0  # a natural aces meld it would not start
+                again = True
+        if (mask >> WILD_MELD) & 1 and meld_size(melds, 0, WILD_MELD) == 0:
+            if plan[WILD_MELD, TWOS] + plan[WILD_MELD, JOKERS] > 0:
+                keep_j = min(sub[JOKER], 2)  # too few wilds for a wild meld: jokers first
+                sub[TWO] = min(sub[TWO], 2 - keep_j)
+                sub[JOKER] = keep_j
+                again = True
+        if not again:
+            return plan_step(obs, rules, scratch)
+    return -2
 
 
 @njit(cache=True)
@@ -151,8 +289,10 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
         return -1
     for slot in range(N_KINDS - 1, FIRST_NATURAL - 1, -1):
         size = meld_size(melds, 0, slot)
-        if size == 0 or size >= CANASTA:
-            continue
+        if size == 0 or size >= CANASTA or slot == SEVEN:
+            continue  # MELD-6: sevens never take wilds
+        if rules[RS_RULE_OF_FIVE] == 1 and melds[0, slot, NATURALS] < 5:
+            continue  # MELD-5: no wild joins before 5 naturals (the check, made cheap)
         need = CANASTA - size
         if need > wilds and not free_wilds:
             continue
@@ -165,22 +305,15 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
 
 
 @njit(cache=True)
-def _unseen(obs, melds, kind):
-    """Copies of ``kind`` the player cannot see (in other hands or the stock)."""
-    seen = obs[OB_HAND + kind] + obs[OB_PILE_COUNTS + kind]
-    seen += melds[0, kind, NATURALS] + melds[1, kind, NATURALS]
-    return KIND_COPIES[kind] - seen
-
-
-@njit(cache=True)
 def safe_discard(obs, params, rules, scratch):
     """DISCARD-*: the legal discard that keeps most and risks least. Keep: pairs and ranks the
     team melds, wild cards. Risk: a natural of a live rank the next player may pair (PILE-1),
-    weighed by the pile's size."""
+    weighed by the pile's size, more for a rank the opponents meld. Late in the hand: shed a
+    third seven/ace (SCORE-4) and high cards (SCORE-5)."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = tmp_of(scratch)
-    late = obs[OB_STOCK_N] <= params[H_LATE_STOCK]
+    late = _late(obs, params)
     keys = scratch[SCRATCH_FREE + KEYS_OFFSET : SCRATCH_FREE + KEYS_OFFSET + N_KINDS]
     for k in range(N_KINDS):
         if hand[k] == 0 or k == RED_THREE or k == BLACK_THREE:
@@ -193,15 +326,20 @@ def safe_discard(obs, params, rules, scratch):
             keep = 10.0 * (hand[k] - 1)
             if meld_size(melds, 0, k) > 0 and meld_size(melds, 0, k) < CANASTA:
                 keep += 25.0
-            if late and (k == SEVEN or k == ACE) and hand[k] >= 3:
-                keep -= 60.0  # SCORE-4: shed a third seven/ace late in the hand
+            if (k == SEVEN or k == ACE) and hand[k] >= 3 and meld_size(melds, 0, k) == 0:
+                if late or obs[OB_STOCK_N] <= params[H_SHED_STOCK]:
+                    keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
             risk = 0.0
-            if not is_dead(melds, k) and meld_size(melds, 1, k) < 5:
+            opp = meld_size(melds, 1, k)
+            if not is_dead(melds, k) and opp < 5:
                 u = _unseen(obs, melds, k)
                 if u >= 2:
                     risk = u / 8.0 * (3.0 + obs[OB_PILE_N])
+                    if opp > 0:
+                        risk *= 1.0 + params[H_FEED_WEIGHT]
             keep += params[H_SAFE_WEIGHT] * risk
-            keep -= KIND_VALUE[k] * 0.2  # high cards cost more if left in hand
+            w = params[H_DUMP_WEIGHT] if late else 0.2
+            keep -= KIND_VALUE[k] * w  # high cards cost more if left in hand
         keys[k] = np.int64(keep * 1000.0)
     # check legality in order of preference, stopping at the first legal discard
     for _ in range(N_KINDS):
@@ -220,46 +358,89 @@ def safe_discard(obs, params, rules, scratch):
 
 @njit(cache=True)
 def _take_pile_ok(obs, params, rules, scratch):
-    if obs[OB_PILE_N] < params[H_PILE_MIN] and obs[OB_OPENED] == 1:
+    """PILE-1/2 and judgement: a big enough pile, and no sevens/aces meld it would not start."""
+    if obs[OB_PILE_N] < params[H_PILE_MIN] and obs[OB_OPENED] == 1 and obs[OB_STOCK_N] > 0:
         return False
     top = obs[OB_PILE_TOP]
     melds = ob_melds(obs)
     hand = ob_hand(obs)
-    if top == SEVEN and meld_size(melds, 0, SEVEN) == 0:
-        if hand[SEVEN] + 1 < params[H_SEVENS_THRESHOLD]:
-            return False
-    if top == ACE and meld_size(melds, 0, ACE) == 0:
-        if hand[ACE] + 1 < params[H_ACES_THRESHOLD]:
+    if (top == SEVEN or top == ACE) and meld_size(melds, 0, top) == 0:
+        # PILE-1 starts a natural meld: the pile's copies join the hand too
+        if not _may_start(obs, params, top, hand[top] + obs[OB_PILE_COUNTS + top], True):
             return False
     tmp = tmp_of(scratch)
-    return pile_may_open(obs, rules, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK
+    if not pile_may_open(obs, rules, tmp) or action_reason(obs, A_TAKE_PILE, rules, tmp) != R_OK:
+        return False
+    return (
+        obs[OB_OPENED] == 1 or params[H_OPEN_RISKY] > 0 or _safe_pickup(obs, params, rules, scratch)
+    )
+
+
+@njit(cache=True)
+def _safe_pickup(obs, params, rules, scratch):
+    """PILE-2 with the heuristic's caution: can the team open after taking the pile without
+    starting a sevens, aces or wild meld it would not start (``_safe_opening``)? A partial check:
+    sevens/aces it would not start are left out of the hand, and the wild cards capped at 2."""
+    hand = ob_hand(obs)
+    top = obs[OB_PILE_TOP]
+    sub = scratch[SCRATCH_FREE + SUB_OFFSET : SCRATCH_FREE + SUB_OFFSET + N_KINDS]
+    pw = N_KINDS * N_MELD_COLS
+    base = SCRATCH_FREE + SUB_OFFSET + N_KINDS  # the chaser's targets: unused while drawing
+    pending = scratch[base : base + pw].reshape((N_KINDS, N_MELD_COLS))
+    plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
+    mask = _risky_start_mask(obs, params)
+    for k in range(N_KINDS):
+        sub[k] = hand[k]
+    sub[top] -= 2
+    for k in (SEVEN, ACE):
+        if (mask >> k) & 1:
+            sub[k] = 0
+    if (mask >> WILD_MELD) & 1:
+        keep_j = min(sub[JOKER], 2)
+        sub[TWO] = min(sub[TWO], 2 - keep_j)
+        sub[JOKER] = keep_j
+    extra = obs[OB_PILE_N] - 1  # the pile's rest, and the cards left out, stay in hand (OUT-2)
+    for k in range(N_KINDS):
+        extra += hand[k] - sub[k]
+    extra -= 2  # the pair goes into the pickup meld
+    pending[:] = 0
+    pending[top, NATURALS] = 2
+    mc = obs[OB_OPEN_MIN]
+    best = opening_best(sub, pending, top, extra, ob_melds(obs), rules, plan, mc)
+    return best >= mc
 
 
 @njit(cache=True)
 def heuristic_play(obs, params, rules, scratch):
     """One play-phase step of the heuristic (shared with special_chaser)."""
     tmp = tmp_of(scratch)
-    if obs[OB_OPENING_TURN] == 1:
-        a = opening_step(obs, rules, scratch)
+    if obs[OB_OPENING_TURN] == 1 and obs[OB_OPENED] == 0:
+        a = _safe_opening(obs, params, rules, scratch)
+        if a == -2 and params[H_OPEN_RISKY] > 0:
+            a = opening_step(obs, rules, scratch)
+        elif a < 0 and obs[OB_MELDED] == 1:
+            melds = ob_melds(obs)
+            pk, mc = obs[OB_PILE_KIND], obs[OB_OPEN_MIN]
+            if opening_reason(ob_pending(obs), melds, 0, pk, mc) != R_OK:
+                a = opening_step(obs, rules, scratch)  # OPEN-1: once begun it must stand
         if a >= 0:
             return a
         if obs[OB_MELDED] == 0:
             return safe_discard(obs, params, rules, scratch)  # cannot open yet
+    mask = _risky_start_mask(obs, params)
     if out_reason(ob_melds(obs), 0) == R_OK:
-        a = largest_meld(obs, rules, scratch, True, 0)  # OUT-1 holds: meld out
+        a = largest_meld(obs, rules, scratch, True, mask)  # OUT-1 holds: meld out
         if a >= 0:
             return a
-    a = largest_meld(obs, rules, scratch, False, _risky_start_mask(obs, params))
+    a = largest_meld(obs, rules, scratch, False, mask)
     if a >= 0:
         return a
-    a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0)
+    late = _late(obs, params)
+    a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
     if a >= 0:
         return a
     hand = ob_hand(obs)
-    if (
-        meld_size(ob_melds(obs), 0, WILD_MELD) == 0
-        and hand[TWO] + hand[JOKER] >= params[H_WILD_MELD_THRESHOLD]
-    ):
+    if meld_size(ob_melds(obs), 0, WILD_MELD) == 0 and not (mask >> WILD_MELD) & 1:
         w = min(hand[TWO] + hand[JOKER], CANASTA)
         two = min(w, hand[TWO])
         a = MELD_ACTION[WILD_MELD, 0, two, w - two] if w - two <= 4 else -1
@@ -270,9 +451,10 @@ def heuristic_play(obs, params, rules, scratch):
 
 @njit(POLICY_SIGNATURE, cache=True)
 def heuristic_decide(obs, params, rng, rules, scratch):
-    """A sensible club player: opens as soon as it can, takes a worthwhile pile, starts sevens,
-    aces and a wild meld only with enough of them in hand, adds wilds to finish canastas, goes
-    out when it can, discards safely (parameters: HEURISTIC_PARAMS)."""
+    """A sensible club player: opens without a risky meld when it can, takes a worthwhile pile,
+    starts sevens, aces and a wild meld only with enough of them in hand and of the stock left,
+    adds wilds to finish canastas, goes out when it can, discards safely and sheds points late
+    (parameters: HEURISTIC_PARAMS, documented in HEURISTIC_PARAM_DOCS)."""
     phase = obs[OB_PHASE]
     if phase == PH_THREES:
         return A_LAY_THREES
@@ -288,6 +470,19 @@ def heuristic_decide(obs, params, rng, rules, scratch):
 # ---------------------------------------------------------------------------------------
 C_OPEN_DISTANCE = len(HEURISTIC_PARAMS)  #: open (give up the chase) when this far from one
 CHASER_PARAMS = {**HEURISTIC_PARAMS, "open_distance": 4.0}
+CHASER_PARAM_DOCS = {
+    **HEURISTIC_PARAM_DOCS,
+    "open_distance": "give up the chase and play the heuristic once at least this many cards "
+    "from every special hand",
+}
+
+
+def param_docs(params: dict) -> str:
+    """'name (default): what it does' lines for the registry's documentation."""
+    docs = {**CHASER_PARAM_DOCS}
+    return "\n".join(f"  {k} ({v:g}): {docs[k]}" for k, v in params.items())
+
+
 STRAIGHT_KINDS = (JOKER, TWO, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE)
 
 

@@ -16,11 +16,13 @@ register(
     "heuristic",
     builtin.heuristic_decide,
     builtin.HEURISTIC_PARAMS,
-    "a sensible club player; sevens, aces, wild meld, pile and discard choices are parameters",
+    "a sensible club player; sevens, aces, wild meld, pile and discard choices are parameters:\n"
+    + builtin.param_docs(builtin.HEURISTIC_PARAMS),
 )
 register(
     "special_chaser",
     builtin.special_chaser_decide,
     builtin.CHASER_PARAMS,
-    "heuristic, but while unopened keeps a three and discards toward Straight/Pairs/Garbage",
+    "heuristic, but while unopened keeps a three and discards toward Straight/Pairs/Garbage:\n"
+    + builtin.param_docs(builtin.CHASER_PARAMS),
 )

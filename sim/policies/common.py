@@ -48,17 +48,33 @@ def tmp_of(scratch):
 def opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
     ``sim.legality.best_opening``), or -1 if no opening can be completed or none is left."""
+    if opening_plan(obs, rules, scratch, ob_hand(obs), 0) < 0:
+        return -1
+    return plan_step(obs, rules, scratch)
+
+
+@njit(cache=True)
+def opening_plan(obs, rules, scratch, hand, held_back):
+    """OPEN-1..4: the best opening using only the cards of ``hand`` (the player's hand, or a part
+    of it that leaves ``held_back`` cards out: they stay in hand, which counts for OUT-2),
+    written to the plan at ``SCRATCH_FREE``; its count, or -1 if below the minimum."""
     pw = N_KINDS * N_MELD_COLS
     plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
-    extra = 0
+    extra = held_back
     for k in range(N_KINDS):
         extra += obs[OB_ASIDE + k]
     mc = obs[OB_OPEN_MIN]
     best = opening_best(
-        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
+        hand, ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
     )
-    if best < obs[OB_OPEN_MIN]:
-        return -1
+    return best if best >= mc else -1
+
+
+@njit(cache=True)
+def plan_step(obs, rules, scratch):
+    """The next meld operation of the plan ``opening_plan`` wrote, or -1 if none is left."""
+    pw = N_KINDS * N_MELD_COLS
+    plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
     for slot in range(N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
         nat = plan[slot, NATURALS] if slot != WILD_MELD else 0
         two, joker = plan[slot, TWOS], plan[slot, JOKERS]
@@ -108,8 +124,8 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
                     break
             if done:
                 break
-    if use_wilds and not (skip_mask & 1):
-        cur = meld_size(melds, 0, WILD_MELD)
+    cur = meld_size(melds, 0, WILD_MELD)
+    if use_wilds and not (cur == 0 and skip_mask & 1):
         for w in range(min(hand[TWO] + hand[JOKER], CANASTA - cur), 0, -1):
             if w <= best_n:
                 break
