@@ -26,3 +26,7 @@ register(
     "heuristic, but while unopened keeps a three and discards toward Straight/Pairs/Garbage:\n"
     + builtin.param_docs(builtin.CHASER_PARAMS),
 )
+
+from sim.policies.expert import register_expert  # noqa: E402  (issue 7: search policy)
+
+register_expert()

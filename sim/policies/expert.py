@@ -1,0 +1,307 @@
+"""The ``expert`` policy (issue 7): determinized Monte Carlo search over heuristic rollouts.
+
+At its decision points the expert lists a few candidate moves, samples ``samples`` full
+positions consistent with its observation (``sim.engine.search.determinize``: the unseen cards
+dealt at random), draws ``rollouts`` stock orders for each, plays every candidate forward from
+each sample with the heuristic for all four players (``sim.engine.search.apply_and_rollout``)
+and keeps the candidate with the best average hand margin (own team's score minus the other's).
+Every candidate is judged on the same samples and stock orders (common random numbers), so the
+comparison is paired and its noise small. Ties keep the heuristic's own choice.
+
+Decision points (the rest is the heuristic's):
+
+- the draw, when taking the pile is legal (PILE-1/2): draw or take;
+- the discard (DISCARD-*): the heuristic's choice and its next preferences (found by asking
+  the heuristic again with the chosen kinds hidden), up to ``candidates``, plus starting a
+  sevens (MELD-6), aces (MELD-7) or wild (MELD-8) meld instead, when legal;
+- starting a sevens, aces or wild meld proposed by the heuristic: do it, or hold (the
+  heuristic's choice with those cards hidden).
+
+Uses only the observation: the search reads ``obs`` alone, and its randomness comes from one
+draw of the hand's generator (``sim.engine.search.seed_search``), so it is reproducible from
+the seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.encoding import (
+    A_DRAW,
+    A_TAKE_PILE,
+    AC_SLOT,
+    AC_TYPE,
+    ACE,
+    ACTION_TABLE,
+    AT_DISCARD,
+    AT_MELD,
+    CANASTA,
+    JOKER,
+    MELD_ACTION,
+    N_ACTIONS,
+    N_KINDS,
+    N_SCORE_ITEMS,
+    N_TEAMS,
+    OB_HAND,
+    OB_HAND_SIZES,
+    OB_PHASE,
+    OB_SEAT,
+    OBS_SIZE,
+    PH_DRAW,
+    PH_OVER,
+    PH_PLAY,
+    R_OK,
+    SCRATCH_SIZE,
+    SEVEN,
+    ST_PHASE,
+    ST_PLAYER,
+    STATE_SIZE,
+    TWO,
+    WILD_MELD,
+)
+from sim.engine.contract import POLICY_SIGNATURE
+from sim.engine.core import (
+    action_reason,
+    apply_action,
+    forced_action,
+    legal_actions,
+    ob_melds,
+    observe,
+    pile_may_open,
+)
+from sim.engine.search import (
+    WORK_SIZE,
+    determinize,
+    reshuffle_stock,
+    seed_search,
+    team_margin,
+)
+from sim.legality import meld_size
+from sim.policies.builtin import HEURISTIC_PARAMS, heuristic_decide
+from sim.policies.common import tmp_of
+
+E_SAMPLES = 0  #: determinizations (deals of the unseen cards) per decision
+E_ROLLOUTS = 1  #: stock orders (rollouts) per determinization
+E_CANDIDATES = 2  #: discard candidates searched (the heuristic's first choices)
+E_MARGIN = 3  #: points per hand a move must gain over the heuristic's choice to replace it
+N_EXPERT_PARAMS = 4  #: the heuristic's parameters follow (its rollouts and its own moves)
+EXPERT_PARAMS = {
+    "samples": 12.0,
+    "rollouts": 2.0,
+    "candidates": 4.0,
+    "margin": 0.0,
+    **HEURISTIC_PARAMS,
+}
+MAX_CANDIDATES = 16  #: room for candidate moves
+
+
+@njit(cache=True)
+def _risky_slot(obs, a):
+    """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
+    MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
+    out until complete)."""
+    if ACTION_TABLE[a, AC_TYPE] != AT_MELD:
+        return -1
+    slot = ACTION_TABLE[a, AC_SLOT]
+    if slot != SEVEN and slot != ACE and slot != WILD_MELD:
+        return -1
+    if meld_size(ob_melds(obs), 0, slot) != 0:
+        return -1
+    return slot
+
+
+@njit(cache=True)
+def _hide(masked, obs, slot):
+    """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
+    if slot == WILD_MELD:
+        kinds = (TWO, JOKER)
+    else:
+        kinds = (slot, slot)
+    for k in kinds:
+        c = masked[OB_HAND + k]
+        masked[OB_HAND + k] = 0
+        masked[OB_HAND_SIZES] -= c
+
+
+@njit(cache=True)
+def _add(cands, n, a):
+    for i in range(n):
+        if cands[i] == a:
+            return n
+    if n < cands.shape[0]:
+        cands[n] = a
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _start_ops(obs, rules, scratch, cands, n):
+    """Add the start of a sevens, aces or wild meld (all of the rank held, twos first in a
+    wild meld) when the team has none and it is legal now."""
+    hand = obs[OB_HAND : OB_HAND + N_KINDS]
+    melds = ob_melds(obs)
+    tmp = tmp_of(scratch)
+    for slot in (SEVEN, ACE):
+        if meld_size(melds, 0, slot) == 0 and hand[slot] >= 3:
+            a = MELD_ACTION[slot, min(hand[slot], CANASTA), 0, 0]
+            if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+                n = _add(cands, n, a)
+    w = min(hand[TWO] + hand[JOKER], CANASTA)
+    if meld_size(melds, 0, WILD_MELD) == 0 and w >= 3:
+        two = min(w, hand[TWO])
+        a = MELD_ACTION[WILD_MELD, 0, two, w - two]
+        if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+            n = _add(cands, n, a)
+    return n
+
+
+@njit(cache=True)
+def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
+    """The heuristic's discard ``first``, then its next choices: ask it again with the kinds
+    already listed hidden from the hand, while it still proposes a discard legal here."""
+    masked = obs.copy()
+    tmp = tmp_of(scratch)
+    a = first
+    while n < limit:
+        n = _add(cands, n, a)
+        k = ACTION_TABLE[a, AC_SLOT]
+        c = masked[OB_HAND + k]
+        masked[OB_HAND + k] = 0
+        masked[OB_HAND_SIZES] -= c
+        if masked[OB_HAND_SIZES] < 2:
+            break
+        a = heuristic_decide(masked, hp, rng, rules, scratch)
+        if ACTION_TABLE[a, AC_TYPE] != AT_DISCARD or action_reason(obs, a, rules, tmp) != R_OK:
+            break
+    return n
+
+
+@njit(cache=True)
+def candidates(obs, params, rng, rules, scratch, cands):
+    """The moves the expert searches at this decision (the heuristic's first), or just one."""
+    hp = params[N_EXPERT_PARAMS:]
+    tmp = tmp_of(scratch)
+    phase = obs[OB_PHASE]
+    if phase == PH_DRAW:
+        cands[0] = A_DRAW
+        if pile_may_open(obs, rules, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
+            cands[1] = A_TAKE_PILE
+            return 2
+        return 1
+    h = heuristic_decide(obs, hp, rng, rules, scratch)
+    cands[0] = h
+    if phase != PH_PLAY:
+        return 1
+    limit = min(max(int(params[E_CANDIDATES]), 1), cands.shape[0] - 3)
+    if ACTION_TABLE[h, AC_TYPE] == AT_DISCARD:
+        n = _discard_candidates(obs, hp, rng, rules, scratch, h, cands, 0, limit)
+        return _start_ops(obs, rules, scratch, cands, n)
+    slot = _risky_slot(obs, h)
+    if slot >= 0:
+        masked = obs.copy()
+        _hide(masked, obs, slot)
+        if masked[OB_HAND_SIZES] >= 1:
+            hold = heuristic_decide(masked, hp, rng, rules, scratch)
+            if action_reason(obs, hold, rules, tmp) == R_OK:
+                return _add(cands, 1, hold)
+    return 1
+
+
+@njit(cache=True)
+def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
+    """``sim.engine.search.rollout`` with the heuristic for all four players, called directly:
+    numba cannot cache a function that passes a compiled policy on as a value (its address is
+    a dynamic global), and compiling the expert with the whole engine takes ~2 minutes per
+    process. The same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the
+    policy's proposal checked by ``action_reason`` (an illegal one replaced by the first legal
+    action), ``apply_action``; then ``team_margin``. ``st`` is consumed."""
+    tmp = tmp_of(scratch)
+    legal = scratch[0:N_ACTIONS]
+    log = np.zeros(1, dtype=np.int64)
+    while st[ST_PHASE] != PH_OVER:
+        p = st[ST_PLAYER]
+        observe(st, p, obs)
+        a = forced_action(obs)
+        if a < 0:
+            a = heuristic_decide(obs, hp, rng, rules, scratch)
+            if action_reason(obs, a, rules, tmp) != R_OK:
+                if legal_actions(obs, rules, legal, tmp) == 0:
+                    break  # INV_STUCK: cannot happen under the rules
+                a = legal[0]
+        apply_action(st, a, rules, log)
+    return team_margin(st, team, rules, items)
+
+
+@njit(cache=True)
+def search_values(obs, params, rng, rules, cands, n, totals):
+    """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
+    candidate (same positions for every candidate); rollouts by the heuristic for all."""
+    hp = params[N_EXPERT_PARAMS:]
+    n_samples = max(int(params[E_SAMPLES]), 1)
+    n_rollouts = max(int(params[E_ROLLOUTS]), 1)
+    team = obs[OB_SEAT] % N_TEAMS
+    srng = np.zeros(4, dtype=np.uint64)
+    seed_search(rng, srng)
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    robs = np.zeros(OBS_SIZE, dtype=np.int64)
+    rscratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
+    rrng = np.zeros(4, dtype=np.uint64)
+    rrng0 = np.zeros(4, dtype=np.uint64)
+    log = np.zeros(1, dtype=np.int64)
+    totals[:n] = 0
+    done = 0
+    for _ in range(n_samples):
+        if not determinize(obs, base, srng, work):
+            break
+        for r in range(n_rollouts):
+            if r > 0:
+                reshuffle_stock(base, srng, work)
+            seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
+            for c in range(n):
+                st[:] = base
+                rrng[:] = rrng0
+                apply_action(st, cands[c], rules, log)
+                totals[c] += heuristic_rollout(st, team, hp, rrng, rules, robs, rscratch, items)
+            done += 1
+    return done
+
+
+@njit(POLICY_SIGNATURE, cache=True)
+def expert_decide(obs, params, rng, rules, scratch):
+    """Determinized Monte Carlo search (information-set Monte Carlo) over heuristic rollouts at
+    the draw, the discard and the start of a sevens, aces or wild meld; the heuristic elsewhere
+    (parameters: EXPERT_PARAMS)."""
+    cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    n = candidates(obs, params, rng, rules, scratch, cands)
+    if n <= 1:
+        return cands[0]
+    totals = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    done = search_values(obs, params, rng, rules, cands, n, totals)
+    if done == 0:
+        return cands[0]
+    best = 0
+    need = params[E_MARGIN] * done
+    for c in range(1, n):
+        if totals[c] - totals[0] > need and totals[c] > totals[best]:
+            best = c
+    return cands[best]
+
+
+def register_expert() -> None:
+    """Register ``expert`` with the registry (called by ``builtin_registry``)."""
+    from sim.policies.registry import register
+
+    register(
+        "expert",
+        expert_decide,
+        EXPERT_PARAMS,
+        "determinized Monte Carlo search over heuristic rollouts at the draw, the discard and "
+        "the start of sevens/aces/wild melds (samples x rollouts per candidate)",
+    )
+
+
+__all__ = ["EXPERT_PARAMS", "N_EXPERT_PARAMS", "candidates", "expert_decide", "register_expert"]
