@@ -296,27 +296,30 @@ def slots_melded(actions):
     return {int(ACTION_TABLE[a, AC_SLOT]) for a in actions}
 
 
-def test_score_2_no_sevens_from_the_pile_with_two_sevens_and_a_short_stock():
+def test_score_2_no_sevens_from_the_pile_with_two_sevens():
     """SCORE-2/PILE-1: with two sevens and a seven on top, the heuristic takes the pile (starting
-    a sevens meld) only with enough sevens in reach and stock left to finish it."""
-    pile = (KING, SEVEN)
-    short = position({SEVEN: 2, KING: 1, FIVE: 3}, stock=6, pile=pile, phase=PH_DRAW)
-    assert decide(short) == A_DRAW
+    a sevens meld) only with enough sevens in reach (the pile's join the hand) and, if asked
+    (``risky_min_stock``), enough stock left to finish it."""
+    few = position({SEVEN: 2, KING: 1, FIVE: 3}, stock=40, pile=(KING, SEVEN), phase=PH_DRAW)
+    assert decide(few) == A_DRAW
     rich = (SEVEN, SEVEN, KING, SEVEN)  # two sevens in hand, three in the pile: five in reach
     long_ = position({SEVEN: 2, KING: 1, FIVE: 3}, stock=40, pile=rich, phase=PH_DRAW)
     assert decide(long_) == A_TAKE_PILE
     assert decide(long_, "heuristic:sevens_threshold=6") == A_DRAW
+    short = position({SEVEN: 2, KING: 1, FIVE: 3}, stock=6, pile=rich, phase=PH_DRAW)
+    assert decide(short, "heuristic:risky_min_stock=10") == A_DRAW
 
 
 def test_meld_6_sevens_started_from_hand_only_past_the_threshold():
     """MELD-6/SCORE-2: three sevens in hand are not melded under the default threshold, but are
-    with ``sevens_threshold=3`` and enough stock; never with a short stock."""
+    with ``sevens_threshold=3``; not with a short stock when ``risky_min_stock`` asks for more."""
     hand = {SEVEN: 3, KING: 1, NINE: 1, FIVE: 1}
     melds, _ = play_turn(position(hand, pile=(TEN,)))
     assert SEVEN not in slots_melded(melds)
     melds, _ = play_turn(position(hand, pile=(TEN,)), "heuristic:sevens_threshold=3")
     assert SEVEN in slots_melded(melds)
-    melds, _ = play_turn(position(hand, stock=8, pile=(TEN,)), "heuristic:sevens_threshold=3")
+    short = "heuristic:sevens_threshold=3,risky_min_stock=10"
+    melds, _ = play_turn(position(hand, stock=8, pile=(TEN,)), short)
     assert SEVEN not in slots_melded(melds)
 
 

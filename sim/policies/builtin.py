@@ -144,7 +144,7 @@ HEURISTIC_PARAMS = {
     "safe_weight": 1.0,
     "late_stock": 10.0,
     "complete_with_wilds": 1.0,
-    "risky_min_stock": 20.0,
+    "risky_min_stock": 0.0,
     "live_min": 7.0,
     "open_risky": 0.0,
     "opp_out_late": 1.0,
@@ -167,7 +167,8 @@ HEURISTIC_PARAM_DOCS = {
     "complete_with_wilds": "1: before late, wild cards join natural melds only to finish a "
     "canasta; 0: whenever legal",
     "risky_min_stock": "start sevens, aces or wild melds only with at least this many stock "
-    "cards left (time to finish them)",
+    "cards left (time to finish them); 0: no such condition (measured best with thresholds of "
+    "5: holding five sevens costs SCORE-4's 1,500 while two more finish the meld)",
     "live_min": "start sevens/aces only if at least this many of the rank are held or unseen "
     "(not in the pile or the opponents' melds); 7 = no more than one copy gone",
     "open_risky": "1: when no opening without a risky meld reaches the OPEN-1 minimum, open "
@@ -322,6 +323,10 @@ def safe_discard(obs, params, rules, scratch):
         keep = 0.0
         if k == JOKER or k == TWO:
             keep = 1000.0
+        elif is_dead(melds, k):
+            keep = -30.0 - KIND_VALUE[k]  # MELD-9: no use, and it blocks the pile (PILE-2)
+            if (k == SEVEN or k == ACE) and hand[k] >= 3:
+                keep -= 60.0  # SCORE-4
         else:
             keep = 10.0 * (hand[k] - 1)
             if meld_size(melds, 0, k) > 0 and meld_size(melds, 0, k) < CANASTA:
