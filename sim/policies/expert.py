@@ -54,6 +54,8 @@ from sim.encoding import (
     R_OK,
     SCRATCH_SIZE,
     SEVEN,
+    ST_DECISIONS,
+    ST_ERRORS,
     ST_PHASE,
     ST_PLAYER,
     STATE_SIZE,
@@ -226,9 +228,11 @@ def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
         if a < 0:
             a = heuristic_decide(obs, hp, rng, rules, scratch)
             if action_reason(obs, a, rules, tmp) != R_OK:
+                st[ST_ERRORS] += 1
                 if legal_actions(obs, rules, legal, tmp) == 0:
                     break  # INV_STUCK: cannot happen under the rules
                 a = legal[0]
+            st[ST_DECISIONS] += 1
         apply_action(st, a, rules, log)
     return team_margin(st, team, rules, items)
 
