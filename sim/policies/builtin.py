@@ -74,7 +74,9 @@ from sim.legality import is_dead, meld_size, opening_reason, out_reason
 from sim.policies.common import (
     cheapest_discard,
     largest_meld,
+    meld_ok,
     opening_plan,
+    opening_stands,
     opening_step,
     plan_step,
     tmp_of,
@@ -280,12 +282,13 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
     wilds = hand[TWO] + hand[JOKER]
     if wilds == 0:
         return -1
+    stands = opening_stands(obs)
     cur = meld_size(melds, 0, WILD_MELD)
     if 0 < cur < CANASTA:  # MELD-8: finish the wild meld first, twos before jokers
         for w in range(min(wilds, CANASTA - cur), 0, -1):
             two = min(w, hand[TWO])
             a = MELD_ACTION[WILD_MELD, 0, two, w - two]
-            if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+            if a >= 0 and meld_ok(obs, WILD_MELD, 0, two, w - two, rules, tmp, stands):
                 return a
         return -1
     for slot in range(N_KINDS - 1, FIRST_NATURAL - 1, -1):
@@ -300,7 +303,7 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
         w = min(need, wilds)
         two = min(w, hand[TWO])  # twos first: jokers are worth more elsewhere (SCORE-3)
         a = MELD_ACTION[slot, 0, two, w - two]
-        if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+        if a >= 0 and meld_ok(obs, slot, 0, two, w - two, rules, tmp, stands):
             return a
     return -1
 

@@ -18,7 +18,9 @@ from sim.encoding import (
     N_MELD_COLS,
     NATURALS,
     OB_ASIDE,
+    OB_MELDED,
     OB_OPEN_MIN,
+    OB_OPENING_TURN,
     OB_PILE_KIND,
     R_OK,
     SCRATCH_FREE,
@@ -36,7 +38,7 @@ from sim.engine.core import (
     ob_pending,
     opening_best,
 )
-from sim.legality import meld_size
+from sim.legality import meld_size, opening_reason
 
 
 @njit(cache=True)
@@ -88,6 +90,45 @@ def plan_step(obs, rules, scratch):
 
 
 @njit(cache=True)
+def opening_stands(obs):
+    """OPEN-1..4: this is the team's opening turn and the melds made so far are a valid opening."""
+    if obs[OB_OPENING_TURN] == 0 or obs[OB_MELDED] == 0:
+        return False
+    r = opening_reason(ob_pending(obs), ob_melds(obs), 0, obs[OB_PILE_KIND], obs[OB_OPEN_MIN])
+    return r == R_OK
+
+
+@njit(cache=True)
+def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
+    """Is this meld operation legal (``action_reason``)? When the opening already ``stands``
+    (``opening_stands``), the opening search is replaced by a cheaper, stricter check: the
+    turn's melds with this operation must themselves be a valid opening (OPEN-1..4), which
+    the engine's search then always finds (a legal operation it would accept otherwise may be
+    refused here, never the reverse)."""
+    if not stands:
+        return action_reason(obs, MELD_ACTION[slot, nat, two, joker], rules, tmp) == R_OK
+    if meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != R_OK:
+        return False
+    # OPEN-1..4 on the turn's melds with this operation (applied to the views, then undone)
+    melds = ob_melds(obs)
+    pending = ob_pending(obs)
+    melds[0, slot, NATURALS] += nat
+    melds[0, slot, TWOS] += two
+    melds[0, slot, JOKERS] += joker
+    pending[slot, NATURALS] += nat
+    pending[slot, TWOS] += two
+    pending[slot, JOKERS] += joker
+    r = opening_reason(pending, melds, 0, obs[OB_PILE_KIND], obs[OB_OPEN_MIN])
+    melds[0, slot, NATURALS] -= nat
+    melds[0, slot, TWOS] -= two
+    melds[0, slot, JOKERS] -= joker
+    pending[slot, NATURALS] -= nat
+    pending[slot, TWOS] -= two
+    pending[slot, JOKERS] -= joker
+    return r == R_OK
+
+
+@njit(cache=True)
 def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
@@ -95,6 +136,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = tmp_of(scratch)
+    stands = opening_stands(obs)
     best_a, best_n = -1, 0
     for slot in range(N_KINDS - 1, FIRST_NATURAL - 1, -1):
         cur = meld_size(melds, 0, slot)
@@ -118,7 +160,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
                 if two > hand[TWO]:
                     continue
                 a = MELD_ACTION[slot, nat, two, joker]
-                if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+                if a >= 0 and meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
                     best_a, best_n = a, n
                     done = True
                     break
@@ -135,7 +177,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
             if joker > MAX_WILD_MELD_JOKERS:
                 continue
             a = MELD_ACTION[WILD_MELD, 0, two, joker]
-            if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+            if a >= 0 and meld_ok(obs, WILD_MELD, 0, two, joker, rules, tmp, stands):
                 best_a, best_n = a, w
                 break
     return best_a
