@@ -109,31 +109,19 @@ def test_cli_help_names_every_choice():
         assert name in text
 
 
-def test_deal_1_fixed_hand_goes_to_its_seat_same_deal_for_every_choice():
-    """DEAL-1: player p is dealt deck[13p .. 13p+12]; the fixed cards land at the seat and the
-    other 95 depend only on (seed, hand), never on the choice."""
-    pos = wi.position("7H 7S 7D 7C AS AD AC AH KS KD KH JK QS", seat=2)
-    d = wi._deck(pos, 4, 17)
-    assert sorted(d.tolist()) == list(range(108))
-    assert sorted(d[26:39].tolist()) == sorted(pos.hand.tolist())
-    assert (d == wi._deck(pos, 4, 17)).all() and not (d == wi._deck(pos, 4, 18)).all()
-
-
-def test_game_player_refuses_what_needs_the_engine():
-    """Fixed melds or pile top, or a hand not of 13 cards (DEAL-1), need engine support."""
-    with pytest.raises(CanastaError, match="play_position"):
-        wi.play_with_game(2, wi.position(HAND, melds={1: "KH KC KD"}), "policy")
-    with pytest.raises(CanastaError, match="DEAL-1"):
-        wi.play_with_game(2, wi.position("7H 7S 7D"), "policy")
-
-
 @pytest.mark.slow
 def test_whatif_on_the_real_engine():
-    """Through the step API: a hand that can open (OPEN-1: 7777 AAAA KKK = 130) can always meld
-    its sevens at once (applied share 1); 'policy' against itself is exactly paired (0)."""
+    """Compiled positions: a hand that can open (OPEN-1: 7777 AAAA KKK = 130) can always meld
+    its sevens at once (applied share 1); 'policy' against itself is exactly paired (0); the
+    runner path gives the same rows; fixed melds and a pile top are played (no restriction)."""
     pos = wi.position("7H 7S 7D 7C AS AD AC AH KS KD KH JK QS")
-    t = wi.whatif(pos, ["policy", "meld_sevens", "hold_sevens"], 30, seed=1).set_index("choice")
+    t = wi.whatif(pos, ["policy", "meld_sevens", "hold_sevens"], 300, seed=1).set_index("choice")
     assert t.loc["meld_sevens", "applied"] == 1.0
     assert t.loc["policy", "diff_vs_first"] == 0.0
-    again = wi.whatif(pos, ["policy"], 30, seed=1, n_jobs=2)  # same rows whatever the jobs
+    again = wi.whatif(pos, ["policy"], 300, seed=1, n_jobs=2)  # same rows whatever the jobs
     assert again.loc[0, "points"] == t.loc["policy", "points"]
+    later = wi.position(
+        "KH KH 7H 7S 7D 5S 6D", seat=1, turn=9, melds={1: ["QS QS QD QD QH QH QC"]}, pile_top="KS"
+    )
+    t = wi.whatif(later, ["draw", "take_pile"], 200, seed=2).set_index("choice")
+    assert t.loc["take_pile", "applied"] == 1.0 and t.loc["draw", "applied"] == 1.0

@@ -17,7 +17,8 @@ def add_parser(subparsers) -> None:
         "whatif",
         help="compare choices from a fixed hand over simulated deals of the unseen cards",
         description=(
-            "Fix one player's hand (and optionally the turn, team scores, melds and pile top), "
+            "Fix one player's hand at the start of its turn (and optionally the turn, team "
+            "scores, melds, the pile and the sizes of the other hands, the pile and the stock), "
             "deal the unseen cards at random N times, and compare the choices by the fixed "
             "team's expected points per hand, meld completion and in-hand penalty rates, with "
             "95% intervals; every choice is played on the same deals (paired)."
@@ -37,9 +38,17 @@ def add_parser(subparsers) -> None:
         action="append",
         default=[],
         metavar="TEAM:CARDS",
-        help="cards a team has melded, e.g. '0:KS KD KH' (repeatable)",
+        help="one meld of a team, e.g. '0:KS KD KH' or '1:7H 7S 7D 7C' (repeatable)",
     )
     p.add_argument("--pile-top", help="the card on top of the discard pile")
+    p.add_argument("--pile", help="the cards below the pile's top (default: random)")
+    p.add_argument(
+        "--pile-size", type=int, help="cards in the pile (default: one discard per turn)"
+    )
+    p.add_argument("--stock", type=int, help="cards in the stock (default: what is left)")
+    p.add_argument(
+        "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
+    )
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
@@ -68,7 +77,13 @@ def _parse(args):
         raise CanastaError(f"-n {args.n}: need at least 2 hands")
     if args.jobs < 1:
         raise CanastaError(f"--jobs {args.jobs}: need at least 1")
-    return scores, melds, policies, choices
+    sizes = None
+    if args.hand_sizes:
+        try:
+            sizes = tuple(int(x) for x in args.hand_sizes.split(","))
+        except ValueError:
+            raise CanastaError(f"--hand-sizes {args.hand_sizes!r}: expected 4 integers") from None
+    return scores, melds, policies, choices, sizes
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,8 +96,19 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.hand or not args.compare:
         raise CanastaError("whatif needs --hand CARDS and --compare CHOICE,CHOICE")
-    scores, melds, policies, choices = _parse(args)
-    pos = position(args.hand, args.seat, args.turn, scores, melds, args.pile_top)
+    scores, melds, policies, choices, sizes = _parse(args)
+    pos = position(
+        args.hand,
+        args.seat,
+        args.turn,
+        scores,
+        melds,
+        args.pile_top,
+        args.pile,
+        args.pile_size,
+        args.stock,
+        sizes,
+    )
     table = whatif(pos, choices, args.n, args.seed, policies, args.jobs)
     if args.format == "json":
         print(json.dumps({"team": pos.team, "choices": table.to_dict(orient="records")}))

@@ -2,7 +2,8 @@
 
 Public entry points (imported on first use, so ``import sim.engine`` stays light):
 ``Game`` and ``describe_action`` (step API, ``game``), ``play_hands``, ``simulate``,
-``play_games``, ``simulate_games`` (``hands``).
+``play_games``, ``simulate_games`` (``hands``), ``play_position`` (what-if positions,
+``position``).
 """
 
 from sim.engine._cache import ensure_fresh_cache
@@ -16,6 +17,7 @@ _LAZY = {
     "simulate": "sim.engine.hands",
     "play_games": "sim.engine.hands",
     "simulate_games": "sim.engine.hands",
+    "play_position": "sim.engine.position",
 }
 
 

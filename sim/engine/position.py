@@ -1,0 +1,636 @@
+"""What-if positions, compiled: deal the unseen cards around a fixed position and play it out.
+
+A position fixes, at the start of one player's turn ``turn`` (before the draw): that player's
+hand (any size), the team scores, the teams' melds, the pile (its top and contents) and the
+stock size. Everything else is *unseen*: the other players' hands and the stock, plus any pile
+cards not fixed. Hand ``i`` shuffles the unseen cards with the generator ``seed_hand(run_key(S),
+i)`` and deals them (the unfixed pile cards, then the other hands in seat order, then the stock),
+then plays on from the same generator, so the unseen cards depend only on (S, i): every choice
+meets the same deals (common random numbers).
+
+The *choice* (``CHOICES``) forces the fixed player's first decision(s) in that turn; the
+policies play everything else. A forced action the rules refuse in a deal is not made there
+(the policy decides) and the record's ``applied`` column is 0.
+
+Kernel: ``play_position_kernel``; Python: ``play_position`` (= ``sim.engine.play_position``)
+and the runner's chunk function ``position_hands``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from numba import njit, types
+
+from sim.encoding import (
+    A_DISCARD,
+    A_DRAW,
+    A_TAKE_PILE,
+    AC_SLOT,
+    AC_TYPE,
+    ACE,
+    ACTION_TABLE,
+    AT_MELD,
+    CANASTA,
+    CARD_KIND,
+    HAND_SIZE,
+    INV_STUCK,
+    JOKER,
+    JOKERS,
+    KIND_COPIES,
+    KIND_VALUE,
+    MELD_ACTION,
+    N_ACTIONS,
+    N_CARDS,
+    N_KINDS,
+    N_MELD_COLS,
+    N_PLAYERS,
+    N_SCORE_ITEMS,
+    N_TEAMS,
+    NATURALS,
+    OB_HAND,
+    OB_PHASE,
+    OBS_SIZE,
+    PH_DRAW,
+    PH_OVER,
+    PH_PLAY,
+    R_OK,
+    RECORD_WIDTH,
+    RED_THREE,
+    SCRATCH_SIZE,
+    SCRATCH_TMP,
+    SEVEN,
+    ST_DECISIONS,
+    ST_DISCARDS,
+    ST_ERRORS,
+    ST_FIRST_PLAYER,
+    ST_HANDS,
+    ST_KEPT,
+    ST_MELDS,
+    ST_OPENED,
+    ST_OUT_TEAM,
+    ST_PHASE,
+    ST_PILE,
+    ST_PILE_COUNTS,
+    ST_PILE_N,
+    ST_PLAYER,
+    ST_SCORES,
+    ST_SPECIAL_TEAM,
+    ST_STARTED,
+    ST_STARTED_HELD,
+    ST_STARTED_STOCK,
+    ST_STOCK,
+    ST_STOCK_N,
+    ST_TURN,
+    ST_TURN_CARD_DRAWN,
+    STATE_SIZE,
+    TMP_SIZE,
+    TURN_CARD_FROM_BOTTOM,
+    TWO,
+    TWOS,
+    WILD_MELD,
+)
+from sim.engine.contract import POLICY_TYPE
+from sim.engine.core import (
+    action_reason,
+    apply_action,
+    begin_turn,
+    forced_action,
+    legal_actions,
+    observe,
+    score_hand,
+)
+from sim.engine.play import write_record
+from sim.errors import CanastaError
+from sim.rng import seed_hand, shuffle
+
+#: choice name -> what the fixed player does at the position (then the policies play on)
+CHOICES = {
+    "policy": "let the seat's policy decide (the baseline)",
+    "meld_sevens": "meld all the sevens held now (needs 3+ sevens, MELD-1/MELD-6)",
+    "hold_sevens": "meld no seven this turn; the policy decides everything else",
+    "meld_aces": "meld all the aces held now (needs 3+ aces, MELD-1/MELD-7)",
+    "hold_aces": "meld no ace this turn; the policy decides everything else",
+    "take_pile": "take the discard pile where the rules allow it (PILE-1/2)",
+    "draw": "draw from the stock instead of taking the pile",
+}
+CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_PILE, CH_DRAW = (
+    range(len(CHOICES))
+)
+
+#: the position array handed to the kernel (besides the template state and the unseen cards)
+(PS_SEAT, PS_TURN, PS_CHOICE, PS_PILE_RANDOM, PS_TOP_RANDOM, PS_PILE_N, PS_STOCK_N) = range(7)
+PS_SIZES = 7  #: hand sizes of the four seats (the fixed seat's included)
+PS_WIDTH = PS_SIZES + N_PLAYERS
+
+
+# ---------------------------------------------------------------------------------------
+# The kernel
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def deal_position(st, template, pos, unseen, rng, log, rules):
+    """Copy the fixed ``template`` state and deal the ``unseen`` card ids (shuffled in place
+    from ``rng``) to the unfixed pile cards (never a red three: DEAL-4 lays them down), the
+    other seats and the stock; then the fixed player's turn begins (TURN-1, DEAL-4/5)."""
+    st[:] = template
+    shuffle(rng, unseen)
+    seat = pos[PS_SEAT]
+    # the pile first: random cards below the top, then the top (fixed in the template or
+    # random); red threes met on the way are passed over (moved to the front) for the hands
+    n_pile = pos[PS_PILE_RANDOM] + pos[PS_TOP_RANDOM]
+    top_fixed = pos[PS_PILE_N] > 0 and pos[PS_TOP_RANDOM] == 0
+    base = pos[PS_PILE_N] - n_pile - (1 if top_fixed else 0)
+    skipped = 0
+    placed = 0
+    j = 0
+    while placed < n_pile:
+        c = unseen[j]
+        k = CARD_KIND[c]
+        if k == RED_THREE:
+            unseen[j] = unseen[skipped]
+            unseen[skipped] = c
+            skipped += 1
+        else:
+            st[ST_PILE + base + placed] = k
+            st[ST_PILE_COUNTS + k] += 1
+            st[ST_DISCARDS + k] += 1
+            placed += 1
+        j += 1
+    st[ST_PILE_N] = pos[PS_PILE_N]
+    for m in range(skipped):  # the passed-over red threes rejoin the cards still to deal
+        unseen[j - skipped + m] = unseen[m]
+    i = j - skipped
+    # then the other seats' hands, then the stock (its top last)
+    for q in range(N_PLAYERS):
+        if q == seat:
+            continue
+        for _ in range(pos[PS_SIZES + q]):
+            st[ST_HANDS + q * N_KINDS + CARD_KIND[unseen[i]]] += 1
+            i += 1
+    n = 0
+    for m in range(i, unseen.shape[0]):
+        st[ST_STOCK + n] = unseen[m]
+        n += 1
+    st[ST_STOCK_N] = n
+    st[ST_TURN_CARD_DRAWN] = 1 if n <= TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
+    st[ST_PLAYER] = seat
+    st[ST_TURN] = pos[PS_TURN] - 1
+    begin_turn(st, rules, log)
+
+
+@njit(cache=True)
+def _hold_discard(obs, kind, rules, tmp):
+    """In place of melding ``kind``: the legal discard of the kind held fewest times (then the
+    lowest value, then the lowest kind), never of ``kind``; -1 if none."""
+    best = -1
+    for k in range(N_KINDS):
+        if k == kind or obs[OB_HAND + k] == 0:
+            continue
+        if action_reason(obs, A_DISCARD + k, rules, tmp) != R_OK:
+            continue
+        if best < 0:
+            best = k
+            continue
+        h, hb = obs[OB_HAND + k], obs[OB_HAND + best]
+        if h < hb or (h == hb and KIND_VALUE[k] < KIND_VALUE[best]):
+            best = k
+    return -1 if best < 0 else A_DISCARD + best
+
+
+@njit(cache=True)
+def forced_choice(obs, choice, proposed, first_play, rules, tmp):
+    """The fixed player's action in its fixed turn instead of ``proposed`` (-1 in ``proposed``:
+    no proposal, at a draw the engine would force), and 1 if the choice was made or confirmed,
+    0 if the rules refuse it here (then ``proposed`` stands)."""
+    phase = obs[OB_PHASE]
+    if choice == CH_DRAW or choice == CH_TAKE_PILE:
+        if phase != PH_DRAW:
+            return proposed, 0
+        a = A_DRAW if choice == CH_DRAW else A_TAKE_PILE
+        if action_reason(obs, a, rules, tmp) == R_OK:
+            return a, 1
+        return proposed, 0
+    if choice == CH_POLICY or phase != PH_PLAY:
+        return proposed, 0
+    kind = SEVEN if choice == CH_MELD_SEVENS or choice == CH_HOLD_SEVENS else ACE
+    if choice == CH_MELD_SEVENS or choice == CH_MELD_ACES:
+        if not first_play:
+            return proposed, 0
+        a = MELD_ACTION[kind, min(obs[OB_HAND + kind], CANASTA), 0, 0]
+        if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+            return a, 1
+        return proposed, 0
+    # hold: never meld the rank this turn; in its place end the turn with a discard
+    if ACTION_TABLE[proposed, AC_TYPE] != AT_MELD or ACTION_TABLE[proposed, AC_SLOT] != kind:
+        return proposed, 1
+    a = _hold_discard(obs, kind, rules, tmp)
+    if a < 0:
+        return proposed, 0
+    return a, 1
+
+
+@njit(cache=True)
+def play_position_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos):
+    """``sim.engine.play.play_hand`` with the fixed player's choice forced in its fixed turn.
+    Returns (code, applied): code 0 or an invariant code; applied 1 if the choice was made."""
+    tmp = scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+    legal = scratch[0:N_ACTIONS]
+    seat, turn, choice = pos[PS_SEAT], pos[PS_TURN], pos[PS_CHOICE]
+    applied = 0
+    first_play = True
+    while st[ST_PHASE] != PH_OVER:
+        p = st[ST_PLAYER]
+        observe(st, p, obs)
+        fixed = choice != CH_POLICY and p == seat and st[ST_TURN] == turn
+        a = forced_action(obs)
+        if fixed and a >= 0:
+            f, ok = forced_choice(obs, choice, a, False, rules, tmp)
+            applied |= ok
+            a = f
+        if a >= 0:
+            apply_action(st, a, rules, log)  # no choice left to the policy
+            continue
+        if p % N_TEAMS == 0:
+            a = pol0(obs, params0, rng, rules, scratch)
+        else:
+            a = pol1(obs, params1, rng, rules, scratch)
+        if action_reason(obs, a, rules, tmp) != R_OK:
+            st[ST_ERRORS] += 1
+            n = legal_actions(obs, rules, legal, tmp)
+            if n == 0:
+                return INV_STUCK, applied
+            a = legal[0]
+        if fixed:
+            is_play = obs[OB_PHASE] == PH_PLAY
+            a, ok = forced_choice(obs, choice, a, first_play and is_play, rules, tmp)
+            applied |= ok
+            if is_play:
+                first_play = False
+        apply_action(st, a, rules, log)
+        st[ST_DECISIONS] += 1
+    return 0, applied
+
+
+@njit(
+    types.int64(
+        types.uint64[::1],
+        types.int64,
+        types.int64,
+        POLICY_TYPE,
+        POLICY_TYPE,
+        types.float64[::1],
+        types.float64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[::1],
+        types.int64[:, ::1],
+        types.int64[::1],
+        types.int64[::1],
+    ),
+    cache=True,
+)
+def play_position_kernel(
+    key,
+    start,
+    stop,
+    pol0,
+    pol1,
+    params0,
+    params1,
+    rules,
+    template,
+    pos,
+    unseen,
+    out,
+    applied,
+    status,
+):
+    """Hands ``start..stop-1`` from the position (``template`` state, ``pos`` array, ``unseen``
+    card ids): hand ``h`` deals the unseen cards and plays from ``seed_hand(key, h)``. Records
+    go to ``out[h - start]``, the choice's ``applied`` flag to ``applied[h - start]``."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    obs = np.zeros(OBS_SIZE, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.uint64)
+    cards = np.empty(unseen.shape[0], dtype=np.int64)
+    items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
+    log = np.zeros(1, dtype=np.int64)
+    for h in range(start, stop):
+        seed_hand(key, h, rng)
+        cards[:] = unseen  # the same starting order for every hand: the deal depends on (key, h)
+        deal_position(st, template, pos, cards, rng, log, rules)
+        code, ok = play_position_hand(
+            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos
+        )
+        if code != 0:
+            status[0] = h
+            status[1] = st[ST_TURN]
+            return code
+        score_hand(st, rules, items)
+        write_record(st, h, items, out[h - start])
+        applied[h - start] = ok
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# The Python layer: check the position, build the template, run the kernel
+# ---------------------------------------------------------------------------------------
+def _ids(cards, what: str, taken: np.ndarray | None = None) -> np.ndarray:
+    """Card ids (int64) of a fixed part of the position, given as ids or in card notation
+    (``taken``: the copies already named, so a second '7C' is the second copy)."""
+    if cards is None:
+        return np.zeros(0, dtype=np.int64)
+    if isinstance(cards, str):
+        from sim.cards import parse_cards
+
+        return parse_cards(cards, taken)
+    a = np.asarray(cards, dtype=np.int64).reshape(-1)
+    if a.size and (a.min() < 0 or a.max() >= N_CARDS):
+        raise CanastaError(f"{what}: card ids are 0..{N_CARDS - 1}")
+    return a
+
+
+def _melds_of(position, taken) -> dict[int, list[np.ndarray]]:
+    """team -> list of melds (card ids); a team's entry may be one array (one meld per rank,
+    wilds to a wild meld only when no natural is given) or a list of melds."""
+    melds = getattr(position, "melds", None) or {}
+    if not isinstance(melds, Mapping):
+        raise CanastaError("melds: expected a mapping team -> cards")
+    out = {}
+    for team, cards in melds.items():
+        if team not in range(N_TEAMS):
+            raise CanastaError(f"bad team {team}: teams are 0 and 1")
+        if isinstance(cards, str) or (
+            isinstance(cards, np.ndarray) and cards.ndim == 1 and cards.dtype != object
+        ):
+            groups = [cards]
+        else:
+            groups = list(cards)
+        out[int(team)] = [_ids(g, f"team {team}'s melds", taken) for g in groups]
+    return out
+
+
+def position_arrays(position, choice: str, ruleset=None):
+    """Check ``position`` and return ``(template, pos, unseen)`` for the kernel.
+
+    ``position`` has the attributes of ``analysis.whatif.Position``: ``hand`` (card ids or
+    notation), ``seat``, ``turn``, ``scores``, ``melds`` (team -> one meld's cards or a list of
+    melds), ``pile_top`` (card id, -1 if not fixed) and optionally ``pile`` (the cards below
+    the top), ``pile_size``, ``stock`` and ``hand_sizes`` (the four seats' hand sizes; default
+    13 for the others). Impossible positions raise CanastaError naming the problem."""
+    from sim.cards import format_card
+    from sim.encoding import explain
+    from sim.legality import meld_reason, meld_slot
+
+    rules = np.ascontiguousarray(_ruleset(ruleset).to_array())
+    if choice not in CHOICES:
+        raise CanastaError(f"unknown choice {choice!r}: choose from {', '.join(CHOICES)}")
+    seat = int(getattr(position, "seat", 0))
+    turn = int(getattr(position, "turn", 0))
+    scores = tuple(int(x) for x in getattr(position, "scores", (0, 0)))
+    if not 0 <= seat < N_PLAYERS:
+        raise CanastaError(f"bad seat {seat}: seats are 0..{N_PLAYERS - 1}")
+    from sim.encoding import MAX_TURNS
+
+    if not 0 <= turn < MAX_TURNS - 1:
+        raise CanastaError(f"bad turn {turn}: turns count from 0")
+    if len(scores) != N_TEAMS:
+        raise CanastaError(f"give {N_TEAMS} team scores, not {len(scores)}")
+    taken = np.zeros(N_CARDS, dtype=np.bool_)
+    hand = _ids(getattr(position, "hand", None), "the fixed hand", taken)
+    taken[hand] = True
+    if hand.size == 0:
+        raise CanastaError("the fixed hand is empty")
+    top = getattr(position, "pile_top", None)
+    top = -1 if top is None else int(top)
+    if not -1 <= top < N_CARDS:
+        raise CanastaError(f"the pile top: card ids are 0..{N_CARDS - 1}")
+    if top >= 0 and not taken[top]:
+        taken[top] = True  # named before the melds' notation picks copies
+    melds = _melds_of(position, taken)
+    below = _ids(getattr(position, "pile", None), "the pile", taken)
+    fixed = [("the fixed hand", hand), ("the pile", below)]
+    fixed += [(f"team {t}'s melds", m) for t, ms in melds.items() for m in ms]
+    if top >= 0:
+        fixed.append(("the pile top", np.array([top], dtype=np.int64)))
+    seen = {}
+    for what, ids in fixed:  # CARD-1: each card once
+        for c in ids.tolist():
+            if c in seen:
+                raise CanastaError(
+                    f"CARD-1: {format_card(c)} (card id {c}) is fixed twice ({seen[c]}, {what})"
+                )
+            seen[c] = what
+    counts = np.zeros(N_KINDS, dtype=np.int64)
+    for c in seen:
+        counts[CARD_KIND[c]] += 1
+    over = np.flatnonzero(counts > KIND_COPIES)
+    if over.size:
+        raise CanastaError(f"CARD-1: more copies of kind {int(over[0])} than two packs hold")
+
+    template = np.zeros(STATE_SIZE, dtype=np.int64)
+    t_melds = template[ST_MELDS : ST_MELDS + N_TEAMS * N_KINDS * N_MELD_COLS].reshape(
+        (N_TEAMS, N_KINDS, N_MELD_COLS)
+    )
+    n_melded = 0
+    for team, ms in melds.items():
+        for m in ms:
+            if m.size == 0:
+                continue
+            c = np.bincount(CARD_KIND[m], minlength=N_KINDS).astype(np.int64)
+            slot, code = meld_slot(c)
+            if code != R_OK:
+                raise CanastaError(f"team {team}'s meld {_fmt(m)}: {explain(code)}")
+            if slot != WILD_MELD:
+                t_melds[team, slot, NATURALS] += c[slot]
+            t_melds[team, slot, TWOS] += c[TWO]
+            t_melds[team, slot, JOKERS] += c[JOKER]
+            n_melded += m.size
+        empty = np.zeros_like(t_melds)
+        for slot in range(N_KINDS):
+            nat, two, joker = (int(x) for x in t_melds[team, slot])
+            if nat + two + joker == 0:
+                continue
+            code = meld_reason(empty, team, slot, nat, two, joker, True, False, rules)
+            if code != R_OK:
+                cards = " ".join(f"{x}" for x in (nat, two, joker))
+                raise CanastaError(
+                    f"team {team}'s meld in slot {slot} (naturals, twos, jokers = {cards}) "
+                    f"is not legal: {explain(code)}"
+                )
+    if turn == 0 and n_melded:
+        raise CanastaError("OPEN-1: no team has melded before the first turn (turn 0)")
+
+    # sizes: the other hands (default 13), the pile (default one discard a turn, or what the
+    # fixed stock leaves) and the stock (default what is left) must add up to the 108 cards
+    sizes = getattr(position, "hand_sizes", None)
+    sizes = [HAND_SIZE] * N_PLAYERS if sizes is None else [int(x) for x in sizes]
+    if len(sizes) != N_PLAYERS or min(sizes) < 0:
+        raise CanastaError(f"hand sizes: give {N_PLAYERS} sizes >= 0, one per seat")
+    sizes[seat] = hand.size
+    others = sum(sizes) - hand.size
+    n_fixed_pile = below.size + (1 if top >= 0 else 0)
+    left = N_CARDS - hand.size - n_melded - others  # for the pile and the stock
+    pile_size = getattr(position, "pile_size", None)
+    stock = getattr(position, "stock", None)
+    if pile_size is None:
+        if stock is None:
+            pile_size = min(max(turn, n_fixed_pile), max(left, n_fixed_pile))
+        else:
+            pile_size = left - int(stock)
+    pile_size = int(pile_size)
+    stock = left - pile_size if stock is None else int(stock)
+    if stock < 0 or pile_size < 0 or pile_size + stock != left:
+        raise CanastaError(
+            f"sizes do not add up: fixed hand {hand.size} + melds {n_melded} + other hands "
+            f"{others} leave {left} of the {N_CARDS} cards for the pile and the stock, not "
+            f"pile {pile_size} + stock {stock}"
+        )
+    if turn == 0 and pile_size > 0:
+        raise CanastaError("DEAL-2: the pile is empty on the first turn of a hand (turn 0)")
+    if pile_size < n_fixed_pile:
+        raise CanastaError(f"pile size {pile_size} is below its {n_fixed_pile} fixed cards")
+    if np.any(CARD_KIND[below] == RED_THREE) or (top >= 0 and CARD_KIND[top] == RED_THREE):
+        raise CanastaError("DEAL-4: a red three is never in the pile (it is laid down)")
+    top_random = 1 if (pile_size > n_fixed_pile and top < 0) else 0
+    pile_random = pile_size - n_fixed_pile - top_random
+    unseen = np.array(sorted(set(range(N_CARDS)) - set(seen)), dtype=np.int64)
+    if pile_random + top_random > int(np.sum(CARD_KIND[unseen] != RED_THREE)):
+        raise CanastaError("DEAL-4: too few unseen cards other than red threes for the pile")
+
+    # the template state: what every hand starts from before the unseen cards are dealt
+    template[ST_HANDS + seat * N_KINDS : ST_HANDS + (seat + 1) * N_KINDS] = np.bincount(
+        CARD_KIND[hand], minlength=N_KINDS
+    )
+    for t in range(N_TEAMS):
+        template[ST_SCORES + t] = scores[t]
+        template[ST_OPENED + t] = 1 if t_melds[t].sum() > 0 else 0
+    for i, k in enumerate(CARD_KIND[below].tolist()):
+        template[ST_PILE + i] = k
+        template[ST_PILE_COUNTS + k] += 1
+        template[ST_DISCARDS + k] += 1
+    if top >= 0:
+        k = int(CARD_KIND[top])
+        template[ST_PILE + pile_size - 1] = k
+        template[ST_PILE_COUNTS + k] += 1
+        template[ST_DISCARDS + k] += 1
+    for p in range(N_PLAYERS):
+        template[ST_KEPT + p] = -1
+    for i in range(N_TEAMS * 3):
+        template[ST_STARTED + i] = -1
+        template[ST_STARTED_STOCK + i] = -1
+    for i in range(N_TEAMS * 2):
+        template[ST_STARTED_HELD + i] = -1
+    for t in range(N_TEAMS):  # a fixed meld was started before the position: at its turn
+        for j, slot in enumerate((SEVEN, ACE, WILD_MELD)):
+            if t_melds[t, slot].sum() > 0:
+                template[ST_STARTED + t * 3 + j] = turn
+                template[ST_STARTED_STOCK + t * 3 + j] = stock
+    template[ST_OUT_TEAM] = -1
+    template[ST_SPECIAL_TEAM] = -1
+    template[ST_FIRST_PLAYER] = (seat - turn) % N_PLAYERS
+    pos = np.zeros(PS_WIDTH, dtype=np.int64)
+    pos[PS_SEAT], pos[PS_TURN], pos[PS_CHOICE] = seat, turn, list(CHOICES).index(choice)
+    pos[PS_PILE_RANDOM], pos[PS_TOP_RANDOM], pos[PS_PILE_N] = pile_random, top_random, pile_size
+    pos[PS_STOCK_N] = stock
+    pos[PS_SIZES : PS_SIZES + N_PLAYERS] = sizes
+    return template, pos, unseen
+
+
+def _fmt(ids) -> str:
+    from sim.cards import format_cards
+
+    return format_cards(ids)
+
+
+def _ruleset(ruleset):
+    from sim.ruleset import as_ruleset
+
+    return as_ruleset(ruleset)
+
+
+def position_hands(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    template: np.ndarray,
+    pos: np.ndarray,
+    unseen: np.ndarray,
+    policies: Sequence = ("heuristic", "heuristic"),
+    rules=None,
+) -> pd.DataFrame:
+    """Chunk function (``sim.runner``): hands ``start..stop-1`` from a checked position
+    (``position_arrays``); records of the ``sim.simulate`` schema plus ``applied``."""
+    from sim.engine.hands import EngineInvariantError, resolve_policies
+    from sim.engine.records import records_frame
+
+    resolved = resolve_policies(policies)
+    out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
+    applied = np.zeros(stop - start, dtype=np.int64)
+    status = np.zeros(2, dtype=np.int64)
+    code = play_position_kernel(
+        np.ascontiguousarray(key, dtype=np.uint64),
+        start,
+        stop,
+        resolved[0][0].decide,
+        resolved[1][0].decide,
+        np.ascontiguousarray(resolved[0][1], dtype=np.float64),
+        np.ascontiguousarray(resolved[1][1], dtype=np.float64),
+        np.ascontiguousarray(_ruleset(rules).to_array()),
+        np.ascontiguousarray(template, dtype=np.int64),
+        np.ascontiguousarray(pos, dtype=np.int64),
+        np.ascontiguousarray(unseen, dtype=np.int64),
+        out,
+        applied,
+        status,
+    )
+    if code != 0:
+        raise EngineInvariantError(f"invariant {code} broken in hand {status[0]}")
+    df = records_frame(out, resolved[0][2], resolved[1][2])
+    df["applied"] = applied.astype(bool) | (pos[PS_CHOICE] == CH_POLICY)
+    return df
+
+
+def play_position(
+    n: int,
+    position,
+    choice: str = "policy",
+    seed: int = 0,
+    policies: Sequence = ("heuristic", "heuristic"),
+    n_jobs: int = 1,
+    ruleset=None,
+    **runner_options,
+) -> pd.DataFrame:
+    """Play ``n`` hands from ``position`` with ``choice`` forced (``CHOICES``); one record row
+    per hand (the ``sim.simulate`` schema, docs/records.md) plus ``applied`` (the choice was
+    made: the rules allowed it in that deal). Hand ``i``'s unseen cards depend only on
+    (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
+    ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
+    from sim.engine.hands import resolve_policies
+    from sim.rng import run_key
+    from sim.runner import check_count, check_jobs
+
+    n = check_count("the number of hands", n)
+    check_jobs(n_jobs)
+    rules = _ruleset(ruleset)
+    template, pos, unseen = position_arrays(position, choice, rules)
+    specs = tuple(r[2] for r in resolve_policies(policies))
+    if n_jobs == 1 and not runner_options:
+        return position_hands(run_key(seed), 0, n, template, pos, unseen, specs, rules)
+    from sim.runner import run_chunks
+
+    work = functools.partial(
+        position_hands, template=template, pos=pos, unseen=unseen, policies=specs, rules=rules
+    )
+    meta = {
+        "kind": "position",
+        "policies": list(specs),
+        "ruleset": rules.to_dict(),
+        "position": {"template": template.tolist(), "pos": pos.tolist()},
+    }
+    runner_options.setdefault("meta", meta)
+    return run_chunks(work, n, seed=seed, n_jobs=n_jobs, **runner_options)
