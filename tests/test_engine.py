@@ -286,3 +286,31 @@ def test_engine_cache_dropped_when_a_dependency_changes(tmp_path, monkeypatch):
     (fake / "legality.py").write_text((fake / "legality.py").read_text() + "\n# changed\n")
     _cache.ensure_fresh_cache()
     assert not stale.exists()  # a dependency changed: dropped
+
+
+def test_resume_refused_after_a_policy_parameter_change(tmp_path, monkeypatch):
+    """The run metadata holds the resolved policy parameters: a resume after a change of a
+    policy's parameters (same spec string) is refused by the store, naming them."""
+    import sim.policies.registry as registry
+
+    out = tmp_path / "run"
+    sim.simulate(8, ("heuristic", "random"), seed=1, out=out, quiet=True)
+    original = registry.resolve
+
+    def changed(policy):
+        spec, params, label = original(policy)
+        return spec, params + 1.0, label
+
+    monkeypatch.setattr(registry, "resolve", changed)
+    with pytest.raises(CanastaError, match="params"):
+        sim.simulate(8, ("heuristic", "random"), seed=1, out=out, quiet=True)
+
+
+def test_game_1_simulate_games_through_the_runner_same_rows(tmp_path):
+    """GAME-1: simulate_games goes through the runner (chunks, out=) with the same rows as the
+    in-process kernel; game g depends only on (seed, g)."""
+    direct = simulate_games(3, ("heuristic", "random"), seed=2)
+    chunked = simulate_games(3, ("heuristic", "random"), seed=2, chunk_size=2, quiet=True)
+    pd.testing.assert_frame_equal(direct, chunked)
+    path = simulate_games(3, ("heuristic", "random"), seed=2, out=tmp_path / "g", quiet=True)
+    pd.testing.assert_frame_equal(sim.load(path), direct)

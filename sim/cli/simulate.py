@@ -116,7 +116,12 @@ def run(args: argparse.Namespace) -> int:
         options["out"] = args.out
     try:
         if games:
-            result = _simulate_games(count, policies, args.seed, args.jobs, args.rules, options)
+            from sim.engine.hands import simulate_games
+
+            result = simulate_games(
+                count, policies=policies, seed=args.seed, ruleset=args.rules, n_jobs=args.jobs,
+                **options,
+            )  # fmt: skip
         else:
             result = sim.simulate(
                 count, policies=policies, seed=args.seed, n_jobs=args.jobs, ruleset=args.rules,
@@ -142,21 +147,3 @@ def run(args: argparse.Namespace) -> int:
         labels = tuple((policies * 2)[:2] if len(policies) == 1 else policies)
         print(_games_summary(result, labels) if games else _summary(result, labels))
     return 0
-
-
-def _simulate_games(n_games, policies, seed, n_jobs, rules, options):
-    """Whole games (GAME-1) through the runner, ``sim.engine.hands.play_games`` per chunk."""
-    import functools
-
-    from sim.engine.hands import play_games, resolve_policies
-    from sim.ruleset import as_ruleset
-    from sim.runner import run_chunks
-
-    ruleset = as_ruleset(rules)
-    specs = tuple(r[2] for r in resolve_policies(policies))  # unknown names fail here
-    work = functools.partial(play_games, policies=specs, rules=ruleset)
-    meta = {"kind": "games", "policies": list(specs), "ruleset": ruleset.to_dict()}
-    return run_chunks(
-        work, n_games, seed=seed, n_jobs=n_jobs, meta=meta, id_column="game_id", unit="games",
-        **options,
-    )  # fmt: skip

@@ -117,7 +117,12 @@ def simulate(
     from sim.runner import run_chunks
 
     work = functools.partial(play_hands, policies=specs, rules=rules, debug=debug)
-    meta = {"kind": "hands", "policies": list(specs), "ruleset": rules.to_dict()}
+    meta = {
+        "kind": "hands",
+        "policies": list(specs),
+        "params": [r[1].tolist() for r in resolved],  # a resume after a parameter change: refused
+        "ruleset": rules.to_dict(),
+    }
     runner_options.setdefault("meta", meta)
     return run_chunks(work, n_hands, seed=seed, n_jobs=n_jobs, **runner_options)
 
@@ -168,10 +173,36 @@ def simulate_games(
     seed: int = 0,
     ruleset=None,
     debug: bool = False,
+    n_jobs: int = 1,
+    **runner_options,
 ) -> pd.DataFrame:
-    """Play ``n_games`` whole games (GAME-1) to the ruleset's target; one row per game."""
+    """Play ``n_games`` whole games (GAME-1) to the ruleset's target; one row per game.
+
+    ``n_jobs`` other than 1, or any option of ``sim.runner.run_chunks`` (``chunk_size``,
+    ``backend``, ``out``...), goes through the scale-out runner (``id_column="game_id"``); game
+    ``g`` depends only on (seed, g), so the rows are the same either way."""
+    import functools
+
     from sim.rng import run_key
-    from sim.runner import check_count
+    from sim.runner import check_count, check_jobs
 
     n_games = check_count("the number of games", n_games)
-    return play_games(run_key(seed), 0, n_games, policies, rules=ruleset, debug=debug)
+    check_jobs(n_jobs)
+    resolved = resolve_policies(policies)  # unknown names fail here, before any work
+    specs = tuple(r[2] for r in resolved)
+    rules = as_ruleset(ruleset)
+    if n_jobs == 1 and not runner_options:
+        return play_games(run_key(seed), 0, n_games, specs, rules=rules, debug=debug)
+    from sim.runner import run_chunks
+
+    work = functools.partial(play_games, policies=specs, rules=rules, debug=debug)
+    meta = {
+        "kind": "games",
+        "policies": list(specs),
+        "params": [r[1].tolist() for r in resolved],
+        "ruleset": rules.to_dict(),
+    }
+    runner_options.setdefault("meta", meta)
+    runner_options.setdefault("id_column", "game_id")
+    runner_options.setdefault("unit", "games")
+    return run_chunks(work, n_games, seed=seed, n_jobs=n_jobs, **runner_options)
