@@ -89,7 +89,7 @@ E_CANDIDATES = 2  #: discard candidates searched (the heuristic's first choices)
 E_MARGIN = 3  #: points per hand a move must gain over the heuristic's choice to replace it
 N_EXPERT_PARAMS = 4  #: the heuristic's parameters follow (its rollouts and its own moves)
 EXPERT_PARAMS = {
-    "samples": 12.0,
+    "samples": 24.0,
     "rollouts": 2.0,
     "candidates": 4.0,
     "margin": 0.0,
