@@ -14,8 +14,8 @@ What a determinization fixes (CARD-1: all 108 cards once):
   taken pile's rest held aside, the turn's flags, the scores;
 - unseen, dealt from the generator: every other card, by kind, into the other three hands (by
   their known sizes) and the stock (by its size). Threes go to the stock first (DEAL-4: a hand
-  holds no three except one kept under DEAL-5, which other players do not show), and into the
-  hands only if the stock has no room left for them.
+  holds a three only if kept under DEAL-5, which other players do not show, or just received
+  as an OPEN-5 bonus card), and into the hands only if the stock has no room left for them.
 - hidden and set to a default: the other players' kept three (none) and the records' bookkeeping
   (turns the melds were started, bonus cards given), which no rule reads.
 """
