@@ -387,3 +387,19 @@ def test_open_1_opening_without_a_risky_sevens_meld():
     obs = position(only_sevens, pile=(TEN,), opened=(0, 0))
     melds, _ = play_turn(obs, "heuristic:open_risky=1")
     assert SEVEN in slots_melded(melds)
+
+
+def test_end_1_heuristic_goes_out_more_than_the_stock_runs_out():
+    """END-1/OUT-1 and SCORE-*: the heuristic plays like a club player. Against itself its hands
+    end by going out more often than by the stock running out; against random it scores over
+    1,000 points per hand (the brief's club standard). Tolerances: 5 standard errors (the share
+    difference's SE from the multinomial, the mean's from the sample SD over 4,000 hands)."""
+    n = 4000
+    hh = sim.simulate(n, policies=("heuristic", "heuristic"), seed=5)
+    out = (hh.end_reason == "out").to_numpy(float)
+    stock = (hh.end_reason == "stock").to_numpy(float)
+    d = out - stock
+    assert d.mean() - 5 * d.std(ddof=1) / np.sqrt(n) > 0, d.mean()
+    hr = sim.simulate(n, policies=("heuristic", "random"), seed=6)
+    s = hr.score_team0.to_numpy(float)
+    assert s.mean() - 5 * s.std(ddof=1) / np.sqrt(n) > 1000, s.mean()
