@@ -355,13 +355,13 @@ def test_out_1_no_new_wild_meld_that_would_block_going_out():
     assert WILD_MELD not in slots_melded(melds)
 
 
-def test_discard_avoids_feeding_an_opponents_meld():
-    """PILE-1: between two equal singles, the heuristic discards the one the opponents do not
-    meld (they may hold a pair of their meld's rank); with ``feed_weight=0`` and fewer copies
-    unseen, the melded rank is the safer one."""
+def test_pile_1_discard_weighs_the_next_players_pair():
+    """PILE-1: between two equal singles, the heuristic discards the one with fewer copies
+    unseen (the next player less likely holds a pair of it): here the rank the opponents meld;
+    with ``feed_weight=1`` their meld's rank counts as riskier and the other goes."""
     obs = position({NINE: 1, TEN: 1, FIVE: 2}, opp={NINE: (3, 0, 0)}, pile=(KING,))
-    assert decide(obs) == A_DISCARD + TEN
-    assert decide(obs, "heuristic:feed_weight=0") == A_DISCARD + NINE
+    assert decide(obs) == A_DISCARD + NINE
+    assert decide(obs, "heuristic:feed_weight=1") == A_DISCARD + TEN
 
 
 def test_score_4_a_third_seven_is_shed():
