@@ -314,3 +314,38 @@ def test_game_1_simulate_games_through_the_runner_same_rows(tmp_path):
     pd.testing.assert_frame_equal(direct, chunked)
     path = simulate_games(3, ("heuristic", "random"), seed=2, out=tmp_path / "g", quiet=True)
     pd.testing.assert_frame_equal(sim.load(path), direct)
+
+
+def test_open_1_check_action_plan_cache_agrees_with_action_reason():
+    """OPEN-1..4: the engine's cheaper check (``check_action``, which keeps the opening plan
+    between the meld operations of an opening turn) gives ``action_reason``'s answer for every
+    meld operation of the action table at every decision of real hands (the cache is copied
+    so each probe sees the state the engine would), and along the policy's own choices."""
+    from sim.encoding import A_FIRST_MELD, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
+    from sim.engine.core import PC_SIZE, PC_VALID, action_reason, check_action, forced_action
+
+    hits = 0
+    for hand_id in range(12):
+        g = Game(seed=21, hand_id=hand_id)
+        rules = g.rules
+        cache = np.zeros(PC_SIZE, dtype=np.int64)
+        tmp = np.zeros(SCRATCH_SIZE, dtype=np.int64)[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+        tmp2 = np.zeros_like(tmp)
+        while not g.is_over:
+            obs = g.observation()
+            a = int(forced_action(obs))
+            if a >= 0:
+                cache[PC_VALID] = 0
+                g.apply(a)
+                continue
+            if cache[PC_VALID] == 1:
+                hits += 1
+                for b in range(A_FIRST_MELD, N_ACTIONS):
+                    probe = cache.copy()
+                    assert check_action(obs, b, rules, tmp, probe) == action_reason(
+                        obs, b, rules, tmp2
+                    ), (hand_id, b)
+            a = g.policy_action("heuristic")
+            assert check_action(obs, a, rules, tmp, cache) == action_reason(obs, a, rules, tmp2)
+            g.apply(a)
+    assert hits >= 20, hits  # the cache was in use

@@ -813,6 +813,82 @@ def action_reason(obs, a, rules, tmp):
     return R_BAD_ACTION
 
 
+#: the engine's opening-plan cache (``check_action``): valid flag, the aside total and the hand
+#: it was made for, then the remaining plan[N_KINDS, N_MELD_COLS]
+PC_VALID, PC_ASIDE, PC_HAND = 0, 1, 2
+PC_PLAN = PC_HAND + N_KINDS
+PC_SIZE = PC_PLAN + N_KINDS * N_MELD_COLS
+
+
+@njit(cache=True)
+def _aside_of(obs):
+    n = 0
+    for k in range(N_KINDS):
+        n += obs[OB_ASIDE + k]
+    return n
+
+
+@njit(cache=True)
+def check_action(obs, a, rules, tmp, cache):
+    """``action_reason`` for the engine's check of a policy's proposal, with the same answer,
+    made cheaper in an opening turn (OPEN-1..4): after a meld operation passes, the opening
+    plan the search found from the position it leaves is kept in ``cache`` (int64[PC_SIZE]).
+    The next operation, if part of that plan (each of its naturals, twos and jokers within the
+    plan's for the slot) on the very hand the plan was made for, leaves the rest of the plan
+    available, so the opening is still completable without searching again (the rest of the
+    operation's rules are judged in full). Anything else clears the cache."""
+    valid = cache[PC_VALID] == 1
+    cache[PC_VALID] = 0
+    if a < 0 or a >= N_ACTIONS or ACTION_TABLE[a, AC_TYPE] != AT_MELD:
+        return action_reason(obs, a, rules, tmp)
+    if obs[OB_PHASE] != PH_PLAY or obs[OB_OPENING_TURN] != 1:
+        return action_reason(obs, a, rules, tmp)
+    slot = ACTION_TABLE[a, AC_SLOT]
+    nat = ACTION_TABLE[a, AC_NAT]
+    two = ACTION_TABLE[a, AC_TWO]
+    joker = ACTION_TABLE[a, AC_JOKER]
+    plan = cache[PC_PLAN : PC_PLAN + N_KINDS * N_MELD_COLS]
+    base = slot * N_MELD_COLS
+    if valid and cache[PC_ASIDE] == _aside_of(obs):
+        same = True
+        for k in range(N_KINDS):
+            if cache[PC_HAND + k] != obs[OB_HAND + k]:
+                same = False
+                break
+        in_plan = nat <= plan[base + NATURALS] and two <= plan[base + TWOS]
+        in_plan = in_plan and joker <= plan[base + JOKERS]
+        if same and in_plan:
+            r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+            if r == R_OK:
+                _keep_plan(obs, slot, nat, two, joker, cache)
+                plan[base + NATURALS] -= nat
+                plan[base + TWOS] -= two
+                plan[base + JOKERS] -= joker
+            return r
+    r = action_reason(obs, a, rules, tmp)
+    if r == R_OK:
+        # _meld_reason_obs left the plan from the position after the operation in tmp
+        pw = N_KINDS * N_MELD_COLS
+        start = 2 * N_KINDS + N_TEAMS * N_KINDS * N_MELD_COLS + pw
+        for i in range(pw):
+            plan[i] = tmp[start + i]
+        _keep_plan(obs, slot, nat, two, joker, cache)
+    return r
+
+
+@njit(cache=True)
+def _keep_plan(obs, slot, nat, two, joker, cache):
+    """Mark the cache valid for the hand the operation leaves (``check_action``)."""
+    for k in range(N_KINDS):
+        cache[PC_HAND + k] = obs[OB_HAND + k]
+    if slot != WILD_MELD:
+        cache[PC_HAND + slot] -= nat
+    cache[PC_HAND + TWO] -= two
+    cache[PC_HAND + JOKER] -= joker
+    cache[PC_ASIDE] = _aside_of(obs)
+    cache[PC_VALID] = 1
+
+
 @njit(cache=True)
 def forced_action(obs):
     """The only legal action, when the position leaves no choice, else -1: a draw when the pile

@@ -72,8 +72,10 @@ from sim.encoding import (
 )
 from sim.engine.contract import POLICY_TYPE
 from sim.engine.core import (
-    action_reason,
+    PC_SIZE,
+    PC_VALID,
     apply_action,
+    check_action,
     check_invariants,
     deal,
     forced_action,
@@ -94,19 +96,22 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, d
     or an invariant code (``sim.engine.core.INV_*``) at the first broken invariant (debug)."""
     tmp = scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
     legal = scratch[0:N_ACTIONS]
+    cache = np.zeros(PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     while st[ST_PHASE] != PH_OVER:
         p = st[ST_PLAYER]
         observe(st, p, obs)
         a = forced_action(obs)
         if a >= 0:
+            cache[PC_VALID] = 0
             apply_action(st, a, rules, log)  # no choice: the policy is not asked
             continue
         if p % N_TEAMS == 0:
             a = pol0(obs, params0, rng, rules, scratch)
         else:
             a = pol1(obs, params1, rng, rules, scratch)
-        if action_reason(obs, a, rules, tmp) != R_OK:
+        if check_action(obs, a, rules, tmp, cache) != R_OK:
             st[ST_ERRORS] += 1
+            cache[PC_VALID] = 0
             n = legal_actions(obs, rules, legal, tmp)
             if n == 0:
                 return INV_STUCK
