@@ -88,6 +88,8 @@ def test_impossible_positions_refused_by_name():
         play_position(2, pos(turn=3, melds={0: ["7H 7S 7D 2C"]}), "policy")
     with pytest.raises(CanastaError, match="DEAL-2"):
         play_position(2, pos(pile_top=int(parse_cards("9C")[0])), "policy")
+    with pytest.raises(CanastaError, match="DEAL-4"):
+        play_position(2, pos(turn=3, pile_top=int(parse_cards("3S")[0])), "policy")
     with pytest.raises(CanastaError, match="OPEN-1"):
         play_position(2, pos(melds={1: ["9C 9C 9D"]}), "policy")
     with pytest.raises(CanastaError, match="do not add up"):

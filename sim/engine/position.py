@@ -34,10 +34,12 @@ from sim.encoding import (
     ACE,
     ACTION_TABLE,
     AT_MELD,
+    BLACK_THREE,
     CANASTA,
     CARD_KIND,
     HAND_SIZE,
     INV_STUCK,
+    IS_THREE,
     JOKER,
     JOKERS,
     KIND_COPIES,
@@ -133,13 +135,13 @@ PS_WIDTH = PS_SIZES + N_PLAYERS
 @njit(cache=True)
 def deal_position(st, template, pos, unseen, rng, log, rules):
     """Copy the fixed ``template`` state and deal the ``unseen`` card ids (shuffled in place
-    from ``rng``) to the unfixed pile cards (never a red three: DEAL-4 lays them down), the
+    from ``rng``) to the unfixed pile cards (never a three: threes are never discarded, DEAL-4), the
     other seats and the stock; then the fixed player's turn begins (TURN-1, DEAL-4/5)."""
     st[:] = template
     shuffle(rng, unseen)
     seat = pos[PS_SEAT]
     # the pile first: random cards below the top, then the top (fixed in the template or
-    # random); red threes met on the way are passed over (moved to the front) for the hands
+    # random); threes met on the way are passed over (moved to the front) for the hands
     n_pile = pos[PS_PILE_RANDOM] + pos[PS_TOP_RANDOM]
     top_fixed = pos[PS_PILE_N] > 0 and pos[PS_TOP_RANDOM] == 0
     base = pos[PS_PILE_N] - n_pile - (1 if top_fixed else 0)
@@ -149,7 +151,7 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     while placed < n_pile:
         c = unseen[j]
         k = CARD_KIND[c]
-        if k == RED_THREE:
+        if k == RED_THREE or k == BLACK_THREE:  # DEAL-4: threes are never discarded
             unseen[j] = unseen[skipped]
             unseen[skipped] = c
             skipped += 1
@@ -160,7 +162,7 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
             placed += 1
         j += 1
     st[ST_PILE_N] = pos[PS_PILE_N]
-    for m in range(skipped):  # the passed-over red threes rejoin the cards still to deal
+    for m in range(skipped):  # the passed-over threes rejoin the cards still to deal
         unseen[j - skipped + m] = unseen[m]
     i = j - skipped
     # then the other seats' hands, then the stock (its top last)
@@ -494,13 +496,14 @@ def position_arrays(position, choice: str, ruleset=None):
         raise CanastaError("DEAL-2: the pile is empty on the first turn of a hand (turn 0)")
     if pile_size < n_fixed_pile:
         raise CanastaError(f"pile size {pile_size} is below its {n_fixed_pile} fixed cards")
-    if np.any(CARD_KIND[below] == RED_THREE) or (top >= 0 and CARD_KIND[top] == RED_THREE):
-        raise CanastaError("DEAL-4: a red three is never in the pile (it is laid down)")
+    pile_kinds = CARD_KIND[np.append(below, [top] if top >= 0 else []).astype(np.int64)]
+    if np.any(IS_THREE[pile_kinds]):
+        raise CanastaError("DEAL-4: a three is never in the pile (threes are never discarded)")
     top_random = 1 if (pile_size > n_fixed_pile and top < 0) else 0
     pile_random = pile_size - n_fixed_pile - top_random
     unseen = np.array(sorted(set(range(N_CARDS)) - set(seen)), dtype=np.int64)
-    if pile_random + top_random > int(np.sum(CARD_KIND[unseen] != RED_THREE)):
-        raise CanastaError("DEAL-4: too few unseen cards other than red threes for the pile")
+    if pile_random + top_random > int(np.sum(~IS_THREE[CARD_KIND[unseen]])):
+        raise CanastaError("DEAL-4: too few unseen cards other than threes for the pile")
 
     # the template state: what every hand starts from before the unseen cards are dealt
     template[ST_HANDS + seat * N_KINDS : ST_HANDS + (seat + 1) * N_KINDS] = np.bincount(
