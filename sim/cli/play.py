@@ -20,7 +20,7 @@ def add_parser(subparsers) -> None:
         default="heuristic,heuristic",
         help="team policies 'A,B', each NAME or NAME:param=value,... (default heuristic,heuristic)",
     )
-    p.add_argument("--ruleset", help="TOML file of ruleset variants")
+    p.add_argument("--rules", metavar="FILE.toml", help="ruleset variants (default: tournament)")
     p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
     p.add_argument("--record", metavar="FILE", help="also write the hand's replay record (JSON)")
     p.set_defaults(func=run)
@@ -96,7 +96,7 @@ def run(args) -> int:
         raise CanastaError(f"--scores {args.scores!r}: expected two integers 'T0,T1'")
     resolved = resolve_policies(args.policies)
     labels = [r[2] for r in resolved]
-    rules = Ruleset.from_toml(args.ruleset) if args.ruleset else None
+    rules = Ruleset.from_toml(args.rules) if args.rules else None
     game = Game(seed=args.seed, hand_id=args.hand, rules=rules, scores=scores)
     game.play(labels)
     print("\n".join(transcript(game, labels)))
