@@ -6,7 +6,8 @@ dealt at random), draws ``rollouts`` stock orders for each, plays every candidat
 each sample with the heuristic for all four players (``sim.engine.search.apply_and_rollout``)
 and keeps the candidate with the best average hand margin (own team's score minus the other's).
 Every candidate is judged on the same samples and stock orders (common random numbers), so the
-comparison is paired and its noise small. Ties keep the heuristic's own choice.
+comparison is paired and its noise small. Ties keep the first candidate (the heuristic's
+choice; at the draw, drawing), and ``margin`` points per hand are asked of any other.
 
 Decision points (the rest is the heuristic's):
 
