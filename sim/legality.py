@@ -101,13 +101,22 @@ def is_dead(melds, kind):
 
 
 @njit(cache=True)
-def canastas(melds, team):
-    """MELD-10: number of the team's completed canastas."""
+def team_canastas(melds_team):
+    """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
     n = 0
     for slot in range(N_KINDS):
-        if meld_size(melds, team, slot) >= CANASTA:
+        if (
+            melds_team[slot, NATURALS] + melds_team[slot, TWOS] + melds_team[slot, JOKERS]
+            >= CANASTA
+        ):
             n += 1
     return n
+
+
+@njit(cache=True)
+def canastas(melds, team):
+    """MELD-10: number of the team's completed canastas."""
+    return team_canastas(melds[team])
 
 
 @njit(cache=True)

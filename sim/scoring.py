@@ -42,6 +42,7 @@ from sim.encoding import (
     TWOS,
     WILD_MELD,
 )
+from sim.legality import team_canastas
 from sim.special import special_award
 
 MIXED_CANASTA = 300  #: SCORE-1
@@ -106,19 +107,6 @@ def wild_meld_bonus(melds_team, rules):
 
 
 @njit(cache=True)
-def count_canastas(melds_team):
-    """MELD-10: completed melds (7 cards or more) of the team."""
-    n = 0
-    for slot in range(N_KINDS):
-        if (
-            melds_team[slot, NATURALS] + melds_team[slot, TWOS] + melds_team[slot, JOKERS]
-            >= CANASTA
-        ):
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def threes_score(threes_team, canastas):
     """SCORE-7: per colour 100/300/500/1000; minus with no canasta, 0 with one, plus with two+."""
     total = 0
@@ -165,7 +153,7 @@ def score_team(melds_team, threes_team, hands, went_out, special_code, rules, ou
     else:
         out[S_INCOMPLETE_MELDS] += bonus
     melded += meld_value(melds_team, WILD_MELD)
-    canastas = count_canastas(melds_team)
+    canastas = team_canastas(melds_team)  # MELD-10
     out[S_MELDED_CARDS] = melded if canastas >= 1 else -melded  # SCORE-6
     out[S_THREES] = threes_score(threes_team, canastas)  # SCORE-7
     in_hand = 0

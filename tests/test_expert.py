@@ -36,11 +36,9 @@ from sim.policies.builtin import heuristic_decide
 from sim.policies.expert import candidates, expert_decide, heuristic_rollout
 from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
-from tests.test_policies import (
-    test_harness_every_policy_plays_legal_hands_with_invariants as policy_harness,
-)
+from tests.test_policies import HARNESS_SPECS
 
-SMALL = "expert:samples=2,rollouts=1,candidates=3"  #: cheap search for the harness checks
+SMALL = HARNESS_SPECS["expert"]  #: cheap search (the shared harness in test_policies runs it)
 RULES = np.ascontiguousarray(as_ruleset(None).to_array())
 
 
@@ -71,12 +69,6 @@ def _positions(seed: int, hands: int = 2):
 def _unseen_total(st, seat):
     others = sum(st[ST_HANDS + q * N_KINDS : ST_HANDS + (q + 1) * N_KINDS].sum() for q in range(4))
     return others - st[ST_HANDS + seat * N_KINDS : ST_HANDS + (seat + 1) * N_KINDS].sum()
-
-
-def test_harness_expert_plays_legal_hands_with_invariants():
-    """The shared policy harness (tests/test_policies.py) over a small-sample expert: legal
-    moves only, every hand ends (END-1), invariants after every action (CARD-1, MELD-*)."""
-    policy_harness(SMALL)
 
 
 def test_expert_registered_with_parameters():
