@@ -13,7 +13,9 @@ nbclient = pytest.importorskip("nbclient")
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "analysis" / "notebooks"
 NAMES = ("special_hand_odds", "seven_ace_risk", "policy_comparison")
-SMALL_N = 1000  # played hands per run (and 1,000,000 sampled deals) for the test run
+#: played hands per run (and 1,000 x N sampled deals) for the test run; the risk notebook needs
+#: more hands for its early-versus-late wild meld conclusion to be resolved by the intervals
+SMALL_N = {"special_hand_odds": 1000, "seven_ace_risk": 10_000, "policy_comparison": 1000}
 
 
 def _read(name):
@@ -30,15 +32,11 @@ def test_notebook_committed_without_outputs(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_executes_and_asserts(name, monkeypatch):
-    import sim
-
-    if not hasattr(sim, "simulate"):
-        pytest.skip("the engine's sim.simulate has not landed")
-    monkeypatch.setenv("CANASTA_NB_N", str(SMALL_N))
+    monkeypatch.setenv("CANASTA_NB_N", str(SMALL_N[name]))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     book = _read(name)
     client = nbclient.NotebookClient(
         book, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
     )
     client.execute()  # a failed assert in a cell raises CellExecutionError
-    assert os.environ["CANASTA_NB_N"] == str(SMALL_N)
+    assert os.environ["CANASTA_NB_N"] == str(SMALL_N[name])
