@@ -12,10 +12,7 @@ First-call compile time is measured in a fresh interpreter with an empty numba c
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +21,9 @@ from numba import njit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _compile import compile_seconds  # noqa: E402
 
 from sim import encoding as E  # noqa: E402
 from sim.legality import best_opening, meld_reason  # noqa: E402
@@ -57,16 +57,6 @@ def open_many(hands, rules, out):
     melds = np.zeros((E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     for i in range(hands.shape[0]):
         out[i] = best_opening(hands[i], pending, melds, -1, 0, rules, plan)
-
-
-def compile_seconds() -> float:
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
-        out = subprocess.run(
-            [sys.executable, "-c", _COMPILE_SNIPPET], env=env, capture_output=True, text=True
-        )
-        out.check_returncode()
-        return float(out.stdout.strip())
 
 
 def main() -> None:
@@ -135,7 +125,8 @@ def main() -> None:
     print(f"| best_opening kernel | {open_rate:,.0f} hands/s ({args.openings:,} 14-card hands) |")
     print(f"| best_opening twin (baseline) | {open_twin_rate:,.1f} hands/s ({n_twin_open:,}) |")
     print(f"| best_opening speed-up | {open_rate / open_twin_rate:,.0f}x |")
-    print(f"| first call, compile with an empty numba cache | {compile_seconds():.2f} s |")
+    cold = compile_seconds(_COMPILE_SNIPPET)
+    print(f"| first call, compile with an empty numba cache | {cold:.2f} s |")
 
 
 if __name__ == "__main__":

@@ -12,10 +12,7 @@ empty numba cache, so neither an on-disk cache nor this run's warm-up hides it.
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +21,9 @@ from numba import njit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _compile import compile_seconds  # noqa: E402
 
 from sim.cards import format_card  # noqa: E402
 from sim.encoding import CARD_KIND, N_CARDS, N_KINDS, SPECIAL_HAND_SIZE  # noqa: E402
@@ -61,16 +61,6 @@ def deal_rows(key, first, ids, rows, card_kind):
             rows[i, card_kind[deck[j]]] += 1
 
 
-def compile_seconds() -> float:
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
-        out = subprocess.run(
-            [sys.executable, "-c", _COMPILE_SNIPPET], env=env, capture_output=True, text=True
-        )
-        out.check_returncode()
-        return float(out.stdout.strip())
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=4_000_000)
@@ -86,7 +76,7 @@ def main() -> None:
     rows = np.empty((chunk, N_KINDS), dtype=np.int64)
     out = np.empty(chunk, dtype=np.int64)
 
-    first_call = compile_seconds()
+    first_call = compile_seconds(_COMPILE_SNIPPET)
     deal_rows(key, 0, ids[:1], rows[:1], CARD_KIND)  # warm up both kernels
     classify_many(rows[:1], rules, out[:1])
 
