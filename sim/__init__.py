@@ -1,7 +1,11 @@
 """canasta-sim: Monte Carlo simulation and analytics for Modern American Canasta."""
 
-from sim.errors import CanastaError, RuleViolation
-from sim.ruleset import DEFAULT_RULESET, Ruleset
+from sim._numba_cache import ensure_fresh_cache
+
+ensure_fresh_cache()  # before any compiled module of sim is imported (stale inlined kernels)
+
+from sim.errors import CanastaError, RuleViolation  # noqa: E402 (after the cache guard)
+from sim.ruleset import DEFAULT_RULESET, Ruleset  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -6,9 +6,7 @@ Public entry points (imported on first use, so ``import sim.engine`` stays light
 ``position``).
 """
 
-from sim.engine._cache import ensure_fresh_cache
-
-ensure_fresh_cache()  # before any compiled module of the engine is imported
+# numba's cache of the engine is kept fresh by sim._numba_cache, run when ``sim`` is imported.
 
 _LAZY = {
     "Game": "sim.engine.game",

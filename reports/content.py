@@ -1,0 +1,429 @@
+"""What the report says: its sections, the columns of each table, the captions, and the facts
+the Methods section states. How it looks is in ``reports/templates`` (``reports.html`` renders).
+
+Captions are plain text with ``{placeholders}`` filled from :func:`caption_numbers`, so the
+prose reads as prose and every number in it comes from the run. The Methods prose is in
+``templates/methods.html.j2``; :func:`methods` gathers the values it states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from reports import fmt
+from reports.figures import HAND_LABELS
+
+SECTIONS = (
+    ("say", "What the numbers say"),
+    ("dealt", "Dealt special-hand odds"),
+    ("play", "Special hands made during play"),
+    ("risk", "Sevens and aces: meld risk and penalties"),
+    ("wild", "Wild melds"),
+    ("compare", "Policy comparison on duplicate deals"),
+    ("scores", "Score distributions"),
+    ("methods", "Methods"),
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Table columns: header and how a row's cell is printed (always through reports.fmt)
+# ---------------------------------------------------------------------------------------
+@dataclass
+class Column:
+    header: str
+    cell: Callable[[pd.Series], str]
+    left: bool = False
+
+
+def _pct(header, est, lo, hi) -> list[Column]:
+    """A proportion and its interval, two cells."""
+    return [
+        Column(header, lambda r: fmt.pct(r[est])),
+        Column("95% CI", lambda r: fmt.pct_range(r[lo], r[hi])),
+    ]
+
+
+def _pts(header, est, lo, hi) -> list[Column]:
+    """Points and their interval, two cells."""
+    return [
+        Column(header, lambda r: fmt.points(r[est])),
+        Column("95% CI", lambda r: fmt.points_range(r[lo], r[hi])),
+    ]
+
+
+def _text(col) -> Callable[[pd.Series], str]:
+    return lambda r: str(r[col])
+
+
+def _hand(r) -> str:
+    return HAND_LABELS.get(r["hand"], r["hand"])
+
+
+def _mc(f) -> Callable[[pd.Series], str]:
+    return lambda r: f(r) if "estimate" in r.index and pd.notna(r.get("estimate")) else "—"
+
+
+def _ratio(k, n) -> Callable[[pd.Series], str]:
+    return lambda r: f"{fmt.count(r[k])} / {fmt.count(r[n])}"
+
+
+POLICY = Column("policy", _text("policy"), left=True)
+COLUMNS: dict[str, list[Column]] = {
+    "dealt_odds": [
+        Column("hand", _hand, left=True),
+        Column("exact odds", lambda r: fmt.one_in(r["exact"])),
+        Column("exact probability", lambda r: fmt.pct(r["exact"])),
+        Column(
+            "Monte Carlo", _mc(lambda r: fmt.one_in(r["estimate"]) if r["hits"] else "none seen")
+        ),
+        Column("95% CI (1 in …)", _mc(lambda r: fmt.one_in_range(r["ci_low"], r["ci_high"]))),
+        Column("hits", _mc(lambda r: fmt.count(r["hits"]))),
+        Column("exact inside CI", _mc(lambda r: "yes" if r["exact_inside"] else "NO")),
+    ],
+    "special_frequency": [
+        POLICY,
+        Column(
+            "special hand",
+            lambda r: HAND_LABELS.get(r["special_hand"], r["special_hand"]),
+            left=True,
+        ),
+        *_pct("share of team-hands", "estimate", "ci_low", "ci_high"),
+        Column("odds", lambda r: fmt.one_in(r["estimate"]) if r["successes"] else "none seen"),
+        Column("declared / n", _ratio("successes", "n")),
+    ],
+    "meld_turn": [
+        POLICY,
+        Column("turn started", _text("turn"), left=True),
+        Column("n started", lambda r: fmt.count(r["n"])),
+        *_pct("completed", "completion", "completion_low", "completion_high"),
+        *_pts("team points in the hand", "points", "points_low", "points_high"),
+    ],
+    "meld_held": [
+        POLICY,
+        Column("held", _text("held")),
+        Column("n started", lambda r: fmt.count(r["n"])),
+        *_pct("completed", "completion", "completion_low", "completion_high"),
+        # the team's points are in the by-turn tables; here the meld's own SCORE-2 value
+        *_pts("meld bonus/penalty, expected", "meld_points", "meld_points_low", "meld_points_high"),
+    ],
+    "penalties": [
+        POLICY,
+        Column("rank", _text("rank"), left=True),
+        *_pct("team-hands paying", "frequency", "frequency_low", "frequency_high"),
+        Column("paid / n", _ratio("paid", "n")),
+        *_pts("cost per team-hand", "cost", "cost_low", "cost_high"),
+    ],
+    "mixed_aces": [
+        POLICY,
+        Column("aces melds started", lambda r: fmt.count(r["aces_started"])),
+        Column("mixed", lambda r: fmt.count(r["mixed"])),
+        *_pct("mixed share", "mixed_share", "mixed_share_low", "mixed_share_high"),
+        *_pct("mixed: completed", "completion", "completion_low", "completion_high"),
+        *_pts("mixed: team points", "points", "points_low", "points_high"),
+    ],
+    "comparison": [
+        Column("A", _text("policy_a"), left=True),
+        Column("B", _text("policy_b"), left=True),
+        Column("deals (×2)", lambda r: fmt.count(r["deals"])),
+        *_pts("A − B points per hand", "mean_diff", "ci_low", "ci_high"),
+        Column("A's win rate", lambda r: fmt.rate(r["win_rate_a"])),
+        Column("95% CI", lambda r: fmt.rate_range(r["win_ci_low"], r["win_ci_high"])),
+        Column("seed", _text("seed")),
+    ],
+    "scores": [
+        POLICY,
+        Column("team-hands", lambda r: fmt.count(r["n"])),
+        *_pts("mean score per hand", "estimate", "ci_low", "ci_high"),
+    ],
+    "net": [
+        POLICY,
+        Column("team-hands", lambda r: fmt.count(r["n"])),
+        *_pts("mean net score per hand (own − opponents')", "estimate", "ci_low", "ci_high"),
+    ],
+    "end_reasons": [
+        Column("matchup", _text("matchup"), left=True),
+        Column("hand ended by", _text("end_reason"), left=True),
+        *_pct("share of hands", "estimate", "ci_low", "ci_high"),
+        Column("hands / n", _ratio("successes", "n")),
+    ],
+}
+TABLE_COLUMNS = {  # table key -> column set
+    "dealt_odds": "dealt_odds",
+    "special_frequency": "special_frequency",
+    "sevens_by_turn": "meld_turn",
+    "aces_by_turn": "meld_turn",
+    "wild_by_turn": "meld_turn",
+    "sevens_by_held": "meld_held",
+    "aces_by_held": "meld_held",
+    "penalties": "penalties",
+    "mixed_aces": "mixed_aces",
+    "comparison": "comparison",
+    "scores": "scores",
+    "net": "net",
+    "end_reasons": "end_reasons",
+}
+
+
+# ---------------------------------------------------------------------------------------
+# Sections: blocks in order, ("text", "", paragraph) or (kind, key, caption)
+# ---------------------------------------------------------------------------------------
+SAY_INTRO = (
+    "Each sentence is generated from the tables of this run; the numbers are the cited "
+    "tables' cells (all 95% intervals)."
+)
+LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "dealt": (
+        (
+            "text",
+            "",
+            "The odds that the player who plays first is dealt a special hand, under the "
+            "ODDS-1 model (Methods). Exact values by counting; the Monte Carlo estimate samples "
+            "{deals} real deals.",
+        ),
+        (
+            "table",
+            "dealt_odds",
+            "Dealt special hands: exact odds beside the Monte Carlo estimate over {deals} deals "
+            "(seed {seed}).",
+        ),
+        (
+            "figure",
+            "dealt_odds",
+            "Exact probability (×) and Monte Carlo estimate (dot, 95% Wilson interval) per "
+            "deal, log scale; n = {deals} deals.",
+        ),
+    ),
+    "play": (
+        (
+            "table",
+            "special_frequency",
+            "Share of team-hands in which the team declared each special hand, by policy "
+            "(n = team-hands each policy played; {team_hands} team-hands in all).",
+        ),
+        (
+            "figure",
+            "special_by_turn",
+            "Cumulative share of team-hands with a special hand declared by each turn of the "
+            "hand, by policy, with 95% Wilson bands; n = {special_n} team-hands.",
+        ),
+    ),
+    "risk": (
+        (
+            "text",
+            "",
+            "A team 'starts' a meld of sevens or of natural aces when it first melds that "
+            "rank; it is completed if it is a canasta at the end of the hand (SCORE-2: +2,500 "
+            "completed, −2,500 incomplete). Aces melds that took wilds in the initial meld "
+            "(MELD-7) are ordinary mixed melds and are reported apart.",
+        ),
+        (
+            "table",
+            "sevens_by_turn",
+            "Sevens melds by the turn they were started (n = {n_sevens_by_turn} melds started).",
+        ),
+        (
+            "table",
+            "aces_by_turn",
+            "Natural aces melds by the turn they were started "
+            "(n = {n_aces_by_turn} melds started).",
+        ),
+        (
+            "figure",
+            "meld_completion",
+            "Completion rate of sevens and natural aces melds by turn started, per policy "
+            "(95% Wilson intervals; n per panel in its title, per policy and turn in the "
+            "tables above).",
+        ),
+        (
+            "table",
+            "sevens_by_held",
+            "Sevens melds by the number of sevens the starting player held "
+            "(n = {n_sevens_by_held}).",
+        ),
+        (
+            "table",
+            "aces_by_held",
+            "Natural aces melds by the number of aces the starting player held "
+            "(n = {n_aces_by_held}).",
+        ),
+        (
+            "figure",
+            "meld_points",
+            "Expected value of the meld's own bonus or penalty, 2,500·(2c − 1) for completion "
+            "rate c, by the count held (interval from the Wilson interval of c); n per panel "
+            "in its title, per policy and count in the tables above.",
+        ),
+        (
+            "table",
+            "penalties",
+            "In-hand penalties (SCORE-4): team-hands in which at least one player held 3+ "
+            "sevens (or aces) at the end, and the cost per team-hand.",
+        ),
+        (
+            "figure",
+            "penalties",
+            "Share of team-hands paying each in-hand penalty, by policy, with 95% Wilson "
+            "intervals; n in the legend.",
+        ),
+        ("table", "mixed_aces", "Aces melds that took wilds in the initial meld (MELD-7)."),
+    ),
+    "wild": (
+        (
+            "table",
+            "wild_by_turn",
+            "Wild melds (MELD-8) by the turn they were started (n = {n_wild_by_turn} melds "
+            "started; SCORE-3 bonus if completed, penalty if not).",
+        ),
+        (
+            "figure",
+            "wild_completion",
+            "Completion rate of wild melds by turn started, per policy (95% Wilson intervals; "
+            "n in the panel title, per policy and turn in the table above).",
+        ),
+    ),
+    "compare": (
+        (
+            "text",
+            "",
+            "Each deal is played twice with the same cards: policy A as team 0 against B, then "
+            "the policies swapped. Luck of the deal cancels in the per-deal difference; the "
+            "interval is the normal interval of its mean over deals.",
+        ),
+        ("table", "comparison", "Duplicate-deal comparison of every pair of policies."),
+        (
+            "figure",
+            "comparison",
+            "A's points per hand minus B's, per pair, with 95% normal intervals over deals; "
+            "n = deals per pair on the axis.",
+        ),
+    ),
+    "scores": (
+        ("table", "scores", "Mean team score per hand by policy ({team_hands} team-hands in all)."),
+        ("table", "net", "Mean net score per hand (own minus opponents') by policy."),
+        (
+            "figure",
+            "scores",
+            "Distribution of a team's score per hand, by policy (share of team-hands per bin); "
+            "n in the legend.",
+        ),
+        ("table", "end_reasons", "How hands end, by matchup (Wilson intervals; n = hands)."),
+    ),
+}
+TITLE = "Modern American Canasta: strategy report"
+
+
+def _n_total(df, col="n") -> str:
+    return fmt.count(int(df[col].sum())) if df is not None and col in df.columns else "0"
+
+
+def caption_numbers(results) -> dict[str, str]:
+    """The values the captions' placeholders name, formatted."""
+    t = results.tables
+    d = t.get("dealt_odds")
+    deals = (
+        fmt.count(int(d["n"].dropna().iloc[0]))
+        if d is not None and "n" in d.columns and d["n"].notna().any()
+        else "0"
+    )
+    sf = t.get("special_frequency")
+    if sf is None:
+        special_n = "0"
+    else:
+        per_policy = sf[sf["special_hand"] == "any"][["policy", "n"]].itertuples(index=False)
+        special_n = ", ".join(f"{p} {fmt.count(n)}" for p, n in per_policy)
+    hands = sum(len(r.records) for r in results.runs)
+    meld_tables = ("sevens_by_turn", "aces_by_turn", "sevens_by_held", "aces_by_held")
+    return {
+        "deals": deals,
+        "seed": str(results.settings.seed),
+        "team_hands": fmt.count(2 * hands),
+        "special_n": special_n,
+        **{f"n_{k}": _n_total(t.get(k)) for k in (*meld_tables, "wild_by_turn")},
+    }
+
+
+def layout(results) -> dict[str, list[tuple[str, str, str]]]:
+    """Section -> blocks (kind 'table'/'figure'/'text', key, caption or text), captions filled."""
+    values = caption_numbers(results)
+    return {
+        sec: [(kind, key, text.format_map(values)) for kind, key, text in blocks]
+        for sec, blocks in LAYOUT.items()
+    }
+
+
+def subtitle(results) -> str:
+    s = results.settings
+    hands = sum(len(r.records) for r in results.runs)
+    variant = f", house rules {s.rules}" if s.rules else ""
+    return (
+        f"{fmt.count(hands)} simulated hands in {len(results.runs)} runs, "
+        f"{fmt.count(s.deals)} sampled deals, seed {s.seed}{variant}; "
+        f"generated {results.meta['date']}."
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Methods: the values templates/methods.html.j2 states
+# ---------------------------------------------------------------------------------------
+def command(s) -> str:
+    """The canasta command that rebuilds this report."""
+    import shlex
+
+    parts = ["canasta", "report"]
+    if s.from_dirs:
+        for d in s.from_dirs:
+            parts += ["--from", d]
+    else:
+        parts += ["--hands", str(s.hands), "--policies", ",".join(s.policies)]
+    parts += ["--deals", str(s.deals), "--seed", str(s.seed)]
+    if s.rules:
+        parts += ["--rules", str(s.rules)]
+    return shlex.join(parts)
+
+
+def _timing(m: dict) -> str:
+    timing = f"built in {m['seconds']:.1f} s"
+    if "simulation_seconds" in m:
+        timing += f" (simulation {m['simulation_seconds']:.1f} s"
+        timing += (
+            f", dealt-odds sampling {m['dealt_odds_seconds']:.1f} s)"
+            if "dealt_odds_seconds" in m
+            else ")"
+        )
+    return timing
+
+
+def methods(results) -> dict:
+    """Ruleset rows, runs, sample sizes, notes, versions and the rebuild command."""
+    from sim.ruleset import DEFAULT_RULESET
+
+    s = results.settings
+    used = results.ruleset.to_dict()
+    default = DEFAULT_RULESET.to_dict()
+    variants = [k for k, v in used.items() if v != default[k]]
+    d = results.tables.get("dealt_odds")
+    m = results.meta
+    return {
+        "settings": s,
+        "ruleset_rows": [(k, v, default[k], v != default[k]) for k, v in used.items()],
+        "variants": ", ".join(f"{k} = {used[k]}" for k in variants) or "none",
+        "rules_text": results.rules_text,
+        "runs": [
+            (r.policies[0], r.policies[1], r.seed, fmt.count(len(r.records)), r.source)
+            for r in results.runs
+        ],
+        "source": m.get("simulate", "sim.simulate"),
+        "hands": fmt.count(s.hands),
+        "deals": fmt.count(s.deals),
+        "model": d.attrs.get("model", "") if d is not None else "",
+        "dealt_odds_note": m.get("dealt_odds"),
+        "notes": sorted(results.notes.items()),
+        "versions": ", ".join(f"{k} {x}" for k, x in m["versions"].items()),
+        "machine": m["machine"],
+        "date": m["date"],
+        "timing": _timing(m),
+        "command": command(s),
+    }
