@@ -93,6 +93,16 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def _meta_text(meta: dict) -> str:
+    """The metadata as JSON, one chunk record a line: readable, and written by json's C
+    encoder (``indent`` would take the slow pure-Python one, rewritten after every chunk)."""
+    lines = [f" {json.dumps(k)}: {json.dumps(v)}" for k, v in meta.items() if k != "chunks"]
+    chunks = sorted(meta["chunks"].items())  # in chunk order, whatever order they finished in
+    recs = ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in chunks)
+    lines.append(' "chunks": {\n' + recs + "\n }" if recs else ' "chunks": {}')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
 def read_meta(path: str | Path) -> dict:
     """The metadata of a run directory (CanastaError if it is not one, or it is damaged)."""
     path = Path(path)
@@ -231,13 +241,16 @@ def _footer_problem(path: Path, rows: int | None, start: int, stop: int, id_colu
     return None
 
 
-def check_run(path: str | Path, meta: dict | None = None, checksums: bool = True) -> RunCheck:
+def check_run(
+    path: str | Path, meta: dict | None = None, checksums: bool = True, footers: bool = True
+) -> RunCheck:
     """Check a run directory without loading its data: which chunks are trusted, and a
     ``Problem`` for every file that is not (see ``Problem``).
 
     A recorded chunk is trusted if its file has the recorded size, row count (from the Parquet
     footer) and, with ``checksums``, sha256. A schema-1 run records nothing: its chunks are
     checked by footer (readable, row count, id range from the column statistics).
+    ``footers=False`` skips the footers of recorded chunks (``load`` hashes them as it reads).
     """
     path = Path(path)
     meta = read_meta(path) if meta is None else meta
@@ -283,7 +296,7 @@ def check_run(path: str | Path, meta: dict | None = None, checksums: bool = True
             why = f"{size} bytes, {rec.get('bytes')} recorded"
         elif rec is not None and checksums and _sha256_file(file) != rec.get("sha256"):
             why = "its sha256 differs from the recorded one"
-        if why is None:
+        if why is None and (rec is None or footers):
             rows = None if rec is None else rec.get("rows")
             why = _footer_problem(file, rows, start, stop, id_column)
         if why is not None:
@@ -415,7 +428,9 @@ class RunStore:
         return store
 
     def close(self) -> None:
-        """Release the directory's lock."""
+        """Make the renames durable and release the directory's lock. (Not after each chunk:
+        a rename lost in a power cut only leaves a chunk to replay, as the checksums tell.)"""
+        _fsync_dir(self.path)
         if self._lock is not None:
             self._lock.close()
             self._lock = None
@@ -449,8 +464,7 @@ class RunStore:
     def _write_meta(self) -> None:
         """Replace the metadata atomically; it says complete once every chunk is recorded."""
         self.meta["complete"] = len(self.meta["chunks"]) == self.n_chunks
-        _atomic_write_bytes(self.path / META_NAME, json.dumps(self.meta, indent=1).encode())
-        _fsync_dir(self.path)
+        _atomic_write_bytes(self.path / META_NAME, _meta_text(self.meta).encode())
 
     def write_chunk(self, k: int, df: pd.DataFrame) -> Path:
         """Write chunk k whole (hidden temporary file, fsync, rename), then record it."""
@@ -514,7 +528,7 @@ def load(path: str | Path, columns: list[str] | None = None, partial: bool = Fal
     """
     path = Path(path)
     meta = read_meta(path)
-    check = check_run(path, meta, checksums=False)  # the sha256 is checked while reading
+    check = check_run(path, meta, checksums=False, footers=False)  # sha256 checked as read
     recorded = meta.get("chunks", {})
     lost = [p for p in check.of_kind("missing") if p.file in recorded]  # written, then gone
     bad = check.of_kind("damaged") + lost + check.of_kind("foreign")
@@ -528,18 +542,24 @@ def load(path: str | Path, columns: list[str] | None = None, partial: bool = Fal
         )
     if not check.good:
         return pd.DataFrame()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     parts = []
     for k in sorted(check.good):
         rec = check.good[k]
         file = path / chunk_name(k, check.n_chunks)
-        data = file.read_bytes()
+        data = file.read_bytes()  # read once: hashed, then parsed from memory
         if "sha256" in rec and hashlib.sha256(data).hexdigest() != rec["sha256"]:
             why = Problem(file.name, "damaged", "its sha256 differs from the recorded one")
             raise _damaged(path, [why], repair_command(path, meta["settings"]))
-        parts.append(pd.read_parquet(io.BytesIO(data), columns=columns))
-    df = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        parts.append(pq.read_table(pa.BufferReader(data), columns=columns))
+    # one conversion of the whole table, as pandas.read_parquet does for the directory
+    df = pa.concat_tables(parts, promote_options="default").to_pandas()
     id_column = meta["settings"].get("id_column")
     if id_column and id_column in df.columns and not df[id_column].is_monotonic_increasing:
         df = df.sort_values(id_column, kind="stable", ignore_index=True)
-    df.attrs["run"] = meta
+    # the run's settings and versions; not the chunk records (pandas copies attrs on each
+    # operation, and they describe files, not rows)
+    df.attrs["run"] = {k: v for k, v in meta.items() if k != "chunks"}
     return df
