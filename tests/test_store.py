@@ -419,3 +419,19 @@ def test_unreadable_metadata_is_one_clear_error(tmp_path, text, message):
     for action in (load, check_run, _run):
         with pytest.raises(CanastaError, match=message):
             action(tmp_path)
+
+
+def test_a_failing_chunk_function_leaves_the_run_resumable(tmp_path, reference):
+    """An error mid-run keeps the recorded chunks and releases the directory's lock."""
+
+    def failing(key, start, stop):
+        if start >= 4 * CHUNK:
+            raise RuntimeError("boom")
+        return dealt_records(key, start, stop)
+
+    out = tmp_path / "run"
+    with pytest.raises(RuntimeError, match="boom"):
+        run_chunks(failing, N, seed=3, chunk_size=CHUNK, out=out, meta=META, id_column="deal_id")
+    assert sorted(check_run(out).good) == [0, 1, 2, 3]
+    assert _counting_rerun(out) == [4, 5, 6, 7]
+    pd.testing.assert_frame_equal(load(out), reference, check_exact=True)
