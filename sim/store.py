@@ -382,9 +382,7 @@ class RunStore:
         s = meta["settings"]
         self.n_chunks = -(-s["n_items"] // s["chunk_size"])
         self.meta.setdefault("chunks", {})
-        #: chunks trusted on disk (set by ``open``)
-        self.done: set[int] = {k for k in range(self.n_chunks) if self.chunk_path(k).name
-                               in self.meta["chunks"]}  # fmt: skip
+        self.done: set[int] = set()  #: chunks trusted on disk (``open`` checks them)
         self._lock = None
 
     @classmethod
