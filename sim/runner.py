@@ -9,7 +9,8 @@ a ``functools.partial`` of one). Its rows are ordered by the item id column.
 
 With ``out=DIR`` each finished chunk goes to the store (``sim.store``) as soon as it arrives and
 is dropped, so memory stays bounded by a few chunks whatever the run's size, and a rerun of the
-same command computes only the chunks missing on disk.
+same command computes only the chunks not trusted on disk: missing, or not matching the record
+(rows, bytes, sha256) the store keeps of each chunk it wrote.
 """
 
 from __future__ import annotations
@@ -199,7 +200,7 @@ def run_chunks(
     """Run ``work`` over ``n_items`` items in chunks; the same rows for any jobs/chunking.
 
     Returns the whole table (sorted by ``id_column``) when ``out`` is None; otherwise writes one
-    Parquet file per chunk under ``out`` (resuming: chunks already there are skipped), and
+    Parquet file per chunk under ``out`` (resuming: trusted chunks already there are skipped), and
     returns the directory, which ``sim.load`` reads. ``meta`` holds the run's settings (kind,
     ruleset, policies and parameters...) kept in the directory's metadata; a directory made
     with other settings is refused (``sim.store``). ``progress``: None shows a bar on a
@@ -232,18 +233,19 @@ def run_chunks(
 
     settings = dict(meta or {})
     settings.update(seed=seed, chunk_size=chunk_size, n_items=n_items, id_column=id_column)
-    store = RunStore.open(out, settings)
-    done = store.done_chunks()
-    todo = [c for c in chunks if c[0] not in done]
-    left = sum(stop - start for _, start, stop in todo)
-    with Progress(left, unit, progress) as bar:
-        results = parallel_map(
-            task, ((key, *c) for c in todo), n_jobs, backend, scheduler, ordered=False
-        )
-        for k, start, stop, df in results:
-            _check_chunk(df, start, stop, id_column)
-            store.write_chunk(k, df)
-            del df
-            bar.update(stop - start)
-    store.mark_complete()
+    store = RunStore.open(out, settings)  # checks the chunks on disk against their records
+    try:
+        todo = [c for c in chunks if c[0] not in store.done]  # missing, unrecorded or damaged
+        left = sum(stop - start for _, start, stop in todo)
+        with Progress(left, unit, progress) as bar:
+            results = parallel_map(
+                task, ((key, *c) for c in todo), n_jobs, backend, scheduler, ordered=False
+            )
+            for k, start, stop, df in results:
+                _check_chunk(df, start, stop, id_column)
+                store.write_chunk(k, df)
+                del df
+                bar.update(stop - start)
+    finally:
+        store.close()
     return store.path
