@@ -141,7 +141,9 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     """May a player holding ``counts`` declare a special hand now? R_OK or the first refusal.
 
     SPECIAL-7 off, SPECIAL-1 first and only meld / after a stock draw / exactly 14 cards,
-    SPECIAL-2 no three outside a Straight, SPECIAL-3..6 the cards form a special hand.
+    SPECIAL-2 no three outside a Straight (two threes; or one three where another card would
+    make the hand special), SPECIAL-3..6 the cards form a special hand (a hand whose one three
+    has its Straight place fails there: the Straight with a two for the joker is SPECIAL-3).
     """
     if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
         return R_SPECIALS_OFF
@@ -152,11 +154,32 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     if counts.sum() != SPECIAL_HAND_SIZE:  # SPECIAL-1
         return R_SPECIAL_NOT_14
     threes = counts[RED_THREE] + counts[BLACK_THREE]
-    if threes > 1 or (threes == 1 and not is_straight(counts)):  # SPECIAL-2
+    if threes > 1:  # SPECIAL-2: even a Straight holds only one three
         return R_SPECIAL_THREE
+    if threes == 1 and not is_straight(counts) and _three_spoils(counts, rules):
+        return R_SPECIAL_THREE  # SPECIAL-2: without the three the hand would be special
     if classify_special(counts, rules) == SPECIAL_NONE:  # SPECIAL-3..6
         return R_SPECIAL_NOT_A_HAND
     return R_OK
+
+
+@njit(cache=True)
+def _three_spoils(counts, rules):
+    """SPECIAL-2 names a refusal only when the one three is what the hand breaks: some other
+    card in its place would make a special hand (a Pairs or Garbage hand holding a three).
+    Otherwise the three has its place (a Straight's) and the hand fails SPECIAL-3..6."""
+    kind_three = RED_THREE if counts[RED_THREE] > 0 else BLACK_THREE
+    other = counts.copy()
+    other[kind_three] -= 1
+    for k in range(N_KINDS):
+        if k == RED_THREE or k == BLACK_THREE:
+            continue
+        other[k] += 1
+        special = classify_special(other, rules) != SPECIAL_NONE
+        other[k] -= 1
+        if special:
+            return True
+    return False
 
 
 @njit(cache=True)
