@@ -160,7 +160,7 @@ R_SPECIAL_NOT_FIRST_MELD = 31  #: SPECIAL-1
 R_SPECIAL_NOT_14 = 32  #: SPECIAL-1
 R_SPECIAL_AFTER_PILE = 33  #: SPECIAL-1
 R_SPECIAL_THREE = 34  #: SPECIAL-2
-R_SPECIAL_NOT_A_HAND = 35  #: SPECIAL-3..6
+R_SPECIAL_NOT_A_HAND = 35  #: SPECIAL-3 (nearest to a Straight; SPECIAL-4..6 further down)
 R_SPECIALS_OFF = 36  #: SPECIAL-7
 R_TOO_MANY_COPIES = 37  #: CARD-1
 R_EMPTY_MELD = 38  #: MELD-1 nothing to meld
@@ -206,7 +206,7 @@ REASONS = (
     ("SPECIAL-1", "a special hand is declared holding exactly 14 cards"),
     ("SPECIAL-1", "a special hand cannot be declared after taking the pile"),
     ("SPECIAL-2", "no three may be in a special hand except the one three of a Straight"),
-    ("SPECIAL-3", "the cards are not a special hand (Straight, Pairs, Pairs 2-7-A, Garbage)"),
+    ("SPECIAL-3", "the cards are not a Straight (one each of A, 2, 3, 4..K and a joker)"),
     ("SPECIAL-7", "special hands are off in this ruleset"),
     ("CARD-1", "more copies of a card than two packs hold"),
     ("MELD-1", "nothing to meld"),
@@ -290,6 +290,23 @@ REASONS = (
     ("", "no such action"),
     ("DEAL-5", "a three may be kept only toward a Straight while the team has not melded"),
     ("OPEN-1", "the initial meld must be completed before discarding"),
+)
+N_REASONS = len(REASONS)
+
+# A hand that is no special hand is refused under the rule of the special hand it comes
+# nearest to (sim.special.special_reason): R_SPECIAL_NOT_A_HAND for the Straight (SPECIAL-3),
+# these for the others. Appended last so that no earlier code changes.
+R_SPECIAL_NOT_PAIRS = N_REASONS  #: SPECIAL-4
+R_SPECIAL_NOT_PAIRS_TSA = N_REASONS + 1  #: SPECIAL-5
+R_SPECIAL_NOT_GARBAGE = N_REASONS + 2  #: SPECIAL-6
+REASONS = (
+    *REASONS,
+    ("SPECIAL-4", "the cards are not Pairs (seven natural pairs of seven ranks, no wild card)"),
+    (
+        "SPECIAL-5",
+        "the cards are not Pairs with twos, sevens and aces (seven pairs, no joker)",
+    ),
+    ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
 )
 N_REASONS = len(REASONS)
 

@@ -230,6 +230,19 @@ def opening_reason(from_hand, melds, team, pile_kind, min_count):
     return R_OK
 
 
+@njit(cache=True)
+def opening_meld_reason(melds, team, slot, nat, two, joker):
+    """OPEN-4 for one meld operation of the opening turn: may it leave the team's meld of
+    ``slot`` as a completed mixed canasta? ``melds`` is the position before the operation.
+    (A natural canasta may be completed; the wild meld is not mixed: docs/rules.md.)"""
+    if slot < FIRST_NATURAL or slot >= N_KINDS:
+        return R_OK
+    size = meld_size(melds, team, slot) + nat + two + joker
+    if size >= CANASTA and meld_wilds(melds, team, slot) + two + joker > 0:
+        return R_OPEN_MIXED_CANASTA  # OPEN-4
+    return R_OK
+
+
 # State of the opening search, one axis per quantity the validity of a plan depends on.
 _F = 2  # OPEN-2 natural meld found (0/1)
 _L = 3  # naturals left in hand: 0, 1, 2+ (OUT-2: a card must remain to discard)
@@ -237,6 +250,12 @@ _C = 3  # canastas: 0, 1, 2+ (OUT-1 if the opening goes out)
 _B = 2  # an unfinished natural sevens or aces meld (OUT-1)
 _SUB = _F * _L * _C * _B
 _NO = -1
+
+#: ``best_opening(relax=...)`` bits: search as if one rule did not hold, only to name the rule
+#: that refuses an opening (``opening_refusal``); never used to judge legality
+RELAX_OPEN_2 = 1  #: no natural meld of 3+ needed
+RELAX_OPEN_4 = 2  #: mixed canastas allowed
+RELAX_LEAVE = 4  #: any number of cards may stay in hand (OUT-1/2 not judged)
 
 
 @njit(cache=True, inline="always")
@@ -259,7 +278,7 @@ def _wild_points(used, jokers):
 
 
 @njit(cache=True)
-def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
+def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
 
     ``hand``: cards still in hand (the pile's top card not included); ``pending[slot, col]``:
@@ -269,7 +288,9 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
     the opening stands (the rest of a taken pile). Fills ``plan[slot, col]`` with the further
     cards to meld and returns the count (points from hand, pending included), or -1 if no valid
     opening exists. A valid opening holds a natural meld of 3+ from hand (OPEN-2), no mixed
-    canasta (OPEN-4), and leaves a card to discard, or goes out legally (OUT-1/2).
+    canasta (OPEN-4), and leaves a card to discard and a card to hold, or goes out legally
+    (OUT-1/2); ``bonus``: the player is owed bonus cards (OPEN-5), so the card to discard is
+    enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only.
     Exact: a dynamic programme over the natural ranks, wild cards placed jokers first.
     """
     maxw = rules[RS_MAX_WILDS_MIXED]
@@ -309,8 +330,8 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
                     elif w > 0:
                         if big_n < 2 or w > maxw or kind == SEVEN:
                             continue  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
-                        if size >= CANASTA:
-                            continue  # OPEN-4 (and MELD-2)
+                        if size > CANASTA or (size == CANASTA and not relax & RELAX_OPEN_4):
+                            continue  # MELD-2, OPEN-4
                     elif size > CANASTA:
                         continue  # MELD-2
                     nf = 1 if (f == 1 or (n >= MIN_MELD and w == 0)) else 0  # OPEN-2
@@ -337,7 +358,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
         if dp[n_layers, s] == _NO:
             continue
         p, f, left, cc, bad = _decode(s)
-        if f == 0:
+        if f == 0 and not relax & RELAX_OPEN_2:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
             wm = base_wm + q
@@ -346,10 +367,12 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
             if p > 0 and 0 < base_wm < CANASTA and wm < CANASTA:
                 continue  # MELD-8: wilds elsewhere only once the started wild meld is done
             left_total = left + (wilds - p - q) + extra
-            if left_total == 0:
+            if relax & RELAX_LEAVE:
+                pass
+            elif left_total == 0:
                 continue  # OUT-2: nothing left to discard
-            if left_total == 1 and threes == 0:
-                # discarding the last card goes out: OUT-1
+            elif left_total == 1 and threes == 0 and not bonus:
+                # OUT-2: no card to hold, so discarding the last card goes out: OUT-1
                 total_cc = cc + (1 if wm >= CANASTA else 0)
                 if total_cc < 2 or bad == 1 or 0 < wm < CANASTA:
                     continue
@@ -379,6 +402,50 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan):
     return best
 
 
+@njit(cache=True)
+def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
+    """The rule that refuses an opening turn that cannot reach ``min_count`` from here
+    (arguments as ``best_opening``; ``team``: the opener's team in ``melds``), R_OK if it can:
+    OPEN-2 if an opening without a natural meld would reach it, OPEN-4 if one with a mixed
+    canasta would, OUT-1/2 if one leaving too few cards in hand would; OPEN-1 only when no
+    meldable set of cards reaches the count. When the count needs two of these rules broken,
+    the first in that order is named."""
+    plan = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
+    if best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0) >= min_count:
+        return R_OK
+    # masks of RELAX_* bits, one rule relaxed first, then two, then all three
+    for relax in (RELAX_OPEN_2, RELAX_OPEN_4, RELAX_LEAVE, 3, 5, 6, 7):
+        got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax)
+        if got < min_count:
+            continue
+        if relax & RELAX_OPEN_2:
+            return R_OPEN_NO_NATURAL_MELD  # OPEN-2
+        if relax & RELAX_OPEN_4:
+            return R_OPEN_MIXED_CANASTA  # OPEN-4
+        return _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan)
+    return R_OPEN_MINIMUM  # OPEN-1: no meldable set of cards reaches the count
+
+
+@njit(cache=True)
+def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
+    """OUT-1/2: why an opening ``plan`` found with the leave rule relaxed may not stand."""
+    left = extra - hand[RED_THREE] - hand[BLACK_THREE]
+    for k in range(N_KINDS):
+        left += hand[k] - plan[k, TWOS] - plan[k, JOKERS]
+        if k != WILD_MELD:
+            left -= plan[k, NATURALS]
+    if left <= 0:
+        return R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
+    after = melds.copy()
+    for k in range(N_KINDS):
+        for col in range(N_MELD_COLS):
+            after[team, k, col] = pending[k, col] + plan[k, col]
+    if pile_kind >= 0:
+        after[team, pile_kind, NATURALS] += 1
+    r = out_reason(after, team)  # OUT-2: one card and none to hold: discarding it goes out
+    return r if r != R_OK else R_MELD_LEAVES_NO_DISCARD
+
+
 # ---------------------------------------------------------------------------------------
 # OUT-1, OUT-2
 # ---------------------------------------------------------------------------------------
@@ -397,17 +464,19 @@ def out_reason(melds, team):
 
 
 @njit(cache=True)
-def leave_reason(hand_after, melds_after, team):
-    """OUT-2: may melding leave this hand? It must keep a card to discard (threes never are,
-    DISCARD-1); keeping exactly one card means discarding it goes out, so OUT-1 must hold."""
+def leave_reason(hand_after, melds_after, team, bonus=False):
+    """OUT-2: may melding leave this hand? A player not going out keeps a card to discard
+    (threes never are, DISCARD-1) and a card to hold (any card, a kept three included); so
+    keeping exactly one card means discarding it goes out, and OUT-1 must hold. Except that a
+    player owed bonus cards (``bonus``, OPEN-5) needs only the card to discard."""
     total = 0
     for kind in range(N_KINDS):
         total += hand_after[kind]
     playable = total - hand_after[RED_THREE] - hand_after[BLACK_THREE]
     if playable <= 0:
-        return R_MELD_LEAVES_NO_DISCARD
-    if total == 1:
-        return out_reason(melds_after, team)
+        return R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
+    if total == 1 and not bonus:
+        return out_reason(melds_after, team)  # OUT-2: no card to hold, so this goes out
     return R_OK
 
 
@@ -511,13 +580,15 @@ def meld_slot(counts: np.ndarray) -> tuple[int, int]:
 
 
 def judge_meld(counts, melds, team, initial, going_out, rules) -> int:
-    """Reason code for melding the cards ``counts`` (per kind) onto the team's position."""
+    """Reason code for melding the cards ``counts`` (per kind) onto the team's position.
+    ``initial``: as part of the team's opening turn, where OPEN-4 concerns the one meld too
+    (the opening's totals, OPEN-1/2, concern the whole turn and are not judged here)."""
     slot, code = meld_slot(counts)
     if code != R_OK:
         return code
     nat = int(counts[slot]) if slot != WILD_MELD else 0
-    return int(
-        meld_reason(
-            melds, team, slot, nat, int(counts[TWO]), int(counts[JOKER]), initial, going_out, rules
-        )
-    )
+    two, joker = int(counts[TWO]), int(counts[JOKER])
+    code = int(meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules))
+    if code == R_OK and initial:
+        code = int(opening_meld_reason(melds, team, slot, nat, two, joker))  # OPEN-4
+    return code

@@ -22,6 +22,9 @@ from sim.encoding import (
     R_SPECIAL_NOT_14,
     R_SPECIAL_NOT_A_HAND,
     R_SPECIAL_NOT_FIRST_MELD,
+    R_SPECIAL_NOT_GARBAGE,
+    R_SPECIAL_NOT_PAIRS,
+    R_SPECIAL_NOT_PAIRS_TSA,
     R_SPECIAL_THREE,
     R_SPECIALS_OFF,
     RED_THREE,
@@ -141,7 +144,9 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     """May a player holding ``counts`` declare a special hand now? R_OK or the first refusal.
 
     SPECIAL-7 off, SPECIAL-1 first and only meld / after a stock draw / exactly 14 cards,
-    SPECIAL-2 no three outside a Straight, SPECIAL-3..6 the cards form a special hand.
+    SPECIAL-2 no three outside a Straight (two threes; or one three where another card would
+    make the hand special), SPECIAL-3..6 the cards form a special hand (a hand whose one three
+    has its Straight place fails there: the Straight with a two for the joker is SPECIAL-3).
     """
     if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
         return R_SPECIALS_OFF
@@ -152,11 +157,81 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     if counts.sum() != SPECIAL_HAND_SIZE:  # SPECIAL-1
         return R_SPECIAL_NOT_14
     threes = counts[RED_THREE] + counts[BLACK_THREE]
-    if threes > 1 or (threes == 1 and not is_straight(counts)):  # SPECIAL-2
+    if threes > 1:  # SPECIAL-2: even a Straight holds only one three
         return R_SPECIAL_THREE
+    if threes == 1 and not is_straight(counts) and _three_spoils(counts, rules):
+        return R_SPECIAL_THREE  # SPECIAL-2: without the three the hand would be special
     if classify_special(counts, rules) == SPECIAL_NONE:  # SPECIAL-3..6
-        return R_SPECIAL_NOT_A_HAND
+        return _nearest_refusal(counts)
     return R_OK
+
+
+@njit(cache=True)
+def _overlap_garbage(counts):
+    """Most cards of ``counts`` a Garbage hand (SPECIAL-6) could share with it."""
+    best = 0
+    for f1 in range(FIRST_NATURAL, N_KINDS):
+        for f2 in range(f1 + 1, N_KINDS):
+            for t1 in range(FIRST_NATURAL, N_KINDS):
+                for t2 in range(t1 + 1, N_KINDS):
+                    if t1 == f1 or t1 == f2 or t2 == f1 or t2 == f2:
+                        continue
+                    n = min(counts[f1], 4) + min(counts[f2], 4)
+                    n += min(counts[t1], 3) + min(counts[t2], 3)
+                    best = max(best, n)
+    return best
+
+
+@njit(cache=True)
+def _top_pairs(counts, n, skip_a, skip_b):
+    """Cards the best ``n`` natural pairs could share with ``counts`` (two ranks left out)."""
+    shared = np.zeros(N_KINDS, dtype=np.int64)
+    for k in range(FIRST_NATURAL, N_KINDS):
+        if k != skip_a and k != skip_b:
+            shared[k] = min(counts[k], 2)
+    return np.sort(shared)[::-1][:n].sum()
+
+
+@njit(cache=True)
+def _nearest_refusal(counts):
+    """SPECIAL-3..6: the refusal of a hand that is no special hand names the rule of the special
+    hand it comes nearest to (most cards in common; ties in the order Straight, Pairs, Pairs
+    with twos, sevens and aces, Garbage)."""
+    straight = min(counts[JOKER], 1) + min(counts[TWO], 1)
+    straight += min(counts[RED_THREE] + counts[BLACK_THREE], 1)
+    for k in range(FIRST_NATURAL, N_KINDS):
+        straight += min(counts[k], 1)
+    pairs = _top_pairs(counts, 7, -1, -1)
+    tsa = min(counts[TWO], 2) + min(counts[SEVEN], 2) + min(counts[ACE], 2)
+    tsa += _top_pairs(counts, 4, SEVEN, ACE)
+    garbage = _overlap_garbage(counts)
+    best = max(straight, pairs, tsa, garbage)
+    if straight == best:
+        return R_SPECIAL_NOT_A_HAND  # SPECIAL-3
+    if pairs == best:
+        return R_SPECIAL_NOT_PAIRS  # SPECIAL-4
+    if tsa == best:
+        return R_SPECIAL_NOT_PAIRS_TSA  # SPECIAL-5
+    return R_SPECIAL_NOT_GARBAGE  # SPECIAL-6
+
+
+@njit(cache=True)
+def _three_spoils(counts, rules):
+    """SPECIAL-2 names a refusal only when the one three is what the hand breaks: some other
+    card in its place would make a special hand (a Pairs or Garbage hand holding a three).
+    Otherwise the three has its place (a Straight's) and the hand fails SPECIAL-3..6."""
+    kind_three = RED_THREE if counts[RED_THREE] > 0 else BLACK_THREE
+    other = counts.copy()
+    other[kind_three] -= 1
+    for k in range(N_KINDS):
+        if k == RED_THREE or k == BLACK_THREE:
+            continue
+        other[k] += 1
+        special = classify_special(other, rules) != SPECIAL_NONE
+        other[k] -= 1
+        if special:
+            return True
+    return False
 
 
 @njit(cache=True)

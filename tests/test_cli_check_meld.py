@@ -23,10 +23,15 @@ from sim.cli import main
         ("KH KS", 1, "MELD-1"),
         ("2H 2S JK", 0, None),  # MELD-8 a wild meld
         ("5H 5S 3H", 1, "DEAL-4"),
+        ("--initial KH KS KD KC KH 2C 2D", 1, "OPEN-4"),  # a mixed canasta in the opening
+        ("--initial AS AH AD AC AS 2C JK", 1, "OPEN-4"),  # aces may take wilds, not to seven
+        ("--initial KH KS KD KC KH KS KD", 0, None),  # a natural canasta may be completed
+        ("KH KS KD KC KH 2C 2D", 0, None),  # after the opening OPEN-4 is no bar
     ],
 )
 def test_check_meld_exit_codes_and_rules(cards, code, rule, capsys):
-    """MELD-1, MELD-2, MELD-4..8 and DEAL-4 through the command line."""
+    """MELD-1, MELD-2, MELD-4..8, OPEN-4 (one meld of the opening) and DEAL-4 through the
+    command line."""
     assert main(["check-meld", *cards.split()]) == code
     out = capsys.readouterr().out
     if rule:

@@ -177,8 +177,8 @@ BAD = {
         },
         "END-1",
     ),
-    "special_3_not_a_special_hand": (
-        with_team(1, special_hand="AS AH 7S 7H 4C 4D 5C 5D 9S 9H 10S 10H 2S 8D".split()),
+    "special_3_not_a_special_hand": (  # a Straight with a nine for its three
+        with_team(1, special_hand="AS 2S 9D 4S 5D 6S 7C 8S 9S 10H JS QH KC JK".split()),
         "SPECIAL-3",
     ),
     "special_2_threes_in_pairs": (

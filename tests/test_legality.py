@@ -11,10 +11,13 @@ from sim.legality import (
     discard_reason,
     from_hand_count,
     is_dead,
+    judge_meld,
     leave_reason,
     meld_reason,
+    opening_meld_reason,
     opening_min,
     opening_reason,
+    opening_refusal,
     out_reason,
     pile_reason,
 )
@@ -183,6 +186,71 @@ def test_open_4_no_mixed_canasta_in_the_opening():
     assert opening_check({E.KING: (7, 0, 0), E.ACE: (3, 0, 0)}) == E.R_OK  # 70 + 60
 
 
+def test_open_4_one_meld_completing_a_mixed_canasta_in_the_opening():
+    """OPEN-4 concerns one meld: five kings and two twos, five aces, a two and a joker (the
+    aces may take wilds in the opening, MELD-7) are refused in the opening, by the kernel and by
+    judge_meld (check-meld --initial); a natural canasta and a wild canasta are not."""
+    assert opening_meld_reason(EMPTY, 0, E.KING, 5, 2, 0) == E.R_OPEN_MIXED_CANASTA
+    assert opening_meld_reason(EMPTY, 0, E.ACE, 5, 1, 1) == E.R_OPEN_MIXED_CANASTA
+    assert opening_meld_reason(position(t0_K=(5, 1, 0)), 0, E.KING, 0, 1, 0) == (
+        E.R_OPEN_MIXED_CANASTA
+    )  # the operation that completes it
+    assert opening_meld_reason(position(t0_K=(5, 1, 0)), 0, E.KING, 1, 0, 0) == (
+        E.R_OPEN_MIXED_CANASTA
+    )  # a natural completing a meld that holds a wild
+    assert opening_meld_reason(EMPTY, 0, E.KING, 5, 1, 0) == E.R_OK  # six cards
+    assert opening_meld_reason(EMPTY, 0, E.KING, 7, 0, 0) == E.R_OK  # natural canasta
+    assert opening_meld_reason(EMPTY, 0, E.WILD_MELD, 0, 4, 3) == E.R_OK  # wild: not mixed
+    for text, initial, want in [
+        ("KH KS KD KC KH 2C 2D", True, E.R_OPEN_MIXED_CANASTA),
+        ("AS AH AD AC AS 2C JK", True, E.R_OPEN_MIXED_CANASTA),
+        ("KH KS KD KC KH KS KD", True, E.R_OK),
+        ("KH KS KD KC KH 2C", True, E.R_OK),
+        ("2C 2D 2H 2S JK JK 2C", True, E.R_OK),
+        ("KH KS KD KC KH 2C 2D", False, E.R_OK),  # after the opening OPEN-4 is no bar
+    ]:
+        assert judge_meld(hand_of(text), EMPTY, 0, initial, False, RULES) == want, text
+
+
+def _refusal(text, pending=None, min_count=125, bonus=False, melds=EMPTY, pile_kind=-1):
+    pending = np.zeros((E.N_KINDS, 3), np.int64) if pending is None else pending
+    hand = hand_of(text)
+    return opening_refusal(hand, pending, melds, 0, pile_kind, 0, RULES, min_count, bonus)
+
+
+def test_open_2_refusal_named_when_the_count_is_there_but_no_clean_triple():
+    """OPEN-2, not OPEN-1: K K+JK JK melded, then Q Q J J 2 2 2 8 5 4: about 180 meldable but
+    no natural meld of three (the issue's hand)."""
+    pending = np.zeros((E.N_KINDS, 3), np.int64)
+    pending[E.KING] = (2, 0, 2)
+    assert _refusal("QS QH JS JH 2C 2D 2S 8S 5S 4C", pending) == E.R_OPEN_NO_NATURAL_MELD
+    assert _refusal("QS QH QD JS JH 2C 2D 2S 8S 5S 4C", pending) == E.R_OK
+
+
+def test_open_4_refusal_named_when_only_a_mixed_canasta_reaches_the_count():
+    """OPEN-4, not OPEN-1: five kings and a joker melded; the two left can only finish the
+    kings as a mixed canasta (K 100 + 2 20 + Q 30 = 150), without it 130 - 30 ... < 125."""
+    pending = np.zeros((E.N_KINDS, 3), np.int64)
+    pending[E.KING] = (5, 0, 1)
+    # K5+JK 100 + QQQ 30 = 130 is enough: legal
+    assert _refusal("QS QH QD 2C 8S 5S", pending) == E.R_OK
+    # K5+JK 100 + 777 15 = 115; the two can only go on the kings (7 cards, mixed): OPEN-4
+    assert _refusal("7S 7H 7D 2C 8S 5S", pending) == E.R_OPEN_MIXED_CANASTA
+    assert _refusal("7S 7H 7D 8S 5S", pending) == E.R_OPEN_MINIMUM  # nothing reaches 125
+
+
+def test_out_1_out_2_refusal_named_when_the_opening_needs_every_card():
+    """OUT-1/OUT-2, not OPEN-1: A A A K K K Q Q Q 5 5 5 make 135 but leave only the 9, and
+    going out needs two canastas (OUT-1); with no 9 nothing is left to discard (OUT-2); owed
+    bonus cards (OPEN-5) the one card to discard is enough (OUT-2 as written)."""
+    text = "AS AH AD KS KH KD QS QH QD 5S 5H 5D"
+    assert _refusal(text + " 9C") == E.R_OUT_CANASTAS
+    assert _refusal(text) == E.R_MELD_LEAVES_NO_DISCARD
+    assert _refusal(text + " 9C", bonus=True) == E.R_OK
+    assert _refusal(text, bonus=True) == E.R_MELD_LEAVES_NO_DISCARD
+    assert _refusal(text + " 9C 4C") == E.R_OK
+
+
 def test_open_best_opening_finds_the_largest_count():
     """OPEN-1..4: K K K, Q Q+joker, 9 9+two, 5 5 5 = 155; the 4 is left to discard."""
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
@@ -281,6 +349,20 @@ def test_out_2_a_meld_must_leave_a_card_to_discard():
     assert leave_reason(hand_of("5C 6D"), EMPTY, 0) == E.R_OK
 
 
+def test_out_2_a_card_to_discard_and_one_to_hold_unless_owed_bonus_cards():
+    """OUT-2 as written: not going out, a player keeps a card to discard and a card to hold
+    (a kept three may be the one held, never the one discarded); a player owed bonus cards
+    (OPEN-5) needs only the card to discard, with or without a kept three."""
+    one = position(t0_K=(7, 0, 0))
+    assert leave_reason(hand_of("5C"), one, 0, False) == E.R_OUT_CANASTAS  # would go out
+    assert leave_reason(hand_of("5C"), one, 0, True) == E.R_OK  # bonus cards follow
+    assert leave_reason(hand_of("5C"), EMPTY, 0, True) == E.R_OK
+    assert leave_reason(hand_of("5C 3H"), EMPTY, 0, False) == E.R_OK  # the three is held
+    assert leave_reason(hand_of("5C 3H"), EMPTY, 0, True) == E.R_OK
+    assert leave_reason(hand_of("3H"), EMPTY, 0, True) == E.R_MELD_LEAVES_NO_DISCARD
+    assert leave_reason(hand_of(""), EMPTY, 0, True) == E.R_MELD_LEAVES_NO_DISCARD
+
+
 # --- agreement with the twins -----------------------------------------------------------
 def random_melds(rng):
     melds = np.zeros((2, E.N_KINDS, 3), dtype=np.int64)
@@ -346,7 +428,8 @@ def test_discard_out_leave_agree_with_twins_on_random_cases():
             hand, kind, melds, pile_size
         ), (hand.tolist(), kind, pile_size)
         assert out_reason(melds, team) == twin.out_twin(melds, team)
-        assert leave_reason(hand, melds, team) == twin.leave_twin(hand, melds, team)
+        bonus = bool(rng.random() < 0.3)
+        assert leave_reason(hand, melds, team, bonus) == twin.leave_twin(hand, melds, team, bonus)
 
 
 def _pending_from(rng, hand, pile_kind):
@@ -386,11 +469,54 @@ def test_best_opening_agrees_with_brute_force_twin():
         if case % 4 == 1:
             live = [k for k in E.NATURAL_KINDS if k != pile_kind and pending[k].sum() == 0]
             melds[1, live[rng.integers(0, len(live))], 0] = 7
-        got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan)
-        want = twin.best_opening_twin(hand, pending, melds, pile_kind, extra, rules)
+        bonus = pile_kind < 0 and case % 5 == 2  # OPEN-5: never after taking the pile
+        got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+        want = twin.best_opening_twin(hand, pending, melds, pile_kind, extra, rules, bonus)
         assert got == want, (hand.tolist(), pending.tolist(), pile_kind, extra, rules.tolist())
         if got >= 0:
             _check_plan(hand, pending, pile_kind, plan, got, rules)
+
+
+OUT_FAMILY = {
+    E.R_MELD_LEAVES_NO_DISCARD,
+    E.R_OUT_CANASTAS,
+    E.R_OUT_INCOMPLETE_SEVENS,
+    E.R_OUT_INCOMPLETE_ACES,
+    E.R_OUT_INCOMPLETE_WILD,
+}
+
+
+def test_open_1_2_4_out_refusal_names_the_rule_like_the_twin():
+    """OPEN-1, OPEN-2, OPEN-4, OUT-1/2: opening_refusal names the same rule as a brute-force
+    twin that relaxes one rule at a time, on 600 random unfinishable openings (a third of
+    them with a started mixed meld of five naturals, where OPEN-4 can stand in the way)."""
+    rng = np.random.default_rng(15)
+    seen = set()
+    checked = 0
+    while checked < 600:
+        kinds = [int(k) for k in rng.choice(E.N_KINDS, size=int(rng.integers(2, 6)), replace=False)]
+        kinds += [E.JOKER, E.TWO] if rng.random() < 0.5 else []
+        hand = random_hand(rng, int(rng.integers(3, 11)), kinds)
+        rules = random_rules(rng)
+        pending = _pending_from(rng, hand, -1)
+        if rng.random() < 0.35:
+            big = int(rng.choice([k for k in E.NATURAL_KINDS if k not in (E.SEVEN, E.ACE)]))
+            pending[big] = (5, 0, 1)  # five naturals and a joker melded this turn
+            hand[big] = 0
+            hand[E.TWO] = max(hand[E.TWO], int(rng.integers(0, 3)))
+            hand[E.SEVEN] = 3  # a natural meld that takes no wild (MELD-6)
+        min_count = int(rng.choice([50, 90, 125]))
+        bonus = bool(rng.random() < 0.3)
+        got = opening_refusal(hand, pending, EMPTY, 0, -1, 0, rules, min_count, bonus)
+        want = twin.opening_refusal_twin(hand, pending, EMPTY, -1, 0, rules, min_count, bonus)
+        if want == "OUT":
+            assert got in OUT_FAMILY, (hand.tolist(), pending.tolist(), min_count, bonus)
+        else:
+            assert got == want, (hand.tolist(), pending.tolist(), min_count, bonus)
+        if got != E.R_OK:
+            checked += 1
+            seen.add(E.reason_rule(int(got)))
+    assert seen >= {"OPEN-1", "OPEN-2", "OPEN-4", "OUT-1", "OUT-2"}
 
 
 def _check_plan(hand, pending, pile_kind, plan, count, rules):

@@ -18,6 +18,7 @@ from sim.encoding import (
     A_TAKE_PILE,
     ACE,
     BLACK_THREE,
+    EIGHT,
     FIVE,
     FOUR,
     JACK,
@@ -31,6 +32,9 @@ from sim.encoding import (
     QUEEN,
     R_DISCARD_EMPTY_PILE,
     R_OK,
+    R_OPEN_MIXED_CANASTA,
+    R_OPEN_NO_NATURAL_MELD,
+    R_OUT_CANASTAS,
     R_OUT_INCOMPLETE_SEVENS,
     R_PILE_MELD_FULL,
     RED_THREE,
@@ -407,3 +411,105 @@ def test_records_started_held_after_taking_the_pile_pile_1():
     st = g.state
     assert st[ST_STARTED_HELD + 2 + 1] == 3  # team 1's aces: three held
     assert st[ST_STARTED_STOCK + 3 + 1] == 55  # P1 took the pile: no draw since P0's
+
+
+# --- the opening turn: the rule that refuses is the one named (issue 10) ----------------
+OTHERS = [*JUNK, "9D 10D JD QD KD 4H 5H 6H 8H 9C 10C JC QC"]
+
+
+def test_open_2_named_when_180_points_are_meldable_without_a_clean_triple():
+    """OPEN-2, not OPEN-1: KS KH QS QH JS JH 2C 2D JK JK 2S 8S 5S, drew 4C: about 180 points
+    are meldable but no natural meld of three exists, so melding KS KH JK JK is refused under
+    OPEN-2; and so is the discard after it, as the melds are no opening."""
+    g = Game(
+        deck=deck_for(["KS KH QS QH JS JH 2C 2D JK JK 2S 8S 5S", *OTHERS], "4C"), first_player=0
+    )
+    g.apply(A_DRAW)
+    assert g.reason(int(MELD_ACTION[KING, 2, 0, 2])) == R_OPEN_NO_NATURAL_MELD
+    assert g.reason(int(MELD_ACTION[QUEEN, 2, 1, 0])) == R_OPEN_NO_NATURAL_MELD
+    assert g.legal_actions() == sorted(
+        A_DISCARD + k for k in (FOUR, FIVE, EIGHT, KING, QUEEN, JACK)
+    )
+
+
+def test_open_4_named_when_the_kings_with_two_wilds_make_a_mixed_canasta():
+    """OPEN-4, not OPEN-1: KS KH KD KC KS 2C JK QS QH QD 9S 8S 5S, drew 6S: the five kings
+    with both wilds are a mixed canasta, refused under OPEN-4 though with the queens the count
+    would reach 150; the kings with the joker alone (K 100 + Q 30 = 130) are legal."""
+    g = Game(
+        deck=deck_for(["KS KH KD KC KS 2C JK QS QH QD 9S 8S 5S", *OTHERS], "6S"), first_player=0
+    )
+    g.apply(A_DRAW)
+    assert g.reason(int(MELD_ACTION[KING, 5, 1, 1])) == R_OPEN_MIXED_CANASTA
+    assert g.reason(int(MELD_ACTION[KING, 5, 0, 1])) == R_OK
+    meld(g, KING, 5, 0, 1)
+    assert g.reason(int(MELD_ACTION[KING, 0, 1, 0])) == R_OPEN_MIXED_CANASTA  # the two after it
+    meld(g, QUEEN, 3)
+    g.apply(A_DISCARD + FIVE)
+    assert g.state[ST_OPENED] == 1
+
+
+OPENER = "AS AH AD KS KH KD QS QH QD JS JH JD"  # AAA KKK QQQ JJJ = 150
+
+
+def test_out_2_opener_owed_bonus_cards_melds_down_to_one_card():
+    """OUT-2/OPEN-5: an opener owed bonus cards melds down to one card (nobody goes out: no
+    OUT-1 refusal), discards it and takes the 4 bonus cards; the hand goes on."""
+    g = Game(deck=deck_for([OPENER + " JS", *OTHERS], "9D"), first_player=0)
+    g.apply(A_DRAW)  # 14 cards: the opening leaves only the 9
+    for k in (ACE, KING, QUEEN):
+        meld(g, k, 3)
+    assert g.reason(int(MELD_ACTION[JACK, 4, 0, 0])) == R_OK  # leaves the 9 alone
+    meld(g, JACK, 4)
+    assert g.reason(A_DISCARD + NINE) == R_OK
+    g.apply(A_DISCARD + NINE)
+    assert not g.is_over and g.out_team == -1
+    assert g.state[ST_BONUS] == 4 and hand_size(g, 0) == 4 and g.state[ST_OPENED] == 1
+    assert g.current_player == 1
+
+
+def test_out_2_kept_three_and_no_three_alike_for_an_opener_owed_bonus_cards():
+    """OUT-2 as written: with a kept red three (DEAL-5) or without it, an opener owed bonus
+    cards may meld down to one card to discard (the old reading let only the three through)."""
+    g = Game(deck=deck_for(["3H " + OPENER, *OTHERS], "9D"), first_player=0)
+    g.apply(A_KEEP_RED_THREE)
+    g.apply(A_DRAW)  # 3H + the opening + 9D
+    for k in (ACE, KING, QUEEN, JACK):
+        meld(g, k, 3)
+    g.apply(A_DISCARD + NINE)  # holds only the three, then the bonus cards
+    assert not g.is_over and g.state[ST_BONUS] == 4
+    assert st_hands(g.state)[0, RED_THREE] == 1 and hand_size(g, 0) == 5
+
+
+def test_out_1_one_card_left_without_bonus_cards_means_going_out():
+    """OUT-1/OUT-2: the same opening once the turn card is drawn (no bonus cards, DEAL-3): the
+    meld leaving one card would make the discard a going out, which needs two canastas."""
+    g = Game(seed=3, first_player=0)
+    st = g.state
+    hands = st_hands(st)
+    hands[0] = 0
+    for k, n in ((ACE, 3), (KING, 3), (QUEEN, 3), (JACK, 4), (NINE, 1)):
+        hands[0, k] = n
+    st[ST_PLAYER], st[ST_PHASE], st[ST_DREW_STOCK] = 0, PH_PLAY, 1
+    st[ST_OPENED], st[ST_OPENING_TURN], st[ST_TURN_CARD_DRAWN] = 0, 1, 1
+    for k in (ACE, KING, QUEEN):
+        meld(g, k, 3)
+    assert g.reason(int(MELD_ACTION[JACK, 4, 0, 0])) == R_OUT_CANASTAS
+    assert g.reason(int(MELD_ACTION[JACK, 3, 0, 0])) == R_OK
+
+
+def test_out_2_opener_owed_bonus_cards_goes_out_when_out_1_allows():
+    """OUT-1/OUT-2/OPEN-5: an opener owed bonus cards who melds two natural canastas and
+    discards the last card goes out (the hand ends; no bonus cards)."""
+    g = Game(seed=3, first_player=0)
+    st = g.state
+    hands = st_hands(st)
+    hands[0] = 0
+    hands[0, KING], hands[0, QUEEN], hands[0, NINE] = 7, 7, 1
+    st[ST_PLAYER], st[ST_PHASE], st[ST_DREW_STOCK] = 0, PH_PLAY, 1
+    st[ST_OPENED], st[ST_OPENING_TURN], st[ST_TURN_CARD_DRAWN] = 0, 1, 0
+    meld(g, KING, 7)
+    meld(g, QUEEN, 7)
+    g.apply(A_DISCARD + NINE)
+    assert g.is_over and g.end_reason == "out" and g.out_team == 0
+    assert g.state[ST_BONUS] == 0

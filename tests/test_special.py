@@ -1,4 +1,6 @@
-"""Special hands: SPECIAL-1..7, kernel against its pure-Python twin."""
+"""Special hands: SPECIAL-1..7, kernel against its pure-Python twin and an exact definition."""
+
+import itertools
 
 import numpy as np
 import pytest
@@ -67,6 +69,41 @@ def test_special_2_no_three_except_the_straights_one():
     assert special_reason(counts(two_threes), False, True, RULES) == E.R_SPECIAL_THREE
 
 
+def test_special_2_names_the_three_only_when_the_three_is_what_breaks_the_hand():
+    """SPECIAL-2 vs SPECIAL-3: a Straight with a two in place of the joker holds its one three
+    where a Straight may; the missing joker is the fault (SPECIAL-3). A Pairs or Garbage hand
+    with one three in place of a card is refused for the three (SPECIAL-2)."""
+    for missing_joker in (STRAIGHT.replace("JK", "2C"), STRAIGHT.replace("JK", "9D")):
+        c = counts(missing_joker)
+        assert special_reason(c, False, True, RULES) == E.R_SPECIAL_NOT_A_HAND
+        assert E.reason_rule(special_reason(c, False, True, RULES)) == "SPECIAL-3"
+    for with_three in (PAIRS.replace("KD", "3D"), GARBAGE.replace("JD", "3C")):
+        assert special_reason(counts(with_three), False, True, RULES) == E.R_SPECIAL_THREE
+    junk_with_three = "AS KH QD 9C 8S 8H 6D 6C 5S 4H 4D JC 10H 3H"
+    assert special_reason(counts(junk_with_three), False, True, RULES) == E.R_SPECIAL_NOT_A_HAND
+    assert special_reason(counts(STRAIGHT), False, True, RULES) == E.R_OK
+
+
+@pytest.mark.parametrize(
+    ("cards", "code", "rule"),
+    [
+        (STRAIGHT.replace("JK", "2C"), E.R_SPECIAL_NOT_A_HAND, "SPECIAL-3"),
+        (STRAIGHT.replace("3H", "9D"), E.R_SPECIAL_NOT_A_HAND, "SPECIAL-3"),
+        (PAIRS.replace("KD", "QD"), E.R_SPECIAL_NOT_PAIRS, "SPECIAL-4"),
+        (PAIRS.replace("KS KD", "JK JK"), E.R_SPECIAL_NOT_PAIRS, "SPECIAL-4"),
+        (PAIRS_27A.replace("9S 9H", "JK JK"), E.R_SPECIAL_NOT_PAIRS_TSA, "SPECIAL-5"),
+        (PAIRS_27A.replace("AS AH", "AS 8H"), E.R_SPECIAL_NOT_PAIRS_TSA, "SPECIAL-5"),
+        (GARBAGE.replace("QD", "2D"), E.R_SPECIAL_NOT_GARBAGE, "SPECIAL-6"),
+        (GARBAGE.replace("AC", "9C"), E.R_SPECIAL_NOT_GARBAGE, "SPECIAL-6"),
+    ],
+)
+def test_special_3_to_6_refusal_names_the_special_hand_the_cards_come_nearest(cards, code, rule):
+    """SPECIAL-3..6: a hand that is no special hand is refused under the rule of the special
+    hand it shares most cards with, not always SPECIAL-3."""
+    got = special_reason(counts(cards), False, True, RULES)
+    assert got == code and E.reason_rule(int(got)) == rule
+
+
 def test_special_7_off_means_nothing_is_special():
     """SPECIAL-7: off means nothing is special."""
     for hand in (STRAIGHT, PAIRS, PAIRS_27A, GARBAGE):
@@ -83,7 +120,7 @@ def test_special_1_reasons_first_meld_stock_draw_fourteen_cards():
     assert special_reason(counts(PAIRS + " QS"), False, True, RULES) == E.R_SPECIAL_NOT_14
     assert special_reason(counts(PAIRS[:-3]), False, True, RULES) == E.R_SPECIAL_NOT_14
     not_a_hand = PAIRS.replace("KD", "QD")
-    assert special_reason(counts(not_a_hand), False, True, RULES) == E.R_SPECIAL_NOT_A_HAND
+    assert special_reason(counts(not_a_hand), False, True, RULES) == E.R_SPECIAL_NOT_PAIRS
 
 
 def test_special_awards_and_garbage_variant():
@@ -158,3 +195,176 @@ def test_special_3_to_6_kernel_agrees_with_twin_on_random_hands():
 @pytest.mark.parametrize("hand", [STRAIGHT, PAIRS, PAIRS_27A, GARBAGE])
 def test_twin_recognises_the_examples(hand):
     assert special_twin.classify(hand.split()) == E.SPECIAL_NAMES[code(hand)]
+
+
+# --- the classifier in both directions: exhaustive and near-miss count vectors ------------
+
+
+def exact_special(rows):
+    """SPECIAL-3..6 read straight off the rulebook, vectorised over count vectors (one row per
+    hand, columns the kinds of sim.encoding): the special code of each row, 0 if none."""
+    rows = np.asarray(rows)
+    nat = rows[:, list(E.NATURAL_KINDS)]
+    jokers, twos = rows[:, E.JOKER], rows[:, E.TWO]
+    threes = rows[:, E.RED_THREE] + rows[:, E.BLACK_THREE]
+    only_pairs = np.isin(nat, (0, 2)).all(axis=1)
+    n_pairs = (nat == 2).sum(axis=1)
+    # SPECIAL-3: one of each of A..K (one two, one three of either colour), one joker
+    straight = (jokers == 1) & (twos == 1) & (threes == 1) & (nat == 1).all(axis=1)
+    # SPECIAL-4: seven pairs of seven natural ranks, no wild, no three (SPECIAL-2)
+    pairs = (jokers + twos + threes == 0) & only_pairs & (n_pairs == 7)
+    # SPECIAL-5: seven pairs of seven ranks, among them twos, sevens, aces; no joker, no three
+    tsa = (jokers + threes == 0) & (twos == 2) & only_pairs & (n_pairs == 6)
+    tsa &= (rows[:, E.SEVEN] == 2) & (rows[:, E.ACE] == 2)
+    # SPECIAL-6: 4 + 4 + 3 + 3 of four natural ranks, nothing else
+    top4 = np.sort(nat, axis=1)[:, -4:]
+    garbage = (jokers + twos + threes == 0) & ((nat > 0).sum(axis=1) == 4)
+    garbage &= (top4 == (3, 3, 4, 4)).all(axis=1)
+    out = np.zeros(len(rows), dtype=np.int64)
+    out[straight] = E.SPECIAL_STRAIGHT
+    out[pairs] = E.SPECIAL_PAIRS
+    out[tsa] = E.SPECIAL_PAIRS_TWOS_SEVENS_ACES
+    out[garbage] = E.SPECIAL_GARBAGE
+    assert not (straight.astype(int) + pairs + tsa + garbage > 1).any()  # disjoint
+    return out
+
+
+def _compositions(total, parts, cap):
+    """Every way to write ``total`` as ``parts`` ordered parts of 1..cap, as an array."""
+    out = [c for c in itertools.product(range(1, cap + 1), repeat=parts) if sum(c) == total]
+    return np.array(out, dtype=np.int64).reshape(-1, parts)
+
+
+def few_kind_vectors(total=14, max_kinds=4):
+    """Every count vector of ``total`` cards holding at most ``max_kinds`` kinds (CARD-1 copy
+    limits respected): every hand with a rank used 4+ times in few ranks, Garbage's whole
+    neighbourhood (7-4-3, 8-3-3, 5-3-3-3, 4-4-4-2, ...)."""
+    blocks = []
+    for m in range(1, max_kinds + 1):
+        comp = _compositions(total, m, int(E.KIND_COPIES.max()))
+        for kinds in itertools.combinations(range(E.N_KINDS), m):
+            ok = comp[(comp <= E.KIND_COPIES[list(kinds)]).all(axis=1)]
+            block = np.zeros((len(ok), E.N_KINDS), dtype=np.int64)
+            block[:, list(kinds)] = ok
+            blocks.append(block)
+    return np.concatenate(blocks)
+
+
+def _hand_rows(ids_lists):
+    return np.array([counts_of(np.array(h, dtype=np.int64)) for h in ids_lists], dtype=np.int64)
+
+
+def neighbour_vectors(rows):
+    """Every count vector one card away (one out, one in, or one swapped) from ``rows``."""
+    out = []
+    for row in rows:
+        for k in range(E.N_KINDS):
+            if row[k] > 0:
+                less = row.copy()
+                less[k] -= 1
+                out.append(less)
+                for j in range(E.N_KINDS):
+                    if j != k and less[j] < E.KIND_COPIES[j]:
+                        swap = less.copy()
+                        swap[j] += 1
+                        out.append(swap)
+            if row[k] < E.KIND_COPIES[k]:
+                more = row.copy()
+                more[k] += 1
+                out.append(more)
+    return np.unique(np.array(out), axis=0)
+
+
+def every_special_vector():
+    """Every count vector of every special hand (SPECIAL-3..6)."""
+    nat = list(E.NATURAL_KINDS)
+    rows = []
+    for three in E.THREE_KINDS:  # SPECIAL-3
+        row = np.zeros(E.N_KINDS, dtype=np.int64)
+        row[nat] = 1
+        row[[E.JOKER, E.TWO, three]] = 1
+        rows.append(row)
+    for ranks in itertools.combinations(nat, 7):  # SPECIAL-4
+        row = np.zeros(E.N_KINDS, dtype=np.int64)
+        row[list(ranks)] = 2
+        rows.append(row)
+    others = [k for k in nat if k not in (E.SEVEN, E.ACE)]
+    for ranks in itertools.combinations(others, 4):  # SPECIAL-5
+        row = np.zeros(E.N_KINDS, dtype=np.int64)
+        row[[*ranks, E.TWO, E.SEVEN, E.ACE]] = 2
+        rows.append(row)
+    for fours in itertools.combinations(nat, 2):  # SPECIAL-6
+        for trips in itertools.combinations([k for k in nat if k not in fours], 2):
+            row = np.zeros(E.N_KINDS, dtype=np.int64)
+            row[list(fours)] = 4
+            row[list(trips)] = 3
+            rows.append(row)
+    return np.array(rows)
+
+
+def _classify_rows(rows, rules=RULES):
+    got = np.empty(len(rows), dtype=np.int64)
+    classify_many(np.ascontiguousarray(rows), rules, got)
+    return got
+
+
+def _tokens(row):
+    """Printed cards of a count vector, for the token-reading twin."""
+    names = {E.JOKER: "JK", E.TWO: "2S", E.RED_THREE: "3H", E.BLACK_THREE: "3S"}
+    return [names.get(k, f"{E.KIND_NAMES[k]}S") for k in range(E.N_KINDS) for _ in range(row[k])]
+
+
+def _agree(rows, twin_rows):
+    got = _classify_rows(rows)
+    want = exact_special(rows)
+    bad = np.flatnonzero(got != want)
+    assert not len(bad), [rows[i].tolist() for i in bad[:5]]
+    for row, c in zip(twin_rows, _classify_rows(twin_rows), strict=True):
+        assert E.SPECIAL_NAMES[c] == special_twin.classify(_tokens(row)), row.tolist()
+    return got
+
+
+def test_special_3_to_6_classifier_exact_on_every_hand_of_four_or_fewer_kinds():
+    """SPECIAL-3..6 in both directions, exhaustively: every 14-card count vector of at most
+    four kinds (Garbage's whole neighbourhood: 7-4-3, 8-3-3, 5-4-3-2, a rank held 5+ times...)
+    is classified by the kernel exactly as the rulebook's definition and the twin say; each of
+    the 1,980 Garbage vectors is found, and nothing else is special."""
+    rows = few_kind_vectors()
+    rng = np.random.default_rng(7)
+    three_or_fewer = rows[(rows > 0).sum(axis=1) <= 3]
+    sample = rows[rng.choice(len(rows), 20_000, replace=False)]
+    got = _agree(rows, np.concatenate([three_or_fewer, sample]))
+    assert (got == E.SPECIAL_GARBAGE).sum() == 55 * 36  # C(11,2) fours x C(9,2) threes
+    assert set(np.unique(got)) == {E.SPECIAL_NONE, E.SPECIAL_GARBAGE}
+    assert (_classify_rows(rows, OFF) == 0).all()  # SPECIAL-7
+
+
+def test_special_3_to_6_classifier_exact_one_card_from_every_special_hand():
+    """SPECIAL-3..6 in both directions on every special hand and every count vector one card
+    away from one (13, 14 and 15 cards): exactly the special hands are special (a Garbage hand
+    one card from another is one of them)."""
+    specials = every_special_vector()
+    known = {tuple(r) for r in specials.tolist()}
+    near = np.array([r for r in neighbour_vectors(specials).tolist() if tuple(r) not in known])
+    rows = np.concatenate([specials, near])
+    rng = np.random.default_rng(9)
+    got = _agree(rows, np.concatenate([specials, near[rng.choice(len(near), 20_000, False)]]))
+    assert sorted(np.unique(got[: len(specials)])) == [1, 2, 3, 4]
+    assert not got[len(specials) :].any() and len(near) > 100_000
+
+
+def test_special_3_to_6_classifier_exact_on_hands_with_a_rank_held_five_times_or_more():
+    """SPECIAL-3..6: 30,000 seeded 14-card count vectors with one kind held 5 to 8 times and
+    the rest spread over any kinds, and 30,000 uniform deals: kernel == definition == twin."""
+    rng = np.random.default_rng(8)
+    rows = np.zeros((60_000, E.N_KINDS), dtype=np.int64)
+    for i in range(30_000):
+        k = int(rng.integers(E.N_KINDS))
+        rows[i, k] = min(int(rng.integers(5, 9)), int(E.KIND_COPIES[k]))
+        while rows[i].sum() < 14:
+            j = int(rng.integers(E.N_KINDS))
+            if rows[i, j] < E.KIND_COPIES[j]:
+                rows[i, j] += 1
+    rows[30_000:] = _hand_rows(rng.choice(E.N_CARDS, 14, replace=False) for _ in range(30_000))
+    got = _agree(rows, rows[rng.choice(len(rows), 10_000, replace=False)])
+    assert not got[:30_000].any()  # a kind held 5+ times is never special

@@ -108,6 +108,7 @@ from sim.encoding import (
     PH_THREES,
     R_BAD_ACTION,
     R_KEEP_THREE,
+    R_MELD_TOO_LONG,
     R_NOT_HELD,
     R_OK,
     R_OPEN_MINIMUM,
@@ -168,8 +169,10 @@ from sim.legality import (
     leave_reason,
     meld_reason,
     meld_size,
+    opening_meld_reason,
     opening_min,
     opening_reason,
+    opening_refusal,
     out_reason,
     pile_reason,
 )
@@ -520,8 +523,10 @@ def apply_action(st, a, rules, log):
         left = 0
         for k in range(N_KINDS):
             left += hands[p, k]
-        if left == 0:
-            st[ST_OUT_TEAM] = team  # OUT-2: the last card discarded
+        if left == 0 and (bonus == 0 or out_reason(melds, team) == R_OK):
+            # OUT-2: the last card discarded goes out; a player owed bonus cards who may not
+            # go out (OUT-1) discarded the one card OUT-2 asks of them and takes the bonus
+            st[ST_OUT_TEAM] = team
             end_hand(st, END_OUT, log)
             return
         for _ in range(bonus):
@@ -631,21 +636,31 @@ def opening_upper_bound(hand, pending, melds, rules):
 
 
 @njit(cache=True)
-def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count):
+def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False):
     """``sim.legality.best_opening`` on this position, skipped (-1) when the cheap
-    ``opening_upper_bound`` is already below ``min_count``."""
+    ``opening_upper_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
+    cards (OPEN-5), so OUT-2 asks only for a card to discard (False gives a plan that is legal
+    either way)."""
     if opening_upper_bound(hand, pending, melds, rules) < min_count:
         return -1
-    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan)
+    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+
+
+@njit(cache=True)
+def bonus_owed(obs):
+    """OPEN-5/DEAL-3: a player melding in the opening turn will be owed bonus cards after the
+    discard: not after taking the pile, not once the turn card has been drawn."""
+    return obs[OB_OPENING_TURN] == 1 and obs[OB_TOOK_PILE] == 0 and obs[OB_TURN_CARD_DRAWN] == 0
 
 
 # ---------------------------------------------------------------------------------------
 # Action checks, from the observation alone
 # ---------------------------------------------------------------------------------------
 @njit(cache=True)
-def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True):
+def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True, diagnose=False):
     """MELD-1..9, OUT-2 and (in the opening turn, unless ``opening`` is False) OPEN-1..4 for
-    one meld operation."""
+    one meld operation. ``diagnose``: when the opening can no longer be completed, name the rule
+    that stands in the way (``opening_refusal``, slower) rather than OPEN-1."""
     hand = ob_hand(obs)
     if slot != WILD_MELD and hand[slot] < nat:
         return R_NOT_HELD
@@ -657,6 +672,11 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True):
     r = meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules)
     if r != R_OK:
         return r
+    if initial:
+        r = opening_meld_reason(melds, 0, slot, nat, two, joker)
+        if r != R_OK:
+            return r  # OPEN-4: this operation would complete a mixed canasta
+    bonus = bonus_owed(obs)
     hand_after = tmp[0:N_KINDS]
     for k in range(N_KINDS):
         hand_after[k] = hand[k]
@@ -673,7 +693,10 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True):
     melds[0, slot, NATURALS] += nat
     melds[0, slot, TWOS] += two
     melds[0, slot, JOKERS] += joker
-    r = leave_reason(leave, melds, 0)
+    r = leave_reason(leave, melds, 0, bonus)
+    if r == R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > CANASTA:
+        if out_reason(melds, 0) != R_OK:
+            r = R_MELD_TOO_LONG  # MELD-2 variant: past 7 only by a player who goes out
     melds[0, slot, NATURALS] -= nat
     melds[0, slot, TWOS] -= two
     melds[0, slot, JOKERS] -= joker
@@ -694,7 +717,9 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True):
             extra += obs[OB_ASIDE + k]
         mc = obs[OB_OPEN_MIN]
         pk = obs[OB_PILE_KIND]
-        if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc) < mc:
+        if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus) < mc:
+            if diagnose:  # OPEN-1, OPEN-2, OPEN-4 or OUT-1/2: the rule that stands in the way
+                return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
             return R_OPEN_MINIMUM
     return R_OK
 
@@ -716,9 +741,9 @@ def opening_possible(obs, rules, tmp):
     for k in range(N_KINDS):
         extra += obs[OB_ASIDE + k]
     mc = obs[OB_OPEN_MIN]
-    b = opening_best(
-        ob_hand(obs), ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
-    )
+    hand, pending = ob_hand(obs), ob_pending(obs)
+    pk = obs[OB_PILE_KIND]
+    b = opening_best(hand, pending, pk, extra, ob_melds(obs), rules, plan, mc, bonus_owed(obs))
     return b >= mc
 
 
@@ -798,6 +823,8 @@ def action_reason(obs, a, rules, tmp):
             r = discard_reason(hand, slot, ob_melds(obs), obs[OB_PILE_N])
             if r != R_OK:
                 return r  # DISCARD-1 (a lone three)
+            if obs[OB_MELDED] == 1 and bonus_owed(obs):
+                return R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
             return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
         return discard_reason(hand, slot, ob_melds(obs), obs[OB_PILE_N])  # DISCARD-1..3
     if kind == AT_MELD:
@@ -809,6 +836,8 @@ def action_reason(obs, a, rules, tmp):
             ACTION_TABLE[a, AC_JOKER],
             rules,
             tmp,
+            True,
+            True,
         )
     return R_BAD_ACTION
 

@@ -88,11 +88,13 @@ def out_twin(melds, team):
     return E.R_OK
 
 
-def leave_twin(hand, melds, team):
+def leave_twin(hand, melds, team, bonus=False):
+    """OUT-2 as written: a card to discard (never a three) and a card to hold, unless going out
+    (then OUT-1); a player owed bonus cards (OPEN-5) needs only the card to discard."""
     cards = [k for k in range(E.N_KINDS) for _ in range(int(hand[k]))]
     if not [k for k in cards if k not in E.THREE_KINDS]:
         return E.R_MELD_LEAVES_NO_DISCARD
-    if len(cards) == 1:
+    if len(cards) == 1 and not bonus:
         return out_twin(melds, team)
     return E.R_OK
 
@@ -134,8 +136,13 @@ def opening_count(from_hand):
     return total
 
 
-def best_opening_twin(hand, pending, melds, pile_kind, extra, rules):
-    """Largest valid opening count by trying every way to meld the hand (or -1)."""
+def best_opening_twin(
+    hand, pending, melds, pile_kind, extra, rules, bonus=False, open_2=True, open_4=True, leave=True
+):
+    """Largest valid opening count by trying every way to meld the hand (or -1). ``bonus``: the
+    player is owed bonus cards (OPEN-5: OUT-2 asks only for a card to discard); ``open_2``,
+    ``open_4``, ``leave``: judge OPEN-2, OPEN-4, OUT-1/2 (False: search as if they did not hold,
+    to name the rule refusing an opening)."""
     max_w = int(rules[E.RS_MAX_WILDS_MIXED])
     hand = [int(x) for x in hand]
     pend = [[int(pending[s, c]) for c in range(3)] for s in range(E.N_KINDS)]
@@ -164,7 +171,7 @@ def best_opening_twin(hand, pending, melds, pile_kind, extra, rules):
                     final[k] = (from_hand[k][0] + top, from_hand[k][1] + from_hand[k][2])
                 from_hand[E.WILD_MELD][1] += tq
                 from_hand[E.WILD_MELD][2] += jq
-                if not any(
+                if open_2 and not any(
                     n_hand >= 3 and final[k][1] == 0
                     for k in NATURAL
                     for n_hand in [from_hand[k][0]]
@@ -172,9 +179,9 @@ def best_opening_twin(hand, pending, melds, pile_kind, extra, rules):
                     continue  # OPEN-2
                 used = sum(choice[k][0] + choice[k][1] + choice[k][2] for k in choice) + tq + jq
                 left = sum(hand) - threes - used + extra
-                if left == 0:
+                if leave and left == 0:
                     continue
-                if left == 1 and threes == 0:
+                if leave and left == 1 and threes == 0 and not bonus:
                     n_can = sum(1 for k in NATURAL if sum(final[k]) == 7) + (wm == 7)
                     unfinished_7 = 0 < sum(final[E.SEVEN]) < 7
                     unfinished_a = 0 < sum(final[E.ACE]) < 7 and final[E.ACE][1] == 0
@@ -203,7 +210,8 @@ def best_opening_twin(hand, pending, melds, pile_kind, extra, rules):
                     elif total < 3:
                         ok = False
                     elif w:
-                        ok = n + top >= 2 and w <= max_w and k != E.SEVEN and total <= 6
+                        ok = n + top >= 2 and w <= max_w and k != E.SEVEN
+                        ok = ok and (total <= 6 if open_4 else total <= 7)
                     else:
                         ok = total <= 7
                     if ok:
@@ -213,6 +221,24 @@ def best_opening_twin(hand, pending, melds, pile_kind, extra, rules):
 
     rec(0, {}, hand[E.TWO], hand[E.JOKER])
     return best
+
+
+def opening_refusal_twin(hand, pending, melds, pile_kind, extra, rules, min_count, bonus):
+    """The rule refusing an opening that cannot reach ``min_count``: the first of OPEN-2,
+    OPEN-4, the leave rule (OUT-2, or OUT-1 for one card) whose relaxation alone reaches it,
+    then pairs of them, then all; OPEN-1 if none does. The leave rule's reason is judged on the
+    relaxed best plan by the sim kernel's plan, so here only its family is returned: 'OUT'."""
+    args = (hand, pending, melds, pile_kind, extra, rules, bonus)
+    if best_opening_twin(*args) >= min_count:
+        return E.R_OK
+    for o2, o4, lv in [(0, 1, 1), (1, 0, 1), (1, 1, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0), (0, 0, 0)]:
+        if best_opening_twin(*args, open_2=bool(o2), open_4=bool(o4), leave=bool(lv)) >= min_count:
+            if not o2:
+                return E.R_OPEN_NO_NATURAL_MELD
+            if not o4:
+                return E.R_OPEN_MIXED_CANASTA
+            return "OUT"
+    return E.R_OPEN_MINIMUM
 
 
 def pile_twin(hand, melds, team, pile_counts, top_kind, opened, min_count, rules):
