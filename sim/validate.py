@@ -23,7 +23,7 @@ The limits (docs/architecture.md, "Input limits"):
 - team scores: ``-MAX_SCORE..MAX_SCORE``, far beyond any game (the target is 8,500) and far
   from int64 overflow when a hand's points are added;
 - turns ``0..MAX_TURNS - 2``, seats ``0..3``, card counts ``0..108``, jobs ``-1`` or
-  ``1..MAX_JOBS``.
+  ``1..MAX_JOBS``, policy parameters ``0..MAX_PARAM`` (``sim.policies.registry``).
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ MAX_CHUNKS = 10**6  #: chunks (tasks) of one run
 MAX_SCORE = 10**9  #: largest cumulative team score, either sign
 MAX_TURN = MAX_TURNS - 2  #: last turn a position may start at (the engine caps hands there)
 MAX_JOBS = 1024  #: parallel jobs (-1 = every core)
+MAX_PARAM = 10**9  #: largest policy parameter (kernels may cast counts to int64)
 assert MAX_GAMES * GAME_HAND_STRIDE < MAX_HAND_ID
 
 

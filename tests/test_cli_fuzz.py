@@ -58,6 +58,8 @@ POLICIES = [
     "heuristic:sevens_threshold=-1",
     "heuristic:sevens_threshold=abc",
     "heuristic:sevens_threshold",
+    "heuristic:sevens_threshold=1e300",  # beyond a policy parameter's limit
+    "expert:samples=99999999999999999999",
 ]
 RULES = [
     "{tmp}/missing.toml",

@@ -24,7 +24,7 @@ def test_check_int_names_the_parameter_the_value_and_the_range():
     with pytest.raises(CanastaError, match=r"^turn 10: must be an integer in 0\.\.9$"):
         V.check_int("turn", 10, 0, 9)
     for bad in (True, 1.5, "3", None, np.float64(2.0)):
-        with pytest.raises(CanastaError, match="turn .*must be an integer"):
+        with pytest.raises(CanastaError, match=r"turn .*must be an integer"):
             V.check_int("turn", bad, 0, 9)
 
 
@@ -56,7 +56,7 @@ def test_chunk_count_limit_names_the_least_chunk_size():
 def test_in_memory_check_refuses_a_table_larger_than_memory(monkeypatch):
     monkeypatch.setattr(V, "memory_bytes", lambda: 1000)
     V.check_in_memory(10, 100, "hands")  # exactly fits
-    with pytest.raises(CanastaError, match="11 hands kept in memory.*out=DIR"):
+    with pytest.raises(CanastaError, match=r"11 hands kept in memory.*out=DIR"):
         V.check_in_memory(11, 100, "hands")
 
 
@@ -96,6 +96,25 @@ def test_simulate_refuses_counts_no_run_could_finish():
 
     with pytest.raises(CanastaError, match=f"n_games.*{V.MAX_GAMES:,}"):
         simulate_games(V.MAX_GAMES + 1)
+
+
+def test_policy_parameters_beyond_the_limit_are_refused():
+    """A count given to a policy (the expert's samples...) is cast to int64 in its kernel."""
+    from sim.policies.registry import parse
+
+    assert parse(f"heuristic:sevens_threshold={V.MAX_PARAM}")[1][0] == V.MAX_PARAM
+    for spec in ("expert:samples=1e300", f"heuristic:sevens_threshold={HUGE}"):
+        with pytest.raises(CanastaError, match=f"at most {V.MAX_PARAM:,}"):
+            parse(spec)
+
+
+def test_play_hands_params_must_match_the_policies():
+    from sim.engine.hands import play_hands
+    from sim.rng import run_key
+
+    for params in ([np.zeros(1), np.zeros(1)], [np.zeros(99)], "x"):
+        with pytest.raises(CanastaError, match="params"):
+            play_hands(run_key(0), 0, 1, ("heuristic", "heuristic"), params=params)
 
 
 def test_chunk_functions_refuse_ranges_beyond_int64():
@@ -138,7 +157,7 @@ def test_compare_and_whatif_refuse_bad_numbers():
     from analysis.compare import duplicate
     from analysis.whatif import position, whatif
 
-    with pytest.raises(CanastaError, match="n .*deals"):
+    with pytest.raises(CanastaError, match=r"n .*deals"):
         duplicate("random", "random", HUGE)
     with pytest.raises(CanastaError, match="seed"):
         duplicate("random", "random", 2, seed=-1)

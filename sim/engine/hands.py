@@ -64,7 +64,14 @@ def play_hands(
     resolved = resolve_policies(policies)
     arrays = [np.ascontiguousarray(r[1], dtype=np.float64) for r in resolved]
     if params is not None:
-        arrays = [np.ascontiguousarray(p, dtype=np.float64) for p in params]
+        if isinstance(params, str) or len(params) != 2:
+            raise CanastaError("params: give one parameter array per team")
+        given = [np.asarray(p) for p in params]
+        for t, (g, a) in enumerate(zip(given, arrays, strict=True)):
+            # kernels index the array unchecked: its length must be the policy's
+            if g.shape != a.shape or not np.issubdtype(g.dtype, np.number):
+                raise CanastaError(f"params[{t}]: expected {a.size} numbers ({resolved[t][2]})")
+        arrays = [np.ascontiguousarray(g, dtype=np.float64) for g in given]
     rules_arr = np.ascontiguousarray(as_ruleset(rules).to_array())
     key = np.ascontiguousarray(key, dtype=np.uint64)
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
