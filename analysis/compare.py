@@ -150,8 +150,11 @@ def duplicate(
     confidence: float = iv.CONFIDENCE,
 ) -> Comparison:
     """Play ``n`` deals twice (A vs B, then B vs A, same seed) and pair them; see the module."""
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
-        raise CanastaError(f"bad number of deals {n!r}: need an integer >= 2")
+    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+
+    n = check_count("n (deals)", n, MAX_HANDS, low=2)
+    seed = check_seed(seed)
+    check_jobs(n_jobs)
     run = resolve_simulate(simulate)
     ab = run(n, policies=(policy_a, policy_b), seed=seed, n_jobs=n_jobs, ruleset=ruleset)
     ba = run(n, policies=(policy_b, policy_a), seed=seed, n_jobs=n_jobs, ruleset=ruleset)

@@ -102,17 +102,15 @@ def position(
     (legal melds, sizes that add up to 108).
     """
     from sim.cards import parse_cards
+    from sim.validate import check_cards, check_scores, check_seat, check_turn
 
     taken = np.zeros(N_CARDS, dtype=np.bool_)
     ids = parse_cards(hand, taken)
     if ids.size == 0:
         raise CanastaError("the fixed hand is empty: give its cards with --hand")
-    if not 0 <= seat < N_PLAYERS:
-        raise CanastaError(f"bad seat {seat}: seats are 0..{N_PLAYERS - 1}")
-    if turn < 0:
-        raise CanastaError(f"bad turn {turn}: turns count from 0")
-    if len(scores) != N_TEAMS:
-        raise CanastaError(f"give {N_TEAMS} team scores, not {len(scores)}")
+    seat = check_seat(seat)
+    turn = check_turn(turn)
+    scores = check_scores(scores)
     fixed_melds = {}
     for team, cards in (melds or {}).items():
         if team not in range(N_TEAMS):
@@ -121,6 +119,8 @@ def position(
         parsed = []
         for g in groups:
             m = parse_cards(g, taken)
+            if m.size == 0:
+                raise CanastaError(f"team {team}'s melds: an empty meld (MELD-1: nothing to meld)")
             if np.any(IS_THREE[CARD_KIND[m]]):
                 raise CanastaError("DEAL-4: threes are never melded")
             parsed.append(m)
@@ -132,12 +132,15 @@ def position(
             raise CanastaError("give exactly one pile top card")
         top = int(t[0])
     below = None if pile is None else parse_cards(pile, taken)
-    for name, v in (("pile size", pile_size), ("stock", stock)):
-        if v is not None and v < 0:
-            raise CanastaError(f"bad {name} {v}: need 0 or more")
-    sizes = None if hand_sizes is None else tuple(int(x) for x in hand_sizes)
-    if sizes is not None and len(sizes) != N_PLAYERS:
-        raise CanastaError(f"hand sizes: give {N_PLAYERS} sizes, one per seat")
+    if pile_size is not None:
+        pile_size = check_cards(pile_size, "pile_size")
+    if stock is not None:
+        stock = check_cards(stock, "stock")
+    sizes = None
+    if hand_sizes is not None:
+        if isinstance(hand_sizes, str) or len(hand_sizes) != N_PLAYERS:
+            raise CanastaError(f"hand_sizes: give {N_PLAYERS} sizes, one per seat")
+        sizes = tuple(check_cards(x, f"hand_sizes[{i}]") for i, x in enumerate(hand_sizes))
     return Position(
         ids,
         seat,
@@ -202,8 +205,11 @@ def whatif(
     module docstring for the columns."""
     if len(choices) < 1 or len(set(choices)) != len(choices):
         raise CanastaError("give one or more distinct choices to compare")
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
-        raise CanastaError(f"bad number of hands {n!r}: need an integer >= 2")
+    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+
+    n = check_count("n (hands per choice)", n, MAX_HANDS, low=2)
+    seed = check_seed(seed)
+    check_jobs(n_jobs)
     for c in choices:
         check_choice(pos, c)
     run = resolve_play(play)

@@ -36,14 +36,23 @@ _SUIT_INDEX = {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
 
 
 def tokenize(cards: str | Iterable[str]) -> list[str]:
-    """Split a string (spaces or commas) or flatten an iterable of strings into tokens."""
+    """Split a string (spaces or commas) or flatten an iterable of strings into tokens.
+
+    One string may hold no card (``""``: nothing); in an iterable every item names at least
+    one card, so an empty item (``["7H", ""]``, a command line's ``""``) is refused as a bad
+    card, not read as nothing."""
     if isinstance(cards, str):
-        cards = [cards]
+        return cards.replace(",", " ").split()
+    if isinstance(cards, bytes) or not isinstance(cards, Iterable):
+        raise CanastaError(f"bad cards {cards!r}: expected tokens such as 'AS 7H JK'")
     out: list[str] = []
     for item in cards:
         if not isinstance(item, str):
             raise CanastaError(f"bad card {item!r}: expected a token such as 'AS' or 'JK'")
-        out.extend(t for t in item.replace(",", " ").split() if t)
+        tokens = item.replace(",", " ").split()
+        if not tokens:
+            raise CanastaError(f"empty card {item!r}: expected a token such as 'AS' or 'JK'")
+        out.extend(tokens)
     return out
 
 

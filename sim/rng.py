@@ -23,15 +23,15 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 def run_key(seed: int | np.random.SeedSequence) -> np.ndarray:
-    """256-bit key of a run (uint64[4]) from a non-negative int seed or a SeedSequence."""
-    from sim.errors import CanastaError
+    """256-bit key of a run (uint64[4]) from an int seed 0..2**63-1 (``sim.validate``) or a
+    SeedSequence."""
+    from sim.validate import check_seed
 
+    seed = check_seed(seed)
     if isinstance(seed, np.random.SeedSequence):
         ss = seed
     else:
-        if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-            raise CanastaError(f"bad seed {seed!r}: expected a non-negative integer")
-        ss = np.random.SeedSequence(int(seed))
+        ss = np.random.SeedSequence(seed)
     return ss.generate_state(KEY_WORDS, dtype=np.uint64)
 
 

@@ -48,6 +48,11 @@ class Ruleset:
                 raise CanastaError(f"ruleset key {f.name!r}: expected true or false, got {value!r}")
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
                 raise CanastaError(f"ruleset key {f.name!r}: expected an integer, got {value!r}")
+        from sim.validate import MAX_SCORE
+
+        for key in ("wild_penalty_four_jokers", "garbage_award", "target"):
+            if abs(getattr(self, key)) > MAX_SCORE:  # kernels add these up in int64
+                raise CanastaError(f"ruleset key {key!r}: must be at most {MAX_SCORE:,}")
         if not 1 <= self.max_wilds_mixed <= 3:
             raise CanastaError(
                 f"ruleset key 'max_wilds_mixed': must be 1..3, got {self.max_wilds_mixed}"
@@ -87,6 +92,8 @@ class Ruleset:
             data = tomllib.loads(path.read_text())
         except FileNotFoundError:
             raise CanastaError(f"ruleset file not found: {path}") from None
+        except (OSError, UnicodeDecodeError) as exc:  # a directory, no permission, not UTF-8
+            raise CanastaError(f"cannot read ruleset file {path}: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise CanastaError(f"ruleset file {path} is not valid TOML: {exc}") from None
         if set(data) == {"ruleset"} and isinstance(data["ruleset"], dict):

@@ -318,6 +318,9 @@ def _rules_array(ruleset) -> np.ndarray:
 def count_hits(key, start: int, stop: int, rules: np.ndarray, kernel: str = "fast") -> np.ndarray:
     """ODDS-1 hits over deals start..stop-1 of the run with ``key``: int64[N_SPECIAL], index =
     special code (1 straight .. 4 garbage), index 0 = deals with any special hand."""
+    from sim.validate import MAX_DEALS, check_id_range
+
+    start, stop = check_id_range(start, stop, "deal", MAX_DEALS)
     hits = np.zeros(N_SPECIAL, dtype=np.int64)
     if kernel == "fast":
         _fast_hits(key, start, stop, BLOCK, CARD_KIND, rules, hits)
@@ -339,6 +342,9 @@ def dealt_records(key, start: int, stop: int, ruleset=None):
     """
     import pandas as pd
 
+    from sim.validate import MAX_DEALS, check_id_range
+
+    start, stop = check_id_range(start, stop, "deal", MAX_DEALS, 8 * (5 + N_KINDS) + 8)
     rules = _rules_array(ruleset)
     n = stop - start
     out = np.empty((n, 5 + N_KINDS), dtype=np.int64)
@@ -470,19 +476,34 @@ def sample_dealt_odds(
 
     from sim.odds import exact_odds
     from sim.rng import run_key
-    from sim.runner import Progress, check_count, parallel_map
+    from sim.runner import Progress, parallel_map
+    from sim.validate import MAX_DEALS, check_chunks, check_count, check_jobs, check_seed
 
-    n_deals = check_count("the number of deals", n_deals)
-    chunk_size = check_count("chunk size", chunk_size)
+    # every number is checked before any work (sim.validate)
+    n_deals = check_count("n_deals", n_deals, MAX_DEALS)
+    seed = check_seed(seed)
+    check_jobs(n_jobs)
     if max_deals is not None:
-        max_deals = check_count("max deals", max_deals)
+        max_deals = check_count("max_deals", max_deals, MAX_DEALS)
         n_deals = min(n_deals, max_deals)
-    if rel_error is not None and not (isinstance(rel_error, int | float) and 0 < rel_error < 1):
-        raise CanastaError(f"relative error must lie strictly between 0 and 1, got {rel_error!r}")
+    if rel_error is not None and not (
+        isinstance(rel_error, int | float) and not isinstance(rel_error, bool) and 0 < rel_error < 1
+    ):
+        raise CanastaError(f"rel_error must lie strictly between 0 and 1, got {rel_error!r}")
     if kernel not in KERNELS:
         raise CanastaError(f"unknown sampler kernel {kernel!r}; known: {', '.join(KERNELS)}")
     rules = _rules_array(ruleset)
     exact = exact_odds(ruleset)
+    most = n_deals  # the deals the run may reach, for the chunk count
+    if rel_error is not None:
+        need = planned_deals(exact, rel_error)
+        if max_deals is None and need > MAX_DEALS:
+            raise CanastaError(
+                f"rel_error {rel_error:g} needs about {need:,.3g} deals, beyond the limit of "
+                f"{MAX_DEALS:,}: ask for a larger relative error or cap it with max_deals"
+            )
+        most = min(max_deals or MAX_DEALS, max(n_deals, 2 * int(need) + BLOCK))
+    chunk_size = check_chunks(most, chunk_size)
     key = run_key(seed)
     hits = np.zeros(N_SPECIAL, dtype=np.int64)
     done, target, rounds = 0, n_deals, 0
@@ -506,6 +527,17 @@ def sample_dealt_odds(
     named = {name: int(hits[SPECIAL_NAMES.index(name)]) for name in HAND_NAMES[:-1]}
     named["any"] = int(hits[0])
     return SampledOdds(done, seed, kernel, named, exact, rounds, time.perf_counter() - t0)
+
+
+def planned_deals(exact, rel_error: float) -> float:
+    """Deals for every hand with non-zero exact odds p to reach a relative standard error of
+    ``rel_error``: max of (1 - p) / (p * rel_error**2)."""
+    need = 0.0
+    for name in HAND_NAMES:
+        p = float(exact[name])
+        if p > 0.0:
+            need = max(need, (1.0 - p) / (p * rel_error**2))
+    return need
 
 
 def _next_target(hits, done, exact, rel_error, max_deals) -> int:

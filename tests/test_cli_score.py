@@ -13,7 +13,9 @@ K7 = "KS KH KD KC KS KH KD"  # natural canasta of kings
 Q_MIXED = "QS QH QD QC 2S JK QS"  # mixed canasta of queens
 
 
-def team(melds=(), threes=(), hands=("", ""), went_out=False, **extra):
+def team(melds=(), threes=(), hands=("4S", "4H"), went_out=False, **extra):
+    """A team; by default each partner holds a card (OUT-2: only the player who ends the
+    hand is left with none)."""
     return {
         "melds": [m.split() for m in melds],
         "threes": list(threes),
@@ -26,7 +28,7 @@ def team(melds=(), threes=(), hands=("", ""), went_out=False, **extra):
 BASE = {
     "ruleset": {},
     "teams": [
-        team([K7, Q_MIXED, "7S 7H 7D"], ["3H", "3D"], ("", "AS AH AD 4C")),
+        team([K7, Q_MIXED, "7S 7H 7D"], ["3H", "3D"], ("5C", "AS AH AD 4C")),
         team(["8S 8H 8D", "2C 2D 2H"], ["3S"], ("9S 9H", "JK")),
     ],
 }
@@ -54,7 +56,7 @@ def test_score_1_to_7_breakdown_from_a_file(capsys, tmp_path):
         "going_out": 0,
         "melded_cards": 70 + 120 + 15,  # SCORE-6, two canastas: plus
         "threes": 300,  # SCORE-7: two red threes, two canastas
-        "cards_in_hand": -65,  # SCORE-5
+        "cards_in_hand": -70,  # SCORE-5
         "incomplete_melds": -2500,  # SCORE-2: three sevens
         "hand_penalties": -1500,  # SCORE-4: three aces
         "special_hand": 0,
@@ -72,7 +74,7 @@ def test_table_lists_every_item_and_totals(capsys, tmp_path):
     assert code == 0
     for item in (*SCORE_ITEMS, "total"):
         assert item in out
-    assert "-2,760" in out
+    assert "-2,765" in out
 
 
 def test_out_3_going_out_and_score_8_special_hand(capsys, tmp_path):
@@ -88,11 +90,13 @@ def test_out_3_going_out_and_score_8_special_hand(capsys, tmp_path):
     code, _, err = score(capsys, tmp_path, data)
     assert code == 2 and "END-1" in err  # a going out and a special hand in one hand
     data["teams"][0]["went_out"] = False
+    data["teams"][0]["hands"][0] = ["6D"]  # not going out: the player keeps a card (OUT-2)
     t0, t1 = scored(capsys, tmp_path, data)
     assert t0["breakdown"]["going_out"] == 0
     assert t1["breakdown"] == dict.fromkeys(SCORE_ITEMS, 0) | {"special_hand": 2000}
     data["teams"][1] = team()
     data["teams"][0]["went_out"] = True
+    data["teams"][0]["hands"][0] = []
     t0, _ = scored(capsys, tmp_path, data)
     assert t0["breakdown"]["going_out"] == 100  # OUT-3
 
@@ -101,7 +105,7 @@ def test_special_6_garbage_award_from_the_file_ruleset(capsys, tmp_path):
     data = {
         "ruleset": {"garbage_award": 3000},
         "teams": [
-            team(special_hand="AS AH AD AC KS KH KD KC QS QH QD JS JH JD"),
+            team(hands=("", "4S"), special_hand="AS AH AD AC KS KH KD KC QS QH QD JS JH JD"),
             team(["8S 8H 8D"]),
         ],
     }
@@ -112,7 +116,7 @@ def test_special_6_garbage_award_from_the_file_ruleset(capsys, tmp_path):
 def test_meld_2_variant_long_meld_when_going_out(capsys, tmp_path):
     data = copy.deepcopy(BASE)
     data["ruleset"] = {"allow_long_meld_going_out": True}
-    data["teams"][0] = team([K7 + " 2H", Q_MIXED], went_out=True)
+    data["teams"][0] = team([K7 + " 2H", Q_MIXED], went_out=True, hands=("", "5C"))
     t0, _ = scored(capsys, tmp_path, data)
     assert t0["breakdown"]["canasta_bonus"] == 300 + 300  # the kings took a wild: mixed
     data["teams"][0]["went_out"] = False
@@ -167,6 +171,33 @@ BAD = {
             went_out=True,
         ),
         "OUT-2",
+    ),
+    # OUT-2: a player who does not go out keeps a card; only the one ending the hand has none
+    "out_2_team_did_not_go_out_and_holds_nothing": (with_team(1, hands=("", "")), "OUT-2"),
+    "out_2_a_partner_holds_nothing_without_going_out": (
+        with_team(1, hands=("", "9S")),
+        "OUT-2",
+    ),
+    "out_2_partner_of_the_one_going_out_holds_nothing": (
+        with_team(
+            1,
+            melds=["JS JH JD JC JS JH JD", "10S 10H 10D 10C 10S 10H 10D"],
+            hands=("", ""),
+            went_out=True,
+        ),
+        "OUT-2",
+    ),
+    "out_2_partner_of_the_declarer_holds_nothing": (
+        with_team(
+            1,
+            hands=("", ""),
+            special_hand="AS AH 7S 7H 4C 4D 5C 5D 9S 9H 10S 10H 2S 2D".split(),
+        ),
+        "OUT-2",
+    ),
+    "end_1_both_teams_with_nothing": (
+        {"teams": [team(hands=("", "")), team(hands=("", ""))]},
+        "END-1",
     ),
     "end_1_both_went_out": (
         {

@@ -46,14 +46,15 @@ def format_table(s: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.compare import duplicate
-    from sim.errors import CanastaError
+    from sim.engine.hands import ROW_BYTES, resolve_policies
+    from sim.validate import MAX_HANDS, check_count, check_in_memory, check_jobs, check_seed
 
-    if args.n < 2:
-        raise CanastaError(f"-n {args.n}: need at least 2 deals")
-    if args.jobs < 1:
-        raise CanastaError(f"--jobs {args.jobs}: need at least 1")
-    if args.seed < 0:
-        raise CanastaError(f"--seed {args.seed}: need a non-negative integer")
+    # every number is checked before any work starts (sim.validate)
+    n = check_count("-n", args.n, MAX_HANDS, low=2)
+    check_seed(args.seed, "--seed")
+    check_jobs(args.jobs, "--jobs")
+    check_in_memory(2 * n, ROW_BYTES, "hands", ": ask for fewer deals (-n)")  # both runs
+    resolve_policies([args.policy_a, args.policy_b])  # unknown names: refused before playing
     result = duplicate(args.policy_a, args.policy_b, args.n, seed=args.seed, n_jobs=args.jobs)
     if args.format == "json":
         print(json.dumps(result.summary))

@@ -74,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     from sim.errors import CanastaError
     from sim.odds import MODEL
     from sim.ruleset import as_ruleset
+    from sim.validate import check_jobs, check_seed
 
+    check_seed(args.seed, "--seed")
+    check_jobs(args.jobs, "--jobs")
     ruleset = as_ruleset(args.rules)
     if args.deals is not None or args.rel_error is not None:
         return run_sampled(args, ruleset)
@@ -93,16 +96,29 @@ def run(args: argparse.Namespace) -> int:
 
 def run_sampled(args: argparse.Namespace, ruleset) -> int:
     """Monte Carlo mode: sample real deals, estimates beside the exact values."""
+    import math
+
     from sim.errors import CanastaError
-    from sim.sampler import format_sampled, sample_dealt_odds
+    from sim.odds import exact_odds
+    from sim.sampler import format_sampled, planned_deals, sample_dealt_odds
+    from sim.validate import MAX_DEALS, check_count
 
     if args.exact:
         raise CanastaError("--exact and -n DEALS are two modes: give one")
-    n = args.deals if args.deals is not None else 1_000_000
-    if n < 1:
-        raise CanastaError(f"the number of deals must be a positive integer, got {n}")
-    if args.jobs < 1:
-        raise CanastaError(f"--jobs must be a positive integer, got {args.jobs}")
+    # every number is checked before any work starts (sim.validate), naming its flag
+    n = check_count("-n", args.deals, MAX_DEALS) if args.deals is not None else 1_000_000
+    if args.max_deals is not None:
+        check_count("--max-deals", args.max_deals, MAX_DEALS)
+    if args.rel_error is not None:
+        r = args.rel_error
+        if not (math.isfinite(r) and 0 < r < 1):
+            raise CanastaError(f"--rel-error {r}: must lie strictly between 0 and 1")
+        need = planned_deals(exact_odds(ruleset), r)
+        if args.max_deals is None and need > MAX_DEALS:
+            raise CanastaError(
+                f"--rel-error {r:g} needs about {need:,.3g} deals, beyond the limit of "
+                f"{MAX_DEALS:,}: ask for a larger R or cap it with --max-deals"
+            )
     result = sample_dealt_odds(
         n,
         seed=args.seed,

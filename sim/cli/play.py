@@ -85,21 +85,24 @@ def run(args) -> int:
     from sim.engine.hands import resolve_policies
     from sim.errors import CanastaError
     from sim.ruleset import Ruleset
+    from sim.validate import check_hand_id, check_seed, parse_scores
 
-    if args.seed < 0 or args.hand < 0:
-        raise CanastaError("--seed and --hand must be >= 0")
-    try:
-        scores = tuple(int(s) for s in args.scores.split(","))
-    except ValueError:
-        raise CanastaError(f"--scores {args.scores!r}: expected two integers 'T0,T1'") from None
-    if len(scores) != 2:
-        raise CanastaError(f"--scores {args.scores!r}: expected two integers 'T0,T1'")
+    # every number is range-checked before it reaches a kernel (sim.validate)
+    seed = check_seed(args.seed, "--seed")
+    hand = check_hand_id(args.hand, "--hand")
+    scores = parse_scores(args.scores, "--scores")
     resolved = resolve_policies(args.policies)
     labels = [r[2] for r in resolved]
-    rules = Ruleset.from_toml(args.rules) if args.rules else None
-    game = Game(seed=args.seed, hand_id=args.hand, rules=rules, scores=scores)
+    rules = Ruleset.from_toml(args.rules) if args.rules is not None else None
+    record = Path(args.record) if args.record else None
+    if record is not None and (record.is_dir() or not record.parent.is_dir()):
+        raise CanastaError(f"--record {args.record}: not a file in an existing directory")
+    game = Game(seed=seed, hand_id=hand, rules=rules, scores=scores)
     game.play(labels)
+    if record is not None:
+        try:
+            record.write_text(game.to_json())
+        except OSError as exc:
+            raise CanastaError(f"--record {args.record}: cannot write it ({exc})") from None
     print("\n".join(transcript(game, labels)))
-    if args.record:
-        Path(args.record).write_text(game.to_json())
     return 0

@@ -75,13 +75,46 @@ def parse_policies(text: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from reports.build import Settings, build
     from reports.html import assemble, write
+    from sim.engine.hands import ROW_BYTES
+    from sim.errors import CanastaError
+    from sim.policies.registry import resolve
+    from sim.validate import (
+        MAX_DEALS,
+        MAX_HANDS,
+        MAX_SEED,
+        check_count,
+        check_in_memory,
+        check_int,
+        check_jobs,
+    )
 
+    # every number and path is checked before the simulations start (sim.validate)
+    hands = check_count("--hands", args.hands, MAX_HANDS, low=0 if args.from_dirs else 2)
+    check_in_memory(2 * hands, ROW_BYTES, "hands", ": ask for fewer --hands")  # a pair's runs
+    check_count("--deals", args.deals, MAX_DEALS, low=0)
+    policies = parse_policies(args.policies)
+    for name in policies:
+        resolve(name)  # unknown names: refused before the first run
+    # pair k of the policies plays with seed + k (reports.build.plan): all must be seeds
+    pairs = len(policies) * (len(policies) - 1) // 2
+    check_int("--seed", args.seed, 0, MAX_SEED - max(pairs - 1, 0))
+    check_jobs(args.jobs, "--jobs")
+    out = Path(args.out)
+    if out.is_dir() or not out.parent.is_dir():
+        raise CanastaError(f"--out {args.out}: not a file in an existing directory")
+    if args.figures is not None and Path(args.figures).exists() and not Path(args.figures).is_dir():
+        raise CanastaError(f"--figures {args.figures}: exists and is not a directory")
+    for d in args.from_dirs:
+        if not Path(d).is_dir():
+            raise CanastaError(f"--from {d}: no such run directory")
     settings = Settings(
         hands=args.hands,
         deals=args.deals,
-        policies=parse_policies(args.policies),
+        policies=policies,
         seed=args.seed,
         jobs=args.jobs,
         from_dirs=tuple(args.from_dirs),

@@ -92,16 +92,40 @@ def _summary(df, policies: tuple[str, str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     import sim
+    from sim.engine.hands import GAME_ROW_BYTES, ROW_BYTES
     from sim.errors import CanastaError
     from sim.policies.registry import split_list
     from sim.runner import DEFAULT_CHUNK_SIZE, check_backend
+    from sim.validate import (
+        MAX_GAMES,
+        MAX_HANDS,
+        check_chunks,
+        check_count,
+        check_in_memory,
+        check_jobs,
+        check_out_dir,
+        check_seed,
+    )
 
+    # every number is checked before any work starts (sim.validate): a count no run could
+    # finish is refused at once, naming the limit
     games = args.games is not None
-    count = args.games if games else args.n
-    if count < 1:
-        raise CanastaError(f"{'--games' if games else '-n'} {count}: need at least 1")
-    if args.chunk_size is not None and args.chunk_size < 1:
-        raise CanastaError(f"--chunk-size {args.chunk_size}: need at least 1")
+    if games:
+        count = check_count("--games", args.games, MAX_GAMES)
+    else:
+        count = check_count("-n", args.n, MAX_HANDS)
+    check_seed(args.seed, "--seed")
+    check_jobs(args.jobs, "--jobs")
+    if args.chunk_size is not None:
+        check_chunks(count, args.chunk_size, "--chunk-size")
+    else:
+        check_chunks(count, DEFAULT_CHUNK_SIZE, "the default --chunk-size")
+    if args.out is not None:
+        check_out_dir(args.out, "--out")
+    else:
+        unit = "games" if games else "hands"
+        row = GAME_ROW_BYTES if games else ROW_BYTES
+        check_in_memory(count, row, unit, ": write the run to disk with --out DIR")
     if args.scheduler and args.backend != "dask":
         raise CanastaError("--scheduler goes with --backend dask")
     check_backend(args.backend, args.scheduler)
@@ -112,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         "scheduler": args.scheduler,
         "quiet": args.quiet,
     }
-    if args.out:
+    if args.out is not None:
         options["out"] = args.out
     try:
         if games:

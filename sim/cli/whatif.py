@@ -58,31 +58,48 @@ def add_parser(subparsers) -> None:
 
 def _parse(args):
     from sim.errors import CanastaError
+    from sim.validate import (
+        MAX_HANDS,
+        check_cards,
+        check_count,
+        check_jobs,
+        check_seat,
+        check_seed,
+        check_turn,
+        parse_ints,
+        parse_scores,
+    )
 
-    try:
-        scores = tuple(int(s) for s in args.scores.split(","))
-    except ValueError:
-        raise CanastaError(f"--scores {args.scores!r}: expected two integers 'T0,T1'") from None
+    # every number is checked before any work starts (sim.validate), naming its flag
+    scores = parse_scores(args.scores, "--scores")
+    check_count("-n", args.n, MAX_HANDS, low=2)
+    check_jobs(args.jobs, "--jobs")
+    check_seed(args.seed, "--seed")
+    check_seat(args.seat, "--seat")
+    check_turn(args.turn, "--turn")
+    for flag, value in (("--pile-size", args.pile_size), ("--stock", args.stock)):
+        if value is not None:
+            check_cards(value, flag)
     melds: dict[int, list[str]] = {}
     for spec in args.meld:
         team, sep, cards = spec.partition(":")
         if not sep or team.strip() not in ("0", "1"):
             raise CanastaError(f"--meld {spec!r}: expected TEAM:CARDS with TEAM 0 or 1")
         melds.setdefault(int(team), []).append(cards)
-    policies = tuple(p.strip() for p in args.policies.split(","))
-    if len(policies) != 2 or not all(policies):
+    from sim.engine.hands import resolve_policies
+    from sim.policies.registry import split_list
+
+    policies = tuple(split_list(args.policies))
+    if len(policies) != 2:
         raise CanastaError(f"--policies {args.policies!r}: expected two policies 'A,B'")
+    resolve_policies(policies)  # unknown names: refused before any work
     choices = [c.strip() for c in args.compare.split(",") if c.strip()]
-    if args.n < 2:
-        raise CanastaError(f"-n {args.n}: need at least 2 hands")
-    if args.jobs < 1:
-        raise CanastaError(f"--jobs {args.jobs}: need at least 1")
+    if not choices:
+        raise CanastaError(f"--compare {args.compare!r}: give one or more choices")
     sizes = None
-    if args.hand_sizes:
-        try:
-            sizes = tuple(int(x) for x in args.hand_sizes.split(","))
-        except ValueError:
-            raise CanastaError(f"--hand-sizes {args.hand_sizes!r}: expected 4 integers") from None
+    if args.hand_sizes is not None:
+        sizes = parse_ints(args.hand_sizes, "--hand-sizes", 4)
+        sizes = tuple(check_cards(x, f"--hand-sizes (seat {i})") for i, x in enumerate(sizes))
     return scores, melds, policies, choices, sizes
 
 

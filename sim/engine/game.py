@@ -98,6 +98,24 @@ def describe_action(a: int) -> str:
     return f"{target}: {' '.join(parts)}"
 
 
+def _deck(deck) -> np.ndarray:
+    """A given deck order: each of the 108 card ids once."""
+    bad = CanastaError(f"a deck must list each of the {N_CARDS} card ids 0..{N_CARDS - 1} once")
+    if isinstance(deck, str | bytes) or not hasattr(deck, "__len__"):
+        raise bad
+    items = list(deck)
+    if len(items) != N_CARDS or any(
+        isinstance(c, bool | np.bool_) or not isinstance(c, int | np.integer) for c in items
+    ):
+        raise bad
+    if sorted(int(c) for c in items) != list(range(N_CARDS)):
+        raise bad
+    return np.array(items, dtype=np.int64)
+
+
+_RECORD_KEYS = ("hand_id", "first_player", "scores", "ruleset", "deck", "actions")
+
+
 class Game:
     """One hand of four players, stepped from Python (team 0 = seats 0 and 2)."""
 
@@ -113,26 +131,26 @@ class Game:
         from sim.engine.core import deal
         from sim.engine.play import new_deck
         from sim.rng import run_key, seed_hand
+        from sim.validate import check_hand_id, check_scores, check_seat, check_seed
 
+        # every number is checked before it reaches a kernel (sim.validate)
+        seed = check_seed(seed)
+        self.hand_id = check_hand_id(hand_id)
+        if first_player is not None:
+            first_player = check_seat(first_player, "first_player")
+        self.start_scores = check_scores(scores)
         self.ruleset = as_ruleset(rules)
         self.rules = np.ascontiguousarray(self.ruleset.to_array())
-        self.seed, self.hand_id = seed, int(hand_id)
+        self.seed = seed
         self.rng = np.zeros(4, dtype=np.uint64)
         seed_hand(run_key(seed), self.hand_id, self.rng)
         if deck is None:
             d = np.zeros(N_CARDS, dtype=np.int64)
             new_deck(self.rng, d)
         else:
-            d = np.array(deck, dtype=np.int64)
-            if d.shape != (N_CARDS,) or sorted(d.tolist()) != list(range(N_CARDS)):
-                raise CanastaError("a deck must list each of the 108 card ids once")
+            d = _deck(deck)
         self.deck = d
         self.first_player = self.hand_id % N_PLAYERS if first_player is None else first_player
-        if not 0 <= self.first_player < N_PLAYERS:
-            raise CanastaError(f"bad first player {first_player}: seats are 0..3")
-        self.start_scores = tuple(int(s) for s in scores)
-        if len(self.start_scores) != N_TEAMS:
-            raise CanastaError("scores: expected one cumulative score per team")
         self.state = np.zeros(STATE_SIZE, dtype=np.int64)
         self.log = np.zeros(1 + LOG_EVENTS * EVENT_WIDTH, dtype=np.int64)
         self._obs = np.zeros(OBS_SIZE, dtype=np.int64)
@@ -194,7 +212,9 @@ class Game:
             from sim.encoding import R_WRONG_PHASE
 
             return R_WRONG_PHASE
-        if not isinstance(action, int | np.integer):
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            return R_BAD_ACTION
+        if not 0 <= action < N_ACTIONS:  # before the kernel: a huge id would overflow int64
             return R_BAD_ACTION
         return int(action_reason(self.observation(), int(action), self.rules, self._tmp()))
 
@@ -215,13 +235,20 @@ class Game:
 
         spec, p, _ = parse(policy)
         if params is not None:
-            p = np.ascontiguousarray(params, dtype=np.float64)
+            given = np.asarray(params)
+            if given.shape != p.shape or not np.issubdtype(given.dtype, np.number):
+                raise CanastaError(
+                    f"params of {policy!r}: expected {p.size} numbers (the policy's parameters)"
+                )
+            p = np.ascontiguousarray(given, dtype=np.float64)
         return int(spec.decide(self.observation(), p, self.rng, self.rules, self._scratch))
 
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
         """Play to the end of the hand with one policy per team."""
         from sim.engine.core import forced_action
+        from sim.engine.hands import resolve_policies
 
+        policies = [r[2] for r in resolve_policies(policies)]  # unknown names: refused now
         for _ in range(limit):
             if self.is_over:
                 return
@@ -289,16 +316,33 @@ class Game:
                 raise CanastaError(f"bad hand record: not JSON ({exc})") from None
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise CanastaError(f"bad hand record: expected format {RECORD_FORMAT!r}")
-        g = cls(
-            seed=record.get("seed") or 0,
-            hand_id=record["hand_id"],
-            rules=record["ruleset"],
-            first_player=record["first_player"],
-            scores=record["scores"],
-            deck=record["deck"],
-        )
-        for a in record["actions"]:
-            g.apply(int(a))
+        missing = [k for k in _RECORD_KEYS if k not in record]
+        if missing:
+            raise CanastaError(f"bad hand record: missing key {missing[0]!r}")
+        actions = record["actions"]
+        if not isinstance(actions, list) or any(
+            isinstance(a, bool) or not isinstance(a, int) for a in actions
+        ):
+            raise CanastaError("bad hand record: 'actions' must be a list of action ids")
+        try:
+            g = cls(
+                seed=record.get("seed") or 0,
+                hand_id=record["hand_id"],
+                rules=record["ruleset"],
+                first_player=record["first_player"],
+                scores=record["scores"],
+                deck=record["deck"],
+            )
+        except RuleViolation:
+            raise
+        except CanastaError as exc:
+            raise CanastaError(f"bad hand record: {exc}") from None
+        for i, a in enumerate(actions):
+            try:
+                g.apply(a)
+            except RuleViolation as exc:
+                what = describe_action(a) if 0 <= a < N_ACTIONS else str(a)
+                raise RuleViolation(exc.code, f"bad hand record: action {i + 1}, {what}") from None
         return g
 
     # --- transcript -------------------------------------------------------------------

@@ -7,9 +7,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sim.encoding import RECORD_WIDTH
+from sim.encoding import GAME_HAND_STRIDE, GAME_RECORD_WIDTH, RECORD_WIDTH
 from sim.errors import CanastaError
 from sim.ruleset import as_ruleset
+from sim.validate import MAX_GAMES, MAX_HAND_ID, MAX_HANDS, check_id_range, check_run
+
+ROW_BYTES = 8 * RECORD_WIDTH + 64  #: a record row in memory: int64 columns, policy labels
+GAME_ROW_BYTES = 8 * GAME_RECORD_WIDTH + 64
 
 
 class EngineInvariantError(RuntimeError):
@@ -32,6 +36,11 @@ def resolve_policies(policies: Sequence) -> list:
     return [resolve(p) for p in policies]
 
 
+def check_range(start, stop, unit: str, high: int = MAX_HAND_ID) -> tuple[int, int]:
+    """A chunk's ids ``start..stop-1``, checked (``sim.validate.check_id_range``)."""
+    return check_id_range(start, stop, unit, high, ROW_BYTES)
+
+
 def play_hands(
     key: np.ndarray,
     start: int,
@@ -51,12 +60,18 @@ def play_hands(
     from sim.engine.play import play_hands_kernel
     from sim.engine.records import records_frame
 
-    if start < 0 or stop < start:
-        raise CanastaError(f"bad hand range {start}..{stop}")
+    start, stop = check_range(start, stop, "hand")
     resolved = resolve_policies(policies)
     arrays = [np.ascontiguousarray(r[1], dtype=np.float64) for r in resolved]
     if params is not None:
-        arrays = [np.ascontiguousarray(p, dtype=np.float64) for p in params]
+        if isinstance(params, str) or len(params) != 2:
+            raise CanastaError("params: give one parameter array per team")
+        given = [np.asarray(p) for p in params]
+        for t, (g, a) in enumerate(zip(given, arrays, strict=True)):
+            # kernels index the array unchecked: its length must be the policy's
+            if g.shape != a.shape or not np.issubdtype(g.dtype, np.number):
+                raise CanastaError(f"params[{t}]: expected {a.size} numbers ({resolved[t][2]})")
+        arrays = [np.ascontiguousarray(g, dtype=np.float64) for g in given]
     rules_arr = np.ascontiguousarray(as_ruleset(rules).to_array())
     key = np.ascontiguousarray(key, dtype=np.uint64)
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
@@ -105,10 +120,17 @@ def simulate(
     import functools
 
     from sim.rng import run_key
-    from sim.runner import check_count, check_jobs
 
-    n_hands = check_count("the number of hands", n_hands)
-    check_jobs(n_jobs)
+    n_hands, seed = check_run(
+        n_hands,
+        "n_hands (the number of hands)",
+        MAX_HANDS,
+        seed,
+        n_jobs,
+        runner_options,
+        ROW_BYTES,
+        "hands",
+    )
     resolved = resolve_policies(policies)  # unknown names fail here, before any work
     specs = tuple(r[2] for r in resolved)
     rules = as_ruleset(ruleset)
@@ -141,8 +163,7 @@ def play_games(
     from sim.encoding import GAME_RECORD_COLUMNS, GAME_RECORD_WIDTH
     from sim.engine.play import play_games_kernel
 
-    if start < 0 or stop < start:
-        raise CanastaError(f"bad game range {start}..{stop}")
+    start, stop = check_range(start, stop, "game", MAX_HAND_ID // GAME_HAND_STRIDE)
     resolved = resolve_policies(policies)
     out = np.zeros((stop - start, GAME_RECORD_WIDTH), dtype=np.int64)
     status = np.zeros(2, dtype=np.int64)
@@ -184,10 +205,17 @@ def simulate_games(
     import functools
 
     from sim.rng import run_key
-    from sim.runner import check_count, check_jobs
 
-    n_games = check_count("the number of games", n_games)
-    check_jobs(n_jobs)
+    n_games, seed = check_run(
+        n_games,
+        "n_games (the number of games)",
+        MAX_GAMES,
+        seed,
+        n_jobs,
+        runner_options,
+        GAME_ROW_BYTES,
+        "games",
+    )
     resolved = resolve_policies(policies)  # unknown names fail here, before any work
     specs = tuple(r[2] for r in resolved)
     rules = as_ruleset(ruleset)

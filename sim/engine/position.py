@@ -108,6 +108,15 @@ from sim.engine.core import (
 from sim.engine.play import write_record
 from sim.errors import CanastaError
 from sim.rng import seed_hand, shuffle
+from sim.validate import (
+    MAX_HANDS,
+    check_cards,
+    check_int,
+    check_run,
+    check_scores,
+    check_seat,
+    check_turn,
+)
 
 #: choice name -> what the fixed player does at the position (then the policies play on)
 CHOICES = {
@@ -350,10 +359,15 @@ def _ids(cards, what: str, taken: np.ndarray | None = None) -> np.ndarray:
         from sim.cards import parse_cards
 
         return parse_cards(cards, taken)
-    a = np.asarray(cards, dtype=np.int64).reshape(-1)
-    if a.size and (a.min() < 0 or a.max() >= N_CARDS):
+    items = np.asarray(cards).reshape(-1)
+    if items.size and not (
+        np.issubdtype(items.dtype, np.integer)
+        or (items.dtype == object and all(isinstance(c, int | np.integer) for c in items))
+    ):
+        raise CanastaError(f"{what}: expected card ids 0..{N_CARDS - 1} or cards like 'AS JK'")
+    if items.size and (min(items) < 0 or max(items) >= N_CARDS):
         raise CanastaError(f"{what}: card ids are 0..{N_CARDS - 1}")
-    return a
+    return items.astype(np.int64)
 
 
 def _melds_of(position, taken) -> dict[int, list[np.ndarray]]:
@@ -386,31 +400,24 @@ def position_arrays(position, choice: str, ruleset=None):
     13 for the others). Impossible positions raise CanastaError naming the problem."""
     from sim.cards import format_card
     from sim.encoding import explain
+    from sim.finished import check_table
     from sim.legality import meld_reason, meld_slot
 
     rules = np.ascontiguousarray(_ruleset(ruleset).to_array())
     if choice not in CHOICES:
         raise CanastaError(f"unknown choice {choice!r}: choose from {', '.join(CHOICES)}")
-    seat = int(getattr(position, "seat", 0))
-    turn = int(getattr(position, "turn", 0))
-    scores = tuple(int(x) for x in getattr(position, "scores", (0, 0)))
-    if not 0 <= seat < N_PLAYERS:
-        raise CanastaError(f"bad seat {seat}: seats are 0..{N_PLAYERS - 1}")
-    from sim.encoding import MAX_TURNS
-
-    if not 0 <= turn < MAX_TURNS - 1:
-        raise CanastaError(f"bad turn {turn}: turns count from 0")
-    if len(scores) != N_TEAMS:
-        raise CanastaError(f"give {N_TEAMS} team scores, not {len(scores)}")
+    seat = check_seat(getattr(position, "seat", 0))
+    turn = check_turn(getattr(position, "turn", 0))
+    scores = check_scores(getattr(position, "scores", (0, 0)))
     taken = np.zeros(N_CARDS, dtype=np.bool_)
     hand = _ids(getattr(position, "hand", None), "the fixed hand", taken)
     taken[hand] = True
     if hand.size == 0:
         raise CanastaError("the fixed hand is empty")
     top = getattr(position, "pile_top", None)
-    top = -1 if top is None else int(top)
-    if not -1 <= top < N_CARDS:
-        raise CanastaError(f"the pile top: card ids are 0..{N_CARDS - 1}")
+    if top is not None:
+        top = check_int("pile_top (a card id, -1: not fixed)", top, -1, N_CARDS - 1)
+    top = -1 if top is None else top
     if top >= 0 and not taken[top]:
         taken[top] = True  # named before the melds' notation picks copies
     melds = _melds_of(position, taken)
@@ -442,7 +449,7 @@ def position_arrays(position, choice: str, ruleset=None):
     for team, ms in melds.items():
         for m in ms:
             if m.size == 0:
-                continue
+                raise CanastaError(f"team {team}'s melds: an empty meld (MELD-1: nothing to meld)")
             c = np.bincount(CARD_KIND[m], minlength=N_KINDS).astype(np.int64)
             slot, code = meld_slot(c)
             if code != R_OK:
@@ -464,21 +471,29 @@ def position_arrays(position, choice: str, ruleset=None):
                     f"team {team}'s meld in slot {slot} (naturals, twos, jokers = {cards}) "
                     f"is not legal: {explain(code)}"
                 )
+    check_table(t_melds)  # MELD-9: never a canasta of one rank on both sides (sim.finished)
     if turn == 0 and n_melded:
         raise CanastaError("OPEN-1: no team has melded before the first turn (turn 0)")
 
     # sizes: the other hands (default 13), the pile (default one discard a turn, or what the
     # fixed stock leaves) and the stock (default what is left) must add up to the 108 cards
     sizes = getattr(position, "hand_sizes", None)
-    sizes = [HAND_SIZE] * N_PLAYERS if sizes is None else [int(x) for x in sizes]
-    if len(sizes) != N_PLAYERS or min(sizes) < 0:
-        raise CanastaError(f"hand sizes: give {N_PLAYERS} sizes >= 0, one per seat")
+    if sizes is None:
+        sizes = [HAND_SIZE] * N_PLAYERS
+    elif isinstance(sizes, str) or not hasattr(sizes, "__len__") or len(sizes) != N_PLAYERS:
+        raise CanastaError(f"hand_sizes: give {N_PLAYERS} sizes, one per seat")
+    else:
+        sizes = [check_cards(x, f"hand_sizes[{i}]") for i, x in enumerate(sizes)]
     sizes[seat] = hand.size
     others = sum(sizes) - hand.size
     n_fixed_pile = below.size + (1 if top >= 0 else 0)
     left = N_CARDS - hand.size - n_melded - others  # for the pile and the stock
     pile_size = getattr(position, "pile_size", None)
     stock = getattr(position, "stock", None)
+    if pile_size is not None:
+        pile_size = check_cards(pile_size, "pile_size")
+    if stock is not None:
+        stock = check_cards(stock, "stock")
     if pile_size is None:
         if stock is None:
             pile_size = min(max(turn, n_fixed_pile), max(left, n_fixed_pile))
@@ -568,9 +583,10 @@ def position_hands(
 ) -> pd.DataFrame:
     """Chunk function (``sim.runner``): hands ``start..stop-1`` from a checked position
     (``position_arrays``); records of the ``sim.simulate`` schema plus ``applied``."""
-    from sim.engine.hands import EngineInvariantError, resolve_policies
+    from sim.engine.hands import EngineInvariantError, check_range, resolve_policies
     from sim.engine.records import records_frame
 
+    start, stop = check_range(start, stop, "hand")
     resolved = resolve_policies(policies)
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros(stop - start, dtype=np.int64)
@@ -598,6 +614,9 @@ def position_hands(
     return df
 
 
+_ROW_BYTES = 8 * RECORD_WIDTH + 72  #: a record row in memory, with policy labels and applied
+
+
 def play_position(
     n: int,
     position,
@@ -615,10 +634,8 @@ def play_position(
     ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
     from sim.engine.hands import resolve_policies
     from sim.rng import run_key
-    from sim.runner import check_count, check_jobs
 
-    n = check_count("the number of hands", n)
-    check_jobs(n_jobs)
+    n, seed = check_run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, _ROW_BYTES, "hands")
     rules = _ruleset(ruleset)
     template, pos, unseen = position_arrays(position, choice, rules)
     specs = tuple(r[2] for r in resolve_policies(policies))

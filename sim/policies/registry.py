@@ -70,6 +70,12 @@ def _check_value(policy: str, key: str, value) -> float:
         ) from None
     if not math.isfinite(v) or v < 0:
         raise CanastaError(f"policy {policy!r} parameter {key!r}: must be >= 0, got {value!r}")
+    from sim.validate import MAX_PARAM
+
+    if v > MAX_PARAM:  # kernels turn counts (the expert's samples...) into int64
+        raise CanastaError(
+            f"policy {policy!r} parameter {key!r}: must be at most {MAX_PARAM:,}, got {value!r}"
+        )
     return v
 
 
