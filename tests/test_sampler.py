@@ -283,7 +283,9 @@ def test_sampled_json_shape_and_wilson_interval():
     assert list(d) == list(exact_odds())
     for row in d.values():
         assert {"hits", "deals", "estimate", "ci_low", "ci_high", "exact"} <= set(row)
-        assert row["ci_low"] <= row["estimate"] <= row["ci_high"]
+        assert row["estimate"] == row["hits"] / row["deals"]
+        assert (row["ci_low"], row["ci_high"]) == wilson(row["hits"], row["deals"])
+    assert d["any"]["hits"] == r.hits["any"] > 0
     assert "95% Wilson" in r.table() and "garbage" in r.table()
     # the same Wilson score interval as analysis.intervals, the project's one definition
     for k, n in ((10, 1000), (0, 50), (7, 7), (3, 10**9)):
