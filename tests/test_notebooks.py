@@ -3,6 +3,7 @@ conclusions (ODDS-1 exact odds inside the Monte Carlo sampling error, SCORE-2 me
 consistent, heuristic beating random on duplicate deals); they are committed without outputs."""
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,25 @@ def test_notebook_executes_and_asserts(name, monkeypatch):
     )
     client.execute()  # a failed assert in a cell raises CellExecutionError
     assert os.environ["CANASTA_NB_N"] == str(SMALL_N[name])
+
+
+def _code(name) -> str:
+    return "\n".join(c.source for c in _read(name).cells if c.cell_type == "code")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_asserts_its_conclusions_with_intervals(name):
+    """Each notebook states a conclusion (a '**Conclusion.**' markdown line, or a
+    '# Conclusion' comment) and asserts it through an interval bound against a fixed value or
+    another interval (``ci_low > 0``, ``ci_high < 0``, ``a["ci_low"] > b["ci_high"]``); no
+    assert merely checks an estimate lies inside its own interval, which cannot fail."""
+    book = _read(name)
+    text = "\n".join(c.source for c in book.cells)
+    assert "**Conclusion" in text or "# Conclusion" in text, name
+    code = _code(name)
+    bound = r"(ci_low|ci_high|completion_low|completion_high|\[1\]|\[2\])"
+    decisive = re.findall(rf"assert .*{bound}\W*\]?\)?\s*[<>]\s*[^=]", code)
+    assert decisive, name
+    own = r"assert .*(ci_low|_low)\W*\]?\s*<=\s*.*(estimate|completion|mean_diff)\W*\]?\s*<="
+    assert not re.search(own, code), name
+    assert not re.search(r"assert \(?\(?\w+\[\"\w*low\"\] <= \w+\[\"(estimate|completion)", code)
