@@ -222,6 +222,8 @@ def reason_rule(code: int) -> str:
 
 def explain(code: int) -> str:
     """Human sentence for a reason code, led by its rule ID: 'MELD-6: a meld of sevens ...'."""
+    if not 0 <= code < len(REASONS):  # REASONS[-1] would silently name another rule
+        raise ValueError(f"no reason code {code!r} (codes are 0..{len(REASONS) - 1})")
     rule, msg = REASONS[code]
     return f"{rule}: {msg}" if rule else msg
 

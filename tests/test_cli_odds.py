@@ -70,6 +70,7 @@ def test_odds_1_sampled_json_adds_estimates_beside_exact(capsys):
     interval; the same seed gives the same counts whatever --jobs is."""
     import json
 
+    from analysis.intervals import wilson_bounds
     from sim.cli import main
 
     assert main(["odds", "-n", "400000", "--seed", "5", "--format", "json", "--quiet"]) == 0
@@ -77,7 +78,11 @@ def test_odds_1_sampled_json_adds_estimates_beside_exact(capsys):
     assert set(one) == {"straight", "pairs", "pairs_twos_sevens_aces", "garbage", "any"}
     for row in one.values():
         assert {"exact", "fraction", "hits", "deals", "estimate", "ci_low", "ci_high"} <= set(row)
-        assert row["deals"] == 400_000 and row["ci_low"] <= row["estimate"] <= row["ci_high"]
+        assert row["deals"] == 400_000
+        # the printed estimate and interval are those of the printed counts (95% Wilson)
+        assert row["estimate"] == pytest.approx(row["hits"] / row["deals"], rel=1e-12, abs=0)
+        _, low, high = wilson_bounds(row["hits"], row["deals"])
+        assert (row["ci_low"], row["ci_high"]) == pytest.approx((float(low), float(high)), rel=1e-9)
     argv = ["odds", "-n", "400000", "--seed", "5", "--jobs", "2", "--format", "json", "--quiet"]
     assert main(argv) == 0
     two = json.loads(capsys.readouterr().out)

@@ -261,33 +261,6 @@ def test_opening_upper_bound_never_below_the_exact_search():
             assert bound >= exact, (hand.tolist(), top, bound, exact)
 
 
-def test_engine_cache_dropped_when_a_dependency_changes(tmp_path, monkeypatch):
-    """numba only checks a cached function's own file; the engine's guard drops its cache when
-    the rules core (or any engine/policy source) changes."""
-    import shutil
-
-    from sim.engine import _cache
-
-    fake = tmp_path / "sim"
-    for d in ("engine", "policies"):
-        (fake / d / "__pycache__").mkdir(parents=True)
-        shutil.copy(_cache._SIM / d / "__init__.py", fake / d / "__init__.py")
-    for name in _cache._DEPENDENCIES:
-        shutil.copy(_cache._SIM / name, fake / name)
-    monkeypatch.setattr(_cache, "_SIM", fake)
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    stale = fake / "engine" / "__pycache__" / "core.play-1.py311.nbi"
-    stale.write_text("x")
-    _cache.ensure_fresh_cache()
-    assert not stale.exists()  # no stamp yet: dropped
-    stale.write_text("x")
-    _cache.ensure_fresh_cache()
-    assert stale.exists()  # same sources: kept
-    (fake / "legality.py").write_text((fake / "legality.py").read_text() + "\n# changed\n")
-    _cache.ensure_fresh_cache()
-    assert not stale.exists()  # a dependency changed: dropped
-
-
 def test_resume_refused_after_a_policy_parameter_change(tmp_path, monkeypatch):
     """The run metadata holds the resolved policy parameters: a resume after a change of a
     policy's parameters (same spec string) is refused by the store, naming them."""

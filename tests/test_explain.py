@@ -55,10 +55,11 @@ EXPECTED = {
     "R_SPECIAL_NOT_14": (("SPECIAL-1",), "exactly 14 cards"),
     "R_SPECIAL_AFTER_PILE": (("SPECIAL-1",), "after taking the pile"),
     "R_SPECIAL_THREE": (("SPECIAL-2",), "three"),
-    "R_SPECIAL_NOT_A_HAND": (
-        ("SPECIAL-3", "SPECIAL-4", "SPECIAL-5", "SPECIAL-6"),
-        "not a special hand",
-    ),
+    # a hand that is no special hand: the rule of the special hand it comes nearest to
+    "R_SPECIAL_NOT_A_HAND": (("SPECIAL-3",), "not a Straight"),
+    "R_SPECIAL_NOT_PAIRS": (("SPECIAL-4",), "not Pairs"),
+    "R_SPECIAL_NOT_PAIRS_TSA": (("SPECIAL-5",), "not Pairs with twos, sevens and aces"),
+    "R_SPECIAL_NOT_GARBAGE": (("SPECIAL-6",), "not Garbage"),
     "R_SPECIALS_OFF": (("SPECIAL-7",), "off"),
     "R_TOO_MANY_COPIES": (("CARD-1",), "copies"),
     "R_EMPTY_MELD": (("MELD-1",), "nothing to meld"),
@@ -131,3 +132,11 @@ def test_reason_constants_comments_agree_with_explain():
             assert rule in named, (name, rule, comment)
         else:
             assert not named, (name, comment)
+
+
+@pytest.mark.parametrize("code", [-1, E.N_REASONS, 10**6])
+def test_explain_refuses_a_code_that_does_not_exist(code):
+    """A code outside the table is a bug to report, not a sentence borrowed from another rule
+    (``REASONS[-1]`` would name SPECIAL-6)."""
+    with pytest.raises(ValueError, match="no reason code"):
+        E.explain(code)
