@@ -125,9 +125,10 @@ def team_of(player: int) -> int:
 # ---------------------------------------------------------------------------------------
 # Reasons: what a rule check says when it refuses
 # ---------------------------------------------------------------------------------------
-#: reason code -> (rule ID, message), in code order: the index is the code, bound to the
-#: R_* names below in the same order. Codes are never renumbered: the engine's refusals
-#: (TURN-1 ...) and the special hands' nearest-hand codes (SPECIAL-4..6) came later, last.
+#: reason code -> (rule ID, message), in code order: the index is the code, named by the R_*
+#: constants below (tests/test_explain.py checks both against a table of its own). Codes are
+#: never renumbered: the engine's refusals (TURN-1 ...) and the special hands' nearest-hand
+#: codes (SPECIAL-4..6) came later, last.
 REASONS = (
     ("", "legal"),
     ("", "the cards are not in the hand"),
@@ -181,55 +182,53 @@ REASONS = (
     ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
 )
 N_REASONS = len(REASONS)
-(
-    R_OK,
-    R_NOT_HELD,
-    R_MELD_TOO_SMALL,
-    R_MELD_MIXED_RANKS,
-    R_THREE_MELDED,
-    R_MELD_TOO_LONG,
-    R_SECOND_MELD,
-    R_MIXED_TOO_FEW_NATURALS,
-    R_MIXED_TOO_MANY_WILDS,
-    R_RULE_OF_FIVE,
-    R_SEVENS_WILD,
-    R_ACES_WILD,
-    R_WILD_MELD_INCOMPLETE,
-    R_DEAD_RANK,
-    R_OPEN_MINIMUM,
-    R_OPEN_NO_NATURAL_MELD,
-    R_OPEN_MIXED_CANASTA,
-    R_PILE_NO_PAIR,
-    R_PILE_EMPTY,
-    R_PILE_TOP_WILD_OR_THREE,
-    R_PILE_DEAD_RANK,
-    R_PILE_MELD_FULL,
-    R_PILE_CANNOT_OPEN,
-    R_DISCARD_THREE,
-    R_DISCARD_WILD,
-    R_DISCARD_EMPTY_PILE,
-    R_OUT_CANASTAS,
-    R_OUT_INCOMPLETE_SEVENS,
-    R_OUT_INCOMPLETE_ACES,
-    R_OUT_INCOMPLETE_WILD,
-    R_OUT_NO_DISCARD,
-    R_SPECIAL_NOT_FIRST_MELD,
-    R_SPECIAL_NOT_14,
-    R_SPECIAL_AFTER_PILE,
-    R_SPECIAL_THREE,
-    R_SPECIAL_NOT_A_HAND,
-    R_SPECIALS_OFF,
-    R_TOO_MANY_COPIES,
-    R_EMPTY_MELD,
-    R_MELD_LEAVES_NO_DISCARD,
-    R_WRONG_PHASE,
-    R_BAD_ACTION,
-    R_KEEP_THREE,
-    R_OPEN_FIRST,
-    R_SPECIAL_NOT_PAIRS,
-    R_SPECIAL_NOT_PAIRS_TSA,
-    R_SPECIAL_NOT_GARBAGE,
-) = range(N_REASONS)
+R_OK = 0  #: legal
+R_NOT_HELD = 1  #: the cards are not in the hand
+R_MELD_TOO_SMALL = 2  #: MELD-1 a new meld needs 3 cards
+R_MELD_MIXED_RANKS = 3  #: MELD-1 one rank per meld
+R_THREE_MELDED = 4  #: DEAL-4 threes are never melded
+R_MELD_TOO_LONG = 5  #: MELD-2 more than 7 cards
+R_SECOND_MELD = 6  #: MELD-3 a second meld of a rank
+R_MIXED_TOO_FEW_NATURALS = 7  #: MELD-4 mixed meld needs 2 naturals
+R_MIXED_TOO_MANY_WILDS = 8  #: MELD-4 at most max_wilds_mixed wilds
+R_RULE_OF_FIVE = 9  #: MELD-5
+R_SEVENS_WILD = 10  #: MELD-6
+R_ACES_WILD = 11  #: MELD-7
+R_WILD_MELD_INCOMPLETE = 12  #: MELD-8
+R_DEAD_RANK = 13  #: MELD-9
+R_OPEN_MINIMUM = 14  #: OPEN-1
+R_OPEN_NO_NATURAL_MELD = 15  #: OPEN-2
+R_OPEN_MIXED_CANASTA = 16  #: OPEN-4
+R_PILE_NO_PAIR = 17  #: PILE-1
+R_PILE_EMPTY = 18  #: PILE-2
+R_PILE_TOP_WILD_OR_THREE = 19  #: PILE-2
+R_PILE_DEAD_RANK = 20  #: PILE-2 / MELD-9
+R_PILE_MELD_FULL = 21  #: PILE-2
+R_PILE_CANNOT_OPEN = 22  #: PILE-2 / OPEN-1..4
+R_DISCARD_THREE = 23  #: DISCARD-1
+R_DISCARD_WILD = 24  #: DISCARD-2
+R_DISCARD_EMPTY_PILE = 25  #: DISCARD-3
+R_OUT_CANASTAS = 26  #: OUT-1 two canastas
+R_OUT_INCOMPLETE_SEVENS = 27  #: OUT-1
+R_OUT_INCOMPLETE_ACES = 28  #: OUT-1
+R_OUT_INCOMPLETE_WILD = 29  #: OUT-1
+R_OUT_NO_DISCARD = 30  #: OUT-2 melding every card needs a special hand
+R_SPECIAL_NOT_FIRST_MELD = 31  #: SPECIAL-1
+R_SPECIAL_NOT_14 = 32  #: SPECIAL-1
+R_SPECIAL_AFTER_PILE = 33  #: SPECIAL-1
+R_SPECIAL_THREE = 34  #: SPECIAL-2
+R_SPECIAL_NOT_A_HAND = 35  #: SPECIAL-3 (nearest to a Straight; SPECIAL-4..6 further down)
+R_SPECIALS_OFF = 36  #: SPECIAL-7
+R_TOO_MANY_COPIES = 37  #: CARD-1
+R_EMPTY_MELD = 38  #: MELD-1 nothing to meld
+R_MELD_LEAVES_NO_DISCARD = 39  #: OUT-2 a meld may not empty the hand
+R_WRONG_PHASE = 40  #: TURN-1 the action does not belong to this phase of the turn
+R_BAD_ACTION = 41  #: no such action id
+R_KEEP_THREE = 42  #: DEAL-5 a three may be kept only while the team has not melded
+R_OPEN_FIRST = 43  #: OPEN-1 the turn's melds must make a valid opening first
+R_SPECIAL_NOT_PAIRS = 44  #: SPECIAL-4
+R_SPECIAL_NOT_PAIRS_TSA = 45  #: SPECIAL-5
+R_SPECIAL_NOT_GARBAGE = 46  #: SPECIAL-6
 
 
 def reason_rule(code: int) -> str:
