@@ -195,7 +195,10 @@ def _partials(records: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame] | Cana
             v[by] = risk._bins(v[col], risk.TURN_BINS if by == "turn" else risk.STOCK_BINS)
         return {
             "": group_sums(
-                v, ["policy", by], counts={"completed": v["completed"]}, moments={"score": v["score"]}
+                v,
+                ["policy", by],
+                counts={"completed": v["completed"]},
+                moments={"score": v["score"]},
             )
         }
 
