@@ -345,6 +345,13 @@ def duplicate_pairs(runs: Sequence[Run]) -> list[tuple[Run, Run]]:
     return out
 
 
+def streamed_order() -> tuple[str, ...]:
+    """The record tables in the order the in-memory path computes them."""
+    melds = [f"{m}_by_{by}" for m in ("sevens", "aces") for by in ("turn", "held")]
+    return ("special_frequency", "special_by_turn", *melds, "penalties", "mixed_aces",
+            "wild_by_turn")  # fmt: skip
+
+
 def comparison(runs: Sequence[Run], tables: dict, notes: dict) -> None:
     """The duplicate comparison of every mirrored pair of runs, into ``tables`` (or a note)."""
     from analysis.compare import duplicate_from_records
@@ -389,7 +396,8 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
         tables |= streamed
         notes |= streamed_notes
         comparison(results_runs, tables, notes)
-        return records, {k: tables[k] for k in TABLE_ORDER if k in tables}, notes
+        order = ("dealt_odds", *streamed_order(), "comparison", "scores", "net", "end_reasons")
+        return records, {k: tables[k] for k in order if k in tables}, notes
     attempt("special_frequency", lambda: special.special_frequency(records))
     attempt("special_by_turn", lambda: special.special_by_turn(records))
     for meld in ("sevens", "aces"):

@@ -43,3 +43,11 @@ def chunk_size_for(
     jobs = effective_jobs(n_jobs)
     size = math.ceil(max(1, n_items) / (jobs * per_job))
     return max(1, min(maximum, max(minimum, size)))
+
+
+def jobs_help(extra: str = "") -> str:
+    """The ``--jobs`` help line of every command that runs in parallel."""
+    return (
+        f"parallel jobs{extra} (default every core: {default_jobs()}); the results are the same "
+        "for any number"
+    )
