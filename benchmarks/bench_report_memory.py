@@ -78,6 +78,7 @@ def measure(mode: str, argv: list[str]) -> dict:
             [sys.executable, "-c", _CHILD, mode, out, *argv],
             env=env,
             cwd=ROOT,
+            stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )

@@ -40,7 +40,7 @@ import pandas as pd
 
 from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
 from sim.errors import CanastaError
-from sim.jobs import chunk_size_for, default_jobs
+from sim.jobs import chunk_size_for
 
 TABLE_ORDER = (
     "dealt_odds",
@@ -68,7 +68,7 @@ class Settings:
     deals: int = DEFAULT_DEALS
     policies: tuple[str, ...] = DEFAULT_POLICIES
     seed: int = 0
-    jobs: int = field(default_factory=default_jobs)  #: every core unless told (same tables)
+    jobs: int = 1  #: the CLI passes every core (sim.jobs.default_jobs); the tables are the same
     from_dirs: tuple[str, ...] = ()
     rules: str | None = None  #: TOML path of a house variant
     quiet: bool = False
