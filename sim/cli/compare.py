@@ -25,7 +25,9 @@ def add_parser(subparsers) -> None:
     p.add_argument("policy_b", metavar="B", help="second policy (e.g. random)")
     p.add_argument("-n", type=int, default=10_000, help="number of deals (default 10000)")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
+
+    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(func=run)
 

@@ -29,7 +29,9 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("-n", "--deals", type=int, metavar="DEALS", help="sample DEALS real deals")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
+
+    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
     p.add_argument(
         "--rel-error",
         type=float,

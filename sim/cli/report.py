@@ -48,7 +48,9 @@ def add_parser(subparsers) -> None:
         help=f"policies to compare, by registry name (default {','.join(DEFAULT_POLICIES)})",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
+
+    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
     p.add_argument(
         "--from",
         dest="from_dirs",

@@ -41,7 +41,9 @@ def add_parser(subparsers) -> None:
         help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs, -1 = every core")
+    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
+
+    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help(", -1 = every core"))
     p.add_argument(
         "--chunk-size",
         type=int,

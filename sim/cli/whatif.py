@@ -51,7 +51,9 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
     p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
+
+    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.set_defaults(func=run)
 
