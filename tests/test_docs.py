@@ -120,6 +120,14 @@ def test_pages_load_nothing_from_the_web(site):
         assert "fonts.googleapis" not in text
 
 
+def test_no_markdown_left_unrendered(site):
+    """Markdown inside HTML blocks needs md_in_html; a link left as text escapes link checks."""
+    raw_link = re.compile(r"\]\([^)\s]+\.(?:md|ipynb)(?:#[^)]*)?\)")
+    for html in site.rglob("*.html"):
+        match = raw_link.search(html.read_text())
+        assert match is None, f"{html.relative_to(site)} shows {match.group(0)!r} as text"
+
+
 def _mini_config(tmp_path: Path, page: str) -> Path:
     """A one-page site with the project's mkdocstrings settings (cheap to build)."""
     real = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
@@ -188,3 +196,16 @@ def test_policy_page_example_runs():
     )
     assert done.returncode == 0, done.stderr
     assert "reckless - heuristic" in done.stdout
+
+
+def test_getting_started_odds_table_matches_the_exact_odds():
+    """The first question's answer on docs/getting-started.md is what ODDS-1 counting gives."""
+    from sim.odds import exact_odds
+
+    text = (DOCS / "getting-started.md").read_text()
+    odds = exact_odds()
+    for hand, p in odds.items():
+        row = re.search(rf"^{hand}\s+(\S+)\s+([\d,]+)\s+(\d+)/(\d+)$", text, flags=re.M)
+        assert row, f"no row for {hand} in the odds table"
+        assert f"{row.group(3)}/{row.group(4)}" == f"{p.numerator}/{p.denominator}", hand
+        assert int(row.group(2).replace(",", "")) == round(1 / p), hand

@@ -24,7 +24,7 @@ from mkdocs.structure.files import File
 #: the first module that imports and has ``build_parser`` is used
 CLI_MODULES = ("canasta.cli", "canasta", "sim.cli")
 CLI_MARKER = "<!-- canasta-cli-reference -->"  #: the line of docs/cli.md that is replaced
-HELP_WIDTH = 96  #: argparse wraps usage lines to this width
+HELP_WIDTH = 76  #: argparse wraps usage lines to this width (a code block's width)
 NOTEBOOKS = Path("analysis") / "notebooks"  #: from the repository root; in the site: notebooks/
 
 
