@@ -172,14 +172,16 @@ def test_mini_site_builds_with_a_real_identifier(tmp_path):
 
 
 def test_cli_location_is_tried_in_order():
+    """The CLI's package is named once (CLI_MODULES); a missing module is skipped, in order."""
     hook = _hook()
-    build, name = hook.load_build_parser(("no_such_cli_package.cli", "sim.cli"))
-    assert name == "sim.cli" and build().prog == "canasta"
+    _, found = hook.load_build_parser()
+    assert found in hook.CLI_MODULES
+    build, name = hook.load_build_parser(("no_such_cli_package.cli", found))
+    assert name == found and build().prog == "canasta"
     from mkdocs.exceptions import PluginError
 
     with pytest.raises(PluginError, match="no_such_cli_package"):
         hook.load_build_parser(("no_such_cli_package",))
-    assert hook.CLI_MODULES[-1] == "sim.cli"
 
 
 def test_policy_page_example_runs():
@@ -199,7 +201,7 @@ def test_policy_page_example_runs():
 
 
 def test_getting_started_odds_table_matches_the_exact_odds():
-    """The first question's answer on docs/getting-started.md is what ODDS-1 counting gives."""
+    """The first question's answer on docs/getting-started.md is what sim.odds counts."""
     from sim.odds import exact_odds
 
     text = (DOCS / "getting-started.md").read_text()
@@ -209,3 +211,27 @@ def test_getting_started_odds_table_matches_the_exact_odds():
         assert row, f"no row for {hand} in the odds table"
         assert f"{row.group(3)}/{row.group(4)}" == f"{p.numerator}/{p.denominator}", hand
         assert int(row.group(2).replace(",", "")) == round(1 / p), hand
+
+
+def test_getting_started_simulation_output_is_current():
+    """The small simulation on docs/getting-started.md prints what the page shows (same seed,
+    same hands). If the engine's play changes on purpose, paste the new output into the page."""
+    text = (DOCS / "getting-started.md").read_text()
+    block = re.search(r"\$ canasta simulate (.*?)\n(.*?)```", text, flags=re.S)
+    assert block, "no canasta simulate example on the page"
+    args = [*block.group(1).split(), "--jobs", "1", "--quiet"]
+    _, cli = _hook().load_build_parser()  # wherever the command line lives now
+    run = f"import sys, {cli} as m; sys.exit(m.main(sys.argv[1:]))"
+    done = subprocess.run(
+        [sys.executable, "-c", run, "simulate", *args],
+        cwd=ROOT,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == block.group(2).strip(), (
+        "docs/getting-started.md shows another output than `canasta simulate "
+        f"{block.group(1)}` prints now:\n{done.stdout}"
+    )
