@@ -455,27 +455,13 @@ def run_chunks_on_disk(path: str | Path, columns: Sequence[str] | None = None) -
     """The chunks of a run directory (``canasta simulate --out``), in id order, one
     DataFrame at a time with only ``columns`` (those the files hold); an unfinished run is
     refused like ``sim.load`` refuses it."""
-    import pyarrow.parquet as pq
+    from sim.store import iter_chunks, read_meta
 
-    from sim.store import RunStore, read_meta
-
-    path = Path(path)
     meta = read_meta(path)
-    store = RunStore(path, meta)
-    done = sorted(store.done_chunks())
-    missing = store.n_chunks - len(done)
-    if missing:
-        raise CanastaError(
-            f"run {path} is unfinished: {missing} of {store.n_chunks} chunks missing; rerun the "
-            "same command to finish it"
-        )
     id_column = meta["settings"].get("id_column")
-    for k in done:
-        file = store.chunk_path(k)
-        have = pq.read_schema(file).names
-        cols = None if columns is None else [c for c in columns if c in have]
-        df = pd.read_parquet(file, columns=cols)
+    for table in iter_chunks(path, None if columns is None else list(columns)):
+        df = table.to_pandas()
         if id_column and id_column in df.columns:
             df = df.sort_values(id_column, kind="stable", ignore_index=True)
-        df.attrs["run"] = meta
+        df.attrs["run"] = {k: v for k, v in meta.items() if k != "chunks"}
         yield df

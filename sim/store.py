@@ -516,14 +516,10 @@ def _damaged(path: Path, problems: list[Problem], repair: str) -> CanastaError:
     )
 
 
-def load(path: str | Path, columns: list[str] | None = None, partial: bool = False):
-    """The whole run in ``path`` as one DataFrame sorted by its id column.
-
-    Only trusted chunks are read: every chunk file is checked against its record (size, row
-    count, sha256) as it is read. A damaged chunk or a foreign file is refused (CanastaError,
-    one line naming the file and the repair); an unfinished run too (rerun the same command to
-    finish it), unless ``partial``, which returns the trusted chunks.
-    """
+def iter_chunks(path: str | Path, columns: list[str] | None = None, partial: bool = False):
+    """The trusted chunks of the run in ``path``, in id order, one ``pyarrow.Table`` at a time
+    (only ``columns``); the checks and refusals of ``load``, which is this iterator
+    concatenated. For readers that reduce a run chunk by chunk (``analysis.stream``)."""
     path = Path(path)
     meta = read_meta(path)
     check = check_run(path, meta, checksums=False, footers=False)  # sha256 checked as read
@@ -538,12 +534,9 @@ def load(path: str | Path, columns: list[str] | None = None, partial: bool = Fal
             f"run {path} is unfinished: {len(todo)} of {check.n_chunks} chunks missing "
             f"({todo[0].file}...); to finish it, {check.repair()}; or load(..., partial=True)"
         )
-    if not check.good:
-        return pd.DataFrame()
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    parts = []
     for k in sorted(check.good):
         rec = check.good[k]
         file = path / chunk_name(k, check.n_chunks)
@@ -551,7 +544,29 @@ def load(path: str | Path, columns: list[str] | None = None, partial: bool = Fal
         if "sha256" in rec and hashlib.sha256(data).hexdigest() != rec["sha256"]:
             why = Problem(file.name, "damaged", "its sha256 differs from the recorded one")
             raise _damaged(path, [why], repair_command(path, meta["settings"]))
-        parts.append(pq.read_table(pa.BufferReader(data), columns=columns))
+        if columns is not None:  # the columns this run's files hold
+            have = pq.read_schema(pa.BufferReader(data)).names
+            cols = [c for c in columns if c in have]
+        else:
+            cols = None
+        yield pq.read_table(pa.BufferReader(data), columns=cols)
+
+
+def load(path: str | Path, columns: list[str] | None = None, partial: bool = False):
+    """The whole run in ``path`` as one DataFrame sorted by its id column.
+
+    Only trusted chunks are read: every chunk file is checked against its record (size, row
+    count, sha256) as it is read. A damaged chunk or a foreign file is refused (CanastaError,
+    one line naming the file and the repair); an unfinished run too (rerun the same command to
+    finish it), unless ``partial``, which returns the trusted chunks.
+    """
+    import pyarrow as pa
+
+    path = Path(path)
+    meta = read_meta(path)
+    parts = list(iter_chunks(path, columns, partial))
+    if not parts:
+        return pd.DataFrame()
     # one conversion of the whole table, as pandas.read_parquet does for the directory
     df = pa.concat_tables(parts, promote_options="default").to_pandas()
     id_column = meta["settings"].get("id_column")

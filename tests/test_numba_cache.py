@@ -127,8 +127,8 @@ def test_cache_files_dropped_only_when_a_source_changes(tmp_path, monkeypatch):
         f.write_text("x")
     C.ensure_fresh_cache(root)
     assert all(f.exists() for f in files)  # unchanged: kept
-    core = root / "engine" / "core.py"
-    core.write_text(core.read_text() + "\n# changed\n")
+    judge = root / "engine" / "judge.py"
+    judge.write_text(judge.read_text() + "\n# changed\n")
     C.ensure_fresh_cache(root)
     assert not any(f.exists() for f in files)
 
