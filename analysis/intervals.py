@@ -14,31 +14,25 @@ A paired difference is the mean interval of the per-pair differences (same deal,
 
 Every table built here carries the columns ``estimate, ci_low, ci_high, n`` and an ``interval``
 column holding the statement (e.g. "95% Wilson score interval"), also kept in ``DataFrame.attrs``.
-No scipy: the normal quantile comes from ``statistics.NormalDist``.
+No scipy: the normal quantile comes from ``statistics.NormalDist``. The Wilson bounds and the
+normal quantile are ``sim.stats``'s (the ODDS-1 sampler in ``sim`` uses them too, and ``sim``
+never imports ``analysis``); this module re-exports them and builds every table on them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from sim.errors import CanastaError
+from sim.stats import CONFIDENCE, wilson_bounds, z_value
 
-CONFIDENCE = 0.95  #: the one confidence level used by default everywhere
 WILSON = "Wilson score interval"  #: method name for proportions
 NORMAL = "normal interval (mean ± z·SE)"  #: method name for means and paired differences
 COLUMNS = ("estimate", "ci_low", "ci_high", "n")  #: the columns every interval table carries
-
-
-def z_value(confidence: float = CONFIDENCE) -> float:
-    """Two-sided normal quantile: 1.959963... for 95%."""
-    if not 0.0 < confidence < 1.0:
-        raise CanastaError(f"confidence {confidence!r} must lie strictly between 0 and 1")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def statement(method: str, confidence: float = CONFIDENCE) -> str:
@@ -68,23 +62,6 @@ class Estimate:
 # ---------------------------------------------------------------------------------------
 # Proportions: Wilson score interval
 # ---------------------------------------------------------------------------------------
-def wilson_bounds(successes, n, confidence: float = CONFIDENCE):
-    """Vectorised Wilson score interval: (estimate, low, high) arrays; NaN where n == 0."""
-    k = np.asarray(successes, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    if np.any(k < 0) or np.any(k > n):
-        raise CanastaError("a proportion needs 0 <= successes <= trials")
-    z = z_value(confidence)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = k / n
-        z2n = z * z / n
-        centre = (p + z2n / 2.0) / (1.0 + z2n)
-        half = z / (1.0 + z2n) * np.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
-        low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-        high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
-    return p, low, high
-
-
 def proportion(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     """k successes in n independent trials, with its Wilson score interval."""
     p, low, high = wilson_bounds(successes, n, confidence)

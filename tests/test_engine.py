@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import sim
+from sim.api import play_hands, simulate_games
 from sim.encoding import (
     A_DISCARD,
     A_DRAW,
@@ -28,7 +29,6 @@ from sim.encoding import (
     ST_STOCK_N,
 )
 from sim.engine.game import Game, describe_action
-from sim.engine.hands import play_hands, simulate_games
 from sim.errors import CanastaError, RuleViolation
 from sim.rng import run_key
 

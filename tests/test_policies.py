@@ -11,6 +11,7 @@ import pytest
 from numba import njit
 
 import sim
+from sim.api import play_hands
 from sim.encoding import (
     A_DISCARD,
     A_DRAW,
@@ -67,7 +68,6 @@ from sim.encoding import (
     WILD_MELD,
 )
 from sim.engine.core import action_reason, legal_actions
-from sim.engine.hands import play_hands
 from sim.errors import CanastaError
 from sim.policies import get, names, parse, register, unregister
 from sim.policies.registry import split_list

@@ -46,7 +46,8 @@ def format_table(s: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.compare import duplicate
-    from sim.engine.hands import ROW_BYTES, resolve_policies
+    from sim.api import resolve_policies
+    from sim.engine.hands import ROW_BYTES
     from sim.validate import MAX_HANDS, check_count, check_in_memory, check_jobs, check_seed
 
     # every number is checked before any work starts (sim.validate)

@@ -81,8 +81,8 @@ def transcript(game, policies) -> list[str]:
 def run(args) -> int:
     from pathlib import Path
 
+    from sim.api import resolve_policies
     from sim.engine.game import Game
-    from sim.engine.hands import resolve_policies
     from sim.errors import CanastaError
     from sim.ruleset import Ruleset
     from sim.validate import check_hand_id, check_seed, parse_scores

@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         options["out"] = args.out
     try:
         if games:
-            from sim.engine.hands import simulate_games
+            from sim.api import simulate_games
 
             result = simulate_games(
                 count, policies=policies, seed=args.seed, ruleset=args.rules, n_jobs=args.jobs,

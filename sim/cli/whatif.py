@@ -86,7 +86,7 @@ def _parse(args):
         if not sep or team.strip() not in ("0", "1"):
             raise CanastaError(f"--meld {spec!r}: expected TEAM:CARDS with TEAM 0 or 1")
         melds.setdefault(int(team), []).append(cards)
-    from sim.engine.hands import resolve_policies
+    from sim.api import resolve_policies
     from sim.policies.registry import split_list
 
     policies = tuple(split_list(args.policies))

@@ -245,8 +245,8 @@ class Game:
 
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
         """Play to the end of the hand with one policy per team."""
+        from sim.api import resolve_policies
         from sim.engine.core import forced_action
-        from sim.engine.hands import resolve_policies
 
         policies = [r[2] for r in resolve_policies(policies)]  # unknown names: refused now
         for _ in range(limit):
