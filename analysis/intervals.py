@@ -96,10 +96,27 @@ def paired_difference(a, b, confidence: float = CONFIDENCE) -> Estimate:
 # ---------------------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------------------
-def _finish(df: pd.DataFrame, text: str) -> pd.DataFrame:
+def label(df: pd.DataFrame, text: str) -> pd.DataFrame:
+    """Write the table's interval statement ``text`` in its ``interval`` column and attrs."""
     df["interval"] = text
     df.attrs["interval"] = text
     return df
+
+
+def statements(methods: dict[str, str], confidence: float = CONFIDENCE) -> str:
+    """The statement of a table mixing methods: ``{"completion": WILSON, "points": NORMAL}``
+    -> 'completion: 95% Wilson score interval; points: 95% normal interval (mean ± z·SE)'."""
+    return "; ".join(f"{what}: {statement(m, confidence)}" for what, m in methods.items())
+
+
+def interval_columns(table: pd.DataFrame, name: str) -> dict[str, np.ndarray]:
+    """``{name, name_low, name_high}`` from an interval table's estimate and bounds (in its
+    row order), for tables that put several estimates side by side."""
+    return {
+        name: table["estimate"].to_numpy(),
+        f"{name}_low": table["ci_low"].to_numpy(),
+        f"{name}_high": table["ci_high"].to_numpy(),
+    }
 
 
 def proportion_table(
@@ -122,7 +139,7 @@ def proportion_table(
         out = pd.DataFrame({"successes": g.sum().astype(np.int64), "n": g.size()}).reset_index()
     p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
     out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
-    return _finish(out, statement(WILSON, confidence))
+    return label(out, statement(WILSON, confidence))
 
 
 def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.DataFrame:
@@ -132,7 +149,7 @@ def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.Data
     out["n"] = np.asarray(n, dtype=np.int64)
     p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
     out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
-    return _finish(out, statement(WILSON, confidence))
+    return label(out, statement(WILSON, confidence))
 
 
 def mean_table(
@@ -158,7 +175,7 @@ def mean_table(
     half = z_value(confidence) * out["se"]
     out["ci_low"] = out["estimate"] - half
     out["ci_high"] = out["estimate"] + half
-    return _finish(out, statement(NORMAL, confidence))
+    return label(out, statement(NORMAL, confidence))
 
 
 def estimate_row(e: Estimate, **keys) -> dict:

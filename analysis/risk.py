@@ -112,12 +112,7 @@ def meld_risk(
     if meld != "wild":  # SCORE-2: +2500 completed, -2500 not: 2500 (2c - 1), monotone in c
         for s in ("", "_low", "_high"):
             out[f"meld_points{s}"] = NATURAL_MELD_POINTS * (2.0 * out[f"completion{s}"] - 1.0)
-    text = (
-        f"completion: {iv.statement(iv.WILSON, confidence)}; "
-        f"points: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    iv.label(out, iv.statements({"completion": iv.WILSON, "points": iv.NORMAL}, confidence))
     out.attrs["meld"] = meld
     return out.reset_index(drop=True)
 
@@ -143,28 +138,16 @@ def mixed_aces(
         {
             "aces_started": share["n"],
             "mixed": share["successes"],
-            "mixed_share": share["estimate"],
-            "mixed_share_low": share["ci_low"],
-            "mixed_share_high": share["ci_high"],
+            **iv.interval_columns(share, "mixed_share"),
         }
     )
     if keys:
         out.insert(0, "policy", share["policy"])
         comp = comp.set_index("policy").reindex(out["policy"]).reset_index()
         pts = pts.set_index("policy").reindex(out["policy"]).reset_index()
-    out["completion"] = comp["estimate"].to_numpy()
-    out["completion_low"] = comp["ci_low"].to_numpy()
-    out["completion_high"] = comp["ci_high"].to_numpy()
-    out["points"] = pts["estimate"].to_numpy()
-    out["points_low"] = pts["ci_low"].to_numpy()
-    out["points_high"] = pts["ci_high"].to_numpy()
-    text = (
-        f"shares: {iv.statement(iv.WILSON, confidence)}; "
-        f"points: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
-    return out
+    out = out.assign(**iv.interval_columns(comp, "completion"))
+    out = out.assign(**iv.interval_columns(pts, "points"))
+    return iv.label(out, iv.statements({"shares": iv.WILSON, "points": iv.NORMAL}, confidence))
 
 
 def penalties(
@@ -193,22 +176,12 @@ def penalties(
                 "rank": rank,
                 "n": freq["n"],
                 "paid": freq["successes"],
-                "frequency": freq["estimate"],
-                "frequency_low": freq["ci_low"],
-                "frequency_high": freq["ci_high"],
-                "cost": cost["estimate"],
-                "cost_low": cost["ci_low"],
-                "cost_high": cost["ci_high"],
+                **iv.interval_columns(freq, "frequency"),
+                **iv.interval_columns(cost, "cost"),
             }
         )
         if keys:
             part.insert(0, "policy", freq["policy"])
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
-    text = (
-        f"frequency: {iv.statement(iv.WILSON, confidence)}; "
-        f"cost: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
-    return out
+    return iv.label(out, iv.statements({"frequency": iv.WILSON, "cost": iv.NORMAL}, confidence))
