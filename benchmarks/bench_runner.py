@@ -170,7 +170,7 @@ def peak_rss(kind: str, n_items: int, chunk: int, jobs: int) -> dict:
 
 def startup(repeat: int = 5) -> dict:
     exe = ROOT / ".venv" / "bin" / "canasta"
-    cmd = [str(exe), "odds", "--exact"] if exe.exists() else [sys.executable, "-m", "sim"]
+    cmd = [str(exe), "odds", "--exact"] if exe.exists() else [sys.executable, "-m", "canasta"]
     subprocess.run(cmd, capture_output=True, check=True)  # warm the caches
     times = [
         _timed(lambda: subprocess.run(cmd, capture_output=True, check=True)) for _ in range(repeat)

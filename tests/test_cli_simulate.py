@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 import sim
-from sim.cli import main
+from canasta import main
 from sim.store import META_NAME, read_meta
 
 N = 60

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     epilog = (
@@ -50,9 +52,7 @@ def add_parser(subparsers) -> None:
         "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
     )
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    _options.add(p, "seed", "jobs", "format")
     p.set_defaults(func=run)
 
 

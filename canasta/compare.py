@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -24,9 +26,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("policy_a", metavar="A", help="first policy (e.g. heuristic)")
     p.add_argument("policy_b", metavar="B", help="second policy (e.g. random)")
     p.add_argument("-n", type=int, default=10_000, help="number of deals (default 10000)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    _options.add(p, "seed", "jobs", "format")
     p.set_defaults(func=run)
 
 

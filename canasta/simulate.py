@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -40,8 +42,7 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel jobs, -1 = every core")
+    _options.add(p, "seed", "jobs")
     p.add_argument(
         "--chunk-size",
         type=int,
@@ -50,7 +51,7 @@ def add_parser(subparsers) -> None:
         help="hands (or games) per chunk (default 10000)",
     )
     p.add_argument("--out", metavar="DIR", help="write the run to DIR (Parquet, resumable)")
-    p.add_argument("--rules", metavar="FILE.toml", help="ruleset overrides (TOML)")
+    _options.add(p, "rules")
     p.add_argument(
         "--backend",
         choices=("loky", "dask"),
@@ -58,7 +59,7 @@ def add_parser(subparsers) -> None:
         help="local processes (default) or a Dask cluster (needs --scheduler)",
     )
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _options.add(p, "quiet")
     p.set_defaults(func=run)
 
 
