@@ -28,24 +28,31 @@ def check_range(start, stop, unit: str, high: int = MAX_HAND_ID) -> tuple[int, i
     return check_id_range(start, stop, unit, high, ROW_BYTES)
 
 
-def kernel_args(key, decides: Sequence, params: Sequence, rules_arr) -> tuple:
-    """The arguments every engine kernel takes after ``key, start, stop``: both teams' decide
-    functions, then both parameter arrays and the ruleset array, made contiguous."""
-    return (
+def call_kernel(
+    kernel, key, start: int, stop: int, decides, params, rules_arr, inputs: tuple, outputs: tuple
+) -> None:
+    """Call an engine kernel the way they all are called: ``kernel(key, start, stop, decide0,
+    decide1, params0, params1, rules, *inputs, *outputs, status)``, arrays made contiguous,
+    and raise ``EngineInvariantError`` if it reports a broken invariant (debug mode). Every
+    kernel reports ``status = (hand or game id, turn or hand)``."""
+    status = np.zeros(2, dtype=np.int64)
+    code = kernel(
+        np.ascontiguousarray(key, dtype=np.uint64),
+        start,
+        stop,
         decides[0],
         decides[1],
         np.ascontiguousarray(params[0], dtype=np.float64),
         np.ascontiguousarray(params[1], dtype=np.float64),
         np.ascontiguousarray(rules_arr, dtype=np.int64),
+        *inputs,
+        *outputs,
+        status,
     )
-
-
-def check_status(code: int, status: np.ndarray, where: str) -> None:
-    """Raise ``EngineInvariantError`` if a kernel returned an invariant code (debug mode);
-    ``where`` is formatted with the kernel's ``status`` (e.g. "hand {0} at turn {1}")."""
     if code != 0:
         name = INVARIANT_NAMES[code] if code < len(INVARIANT_NAMES) else str(code)
-        raise EngineInvariantError(f"invariant '{name}' broken in {where.format(*status)}")
+        where = f"hand or game {status[0]}, turn or hand {status[1]}"
+        raise EngineInvariantError(f"invariant '{name}' broken in {where}")
 
 
 def play_hands_arrays(
@@ -64,12 +71,9 @@ def play_hands_arrays(
     from sim.engine.play import play_hands_kernel
 
     start, stop = check_range(start, stop, "hand")
-    key = np.ascontiguousarray(key, dtype=np.uint64)
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
-    status = np.zeros(2, dtype=np.int64)
-    args = kernel_args(key, decides, params, rules_arr)
-    code = play_hands_kernel(key, start, stop, *args, int(bool(debug)), out, status)
-    check_status(code, status, "hand {0} at turn {1}")
+    args = (decides, params, rules_arr, (int(bool(debug)),), (out,))
+    call_kernel(play_hands_kernel, key, start, stop, *args)
     return out
 
 
@@ -87,10 +91,7 @@ def play_games_arrays(
     from sim.engine.play import play_games_kernel
 
     start, stop = check_range(start, stop, "game", MAX_HAND_ID // GAME_HAND_STRIDE)
-    key = np.ascontiguousarray(key, dtype=np.uint64)
     out = np.zeros((stop - start, GAME_RECORD_WIDTH), dtype=np.int64)
-    status = np.zeros(2, dtype=np.int64)
-    args = kernel_args(key, decides, params, rules_arr)
-    code = play_games_kernel(key, start, stop, *args, int(bool(debug)), out, status)
-    check_status(code, status, "game {0}, hand {1}")
+    args = (decides, params, rules_arr, (int(bool(debug)),), (out,))
+    call_kernel(play_games_kernel, key, start, stop, *args)
     return out

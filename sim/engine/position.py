@@ -576,24 +576,12 @@ def play_position_arrays(
     """Hands ``start..stop-1`` from a checked position (``position_arrays``) with compiled
     policies: ``(records int64[n, RECORD_WIDTH], applied bool[n])`` (``applied``: the forced
     choice was made, always true for the ``policy`` choice)."""
-    from sim.engine.hands import check_range, check_status, kernel_args
+    from sim.engine.hands import call_kernel, check_range
 
     start, stop = check_range(start, stop, "hand")
-    key = np.ascontiguousarray(key, dtype=np.uint64)
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros(stop - start, dtype=np.int64)
-    status = np.zeros(2, dtype=np.int64)
-    code = play_position_kernel(
-        key,
-        start,
-        stop,
-        *kernel_args(key, decides, params, rules_arr),
-        np.ascontiguousarray(template, dtype=np.int64),
-        np.ascontiguousarray(pos, dtype=np.int64),
-        np.ascontiguousarray(unseen, dtype=np.int64),
-        out,
-        applied,
-        status,
-    )
-    check_status(code, status, "hand {0} at turn {1}")
+    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (template, pos, unseen))
+    args = (decides, params, rules_arr, inputs, (out, applied))
+    call_kernel(play_position_kernel, key, start, stop, *args)
     return out, applied.astype(bool) | (pos[PS_CHOICE] == CH_POLICY)
