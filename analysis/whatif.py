@@ -187,7 +187,14 @@ def resolve_play(play: Callable | None = None) -> Callable:
         return play
     from sim.api import play_position
 
-    return play_position
+    def run(n, pos, choice, n_jobs=1, **kw):
+        if n_jobs != 1:  # every job gets chunks (sim.jobs); the rows do not depend on them
+            from sim.jobs import chunk_size_for
+
+            kw["chunk_size"] = chunk_size_for(n, n_jobs)
+        return play_position(n, pos, choice, n_jobs=n_jobs, **kw)
+
+    return run
 
 
 def whatif(

@@ -62,8 +62,8 @@ def per_decision(n_hands: int = 40, reps: int = 50) -> None:
     from numba import njit
 
     from sim.encoding import OB_OPENED, OB_PHASE, PHASE_NAMES, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
-    from sim.engine.core import action_reason, forced_action
     from sim.engine.game import Game
+    from sim.engine.judge import action_reason, forced_action
     from sim.policies import get
     from sim.policies.builtin import heuristic_decide
 

@@ -38,8 +38,10 @@ def collect_positions(spec: str, hands: int, seed: int):
         ST_PLAYER,
         STATE_SIZE,
     )
-    from sim.engine.core import apply_action, deal, forced_action, observe
+    from sim.engine.judge import forced_action
+    from sim.engine.observe import observe
     from sim.engine.play import new_deck
+    from sim.engine.state import apply_action, deal
     from sim.policies import parse
     from sim.policies.builtin import heuristic_decide
     from sim.policies.expert import expert_decide

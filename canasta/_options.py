@@ -15,9 +15,10 @@ def _seed(p: argparse.ArgumentParser, help: str | None) -> None:
 
 
 def _jobs(p: argparse.ArgumentParser, help: str | None) -> None:
-    # the rows never depend on the jobs (docs/architecture.md, runner)
+    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
+
     p.add_argument(
-        "--jobs", type=int, default=1, help=help or "parallel jobs (default 1), -1 = every core"
+        "--jobs", type=int, default=default_jobs(), help=help or jobs_help(", -1 = every core")
     )
 
 

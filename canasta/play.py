@@ -46,7 +46,7 @@ def transcript(game, policies) -> list[str]:
     """Lines of a finished game: deal, events, final table and itemised scores."""
     from sim.cards import format_cards, format_counts
     from sim.encoding import HAND_SIZE, N_PLAYERS, N_TEAMS, SCORE_ITEMS
-    from sim.engine.core import st_hands, st_melds, st_threes
+    from sim.engine.views import st_hands, st_melds, st_threes
 
     lines = [
         f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2) {policies[0]}; "

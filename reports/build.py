@@ -11,6 +11,14 @@ same seed, A as team 0 then B as team 0 (a duplicate pair, ``analysis.compare``)
 seed ``seed + k``, so different pairs play different deals and a policy's team-hands from two
 pairs are independent. The per-policy sections (special hands, meld risk, scores) read all runs
 together (hand ids offset per run so they stay unique).
+
+Memory stays flat in the number of hands (issue 12): the engine writes each run chunk by chunk
+into a temporary run directory (``out=``, the runner's streaming), and each chunk, read back with
+only the columns the tables need, feeds ``analysis.stream.Tally`` (per-group integer sums) and
+is dropped; a run keeps only a few compact columns per hand (``COMPACT_COLUMNS``: the duplicate
+comparison pairs deals, the score figure draws every team-hand). ``--from DIR`` reads its run
+directories the same way. A stand-in ``simulate``/``load`` without that streaming (tests) takes
+the in-memory path, whose tables the streamed ones equal (tests/test_report_memory.py).
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ import pandas as pd
 
 from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
 from sim.errors import CanastaError
+from sim.jobs import chunk_size_for
 
 TABLE_ORDER = (
     "dealt_odds",
@@ -59,7 +68,7 @@ class Settings:
     deals: int = DEFAULT_DEALS
     policies: tuple[str, ...] = DEFAULT_POLICIES
     seed: int = 0
-    jobs: int = 1
+    jobs: int = 1  #: the CLI passes every core (sim.jobs.default_jobs); the tables are the same
     from_dirs: tuple[str, ...] = ()
     rules: str | None = None  #: TOML path of a house variant
     quiet: bool = False
@@ -88,6 +97,7 @@ class Run:
 
     policies: tuple[str, str]
     seed: int | None
+    #: the run's records: every column on the in-memory path, ``COMPACT_COLUMNS`` when streamed
     records: pd.DataFrame = field(repr=False)
     source: str  #: 'simulated' or the run directory
     ruleset: dict | None = None  #: the ruleset stored with a loaded run
@@ -242,6 +252,82 @@ def combine(runs: Sequence[Run]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
+#: what a streamed run keeps per hand: the columns of ``analysis.records.team_view`` (the score
+#: figure) and of the duplicate comparison
+COMPACT_COLUMNS = (
+    "hand_id",
+    "policy_team0",
+    "policy_team1",
+    "first_player",
+    "turns",
+    "end_reason",
+    "out_team",
+    "special_hand",
+    "special_team",
+    "score_team0",
+    "score_team1",
+)
+
+
+def compact(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """One run's chunks reduced to ``COMPACT_COLUMNS``: names as categories, small integers as
+    int32 (about 30 bytes a hand instead of the record's several hundred)."""
+    if not parts:
+        return pd.DataFrame(columns=[c for c in COMPACT_COLUMNS])
+    cols = [c for c in COMPACT_COLUMNS if c in parts[0].columns]
+    rec = pd.concat([p[cols] for p in parts], ignore_index=True)
+    for c in cols:
+        kind = rec[c].dtype.kind if isinstance(rec[c].dtype, np.dtype) else None
+        if kind in ("i", "u") and c != "hand_id":
+            rec[c] = rec[c].astype(np.int32)
+        elif kind not in ("i", "u", "f", "b"):
+            rec[c] = rec[c].astype("category")
+    return rec
+
+
+def _pair_of(rec: pd.DataFrame, where: str) -> tuple[str, str] | None:
+    if len(rec) == 0:
+        return None
+    if not {"policy_team0", "policy_team1"} <= set(rec.columns):
+        raise CanastaError(f"run directory {where} holds no played hands (a dealt-odds run?)")
+    pairs = rec[["policy_team0", "policy_team1"]].drop_duplicates()
+    if len(pairs) != 1:
+        raise CanastaError(f"run directory {where} mixes several policy pairs")
+    return (str(pairs.iloc[0, 0]), str(pairs.iloc[0, 1]))
+
+
+def stream_run(chunks, tally, where: str) -> tuple[pd.DataFrame, tuple[str, str] | None]:
+    """Feed a run's chunks to ``tally``; its compact records and its policy pair."""
+    kept, pair = [], None
+    for chunk in chunks:
+        p = _pair_of(chunk, where)
+        if p is not None and pair is not None and p != pair:
+            raise CanastaError(f"run directory {where} mixes several policy pairs")
+        pair = pair or p
+        tally.add(chunk)
+        kept.append(compact([chunk]))
+        del chunk
+    return compact(kept), pair
+
+
+def stream_dirs(dirs: Sequence[str], tally) -> list[Run]:
+    """``load_runs`` chunk by chunk: each run directory's chunks, only the columns the report
+    reads, fed to ``tally`` as they are read."""
+    from analysis.stream import REPORT_COLUMNS, run_chunks_on_disk
+    from sim.store import read_meta
+
+    runs = []
+    for d in dirs:
+        settings = read_meta(d).get("settings", {})
+        rec, pair = stream_run(run_chunks_on_disk(d, REPORT_COLUMNS), tally, str(d))
+        if pair is None:
+            raise CanastaError(f"run directory {d} holds no hands yet")
+        seed = settings.get("seed")
+        seed = None if seed is None else int(seed)
+        runs.append(Run(pair, seed, rec, str(d), settings.get("ruleset")))
+    return runs
+
+
 def duplicate_pairs(runs: Sequence[Run]) -> list[tuple[Run, Run]]:
     """Runs that mirror each other (A-B and B-A, same seed, same number of deals)."""
     out, used = [], set()
@@ -259,11 +345,39 @@ def duplicate_pairs(runs: Sequence[Run]) -> list[tuple[Run, Run]]:
     return out
 
 
-def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings):
-    """Every analysis table of the report from the runs and the dealt-odds sample."""
+def streamed_order() -> tuple[str, ...]:
+    """The record tables in the order the in-memory path computes them."""
+    melds = [f"{m}_by_{by}" for m in ("sevens", "aces") for by in ("turn", "held")]
+    return ("special_frequency", "special_by_turn", *melds, "penalties", "mixed_aces",
+            "wild_by_turn")  # fmt: skip
+
+
+def comparison(runs: Sequence[Run], tables: dict, notes: dict) -> None:
+    """The duplicate comparison of every mirrored pair of runs, into ``tables`` (or a note)."""
+    from analysis.compare import duplicate_from_records
+
+    pairs = duplicate_pairs(runs)
+    if pairs:
+        rows = [
+            duplicate_from_records(ab.records, ba.records, *ab.policies, seed=ab.seed).summary
+            for ab, ba in pairs
+        ]
+        tables["comparison"] = pd.DataFrame(rows)
+        tables["comparison"].attrs["interval"] = rows[0]["interval"]
+    else:
+        notes["comparison"] = (
+            "no duplicate pair among the runs (a run A–B and its mirror B–A with the same seed)"
+        )
+
+
+def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally=None):
+    """Every analysis table of the report from the runs and the dealt-odds sample.
+
+    With ``tally`` (an ``analysis.stream.Tally`` fed with every run's records) the record tables
+    come from its per-group sums and the runs need only ``COMPACT_COLUMNS``; without it they
+    are computed from all the records in memory."""
     from analysis import intervals as iv
     from analysis import risk, special
-    from analysis.compare import duplicate_from_records
     from analysis.records import team_view
 
     tables: dict[str, pd.DataFrame] = {}
@@ -277,6 +391,13 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings):
 
     attempt("dealt_odds", lambda: special.dealt_odds(sampled=sampled, ruleset=ruleset))
     records = combine(results_runs)
+    if tally is not None:
+        streamed, streamed_notes = tally.tables()
+        tables |= streamed
+        notes |= streamed_notes
+        comparison(results_runs, tables, notes)
+        order = ("dealt_odds", *streamed_order(), "comparison", "scores", "net", "end_reasons")
+        return records, {k: tables[k] for k in order if k in tables}, notes
     attempt("special_frequency", lambda: special.special_frequency(records))
     attempt("special_by_turn", lambda: special.special_by_turn(records))
     for meld in ("sevens", "aces"):
@@ -286,18 +407,7 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings):
     attempt("mixed_aces", lambda: risk.mixed_aces(records))
     attempt("wild_by_turn", lambda: risk.meld_risk(records, "wild", by="turn"))
 
-    pairs = duplicate_pairs(results_runs)
-    if pairs:
-        rows = [
-            duplicate_from_records(ab.records, ba.records, *ab.policies, seed=ab.seed).summary
-            for ab, ba in pairs
-        ]
-        tables["comparison"] = pd.DataFrame(rows)
-        tables["comparison"].attrs["interval"] = rows[0]["interval"]
-    else:
-        notes["comparison"] = (
-            "no duplicate pair among the runs (a run A–B and its mirror B–A with the same seed)"
-        )
+    comparison(results_runs, tables, notes)
     view = team_view(records)
     tables["scores"] = iv.mean_table(view, "score", by="policy")
     tables["net"] = iv.mean_table(view, "net", by="policy")
@@ -317,20 +427,92 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings):
     return records, tables, notes
 
 
+def _engine() -> Callable | None:
+    import sim
+
+    return getattr(sim, "simulate", None)
+
+
+def _announce(show: bool, i: int, planned, pair, hands: int) -> None:
+    _say(
+        show,
+        f"run {i}/{len(planned)}: {pair[0]} (team 0) vs "
+        f"{pair[1]} (team 1), seed {planned[i - 1][1]}, {hands:,} hands",
+    )
+
+
+def _simulate_streamed(settings, planned, simulate, ruleset, chunk, show, tally, runs) -> None:
+    """Each run into a temporary run directory (the runner writes chunk by chunk), read back
+    chunk by chunk into ``tally`` and the run's compact records, then deleted."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from analysis.compare import resolve_simulate
+    from analysis.stream import REPORT_COLUMNS, run_chunks_on_disk
+
+    with tempfile.TemporaryDirectory(prefix="canasta-report-") as tmp:
+        for i, (pair, seed) in enumerate(planned, start=1):
+            _announce(show, i, planned, pair, settings.hands)
+            out = Path(tmp) / f"run-{i}"
+            engine, _ = _with_kw(simulate, progress=show, chunk_size=chunk, out=str(out))
+            path = resolve_simulate(engine)(
+                settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
+            )
+            chunks = run_chunks_on_disk(path, REPORT_COLUMNS)
+            rec, names = stream_run(chunks, tally, "simulated")
+            shutil.rmtree(path, ignore_errors=True)
+            # the names as the engine wrote them (parameters normalised)
+            runs.append(Run(names or pair, seed, rec, "simulated"))
+
+
+def _simulate_in_memory(settings, planned, simulate, ruleset, chunk, show, runs) -> None:
+    """Each run's records whole, in memory (a stand-in ``simulate`` without ``out=``)."""
+    from analysis.compare import resolve_simulate
+
+    # The engine's runner draws a bar per run (hands, hands/s, ETA) when it is given runner
+    # options. A stand-in without them gets one bar over all runs.
+    if show:
+        opts = {"progress": True, "chunk_size": chunk}
+    else:  # the runner (jobs > 1) would draw a bar on a terminal: off when quiet
+        opts = {"progress": False, "chunk_size": chunk} if settings.jobs > 1 else {}
+    engine, per_run = _with_kw(simulate, **opts)
+    run = resolve_simulate(engine)
+    bar = _progress(len(planned) * settings.hands, settings.quiet or (show and per_run))
+    try:
+        for i, (pair, seed) in enumerate(planned, start=1):
+            _announce(show and per_run, i, planned, pair, settings.hands)
+            bar.set_description(f"{pair[0]} vs {pair[1]}")
+            rec = run(
+                settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
+            )
+            if len(rec):  # the names as the engine wrote them (parameters normalised)
+                pair = (str(rec["policy_team0"].iloc[0]), str(rec["policy_team1"].iloc[0]))
+            runs.append(Run(pair, seed, rec, "simulated"))
+            bar.update(settings.hands)
+    finally:
+        bar.close()
+
+
 def build(
     settings: Settings,
     simulate: Callable | None = None,
     sample_odds: Callable | None = None,
     load: Callable | None = None,
+    stream: bool | None = None,
 ) -> Results:
     """Run or load what the report needs and compute every table.
+
+    ``stream``: feed the tables chunk by chunk (flat memory, see the module docstring); None
+    streams when ``simulate`` takes the runner's ``out=`` (the engine's does) or, with
+    ``--from``, when ``load`` is the default; False holds every record in memory.
 
     ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` defaults to the engine's
     ``sim.simulate``; ``sample_odds(n_deals, seed=S, n_jobs=J, ruleset=R)`` (hits and deals per
     hand) to ``sim.sampler.sample_dealt_odds``; ``load(DIR)`` to ``sim.load``. Tests inject
     small stand-ins; the report states which source each part came from.
     """
-    from analysis.compare import resolve_simulate
+    from analysis.stream import Tally
     from sim.ruleset import as_ruleset
 
     started = time.perf_counter()
@@ -341,8 +523,13 @@ def build(
 
         rules_text = Path(settings.rules).read_text()
 
+    tally = None
     if settings.from_dirs:
-        runs = load_runs(settings.from_dirs, load)
+        if load is None and stream is not False:  # chunk by chunk, the needed columns only
+            tally = Tally()
+            runs = stream_dirs(settings.from_dirs, tally)
+        else:
+            runs = load_runs(settings.from_dirs, load)
         ruleset = runs_ruleset(runs, settings.rules)
         planned = []
     else:
@@ -370,37 +557,19 @@ def build(
                 sampled = sampled.rows()
             sources["dealt_odds_seconds"] = time.perf_counter() - t0
     if planned:
-        # The engine's runner draws a bar per run (hands, hands/s, ETA) when it is given
-        # runner options; chunks of 1/20 of a run make it move, with rows identical to one
-        # piece (the runner's contract). A stand-in without them gets one bar over all runs.
-        if show:
-            opts = {"progress": True, "chunk_size": max(1_000, settings.hands // 20)}
-        else:  # the runner (jobs > 1) would draw a bar on a terminal: off when quiet
-            opts = {"progress": False} if settings.jobs > 1 else {}
-        engine, per_run = _with_kw(simulate, **opts)
-        run = resolve_simulate(engine)
-        bar = _progress(len(planned) * settings.hands, settings.quiet or (show and per_run))
+        # chunks small enough that every job gets work and the bar moves (1/20 of a run at
+        # most), never more than the runner's default; the rows do not depend on them
+        chunk = min(chunk_size_for(settings.hands, settings.jobs), max(1_000, settings.hands // 20))
+        streaming = _accepts(simulate or _engine(), "out") if stream is None else stream
         t0 = time.perf_counter()
-        try:
-            for i, (pair, seed) in enumerate(planned, start=1):
-                _say(
-                    show and per_run,
-                    f"run {i}/{len(planned)}: {pair[0]} (team 0) vs "
-                    f"{pair[1]} (team 1), seed {seed}, {settings.hands:,} hands",
-                )
-                bar.set_description(f"{pair[0]} vs {pair[1]}")
-                rec = run(
-                    settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
-                )
-                if len(rec):  # the names as the engine wrote them (parameters normalised)
-                    pair = (str(rec["policy_team0"].iloc[0]), str(rec["policy_team1"].iloc[0]))
-                runs.append(Run(pair, seed, rec, "simulated"))
-                bar.update(settings.hands)
-        finally:
-            bar.close()
+        if streaming:
+            tally = Tally()
+            _simulate_streamed(settings, planned, simulate, ruleset, chunk, show, tally, runs)
+        else:
+            _simulate_in_memory(settings, planned, simulate, ruleset, chunk, show, runs)
         sources["simulation_seconds"] = time.perf_counter() - t0
     _say(show, "analysing and drawing")
-    records, tables, notes = analyse(runs, ruleset, sampled, settings)
+    records, tables, notes = analyse(runs, ruleset, sampled, settings, tally)
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),

@@ -125,48 +125,10 @@ def team_of(player: int) -> int:
 # ---------------------------------------------------------------------------------------
 # Reasons: what a rule check says when it refuses
 # ---------------------------------------------------------------------------------------
-R_OK = 0  #: legal
-R_NOT_HELD = 1  #: the cards are not in the hand
-R_MELD_TOO_SMALL = 2  #: MELD-1 a new meld needs 3 cards
-R_MELD_MIXED_RANKS = 3  #: MELD-1 one rank per meld
-R_THREE_MELDED = 4  #: DEAL-4 threes are never melded
-R_MELD_TOO_LONG = 5  #: MELD-2 more than 7 cards
-R_SECOND_MELD = 6  #: MELD-3 a second meld of a rank
-R_MIXED_TOO_FEW_NATURALS = 7  #: MELD-4 mixed meld needs 2 naturals
-R_MIXED_TOO_MANY_WILDS = 8  #: MELD-4 at most max_wilds_mixed wilds
-R_RULE_OF_FIVE = 9  #: MELD-5
-R_SEVENS_WILD = 10  #: MELD-6
-R_ACES_WILD = 11  #: MELD-7
-R_WILD_MELD_INCOMPLETE = 12  #: MELD-8
-R_DEAD_RANK = 13  #: MELD-9
-R_OPEN_MINIMUM = 14  #: OPEN-1
-R_OPEN_NO_NATURAL_MELD = 15  #: OPEN-2
-R_OPEN_MIXED_CANASTA = 16  #: OPEN-4
-R_PILE_NO_PAIR = 17  #: PILE-1
-R_PILE_EMPTY = 18  #: PILE-2
-R_PILE_TOP_WILD_OR_THREE = 19  #: PILE-2
-R_PILE_DEAD_RANK = 20  #: PILE-2 / MELD-9
-R_PILE_MELD_FULL = 21  #: PILE-2
-R_PILE_CANNOT_OPEN = 22  #: PILE-2 / OPEN-1..4
-R_DISCARD_THREE = 23  #: DISCARD-1
-R_DISCARD_WILD = 24  #: DISCARD-2
-R_DISCARD_EMPTY_PILE = 25  #: DISCARD-3
-R_OUT_CANASTAS = 26  #: OUT-1 two canastas
-R_OUT_INCOMPLETE_SEVENS = 27  #: OUT-1
-R_OUT_INCOMPLETE_ACES = 28  #: OUT-1
-R_OUT_INCOMPLETE_WILD = 29  #: OUT-1
-R_OUT_NO_DISCARD = 30  #: OUT-2 melding every card needs a special hand
-R_SPECIAL_NOT_FIRST_MELD = 31  #: SPECIAL-1
-R_SPECIAL_NOT_14 = 32  #: SPECIAL-1
-R_SPECIAL_AFTER_PILE = 33  #: SPECIAL-1
-R_SPECIAL_THREE = 34  #: SPECIAL-2
-R_SPECIAL_NOT_A_HAND = 35  #: SPECIAL-3 (nearest to a Straight; SPECIAL-4..6 further down)
-R_SPECIALS_OFF = 36  #: SPECIAL-7
-R_TOO_MANY_COPIES = 37  #: CARD-1
-R_EMPTY_MELD = 38  #: MELD-1 nothing to meld
-R_MELD_LEAVES_NO_DISCARD = 39  #: OUT-2 a meld may not empty the hand
-
-#: reason code -> (rule ID, message); the index is the code
+#: reason code -> (rule ID, message), in code order: the index is the code, named by the R_*
+#: constants below (tests/test_explain.py checks both against a table of its own). Codes are
+#: never renumbered: the engine's refusals (TURN-1 ...) and the special hands' nearest-hand
+#: codes (SPECIAL-4..6) came later, last.
 REASONS = (
     ("", "legal"),
     ("", "the cards are not in the hand"),
@@ -211,8 +173,62 @@ REASONS = (
     ("CARD-1", "more copies of a card than two packs hold"),
     ("MELD-1", "nothing to meld"),
     ("OUT-2", "a meld may not leave the hand without a card to discard"),
+    ("TURN-1", "that action does not belong to this phase of the turn"),
+    ("", "no such action"),
+    ("DEAL-5", "a three may be kept only toward a Straight while the team has not melded"),
+    ("OPEN-1", "the initial meld must be completed before discarding"),
+    ("SPECIAL-4", "the cards are not Pairs (seven natural pairs of seven ranks, no wild card)"),
+    ("SPECIAL-5", "the cards are not Pairs with twos, sevens and aces (seven pairs, no joker)"),
+    ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
 )
 N_REASONS = len(REASONS)
+R_OK = 0  #: legal
+R_NOT_HELD = 1  #: the cards are not in the hand
+R_MELD_TOO_SMALL = 2  #: MELD-1 a new meld needs 3 cards
+R_MELD_MIXED_RANKS = 3  #: MELD-1 one rank per meld
+R_THREE_MELDED = 4  #: DEAL-4 threes are never melded
+R_MELD_TOO_LONG = 5  #: MELD-2 more than 7 cards
+R_SECOND_MELD = 6  #: MELD-3 a second meld of a rank
+R_MIXED_TOO_FEW_NATURALS = 7  #: MELD-4 mixed meld needs 2 naturals
+R_MIXED_TOO_MANY_WILDS = 8  #: MELD-4 at most max_wilds_mixed wilds
+R_RULE_OF_FIVE = 9  #: MELD-5
+R_SEVENS_WILD = 10  #: MELD-6
+R_ACES_WILD = 11  #: MELD-7
+R_WILD_MELD_INCOMPLETE = 12  #: MELD-8
+R_DEAD_RANK = 13  #: MELD-9
+R_OPEN_MINIMUM = 14  #: OPEN-1
+R_OPEN_NO_NATURAL_MELD = 15  #: OPEN-2
+R_OPEN_MIXED_CANASTA = 16  #: OPEN-4
+R_PILE_NO_PAIR = 17  #: PILE-1
+R_PILE_EMPTY = 18  #: PILE-2
+R_PILE_TOP_WILD_OR_THREE = 19  #: PILE-2
+R_PILE_DEAD_RANK = 20  #: PILE-2 / MELD-9
+R_PILE_MELD_FULL = 21  #: PILE-2
+R_PILE_CANNOT_OPEN = 22  #: PILE-2 / OPEN-1..4
+R_DISCARD_THREE = 23  #: DISCARD-1
+R_DISCARD_WILD = 24  #: DISCARD-2
+R_DISCARD_EMPTY_PILE = 25  #: DISCARD-3
+R_OUT_CANASTAS = 26  #: OUT-1 two canastas
+R_OUT_INCOMPLETE_SEVENS = 27  #: OUT-1
+R_OUT_INCOMPLETE_ACES = 28  #: OUT-1
+R_OUT_INCOMPLETE_WILD = 29  #: OUT-1
+R_OUT_NO_DISCARD = 30  #: OUT-2 melding every card needs a special hand
+R_SPECIAL_NOT_FIRST_MELD = 31  #: SPECIAL-1
+R_SPECIAL_NOT_14 = 32  #: SPECIAL-1
+R_SPECIAL_AFTER_PILE = 33  #: SPECIAL-1
+R_SPECIAL_THREE = 34  #: SPECIAL-2
+R_SPECIAL_NOT_A_HAND = 35  #: SPECIAL-3 (nearest to a Straight; SPECIAL-4..6 further down)
+R_SPECIALS_OFF = 36  #: SPECIAL-7
+R_TOO_MANY_COPIES = 37  #: CARD-1
+R_EMPTY_MELD = 38  #: MELD-1 nothing to meld
+R_MELD_LEAVES_NO_DISCARD = 39  #: OUT-2 a meld may not empty the hand
+R_WRONG_PHASE = 40  #: TURN-1 the action does not belong to this phase of the turn
+R_BAD_ACTION = 41  #: no such action id
+R_KEEP_THREE = 42  #: DEAL-5 a three may be kept only while the team has not melded
+R_OPEN_FIRST = 43  #: OPEN-1 the turn's melds must make a valid opening first
+R_SPECIAL_NOT_PAIRS = 44  #: SPECIAL-4
+R_SPECIAL_NOT_PAIRS_TSA = 45  #: SPECIAL-5
+R_SPECIAL_NOT_GARBAGE = 46  #: SPECIAL-6
 
 
 def reason_rule(code: int) -> str:
@@ -279,39 +295,8 @@ SCORE_ITEMS = (
 N_SCORE_ITEMS = len(SCORE_ITEMS)
 
 # ---------------------------------------------------------------------------------------
-# Engine (sim/engine): reasons, phases, actions, state, observation and record layouts
+# Engine (sim/engine): phases, actions, state, observation, scratch and record layouts
 # ---------------------------------------------------------------------------------------
-# Engine-level refusals, appended after the rules core's codes.
-R_WRONG_PHASE = N_REASONS  #: TURN-1 the action does not belong to this phase of the turn
-R_BAD_ACTION = N_REASONS + 1  #: no such action id
-R_KEEP_THREE = N_REASONS + 2  #: DEAL-5 a three may be kept only while the team has not melded
-R_OPEN_FIRST = N_REASONS + 3  #: OPEN-1 the turn's melds must make a valid opening first
-REASONS = (
-    *REASONS,
-    ("TURN-1", "that action does not belong to this phase of the turn"),
-    ("", "no such action"),
-    ("DEAL-5", "a three may be kept only toward a Straight while the team has not melded"),
-    ("OPEN-1", "the initial meld must be completed before discarding"),
-)
-N_REASONS = len(REASONS)
-
-# A hand that is no special hand is refused under the rule of the special hand it comes
-# nearest to (sim.special.special_reason): R_SPECIAL_NOT_A_HAND for the Straight (SPECIAL-3),
-# these for the others. Appended last so that no earlier code changes.
-R_SPECIAL_NOT_PAIRS = N_REASONS  #: SPECIAL-4
-R_SPECIAL_NOT_PAIRS_TSA = N_REASONS + 1  #: SPECIAL-5
-R_SPECIAL_NOT_GARBAGE = N_REASONS + 2  #: SPECIAL-6
-REASONS = (
-    *REASONS,
-    ("SPECIAL-4", "the cards are not Pairs (seven natural pairs of seven ranks, no wild card)"),
-    (
-        "SPECIAL-5",
-        "the cards are not Pairs with twos, sevens and aces (seven pairs, no joker)",
-    ),
-    ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
-)
-N_REASONS = len(REASONS)
-
 #: phases of a turn (TURN-1): threes (DEAL-4/5 keep-or-lay decision), draw, play, hand over
 PHASE_NAMES = ("threes", "draw", "play", "over")
 PH_THREES, PH_DRAW, PH_PLAY, PH_OVER = range(len(PHASE_NAMES))
@@ -375,7 +360,7 @@ def _build_meld_index():
 MELD_ACTION = _build_meld_index()
 
 
-def _layout(fields):
+def layout(fields):
     """Offsets of consecutive named fields ((name, width), ...) and the total width."""
     offsets, pos = {}, 0
     for name, width in fields:
@@ -424,7 +409,7 @@ STATE_FIELDS = (
     ("started_held", N_TEAMS * 2),  # sevens, aces the starting player held then; -1 never
     ("started_stock", N_TEAMS * 3),  # stock size when sevens, aces, wild were started; -1
 )
-_ST, STATE_SIZE = _layout(STATE_FIELDS)
+_ST, STATE_SIZE = layout(STATE_FIELDS)
 ST_HANDS = _ST["hands"]  #: offset of hands[N_PLAYERS, N_KINDS]
 ST_MELDS = _ST["melds"]  #: offset of melds[N_TEAMS, N_KINDS, N_MELD_COLS]
 ST_THREES = _ST["threes"]  #: offset of threes[N_TEAMS, 2]
@@ -460,7 +445,8 @@ ST_DECISIONS = _ST["decisions"]  #: decisions
 ST_BONUS = _ST["bonus_cards"]  #: OPEN-5 cards given per team
 ST_STARTED_HELD = _ST["started_held"]  #: offset of started_held[N_TEAMS, 2] (sevens, aces)
 ST_STARTED_STOCK = _ST["started_stock"]  #: offset of started_stock[N_TEAMS, 3]
-STARTED_SEVENS, STARTED_ACES, STARTED_WILD = 0, 1, 2  #: columns of started[team, :]
+STARTED_SLOTS = (SEVEN, ACE, WILD_MELD)  #: the meld slot of each column of started[team, :]
+STARTED_SEVENS, STARTED_ACES, STARTED_WILD = range(len(STARTED_SLOTS))  #: its columns
 
 #: what a player sees (all relative: "own" team first, seats counted from the player)
 OBS_FIELDS = (
@@ -489,7 +475,7 @@ OBS_FIELDS = (
     ("melds", _MELD_CELLS),  # [own|opp, slot, col]
     ("threes", N_TEAMS * 2),  # [own|opp, red|black]
 )
-_OB, OBS_SIZE = _layout(OBS_FIELDS)
+_OB, OBS_SIZE = layout(OBS_FIELDS)
 OB_PHASE = _OB["phase"]  #: phase
 OB_SEAT = _OB["seat"]  #: absolute seat
 OB_TURN = _OB["turn"]  #: turn index
@@ -514,6 +500,13 @@ OB_ASIDE = _OB["aside"]  #: pile rest held aside
 OB_PENDING = _OB["pending"]  #: pending opening melds
 OB_MELDS = _OB["melds"]  #: melds, own team first
 OB_THREES = _OB["threes"]  #: threes laid, own team first
+#: the fields an observation copies from the state as they are (the same name in both layouts;
+#: the rest is the player's own or counted from the own team); rows (obs offset, state offset,
+#: width), for ``sim.engine.observe.observe`` and its inverse ``sim.engine.search.copy_known``
+_AS_SEEN = ("phase", "turn", "stock_n", "pile_n", "turn_card_drawn", "drew_stock", "took_pile")
+_AS_SEEN += ("opening_turn", "pile_kind", "melded", "pile_counts", "discards", "aside", "pending")
+SEEN_FIELDS = np.array([(_OB[n], _ST[n], dict(OBS_FIELDS)[n]) for n in _AS_SEEN], dtype=np.int64)
+assert all(dict(OBS_FIELDS)[n] == dict(STATE_FIELDS)[n] for n in _AS_SEEN)
 
 #: per-hand record written by the engine kernel, one int64 row; team blocks follow the header
 RECORD_HEADER = (
@@ -567,14 +560,9 @@ TR_ACES_PENALTY = TEAM_RECORD_ITEMS.index("aces_penalty_players")
 TR_CANASTAS = TEAM_RECORD_ITEMS.index("canastas")
 TR_OPENED = TEAM_RECORD_ITEMS.index("opened")
 TR_BONUS = TEAM_RECORD_ITEMS.index("bonus_cards")
-#: every record column, in order ("team0_canasta_bonus", ...)
-RECORD_COLUMNS = (
-    *RECORD_HEADER,
-    *(f"team{t}_{item}" for t in range(N_TEAMS) for item in TEAM_RECORD_ITEMS),
-)
-#: risk columns appended after both team blocks (existing offsets unchanged): per team, how
-#: many sevens / aces the starting player held just before starting the meld, and the stock
-#: size when the sevens, aces, wild meld was started; -1 if never started
+#: risk columns after both team blocks (the earlier offsets never moved): per team, how many
+#: sevens / aces the starting player held just before starting the meld, and the stock size
+#: when the sevens, aces, wild meld was started; -1 if never started
 RISK_RECORD_ITEMS = (
     "sevens_started_held",
     "aces_started_held",
@@ -584,8 +572,10 @@ RISK_RECORD_ITEMS = (
 )
 RC_RISK_BASE = RC_TEAM_BASE + N_TEAMS * RC_TEAM_WIDTH  #: first risk column of team 0
 RC_RISK_WIDTH = len(RISK_RECORD_ITEMS)  #: risk columns per team
+#: every record column, in order ("team0_canasta_bonus", ...)
 RECORD_COLUMNS = (
-    *RECORD_COLUMNS,
+    *RECORD_HEADER,
+    *(f"team{t}_{item}" for t in range(N_TEAMS) for item in TEAM_RECORD_ITEMS),
     *(f"team{t}_{item}" for t in range(N_TEAMS) for item in RISK_RECORD_ITEMS),
 )
 RECORD_WIDTH = len(RECORD_COLUMNS)  #: int64 columns of a record row
@@ -598,12 +588,48 @@ EV_ACTION, EV_DRAW, EV_REPLACE, EV_BONUS, EV_LAY_THREE, EV_PILE_JOINS, EV_END = 
 )
 EVENT_WIDTH = 4  #: int64 words per logged event; log[0] holds the number of events
 
-#: scratch array a policy receives: room for a legal-action list, then temporaries
-SCRATCH_LEGAL = 0  #: offset of a legal-action list (N_ACTIONS ids)
-SCRATCH_TMP = N_ACTIONS  #: offset of temporaries used by legality checks
-TMP_SIZE = 2 * N_KINDS + _MELD_CELLS + 3 * _PLAN_CELLS  #: temporaries' width
-SCRATCH_SIZE = SCRATCH_TMP + TMP_SIZE + 128  #: total scratch width (128 words free for policies)
-SCRATCH_FREE = SCRATCH_TMP + TMP_SIZE  #: offset of the 128 words free for the policy's own use
+#: temporaries of the engine's checks from an observation (``sim.engine.judge``,
+#: ``sim.engine.invariants``), int64[TMP_SIZE]; named views in ``sim.engine.views``
+TMP_FIELDS = (
+    ("hand", N_KINDS),  # the hand after a meld operation; card totals (invariants)
+    ("leave", N_KINDS),  # OUT-2: the hand the player will hold; the pile by kind (invariants)
+    ("melds", _MELD_CELLS),  # an empty meld table (invariants)
+    ("pending", _PLAN_CELLS),  # the turn's opening melds after the operation (OPEN-1..4)
+    ("plan", _PLAN_CELLS),  # best_opening's plan from there (read by check_action)
+)
+_TM, TMP_SIZE = layout(TMP_FIELDS)
+TM_HAND = _TM["hand"]  #: offset of hand[N_KINDS]
+TM_LEAVE = _TM["leave"]  #: offset of leave[N_KINDS]
+TM_MELDS = _TM["melds"]  #: offset of melds[N_TEAMS, N_KINDS, N_MELD_COLS]
+TM_PENDING = _TM["pending"]  #: offset of pending[N_KINDS, N_MELD_COLS]
+TM_PLAN = _TM["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
+
+#: the engine's cache of an opening plan (``sim.engine.judge.check_action``), int64[PC_SIZE]
+PLAN_CACHE_FIELDS = (
+    ("valid", 1),  # 1: the plan below holds for the hand below
+    ("aside", 1),  # the taken pile's rest (cards) the plan was made with
+    ("hand", N_KINDS),  # the hand the plan was made for
+    ("plan", _PLAN_CELLS),  # the rest of the plan [slot, col]
+)
+_PC, PC_SIZE = layout(PLAN_CACHE_FIELDS)
+PC_VALID = _PC["valid"]  #: valid flag
+PC_ASIDE = _PC["aside"]  #: aside total
+PC_HAND = _PC["hand"]  #: offset of hand[N_KINDS]
+PC_PLAN = _PC["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
+
+#: words of the scratch array free for a policy's own use
+POLICY_FREE = 128
+#: scratch array a policy receives (``sim.engine.contract``), int64[SCRATCH_SIZE]
+SCRATCH_FIELDS = (
+    ("legal", N_ACTIONS),  # a legal-action list
+    ("tmp", TMP_SIZE),  # the temporaries of the legality checks (TMP_FIELDS)
+    ("free", POLICY_FREE),  # the policy's own (the built-ins: POLICY_WORK_FIELDS)
+)
+_SC, SCRATCH_SIZE = layout(SCRATCH_FIELDS)
+SCRATCH_LEGAL = _SC["legal"]  #: offset of a legal-action list (N_ACTIONS ids)
+SCRATCH_TMP = _SC["tmp"]  #: offset of the temporaries (TMP_FIELDS)
+SCRATCH_FREE = _SC["free"]  #: offset of the words free for the policy's own use
+
 
 #: per-game record (GAME-1) written by the engine's game kernel, one int64 row
 GAME_RECORD_COLUMNS = ("game_id", "hands", "score_team0", "score_team1", "winner", "policy_errors")

@@ -12,62 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.encoding import (
-    ACE,
-    BLACK_THREE,
-    CANASTA,
-    FIRST_NATURAL,
-    JOKER,
-    JOKERS,
-    KIND_VALUE,
-    MIN_MELD,
-    N_KINDS,
-    N_MELD_COLS,
-    N_TEAMS,
-    NATURALS,
-    R_ACES_WILD,
-    R_DEAD_RANK,
-    R_DISCARD_EMPTY_PILE,
-    R_DISCARD_THREE,
-    R_DISCARD_WILD,
-    R_EMPTY_MELD,
-    R_MELD_LEAVES_NO_DISCARD,
-    R_MELD_MIXED_RANKS,
-    R_MELD_TOO_LONG,
-    R_MELD_TOO_SMALL,
-    R_MIXED_TOO_FEW_NATURALS,
-    R_MIXED_TOO_MANY_WILDS,
-    R_NOT_HELD,
-    R_OK,
-    R_OPEN_MINIMUM,
-    R_OPEN_MIXED_CANASTA,
-    R_OPEN_NO_NATURAL_MELD,
-    R_OUT_CANASTAS,
-    R_OUT_INCOMPLETE_ACES,
-    R_OUT_INCOMPLETE_SEVENS,
-    R_OUT_INCOMPLETE_WILD,
-    R_PILE_CANNOT_OPEN,
-    R_PILE_DEAD_RANK,
-    R_PILE_EMPTY,
-    R_PILE_MELD_FULL,
-    R_PILE_NO_PAIR,
-    R_PILE_TOP_WILD_OR_THREE,
-    R_RULE_OF_FIVE,
-    R_SEVENS_WILD,
-    R_THREE_MELDED,
-    R_WILD_MELD_INCOMPLETE,
-    RED_THREE,
-    RS_ALLOW_LONG_MELD_GOING_OUT,
-    RS_MAX_WILDS_MIXED,
-    RS_RULE_OF_FIVE,
-    SEVEN,
-    TWO,
-    TWOS,
-    WILD_MELD,
-)
+from sim import encoding as E
 
 # Kernels get these as module constants; they are fixed by the rules, never user-set.
-_VALUE = KIND_VALUE
+_VALUE = E.KIND_VALUE
 RULE_OF_FIVE_NATURALS = 5  #: MELD-5
 PILE_MELD_LIMIT = 5  #: PILE-2: a meld of 5+ cannot take a pair and the top card
 OPEN_THRESHOLDS = (3000, 5000)  #: OPEN-1 score bands
@@ -80,22 +28,22 @@ OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band
 @njit(cache=True)
 def meld_size(melds, team, slot):
     """Cards in the team's meld of ``slot`` (0 if none)."""
-    return melds[team, slot, NATURALS] + melds[team, slot, TWOS] + melds[team, slot, JOKERS]
+    return melds[team, slot, E.NATURALS] + melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
 
 
 @njit(cache=True)
 def meld_wilds(melds, team, slot):
     """Wild cards in the team's meld of ``slot``."""
-    return melds[team, slot, TWOS] + melds[team, slot, JOKERS]
+    return melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
 
 
 @njit(cache=True)
 def is_dead(melds, kind):
     """MELD-9: a natural rank is dead once either team has a canasta of it."""
-    if kind < FIRST_NATURAL:
+    if kind < E.FIRST_NATURAL:
         return False  # the wild meld is not a rank for MELD-9 (docs/rules.md)
-    for team in range(N_TEAMS):
-        if meld_size(melds, team, kind) >= CANASTA:
+    for team in range(E.N_TEAMS):
+        if meld_size(melds, team, kind) >= E.CANASTA:
             return True
     return False
 
@@ -104,10 +52,10 @@ def is_dead(melds, kind):
 def team_canastas(melds_team):
     """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
     n = 0
-    for slot in range(N_KINDS):
+    for slot in range(E.N_KINDS):
         if (
-            melds_team[slot, NATURALS] + melds_team[slot, TWOS] + melds_team[slot, JOKERS]
-            >= CANASTA
+            melds_team[slot, E.NATURALS] + melds_team[slot, E.TWOS] + melds_team[slot, E.JOKERS]
+            >= E.CANASTA
         ):
             n += 1
     return n
@@ -122,8 +70,8 @@ def canastas(melds, team):
 @njit(cache=True)
 def wild_meld_incomplete(melds, team):
     """MELD-8: the team has a wild meld that is not yet a canasta."""
-    size = meld_size(melds, team, WILD_MELD)
-    return 0 < size < CANASTA
+    size = meld_size(melds, team, E.WILD_MELD)
+    return 0 < size < E.CANASTA
 
 
 # ---------------------------------------------------------------------------------------
@@ -140,46 +88,48 @@ def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
     """
     wild = two + joker
     if nat < 0 or two < 0 or joker < 0 or nat + wild == 0:
-        return R_EMPTY_MELD
-    if slot == RED_THREE or slot == BLACK_THREE:
-        return R_THREE_MELDED  # DEAL-4
-    if slot < 0 or slot >= N_KINDS or slot == TWO:
-        return R_MELD_MIXED_RANKS
+        return E.R_EMPTY_MELD
+    if slot == E.RED_THREE or slot == E.BLACK_THREE:
+        return E.R_THREE_MELDED  # DEAL-4
+    if slot < 0 or slot >= E.N_KINDS or slot == E.TWO:
+        return E.R_MELD_MIXED_RANKS
     cur = meld_size(melds, team, slot)
     new = cur + nat + wild
-    if slot == WILD_MELD:
+    if slot == E.WILD_MELD:
         if nat > 0:
-            return R_MELD_MIXED_RANKS  # MELD-1: the wild meld holds wild cards only
-        if cur == 0 and new < MIN_MELD:
-            return R_MELD_TOO_SMALL  # MELD-1
-        if new > CANASTA and not (rules[RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and cur > 0):
-            return R_MELD_TOO_LONG  # MELD-2 (a finished wild canasta is closed: MELD-3)
-        return R_OK
+            return E.R_MELD_MIXED_RANKS  # MELD-1: the wild meld holds wild cards only
+        if cur == 0 and new < E.MIN_MELD:
+            return E.R_MELD_TOO_SMALL  # MELD-1
+        if new > E.CANASTA and not (
+            rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and cur > 0
+        ):
+            return E.R_MELD_TOO_LONG  # MELD-2 (a finished wild canasta is closed: MELD-3)
+        return E.R_OK
     # MELD-2 variant: wild cards beyond 7 on an existing meld by a player going out
-    long_ok = rules[RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and nat == 0 and cur > 0
-    if is_dead(melds, slot) and not (long_ok and cur >= CANASTA):
-        return R_DEAD_RANK  # MELD-9
-    if cur == 0 and new < MIN_MELD:
-        return R_MELD_TOO_SMALL  # MELD-1
-    if new > CANASTA and not long_ok:
-        return R_MELD_TOO_LONG  # MELD-2
-    new_nat = melds[team, slot, NATURALS] + nat
+    long_ok = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and nat == 0 and cur > 0
+    if is_dead(melds, slot) and not (long_ok and cur >= E.CANASTA):
+        return E.R_DEAD_RANK  # MELD-9
+    if cur == 0 and new < E.MIN_MELD:
+        return E.R_MELD_TOO_SMALL  # MELD-1
+    if new > E.CANASTA and not long_ok:
+        return E.R_MELD_TOO_LONG  # MELD-2
+    new_nat = melds[team, slot, E.NATURALS] + nat
     new_wild = meld_wilds(melds, team, slot) + wild
     if wild > 0:
-        if slot == SEVEN:
-            return R_SEVENS_WILD  # MELD-6
-        if slot == ACE and not initial and meld_wilds(melds, team, slot) == 0:
-            return R_ACES_WILD  # MELD-7 (a mixed aces meld is ordinary: MELD-5 governs it)
+        if slot == E.SEVEN:
+            return E.R_SEVENS_WILD  # MELD-6
+        if slot == E.ACE and not initial and meld_wilds(melds, team, slot) == 0:
+            return E.R_ACES_WILD  # MELD-7 (a mixed aces meld is ordinary: MELD-5 governs it)
         if wild_meld_incomplete(melds, team):
-            return R_WILD_MELD_INCOMPLETE  # MELD-8
-        if not initial and rules[RS_RULE_OF_FIVE] and new_nat < RULE_OF_FIVE_NATURALS:
-            return R_RULE_OF_FIVE  # MELD-5 (naturals counted after this operation's join)
+            return E.R_WILD_MELD_INCOMPLETE  # MELD-8
+        if not initial and rules[E.RS_RULE_OF_FIVE] and new_nat < RULE_OF_FIVE_NATURALS:
+            return E.R_RULE_OF_FIVE  # MELD-5 (naturals counted after this operation's join)
     if new_wild > 0:
         if new_nat < 2:
-            return R_MIXED_TOO_FEW_NATURALS  # MELD-4
-        if new_wild > rules[RS_MAX_WILDS_MIXED]:
-            return R_MIXED_TOO_MANY_WILDS  # MELD-4
-    return R_OK
+            return E.R_MIXED_TOO_FEW_NATURALS  # MELD-4
+        if new_wild > rules[E.RS_MAX_WILDS_MIXED]:
+            return E.R_MIXED_TOO_MANY_WILDS  # MELD-4
+    return E.R_OK
 
 
 # ---------------------------------------------------------------------------------------
@@ -199,10 +149,12 @@ def opening_min(team_score):
 def from_hand_count(from_hand):
     """OPEN-1/OPEN-3: points of the cards melded from hand (the pile's top card excluded)."""
     total = 0
-    for slot in range(N_KINDS):
-        if slot != WILD_MELD:
-            total += from_hand[slot, NATURALS] * _VALUE[slot]
-        total += from_hand[slot, TWOS] * _VALUE[TWO] + from_hand[slot, JOKERS] * _VALUE[JOKER]
+    for slot in range(E.N_KINDS):
+        if slot != E.WILD_MELD:
+            total += from_hand[slot, E.NATURALS] * _VALUE[slot]
+        total += (
+            from_hand[slot, E.TWOS] * _VALUE[E.TWO] + from_hand[slot, E.JOKERS] * _VALUE[E.JOKER]
+        )
     return total
 
 
@@ -215,19 +167,21 @@ def opening_reason(from_hand, melds, team, pile_kind, min_count):
     neither the minimum nor the natural meld, and is not in ``from_hand``).
     """
     if from_hand_count(from_hand) < min_count:
-        return R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
+        return E.R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
     natural = False
-    for slot in range(FIRST_NATURAL, N_KINDS):
-        if from_hand[slot, NATURALS] >= MIN_MELD and meld_wilds(melds, team, slot) == 0:
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        if from_hand[slot, E.NATURALS] >= E.MIN_MELD and meld_wilds(melds, team, slot) == 0:
             natural = True  # OPEN-2: 3+ naturals from hand, no wild, top card not counted
     if not natural:
-        return R_OPEN_NO_NATURAL_MELD
-    for slot in range(FIRST_NATURAL, N_KINDS):
-        touched = from_hand[slot, NATURALS] + from_hand[slot, TWOS] + from_hand[slot, JOKERS] > 0
-        if (touched or slot == pile_kind) and meld_size(melds, team, slot) >= CANASTA:
+        return E.R_OPEN_NO_NATURAL_MELD
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        touched = (
+            from_hand[slot, E.NATURALS] + from_hand[slot, E.TWOS] + from_hand[slot, E.JOKERS] > 0
+        )
+        if (touched or slot == pile_kind) and meld_size(melds, team, slot) >= E.CANASTA:
             if meld_wilds(melds, team, slot) > 0:
-                return R_OPEN_MIXED_CANASTA  # OPEN-4
-    return R_OK
+                return E.R_OPEN_MIXED_CANASTA  # OPEN-4
+    return E.R_OK
 
 
 @njit(cache=True)
@@ -235,12 +189,12 @@ def opening_meld_reason(melds, team, slot, nat, two, joker):
     """OPEN-4 for one meld operation of the opening turn: may it leave the team's meld of
     ``slot`` as a completed mixed canasta? ``melds`` is the position before the operation.
     (A natural canasta may be completed; the wild meld is not mixed: docs/rules.md.)"""
-    if slot < FIRST_NATURAL or slot >= N_KINDS:
-        return R_OK
+    if slot < E.FIRST_NATURAL or slot >= E.N_KINDS:
+        return E.R_OK
     size = meld_size(melds, team, slot) + nat + two + joker
-    if size >= CANASTA and meld_wilds(melds, team, slot) + two + joker > 0:
-        return R_OPEN_MIXED_CANASTA  # OPEN-4
-    return R_OK
+    if size >= E.CANASTA and meld_wilds(melds, team, slot) + two + joker > 0:
+        return E.R_OPEN_MIXED_CANASTA  # OPEN-4
+    return E.R_OK
 
 
 # State of the opening search, one axis per quantity the validity of a plan depends on.
@@ -274,7 +228,7 @@ def _decode(s):
 def _wild_points(used, jokers):
     """Points of ``used`` wild cards from a hand holding ``jokers`` jokers, jokers first."""
     j = min(used, jokers)
-    return j * _VALUE[JOKER] + (used - j) * _VALUE[TWO]
+    return j * _VALUE[E.JOKER] + (used - j) * _VALUE[E.TWO]
 
 
 @njit(cache=True)
@@ -293,22 +247,22 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only.
     Exact: a dynamic programme over the natural ranks, wild cards placed jokers first.
     """
-    maxw = rules[RS_MAX_WILDS_MIXED]
-    jokers = hand[JOKER]
-    wilds = hand[JOKER] + hand[TWO]
-    threes = hand[RED_THREE] + hand[BLACK_THREE]
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    jokers = hand[E.JOKER]
+    wilds = hand[E.JOKER] + hand[E.TWO]
+    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
     n_states = (wilds + 1) * _SUB
-    n_layers = N_KINDS - FIRST_NATURAL
+    n_layers = E.N_KINDS - E.FIRST_NATURAL
     dp = np.full((n_layers + 1, n_states), _NO, dtype=np.int64)
     back_a = np.zeros((n_layers + 1, n_states), dtype=np.int64)
     back_x = np.zeros((n_layers + 1, n_states), dtype=np.int64)
     back_s = np.zeros((n_layers + 1, n_states), dtype=np.int64)
     dp[0, 0] = 0  # p=0 wilds placed, no natural meld, 0 naturals left, 0 canastas, not bad
     for i in range(n_layers):
-        kind = FIRST_NATURAL + i
+        kind = E.FIRST_NATURAL + i
         c = hand[kind]
-        base_n = pending[kind, NATURALS]
-        base_w = pending[kind, TWOS] + pending[kind, JOKERS]
+        base_n = pending[kind, E.NATURALS]
+        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
         top = 1 if kind == pile_kind else 0
         dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
         for s in range(n_states):
@@ -325,20 +279,20 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
                     size = big_n + w
                     if size == 0:
                         pass  # no meld of this rank
-                    elif size < MIN_MELD:
+                    elif size < E.MIN_MELD:
                         continue  # MELD-1
                     elif w > 0:
-                        if big_n < 2 or w > maxw or kind == SEVEN:
+                        if big_n < 2 or w > maxw or kind == E.SEVEN:
                             continue  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
-                        if size > CANASTA or (size == CANASTA and not relax & RELAX_OPEN_4):
+                        if size > E.CANASTA or (size == E.CANASTA and not relax & RELAX_OPEN_4):
                             continue  # MELD-2, OPEN-4
-                    elif size > CANASTA:
+                    elif size > E.CANASTA:
                         continue  # MELD-2
-                    nf = 1 if (f == 1 or (n >= MIN_MELD and w == 0)) else 0  # OPEN-2
-                    ncc = min(cc + (1 if size >= CANASTA else 0), _C - 1)
-                    unfinished = 0 < size < CANASTA
+                    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0  # OPEN-2
+                    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
+                    unfinished = 0 < size < E.CANASTA
                     nbad = bad
-                    if unfinished and (kind == SEVEN or (kind == ACE and w == 0)):
+                    if unfinished and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
                         nbad = 1
                     nleft = min(left + c - a, _L - 1)
                     ns = _encode(p + x, nf, nleft, ncc, nbad)
@@ -349,10 +303,12 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
                         back_x[i + 1, ns] = x
                         back_s[i + 1, ns] = s
     # Combine with the wild meld (MELD-8) and judge what is left in hand (OUT-1/2).
-    base_wm = pending[WILD_MELD, TWOS] + pending[WILD_MELD, JOKERS]
+    base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     pending_wilds = 0
-    for slot in range(N_KINDS):
-        pending_wilds += pending[slot, TWOS] * _VALUE[TWO] + pending[slot, JOKERS] * _VALUE[JOKER]
+    for slot in range(E.N_KINDS):
+        pending_wilds += (
+            pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
+        )
     best, best_s, best_q = _NO, -1, 0
     for s in range(n_states):
         if dp[n_layers, s] == _NO:
@@ -362,9 +318,9 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
             continue  # OPEN-2
         for q in range(wilds - p + 1):
             wm = base_wm + q
-            if 0 < wm < MIN_MELD or wm > CANASTA:
+            if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
                 continue  # MELD-1, MELD-2
-            if p > 0 and 0 < base_wm < CANASTA and wm < CANASTA:
+            if p > 0 and 0 < base_wm < E.CANASTA and wm < E.CANASTA:
                 continue  # MELD-8: wilds elsewhere only once the started wild meld is done
             left_total = left + (wilds - p - q) + extra
             if relax & RELAX_LEAVE:
@@ -373,14 +329,14 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
                 continue  # OUT-2: nothing left to discard
             elif left_total == 1 and threes == 0 and not bonus:
                 # OUT-2: no card to hold, so discarding the last card goes out: OUT-1
-                total_cc = cc + (1 if wm >= CANASTA else 0)
-                if total_cc < 2 or bad == 1 or 0 < wm < CANASTA:
+                total_cc = cc + (1 if wm >= E.CANASTA else 0)
+                if total_cc < 2 or bad == 1 or 0 < wm < E.CANASTA:
                     continue
             value = dp[n_layers, s] + pending_wilds + _wild_points(p + q, jokers)
             if value > best:
                 best, best_s, best_q = value, s, q
-    for slot in range(N_KINDS):
-        for col in range(N_MELD_COLS):
+    for slot in range(E.N_KINDS):
+        for col in range(E.N_MELD_COLS):
             plan[slot, col] = 0
     if best == _NO:
         return -1
@@ -388,17 +344,17 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     jokers_left = jokers
     s = best_s
     for i in range(n_layers, 0, -1):
-        kind = FIRST_NATURAL + i - 1
+        kind = E.FIRST_NATURAL + i - 1
         a, x = back_a[i, s], back_x[i, s]
-        plan[kind, NATURALS] = a
+        plan[kind, E.NATURALS] = a
         j = min(x, jokers_left)
-        plan[kind, JOKERS] = j
-        plan[kind, TWOS] = x - j
+        plan[kind, E.JOKERS] = j
+        plan[kind, E.TWOS] = x - j
         jokers_left -= j
         s = back_s[i, s]
     j = min(best_q, jokers_left)
-    plan[WILD_MELD, JOKERS] = j
-    plan[WILD_MELD, TWOS] = best_q - j
+    plan[E.WILD_MELD, E.JOKERS] = j
+    plan[E.WILD_MELD, E.TWOS] = best_q - j
     return best
 
 
@@ -410,40 +366,101 @@ def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_cou
     canasta would, OUT-1/2 if one leaving too few cards in hand would; OPEN-1 only when no
     meldable set of cards reaches the count. When the count needs two of these rules broken,
     the first in that order is named."""
-    plan = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
+    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     if best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0) >= min_count:
-        return R_OK
+        return E.R_OK
     # masks of RELAX_* bits, one rule relaxed first, then two, then all three
     for relax in (RELAX_OPEN_2, RELAX_OPEN_4, RELAX_LEAVE, 3, 5, 6, 7):
         got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax)
         if got < min_count:
             continue
         if relax & RELAX_OPEN_2:
-            return R_OPEN_NO_NATURAL_MELD  # OPEN-2
+            return E.R_OPEN_NO_NATURAL_MELD  # OPEN-2
         if relax & RELAX_OPEN_4:
-            return R_OPEN_MIXED_CANASTA  # OPEN-4
+            return E.R_OPEN_MIXED_CANASTA  # OPEN-4
         return _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan)
-    return R_OPEN_MINIMUM  # OPEN-1: no meldable set of cards reaches the count
+    return E.R_OPEN_MINIMUM  # OPEN-1: no meldable set of cards reaches the count
 
 
 @njit(cache=True)
 def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
     """OUT-1/2: why an opening ``plan`` found with the leave rule relaxed may not stand."""
-    left = extra - hand[RED_THREE] - hand[BLACK_THREE]
-    for k in range(N_KINDS):
-        left += hand[k] - plan[k, TWOS] - plan[k, JOKERS]
-        if k != WILD_MELD:
-            left -= plan[k, NATURALS]
+    left = extra - hand[E.RED_THREE] - hand[E.BLACK_THREE]
+    for k in range(E.N_KINDS):
+        left += hand[k] - plan[k, E.TWOS] - plan[k, E.JOKERS]
+        if k != E.WILD_MELD:
+            left -= plan[k, E.NATURALS]
     if left <= 0:
-        return R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
+        return E.R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
     after = melds.copy()
-    for k in range(N_KINDS):
-        for col in range(N_MELD_COLS):
+    for k in range(E.N_KINDS):
+        for col in range(E.N_MELD_COLS):
             after[team, k, col] = pending[k, col] + plan[k, col]
     if pile_kind >= 0:
-        after[team, pile_kind, NATURALS] += 1
+        after[team, pile_kind, E.NATURALS] += 1
     r = out_reason(after, team)  # OUT-2: one card and none to hold: discarding it goes out
-    return r if r != R_OK else R_MELD_LEAVES_NO_DISCARD
+    return r if r != E.R_OK else E.R_MELD_LEAVES_NO_DISCARD
+
+
+@njit(cache=True)
+def opening_upper_bound(hand, pending, melds, rules):
+    """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
+    counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
+    melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
+    only with a wild card to go with it; wild cards only where some meld could take them."""
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    bound = 0
+    natural_meld = False
+    for k in range(E.N_KINDS):
+        if k >= E.FIRST_NATURAL:
+            bound += pending[k, E.NATURALS] * E.KIND_VALUE[k]
+        bound += (
+            pending[k, E.TWOS] * E.KIND_VALUE[E.TWO] + pending[k, E.JOKERS] * E.KIND_VALUE[E.JOKER]
+        )
+    wilds = hand[E.TWO] + hand[E.JOKER]
+    slots = 0  # wild cards the natural melds could take (MELD-4, MELD-6)
+    n_pairs = 0
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        if pending[k, E.NATURALS] >= 3:
+            natural_meld = True  # already melded this turn (maybe a canasta, so now dead)
+        started = pending[k, E.NATURALS] + pending[k, E.TWOS] + pending[k, E.JOKERS] > 0
+        if (hand[k] == 0 and not started) or is_dead(melds, k):
+            continue
+        n = hand[k] + pending[k, E.NATURALS]
+        if started or n >= 3:
+            bound += hand[k] * E.KIND_VALUE[k]
+            if k != E.SEVEN:
+                slots += maxw
+            if n >= 3:
+                natural_meld = True
+        elif n == 2 and k != E.SEVEN:
+            n_pairs += 1  # needs a wild card to become a meld (MELD-4)
+    wild_meld = wilds >= 3 or pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS] > 0
+    pairs_used = min(n_pairs, wilds)
+    if pairs_used > 0:  # the best pairs, each with one wild card at least
+        taken = 0
+        for v in range(_VALUE.max(), 0, -1):
+            for k in range(E.FIRST_NATURAL, E.N_KINDS):
+                if taken < pairs_used and E.KIND_VALUE[k] == v and hand[k] == 2:
+                    if pending[k, E.NATURALS] == 0 and k != E.SEVEN and not is_dead(melds, k):
+                        bound += 2 * v
+                        taken += 1
+        slots += pairs_used * maxw
+    usable = wilds if wild_meld else min(wilds, slots)
+    j = min(usable, hand[E.JOKER])  # jokers first: the bound takes the most valuable
+    bound += j * E.KIND_VALUE[E.JOKER] + (usable - j) * E.KIND_VALUE[E.TWO]
+    return bound if natural_meld else -1
+
+
+@njit(cache=True)
+def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False):
+    """``best_opening`` on this position, skipped (-1) when the cheap
+    ``opening_upper_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
+    cards (OPEN-5), so OUT-2 asks only for a card to discard (False gives a plan that is legal
+    either way)."""
+    if opening_upper_bound(hand, pending, melds, rules) < min_count:
+        return -1
+    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
 
 
 # ---------------------------------------------------------------------------------------
@@ -453,14 +470,14 @@ def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
 def out_reason(melds, team):
     """OUT-1: may the team go out now?"""
     if canastas(melds, team) < 2:
-        return R_OUT_CANASTAS
-    if 0 < meld_size(melds, team, SEVEN) < CANASTA:
-        return R_OUT_INCOMPLETE_SEVENS
-    if 0 < meld_size(melds, team, ACE) < CANASTA and meld_wilds(melds, team, ACE) == 0:
-        return R_OUT_INCOMPLETE_ACES
+        return E.R_OUT_CANASTAS
+    if 0 < meld_size(melds, team, E.SEVEN) < E.CANASTA:
+        return E.R_OUT_INCOMPLETE_SEVENS
+    if 0 < meld_size(melds, team, E.ACE) < E.CANASTA and meld_wilds(melds, team, E.ACE) == 0:
+        return E.R_OUT_INCOMPLETE_ACES
     if wild_meld_incomplete(melds, team):
-        return R_OUT_INCOMPLETE_WILD
-    return R_OK
+        return E.R_OUT_INCOMPLETE_WILD
+    return E.R_OK
 
 
 @njit(cache=True)
@@ -470,14 +487,14 @@ def leave_reason(hand_after, melds_after, team, bonus=False):
     keeping exactly one card means discarding it goes out, and OUT-1 must hold. Except that a
     player owed bonus cards (``bonus``, OPEN-5) needs only the card to discard."""
     total = 0
-    for kind in range(N_KINDS):
+    for kind in range(E.N_KINDS):
         total += hand_after[kind]
-    playable = total - hand_after[RED_THREE] - hand_after[BLACK_THREE]
+    playable = total - hand_after[E.RED_THREE] - hand_after[E.BLACK_THREE]
     if playable <= 0:
-        return R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
+        return E.R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
     if total == 1 and not bonus:
         return out_reason(melds_after, team)  # OUT-2: no card to hold, so this goes out
-    return R_OK
+    return E.R_OK
 
 
 # ---------------------------------------------------------------------------------------
@@ -491,31 +508,31 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
     initial meld; ``min_count``: its OPEN-1 minimum, used when it has not.
     """
     size = 0
-    for kind in range(N_KINDS):
+    for kind in range(E.N_KINDS):
         size += pile_counts[kind]
     if size == 0:
-        return R_PILE_EMPTY
-    if top_kind < FIRST_NATURAL:
-        return R_PILE_TOP_WILD_OR_THREE
+        return E.R_PILE_EMPTY
+    if top_kind < E.FIRST_NATURAL:
+        return E.R_PILE_TOP_WILD_OR_THREE
     if is_dead(melds, top_kind):
-        return R_PILE_DEAD_RANK  # MELD-9
+        return E.R_PILE_DEAD_RANK  # MELD-9
     if meld_size(melds, team, top_kind) >= PILE_MELD_LIMIT:
-        return R_PILE_MELD_FULL
+        return E.R_PILE_MELD_FULL
     if hand[top_kind] < 2:
-        return R_PILE_NO_PAIR  # PILE-1: always frozen
+        return E.R_PILE_NO_PAIR  # PILE-1: always frozen
     rest = hand.copy()
     rest[top_kind] -= 2
     if not opened:
-        pending = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
-        pending[top_kind, NATURALS] = 2
-        plan = np.zeros((N_KINDS, N_MELD_COLS), dtype=np.int64)
+        pending = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+        pending[top_kind, E.NATURALS] = 2
+        plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
         if best_opening(rest, pending, melds, top_kind, size - 1, rules, plan) < min_count:
-            return R_PILE_CANNOT_OPEN
-        return R_OK
+            return E.R_PILE_CANNOT_OPEN
+        return E.R_OK
     # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
     after = melds.copy()
-    after[team, top_kind, NATURALS] += 3
-    for kind in range(N_KINDS):
+    after[team, top_kind, E.NATURALS] += 3
+    for kind in range(E.N_KINDS):
         rest[kind] += pile_counts[kind]
     rest[top_kind] -= 1
     return leave_reason(rest, after, team)
@@ -528,23 +545,25 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
 def _discard_basic(hand, kind):
     """DISCARD-1/2 alone: may ``kind`` be discarded, ignoring DISCARD-3?"""
     if hand[kind] <= 0:
-        return R_NOT_HELD
-    if kind == RED_THREE or kind == BLACK_THREE:
-        return R_DISCARD_THREE  # DISCARD-1
-    if kind == JOKER or kind == TWO:
+        return E.R_NOT_HELD
+    if kind == E.RED_THREE or kind == E.BLACK_THREE:
+        return E.R_DISCARD_THREE  # DISCARD-1
+    if kind == E.JOKER or kind == E.TWO:
         total = 0
-        for k in range(N_KINDS):
+        for k in range(E.N_KINDS):
             total += hand[k]
-        only_wild = hand[JOKER] + hand[TWO] + hand[RED_THREE] + hand[BLACK_THREE] == total
+        only_wild = hand[E.JOKER] + hand[E.TWO] + hand[E.RED_THREE] + hand[E.BLACK_THREE] == total
         if total != 1 and not only_wild:
-            return R_DISCARD_WILD  # DISCARD-2 (going out, or nothing but wilds besides threes)
-    return R_OK
+            return E.R_DISCARD_WILD  # DISCARD-2 (going out, or nothing but wilds besides threes)
+    return E.R_OK
 
 
 @njit(cache=True)
 def _restricted_on_empty(melds, kind):
     """DISCARD-3: cards that may not go onto an empty pile while another discard is legal."""
-    return kind == SEVEN or kind == ACE or kind == JOKER or kind == TWO or is_dead(melds, kind)
+    return (
+        kind == E.SEVEN or kind == E.ACE or kind == E.JOKER or kind == E.TWO or is_dead(melds, kind)
+    )
 
 
 @njit(cache=True)
@@ -552,14 +571,14 @@ def discard_reason(hand, kind, melds, pile_size):
     """DISCARD-1..3: may ``kind`` be discarded from ``hand``? (Going out, when it is the last
     card, is judged by ``out_reason``.)"""
     code = _discard_basic(hand, kind)
-    if code != R_OK:
+    if code != E.R_OK:
         return code
     if pile_size == 0 and _restricted_on_empty(melds, kind):
-        for other in range(N_KINDS):
-            if other != kind and _discard_basic(hand, other) == R_OK:
+        for other in range(E.N_KINDS):
+            if other != kind and _discard_basic(hand, other) == E.R_OK:
                 if not _restricted_on_empty(melds, other):
-                    return R_DISCARD_EMPTY_PILE  # DISCARD-3
-    return R_OK
+                    return E.R_DISCARD_EMPTY_PILE  # DISCARD-3
+    return E.R_OK
 
 
 # ---------------------------------------------------------------------------------------
@@ -570,13 +589,13 @@ def meld_slot(counts: np.ndarray) -> tuple[int, int]:
     WILD_MELD for wild cards only; reason R_OK, or why the cards are not one meld (MELD-1,
     DEAL-4)."""
     if counts.sum() == 0:
-        return -1, R_EMPTY_MELD
-    if counts[RED_THREE] or counts[BLACK_THREE]:
-        return -1, R_THREE_MELDED  # DEAL-4
-    naturals = [k for k in range(FIRST_NATURAL, N_KINDS) if counts[k] > 0]
+        return -1, E.R_EMPTY_MELD
+    if counts[E.RED_THREE] or counts[E.BLACK_THREE]:
+        return -1, E.R_THREE_MELDED  # DEAL-4
+    naturals = [k for k in range(E.FIRST_NATURAL, E.N_KINDS) if counts[k] > 0]
     if len(naturals) > 1:
-        return -1, R_MELD_MIXED_RANKS  # MELD-1: runs and mixed ranks are never melds
-    return (naturals[0] if naturals else WILD_MELD), R_OK
+        return -1, E.R_MELD_MIXED_RANKS  # MELD-1: runs and mixed ranks are never melds
+    return (naturals[0] if naturals else E.WILD_MELD), E.R_OK
 
 
 def judge_meld(counts, melds, team, initial, going_out, rules) -> int:
@@ -584,11 +603,11 @@ def judge_meld(counts, melds, team, initial, going_out, rules) -> int:
     ``initial``: as part of the team's opening turn, where OPEN-4 concerns the one meld too
     (the opening's totals, OPEN-1/2, concern the whole turn and are not judged here)."""
     slot, code = meld_slot(counts)
-    if code != R_OK:
+    if code != E.R_OK:
         return code
-    nat = int(counts[slot]) if slot != WILD_MELD else 0
-    two, joker = int(counts[TWO]), int(counts[JOKER])
+    nat = int(counts[slot]) if slot != E.WILD_MELD else 0
+    two, joker = int(counts[E.TWO]), int(counts[E.JOKER])
     code = int(meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules))
-    if code == R_OK and initial:
+    if code == E.R_OK and initial:
         code = int(opening_meld_reason(melds, team, slot, nat, two, joker))  # OPEN-4
     return code

@@ -16,32 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.encoding import (
-    ACE,
-    CANASTA,
-    FIRST_NATURAL,
-    JOKER,
-    JOKERS,
-    KIND_VALUE,
-    N_JOKERS,
-    N_KINDS,
-    N_SCORE_ITEMS,
-    NATURALS,
-    RS_WILD_PENALTY_FOUR_JOKERS,
-    S_CANASTA_BONUS,
-    S_CARDS_IN_HAND,
-    S_GOING_OUT,
-    S_HAND_PENALTIES,
-    S_INCOMPLETE_MELDS,
-    S_MELDED_CARDS,
-    S_SPECIAL_HAND,
-    S_THREES,
-    SEVEN,
-    SPECIAL_NONE,
-    TWO,
-    TWOS,
-    WILD_MELD,
-)
+from sim import encoding as E
 from sim.legality import team_canastas
 from sim.special import special_award
 
@@ -54,6 +29,7 @@ WILD_CANASTA = 2000  #: SCORE-3 any other (also the default unfinished penalty)
 HELD_SEVENS_ACES_PENALTY = 1500  #: SCORE-4
 HELD_PENALTY_AT = 3  #: SCORE-4: three or more of a rank in one hand
 GOING_OUT = 100  #: OUT-3
+MELD_SLOTS = (*E.NATURAL_KINDS, E.WILD_MELD)  #: every slot a team may meld in
 #: SCORE-7 value of n threes of one colour, n = 0..4
 THREES_VALUE = np.array([0, 100, 300, 500, 1000], dtype=np.int64)
 
@@ -62,9 +38,9 @@ THREES_VALUE = np.array([0, 100, 300, 500, 1000], dtype=np.int64)
 def meld_value(melds_team, slot):
     """SCORE-6 point value of the cards in one meld (CARD-3)."""
     return (
-        melds_team[slot, NATURALS] * KIND_VALUE[slot]
-        + melds_team[slot, TWOS] * KIND_VALUE[TWO]
-        + melds_team[slot, JOKERS] * KIND_VALUE[JOKER]
+        melds_team[slot, E.NATURALS] * E.KIND_VALUE[slot]
+        + melds_team[slot, E.TWOS] * E.KIND_VALUE[E.TWO]
+        + melds_team[slot, E.JOKERS] * E.KIND_VALUE[E.JOKER]
     )
 
 
@@ -75,10 +51,10 @@ def natural_meld_bonus(melds_team, kind):
     Sevens and aces without wilds are the special natural melds; an aces meld that took wilds
     in the initial meld (MELD-7) is scored as an ordinary mixed meld.
     """
-    size = melds_team[kind, NATURALS] + melds_team[kind, TWOS] + melds_team[kind, JOKERS]
-    wilds = melds_team[kind, TWOS] + melds_team[kind, JOKERS]
-    special = (kind == SEVEN or kind == ACE) and wilds == 0
-    if size >= CANASTA:
+    size = melds_team[kind, E.NATURALS] + melds_team[kind, E.TWOS] + melds_team[kind, E.JOKERS]
+    wilds = melds_team[kind, E.TWOS] + melds_team[kind, E.JOKERS]
+    special = (kind == E.SEVEN or kind == E.ACE) and wilds == 0
+    if size >= E.CANASTA:
         if special:
             return SEVENS_ACES_CANASTA  # SCORE-2
         return NATURAL_CANASTA if wilds == 0 else MIXED_CANASTA  # SCORE-1
@@ -90,19 +66,19 @@ def natural_meld_bonus(melds_team, kind):
 @njit(cache=True)
 def wild_meld_bonus(melds_team, rules):
     """SCORE-3 bonus (> 0) or unfinished penalty (< 0) of the team's all-wild meld."""
-    twos = melds_team[WILD_MELD, TWOS]
-    jokers = melds_team[WILD_MELD, JOKERS]
-    size = twos + jokers + melds_team[WILD_MELD, NATURALS]
+    twos = melds_team[E.WILD_MELD, E.TWOS]
+    jokers = melds_team[E.WILD_MELD, E.JOKERS]
+    size = twos + jokers + melds_team[E.WILD_MELD, E.NATURALS]
     if size == 0:
         return 0
-    if size >= CANASTA:
+    if size >= E.CANASTA:
         if jokers == 0:
             return WILD_CANASTA_TWOS
-        if jokers == N_JOKERS:
+        if jokers == E.N_JOKERS:
             return WILD_CANASTA_FOUR_JOKERS
         return WILD_CANASTA
-    if jokers == N_JOKERS:
-        return -rules[RS_WILD_PENALTY_FOUR_JOKERS]  # SCORE-3 variant
+    if jokers == E.N_JOKERS:
+        return -rules[E.RS_WILD_PENALTY_FOUR_JOKERS]  # SCORE-3 variant
     return -WILD_CANASTA
 
 
@@ -124,9 +100,9 @@ def held_penalties(hands, aces_took_wilds):
     """SCORE-4: -1,500 per partner holding 3+ sevens, likewise aces (not after MELD-7 wilds)."""
     total = 0
     for p in range(hands.shape[0]):
-        if hands[p, SEVEN] >= HELD_PENALTY_AT:
+        if hands[p, E.SEVEN] >= HELD_PENALTY_AT:
             total -= HELD_SEVENS_ACES_PENALTY
-        if hands[p, ACE] >= HELD_PENALTY_AT and not aces_took_wilds:
+        if hands[p, E.ACE] >= HELD_PENALTY_AT and not aces_took_wilds:
             total -= HELD_SEVENS_ACES_PENALTY
     return total
 
@@ -134,34 +110,29 @@ def held_penalties(hands, aces_took_wilds):
 @njit(cache=True)
 def score_team(melds_team, threes_team, hands, went_out, special_code, rules, out):
     """Fill ``out[N_SCORE_ITEMS]`` with the team's hand score by item (SCORE-1..8, OUT-3)."""
-    for i in range(N_SCORE_ITEMS):
+    for i in range(E.N_SCORE_ITEMS):
         out[i] = 0
-    if special_code != SPECIAL_NONE:  # SCORE-8: the award and nothing else
-        out[S_SPECIAL_HAND] = special_award(special_code, rules)
+    if special_code != E.SPECIAL_NONE:  # SCORE-8: the award and nothing else
+        out[E.S_SPECIAL_HAND] = special_award(special_code, rules)
         return
     melded = 0
-    for kind in range(FIRST_NATURAL, N_KINDS):
-        bonus = natural_meld_bonus(melds_team, kind)
-        if bonus > 0:
-            out[S_CANASTA_BONUS] += bonus
+    for slot in MELD_SLOTS:
+        if slot == E.WILD_MELD:
+            bonus = wild_meld_bonus(melds_team, rules)
         else:
-            out[S_INCOMPLETE_MELDS] += bonus
-        melded += meld_value(melds_team, kind)
-    bonus = wild_meld_bonus(melds_team, rules)
-    if bonus > 0:
-        out[S_CANASTA_BONUS] += bonus
-    else:
-        out[S_INCOMPLETE_MELDS] += bonus
-    melded += meld_value(melds_team, WILD_MELD)
+            bonus = natural_meld_bonus(melds_team, slot)
+        # a completed canasta's bonus, or an unfinished sevens/aces/wild meld's penalty
+        out[E.S_CANASTA_BONUS if bonus > 0 else E.S_INCOMPLETE_MELDS] += bonus
+        melded += meld_value(melds_team, slot)
     canastas = team_canastas(melds_team)  # MELD-10
-    out[S_MELDED_CARDS] = melded if canastas >= 1 else -melded  # SCORE-6
-    out[S_THREES] = threes_score(threes_team, canastas)  # SCORE-7
+    out[E.S_MELDED_CARDS] = melded if canastas >= 1 else -melded  # SCORE-6
+    out[E.S_THREES] = threes_score(threes_team, canastas)  # SCORE-7
     in_hand = 0
     for p in range(hands.shape[0]):
-        for k in range(N_KINDS):
-            in_hand += hands[p, k] * KIND_VALUE[k]  # SCORE-5 (a three counts 5, CARD-3)
-    out[S_CARDS_IN_HAND] = -in_hand
-    aces_took_wilds = melds_team[ACE, TWOS] + melds_team[ACE, JOKERS] > 0  # MELD-7
-    out[S_HAND_PENALTIES] = held_penalties(hands, aces_took_wilds)  # SCORE-4
+        for k in range(E.N_KINDS):
+            in_hand += hands[p, k] * E.KIND_VALUE[k]  # SCORE-5 (a three counts 5, CARD-3)
+    out[E.S_CARDS_IN_HAND] = -in_hand
+    aces_took_wilds = melds_team[E.ACE, E.TWOS] + melds_team[E.ACE, E.JOKERS] > 0  # MELD-7
+    out[E.S_HAND_PENALTIES] = held_penalties(hands, aces_took_wilds)  # SCORE-4
     if went_out:
-        out[S_GOING_OUT] = GOING_OUT  # OUT-3
+        out[E.S_GOING_OUT] = GOING_OUT  # OUT-3

@@ -11,38 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.encoding import (
-    ACE,
-    BLACK_THREE,
-    FIRST_NATURAL,
-    JOKER,
-    N_KINDS,
-    R_OK,
-    R_SPECIAL_AFTER_PILE,
-    R_SPECIAL_NOT_14,
-    R_SPECIAL_NOT_A_HAND,
-    R_SPECIAL_NOT_FIRST_MELD,
-    R_SPECIAL_NOT_GARBAGE,
-    R_SPECIAL_NOT_PAIRS,
-    R_SPECIAL_NOT_PAIRS_TSA,
-    R_SPECIAL_THREE,
-    R_SPECIALS_OFF,
-    RED_THREE,
-    RS_GARBAGE_AWARD,
-    RS_SPECIAL_HANDS,
-    SEVEN,
-    SPECIAL_GARBAGE,
-    SPECIAL_HAND_SIZE,
-    SPECIAL_HANDS_MODES,
-    SPECIAL_NONE,
-    SPECIAL_PAIRS,
-    SPECIAL_PAIRS_TWOS_SEVENS_ACES,
-    SPECIAL_STRAIGHT,
-    TWO,
-)
+from sim import encoding as E
 
 #: RS_SPECIAL_HANDS code meaning "special hands are off" (SPECIAL-7)
-SPECIALS_OFF = SPECIAL_HANDS_MODES.index("none")
+SPECIALS_OFF = E.SPECIAL_HANDS_MODES.index("none")
 
 #: SPECIAL-3/4/5 fixed awards, indexed by special code (garbage comes from the ruleset)
 FIXED_AWARD = np.array([0, 3000, 2500, 2000, 0], dtype=np.int64)
@@ -51,11 +23,11 @@ FIXED_AWARD = np.array([0, 3000, 2500, 2000, 0], dtype=np.int64)
 @njit(cache=True)
 def is_straight(counts):
     """SPECIAL-3: one each of A, 2, 3 (either colour), 4..K, and one joker."""
-    if counts[JOKER] != 1 or counts[TWO] != 1:
+    if counts[E.JOKER] != 1 or counts[E.TWO] != 1:
         return False
-    if counts[RED_THREE] + counts[BLACK_THREE] != 1:
+    if counts[E.RED_THREE] + counts[E.BLACK_THREE] != 1:
         return False
-    for k in range(FIRST_NATURAL, N_KINDS):
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
         if counts[k] != 1:
             return False
     return True
@@ -65,7 +37,7 @@ def is_straight(counts):
 def _natural_groups(counts, size):
     """Number of natural ranks held exactly ``size`` times; -1 if any other count > 0 occurs."""
     n = 0
-    for k in range(FIRST_NATURAL, N_KINDS):
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
         c = counts[k]
         if c == size:
             n += 1
@@ -77,7 +49,7 @@ def _natural_groups(counts, size):
 @njit(cache=True)
 def is_pairs(counts):
     """SPECIAL-4 (and SPECIAL-2): seven pairs of seven natural ranks, no wilds, no threes."""
-    if counts[JOKER] + counts[TWO] + counts[RED_THREE] + counts[BLACK_THREE] != 0:
+    if counts[E.JOKER] + counts[E.TWO] + counts[E.RED_THREE] + counts[E.BLACK_THREE] != 0:
         return False
     return _natural_groups(counts, 2) == 7
 
@@ -85,9 +57,9 @@ def is_pairs(counts):
 @njit(cache=True)
 def is_pairs_twos_sevens_aces(counts):
     """SPECIAL-5 (and SPECIAL-2): seven pairs of different ranks incl. 2s, 7s, As; no jokers."""
-    if counts[JOKER] + counts[RED_THREE] + counts[BLACK_THREE] != 0:
+    if counts[E.JOKER] + counts[E.RED_THREE] + counts[E.BLACK_THREE] != 0:
         return False
-    if counts[TWO] != 2 or counts[SEVEN] != 2 or counts[ACE] != 2:
+    if counts[E.TWO] != 2 or counts[E.SEVEN] != 2 or counts[E.ACE] != 2:
         return False
     # the twos are the seventh pair: six natural pairs, of which sevens and aces are two
     return _natural_groups(counts, 2) == 6
@@ -97,11 +69,11 @@ def is_pairs_twos_sevens_aces(counts):
 def is_garbage(counts):
     """SPECIAL-6 (and SPECIAL-2): two fours and two threes of a kind, four natural ranks, no
     wilds."""
-    if counts[JOKER] + counts[TWO] + counts[RED_THREE] + counts[BLACK_THREE] != 0:
+    if counts[E.JOKER] + counts[E.TWO] + counts[E.RED_THREE] + counts[E.BLACK_THREE] != 0:
         return False
     fours = 0
     threes = 0
-    for k in range(FIRST_NATURAL, N_KINDS):
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
         c = counts[k]
         if c == 4:
             fours += 1
@@ -119,17 +91,17 @@ def classify_special(counts, rules):
     The four patterns are disjoint (only the Straight holds a joker, only Pairs with twos,
     sevens and aces holds twos, only Garbage holds triples), so the order of tests is immaterial.
     """
-    if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
-        return SPECIAL_NONE
+    if rules[E.RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
+        return E.SPECIAL_NONE
     if is_straight(counts):
-        return SPECIAL_STRAIGHT
+        return E.SPECIAL_STRAIGHT
     if is_pairs(counts):
-        return SPECIAL_PAIRS
+        return E.SPECIAL_PAIRS
     if is_pairs_twos_sevens_aces(counts):
-        return SPECIAL_PAIRS_TWOS_SEVENS_ACES
+        return E.SPECIAL_PAIRS_TWOS_SEVENS_ACES
     if is_garbage(counts):
-        return SPECIAL_GARBAGE
-    return SPECIAL_NONE
+        return E.SPECIAL_GARBAGE
+    return E.SPECIAL_NONE
 
 
 @njit(cache=True)
@@ -148,32 +120,32 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     make the hand special), SPECIAL-3..6 the cards form a special hand (a hand whose one three
     has its Straight place fails there: the Straight with a two for the joker is SPECIAL-3).
     """
-    if rules[RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
-        return R_SPECIALS_OFF
+    if rules[E.RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
+        return E.R_SPECIALS_OFF
     if team_has_melded:  # SPECIAL-1: first and only meld
-        return R_SPECIAL_NOT_FIRST_MELD
+        return E.R_SPECIAL_NOT_FIRST_MELD
     if not drew_from_stock:  # SPECIAL-1: never after taking the pile
-        return R_SPECIAL_AFTER_PILE
-    if counts.sum() != SPECIAL_HAND_SIZE:  # SPECIAL-1
-        return R_SPECIAL_NOT_14
-    threes = counts[RED_THREE] + counts[BLACK_THREE]
+        return E.R_SPECIAL_AFTER_PILE
+    if counts.sum() != E.SPECIAL_HAND_SIZE:  # SPECIAL-1
+        return E.R_SPECIAL_NOT_14
+    threes = counts[E.RED_THREE] + counts[E.BLACK_THREE]
     if threes > 1:  # SPECIAL-2: even a Straight holds only one three
-        return R_SPECIAL_THREE
+        return E.R_SPECIAL_THREE
     if threes == 1 and not is_straight(counts) and _three_spoils(counts, rules):
-        return R_SPECIAL_THREE  # SPECIAL-2: without the three the hand would be special
-    if classify_special(counts, rules) == SPECIAL_NONE:  # SPECIAL-3..6
+        return E.R_SPECIAL_THREE  # SPECIAL-2: without the three the hand would be special
+    if classify_special(counts, rules) == E.SPECIAL_NONE:  # SPECIAL-3..6
         return _nearest_refusal(counts)
-    return R_OK
+    return E.R_OK
 
 
 @njit(cache=True)
 def _overlap_garbage(counts):
     """Most cards of ``counts`` a Garbage hand (SPECIAL-6) could share with it."""
     best = 0
-    for f1 in range(FIRST_NATURAL, N_KINDS):
-        for f2 in range(f1 + 1, N_KINDS):
-            for t1 in range(FIRST_NATURAL, N_KINDS):
-                for t2 in range(t1 + 1, N_KINDS):
+    for f1 in range(E.FIRST_NATURAL, E.N_KINDS):
+        for f2 in range(f1 + 1, E.N_KINDS):
+            for t1 in range(E.FIRST_NATURAL, E.N_KINDS):
+                for t2 in range(t1 + 1, E.N_KINDS):
                     if t1 == f1 or t1 == f2 or t2 == f1 or t2 == f2:
                         continue
                     n = min(counts[f1], 4) + min(counts[f2], 4)
@@ -185,8 +157,8 @@ def _overlap_garbage(counts):
 @njit(cache=True)
 def _top_pairs(counts, n, skip_a, skip_b):
     """Cards the best ``n`` natural pairs could share with ``counts`` (two ranks left out)."""
-    shared = np.zeros(N_KINDS, dtype=np.int64)
-    for k in range(FIRST_NATURAL, N_KINDS):
+    shared = np.zeros(E.N_KINDS, dtype=np.int64)
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
         if k != skip_a and k != skip_b:
             shared[k] = min(counts[k], 2)
     return np.sort(shared)[::-1][:n].sum()
@@ -197,22 +169,22 @@ def _nearest_refusal(counts):
     """SPECIAL-3..6: the refusal of a hand that is no special hand names the rule of the special
     hand it comes nearest to (most cards in common; ties in the order Straight, Pairs, Pairs
     with twos, sevens and aces, Garbage)."""
-    straight = min(counts[JOKER], 1) + min(counts[TWO], 1)
-    straight += min(counts[RED_THREE] + counts[BLACK_THREE], 1)
-    for k in range(FIRST_NATURAL, N_KINDS):
+    straight = min(counts[E.JOKER], 1) + min(counts[E.TWO], 1)
+    straight += min(counts[E.RED_THREE] + counts[E.BLACK_THREE], 1)
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
         straight += min(counts[k], 1)
     pairs = _top_pairs(counts, 7, -1, -1)
-    tsa = min(counts[TWO], 2) + min(counts[SEVEN], 2) + min(counts[ACE], 2)
-    tsa += _top_pairs(counts, 4, SEVEN, ACE)
+    tsa = min(counts[E.TWO], 2) + min(counts[E.SEVEN], 2) + min(counts[E.ACE], 2)
+    tsa += _top_pairs(counts, 4, E.SEVEN, E.ACE)
     garbage = _overlap_garbage(counts)
     best = max(straight, pairs, tsa, garbage)
     if straight == best:
-        return R_SPECIAL_NOT_A_HAND  # SPECIAL-3
+        return E.R_SPECIAL_NOT_A_HAND  # SPECIAL-3
     if pairs == best:
-        return R_SPECIAL_NOT_PAIRS  # SPECIAL-4
+        return E.R_SPECIAL_NOT_PAIRS  # SPECIAL-4
     if tsa == best:
-        return R_SPECIAL_NOT_PAIRS_TSA  # SPECIAL-5
-    return R_SPECIAL_NOT_GARBAGE  # SPECIAL-6
+        return E.R_SPECIAL_NOT_PAIRS_TSA  # SPECIAL-5
+    return E.R_SPECIAL_NOT_GARBAGE  # SPECIAL-6
 
 
 @njit(cache=True)
@@ -220,14 +192,14 @@ def _three_spoils(counts, rules):
     """SPECIAL-2 names a refusal only when the one three is what the hand breaks: some other
     card in its place would make a special hand (a Pairs or Garbage hand holding a three).
     Otherwise the three has its place (a Straight's) and the hand fails SPECIAL-3..6."""
-    kind_three = RED_THREE if counts[RED_THREE] > 0 else BLACK_THREE
+    kind_three = E.RED_THREE if counts[E.RED_THREE] > 0 else E.BLACK_THREE
     other = counts.copy()
     other[kind_three] -= 1
-    for k in range(N_KINDS):
-        if k == RED_THREE or k == BLACK_THREE:
+    for k in range(E.N_KINDS):
+        if k == E.RED_THREE or k == E.BLACK_THREE:
             continue
         other[k] += 1
-        special = classify_special(other, rules) != SPECIAL_NONE
+        special = classify_special(other, rules) != E.SPECIAL_NONE
         other[k] -= 1
         if special:
             return True
@@ -237,6 +209,6 @@ def _three_spoils(counts, rules):
 @njit(cache=True)
 def special_award(code, rules):
     """SPECIAL-3..6 award of a special code: 3,000 / 2,500 / 2,000 / garbage_award; 0 if none."""
-    if code == SPECIAL_GARBAGE:
-        return rules[RS_GARBAGE_AWARD]
+    if code == E.SPECIAL_GARBAGE:
+        return rules[E.RS_GARBAGE_AWARD]
     return FIXED_AWARD[code]

@@ -216,8 +216,7 @@ def test_opening_upper_bound_never_below_the_exact_search():
     """OPEN-1..4: the engine's cheap bound (used to skip the opening search) is never below
     ``sim.legality.best_opening`` on random hands, with and without a pile pickup pending."""
     from sim.encoding import KIND_COPIES, N_KINDS, NATURALS
-    from sim.engine.core import opening_upper_bound
-    from sim.legality import best_opening
+    from sim.legality import best_opening, opening_upper_bound
     from sim.ruleset import Ruleset
 
     rng = np.random.default_rng(5)
@@ -279,8 +278,8 @@ def test_open_1_check_action_plan_cache_agrees_with_action_reason():
     between the meld operations of an opening turn) gives ``action_reason``'s answer for every
     meld operation of the action table at every decision of real hands (the cache is copied
     so each probe sees the state the engine would), and along the policy's own choices."""
-    from sim.encoding import A_FIRST_MELD, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
-    from sim.engine.core import PC_SIZE, PC_VALID, action_reason, check_action, forced_action
+    from sim.encoding import A_FIRST_MELD, PC_SIZE, PC_VALID, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
+    from sim.engine.judge import action_reason, check_action, forced_action
 
     hits = 0
     for hand_id in range(12):

@@ -22,7 +22,7 @@ from sim.encoding import (
     STATE_SIZE,
     TMP_SIZE,
 )
-from sim.engine.core import check_invariants
+from sim.engine.invariants import check_invariants
 from sim.engine.position import PS_CHOICE, deal_position, position_arrays
 from sim.errors import CanastaError
 from sim.rng import run_key, seed_hand

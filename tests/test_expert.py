@@ -28,9 +28,12 @@ from sim.encoding import (
     STATE_SIZE,
     TMP_SIZE,
 )
-from sim.engine.core import apply_action, check_invariants, deal, forced_action, observe
+from sim.engine.invariants import check_invariants
+from sim.engine.judge import forced_action
+from sim.engine.observe import observe
 from sim.engine.play import new_deck
 from sim.engine.search import WORK_SIZE, determinize, rollout, seed_search
+from sim.engine.state import apply_action, deal
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
 from sim.policies.expert import candidates, expert_decide, heuristic_rollout

@@ -64,7 +64,7 @@ EXPECTED = {
     "R_TOO_MANY_COPIES": (("CARD-1",), "copies"),
     "R_EMPTY_MELD": (("MELD-1",), "nothing to meld"),
     "R_MELD_LEAVES_NO_DISCARD": (("OUT-2",), "without a card to discard"),
-    # engine-level refusals (sim.engine.core.action_reason)
+    # engine-level refusals (sim.engine.judge.action_reason)
     "R_WRONG_PHASE": (("TURN-1",), "does not belong to this phase"),
     "R_BAD_ACTION": ((), "no such action"),
     "R_KEEP_THREE": (("DEAL-5",), "three may be kept only"),

@@ -67,7 +67,7 @@ from sim.encoding import (
     TWOS,
     WILD_MELD,
 )
-from sim.engine.core import action_reason, legal_actions
+from sim.engine.judge import action_reason, legal_actions
 from sim.errors import CanastaError
 from sim.policies import get, names, parse, register, unregister
 from sim.policies.registry import split_list

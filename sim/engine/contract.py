@@ -11,16 +11,17 @@ A policy is a compiled function ::
 - ``params``: ``float64[n]``, the policy's named parameters in registry order.
 - ``rng``: ``uint64[4]``, the hand's generator (``sim.rng``); draw from it for any randomness.
 - ``rules``: ``int64[N_RS]``, the ruleset array.
-- ``scratch``: ``int64[SCRATCH_SIZE]`` work space (``SCRATCH_LEGAL`` for a legal-action list,
-  ``SCRATCH_TMP`` for the legality checks' temporaries, ``SCRATCH_FREE`` free).
+- ``scratch``: ``int64[SCRATCH_SIZE]`` work space (layout ``SCRATCH_FIELDS``: a legal-action
+  list, the legality checks' temporaries, ``POLICY_FREE`` words free for the policy; views in
+  ``sim.engine.views``).
 
 It returns one id of ``sim.encoding.ACTION_TABLE``. A policy is not asked when the position
-leaves no choice (``sim.engine.core.forced_action``: a draw when the pile cannot be taken for
+leaves no choice (``sim.engine.judge.forced_action``: a draw when the pile cannot be taken for
 lack of a pile, a natural top card or a pair of it). The engine checks it with the same kernel
-that lists legal actions (``sim.engine.core.action_reason``); an illegal proposal is counted in
+that lists legal actions (``sim.engine.judge.action_reason``); an illegal proposal is counted in
 the record's ``policy_errors`` and replaced by the first legal action (a test harness asserts
 that no built-in policy ever proposes one). Policies that want the full list call
-``sim.engine.core.legal_actions``; others propose an action and may check it with
+``sim.engine.judge.legal_actions``; others propose an action and may check it with
 ``action_reason``. Policies are passed to the cached engine kernel as first-class functions of
 this type, so a new policy never recompiles the engine.
 """

@@ -7,7 +7,7 @@
     g.scores()                              # {team: {item: points}, ...}
 
 Legal actions come from the same compiled kernel the engine validates with
-(``sim.engine.core.legal_actions``), from the acting player's observation alone. A hand is
+(``sim.engine.judge.legal_actions``), from the acting player's observation alone. A hand is
 recorded as JSON (deck order, first player, scores, ruleset, action ids) and
 ``Game.replay(record)`` rebuilds the identical state.
 """
@@ -20,49 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.encoding import (
-    AC_TYPE,
-    ACTION_TABLE,
-    AT_DECLARE,
-    AT_DISCARD,
-    AT_DRAW,
-    AT_KEEP_THREE,
-    AT_LAY_THREES,
-    AT_TAKE_PILE,
-    END_NAMES,
-    EV_ACTION,
-    EV_BONUS,
-    EV_DRAW,
-    EV_END,
-    EV_LAY_THREE,
-    EV_PILE_JOINS,
-    EV_REPLACE,
-    EVENT_WIDTH,
-    KIND_NAMES,
-    N_ACTIONS,
-    N_CARDS,
-    N_PLAYERS,
-    N_SCORE_ITEMS,
-    N_TEAMS,
-    OBS_SIZE,
-    PH_OVER,
-    PHASE_NAMES,
-    R_OK,
-    SCORE_ITEMS,
-    SCRATCH_SIZE,
-    SCRATCH_TMP,
-    SPECIAL_NAMES,
-    ST_END_REASON,
-    ST_OUT_TEAM,
-    ST_PHASE,
-    ST_PLAYER,
-    ST_SPECIAL,
-    ST_SPECIAL_TEAM,
-    ST_TURN,
-    STATE_SIZE,
-    TMP_SIZE,
-    WILD_MELD,
-)
+from sim import encoding as E
 from sim.errors import CanastaError, RuleViolation
 from sim.ruleset import Ruleset, as_ruleset
 
@@ -72,43 +30,43 @@ RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
 
 def describe_action(a: int) -> str:
     """Human-readable text of an action id, e.g. 'meld 7: 3 naturals' or 'discard K'."""
-    if not 0 <= a < N_ACTIONS:
-        raise CanastaError(f"no action {a}: ids run 0..{N_ACTIONS - 1}")
-    kind, slot, nat, two, joker = (int(x) for x in ACTION_TABLE[a])
-    if kind == AT_DRAW:
+    if not 0 <= a < E.N_ACTIONS:
+        raise CanastaError(f"no action {a}: ids run 0..{E.N_ACTIONS - 1}")
+    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
+    if kind == E.AT_DRAW:
         return "draw from the stock"
-    if kind == AT_TAKE_PILE:
+    if kind == E.AT_TAKE_PILE:
         return "take the discard pile"
-    if kind == AT_LAY_THREES:
+    if kind == E.AT_LAY_THREES:
         return "lay down all threes"
-    if kind == AT_KEEP_THREE:
-        return f"keep one {KIND_NAMES[slot]} toward a Straight, lay down the rest"
-    if kind == AT_DECLARE:
+    if kind == E.AT_KEEP_THREE:
+        return f"keep one {E.KIND_NAMES[slot]} toward a Straight, lay down the rest"
+    if kind == E.AT_DECLARE:
         return "declare a special hand"
-    if kind == AT_DISCARD:
-        return f"discard {KIND_NAMES[slot]}"
+    if kind == E.AT_DISCARD:
+        return f"discard {E.KIND_NAMES[slot]}"
     parts = []
     if nat:
-        parts.append(f"{nat}x{KIND_NAMES[slot]}")
+        parts.append(f"{nat}x{E.KIND_NAMES[slot]}")
     if two:
         parts.append(f"{two}x2")
     if joker:
         parts.append(f"{joker}xJK")
-    target = "wild meld" if slot == WILD_MELD else f"meld {KIND_NAMES[slot]}"
+    target = "wild meld" if slot == E.WILD_MELD else f"meld {E.KIND_NAMES[slot]}"
     return f"{target}: {' '.join(parts)}"
 
 
 def _deck(deck) -> np.ndarray:
     """A given deck order: each of the 108 card ids once."""
-    bad = CanastaError(f"a deck must list each of the {N_CARDS} card ids 0..{N_CARDS - 1} once")
+    bad = CanastaError(f"a deck must list each of the {E.N_CARDS} card ids 0..{E.N_CARDS - 1} once")
     if isinstance(deck, str | bytes) or not hasattr(deck, "__len__"):
         raise bad
     items = list(deck)
-    if len(items) != N_CARDS or any(
+    if len(items) != E.N_CARDS or any(
         isinstance(c, bool | np.bool_) or not isinstance(c, int | np.integer) for c in items
     ):
         raise bad
-    if sorted(int(c) for c in items) != list(range(N_CARDS)):
+    if sorted(int(c) for c in items) != list(range(E.N_CARDS)):
         raise bad
     return np.array(items, dtype=np.int64)
 
@@ -128,8 +86,8 @@ class Game:
         scores: Sequence[int] = (0, 0),
         deck: Sequence[int] | None = None,
     ):
-        from sim.engine.core import deal
         from sim.engine.play import new_deck
+        from sim.engine.state import deal
         from sim.rng import run_key, seed_hand
         from sim.validate import check_hand_id, check_scores, check_seat, check_seed
 
@@ -145,57 +103,57 @@ class Game:
         self.rng = np.zeros(4, dtype=np.uint64)
         seed_hand(run_key(seed), self.hand_id, self.rng)
         if deck is None:
-            d = np.zeros(N_CARDS, dtype=np.int64)
+            d = np.zeros(E.N_CARDS, dtype=np.int64)
             new_deck(self.rng, d)
         else:
             d = _deck(deck)
         self.deck = d
-        self.first_player = self.hand_id % N_PLAYERS if first_player is None else first_player
-        self.state = np.zeros(STATE_SIZE, dtype=np.int64)
-        self.log = np.zeros(1 + LOG_EVENTS * EVENT_WIDTH, dtype=np.int64)
-        self._obs = np.zeros(OBS_SIZE, dtype=np.int64)
-        self._scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        self.first_player = self.hand_id % E.N_PLAYERS if first_player is None else first_player
+        self.state = np.zeros(E.STATE_SIZE, dtype=np.int64)
+        self.log = np.zeros(1 + LOG_EVENTS * E.EVENT_WIDTH, dtype=np.int64)
+        self._obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+        self._scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
         self.actions: list[int] = []
         deal(self.state, d, self.first_player, *self.start_scores, self.rules, self.log)
 
     # --- the state --------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return int(self.state[ST_PLAYER])
+        return int(self.state[E.ST_PLAYER])
 
     @property
     def phase(self) -> str:
-        return PHASE_NAMES[int(self.state[ST_PHASE])]
+        return E.PHASE_NAMES[int(self.state[E.ST_PHASE])]
 
     @property
     def is_over(self) -> bool:
-        return int(self.state[ST_PHASE]) == PH_OVER
+        return int(self.state[E.ST_PHASE]) == E.PH_OVER
 
     @property
     def turn(self) -> int:
-        return int(self.state[ST_TURN])
+        return int(self.state[E.ST_TURN])
 
     def observation(self, player: int | None = None) -> np.ndarray:
         """What ``player`` (default: the current player) sees (layout OBS_FIELDS)."""
-        from sim.engine.core import observe
+        from sim.engine.observe import observe
 
         p = self.current_player if player is None else int(player)
-        if not 0 <= p < N_PLAYERS:
+        if not 0 <= p < E.N_PLAYERS:
             raise CanastaError(f"bad player {player}: seats are 0..3")
-        obs = np.zeros(OBS_SIZE, dtype=np.int64)
+        obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
         observe(self.state, p, obs)
         return obs
 
     def _tmp(self) -> np.ndarray:
-        return self._scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+        return self._scratch[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
 
     def legal_actions(self) -> list[int]:
         """Sorted legal action ids of the current player (empty once the hand is over)."""
-        from sim.engine.core import legal_actions
+        from sim.engine.judge import legal_actions
 
         if self.is_over:
             return []
-        out = np.zeros(N_ACTIONS, dtype=np.int64)
+        out = np.zeros(E.N_ACTIONS, dtype=np.int64)
         obs = self.observation()
         n = legal_actions(obs, self.rules, out, self._tmp())
         return out[:n].tolist()
@@ -206,7 +164,7 @@ class Game:
     def reason(self, action: int) -> int:
         """R_OK or the reason code refusing ``action`` for the current player."""
         from sim.encoding import R_BAD_ACTION
-        from sim.engine.core import action_reason
+        from sim.engine.judge import action_reason
 
         if self.is_over:
             from sim.encoding import R_WRONG_PHASE
@@ -214,17 +172,17 @@ class Game:
             return R_WRONG_PHASE
         if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
             return R_BAD_ACTION
-        if not 0 <= action < N_ACTIONS:  # before the kernel: a huge id would overflow int64
+        if not 0 <= action < E.N_ACTIONS:  # before the kernel: a huge id would overflow int64
             return R_BAD_ACTION
         return int(action_reason(self.observation(), int(action), self.rules, self._tmp()))
 
     def apply(self, action: int) -> None:
         """Apply a legal action; an illegal one raises RuleViolation naming the rule."""
-        from sim.engine.core import apply_action
+        from sim.engine.state import apply_action
 
         code = self.reason(action)
-        if code != R_OK:
-            ok_id = isinstance(action, int | np.integer) and 0 <= action < N_ACTIONS
+        if code != E.R_OK:
+            ok_id = isinstance(action, int | np.integer) and 0 <= action < E.N_ACTIONS
             raise RuleViolation(code, describe_action(int(action)) if ok_id else repr(action))
         apply_action(self.state, int(action), self.rules, self.log)
         self.actions.append(int(action))
@@ -246,7 +204,7 @@ class Game:
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
         """Play to the end of the hand with one policy per team."""
         from sim.api import resolve_policies
-        from sim.engine.core import forced_action
+        from sim.engine.judge import forced_action
 
         policies = [r[2] for r in resolve_policies(policies)]  # unknown names: refused now
         for _ in range(limit):
@@ -254,16 +212,16 @@ class Game:
                 return
             a = int(forced_action(self.observation()))  # as the engine: no choice, no policy
             if a < 0:
-                a = self.policy_action(policies[self.current_player % N_TEAMS])
+                a = self.policy_action(policies[self.current_player % E.N_TEAMS])
             self.apply(a)
         raise RuntimeError("hand did not end")  # pragma: no cover
 
     # --- the end ----------------------------------------------------------------------
     def score_items(self) -> np.ndarray:
         """int64[2, N_SCORE_ITEMS] itemised hand score (zeros until the hand is over)."""
-        from sim.engine.core import score_hand
+        from sim.engine.state import score_hand
 
-        items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
+        items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
         if self.is_over:
             score_hand(self.state, self.rules, items)
         return items
@@ -271,23 +229,23 @@ class Game:
     def scores(self) -> dict[int, dict[str, int]]:
         items = self.score_items()
         out = {}
-        for t in range(N_TEAMS):
-            d = {name: int(items[t, i]) for i, name in enumerate(SCORE_ITEMS)}
+        for t in range(E.N_TEAMS):
+            d = {name: int(items[t, i]) for i, name in enumerate(E.SCORE_ITEMS)}
             d["total"] = int(items[t].sum())
             out[t] = d
         return out
 
     @property
     def end_reason(self) -> str:
-        return END_NAMES[int(self.state[ST_END_REASON])]
+        return E.END_NAMES[int(self.state[E.ST_END_REASON])]
 
     @property
     def out_team(self) -> int:
-        return int(self.state[ST_OUT_TEAM])
+        return int(self.state[E.ST_OUT_TEAM])
 
     @property
     def special_hand(self) -> tuple[str, int]:
-        return SPECIAL_NAMES[int(self.state[ST_SPECIAL])], int(self.state[ST_SPECIAL_TEAM])
+        return E.SPECIAL_NAMES[int(self.state[E.ST_SPECIAL])], int(self.state[E.ST_SPECIAL_TEAM])
 
     # --- records and replay -----------------------------------------------------------
     def record(self) -> dict[str, Any]:
@@ -341,7 +299,7 @@ class Game:
             try:
                 g.apply(a)
             except RuleViolation as exc:
-                what = describe_action(a) if 0 <= a < N_ACTIONS else str(a)
+                what = describe_action(a) if 0 <= a < E.N_ACTIONS else str(a)
                 raise RuleViolation(exc.code, f"bad hand record: action {i + 1}, {what}") from None
         return g
 
@@ -350,7 +308,7 @@ class Game:
         from sim.encoding import EVENT_NAMES
 
         n = int(self.log[0])
-        ev = self.log[1 : 1 + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
+        ev = self.log[1 : 1 + n * E.EVENT_WIDTH].reshape(n, E.EVENT_WIDTH)
         return [(EVENT_NAMES[e], int(p), int(a), int(b)) for e, p, a, b in ev]
 
     def transcript(self) -> list[str]:
@@ -359,28 +317,28 @@ class Game:
 
         lines = []
         n = int(self.log[0])
-        ev = self.log[1 : 1 + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
+        ev = self.log[1 : 1 + n * E.EVENT_WIDTH].reshape(n, E.EVENT_WIDTH)
         for e, p, a, b in ev:
-            who = f"P{p} (team {p % N_TEAMS})"
-            if e == EV_ACTION:
-                kind = ACTION_TABLE[a, AC_TYPE]
-                if kind == AT_DRAW:
+            who = f"P{p} (team {p % E.N_TEAMS})"
+            if e == E.EV_ACTION:
+                kind = E.ACTION_TABLE[a, E.AC_TYPE]
+                if kind == E.AT_DRAW:
                     continue  # the draw event itself names the card
                 text = describe_action(int(a))
-                if kind == AT_TAKE_PILE:
-                    top = KIND_NAMES[b]
+                if kind == E.AT_TAKE_PILE:
+                    top = E.KIND_NAMES[b]
                     text += f" (PILE-1: the pair of {top} and the top {top} are melded)"
                 lines.append(f"{who}: {text}")
-            elif e == EV_DRAW:
+            elif e == E.EV_DRAW:
                 lines.append(f"{who}: draws {format_card(int(b))}")
-            elif e == EV_REPLACE:
+            elif e == E.EV_REPLACE:
                 lines.append(f"{who}:   replacement card {format_card(int(b))}")
-            elif e == EV_BONUS:
+            elif e == E.EV_BONUS:
                 lines.append(f"{who}:   bonus card {format_card(int(b))} (OPEN-5)")
-            elif e == EV_LAY_THREE:
-                lines.append(f"{who}: lays down a {KIND_NAMES[a]} (DEAL-4)")
-            elif e == EV_PILE_JOINS:
+            elif e == E.EV_LAY_THREE:
+                lines.append(f"{who}: lays down a {E.KIND_NAMES[a]} (DEAL-4)")
+            elif e == E.EV_PILE_JOINS:
                 lines.append(f"{who}:   the rest of the pile ({a} cards) joins the hand")
-            elif e == EV_END:
-                lines.append(f"-- hand over: {END_NAMES[a]} (END-1)")
+            elif e == E.EV_END:
+                lines.append(f"-- hand over: {E.END_NAMES[a]} (END-1)")
         return lines

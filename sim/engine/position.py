@@ -24,87 +24,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from numba import njit, types
 
-from sim.encoding import (
-    A_DISCARD,
-    A_DRAW,
-    A_TAKE_PILE,
-    AC_SLOT,
-    AC_TYPE,
-    ACE,
-    ACTION_TABLE,
-    AT_MELD,
-    BLACK_THREE,
-    CANASTA,
-    CARD_KIND,
-    HAND_SIZE,
-    INV_STUCK,
-    IS_THREE,
-    JOKER,
-    JOKERS,
-    KIND_COPIES,
-    KIND_VALUE,
-    MELD_ACTION,
-    N_ACTIONS,
-    N_CARDS,
-    N_KINDS,
-    N_MELD_COLS,
-    N_PLAYERS,
-    N_SCORE_ITEMS,
-    N_TEAMS,
-    NATURALS,
-    OB_HAND,
-    OB_PHASE,
-    OBS_SIZE,
-    PH_DRAW,
-    PH_OVER,
-    PH_PLAY,
-    R_OK,
-    RECORD_WIDTH,
-    RED_THREE,
-    SCRATCH_SIZE,
-    SCRATCH_TMP,
-    SEVEN,
-    ST_DECISIONS,
-    ST_DISCARDS,
-    ST_ERRORS,
-    ST_FIRST_PLAYER,
-    ST_HANDS,
-    ST_KEPT,
-    ST_MELDS,
-    ST_OPENED,
-    ST_OUT_TEAM,
-    ST_PHASE,
-    ST_PILE,
-    ST_PILE_COUNTS,
-    ST_PILE_N,
-    ST_PLAYER,
-    ST_SCORES,
-    ST_SPECIAL_TEAM,
-    ST_STARTED,
-    ST_STARTED_HELD,
-    ST_STARTED_STOCK,
-    ST_STOCK,
-    ST_STOCK_N,
-    ST_TURN,
-    ST_TURN_CARD_DRAWN,
-    STATE_SIZE,
-    TMP_SIZE,
-    TURN_CARD_FROM_BOTTOM,
-    TWO,
-    TWOS,
-    WILD_MELD,
-)
-from sim.engine.contract import POLICY_TYPE
-from sim.engine.core import (
-    action_reason,
-    apply_action,
-    begin_turn,
-    forced_action,
-    legal_actions,
-    observe,
-    score_hand,
-)
-from sim.engine.play import write_record
+from sim import encoding as E
+from sim.engine.judge import action_reason, forced_action
+from sim.engine.observe import observe
+from sim.engine.play import ask_policy, chunk_signature, finish_hand, hand_arrays
+from sim.engine.state import apply_action, begin_turn, clear_state
+from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
 from sim.rng import seed_hand, shuffle
 from sim.validate import check_cards, check_int, check_scores, check_seat, check_turn
@@ -126,7 +51,7 @@ CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_P
 #: the position array handed to the kernel (besides the template state and the unseen cards)
 (PS_SEAT, PS_TURN, PS_CHOICE, PS_PILE_RANDOM, PS_TOP_RANDOM, PS_PILE_N, PS_STOCK_N) = range(7)
 PS_SIZES = 7  #: hand sizes of the four seats (the fixed seat's included)
-PS_WIDTH = PS_SIZES + N_PLAYERS
+PS_WIDTH = PS_SIZES + E.N_PLAYERS
 
 
 # ---------------------------------------------------------------------------------------
@@ -150,36 +75,36 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     j = 0
     while placed < n_pile:
         c = unseen[j]
-        k = CARD_KIND[c]
-        if k == RED_THREE or k == BLACK_THREE:  # DEAL-4: threes are never discarded
+        k = E.CARD_KIND[c]
+        if k == E.RED_THREE or k == E.BLACK_THREE:  # DEAL-4: threes are never discarded
             unseen[j] = unseen[skipped]
             unseen[skipped] = c
             skipped += 1
         else:
-            st[ST_PILE + base + placed] = k
-            st[ST_PILE_COUNTS + k] += 1
-            st[ST_DISCARDS + k] += 1
+            st[E.ST_PILE + base + placed] = k
+            st[E.ST_PILE_COUNTS + k] += 1
+            st[E.ST_DISCARDS + k] += 1
             placed += 1
         j += 1
-    st[ST_PILE_N] = pos[PS_PILE_N]
+    st[E.ST_PILE_N] = pos[PS_PILE_N]
     for m in range(skipped):  # the passed-over threes rejoin the cards still to deal
         unseen[j - skipped + m] = unseen[m]
     i = j - skipped
     # then the other seats' hands, then the stock (its top last)
-    for q in range(N_PLAYERS):
+    for q in range(E.N_PLAYERS):
         if q == seat:
             continue
         for _ in range(pos[PS_SIZES + q]):
-            st[ST_HANDS + q * N_KINDS + CARD_KIND[unseen[i]]] += 1
+            st[E.ST_HANDS + q * E.N_KINDS + E.CARD_KIND[unseen[i]]] += 1
             i += 1
     n = 0
     for m in range(i, unseen.shape[0]):
-        st[ST_STOCK + n] = unseen[m]
+        st[E.ST_STOCK + n] = unseen[m]
         n += 1
-    st[ST_STOCK_N] = n
-    st[ST_TURN_CARD_DRAWN] = 1 if n <= TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
-    st[ST_PLAYER] = seat
-    st[ST_TURN] = pos[PS_TURN] - 1
+    st[E.ST_STOCK_N] = n
+    st[E.ST_TURN_CARD_DRAWN] = 1 if n <= E.TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
+    st[E.ST_PLAYER] = seat
+    st[E.ST_TURN] = pos[PS_TURN] - 1
     begin_turn(st, rules, log)
 
 
@@ -188,18 +113,18 @@ def _hold_discard(obs, kind, rules, tmp):
     """In place of melding ``kind``: the legal discard of the kind held fewest times (then the
     lowest value, then the lowest kind), never of ``kind``; -1 if none."""
     best = -1
-    for k in range(N_KINDS):
-        if k == kind or obs[OB_HAND + k] == 0:
+    for k in range(E.N_KINDS):
+        if k == kind or obs[E.OB_HAND + k] == 0:
             continue
-        if action_reason(obs, A_DISCARD + k, rules, tmp) != R_OK:
+        if action_reason(obs, E.A_DISCARD + k, rules, tmp) != E.R_OK:
             continue
         if best < 0:
             best = k
             continue
-        h, hb = obs[OB_HAND + k], obs[OB_HAND + best]
-        if h < hb or (h == hb and KIND_VALUE[k] < KIND_VALUE[best]):
+        h, hb = obs[E.OB_HAND + k], obs[E.OB_HAND + best]
+        if h < hb or (h == hb and E.KIND_VALUE[k] < E.KIND_VALUE[best]):
             best = k
-    return -1 if best < 0 else A_DISCARD + best
+    return -1 if best < 0 else E.A_DISCARD + best
 
 
 @njit(cache=True)
@@ -207,26 +132,29 @@ def forced_choice(obs, choice, proposed, first_play, rules, tmp):
     """The fixed player's action in its fixed turn instead of ``proposed`` (-1 in ``proposed``:
     no proposal, at a draw the engine would force), and 1 if the choice was made or confirmed,
     0 if the rules refuse it here (then ``proposed`` stands)."""
-    phase = obs[OB_PHASE]
+    phase = obs[E.OB_PHASE]
     if choice == CH_DRAW or choice == CH_TAKE_PILE:
-        if phase != PH_DRAW:
+        if phase != E.PH_DRAW:
             return proposed, 0
-        a = A_DRAW if choice == CH_DRAW else A_TAKE_PILE
-        if action_reason(obs, a, rules, tmp) == R_OK:
+        a = E.A_DRAW if choice == CH_DRAW else E.A_TAKE_PILE
+        if action_reason(obs, a, rules, tmp) == E.R_OK:
             return a, 1
         return proposed, 0
-    if choice == CH_POLICY or phase != PH_PLAY:
+    if choice == CH_POLICY or phase != E.PH_PLAY:
         return proposed, 0
-    kind = SEVEN if choice == CH_MELD_SEVENS or choice == CH_HOLD_SEVENS else ACE
+    kind = E.SEVEN if choice == CH_MELD_SEVENS or choice == CH_HOLD_SEVENS else E.ACE
     if choice == CH_MELD_SEVENS or choice == CH_MELD_ACES:
         if not first_play:
             return proposed, 0
-        a = MELD_ACTION[kind, min(obs[OB_HAND + kind], CANASTA), 0, 0]
-        if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+        a = E.MELD_ACTION[kind, min(obs[E.OB_HAND + kind], E.CANASTA), 0, 0]
+        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
             return a, 1
         return proposed, 0
     # hold: never meld the rank this turn; in its place end the turn with a discard
-    if ACTION_TABLE[proposed, AC_TYPE] != AT_MELD or ACTION_TABLE[proposed, AC_SLOT] != kind:
+    if (
+        E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
+        or E.ACTION_TABLE[proposed, E.AC_SLOT] != kind
+    ):
         return proposed, 1
     a = _hold_discard(obs, kind, rules, tmp)
     if a < 0:
@@ -238,60 +166,49 @@ def forced_choice(obs, choice, proposed, first_play, rules, tmp):
 def play_position_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos):
     """``sim.engine.play.play_hand`` with the fixed player's choice forced in its fixed turn.
     Returns (code, applied): code 0 or an invariant code; applied 1 if the choice was made."""
-    tmp = scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
-    legal = scratch[0:N_ACTIONS]
+    tmp = scratch_tmp(scratch)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     seat, turn, choice = pos[PS_SEAT], pos[PS_TURN], pos[PS_CHOICE]
     applied = 0
     first_play = True
-    while st[ST_PHASE] != PH_OVER:
-        p = st[ST_PLAYER]
+    while st[E.ST_PHASE] != E.PH_OVER:
+        p = st[E.ST_PLAYER]
         observe(st, p, obs)
-        fixed = choice != CH_POLICY and p == seat and st[ST_TURN] == turn
+        fixed = choice != CH_POLICY and p == seat and st[E.ST_TURN] == turn
         a = forced_action(obs)
         if fixed and a >= 0:
             f, ok = forced_choice(obs, choice, a, False, rules, tmp)
             applied |= ok
             a = f
         if a >= 0:
+            cache[E.PC_VALID] = 0
             apply_action(st, a, rules, log)  # no choice left to the policy
             continue
-        if p % N_TEAMS == 0:
-            a = pol0(obs, params0, rng, rules, scratch)
-        else:
-            a = pol1(obs, params1, rng, rules, scratch)
-        if action_reason(obs, a, rules, tmp) != R_OK:
-            st[ST_ERRORS] += 1
-            n = legal_actions(obs, rules, legal, tmp)
-            if n == 0:
-                return INV_STUCK, applied
-            a = legal[0]
+        a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+        if a < 0:
+            return E.INV_STUCK, applied
         if fixed:
-            is_play = obs[OB_PHASE] == PH_PLAY
-            a, ok = forced_choice(obs, choice, a, first_play and is_play, rules, tmp)
+            is_play = obs[E.OB_PHASE] == E.PH_PLAY
+            f, ok = forced_choice(obs, choice, a, first_play and is_play, rules, tmp)
             applied |= ok
             if is_play:
                 first_play = False
+            if f != a:
+                cache[E.PC_VALID] = 0  # the plan kept was for the policy's action
+            a = f
         apply_action(st, a, rules, log)
-        st[ST_DECISIONS] += 1
+        st[E.ST_DECISIONS] += 1
     return 0, applied
 
 
 @njit(
-    types.int64(
-        types.uint64[::1],
-        types.int64,
-        types.int64,
-        POLICY_TYPE,
-        POLICY_TYPE,
-        types.float64[::1],
-        types.float64[::1],
-        types.int64[::1],
-        types.int64[::1],
-        types.int64[::1],
-        types.int64[::1],
-        types.int64[:, ::1],
-        types.int64[::1],
-        types.int64[::1],
+    chunk_signature(
+        types.int64[::1],  # template
+        types.int64[::1],  # pos
+        types.int64[::1],  # unseen
+        types.int64[:, ::1],  # out
+        types.int64[::1],  # applied
+        types.int64[::1],  # status
     ),
     cache=True,
 )
@@ -314,13 +231,8 @@ def play_position_kernel(
     """Hands ``start..stop-1`` from the position (``template`` state, ``pos`` array, ``unseen``
     card ids): hand ``h`` deals the unseen cards and plays from ``seed_hand(key, h)``. Records
     go to ``out[h - start]``, the choice's ``applied`` flag to ``applied[h - start]``."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    obs = np.zeros(OBS_SIZE, dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(4, dtype=np.uint64)
+    st, obs, scratch, rng, items, log = hand_arrays()
     cards = np.empty(unseen.shape[0], dtype=np.int64)
-    items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
-    log = np.zeros(1, dtype=np.int64)
     for h in range(start, stop):
         seed_hand(key, h, rng)
         cards[:] = unseen  # the same starting order for every hand: the deal depends on (key, h)
@@ -328,12 +240,8 @@ def play_position_kernel(
         code, ok = play_position_hand(
             st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos
         )
-        if code != 0:
-            status[0] = h
-            status[1] = st[ST_TURN]
+        if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
-        score_hand(st, rules, items)
-        write_record(st, h, items, out[h - start])
         applied[h - start] = ok
     return 0
 
@@ -355,9 +263,9 @@ def _ids(cards, what: str, taken: np.ndarray | None = None) -> np.ndarray:
         np.issubdtype(items.dtype, np.integer)
         or (items.dtype == object and all(isinstance(c, int | np.integer) for c in items))
     ):
-        raise CanastaError(f"{what}: expected card ids 0..{N_CARDS - 1} or cards like 'AS JK'")
-    if items.size and (min(items) < 0 or max(items) >= N_CARDS):
-        raise CanastaError(f"{what}: card ids are 0..{N_CARDS - 1}")
+        raise CanastaError(f"{what}: expected card ids 0..{E.N_CARDS - 1} or cards like 'AS JK'")
+    if items.size and (min(items) < 0 or max(items) >= E.N_CARDS):
+        raise CanastaError(f"{what}: card ids are 0..{E.N_CARDS - 1}")
     return items.astype(np.int64)
 
 
@@ -369,7 +277,7 @@ def _melds_of(position, taken) -> dict[int, list[np.ndarray]]:
         raise CanastaError("melds: expected a mapping team -> cards")
     out = {}
     for team, cards in melds.items():
-        if team not in range(N_TEAMS):
+        if team not in range(E.N_TEAMS):
             raise CanastaError(f"bad team {team}: teams are 0 and 1")
         if isinstance(cards, str) or (
             isinstance(cards, np.ndarray) and cards.ndim == 1 and cards.dtype != object
@@ -400,14 +308,14 @@ def position_arrays(position, choice: str, ruleset=None):
     seat = check_seat(getattr(position, "seat", 0))
     turn = check_turn(getattr(position, "turn", 0))
     scores = check_scores(getattr(position, "scores", (0, 0)))
-    taken = np.zeros(N_CARDS, dtype=np.bool_)
+    taken = np.zeros(E.N_CARDS, dtype=np.bool_)
     hand = _ids(getattr(position, "hand", None), "the fixed hand", taken)
     taken[hand] = True
     if hand.size == 0:
         raise CanastaError("the fixed hand is empty")
     top = getattr(position, "pile_top", None)
     if top is not None:
-        top = check_int("pile_top (a card id, -1: not fixed)", top, -1, N_CARDS - 1)
+        top = check_int("pile_top (a card id, -1: not fixed)", top, -1, E.N_CARDS - 1)
     top = -1 if top is None else top
     if top >= 0 and not taken[top]:
         taken[top] = True  # named before the melds' notation picks copies
@@ -425,38 +333,39 @@ def position_arrays(position, choice: str, ruleset=None):
                     f"CARD-1: {format_card(c)} (card id {c}) is fixed twice ({seen[c]}, {what})"
                 )
             seen[c] = what
-    counts = np.zeros(N_KINDS, dtype=np.int64)
+    counts = np.zeros(E.N_KINDS, dtype=np.int64)
     for c in seen:
-        counts[CARD_KIND[c]] += 1
-    over = np.flatnonzero(counts > KIND_COPIES)
+        counts[E.CARD_KIND[c]] += 1
+    over = np.flatnonzero(counts > E.KIND_COPIES)
     if over.size:
         raise CanastaError(f"CARD-1: more copies of kind {int(over[0])} than two packs hold")
 
-    template = np.zeros(STATE_SIZE, dtype=np.int64)
-    t_melds = template[ST_MELDS : ST_MELDS + N_TEAMS * N_KINDS * N_MELD_COLS].reshape(
-        (N_TEAMS, N_KINDS, N_MELD_COLS)
+    template = np.zeros(E.STATE_SIZE, dtype=np.int64)
+    clear_state(template)  # no kept three, no meld started, no team out (the -1 fields)
+    t_melds = template[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
+        (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
     )
     n_melded = 0
     for team, ms in melds.items():
         for m in ms:
             if m.size == 0:
                 raise CanastaError(f"team {team}'s melds: an empty meld (MELD-1: nothing to meld)")
-            c = np.bincount(CARD_KIND[m], minlength=N_KINDS).astype(np.int64)
+            c = np.bincount(E.CARD_KIND[m], minlength=E.N_KINDS).astype(np.int64)
             slot, code = meld_slot(c)
-            if code != R_OK:
+            if code != E.R_OK:
                 raise CanastaError(f"team {team}'s meld {_fmt(m)}: {explain(code)}")
-            if slot != WILD_MELD:
-                t_melds[team, slot, NATURALS] += c[slot]
-            t_melds[team, slot, TWOS] += c[TWO]
-            t_melds[team, slot, JOKERS] += c[JOKER]
+            if slot != E.WILD_MELD:
+                t_melds[team, slot, E.NATURALS] += c[slot]
+            t_melds[team, slot, E.TWOS] += c[E.TWO]
+            t_melds[team, slot, E.JOKERS] += c[E.JOKER]
             n_melded += m.size
         empty = np.zeros_like(t_melds)
-        for slot in range(N_KINDS):
+        for slot in range(E.N_KINDS):
             nat, two, joker = (int(x) for x in t_melds[team, slot])
             if nat + two + joker == 0:
                 continue
             code = meld_reason(empty, team, slot, nat, two, joker, True, False, rules)
-            if code != R_OK:
+            if code != E.R_OK:
                 cards = " ".join(f"{x}" for x in (nat, two, joker))
                 raise CanastaError(
                     f"team {team}'s meld in slot {slot} (naturals, twos, jokers = {cards}) "
@@ -470,15 +379,15 @@ def position_arrays(position, choice: str, ruleset=None):
     # fixed stock leaves) and the stock (default what is left) must add up to the 108 cards
     sizes = getattr(position, "hand_sizes", None)
     if sizes is None:
-        sizes = [HAND_SIZE] * N_PLAYERS
-    elif isinstance(sizes, str) or not hasattr(sizes, "__len__") or len(sizes) != N_PLAYERS:
-        raise CanastaError(f"hand_sizes: give {N_PLAYERS} sizes, one per seat")
+        sizes = [E.HAND_SIZE] * E.N_PLAYERS
+    elif isinstance(sizes, str) or not hasattr(sizes, "__len__") or len(sizes) != E.N_PLAYERS:
+        raise CanastaError(f"hand_sizes: give {E.N_PLAYERS} sizes, one per seat")
     else:
         sizes = [check_cards(x, f"hand_sizes[{i}]") for i, x in enumerate(sizes)]
     sizes[seat] = hand.size
     others = sum(sizes) - hand.size
     n_fixed_pile = below.size + (1 if top >= 0 else 0)
-    left = N_CARDS - hand.size - n_melded - others  # for the pile and the stock
+    left = E.N_CARDS - hand.size - n_melded - others  # for the pile and the stock
     pile_size = getattr(position, "pile_size", None)
     stock = getattr(position, "stock", None)
     if pile_size is not None:
@@ -495,58 +404,49 @@ def position_arrays(position, choice: str, ruleset=None):
     if stock < 0 or pile_size < 0 or pile_size + stock != left:
         raise CanastaError(
             f"sizes do not add up: fixed hand {hand.size} + melds {n_melded} + other hands "
-            f"{others} leave {left} of the {N_CARDS} cards for the pile and the stock, not "
+            f"{others} leave {left} of the {E.N_CARDS} cards for the pile and the stock, not "
             f"pile {pile_size} + stock {stock}"
         )
     if turn == 0 and pile_size > 0:
         raise CanastaError("DEAL-2: the pile is empty on the first turn of a hand (turn 0)")
     if pile_size < n_fixed_pile:
         raise CanastaError(f"pile size {pile_size} is below its {n_fixed_pile} fixed cards")
-    pile_kinds = CARD_KIND[np.append(below, [top] if top >= 0 else []).astype(np.int64)]
-    if np.any(IS_THREE[pile_kinds]):
+    pile_kinds = E.CARD_KIND[np.append(below, [top] if top >= 0 else []).astype(np.int64)]
+    if np.any(E.IS_THREE[pile_kinds]):
         raise CanastaError("DEAL-4: a three is never in the pile (threes are never discarded)")
     top_random = 1 if (pile_size > n_fixed_pile and top < 0) else 0
     pile_random = pile_size - n_fixed_pile - top_random
-    unseen = np.array(sorted(set(range(N_CARDS)) - set(seen)), dtype=np.int64)
-    if pile_random + top_random > int(np.sum(~IS_THREE[CARD_KIND[unseen]])):
+    unseen = np.array(sorted(set(range(E.N_CARDS)) - set(seen)), dtype=np.int64)
+    if pile_random + top_random > int(np.sum(~E.IS_THREE[E.CARD_KIND[unseen]])):
         raise CanastaError("DEAL-4: too few unseen cards other than threes for the pile")
 
     # the template state: what every hand starts from before the unseen cards are dealt
-    template[ST_HANDS + seat * N_KINDS : ST_HANDS + (seat + 1) * N_KINDS] = np.bincount(
-        CARD_KIND[hand], minlength=N_KINDS
+    template[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS] = np.bincount(
+        E.CARD_KIND[hand], minlength=E.N_KINDS
     )
-    for t in range(N_TEAMS):
-        template[ST_SCORES + t] = scores[t]
-        template[ST_OPENED + t] = 1 if t_melds[t].sum() > 0 else 0
-    for i, k in enumerate(CARD_KIND[below].tolist()):
-        template[ST_PILE + i] = k
-        template[ST_PILE_COUNTS + k] += 1
-        template[ST_DISCARDS + k] += 1
+    for t in range(E.N_TEAMS):
+        template[E.ST_SCORES + t] = scores[t]
+        template[E.ST_OPENED + t] = 1 if t_melds[t].sum() > 0 else 0
+    for i, k in enumerate(E.CARD_KIND[below].tolist()):
+        template[E.ST_PILE + i] = k
+        template[E.ST_PILE_COUNTS + k] += 1
+        template[E.ST_DISCARDS + k] += 1
     if top >= 0:
-        k = int(CARD_KIND[top])
-        template[ST_PILE + pile_size - 1] = k
-        template[ST_PILE_COUNTS + k] += 1
-        template[ST_DISCARDS + k] += 1
-    for p in range(N_PLAYERS):
-        template[ST_KEPT + p] = -1
-    for i in range(N_TEAMS * 3):
-        template[ST_STARTED + i] = -1
-        template[ST_STARTED_STOCK + i] = -1
-    for i in range(N_TEAMS * 2):
-        template[ST_STARTED_HELD + i] = -1
-    for t in range(N_TEAMS):  # a fixed meld was started before the position: at its turn
-        for j, slot in enumerate((SEVEN, ACE, WILD_MELD)):
+        k = int(E.CARD_KIND[top])
+        template[E.ST_PILE + pile_size - 1] = k
+        template[E.ST_PILE_COUNTS + k] += 1
+        template[E.ST_DISCARDS + k] += 1
+    for t in range(E.N_TEAMS):  # a fixed meld was started before the position: at its turn
+        for j, slot in enumerate(E.STARTED_SLOTS):
             if t_melds[t, slot].sum() > 0:
-                template[ST_STARTED + t * 3 + j] = turn
-                template[ST_STARTED_STOCK + t * 3 + j] = stock
-    template[ST_OUT_TEAM] = -1
-    template[ST_SPECIAL_TEAM] = -1
-    template[ST_FIRST_PLAYER] = (seat - turn) % N_PLAYERS
+                template[E.ST_STARTED + t * 3 + j] = turn
+                template[E.ST_STARTED_STOCK + t * 3 + j] = stock
+    template[E.ST_FIRST_PLAYER] = (seat - turn) % E.N_PLAYERS
     pos = np.zeros(PS_WIDTH, dtype=np.int64)
     pos[PS_SEAT], pos[PS_TURN], pos[PS_CHOICE] = seat, turn, list(CHOICES).index(choice)
     pos[PS_PILE_RANDOM], pos[PS_TOP_RANDOM], pos[PS_PILE_N] = pile_random, top_random, pile_size
     pos[PS_STOCK_N] = stock
-    pos[PS_SIZES : PS_SIZES + N_PLAYERS] = sizes
+    pos[PS_SIZES : PS_SIZES + E.N_PLAYERS] = sizes
     return template, pos, unseen
 
 
@@ -579,7 +479,7 @@ def play_position_arrays(
     from sim.engine.hands import call_kernel, check_range
 
     start, stop = check_range(start, stop, "hand")
-    out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
+    out = np.zeros((stop - start, E.RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros(stop - start, dtype=np.int64)
     inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (template, pos, unseen))
     args = (decides, params, rules_arr, inputs, (out, applied))

@@ -3,9 +3,9 @@
 Information-set Monte Carlo (determinized search): a player sees only its observation, so a
 search samples full positions *consistent with it* (``determinize``) and plays them to the end
 with fast rollout policies (``rollout``). Every rule is the engine's: a sampled position is an
-ordinary engine state, moves go through ``sim.engine.core.apply_action`` and the hand through
+ordinary engine state, moves go through ``sim.engine.state.apply_action`` and the hand through
 ``sim.engine.play.play_hand`` (which judges each proposal with ``action_reason``) and is scored
-by ``sim.engine.core.score_hand``.
+by ``sim.engine.state.score_hand``.
 
 What a determinization fixes (CARD-1: all 108 cards once):
 
@@ -25,96 +25,34 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.encoding import (
-    BLACK_THREE,
-    CARD_KIND,
-    JOKER,
-    JOKERS,
-    KIND_COPIES,
-    N_CARDS,
-    N_KINDS,
-    N_MELD_COLS,
-    N_PLAYERS,
-    N_SCORE_ITEMS,
-    N_TEAMS,
-    NATURALS,
-    OB_ASIDE,
-    OB_DISCARDS,
-    OB_DREW_STOCK,
-    OB_HAND,
-    OB_HAND_SIZES,
-    OB_KEPT,
-    OB_MELDED,
-    OB_MELDS,
-    OB_OPENED,
-    OB_OPENING_TURN,
-    OB_PENDING,
-    OB_PHASE,
-    OB_PILE_COUNTS,
-    OB_PILE_KIND,
-    OB_PILE_TOP,
-    OB_SCORES,
-    OB_SEAT,
-    OB_STOCK_N,
-    OB_THREES,
-    OB_TOOK_PILE,
-    OB_TURN,
-    OB_TURN_CARD_DRAWN,
-    PH_DRAW,
-    PH_PLAY,
-    PH_THREES,
-    RED_THREE,
-    ST_ASIDE,
-    ST_DISCARDS,
-    ST_DREW_STOCK,
-    ST_HANDS,
-    ST_KEPT,
-    ST_MELDED,
-    ST_MELDS,
-    ST_OPENED,
-    ST_OPENING_TURN,
-    ST_OUT_TEAM,
-    ST_PENDING,
-    ST_PHASE,
-    ST_PILE,
-    ST_PILE_COUNTS,
-    ST_PILE_KIND,
-    ST_PILE_N,
-    ST_PLAYER,
-    ST_RESUME,
-    ST_SCORES,
-    ST_SPECIAL_TEAM,
-    ST_STARTED,
-    ST_STOCK,
-    ST_STOCK_N,
-    ST_THREES,
-    ST_TOOK_PILE,
-    ST_TURN,
-    ST_TURN_CARD_DRAWN,
-    TWO,
-    TWOS,
-)
-from sim.engine.core import apply_action, score_hand
+from sim import encoding as E
 from sim.engine.play import play_hand
+from sim.engine.state import apply_action, clear_state, score_hand
 from sim.rng import next_u64, rand_below, splitmix64
 
 #: KIND_IDS[kind, j]: the j-th card id of ``kind`` (the stock holds ids; only kinds matter)
-_MAX_COPIES = int(KIND_COPIES.max())
+_MAX_COPIES = int(E.KIND_COPIES.max())
 
 
 def _kind_ids() -> np.ndarray:
-    ids = np.full((N_KINDS, _MAX_COPIES), -1, dtype=np.int64)
-    used = np.zeros(N_KINDS, dtype=np.int64)
-    for cid in range(N_CARDS):
-        k = CARD_KIND[cid]
+    ids = np.full((E.N_KINDS, _MAX_COPIES), -1, dtype=np.int64)
+    used = np.zeros(E.N_KINDS, dtype=np.int64)
+    for cid in range(E.N_CARDS):
+        k = E.CARD_KIND[cid]
         ids[k, used[k]] = cid
         used[k] += 1
     return ids
 
 
 KIND_IDS = _kind_ids()
-#: words of the work array ``determinize`` needs (unseen kinds, then threes, then counts)
-WORK_SIZE = 2 * N_CARDS + N_KINDS
+#: the work array of ``determinize`` and ``reshuffle_stock``, int64[WORK_SIZE]
+WORK_FIELDS = (
+    ("others", E.N_CARDS),  # the unseen cards other than threes, by kind; the stock's kinds
+    ("threes", E.N_CARDS),  # the unseen threes
+    ("counts", E.N_KINDS),  # unseen copies per kind
+)
+_W, WORK_SIZE = E.layout(WORK_FIELDS)
+W_OTHERS, W_THREES, W_COUNTS = _W["others"], _W["threes"], _W["counts"]  #: their offsets
 
 
 @njit(cache=True)
@@ -135,17 +73,19 @@ def unseen_counts(obs, out):
     their total. Seen: own hand, melds and laid threes of both teams (the turn's pending melds
     are on the table already), the pile and a taken pile's rest held aside."""
     total = 0
-    for k in range(N_KINDS):
-        out[k] = KIND_COPIES[k] - obs[OB_HAND + k] - obs[OB_PILE_COUNTS + k] - obs[OB_ASIDE + k]
-    for t in range(N_TEAMS):
-        base = OB_MELDS + t * N_KINDS * N_MELD_COLS
-        for s in range(N_KINDS):
-            out[s] -= obs[base + s * N_MELD_COLS + NATURALS]
-            out[TWO] -= obs[base + s * N_MELD_COLS + TWOS]
-            out[JOKER] -= obs[base + s * N_MELD_COLS + JOKERS]
-        out[RED_THREE] -= obs[OB_THREES + 2 * t]
-        out[BLACK_THREE] -= obs[OB_THREES + 2 * t + 1]
-    for k in range(N_KINDS):
+    for k in range(E.N_KINDS):
+        out[k] = (
+            E.KIND_COPIES[k] - obs[E.OB_HAND + k] - obs[E.OB_PILE_COUNTS + k] - obs[E.OB_ASIDE + k]
+        )
+    for t in range(E.N_TEAMS):
+        base = E.OB_MELDS + t * E.N_KINDS * E.N_MELD_COLS
+        for s in range(E.N_KINDS):
+            out[s] -= obs[base + s * E.N_MELD_COLS + E.NATURALS]
+            out[E.TWO] -= obs[base + s * E.N_MELD_COLS + E.TWOS]
+            out[E.JOKER] -= obs[base + s * E.N_MELD_COLS + E.JOKERS]
+        out[E.RED_THREE] -= obs[E.OB_THREES + 2 * t]
+        out[E.BLACK_THREE] -= obs[E.OB_THREES + 2 * t + 1]
+    for k in range(E.N_KINDS):
         total += out[k]
     return total
 
@@ -153,68 +93,54 @@ def unseen_counts(obs, out):
 @njit(cache=True)
 def copy_known(obs, st):
     """The engine state's public part and the player's own part from the observation (own team
-    first there, absolute teams here). Other hands and the stock are left empty."""
-    st[:] = 0
-    p = obs[OB_SEAT]
-    team = p % N_TEAMS
-    mw = N_KINDS * N_MELD_COLS
-    for i in range(N_TEAMS):
-        t = (team + i) % N_TEAMS
+    first there, absolute teams here); the inverse of ``sim.engine.observe.observe``. Other
+    hands and the stock are left empty."""
+    clear_state(st)  # another player's kept three (DEAL-5) is not shown: none
+    for f in range(E.SEEN_FIELDS.shape[0]):  # the fields seen as they are
+        o, s = E.SEEN_FIELDS[f, 0], E.SEEN_FIELDS[f, 1]
+        for j in range(E.SEEN_FIELDS[f, 2]):
+            st[s + j] = obs[o + j]
+    p = obs[E.OB_SEAT]
+    team = p % E.N_TEAMS
+    mw = E.N_KINDS * E.N_MELD_COLS
+    for i in range(E.N_TEAMS):
+        t = (team + i) % E.N_TEAMS
         for j in range(mw):
-            st[ST_MELDS + t * mw + j] = obs[OB_MELDS + i * mw + j]
-        st[ST_THREES + 2 * t] = obs[OB_THREES + 2 * i]
-        st[ST_THREES + 2 * t + 1] = obs[OB_THREES + 2 * i + 1]
-        st[ST_OPENED + t] = obs[OB_OPENED + i]
-        st[ST_SCORES + t] = obs[OB_SCORES + i]
-    for k in range(N_KINDS):
-        st[ST_HANDS + p * N_KINDS + k] = obs[OB_HAND + k]
-        st[ST_PILE_COUNTS + k] = obs[OB_PILE_COUNTS + k]
-        st[ST_DISCARDS + k] = obs[OB_DISCARDS + k]
-        st[ST_ASIDE + k] = obs[OB_ASIDE + k]
-    for j in range(mw):
-        st[ST_PENDING + j] = obs[OB_PENDING + j]
+            st[E.ST_MELDS + t * mw + j] = obs[E.OB_MELDS + i * mw + j]
+        st[E.ST_THREES + 2 * t] = obs[E.OB_THREES + 2 * i]
+        st[E.ST_THREES + 2 * t + 1] = obs[E.OB_THREES + 2 * i + 1]
+        st[E.ST_OPENED + t] = obs[E.OB_OPENED + i]
+        st[E.ST_SCORES + t] = obs[E.OB_SCORES + i]
+    for k in range(E.N_KINDS):
+        st[E.ST_HANDS + p * E.N_KINDS + k] = obs[E.OB_HAND + k]
     # the pile: any order below its known top card (PILE-1 takes it whole)
     n = 0
-    top = obs[OB_PILE_TOP]
-    for k in range(N_KINDS):
-        c = obs[OB_PILE_COUNTS + k] - (1 if k == top else 0)
+    top = obs[E.OB_PILE_TOP]
+    for k in range(E.N_KINDS):
+        c = obs[E.OB_PILE_COUNTS + k] - (1 if k == top else 0)
         for _ in range(c):
-            st[ST_PILE + n] = k
+            st[E.ST_PILE + n] = k
             n += 1
     if top >= 0:
-        st[ST_PILE + n] = top
+        st[E.ST_PILE + n] = top
         n += 1
-    st[ST_PILE_N] = n
-    for q in range(N_PLAYERS):
-        st[ST_KEPT + q] = -1  # another player's kept three (DEAL-5) is not shown
-    st[ST_KEPT + p] = obs[OB_KEPT]
-    for i in range(N_TEAMS * 3):
-        st[ST_STARTED + i] = -1
-    st[ST_OUT_TEAM] = -1
-    st[ST_SPECIAL_TEAM] = -1
-    st[ST_PLAYER] = p
-    st[ST_PHASE] = obs[OB_PHASE]
-    drawn = obs[OB_DREW_STOCK] + obs[OB_TOOK_PILE]
-    st[ST_RESUME] = PH_PLAY if (obs[OB_PHASE] == PH_THREES and drawn > 0) else PH_DRAW
-    st[ST_TURN] = obs[OB_TURN]
-    st[ST_TURN_CARD_DRAWN] = obs[OB_TURN_CARD_DRAWN]
-    st[ST_DREW_STOCK] = obs[OB_DREW_STOCK]
-    st[ST_TOOK_PILE] = obs[OB_TOOK_PILE]
-    st[ST_OPENING_TURN] = obs[OB_OPENING_TURN]
-    st[ST_PILE_KIND] = obs[OB_PILE_KIND]
-    st[ST_MELDED] = obs[OB_MELDED]
+    st[E.ST_PILE_N] = n
+    st[E.ST_KEPT + p] = obs[E.OB_KEPT]
+    st[E.ST_PLAYER] = p
+    drawn = obs[E.OB_DREW_STOCK] + obs[E.OB_TOOK_PILE]
+    st[E.ST_RESUME] = E.PH_PLAY if (obs[E.OB_PHASE] == E.PH_THREES and drawn > 0) else E.PH_DRAW
 
 
 @njit(cache=True)
 def _deal_unseen(obs, st, cards, n_cards, first_hand):
     """Deal ``cards[first_hand:n_cards]`` (kinds, already shuffled) to the other hands by their
     known sizes; True if that uses them all."""
-    p = obs[OB_SEAT]
+    p = obs[E.OB_SEAT]
     pos = first_hand
-    for i in range(1, N_PLAYERS):
-        q = (p + i) % N_PLAYERS
-        for _ in range(obs[OB_HAND_SIZES + i]):
-            st[ST_HANDS + q * N_KINDS + cards[pos]] += 1
+    for i in range(1, E.N_PLAYERS):
+        q = (p + i) % E.N_PLAYERS
+        for _ in range(obs[E.OB_HAND_SIZES + i]):
+            st[E.ST_HANDS + q * E.N_KINDS + cards[pos]] += 1
             pos += 1
     return pos == n_cards
 
@@ -227,22 +153,22 @@ def determinize(obs, st, srng, work):
     ``work``: int64[WORK_SIZE]. Returns False if the observation's counts do not add up (a
     bug: CARD-1)."""
     copy_known(obs, st)
-    counts = work[2 * N_CARDS : 2 * N_CARDS + N_KINDS]
+    counts = work[W_COUNTS : W_COUNTS + E.N_KINDS]
     total = unseen_counts(obs, counts)
-    stock_n = obs[OB_STOCK_N]
+    stock_n = obs[E.OB_STOCK_N]
     need = stock_n
-    for i in range(1, N_PLAYERS):
-        need += obs[OB_HAND_SIZES + i]
+    for i in range(1, E.N_PLAYERS):
+        need += obs[E.OB_HAND_SIZES + i]
     if total != need:
         return False
-    others = work[0:N_CARDS]  # unseen non-threes, shuffled
-    threes = work[N_CARDS : 2 * N_CARDS]
+    others = work[W_OTHERS : W_OTHERS + E.N_CARDS]  # shuffled below
+    threes = work[W_THREES : W_THREES + E.N_CARDS]
     n_other, n_three = 0, 0
-    for k in range(N_KINDS):
+    for k in range(E.N_KINDS):
         if counts[k] < 0:
             return False
         for _ in range(counts[k]):
-            if k == RED_THREE or k == BLACK_THREE:
+            if k == E.RED_THREE or k == E.BLACK_THREE:
                 threes[n_three] = k
                 n_three += 1
             else:
@@ -286,22 +212,22 @@ def _shuffle_part(srng, arr, n):
 @njit(cache=True)
 def set_stock(st, kinds, n):
     """The stock from ``kinds[:n]`` (bottom first), each kind given one of its card ids."""
-    used = np.zeros(N_KINDS, dtype=np.int64)
+    used = np.zeros(E.N_KINDS, dtype=np.int64)
     for i in range(n):
         k = kinds[i]
-        st[ST_STOCK + i] = KIND_IDS[k, used[k] % KIND_IDS.shape[1]]
+        st[E.ST_STOCK + i] = KIND_IDS[k, used[k] % KIND_IDS.shape[1]]
         used[k] += 1
-    st[ST_STOCK_N] = n
+    st[E.ST_STOCK_N] = n
 
 
 @njit(cache=True)
 def reshuffle_stock(st, srng, work):
     """The same hidden hands with the stock's order drawn again (a further rollout of one
     determinization)."""
-    n = st[ST_STOCK_N]
-    kinds = work[0:n]
+    n = st[E.ST_STOCK_N]
+    kinds = work[W_OTHERS : W_OTHERS + n]
     for i in range(n):
-        kinds[i] = CARD_KIND[st[ST_STOCK + i]]
+        kinds[i] = E.CARD_KIND[st[E.ST_STOCK + i]]
     _shuffle_part(srng, kinds, n)
     set_stock(st, kinds, n)
 
@@ -312,7 +238,7 @@ def team_margin(st, team, rules, items):
     int64[N_TEAMS, N_SCORE_ITEMS] work)."""
     score_hand(st, rules, items)
     d = 0
-    for i in range(N_SCORE_ITEMS):
+    for i in range(E.N_SCORE_ITEMS):
         d += items[team, i] - items[1 - team, i]
     return d
 
@@ -339,8 +265,8 @@ def apply_and_rollout(st, a, team, pol0, pol1, params0, params1, rng, rules, obs
 @njit(cache=True)
 def phase_searchable(obs):
     """The phases a search decides (the draw and play steps); DEAL-5 threes are left alone."""
-    ph = obs[OB_PHASE]
-    return ph == PH_DRAW or ph == PH_PLAY
+    ph = obs[E.OB_PHASE]
+    return ph == E.PH_DRAW or ph == E.PH_PLAY
 
 
 __all__ = [

@@ -1,32 +1,51 @@
-"""Registers the built-in policies (imported lazily by the registry)."""
+"""The one place the built-in policies are registered (loaded by ``sim.policies`` on first use).
+
+Each policy: its name, compiled decide function, parameter table (name, default, meaning) and a
+line of description; the registry's documentation lists the parameters from the table.
+"""
 
 from __future__ import annotations
 
-from sim.policies import builtin
+from sim.policies.builtin import (
+    CHASER_PARAMS,
+    CHASER_TABLE,
+    HEURISTIC_PARAMS,
+    HEURISTIC_TABLE,
+    greedy_decide,
+    heuristic_decide,
+    param_docs,
+    random_decide,
+    special_chaser_decide,
+)
+from sim.policies.expert import EXPERT_PARAMS, EXPERT_TABLE, expert_decide
 from sim.policies.registry import register
 
-register("random", builtin.random_decide, {}, "uniform over the legal actions")
+register("random", random_decide, {}, "uniform over the legal actions")
 register(
     "greedy",
-    builtin.greedy_decide,
+    greedy_decide,
     {},
     "melds all it can as soon as it can, takes the pile whenever legal",
 )
 register(
     "heuristic",
-    builtin.heuristic_decide,
-    builtin.HEURISTIC_PARAMS,
+    heuristic_decide,
+    HEURISTIC_PARAMS,
     "a sensible club player; sevens, aces, wild meld, pile and discard choices are parameters:\n"
-    + builtin.param_docs(builtin.HEURISTIC_PARAMS),
+    + param_docs(HEURISTIC_TABLE),
 )
 register(
     "special_chaser",
-    builtin.special_chaser_decide,
-    builtin.CHASER_PARAMS,
+    special_chaser_decide,
+    CHASER_PARAMS,
     "heuristic, but while unopened keeps a three and discards toward Straight/Pairs/Garbage:\n"
-    + builtin.param_docs(builtin.CHASER_PARAMS),
+    + param_docs(CHASER_TABLE),
 )
-
-from sim.policies.expert import register_expert  # noqa: E402  (issue 7: search policy)
-
-register_expert()
+register(
+    "expert",
+    expert_decide,
+    EXPERT_PARAMS,
+    "determinized Monte Carlo search over heuristic rollouts at the draw, the discard and "
+    "the start of sevens/aces/wild melds (samples x rollouts per candidate):\n"
+    + param_docs(EXPERT_TABLE),
+)

@@ -4,46 +4,74 @@ from __future__ import annotations
 
 from numba import njit
 
-from sim.encoding import (
-    A_DISCARD,
-    CANASTA,
-    FIRST_NATURAL,
-    JOKER,
-    JOKERS,
-    KIND_VALUE,
-    MAX_OP_WILDS,
-    MAX_WILD_MELD_JOKERS,
-    MELD_ACTION,
-    N_KINDS,
-    N_MELD_COLS,
-    NATURALS,
-    OB_ASIDE,
-    OB_MELDED,
-    OB_OPEN_MIN,
-    OB_OPENING_TURN,
-    OB_PILE_KIND,
-    R_OK,
-    SCRATCH_FREE,
-    SCRATCH_TMP,
-    TMP_SIZE,
-    TWO,
-    TWOS,
-    WILD_MELD,
-)
-from sim.engine.core import (
-    action_reason,
-    meld_reason_without_opening,
+from sim import encoding as E
+from sim.engine.judge import action_reason, meld_reason_without_opening
+from sim.engine.views import (
+    add_operation,
+    ob_aside_total,
     ob_hand,
     ob_melds,
     ob_pending,
-    opening_best,
+    scratch_tmp,
 )
-from sim.legality import meld_size, opening_reason
+from sim.legality import meld_size, opening_best, opening_reason
+
+_PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
+_PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
+
+#: the built-in policies' words in the free part of the scratch (views below)
+POLICY_WORK_FIELDS = (
+    ("plan", _PLAN_CELLS),  # an opening plan [slot, col] (opening_plan, plan_step)
+    ("sub", E.N_KINDS),  # the part of the hand an opening may use (heuristic)
+    ("targets", 3 * E.N_KINDS),  # special_chaser: cards each special hand wants; or a pending
+    # [slot, col] table while drawing (heuristic: _safe_pickup), when no chase is on
+    ("keys", E.N_KINDS),  # discard preference keys (heuristic: safe_discard)
+)
+_PW, _POLICY_WORK = E.layout(POLICY_WORK_FIELDS)
+PW_PLAN = E.SCRATCH_FREE + _PW["plan"]  #: scratch offset of plan[N_KINDS, N_MELD_COLS]
+PW_SUB = E.SCRATCH_FREE + _PW["sub"]  #: scratch offset of sub[N_KINDS]
+PW_TARGETS = E.SCRATCH_FREE + _PW["targets"]  #: scratch offset of targets[3, N_KINDS]
+PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
+assert _POLICY_WORK <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
+
+
+# ---------------------------------------------------------------------------------------
+# Named views of the built-ins' words in the scratch (POLICY_WORK_FIELDS)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def work_plan(scratch):
+    """plan[slot, col]: an opening plan (``opening_plan`` writes it, ``plan_step`` reads it)."""
+    return scratch[PW_PLAN : PW_PLAN + _PLAN_CELLS].reshape(_PLAN_SHAPE)
 
 
 @njit(cache=True)
-def tmp_of(scratch):
-    return scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
+def work_sub(scratch):
+    """sub[kind]: the part of the hand an opening may use."""
+    return scratch[PW_SUB : PW_SUB + E.N_KINDS]
+
+
+@njit(cache=True)
+def work_targets(scratch):
+    """targets[3, kind]: the cards each special hand wants (special_chaser)."""
+    return scratch[PW_TARGETS : PW_TARGETS + 3 * E.N_KINDS].reshape((3, E.N_KINDS))
+
+
+@njit(cache=True)
+def work_pending(scratch):
+    """pending[slot, col] in the targets' words, for a policy's check while drawing (no chase
+    is on then)."""
+    return scratch[PW_TARGETS : PW_TARGETS + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+
+
+@njit(cache=True)
+def work_keys(scratch):
+    """keys[kind]: discard preference keys."""
+    return scratch[PW_KEYS : PW_KEYS + E.N_KINDS]
+
+
+# ---------------------------------------------------------------------------------------
+# The opening, melds and discards
+# ---------------------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -59,15 +87,12 @@ def opening_step(obs, rules, scratch):
 def opening_plan(obs, rules, scratch, hand, held_back):
     """OPEN-1..4: the best opening using only the cards of ``hand`` (the player's hand, or a part
     of it that leaves ``held_back`` cards out: they stay in hand, which counts for OUT-2),
-    written to the plan at ``SCRATCH_FREE``; its count, or -1 if below the minimum."""
-    pw = N_KINDS * N_MELD_COLS
-    plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
-    extra = held_back
-    for k in range(N_KINDS):
-        extra += obs[OB_ASIDE + k]
-    mc = obs[OB_OPEN_MIN]
+    written to the plan at ``work_plan``; its count, or -1 if below the minimum."""
+    plan = work_plan(scratch)
+    extra = held_back + ob_aside_total(obs)
+    mc = obs[E.OB_OPEN_MIN]
     best = opening_best(
-        hand, ob_pending(obs), obs[OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
+        hand, ob_pending(obs), obs[E.OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
     )
     return best if best >= mc else -1
 
@@ -75,15 +100,14 @@ def opening_plan(obs, rules, scratch, hand, held_back):
 @njit(cache=True)
 def plan_step(obs, rules, scratch):
     """The next meld operation of the plan ``opening_plan`` wrote, or -1 if none is left."""
-    pw = N_KINDS * N_MELD_COLS
-    plan = scratch[SCRATCH_FREE : SCRATCH_FREE + pw].reshape((N_KINDS, N_MELD_COLS))
-    for slot in range(N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
-        nat = plan[slot, NATURALS] if slot != WILD_MELD else 0
-        two, joker = plan[slot, TWOS], plan[slot, JOKERS]
+    plan = work_plan(scratch)
+    for slot in range(E.N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
+        nat = plan[slot, E.NATURALS] if slot != E.WILD_MELD else 0
+        two, joker = plan[slot, E.TWOS], plan[slot, E.JOKERS]
         if nat + two + joker > 0:
-            a = MELD_ACTION[slot, nat, two, joker]
+            a = E.MELD_ACTION[slot, nat, two, joker]
             # the plan completes the opening: check the rest of the rules, not OPEN-1..4 again
-            tmp = tmp_of(scratch)
+            tmp = scratch_tmp(scratch)
             if a >= 0 and meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) == 0:
                 return a
     return -1
@@ -92,10 +116,10 @@ def plan_step(obs, rules, scratch):
 @njit(cache=True)
 def opening_stands(obs):
     """OPEN-1..4: this is the team's opening turn and the melds made so far are a valid opening."""
-    if obs[OB_OPENING_TURN] == 0 or obs[OB_MELDED] == 0:
+    if obs[E.OB_OPENING_TURN] == 0 or obs[E.OB_MELDED] == 0:
         return False
-    r = opening_reason(ob_pending(obs), ob_melds(obs), 0, obs[OB_PILE_KIND], obs[OB_OPEN_MIN])
-    return r == R_OK
+    r = opening_reason(ob_pending(obs), ob_melds(obs), 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+    return r == E.R_OK
 
 
 @njit(cache=True)
@@ -106,26 +130,18 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     the engine's search then always finds (a legal operation it would accept otherwise may be
     refused here, never the reverse)."""
     if not stands:
-        return action_reason(obs, MELD_ACTION[slot, nat, two, joker], rules, tmp) == R_OK
-    if meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != R_OK:
+        return action_reason(obs, E.MELD_ACTION[slot, nat, two, joker], rules, tmp) == E.R_OK
+    if meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != E.R_OK:
         return False
     # OPEN-1..4 on the turn's melds with this operation (applied to the views, then undone)
     melds = ob_melds(obs)
     pending = ob_pending(obs)
-    melds[0, slot, NATURALS] += nat
-    melds[0, slot, TWOS] += two
-    melds[0, slot, JOKERS] += joker
-    pending[slot, NATURALS] += nat
-    pending[slot, TWOS] += two
-    pending[slot, JOKERS] += joker
-    r = opening_reason(pending, melds, 0, obs[OB_PILE_KIND], obs[OB_OPEN_MIN])
-    melds[0, slot, NATURALS] -= nat
-    melds[0, slot, TWOS] -= two
-    melds[0, slot, JOKERS] -= joker
-    pending[slot, NATURALS] -= nat
-    pending[slot, TWOS] -= two
-    pending[slot, JOKERS] -= joker
-    return r == R_OK
+    add_operation(melds[0], slot, nat, two, joker, 1)
+    add_operation(pending, slot, nat, two, joker, 1)
+    r = opening_reason(pending, melds, 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+    add_operation(melds[0], slot, nat, two, joker, -1)
+    add_operation(pending, slot, nat, two, joker, -1)
+    return r == E.R_OK
 
 
 @njit(cache=True)
@@ -135,49 +151,49 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     bit ``1 << slot`` set for slots not to start a new meld in."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    tmp = tmp_of(scratch)
+    tmp = scratch_tmp(scratch)
     stands = opening_stands(obs)
     best_a, best_n = -1, 0
-    for slot in range(N_KINDS - 1, FIRST_NATURAL - 1, -1):
+    for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
         cur = meld_size(melds, 0, slot)
         if cur == 0 and (skip_mask >> slot) & 1:
             continue
         if hand[slot] == 0 and (cur == 0 or not use_wilds):
             continue
-        maxw = min(hand[TWO] + hand[JOKER], MAX_OP_WILDS) if use_wilds else 0
+        maxw = min(hand[E.TWO] + hand[E.JOKER], E.MAX_OP_WILDS) if use_wilds else 0
         if cur == 0 and (hand[slot] < 2 or hand[slot] + maxw < 3):
             continue  # MELD-1/4: no new meld of this rank is possible
-        if cur >= CANASTA and maxw == 0:
+        if cur >= E.CANASTA and maxw == 0:
             continue  # MELD-2
-        for nat in range(min(hand[slot], CANASTA), -1, -1):
+        for nat in range(min(hand[slot], E.CANASTA), -1, -1):
             done = False
             for w in range(maxw, -1, -1):
                 n = nat + w
                 if n <= best_n:
                     break
-                joker = min(w, hand[JOKER])
+                joker = min(w, hand[E.JOKER])
                 two = w - joker
-                if two > hand[TWO]:
+                if two > hand[E.TWO]:
                     continue
-                a = MELD_ACTION[slot, nat, two, joker]
+                a = E.MELD_ACTION[slot, nat, two, joker]
                 if a >= 0 and meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
                     best_a, best_n = a, n
                     done = True
                     break
             if done:
                 break
-    cur = meld_size(melds, 0, WILD_MELD)
+    cur = meld_size(melds, 0, E.WILD_MELD)
     if use_wilds and not (cur == 0 and skip_mask & 1):
-        for w in range(min(hand[TWO] + hand[JOKER], CANASTA - cur), 0, -1):
+        for w in range(min(hand[E.TWO] + hand[E.JOKER], E.CANASTA - cur), 0, -1):
             if w <= best_n:
                 break
             # twos first: a wild meld of all twos is worth the most (SCORE-3)
-            two = min(w, hand[TWO])
+            two = min(w, hand[E.TWO])
             joker = w - two
-            if joker > MAX_WILD_MELD_JOKERS:
+            if joker > E.MAX_WILD_MELD_JOKERS:
                 continue
-            a = MELD_ACTION[WILD_MELD, 0, two, joker]
-            if a >= 0 and meld_ok(obs, WILD_MELD, 0, two, joker, rules, tmp, stands):
+            a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
+            if a >= 0 and meld_ok(obs, E.WILD_MELD, 0, two, joker, rules, tmp, stands):
                 best_a, best_n = a, w
                 break
     return best_a
@@ -187,14 +203,14 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
 def cheapest_discard(obs, rules, scratch):
     """The legal discard of the kind held fewest times, then of lowest value (wilds last)."""
     hand = ob_hand(obs)
-    tmp = tmp_of(scratch)
+    tmp = scratch_tmp(scratch)
     best_a, best_key = -1, 1 << 40
-    for k in range(N_KINDS):
+    for k in range(E.N_KINDS):
         if hand[k] == 0:
             continue
-        key = hand[k] * 1000 + KIND_VALUE[k]
-        if k == JOKER or k == TWO:
+        key = hand[k] * 1000 + E.KIND_VALUE[k]
+        if k == E.JOKER or k == E.TWO:
             key += 100000
-        if key < best_key and action_reason(obs, A_DISCARD + k, rules, tmp) == R_OK:
-            best_a, best_key = A_DISCARD + k, key
+        if key < best_key and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+            best_a, best_key = E.A_DISCARD + k, key
     return best_a

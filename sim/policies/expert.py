@@ -28,51 +28,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.encoding import (
-    A_DRAW,
-    A_TAKE_PILE,
-    AC_SLOT,
-    AC_TYPE,
-    ACE,
-    ACTION_TABLE,
-    AT_DISCARD,
-    AT_MELD,
-    CANASTA,
-    JOKER,
-    MELD_ACTION,
-    N_ACTIONS,
-    N_KINDS,
-    N_SCORE_ITEMS,
-    N_TEAMS,
-    OB_HAND,
-    OB_HAND_SIZES,
-    OB_PHASE,
-    OB_SEAT,
-    OBS_SIZE,
-    PH_DRAW,
-    PH_OVER,
-    PH_PLAY,
-    R_OK,
-    SCRATCH_SIZE,
-    SEVEN,
-    ST_DECISIONS,
-    ST_ERRORS,
-    ST_PHASE,
-    ST_PLAYER,
-    STATE_SIZE,
-    TWO,
-    WILD_MELD,
-)
+from sim import encoding as E
 from sim.engine.contract import POLICY_SIGNATURE
-from sim.engine.core import (
-    action_reason,
-    apply_action,
-    forced_action,
-    legal_actions,
-    ob_melds,
-    observe,
-    pile_may_open,
-)
+from sim.engine.judge import action_reason, forced_action, legal_actions, pile_may_open
+from sim.engine.observe import observe
 from sim.engine.search import (
     WORK_SIZE,
     determinize,
@@ -80,22 +39,27 @@ from sim.engine.search import (
     seed_search,
     team_margin,
 )
+from sim.engine.state import apply_action
+from sim.engine.views import ob_melds, scratch_legal, scratch_tmp
 from sim.legality import meld_size
-from sim.policies.builtin import HEURISTIC_PARAMS, heuristic_decide
-from sim.policies.common import tmp_of
+from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 
-E_SAMPLES = 0  #: determinizations (deals of the unseen cards) per decision
-E_ROLLOUTS = 1  #: stock orders (rollouts) per determinization
-E_CANDIDATES = 2  #: discard candidates searched (the heuristic's first choices)
-E_MARGIN = 3  #: points per hand a move must gain over the heuristic's choice to replace it
-N_EXPERT_PARAMS = 4  #: the heuristic's parameters follow (its rollouts and its own moves)
-EXPERT_PARAMS = {
-    "samples": 24.0,
-    "rollouts": 2.0,
-    "candidates": 4.0,
-    "margin": 0.0,
-    **HEURISTIC_PARAMS,
-}
+#: the expert's own parameters (name, default, meaning); the heuristic's follow (its rollouts
+#: and its own moves)
+_SEARCH_TABLE = (
+    ("samples", 24.0, "determinizations (deals of the unseen cards) per decision"),
+    ("rollouts", 2.0, "stock orders (rollouts) per determinization"),
+    ("candidates", 4.0, "discard candidates searched (the heuristic's first choices)"),
+    ("margin", 0.0, "points per hand a move must gain over the heuristic's choice to replace it"),
+)
+EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE)
+EXPERT_PARAMS = {name: default for name, default, _ in EXPERT_TABLE}  #: name -> default
+_X = {name: i for i, (name, _, _) in enumerate(_SEARCH_TABLE)}
+E_SAMPLES = _X["samples"]  #: index of each search parameter in the params array
+E_ROLLOUTS = _X["rollouts"]
+E_CANDIDATES = _X["candidates"]
+E_MARGIN = _X["margin"]
+N_EXPERT_PARAMS = len(_SEARCH_TABLE)  #: the heuristic's parameters start here
 MAX_CANDIDATES = 16  #: room for candidate moves
 
 
@@ -104,10 +68,10 @@ def _risky_slot(obs, a):
     """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
     MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
     out until complete)."""
-    if ACTION_TABLE[a, AC_TYPE] != AT_MELD:
+    if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
         return -1
-    slot = ACTION_TABLE[a, AC_SLOT]
-    if slot != SEVEN and slot != ACE and slot != WILD_MELD:
+    slot = E.ACTION_TABLE[a, E.AC_SLOT]
+    if slot != E.SEVEN and slot != E.ACE and slot != E.WILD_MELD:
         return -1
     if meld_size(ob_melds(obs), 0, slot) != 0:
         return -1
@@ -117,14 +81,14 @@ def _risky_slot(obs, a):
 @njit(cache=True)
 def _hide(masked, obs, slot):
     """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
-    if slot == WILD_MELD:
-        kinds = (TWO, JOKER)
+    if slot == E.WILD_MELD:
+        kinds = (E.TWO, E.JOKER)
     else:
         kinds = (slot, slot)
     for k in kinds:
-        c = masked[OB_HAND + k]
-        masked[OB_HAND + k] = 0
-        masked[OB_HAND_SIZES] -= c
+        c = masked[E.OB_HAND + k]
+        masked[E.OB_HAND + k] = 0
+        masked[E.OB_HAND_SIZES] -= c
 
 
 @njit(cache=True)
@@ -142,19 +106,19 @@ def _add(cands, n, a):
 def _start_ops(obs, rules, scratch, cands, n):
     """Add the start of a sevens, aces or wild meld (all of the rank held, twos first in a
     wild meld) when the team has none and it is legal now."""
-    hand = obs[OB_HAND : OB_HAND + N_KINDS]
+    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
     melds = ob_melds(obs)
-    tmp = tmp_of(scratch)
-    for slot in (SEVEN, ACE):
+    tmp = scratch_tmp(scratch)
+    for slot in (E.SEVEN, E.ACE):
         if meld_size(melds, 0, slot) == 0 and hand[slot] >= 3:
-            a = MELD_ACTION[slot, min(hand[slot], CANASTA), 0, 0]
-            if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+            a = E.MELD_ACTION[slot, min(hand[slot], E.CANASTA), 0, 0]
+            if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
                 n = _add(cands, n, a)
-    w = min(hand[TWO] + hand[JOKER], CANASTA)
-    if meld_size(melds, 0, WILD_MELD) == 0 and w >= 3:
-        two = min(w, hand[TWO])
-        a = MELD_ACTION[WILD_MELD, 0, two, w - two]
-        if a >= 0 and action_reason(obs, a, rules, tmp) == R_OK:
+    w = min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
+    if meld_size(melds, 0, E.WILD_MELD) == 0 and w >= 3:
+        two = min(w, hand[E.TWO])
+        a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two]
+        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
             n = _add(cands, n, a)
     return n
 
@@ -164,18 +128,21 @@ def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
     """The heuristic's discard ``first``, then its next choices: ask it again with the kinds
     already listed hidden from the hand, while it still proposes a discard legal here."""
     masked = obs.copy()
-    tmp = tmp_of(scratch)
+    tmp = scratch_tmp(scratch)
     a = first
     while n < limit:
         n = _add(cands, n, a)
-        k = ACTION_TABLE[a, AC_SLOT]
-        c = masked[OB_HAND + k]
-        masked[OB_HAND + k] = 0
-        masked[OB_HAND_SIZES] -= c
-        if masked[OB_HAND_SIZES] < 2:
+        k = E.ACTION_TABLE[a, E.AC_SLOT]
+        c = masked[E.OB_HAND + k]
+        masked[E.OB_HAND + k] = 0
+        masked[E.OB_HAND_SIZES] -= c
+        if masked[E.OB_HAND_SIZES] < 2:
             break
         a = heuristic_decide(masked, hp, rng, rules, scratch)
-        if ACTION_TABLE[a, AC_TYPE] != AT_DISCARD or action_reason(obs, a, rules, tmp) != R_OK:
+        if (
+            E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_DISCARD
+            or action_reason(obs, a, rules, tmp) != E.R_OK
+        ):
             break
     return n
 
@@ -184,29 +151,32 @@ def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
 def candidates(obs, params, rng, rules, scratch, cands):
     """The moves the expert searches at this decision (the heuristic's first), or just one."""
     hp = params[N_EXPERT_PARAMS:]
-    tmp = tmp_of(scratch)
-    phase = obs[OB_PHASE]
-    if phase == PH_DRAW:
-        cands[0] = A_DRAW
-        if pile_may_open(obs, rules, tmp) and action_reason(obs, A_TAKE_PILE, rules, tmp) == R_OK:
-            cands[1] = A_TAKE_PILE
+    tmp = scratch_tmp(scratch)
+    phase = obs[E.OB_PHASE]
+    if phase == E.PH_DRAW:
+        cands[0] = E.A_DRAW
+        if (
+            pile_may_open(obs, rules, tmp)
+            and action_reason(obs, E.A_TAKE_PILE, rules, tmp) == E.R_OK
+        ):
+            cands[1] = E.A_TAKE_PILE
             return 2
         return 1
     h = heuristic_decide(obs, hp, rng, rules, scratch)
     cands[0] = h
-    if phase != PH_PLAY:
+    if phase != E.PH_PLAY:
         return 1
     limit = min(max(int(params[E_CANDIDATES]), 1), cands.shape[0] - 3)
-    if ACTION_TABLE[h, AC_TYPE] == AT_DISCARD:
+    if E.ACTION_TABLE[h, E.AC_TYPE] == E.AT_DISCARD:
         n = _discard_candidates(obs, hp, rng, rules, scratch, h, cands, 0, limit)
         return _start_ops(obs, rules, scratch, cands, n)
     slot = _risky_slot(obs, h)
     if slot >= 0:
         masked = obs.copy()
         _hide(masked, obs, slot)
-        if masked[OB_HAND_SIZES] >= 1:
+        if masked[E.OB_HAND_SIZES] >= 1:
             hold = heuristic_decide(masked, hp, rng, rules, scratch)
-            if action_reason(obs, hold, rules, tmp) == R_OK:
+            if action_reason(obs, hold, rules, tmp) == E.R_OK:
                 return _add(cands, 1, hold)
     return 1
 
@@ -219,21 +189,21 @@ def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
     process. The same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the
     policy's proposal checked by ``action_reason`` (an illegal one replaced by the first legal
     action), ``apply_action``; then ``team_margin``. ``st`` is consumed."""
-    tmp = tmp_of(scratch)
-    legal = scratch[0:N_ACTIONS]
+    tmp = scratch_tmp(scratch)
+    legal = scratch_legal(scratch)
     log = np.zeros(1, dtype=np.int64)
-    while st[ST_PHASE] != PH_OVER:
-        p = st[ST_PLAYER]
+    while st[E.ST_PHASE] != E.PH_OVER:
+        p = st[E.ST_PLAYER]
         observe(st, p, obs)
         a = forced_action(obs)
         if a < 0:
             a = heuristic_decide(obs, hp, rng, rules, scratch)
-            if action_reason(obs, a, rules, tmp) != R_OK:
-                st[ST_ERRORS] += 1
+            if action_reason(obs, a, rules, tmp) != E.R_OK:
+                st[E.ST_ERRORS] += 1
                 if legal_actions(obs, rules, legal, tmp) == 0:
                     break  # INV_STUCK: cannot happen under the rules
                 a = legal[0]
-            st[ST_DECISIONS] += 1
+            st[E.ST_DECISIONS] += 1
         apply_action(st, a, rules, log)
     return team_margin(st, team, rules, items)
 
@@ -245,15 +215,15 @@ def search_values(obs, params, rng, rules, cands, n, totals):
     hp = params[N_EXPERT_PARAMS:]
     n_samples = max(int(params[E_SAMPLES]), 1)
     n_rollouts = max(int(params[E_ROLLOUTS]), 1)
-    team = obs[OB_SEAT] % N_TEAMS
+    team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
     seed_search(rng, srng)
-    base = np.zeros(STATE_SIZE, dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    base = np.zeros(E.STATE_SIZE, dtype=np.int64)
+    st = np.zeros(E.STATE_SIZE, dtype=np.int64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
-    robs = np.zeros(OBS_SIZE, dtype=np.int64)
-    rscratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    items = np.zeros((N_TEAMS, N_SCORE_ITEMS), dtype=np.int64)
+    robs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    rscratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
     rrng = np.zeros(4, dtype=np.uint64)
     rrng0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros(1, dtype=np.int64)
@@ -296,17 +266,4 @@ def expert_decide(obs, params, rng, rules, scratch):
     return cands[best]
 
 
-def register_expert() -> None:
-    """Register ``expert`` with the registry (called by ``builtin_registry``)."""
-    from sim.policies.registry import register
-
-    register(
-        "expert",
-        expert_decide,
-        EXPERT_PARAMS,
-        "determinized Monte Carlo search over heuristic rollouts at the draw, the discard and "
-        "the start of sevens/aces/wild melds (samples x rollouts per candidate)",
-    )
-
-
-__all__ = ["EXPERT_PARAMS", "N_EXPERT_PARAMS", "candidates", "expert_decide", "register_expert"]
+__all__ = ["EXPERT_PARAMS", "EXPERT_TABLE", "N_EXPERT_PARAMS", "candidates", "expert_decide"]

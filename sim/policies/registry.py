@@ -182,11 +182,16 @@ def split_list(text: str) -> list[str]:
     return [p.strip() for p in out if p.strip()]
 
 
-_BUILTINS_LOADED = False
+#: functions that register policies, run once before the first look-up (``sim.policies``
+#: adds the built-ins' loader: the registry itself never imports a policy)
+_LOADERS: list[Callable[[], None]] = []
+
+
+def add_loader(load: Callable[[], None]) -> None:
+    """Run ``load`` (which registers policies) before the registry's next look-up."""
+    _LOADERS.append(load)
 
 
 def _ensure_builtins() -> None:
-    global _BUILTINS_LOADED
-    if not _BUILTINS_LOADED:
-        _BUILTINS_LOADED = True
-        from sim.policies import builtin_registry  # noqa: F401  (registers on import)
+    while _LOADERS:
+        _LOADERS.pop(0)()

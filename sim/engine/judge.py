@@ -1,0 +1,339 @@
+"""Judging actions from the acting player's observation alone (TURN-1 and the rules core).
+
+``action_reason`` is the one validator: the engine checks each policy's proposal with it
+(``check_action``, the same answer made cheaper in an opening turn), ``legal_actions`` filters
+the fixed action table with it, and the step API, the random policy and the command line use
+it too. It sees only the observation (``OBS_FIELDS``), so a policy can ask it what the engine
+will answer. Every rule is judged by the rules core (``sim.legality``, ``sim.special``); this
+module adds the turn's phase (TURN-1), the kept three (DEAL-5) and the opening turn's search
+(OPEN-1..4), with its temporaries in ``tmp`` (``TMP_FIELDS``).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim import encoding as E
+from sim.engine.observe import bonus_owed
+from sim.engine.views import (
+    add_operation,
+    ob_aside_total,
+    ob_hand,
+    ob_melds,
+    ob_pending,
+    take_operation,
+    tmp_hand,
+    tmp_leave,
+    tmp_pending,
+    tmp_plan,
+)
+from sim.legality import (
+    discard_reason,
+    leave_reason,
+    meld_reason,
+    meld_size,
+    opening_best,
+    opening_meld_reason,
+    opening_reason,
+    opening_refusal,
+    opening_upper_bound,
+    out_reason,
+    pile_reason,
+)
+from sim.special import special_reason
+
+
+@njit(cache=True)
+def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True, diagnose=False):
+    """MELD-1..9, OUT-2 and (in the opening turn, unless ``opening`` is False) OPEN-1..4 for
+    one meld operation. ``diagnose``: when the opening can no longer be completed, name the rule
+    that stands in the way (``opening_refusal``, slower) rather than OPEN-1."""
+    hand = ob_hand(obs)
+    if slot != E.WILD_MELD and hand[slot] < nat:
+        return E.R_NOT_HELD
+    if hand[E.TWO] < two or hand[E.JOKER] < joker:
+        return E.R_NOT_HELD
+    melds = ob_melds(obs)
+    total = obs[E.OB_HAND_SIZES] - nat - two - joker  # cards left in hand after the operation
+    initial = obs[E.OB_OPENING_TURN] == 1
+    r = meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules)
+    if r != E.R_OK:
+        return r
+    if initial:
+        r = opening_meld_reason(melds, 0, slot, nat, two, joker)
+        if r != E.R_OK:
+            return r  # OPEN-4: this operation would complete a mixed canasta
+    bonus = bonus_owed(obs)
+    hand_after = tmp_hand(tmp)
+    hand_after[:] = hand
+    take_operation(hand_after, slot, nat, two, joker)
+    # OUT-2 on the hand the player will hold (a taken pile's rest joins it, PILE-1), judged
+    # on the table after the operation: applied to the observation's melds and undone after
+    leave = tmp_leave(tmp)
+    for k in range(E.N_KINDS):
+        leave[k] = hand_after[k] + obs[E.OB_ASIDE + k]
+    add_operation(melds[0], slot, nat, two, joker, 1)
+    r = leave_reason(leave, melds, 0, bonus)
+    if r == E.R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > E.CANASTA:
+        if out_reason(melds, 0) != E.R_OK:
+            r = E.R_MELD_TOO_LONG  # MELD-2 variant: past 7 only by a player who goes out
+    add_operation(melds[0], slot, nat, two, joker, -1)
+    if r != E.R_OK:
+        return r
+    if initial and opening:
+        # OPEN-1..4: the opening must still be completable after this operation
+        pending = tmp_pending(tmp)
+        plan = tmp_plan(tmp)
+        pending[:] = ob_pending(obs)
+        add_operation(pending, slot, nat, two, joker, 1)
+        extra = ob_aside_total(obs)
+        mc = obs[E.OB_OPEN_MIN]
+        pk = obs[E.OB_PILE_KIND]
+        if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus) < mc:
+            if diagnose:  # OPEN-1, OPEN-2, OPEN-4 or OUT-1/2: the rule that stands in the way
+                return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
+            return E.R_OPEN_MINIMUM
+    return E.R_OK
+
+
+@njit(cache=True)
+def meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp):
+    """``action_reason`` of a meld operation minus the opening search (OPEN-1..4): for a policy
+    melding a step of a plan that ``best_opening`` already showed completable (the engine still
+    judges the full rule)."""
+    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+
+
+@njit(cache=True)
+def opening_possible(obs, rules, tmp):
+    """OPEN-1..4: can the current opening turn still be completed (from the current position)?"""
+    plan = tmp_plan(tmp)
+    extra = ob_aside_total(obs)
+    mc = obs[E.OB_OPEN_MIN]
+    hand, pending = ob_hand(obs), ob_pending(obs)
+    pk = obs[E.OB_PILE_KIND]
+    b = opening_best(hand, pending, pk, extra, ob_melds(obs), rules, plan, mc, bonus_owed(obs))
+    return b >= mc
+
+
+@njit(cache=True)
+def pile_may_open(obs, rules, tmp):
+    """A cheap necessary condition, not a rule: False when the player's team has not opened and
+    ``opening_upper_bound`` shows that taking the pile cannot complete an opening (PILE-2), so
+    callers can skip the full opening search. True otherwise (then ``action_reason`` decides)."""
+    top = obs[E.OB_PILE_TOP]
+    if obs[E.OB_OPENED] == 1 or top < E.FIRST_NATURAL or obs[E.OB_HAND + top] < 2:
+        return True
+    rest = tmp_hand(tmp)
+    rest[:] = ob_hand(obs)
+    rest[top] -= 2
+    pending = tmp_pending(tmp)
+    pending[:] = 0
+    pending[top, E.NATURALS] = 2
+    return opening_upper_bound(rest, pending, ob_melds(obs), rules) >= obs[E.OB_OPEN_MIN]
+
+
+@njit(cache=True)
+def action_reason(obs, a, rules, tmp):
+    """Is action ``a`` legal for the player whose observation is ``obs``? R_OK or the code of
+    the rule that refuses it (``sim.encoding.explain``). ``tmp``: int64[TMP_SIZE] scratch."""
+    if a < 0 or a >= E.N_ACTIONS:
+        return E.R_BAD_ACTION
+    kind = E.ACTION_TABLE[a, E.AC_TYPE]
+    slot = E.ACTION_TABLE[a, E.AC_SLOT]
+    phase = obs[E.OB_PHASE]
+    hand = ob_hand(obs)
+    if kind == E.AT_LAY_THREES or kind == E.AT_KEEP_THREE:
+        if phase != E.PH_THREES:
+            return E.R_WRONG_PHASE
+        if kind == E.AT_KEEP_THREE:
+            if hand[slot] < 1:
+                return E.R_NOT_HELD
+            if obs[E.OB_OPENED] == 1 or rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:
+                return E.R_KEEP_THREE  # DEAL-5
+        return E.R_OK
+    if kind == E.AT_DRAW:
+        return E.R_OK if phase == E.PH_DRAW else E.R_WRONG_PHASE
+    if kind == E.AT_TAKE_PILE:
+        if phase != E.PH_DRAW:
+            return E.R_WRONG_PHASE
+        r = pile_reason(
+            hand,
+            ob_melds(obs),
+            0,
+            obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS],
+            obs[E.OB_PILE_TOP],
+            obs[E.OB_OPENED] == 1,
+            obs[E.OB_OPEN_MIN],
+            rules,
+        )  # PILE-1/2
+        return r
+    if phase != E.PH_PLAY:
+        return E.R_WRONG_PHASE
+    if kind == E.AT_DECLARE:
+        if obs[E.OB_MELDED] == 1:
+            return E.R_SPECIAL_NOT_FIRST_MELD  # SPECIAL-1: the first and only meld
+        return special_reason(hand, obs[E.OB_OPENED] == 1, obs[E.OB_DREW_STOCK] == 1, rules)
+    if kind == E.AT_DISCARD:
+        if hand[slot] < 1:
+            return E.R_NOT_HELD
+        if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
+            r = opening_reason(
+                ob_pending(obs), ob_melds(obs), 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
+            )
+            if r != E.R_OK:
+                return r  # OPEN-1..4: the turn's melds must be a valid opening
+        total = 0
+        for k in range(E.N_KINDS):
+            total += hand[k]
+        if total == 1:
+            r = discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])
+            if r != E.R_OK:
+                return r  # DISCARD-1 (a lone three)
+            if obs[E.OB_MELDED] == 1 and bonus_owed(obs):
+                return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
+            return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
+        return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
+    if kind == E.AT_MELD:
+        return _meld_reason_obs(
+            obs,
+            slot,
+            E.ACTION_TABLE[a, E.AC_NAT],
+            E.ACTION_TABLE[a, E.AC_TWO],
+            E.ACTION_TABLE[a, E.AC_JOKER],
+            rules,
+            tmp,
+            True,
+            True,
+        )
+    return E.R_BAD_ACTION
+
+
+@njit(cache=True)
+def check_action(obs, a, rules, tmp, cache):
+    """``action_reason`` for the engine's check of a policy's proposal, with the same answer,
+    made cheaper in an opening turn (OPEN-1..4): after a meld operation passes, the opening
+    plan the search found from the position it leaves is kept in ``cache``
+    (int64[PC_SIZE], layout ``PLAN_CACHE_FIELDS``). The next operation, if part of that plan
+    (each of its naturals, twos and jokers within the plan's for the slot) on the very hand the
+    plan was made for, leaves the rest of the plan available, so the opening is still
+    completable without searching again (the rest of the operation's rules are judged in full).
+    Anything else clears the cache."""
+    valid = cache[E.PC_VALID] == 1
+    cache[E.PC_VALID] = 0
+    if a < 0 or a >= E.N_ACTIONS or E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
+        return action_reason(obs, a, rules, tmp)
+    if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
+        return action_reason(obs, a, rules, tmp)
+    slot = E.ACTION_TABLE[a, E.AC_SLOT]
+    nat = E.ACTION_TABLE[a, E.AC_NAT]
+    two = E.ACTION_TABLE[a, E.AC_TWO]
+    joker = E.ACTION_TABLE[a, E.AC_JOKER]
+    plan = cache_plan(cache)
+    if valid and cache[E.PC_ASIDE] == ob_aside_total(obs):
+        same = True
+        for k in range(E.N_KINDS):
+            if cache[E.PC_HAND + k] != obs[E.OB_HAND + k]:
+                same = False
+                break
+        in_plan = nat <= plan[slot, E.NATURALS] and two <= plan[slot, E.TWOS]
+        in_plan = in_plan and joker <= plan[slot, E.JOKERS]
+        if same and in_plan:
+            r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+            if r == E.R_OK:
+                _keep_plan(obs, slot, nat, two, joker, cache)
+                add_operation(plan, slot, nat, two, joker, -1)
+            return r
+    r = action_reason(obs, a, rules, tmp)
+    if r == E.R_OK:
+        plan[:] = tmp_plan(tmp)  # _meld_reason_obs left the plan from the position after it
+        _keep_plan(obs, slot, nat, two, joker, cache)
+    return r
+
+
+@njit(cache=True)
+def cache_plan(cache):
+    """plan[slot, col] view of the plan cache (``PLAN_CACHE_FIELDS``)."""
+    n = E.N_KINDS * E.N_MELD_COLS
+    return cache[E.PC_PLAN : E.PC_PLAN + n].reshape((E.N_KINDS, E.N_MELD_COLS))
+
+
+@njit(cache=True)
+def _keep_plan(obs, slot, nat, two, joker, cache):
+    """Mark the cache valid for the hand the operation leaves (``check_action``)."""
+    hand = cache[E.PC_HAND : E.PC_HAND + E.N_KINDS]
+    hand[:] = ob_hand(obs)
+    take_operation(hand, slot, nat, two, joker)
+    cache[E.PC_ASIDE] = ob_aside_total(obs)
+    cache[E.PC_VALID] = 1
+
+
+@njit(cache=True)
+def forced_action(obs):
+    """The only legal action, when the position leaves no choice, else -1: a draw when the pile
+    cannot be taken for lack of a pile, of a natural top card or of a pair of it (PILE-1/2).
+    The engine applies it without asking the policy (the step API offers it as the one legal
+    action)."""
+    if obs[E.OB_PHASE] != E.PH_DRAW:
+        return -1
+    top = obs[E.OB_PILE_TOP]
+    if obs[E.OB_PILE_N] == 0 or top < E.FIRST_NATURAL or obs[E.OB_HAND + top] < 2:
+        return E.A_DRAW
+    return -1
+
+
+@njit(cache=True)
+def legal_actions(obs, rules, out, tmp):
+    """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
+    many. Filters the fixed action table with ``action_reason`` (the one validator)."""
+    n = 0
+    phase = obs[E.OB_PHASE]
+    hand = ob_hand(obs)
+    if phase == E.PH_THREES:
+        for a in (E.A_LAY_THREES, E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
+            if action_reason(obs, a, rules, tmp) == E.R_OK:
+                out[n] = a
+                n += 1
+        return n
+    if phase == E.PH_DRAW:
+        out[n] = E.A_DRAW
+        n += 1
+        if (
+            pile_may_open(obs, rules, tmp)
+            and action_reason(obs, E.A_TAKE_PILE, rules, tmp) == E.R_OK
+        ):
+            out[n] = E.A_TAKE_PILE
+            n += 1
+        return n
+    if phase != E.PH_PLAY:
+        return 0
+    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+        out[n] = E.A_DECLARE
+        n += 1
+    for k in range(E.N_KINDS):
+        if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+            out[n] = E.A_DISCARD + k
+            n += 1
+    if obs[E.OB_OPENING_TURN] == 1 and not opening_possible(obs, rules, tmp):
+        return n  # OPEN-1: no meld can be part of a valid opening
+    melds = ob_melds(obs)
+    for two in range(hand[E.TWO] + 1):
+        for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
+            if two + joker < 1 or two + joker > E.CANASTA:
+                continue
+            if _meld_reason_obs(obs, E.WILD_MELD, 0, two, joker, rules, tmp) == E.R_OK:
+                out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
+                n += 1
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
+            continue
+        for nat in range(min(hand[slot], E.CANASTA) + 1):
+            for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
+                for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
+                    a = E.MELD_ACTION[slot, nat, two, joker]
+                    if a < 0:
+                        continue
+                    if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp) == E.R_OK:
+                        out[n] = a
+                        n += 1
+    return n

@@ -1,0 +1,130 @@
+"""Issue 12, report memory: the report's tables built chunk by chunk (``analysis.stream.Tally``,
+the streamed runs of ``reports.build``) equal those of the in-memory path that holds every
+record: counts exactly, means and intervals within 1e-12 relative (a standard error comes from
+exact integer moments on one side and pandas' online variance on the other).
+
+The first tests need no engine (synthetic records of the issue-3 schema, ``analysis.synthetic``);
+the last ones stream real runs of the engine and of ``canasta simulate --out`` directories.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.stream import TABLES, Tally
+from analysis.synthetic import synthetic_records
+from reports.build import COMPACT_COLUMNS, Run, Settings, analyse, build, plan
+
+POLICIES = ("heuristic", "special_chaser", "random")
+
+
+def assert_tables_equal(got: dict, want: dict) -> None:
+    assert list(got) == list(want)
+    for key, w in want.items():
+        g = got[key]
+        for col in w.columns:  # counts (and every integer column) exactly
+            if w[col].dtype.kind in "iub":
+                assert g[col].tolist() == w[col].tolist(), (key, col)
+        pd.testing.assert_frame_equal(g, w, check_exact=False, rtol=1e-12, atol=0.0, obj=key)
+        assert g.attrs.get("interval") == w.attrs.get("interval"), key
+
+
+def synthetic_runs(hands: int, seed: int = 3) -> list[Run]:
+    skill = {"heuristic": 150.0, "special_chaser": 100.0, "random": -250.0}
+    chase = {"special_chaser": 0.05, "heuristic": 0.01, "random": 0.005}  # some of every hand
+    return [
+        Run(pair, s, synthetic_records(hands, s, pair, p_special=chase, skill=skill), "test")
+        for pair, s in plan(POLICIES, seed)
+    ]
+
+
+def streamed_tables(runs: list[Run], chunk: int) -> tuple[dict, dict]:
+    tally = Tally()
+    for r in runs:
+        for start in range(0, len(r.records), chunk):
+            tally.add(r.records.iloc[start : start + chunk])
+    return tally.tables()
+
+
+@pytest.mark.parametrize("chunk", [1, 37, 400])
+def test_tally_equals_in_memory_tables(chunk):
+    """Every record table (SPECIAL-3..6 frequency and curve, SCORE-2/SCORE-4/MELD-6..8 meld
+    risk, SCORE-4 penalties, MELD-7 mixed aces, scores, net, end reasons) from 6 runs of 400
+    synthetic hands cut in chunks of 1, 37 and 400 equals the in-memory analysis."""
+    runs = synthetic_runs(400)
+    _, want, notes = analyse(runs, None, None, Settings(hands=400, deals=0, policies=POLICIES))
+    got, got_notes = streamed_tables(runs, chunk)
+    assert got_notes == notes == {}
+    assert set(got) == set(TABLES)
+    assert_tables_equal(got, {k: want[k] for k in got})
+    assert got["special_frequency"]["successes"].sum() > 0  # the test sees special hands
+
+
+def test_tally_notes_equal_in_memory_notes():
+    """A column the records lack: the streamed path leaves the same tables out with the same
+    note as the in-memory functions."""
+    runs = synthetic_runs(120)
+    for r in runs:
+        r.records = r.records.drop(
+            columns=["team0_sevens_started_held", "team1_sevens_started_held", "team0_aces_mixed"]
+        )
+    _, want, notes = analyse(runs, None, None, Settings(hands=120, deals=0, policies=POLICIES))
+    got, got_notes = streamed_tables(runs, 50)
+    assert got_notes == {k: v for k, v in notes.items() if k != "comparison"}
+    assert {"sevens_by_held", "mixed_aces", "aces_by_turn"} <= set(got_notes)
+    assert_tables_equal(got, {k: want[k] for k in got})
+
+
+def test_tally_memory_does_not_grow_with_hands():
+    """What a Tally keeps is per group, not per hand: the same number of rows after 200 and
+    after 2,000 hands of the same runs."""
+    runs = synthetic_runs(2_000)
+
+    def kept(n):
+        tally = Tally()
+        for r in runs:
+            tally.add(r.records.iloc[:n])
+        return sum(len(t) for s in tally._sums.values() for t in s.values())
+
+    small, big = kept(200), kept(2_000)
+    assert big <= small * 1.5  # a few more bins/turns seen, never one row per hand
+    assert big < 2_000
+
+
+# ---------------------------------------------------------------------------------------
+# The engine: a report streamed through temporary run directories, and --from DIR
+# ---------------------------------------------------------------------------------------
+def test_streamed_report_equals_in_memory_report():
+    """``build`` with the engine: streamed (temporary run directories, chunk by chunk, every
+    job) and in memory (whole records, one job) give equal tables; a streamed run keeps only
+    the compact columns."""
+    pytest.importorskip("numba")
+    policies = ("greedy", "random")
+    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=1, quiet=True)
+    want = build(s, stream=False)
+    got = build(dataclasses.replace(s, jobs=2), stream=True)
+    assert_tables_equal(got.tables, want.tables)
+    assert got.notes == want.notes
+    for r in got.runs:
+        assert set(r.records.columns) <= set(COMPACT_COLUMNS) and len(r.records) == 300
+    assert len(got.records) == len(want.records) == 600
+    np.testing.assert_array_equal(got.records["score_team0"], want.records["score_team0"])
+
+
+def test_from_dirs_streamed_equals_loaded(tmp_path):
+    """``--from DIR`` read chunk by chunk (needed columns only) equals ``sim.load`` of the
+    whole directories."""
+    sim = pytest.importorskip("sim")
+    ab, ba = tmp_path / "ab", tmp_path / "ba"
+    for out, pair in ((ab, ("greedy", "random")), (ba, ("random", "greedy"))):
+        sim.simulate(120, policies=pair, seed=11, out=out, chunk_size=50, progress=False)
+    s = Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True)
+    want = build(s, load=sim.load)
+    got = build(s)
+    assert_tables_equal(got.tables, want.tables)
+    assert [r.policies for r in got.runs] == [r.policies for r in want.runs]
+    assert [r.seed for r in got.runs] == [11, 11]
