@@ -258,11 +258,7 @@ def whatif(
                 row |= {f"{meld}_penalty_high": e.ci_high}
         rows.append(row)
     out = pd.DataFrame(rows)
-    text = (
-        f"points, net and differences: {iv.statement(iv.NORMAL, confidence)}; "
-        f"completion and penalty shares: {iv.statement(iv.WILSON, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    methods = {"points, net and differences": iv.NORMAL, "completion and penalty shares": iv.WILSON}
+    iv.label(out, iv.statements(methods, confidence))
     out.attrs["team"] = team
     return out

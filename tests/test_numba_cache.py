@@ -127,7 +127,7 @@ def test_cache_files_dropped_only_when_a_source_changes(tmp_path, monkeypatch):
         f.write_text("x")
     C.ensure_fresh_cache(root)
     assert all(f.exists() for f in files)  # unchanged: kept
-    core = root / "engine" / "core.py"
+    core = root / "engine" / "play.py"
     core.write_text(core.read_text() + "\n# changed\n")
     C.ensure_fresh_cache(root)
     assert not any(f.exists() for f in files)
