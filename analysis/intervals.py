@@ -14,31 +14,25 @@ A paired difference is the mean interval of the per-pair differences (same deal,
 
 Every table built here carries the columns ``estimate, ci_low, ci_high, n`` and an ``interval``
 column holding the statement (e.g. "95% Wilson score interval"), also kept in ``DataFrame.attrs``.
-No scipy: the normal quantile comes from ``statistics.NormalDist``.
+No scipy: the normal quantile comes from ``statistics.NormalDist``. The Wilson bounds and the
+normal quantile are ``sim.stats``'s (the ODDS-1 sampler in ``sim`` uses them too, and ``sim``
+never imports ``analysis``); this module re-exports them and builds every table on them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from sim.errors import CanastaError
+from sim.stats import CONFIDENCE, wilson_bounds, z_value
 
-CONFIDENCE = 0.95  #: the one confidence level used by default everywhere
 WILSON = "Wilson score interval"  #: method name for proportions
 NORMAL = "normal interval (mean ± z·SE)"  #: method name for means and paired differences
 COLUMNS = ("estimate", "ci_low", "ci_high", "n")  #: the columns every interval table carries
-
-
-def z_value(confidence: float = CONFIDENCE) -> float:
-    """Two-sided normal quantile: 1.959963... for 95%."""
-    if not 0.0 < confidence < 1.0:
-        raise CanastaError(f"confidence {confidence!r} must lie strictly between 0 and 1")
-    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
 
 
 def statement(method: str, confidence: float = CONFIDENCE) -> str:
@@ -68,23 +62,6 @@ class Estimate:
 # ---------------------------------------------------------------------------------------
 # Proportions: Wilson score interval
 # ---------------------------------------------------------------------------------------
-def wilson_bounds(successes, n, confidence: float = CONFIDENCE):
-    """Vectorised Wilson score interval: (estimate, low, high) arrays; NaN where n == 0."""
-    k = np.asarray(successes, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    if np.any(k < 0) or np.any(k > n):
-        raise CanastaError("a proportion needs 0 <= successes <= trials")
-    z = z_value(confidence)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = k / n
-        z2n = z * z / n
-        centre = (p + z2n / 2.0) / (1.0 + z2n)
-        half = z / (1.0 + z2n) * np.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
-        low = np.where(k == 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-        high = np.where(k == n, 1.0, np.clip(centre + half, 0.0, 1.0))
-    return p, low, high
-
-
 def proportion(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     """k successes in n independent trials, with its Wilson score interval."""
     p, low, high = wilson_bounds(successes, n, confidence)
@@ -119,10 +96,27 @@ def paired_difference(a, b, confidence: float = CONFIDENCE) -> Estimate:
 # ---------------------------------------------------------------------------------------
 # Tables
 # ---------------------------------------------------------------------------------------
-def _finish(df: pd.DataFrame, text: str) -> pd.DataFrame:
+def label(df: pd.DataFrame, text: str) -> pd.DataFrame:
+    """Write the table's interval statement ``text`` in its ``interval`` column and attrs."""
     df["interval"] = text
     df.attrs["interval"] = text
     return df
+
+
+def statements(methods: dict[str, str], confidence: float = CONFIDENCE) -> str:
+    """The statement of a table mixing methods: ``{"completion": WILSON, "points": NORMAL}``
+    -> 'completion: 95% Wilson score interval; points: 95% normal interval (mean ± z·SE)'."""
+    return "; ".join(f"{what}: {statement(m, confidence)}" for what, m in methods.items())
+
+
+def interval_columns(table: pd.DataFrame, name: str) -> dict[str, np.ndarray]:
+    """``{name, name_low, name_high}`` from an interval table's estimate and bounds (in its
+    row order), for tables that put several estimates side by side."""
+    return {
+        name: table["estimate"].to_numpy(),
+        f"{name}_low": table["ci_low"].to_numpy(),
+        f"{name}_high": table["ci_high"].to_numpy(),
+    }
 
 
 def proportion_table(
@@ -145,7 +139,7 @@ def proportion_table(
         out = pd.DataFrame({"successes": g.sum().astype(np.int64), "n": g.size()}).reset_index()
     p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
     out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
-    return _finish(out, statement(WILSON, confidence))
+    return label(out, statement(WILSON, confidence))
 
 
 def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.DataFrame:
@@ -155,7 +149,7 @@ def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.Data
     out["n"] = np.asarray(n, dtype=np.int64)
     p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
     out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
-    return _finish(out, statement(WILSON, confidence))
+    return label(out, statement(WILSON, confidence))
 
 
 def mean_table(
@@ -181,7 +175,7 @@ def mean_table(
     half = z_value(confidence) * out["se"]
     out["ci_low"] = out["estimate"] - half
     out["ci_high"] = out["estimate"] + half
-    return _finish(out, statement(NORMAL, confidence))
+    return label(out, statement(NORMAL, confidence))
 
 
 def estimate_row(e: Estimate, **keys) -> dict:

@@ -1,4 +1,6 @@
-"""The played-hand record schema (issue 3, docs/records.md) as ``analysis`` reads it.
+"""The played-hand record schema (issue 3, docs/records.md) as ``analysis`` reads it; the
+schema itself is defined once, in ``sim.encoding`` (``RECORD_COLUMNS``) and
+``sim.engine.records`` (the DataFrame's columns), and the names here derive from it.
 
 Records arrive one row per hand with per-team columns ``team0_<field>`` / ``team1_<field>``.
 Most analyses are about *a team in a hand* (did it start sevens? what did it score?), so
@@ -14,42 +16,32 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from sim.encoding import N_TEAMS, SCORE_ITEMS
+from sim.encoding import (
+    END_NAMES,
+    N_TEAMS,
+    RECORD_HEADER,
+    RISK_RECORD_ITEMS,
+    TEAM_RECORD_ITEMS,
+)
+from sim.engine.records import POLICY_COLUMNS
 from sim.errors import CanastaError
 
-#: one value per hand
-HAND_COLUMNS = (
-    "hand_id",
-    "policy_team0",
-    "policy_team1",
-    "first_player",
-    "turns",
-    "end_reason",
-    "out_team",
-    "special_hand",
-    "score_team0",
-    "score_team1",
+#: the per-hand columns every analysis reads: the engine's record header (``sim.encoding``,
+#: the one definition of the schema) with the policy labels the DataFrame adds, less the
+#: engine's bookkeeping (``special_team``, ``policy_errors``, ``decisions``), which
+#: ``analysis`` uses when present and synthetic records may lack
+HAND_COLUMNS = tuple(
+    c
+    for c in (RECORD_HEADER[0], *POLICY_COLUMNS, *RECORD_HEADER[1:])
+    if c not in ("special_team", "policy_errors", "decisions")
 )
-END_REASONS = ("out", "special", "stock", "limit")  #: values of ``end_reason``
+END_REASONS = END_NAMES[1:]  #: values of ``end_reason`` (END_NONE never ends a hand)
 MELD_KINDS = ("sevens", "aces", "wild")  #: the melds whose risk ``analysis.risk`` measures
-#: per-team fields of the issue-3 schema (prefix ``team0_`` / ``team1_``)
-TEAM_FIELDS = (
-    *(f"{m}_started_turn" for m in MELD_KINDS),  # -1 if never started
-    *(f"{m}_completed" for m in MELD_KINDS),
-    "aces_mixed",  # MELD-7: the aces meld took wilds in the initial meld
-    "sevens_penalty_players",  # SCORE-4: players of the team who held 3+ sevens at the end
-    "aces_penalty_players",  # SCORE-4: the same for aces
-    *SCORE_ITEMS,  # the itemised breakdown
-)
+#: per-team fields of the records (prefix ``team0_`` / ``team1_``), as the engine writes them
+TEAM_FIELDS = TEAM_RECORD_ITEMS
 #: per-team fields the risk tables also need (count of the rank held by the starting player
-#: when the meld was started, and stock size then); absent from the issue-3 minimum schema
-RISK_FIELDS = (
-    "sevens_started_held",
-    "aces_started_held",
-    "sevens_started_stock",
-    "aces_started_stock",
-    "wild_started_stock",
-)
+#: when the meld was started, and stock size then)
+RISK_FIELDS = RISK_RECORD_ITEMS
 
 
 def team_columns(fields: Iterable[str]) -> list[str]:

@@ -65,6 +65,42 @@ def started(records: pd.DataFrame, meld: str) -> pd.DataFrame:
     return view
 
 
+def grouped_starts(
+    records: pd.DataFrame, meld: str, by: str, bins: Sequence[int] | None = None
+) -> pd.DataFrame:
+    """:func:`started` with the group column ``by`` added: the turn or stock bin when the meld
+    was started, or the count of its rank held then (shared by ``analysis.stream``)."""
+    if by == "held" and meld == "wild":
+        raise CanastaError("a wild meld has no rank held: group it by turn or stock")
+    col = BY_COLUMN[by]
+    view = started(records, meld)
+    if col not in view.columns:
+        raise CanastaError(
+            f"records lack column(s) team0_{meld}_{col}, team1_{meld}_{col} needed for "
+            f"{meld} meld risk by {by}"
+        )
+    if by == "held":
+        view[by] = view[col]
+    else:
+        view[by] = _bins(view[col], bins or (TURN_BINS if by == "turn" else STOCK_BINS))
+    return view
+
+
+def completion_columns(comp: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """The group keys, ``n``, ``completed`` and the Wilson ``completion`` columns of a
+    proportion table of completed melds (shared by ``analysis.stream``)."""
+    return comp[keys].assign(
+        n=comp["n"], completed=comp["successes"], **iv.interval_columns(comp, "completion")
+    )
+
+
+def add_meld_points(out: pd.DataFrame, meld: str) -> None:
+    """``meld_points`` and its bounds from the completion columns, for sevens and aces."""
+    if meld != "wild":  # SCORE-2: +2500 completed, -2500 not: 2500 (2c - 1), monotone in c
+        for s in ("", "_low", "_high"):
+            out[f"meld_points{s}"] = NATURAL_MELD_POINTS * (2.0 * out[f"completion{s}"] - 1.0)
+
+
 def meld_risk(
     records: pd.DataFrame,
     meld: str = "sevens",
@@ -83,41 +119,17 @@ def meld_risk(
     """
     if by not in BY_COLUMN:
         raise CanastaError(f"unknown grouping {by!r}: choose turn, held or stock")
-    if by == "held" and meld == "wild":
-        raise CanastaError("a wild meld has no rank held: group it by turn or stock")
-    col = BY_COLUMN[by]
-    view = started(records, meld)
-    if col not in view.columns:
-        raise CanastaError(
-            f"records lack column(s) team0_{meld}_{col}, team1_{meld}_{col} needed for "
-            f"{meld} meld risk by {by}"
-        )
-    if by == "held":
-        view[by] = view[col]
-    else:
-        view[by] = _bins(view[col], bins or (TURN_BINS if by == "turn" else STOCK_BINS))
+    view = grouped_starts(records, meld, by, bins)
     keys = ["policy", by] if by_policy else [by]
     comp = iv.proportion_table(view, "completed", by=keys, confidence=confidence)
     pts = iv.mean_table(view, "score", by=keys, confidence=confidence)
-    out = comp[keys].copy()
-    out["n"] = comp["n"]
-    out["completed"] = comp["successes"]
-    out["completion"] = comp["estimate"]
-    out["completion_low"] = comp["ci_low"]
-    out["completion_high"] = comp["ci_high"]
+    out = completion_columns(comp, keys)
     pts = pts.set_index(keys)
     idx = pd.MultiIndex.from_frame(out[keys]) if len(keys) > 1 else out[keys[0]]
     for src, dst in (("estimate", "points"), ("ci_low", "points_low"), ("ci_high", "points_high")):
         out[dst] = pts[src].reindex(idx).to_numpy()
-    if meld != "wild":  # SCORE-2: +2500 completed, -2500 not: 2500 (2c - 1), monotone in c
-        for s in ("", "_low", "_high"):
-            out[f"meld_points{s}"] = NATURAL_MELD_POINTS * (2.0 * out[f"completion{s}"] - 1.0)
-    text = (
-        f"completion: {iv.statement(iv.WILSON, confidence)}; "
-        f"points: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    add_meld_points(out, meld)
+    iv.label(out, iv.statements({"completion": iv.WILSON, "points": iv.NORMAL}, confidence))
     out.attrs["meld"] = meld
     return out.reset_index(drop=True)
 
@@ -143,28 +155,16 @@ def mixed_aces(
         {
             "aces_started": share["n"],
             "mixed": share["successes"],
-            "mixed_share": share["estimate"],
-            "mixed_share_low": share["ci_low"],
-            "mixed_share_high": share["ci_high"],
+            **iv.interval_columns(share, "mixed_share"),
         }
     )
     if keys:
         out.insert(0, "policy", share["policy"])
         comp = comp.set_index("policy").reindex(out["policy"]).reset_index()
         pts = pts.set_index("policy").reindex(out["policy"]).reset_index()
-    out["completion"] = comp["estimate"].to_numpy()
-    out["completion_low"] = comp["ci_low"].to_numpy()
-    out["completion_high"] = comp["ci_high"].to_numpy()
-    out["points"] = pts["estimate"].to_numpy()
-    out["points_low"] = pts["ci_low"].to_numpy()
-    out["points_high"] = pts["ci_high"].to_numpy()
-    text = (
-        f"shares: {iv.statement(iv.WILSON, confidence)}; "
-        f"points: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
-    return out
+    out = out.assign(**iv.interval_columns(comp, "completion"))
+    out = out.assign(**iv.interval_columns(pts, "points"))
+    return iv.label(out, iv.statements({"shares": iv.WILSON, "points": iv.NORMAL}, confidence))
 
 
 def penalties(
@@ -193,22 +193,12 @@ def penalties(
                 "rank": rank,
                 "n": freq["n"],
                 "paid": freq["successes"],
-                "frequency": freq["estimate"],
-                "frequency_low": freq["ci_low"],
-                "frequency_high": freq["ci_high"],
-                "cost": cost["estimate"],
-                "cost_low": cost["ci_low"],
-                "cost_high": cost["ci_high"],
+                **iv.interval_columns(freq, "frequency"),
+                **iv.interval_columns(cost, "cost"),
             }
         )
         if keys:
             part.insert(0, "policy", freq["policy"])
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
-    text = (
-        f"frequency: {iv.statement(iv.WILSON, confidence)}; "
-        f"cost: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
-    return out
+    return iv.label(out, iv.statements({"frequency": iv.WILSON, "cost": iv.NORMAL}, confidence))

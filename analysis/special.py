@@ -91,9 +91,7 @@ def dealt_odds(
             row |= {"ci_high": e.ci_high, "n": n, "exact_inside": e.ci_low <= p <= e.ci_high}
         rows.append(row)
     out = pd.DataFrame(rows)
-    text = iv.statement(iv.WILSON, confidence)
-    out["interval"] = text
-    out.attrs["interval"] = text
+    iv.label(out, iv.statement(iv.WILSON, confidence))
     out.attrs["model"] = _odds_model()
     return out
 

@@ -60,17 +60,9 @@ MELD_TABLES = (("sevens", "turn"), ("sevens", "held"), ("aces", "turn"), ("aces"
 #: per-team fields the report's tables read (the rest of a record is not needed)
 REPORT_TEAM_FIELDS = (
     "special_hand",
-    "sevens_started_turn",
-    "aces_started_turn",
-    "wild_started_turn",
-    "sevens_completed",
-    "aces_completed",
-    "wild_completed",
+    *(f"{m}_{x}" for x in ("started_turn", "completed") for m in risk.MELD_KINDS),
     "aces_mixed",
-    "sevens_penalty_players",
-    "aces_penalty_players",
-    "sevens_started_held",
-    "aces_started_held",
+    *(f"{r}_{x}" for x in ("penalty_players", "started_held") for r in ("sevens", "aces")),
 )
 #: every column the report's tables read; the rest of a record can be dropped as it arrives
 REPORT_COLUMNS = (*HAND_COLUMNS, "special_team", *team_columns(REPORT_TEAM_FIELDS))
@@ -182,17 +174,7 @@ def _partials(records: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame] | Cana
         return {"n": group_sums(v, ["policy"]), "turns": group_sums(declared, ["policy", "turns"])}
 
     def meld(m, by):
-        col = risk.BY_COLUMN[by]
-        v = risk.started(records, m)
-        if col not in v.columns:
-            raise CanastaError(
-                f"records lack column(s) team0_{m}_{col}, team1_{m}_{col} needed for "
-                f"{m} meld risk by {by}"
-            )
-        if by == "held":
-            v[by] = v[col]
-        else:
-            v[by] = risk._bins(v[col], risk.TURN_BINS if by == "turn" else risk.STOCK_BINS)
+        v = risk.grouped_starts(records, m, by)
         return {
             "": group_sums(
                 v,
@@ -293,22 +275,10 @@ def _meld(s, meld, by, confidence):
     t = s[""]
     keys = ["policy", by]
     comp = iv.from_counts(t["completed"], t["n"], confidence, **{k: t[k] for k in keys})
-    out = comp[keys].copy()
-    out["n"] = comp["n"]
-    out["completed"] = comp["successes"]
-    out["completion"] = comp["estimate"]
-    out["completion_low"] = comp["ci_low"]
-    out["completion_high"] = comp["ci_high"]
+    out = risk.completion_columns(comp, keys)
     out["points"], _, out["points_low"], out["points_high"] = _mean_columns(t, "score", confidence)
-    if meld != "wild":  # SCORE-2: +2500 completed, -2500 not (as risk.meld_risk)
-        for x in ("", "_low", "_high"):
-            out[f"meld_points{x}"] = risk.NATURAL_MELD_POINTS * (2.0 * out[f"completion{x}"] - 1.0)
-    text = (
-        f"completion: {iv.statement(iv.WILSON, confidence)}; "
-        f"points: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    risk.add_meld_points(out, meld)
+    iv.label(out, iv.statements({"completion": iv.WILSON, "points": iv.NORMAL}, confidence))
     out.attrs["meld"] = meld
     return out.reset_index(drop=True)
 
@@ -335,12 +305,8 @@ def _penalties(s, confidence):
         part.insert(0, "policy", freq["policy"])
         parts.append(part)
     out = pd.concat(parts, ignore_index=True)
-    text = (
-        f"frequency: {iv.statement(iv.WILSON, confidence)}; "
-        f"cost: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    methods = {"frequency": iv.WILSON, "cost": iv.NORMAL}
+    iv.label(out, iv.statements(methods, confidence))
     return out
 
 
@@ -364,12 +330,8 @@ def _mixed_aces(s, confidence):
     out["completion_high"] = np.where(none, np.nan, high)
     est, _, lo, hi = _mean_columns(t, "mixed_score", confidence, n="mixed")
     out["points"], out["points_low"], out["points_high"] = est, lo, hi
-    text = (
-        f"shares: {iv.statement(iv.WILSON, confidence)}; "
-        f"points: {iv.statement(iv.NORMAL, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    methods = {"shares": iv.WILSON, "points": iv.NORMAL}
+    iv.label(out, iv.statements(methods, confidence))
     return out
 
 
@@ -378,9 +340,7 @@ def _mean_table(s, value, confidence):
     est, se, low, high = _mean_columns(t, value, confidence)
     out = pd.DataFrame({"policy": t["policy"], "n": t["n"], "estimate": est, "se": se})
     out["ci_low"], out["ci_high"] = low, high
-    text = iv.statement(iv.NORMAL, confidence)
-    out["interval"] = text
-    out.attrs["interval"] = text
+    iv.label(out, iv.statement(iv.NORMAL, confidence))
     return out
 
 

@@ -17,7 +17,7 @@ in which it paid each in-hand penalty (Wilson intervals), the share of deals in 
 let the choice be made (``applied``), and the paired difference in points against the first
 choice.
 
-The playing is the engine's compiled ``sim.engine.play_position(n, position, choice, seed,
+The playing is the engine's compiled ``sim.play_position(n, position, choice, seed,
 policies, n_jobs, ruleset)`` (records of the ``sim.simulate`` schema plus ``applied``). A forced
 action the rules refuse in some deal (e.g. melding sevens that cannot be part of a valid
 opening, OPEN-1) is not made there: the policy decides, and ``applied`` says how often the
@@ -180,12 +180,12 @@ def check_choice(pos: Position, choice: str) -> None:
 
 
 def resolve_play(play: Callable | None = None) -> Callable:
-    """``play`` if given, else the engine's compiled ``sim.engine.play_position(n, position,
+    """``play`` if given, else the engine's compiled ``sim.play_position(n, position,
     choice, seed=S, policies=(A, B), n_jobs=J, ruleset=R)`` (one record row per hand, the
     ``sim.simulate`` schema plus ``applied``, hand i's unseen cards depending only on (S, i))."""
     if play is not None:
         return play
-    from sim.engine import play_position
+    from sim.api import play_position
 
     def run(n, pos, choice, n_jobs=1, **kw):
         if n_jobs != 1:  # every job gets chunks (sim.jobs); the rows do not depend on them
@@ -258,11 +258,7 @@ def whatif(
                 row |= {f"{meld}_penalty_high": e.ci_high}
         rows.append(row)
     out = pd.DataFrame(rows)
-    text = (
-        f"points, net and differences: {iv.statement(iv.NORMAL, confidence)}; "
-        f"completion and penalty shares: {iv.statement(iv.WILSON, confidence)}"
-    )
-    out["interval"] = text
-    out.attrs["interval"] = text
+    methods = {"points, net and differences": iv.NORMAL, "completion and penalty shares": iv.WILSON}
+    iv.label(out, iv.statements(methods, confidence))
     out.attrs["team"] = team
     return out

@@ -4,7 +4,7 @@
         [--pair heuristic,heuristic] [--repeat 3]
 
 For each pairing (heuristic vs heuristic, random vs random, greedy vs greedy, special_chaser vs
-heuristic) it plays ``--hands`` hands through ``sim.engine.hands.play_hands`` (the runner's chunk
+heuristic) it plays ``--hands`` hands through ``sim.api.play_hands`` (the runner's chunk
 function: deal, play, score, records as a DataFrame) on one core after a warm-up call, and
 reports hands/s and policy decisions/s by CPU time of this process (the machine is shared, so
 wall time is shown too). First-call compile time is measured separately in fresh interpreters:
@@ -36,7 +36,7 @@ PAIRS = (
 _FIRST_CALL = """
 import time
 t = time.perf_counter()
-from sim.engine.hands import play_hands
+from sim.api import play_hands
 from sim.rng import run_key
 play_hands(run_key(0), 0, 1, ("heuristic", "heuristic"))
 play_hands(run_key(0), 0, 1, ("random", "random"))
@@ -124,7 +124,7 @@ def main() -> None:
         per_decision()
         return
 
-    from sim.engine.hands import play_hands
+    from sim.api import play_hands
     from sim.rng import run_key
 
     print("| pairing | hands | hands/s (CPU) | hands/s (wall) | decisions/s (CPU) | turns/hand |")

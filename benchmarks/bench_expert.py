@@ -110,7 +110,7 @@ def time_decisions(spec: str, hands: int, seed: int) -> dict:
 
 
 def time_hands(spec: str, hands: int, seed: int) -> dict:
-    from sim.engine.hands import play_hands
+    from sim.api import play_hands
     from sim.rng import run_key
 
     play_hands(run_key(seed), 0, 1, (spec, "heuristic"))  # warm-up (loads the cache)

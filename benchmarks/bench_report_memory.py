@@ -4,7 +4,7 @@
         [--deals 0] [--policies A,B,...] [--in-memory]
 
 For each size, one fresh process runs the report exactly as ``canasta report --hands N
---deals D --jobs J --quiet`` does (``sim.cli.main``) and reports:
+--deals D --jobs J --quiet`` does (``canasta.main``) and reports:
 
 * ``self peak``: the report process's own peak RSS (``getrusage(RUSAGE_SELF)`` at its end);
 * ``tree peak``: the sum of its and its worker processes' RSS, sampled every 0.1 s;
@@ -34,11 +34,11 @@ _CHILD = """
 import json, resource, sys
 mode, out, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
 if mode == "cli":
-    from sim.cli import main
+    from canasta import main
     code = main(["report", *argv, "--quiet", "--out", out])
-else:  # the in-memory path: what sim/cli/report.py runs, with stream=False
-    from sim.cli import build_parser
-    from sim.cli.report import parse_policies
+else:  # the in-memory path: what canasta/report.py runs, with stream=False
+    from canasta import build_parser
+    from canasta.report import parse_policies
     from reports.build import Settings, build
     from reports.html import assemble, write
     a = build_parser().parse_args(["report", *argv, "--quiet", "--out", out])

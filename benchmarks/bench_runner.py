@@ -75,7 +75,7 @@ def _timed(fn):
 def _hands_task(seed, start, stop):
     """Play a chunk; (pid, wall s, CPU s): the CPU time shows the work a chunk costs in a
     worker against in this process, whatever share of a core the shared machine gave it."""
-    from sim.engine.hands import play_hands
+    from sim.api import play_hands
     from sim.rng import run_key
 
     t0, c0 = time.perf_counter(), time.process_time()
@@ -170,7 +170,7 @@ def peak_rss(kind: str, n_items: int, chunk: int, jobs: int) -> dict:
 
 def startup(repeat: int = 5) -> dict:
     exe = ROOT / ".venv" / "bin" / "canasta"
-    cmd = [str(exe), "odds", "--exact"] if exe.exists() else [sys.executable, "-m", "sim"]
+    cmd = [str(exe), "odds", "--exact"] if exe.exists() else [sys.executable, "-m", "canasta"]
     subprocess.run(cmd, capture_output=True, check=True)  # warm the caches
     times = [
         _timed(lambda: subprocess.run(cmd, capture_output=True, check=True)) for _ in range(repeat)

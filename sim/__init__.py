@@ -12,7 +12,16 @@ __version__ = "0.1.0"
 __all__ = ["DEFAULT_RULESET", "CanastaError", "RuleViolation", "Ruleset", "__version__"]
 
 #: public functions of heavier modules, imported on first use so ``import sim`` stays quick
-_LAZY = {"load": "sim.store", "simulate": "sim.engine.hands"}
+_LAZY = {
+    "load": "sim.store",
+    "simulate": "sim.api",
+    "simulate_games": "sim.api",
+    "play_position": "sim.api",
+    "play_hands": "sim.api",
+    "play_games": "sim.api",
+    "Game": "sim.engine.game",
+    "describe_action": "sim.engine.game",
+}
 
 
 def __getattr__(name):

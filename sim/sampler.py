@@ -359,9 +359,9 @@ def dealt_records(key, start: int, stop: int, ruleset=None):
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion, from ``analysis.intervals`` (the project's one
-    definition of intervals; imported here, never at module level)."""
-    from analysis.intervals import wilson_bounds
+    """95% Wilson score interval of a proportion (``sim.stats``, the project's one definition,
+    also behind ``analysis.intervals``)."""
+    from sim.stats import wilson_bounds
 
     _, low, high = wilson_bounds(hits, n)
     return float(low), float(high)

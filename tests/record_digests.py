@@ -42,8 +42,8 @@ def digest(df) -> str:
 def runs():
     """(name, thunk) for every fixed-seed run the digests cover."""
     import sim
+    from sim.api import play_position, simulate_games
     from sim.cards import parse_cards
-    from sim.engine import play_position, simulate_games
 
     for a, b in itertools.product(FAST, FAST):
         yield f"hands {a} vs {b}", lambda a=a, b=b: sim.simulate(HANDS, policies=(a, b), seed=11)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from analysis import compare
-from sim.cli import main
+from canasta import main
 from sim.errors import CanastaError
 
 SKILL = {"heuristic": 200.0, "greedy": 50.0, "random": -400.0}

@@ -8,7 +8,7 @@ import pytest
 
 from analysis import synthetic as syn
 from analysis import whatif as wi
-from sim.cli import main
+from canasta import main
 from sim.errors import CanastaError
 
 HAND = "7H 7S 7D 7C KS KD 9H 8C 6S 5D 4H 4C QS"
@@ -102,7 +102,7 @@ def test_cli_whatif_errors_and_choices(capsys):
 
 def test_cli_help_names_every_choice():
     """The help's list of choices is the module's list."""
-    from sim.cli import build_parser
+    from canasta import build_parser
 
     text = build_parser()._subparsers._group_actions[0].choices["whatif"].format_help()
     for name in wi.CHOICES:

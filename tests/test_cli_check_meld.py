@@ -2,7 +2,7 @@
 
 import pytest
 
-from sim.cli import main
+from canasta import main
 
 
 @pytest.mark.parametrize(

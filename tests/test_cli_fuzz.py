@@ -1,6 +1,6 @@
 """Bad input on every command: exit 2, exactly one line on stderr, never a traceback.
 
-The commands are discovered from the parser (``sim.cli.build_parser``), so a new command is
+The commands are discovered from the parser (``canasta.build_parser``), so a new command is
 fuzzed as soon as it exists: every integer or number flag gets huge, negative, empty and
 wrongly typed values; every positional argument an empty, an unknown and a huge value and a
 missing file; string flags with a known meaning (policies, rulesets, cards, scores, files...)
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.cli import build_parser, main
+from canasta import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGE = "9" * 25  # beyond int64
@@ -272,7 +272,7 @@ def test_issue_examples_name_the_flag_and_limit(argv, message, capsys):
 def test_no_traceback_at_the_process_level(argv, message):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run(
-        [sys.executable, "-m", "sim", *argv],
+        [sys.executable, "-m", "canasta", *argv],
         capture_output=True,
         text=True,
         env=env,

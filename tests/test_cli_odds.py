@@ -5,7 +5,7 @@ from fractions import Fraction
 
 import pytest
 
-from sim.cli import main
+from canasta import main
 from sim.odds import MODEL, NAMES, exact_odds
 
 
@@ -71,7 +71,7 @@ def test_odds_1_sampled_json_adds_estimates_beside_exact(capsys):
     import json
 
     from analysis.intervals import wilson_bounds
-    from sim.cli import main
+    from canasta import main
 
     assert main(["odds", "-n", "400000", "--seed", "5", "--format", "json", "--quiet"]) == 0
     one = json.loads(capsys.readouterr().out)
@@ -90,7 +90,7 @@ def test_odds_1_sampled_json_adds_estimates_beside_exact(capsys):
 
 
 def test_odds_sampled_bad_input_is_one_line(capsys):
-    from sim.cli import main
+    from canasta import main
 
     for argv in (
         ["odds", "-n", "0"],

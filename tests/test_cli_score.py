@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from sim.cli import main
+from canasta import main
 from sim.encoding import SCORE_ITEMS
 
 K7 = "KS KH KD KC KS KH KD"  # natural canasta of kings

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 import sim
-from sim.cli import main
+from canasta import main
 from sim.store import META_NAME, read_meta
 
 N = 60
@@ -78,7 +78,7 @@ def test_simulate_bad_input_is_one_line(capsys, args, message):
 
 def test_simulate_games_one_row_per_game_through_the_runner(tmp_path, capsys):
     """--games N: whole games to the target (GAME-1), one row per game, resumable like hands."""
-    from sim.engine.hands import play_games
+    from sim.api import play_games
     from sim.rng import run_key
 
     out = tmp_path / "games"

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import sim
-from sim.cli import main
+from canasta import main
 from sim.store import META_NAME, read_meta, repair_command
 
 N, CHUNK, SEED = 300, 100, 4

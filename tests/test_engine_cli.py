@@ -2,7 +2,7 @@
 
 import json
 
-from sim.cli import main
+from canasta import main
 from sim.engine.game import Game
 
 

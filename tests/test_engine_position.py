@@ -1,4 +1,4 @@
-"""Compiled what-if positions (``sim.engine.play_position``): the deal around a fixed position
+"""Compiled what-if positions (``sim.play_position``): the deal around a fixed position
 accounts for every card once (CARD-1), depends only on (seed, hand) and not on the choice,
 impossible positions are refused by name (CARD-1, MELD-6, DEAL-2, sizes), and positions with a
 known answer (END-1: an empty stock ends the hand at the draw; PILE-1: no pair, no pickup)."""
@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from sim.api import play_position
 from sim.cards import parse_cards
 from sim.encoding import (
     INV_OK,
@@ -21,7 +22,6 @@ from sim.encoding import (
     STATE_SIZE,
     TMP_SIZE,
 )
-from sim.engine import play_position
 from sim.engine.invariants import check_invariants
 from sim.engine.position import PS_CHOICE, deal_position, position_arrays
 from sim.errors import CanastaError

@@ -92,7 +92,7 @@ def test_simulate_refuses_counts_no_run_could_finish():
         sim.simulate(5, seed=2**64)
     with pytest.raises(CanastaError, match="n_jobs"):
         sim.simulate(5, n_jobs=HUGE)
-    from sim.engine.hands import simulate_games
+    from sim.api import simulate_games
 
     with pytest.raises(CanastaError, match=f"n_games.*{V.MAX_GAMES:,}"):
         simulate_games(V.MAX_GAMES + 1)
@@ -109,7 +109,7 @@ def test_policy_parameters_beyond_the_limit_are_refused():
 
 
 def test_play_hands_params_must_match_the_policies():
-    from sim.engine.hands import play_hands
+    from sim.api import play_hands
     from sim.rng import run_key
 
     for params in ([np.zeros(1), np.zeros(1)], [np.zeros(99)], "x"):
@@ -118,7 +118,7 @@ def test_play_hands_params_must_match_the_policies():
 
 
 def test_chunk_functions_refuse_ranges_beyond_int64():
-    from sim.engine.hands import play_games, play_hands
+    from sim.api import play_games, play_hands
     from sim.rng import run_key
 
     key = run_key(0)

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from sim.cli import build_parser
+from canasta import build_parser
 from sim.jobs import chunk_size_for, default_jobs, effective_jobs
 
 COMMANDS = {

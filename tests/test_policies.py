@@ -11,6 +11,7 @@ import pytest
 from numba import njit
 
 import sim
+from sim.api import play_hands
 from sim.encoding import (
     A_DISCARD,
     A_DRAW,
@@ -66,7 +67,6 @@ from sim.encoding import (
     TWOS,
     WILD_MELD,
 )
-from sim.engine.hands import play_hands
 from sim.engine.judge import action_reason, legal_actions
 from sim.errors import CanastaError
 from sim.policies import get, names, parse, register, unregister

@@ -315,7 +315,7 @@ def test_write_html_and_figure_files(made, tmp_path):
     ],
 )
 def test_cli_bad_input_one_line(argv, message, capsys, tmp_path):
-    from sim.cli import main
+    from canasta import main
 
     code = main(["report", "--out", str(tmp_path / "r.html"), "--quiet", *argv])
     err = capsys.readouterr().err
@@ -346,7 +346,7 @@ needs_engine = pytest.mark.skipif(_engine() is None, reason="this build has no s
 def test_cli_builds_a_real_report(tmp_path, capsys):
     """README's command at tiny sizes: the engine's hands, the real sampler, every section,
     the figures written beside the page, and the methods naming the engine and the seed."""
-    from sim.cli import main
+    from canasta import main
 
     out, figs = tmp_path / "report.html", tmp_path / "figs"
     argv = [

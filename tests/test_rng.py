@@ -92,7 +92,7 @@ def test_seeding_engine_hands_1000_apart_are_different_deals():
     ``i`` from ``seed_hand(key, i)``): hands i, i + 1,000 and i + 100,000 of one run, with the
     same first player (i % 4), are different deals, so their records differ (a hand's record
     is a function of its deal and policies alone: the same deal gives the same row)."""
-    from sim.engine.hands import play_hands
+    from sim.api import play_hands
 
     key = run_key(8)
     cols = None

@@ -127,8 +127,8 @@ def test_open_5_bonus_cards_four_then_three_none_after_pile():
     assert g.state[ST_OPENED] == 1 and g.state[ST_OPENED + 1] == 1
 
 
-def test_open_5_no_bonus_when_opening_with_the_pile():
-    """OPEN-5/PILE-1: P1 opens by taking the pile with a pair of nines: no bonus cards."""
+def nines_for_the_pile():
+    """P0 draws and discards 9S; P1 holds the pair 9H 9D (to take the pile) and AAA KKK QQQ."""
     deck = deck_for(
         [
             "9S 4C 5C 6C 8C 10C JS JD 4D 5D 6D 8D 10D",  # P0 will discard 9S
@@ -141,6 +141,12 @@ def test_open_5_no_bonus_when_opening_with_the_pile():
     g = Game(deck=deck, first_player=0)
     g.apply(A_DRAW)
     g.apply(A_DISCARD + NINE)
+    return g
+
+
+def test_open_5_no_bonus_when_opening_with_the_pile():
+    """OPEN-5/PILE-1: P1 opens by taking the pile with a pair of nines: no bonus cards."""
+    g = nines_for_the_pile()
     assert A_TAKE_PILE in g.legal_actions()  # PILE-2: the opening can be completed
     g.apply(A_TAKE_PILE)  # pair 9H 9D + top 9S melded at once (PILE-1)
     assert st_melds(g.state)[1, NINE, NATURALS] == 3
@@ -394,18 +400,7 @@ def test_records_started_held_and_stock_meld_1_from_hand():
 def test_records_started_held_after_taking_the_pile_pile_1():
     """PILE-1: P1 takes the pile with a pair of nines, then starts its aces holding three; the
     stock is the one after P0's draw (taking the pile draws nothing)."""
-    deck = deck_for(
-        [
-            "9S 4C 5C 6C 8C 10C JS JD 4D 5D 6D 8D 10D",  # P0 will discard 9S
-            "9H 9D AC AC AH KC KC KH QC QC QH 6H 6D",  # P1: 99 + AAA KKK QQQ from hand
-            JUNK[1],
-            "4S 5S 6S 8S 10S JS QS KS 10H 10D 8H 5H JH",
-        ],
-        stock_top="10S",
-    )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)
-    g.apply(A_DISCARD + NINE)
+    g = nines_for_the_pile()
     g.apply(A_TAKE_PILE)
     meld(g, ACE, 3)
     st = g.state

@@ -1,22 +1,21 @@
 """The deal-and-play engine: compiled hands (``core``, ``play``), records and the step API.
 
-Public entry points (imported on first use, so ``import sim.engine`` stays light):
-``Game`` and ``describe_action`` (step API, ``game``), ``play_hands``, ``simulate``,
-``play_games``, ``simulate_games`` (``hands``), ``play_position`` (what-if positions,
-``position``).
+The engine takes compiled policies (decide functions and float64 parameter arrays, never
+names) and the ruleset as an array. Array-level entry points: ``hands.play_hands_arrays``,
+``hands.play_games_arrays``, ``position.play_position_arrays``. The runs by policy name
+(``simulate``, ``simulate_games``, ``play_position``, the chunk functions ``play_hands`` and
+``play_games``) live a layer up, in ``sim.api``, and are public as ``sim.simulate``...
+
+Public entry points here (imported on first use, so ``import sim.engine`` stays light):
+``Game`` and ``describe_action`` (step API, ``game``).
 """
 
 # numba's cache of the engine is kept fresh by sim._numba_cache, run when ``sim`` is imported.
 
-_LAZY = {
-    "Game": "sim.engine.game",
-    "describe_action": "sim.engine.game",
-    "play_hands": "sim.engine.hands",
-    "simulate": "sim.engine.hands",
-    "play_games": "sim.engine.hands",
-    "simulate_games": "sim.engine.hands",
-    "play_position": "sim.engine.position",
-}
+_LAZY = {"Game": "sim.engine.game", "describe_action": "sim.engine.game"}
+
+#: names that moved above the engine (issue 11): sim.engine never imports the runner level
+_MOVED = ("simulate", "simulate_games", "play_position", "play_hands", "play_games")
 
 
 def __getattr__(name):
@@ -24,4 +23,9 @@ def __getattr__(name):
         import importlib
 
         return getattr(importlib.import_module(_LAZY[name]), name)
+    if name in _MOVED:
+        raise AttributeError(
+            f"sim.engine.{name} moved to sim.{name} (the engine takes compiled policies, not "
+            "names; docs/architecture.md)"
+        )
     raise AttributeError(f"module 'sim.engine' has no attribute {name!r}")

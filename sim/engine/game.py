@@ -203,7 +203,7 @@ class Game:
 
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
         """Play to the end of the hand with one policy per team."""
-        from sim.engine.hands import resolve_policies
+        from sim.api import resolve_policies
         from sim.engine.judge import forced_action
 
         policies = [r[2] for r in resolve_policies(policies)]  # unknown names: refused now

@@ -12,17 +12,16 @@ The *choice* (``CHOICES``) forces the fixed player's first decision(s) in that t
 policies play everything else. A forced action the rules refuse in a deal is not made there
 (the policy decides) and the record's ``applied`` column is 0.
 
-Kernel: ``play_position_kernel``; Python: ``play_position`` (= ``sim.engine.play_position``)
-and the runner's chunk function ``position_hands``.
+Kernel: ``play_position_kernel``; Python: ``position_arrays`` (check a position, build the
+template) and ``play_position_arrays`` (compiled policies in, record arrays out). Policy names,
+the runner and DataFrames are ``sim.api``'s (``sim.play_position``).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 from numba import njit, types
 
 from sim import encoding as E
@@ -33,15 +32,7 @@ from sim.engine.state import apply_action, begin_turn, clear_state
 from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
 from sim.rng import seed_hand, shuffle
-from sim.validate import (
-    MAX_HANDS,
-    check_cards,
-    check_int,
-    check_run,
-    check_scores,
-    check_seat,
-    check_turn,
-)
+from sim.validate import check_cards, check_int, check_scores, check_seat, check_turn
 
 #: choice name -> what the fixed player does at the position (then the policies play on)
 CHOICES = {
@@ -471,86 +462,26 @@ def _ruleset(ruleset):
     return as_ruleset(ruleset)
 
 
-def position_hands(
+def play_position_arrays(
     key: np.ndarray,
     start: int,
     stop: int,
+    decides: Sequence,
+    params: Sequence[np.ndarray],
+    rules_arr: np.ndarray,
     template: np.ndarray,
     pos: np.ndarray,
     unseen: np.ndarray,
-    policies: Sequence = ("heuristic", "heuristic"),
-    rules=None,
-) -> pd.DataFrame:
-    """Chunk function (``sim.runner``): hands ``start..stop-1`` from a checked position
-    (``position_arrays``); records of the ``sim.simulate`` schema plus ``applied``."""
-    from sim.engine.hands import EngineInvariantError, check_range, resolve_policies
-    from sim.engine.records import records_frame
+) -> tuple[np.ndarray, np.ndarray]:
+    """Hands ``start..stop-1`` from a checked position (``position_arrays``) with compiled
+    policies: ``(records int64[n, RECORD_WIDTH], applied bool[n])`` (``applied``: the forced
+    choice was made, always true for the ``policy`` choice)."""
+    from sim.engine.hands import call_kernel, check_range
 
     start, stop = check_range(start, stop, "hand")
-    resolved = resolve_policies(policies)
     out = np.zeros((stop - start, E.RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros(stop - start, dtype=np.int64)
-    status = np.zeros(2, dtype=np.int64)
-    code = play_position_kernel(
-        np.ascontiguousarray(key, dtype=np.uint64),
-        start,
-        stop,
-        resolved[0][0].decide,
-        resolved[1][0].decide,
-        np.ascontiguousarray(resolved[0][1], dtype=np.float64),
-        np.ascontiguousarray(resolved[1][1], dtype=np.float64),
-        np.ascontiguousarray(_ruleset(rules).to_array()),
-        np.ascontiguousarray(template, dtype=np.int64),
-        np.ascontiguousarray(pos, dtype=np.int64),
-        np.ascontiguousarray(unseen, dtype=np.int64),
-        out,
-        applied,
-        status,
-    )
-    if code != 0:
-        raise EngineInvariantError(f"invariant {code} broken in hand {status[0]}")
-    df = records_frame(out, resolved[0][2], resolved[1][2])
-    df["applied"] = applied.astype(bool) | (pos[PS_CHOICE] == CH_POLICY)
-    return df
-
-
-_ROW_BYTES = 8 * E.RECORD_WIDTH + 72  #: a record row in memory, with policy labels and applied
-
-
-def play_position(
-    n: int,
-    position,
-    choice: str = "policy",
-    seed: int = 0,
-    policies: Sequence = ("heuristic", "heuristic"),
-    n_jobs: int = 1,
-    ruleset=None,
-    **runner_options,
-) -> pd.DataFrame:
-    """Play ``n`` hands from ``position`` with ``choice`` forced (``CHOICES``); one record row
-    per hand (the ``sim.simulate`` schema, docs/records.md) plus ``applied`` (the choice was
-    made: the rules allowed it in that deal). Hand ``i``'s unseen cards depend only on
-    (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
-    ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
-    from sim.engine.hands import resolve_policies
-    from sim.rng import run_key
-
-    n, seed = check_run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, _ROW_BYTES, "hands")
-    rules = _ruleset(ruleset)
-    template, pos, unseen = position_arrays(position, choice, rules)
-    specs = tuple(r[2] for r in resolve_policies(policies))
-    if n_jobs == 1 and not runner_options:
-        return position_hands(run_key(seed), 0, n, template, pos, unseen, specs, rules)
-    from sim.runner import run_chunks
-
-    work = functools.partial(
-        position_hands, template=template, pos=pos, unseen=unseen, policies=specs, rules=rules
-    )
-    meta = {
-        "kind": "position",
-        "policies": list(specs),
-        "ruleset": rules.to_dict(),
-        "position": {"template": template.tolist(), "pos": pos.tolist()},
-    }
-    runner_options.setdefault("meta", meta)
-    return run_chunks(work, n, seed=seed, n_jobs=n_jobs, **runner_options)
+    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (template, pos, unseen))
+    args = (decides, params, rules_arr, inputs, (out, applied))
+    call_kernel(play_position_kernel, key, start, stop, *args)
+    return out, applied.astype(bool) | (pos[PS_CHOICE] == CH_POLICY)

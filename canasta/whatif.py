@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     epilog = (
@@ -50,11 +52,7 @@ def add_parser(subparsers) -> None:
         "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
     )
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
-
-    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    _options.add(p, "seed", "jobs", "format")
     p.set_defaults(func=run)
 
 
@@ -88,7 +86,7 @@ def _parse(args):
         if not sep or team.strip() not in ("0", "1"):
             raise CanastaError(f"--meld {spec!r}: expected TEAM:CARDS with TEAM 0 or 1")
         melds.setdefault(int(team), []).append(cards)
-    from sim.engine.hands import resolve_policies
+    from sim.api import resolve_policies
     from sim.policies.registry import split_list
 
     policies = tuple(split_list(args.policies))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -13,14 +15,14 @@ def add_parser(subparsers) -> None:
             "meld, discard and three, the end of the hand and each team's itemised score."
         ),
     )
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    _options.add(p, "seed")
     p.add_argument("--hand", type=int, default=0, help="hand number within the run (default 0)")
     p.add_argument(
         "--policies",
         default="heuristic,heuristic",
         help="team policies 'A,B', each NAME or NAME:param=value,... (default heuristic,heuristic)",
     )
-    p.add_argument("--rules", metavar="FILE.toml", help="ruleset variants (default: tournament)")
+    _options.add(p, "rules", rules="ruleset variants (default: tournament)")
     p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
     p.add_argument("--record", metavar="FILE", help="also write the hand's replay record (JSON)")
     p.set_defaults(func=run)
@@ -81,8 +83,8 @@ def transcript(game, policies) -> list[str]:
 def run(args) -> int:
     from pathlib import Path
 
+    from sim.api import resolve_policies
     from sim.engine.game import Game
-    from sim.engine.hands import resolve_policies
     from sim.errors import CanastaError
     from sim.ruleset import Ruleset
     from sim.validate import check_hand_id, check_seed, parse_scores

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from canasta import _options
+
 
 def add_parser(sub):
     p = sub.add_parser(
@@ -16,7 +18,7 @@ def add_parser(sub):
     )
     p.add_argument("cards", nargs="+", metavar="CARD", help="the meld's cards, e.g. 7H 7S 7D")
     p.add_argument("--initial", action="store_true", help="judge it as part of the initial meld")
-    p.add_argument("--rules", metavar="FILE.toml", help="ruleset variants (default: tournament)")
+    _options.add(p, "rules", rules="ruleset variants (default: tournament)")
     p.set_defaults(func=run)
     return p
 

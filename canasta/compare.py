@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -24,11 +26,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("policy_a", metavar="A", help="first policy (e.g. heuristic)")
     p.add_argument("policy_b", metavar="B", help="second policy (e.g. random)")
     p.add_argument("-n", type=int, default=10_000, help="number of deals (default 10000)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
-
-    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    _options.add(p, "seed", "jobs", "format")
     p.set_defaults(func=run)
 
 
@@ -48,7 +46,8 @@ def format_table(s: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.compare import duplicate
-    from sim.engine.hands import ROW_BYTES, resolve_policies
+    from sim.api import resolve_policies
+    from sim.engine.hands import ROW_BYTES
     from sim.validate import MAX_HANDS, check_count, check_in_memory, check_jobs, check_seed
 
     # every number is checked before any work starts (sim.validate)

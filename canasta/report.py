@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
@@ -47,10 +49,7 @@ def add_parser(subparsers) -> None:
         metavar="A,B,...",
         help=f"policies to compare, by registry name (default {','.join(DEFAULT_POLICIES)})",
     )
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
-
-    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
+    _options.add(p, "seed", "jobs")
     p.add_argument(
         "--from",
         dest="from_dirs",
@@ -60,10 +59,10 @@ def add_parser(subparsers) -> None:
         help="reuse a run directory of 'canasta simulate --out DIR' instead of simulating "
         "(repeat for several; a run and its mirror with the same seed give the comparison)",
     )
-    p.add_argument("--rules", metavar="FILE.toml", help="ruleset of a house variant (TOML)")
+    _options.add(p, "rules", rules="ruleset of a house variant (TOML)")
     p.add_argument("--out", default="report.html", help="HTML file to write (default report.html)")
     p.add_argument("--figures", metavar="DIR", help="also write each figure as PNG and SVG here")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _options.add(p, "quiet")
     p.set_defaults(func=run)
 
 

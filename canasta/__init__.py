@@ -1,9 +1,12 @@
-"""The ``canasta`` command line: thin parsing and formatting over the library.
+"""The ``canasta`` command line (``python -m canasta``): thin parsing and printing over the
+library. A face over ``sim``, ``analysis`` and ``reports``, so it is its own top-level package:
+``sim`` never imports it (docs/architecture.md, layers; tests/test_layers.py).
 
 Each sub-command is a module in this package exposing ``add_parser(subparsers)``, which
 registers the command and sets ``func`` (called with the parsed args, returning an exit code).
-Command modules keep their top-level imports light (argparse, stdlib) and import numba-backed
-code inside ``func``, so ``canasta --help`` stays instant.
+Flags shared by several commands come from ``canasta._options``. Command modules keep their
+top-level imports light (argparse, stdlib) and import numba-backed code inside ``func``, so
+``canasta --help`` stays instant.
 
 Exit codes: 0 success, 1 a rule check said no (e.g. ``check-meld``), 2 bad input.
 Every user error is one line on stderr: ``canasta: error: ...``.

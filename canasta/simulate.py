@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -40,10 +42,7 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
-
-    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help(", -1 = every core"))
+    _options.add(p, "seed", "jobs")
     p.add_argument(
         "--chunk-size",
         type=int,
@@ -52,7 +51,7 @@ def add_parser(subparsers) -> None:
         help="hands (or games) per chunk (default 10000)",
     )
     p.add_argument("--out", metavar="DIR", help="write the run to DIR (Parquet, resumable)")
-    p.add_argument("--rules", metavar="FILE.toml", help="ruleset overrides (TOML)")
+    _options.add(p, "rules")
     p.add_argument(
         "--backend",
         choices=("loky", "dask"),
@@ -60,7 +59,7 @@ def add_parser(subparsers) -> None:
         help="local processes (default) or a Dask cluster (needs --scheduler)",
     )
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _options.add(p, "quiet")
     p.set_defaults(func=run)
 
 
@@ -142,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         options["out"] = args.out
     try:
         if games:
-            from sim.engine.hands import simulate_games
+            from sim.api import simulate_games
 
             result = simulate_games(
                 count, policies=policies, seed=args.seed, ruleset=args.rules, n_jobs=args.jobs,

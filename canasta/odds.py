@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -28,10 +30,7 @@ def add_parser(subparsers) -> None:
         help="count the odds exactly (the default mode, unless -n is given)",
     )
     p.add_argument("-n", "--deals", type=int, metavar="DEALS", help="sample DEALS real deals")
-    p.add_argument("--seed", type=int, default=0, help="seed of the sampled deals (default 0)")
-    from sim.jobs import default_jobs, jobs_help  # every core; results never depend on it
-
-    p.add_argument("--jobs", type=int, default=default_jobs(), help=jobs_help())
+    _options.add(p, "seed", "jobs", seed="seed of the sampled deals (default 0)")
     p.add_argument(
         "--rel-error",
         type=float,
@@ -39,9 +38,7 @@ def add_parser(subparsers) -> None:
         help="keep sampling until every hand's relative standard error is at most R",
     )
     p.add_argument("--max-deals", type=int, metavar="M", help="cap on the deals --rel-error takes")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--rules", metavar="FILE.toml", help="ruleset overrides (TOML)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    _options.add(p, "quiet", "rules", "format")
     p.set_defaults(func=run)
 
 

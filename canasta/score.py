@@ -20,6 +20,8 @@ import argparse
 import json
 from pathlib import Path
 
+from canasta import _options
+
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
@@ -34,7 +36,7 @@ def add_parser(subparsers) -> None:
         ),
     )
     p.add_argument("hand_file", metavar="HAND.json", help="the position to score")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    _options.add(p, "format")
     p.set_defaults(func=run)
 
 

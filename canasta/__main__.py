@@ -1,0 +1,5 @@
+import sys
+
+from canasta import main
+
+sys.exit(main())

@@ -1,0 +1,277 @@
+"""The library's front door, above the engine: policy names in, record tables out.
+
+The engine (``sim.engine``) takes compiled policies (decide functions and float64 parameter
+arrays) and the ruleset as an array, and returns record arrays. This module, at the runner's
+level, does what sits between a user and those arrays, once for every kind of run:
+
+- resolve policy names (``sim.policies.registry``) to decide functions, parameters and labels;
+- the chunk functions the runner calls, ``play_hands``, ``play_games`` and ``position_hands``
+  (``work(key, start, stop) -> DataFrame``; module-level, so ``functools.partial`` of them
+  pickles: workers resolve the names again in their own process);
+- the runs ``simulate``, ``simulate_games`` and ``play_position``, which share one helper
+  (``_run``): check the run, then play in process or hand the chunks to ``sim.runner``.
+
+The public names are re-exported by ``sim`` (``sim.simulate``, ``sim.play_position``...).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from sim.encoding import GAME_RECORD_COLUMNS, RECORD_WIDTH
+from sim.engine.hands import (
+    GAME_ROW_BYTES,
+    ROW_BYTES,
+    play_games_arrays,
+    play_hands_arrays,
+)
+from sim.engine.records import records_frame
+from sim.errors import CanastaError
+from sim.ruleset import as_ruleset
+from sim.validate import MAX_GAMES, MAX_HANDS, check_run
+
+POSITION_ROW_BYTES = 8 * RECORD_WIDTH + 72  #: a record row in memory, with labels and applied
+
+
+def resolve_policies(policies: Sequence) -> list:
+    """[(spec, params, label)] for the two teams' policies: a list of one or two specs
+    (``"heuristic:sevens_threshold=4"`` or ``(name, {param: value})``) or one comma list."""
+    from sim.policies.registry import resolve, split_list
+
+    if isinstance(policies, str):
+        policies = split_list(policies)
+    policies = list(policies)
+    if len(policies) == 1:
+        policies = policies * 2
+    if len(policies) != 2:
+        raise CanastaError(f"expected two policies (team 0, team 1), got {len(policies)}")
+    return [resolve(p) for p in policies]
+
+
+def compile_policies(policies: Sequence, params: Sequence[np.ndarray] | None = None):
+    """``(decides, params, labels)`` of the two teams, what the engine takes; ``params``
+    (one float64 array per team) overrides the specs' parameters."""
+    resolved = resolve_policies(policies)
+    arrays = [np.ascontiguousarray(r[1], dtype=np.float64) for r in resolved]
+    if params is not None:
+        if isinstance(params, str) or len(params) != 2:
+            raise CanastaError("params: give one parameter array per team")
+        given = [np.asarray(p) for p in params]
+        for t, (g, a) in enumerate(zip(given, arrays, strict=True)):
+            # kernels index the array unchecked: its length must be the policy's
+            if g.shape != a.shape or not np.issubdtype(g.dtype, np.number):
+                raise CanastaError(f"params[{t}]: expected {a.size} numbers ({resolved[t][2]})")
+        arrays = [np.ascontiguousarray(g, dtype=np.float64) for g in given]
+    return [r[0].decide for r in resolved], arrays, [r[2] for r in resolved]
+
+
+def _rules_array(rules) -> np.ndarray:
+    return np.ascontiguousarray(as_ruleset(rules).to_array())
+
+
+# ---------------------------------------------------------------------------------------
+# Chunk functions (sim.runner): hands start..stop-1 of the run keyed ``key``
+# ---------------------------------------------------------------------------------------
+def play_hands(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    policies: Sequence = ("heuristic", "random"),
+    params: Sequence[np.ndarray] | None = None,
+    rules=None,
+    debug: bool = False,
+) -> pd.DataFrame:
+    """Play hands ``start..stop-1`` of the run keyed ``key`` (``sim.rng.run_key``): hand ``i`` is
+    dealt and played from ``seed_hand(key, i)`` alone, so the rows never depend on chunking.
+
+    ``policies``: two policy specs (``"heuristic:sevens_threshold=4"``) for team 0 and team 1;
+    ``params``: optional float64 arrays overriding the specs' parameters. ``debug`` checks the
+    invariants after every action. Returns one row per hand (docs/records.md).
+    """
+    decides, arrays, labels = compile_policies(policies, params)
+    out = play_hands_arrays(key, start, stop, decides, arrays, _rules_array(rules), debug)
+    return records_frame(out, *labels)
+
+
+def play_games(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    policies: Sequence = ("heuristic", "random"),
+    rules=None,
+    debug: bool = False,
+) -> pd.DataFrame:
+    """Play whole games ``start..stop-1`` (GAME-1) of the run keyed ``key``: one row per game
+    (game_id, policy_team0, policy_team1, hands, score_team0, score_team1, winner,
+    policy_errors); ``winner`` is the team that won (-1 only if a game hit the hand cap)."""
+    decides, arrays, labels = compile_policies(policies)
+    out = play_games_arrays(key, start, stop, decides, arrays, _rules_array(rules), debug)
+    df = pd.DataFrame(out, columns=list(GAME_RECORD_COLUMNS))
+    df.insert(1, "policy_team0", labels[0])
+    df.insert(2, "policy_team1", labels[1])
+    return df
+
+
+def position_hands(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    template: np.ndarray,
+    pos: np.ndarray,
+    unseen: np.ndarray,
+    policies: Sequence = ("heuristic", "heuristic"),
+    rules=None,
+) -> pd.DataFrame:
+    """Hands ``start..stop-1`` from a checked position (``sim.engine.position.position_arrays``);
+    records of the ``sim.simulate`` schema plus ``applied``."""
+    from sim.engine.position import play_position_arrays
+
+    decides, arrays, labels = compile_policies(policies)
+    rules_arr = _rules_array(rules)
+    out, applied = play_position_arrays(
+        key, start, stop, decides, arrays, rules_arr, template, pos, unseen
+    )
+    df = records_frame(out, *labels)
+    df["applied"] = applied
+    return df
+
+
+# ---------------------------------------------------------------------------------------
+# Runs: one helper for the three kinds
+# ---------------------------------------------------------------------------------------
+def _run(
+    n,
+    what: str,
+    high: int,
+    seed,
+    n_jobs,
+    runner_options: dict,
+    row_bytes: int,
+    prepare: Callable[[int], tuple[Callable, dict]],
+    unit: str = "hands",
+    **runner_defaults,
+):
+    """Check the run (count, seed, jobs, chunks, memory or ``out``) before any work, then
+    ``prepare(n) -> (work, meta)`` (names resolved, so unknown ones fail before playing) and
+    play: in process for ``n_jobs=1`` without runner options, else through
+    ``sim.runner.run_chunks`` with ``meta`` as the run's settings."""
+    from sim.rng import run_key
+
+    n, seed = check_run(n, what, high, seed, n_jobs, runner_options, row_bytes, unit)
+    work, meta = prepare(n)
+    if n_jobs == 1 and not runner_options:
+        return work(run_key(seed), 0, n)
+    from sim.runner import run_chunks
+
+    runner_options.setdefault("meta", meta)
+    for name, value in runner_defaults.items():
+        runner_options.setdefault(name, value)
+    return run_chunks(work, n, seed=seed, n_jobs=n_jobs, **runner_options)
+
+
+def _labels_and_meta(kind: str, policies, rules, params: bool = True):
+    """The policies' labels and the run's settings (``meta``) for ``sim.store``."""
+    resolved = resolve_policies(policies)  # unknown names fail here, before any work
+    specs = tuple(r[2] for r in resolved)
+    meta = {"kind": kind, "policies": list(specs)}
+    if params:  # a resume after a parameter change: refused
+        meta["params"] = [r[1].tolist() for r in resolved]
+    meta["ruleset"] = rules.to_dict()
+    return specs, meta
+
+
+def simulate(
+    n_hands: int,
+    policies: Sequence = ("heuristic", "random"),
+    seed: int = 0,
+    n_jobs: int = 1,
+    ruleset=None,
+    debug: bool = False,
+    **runner_options,
+) -> pd.DataFrame:
+    """Play ``n_hands`` independent hands, team 0 with ``policies[0]``, team 1 with
+    ``policies[1]``; one row per hand (schema: docs/records.md).
+
+    Hand ``i`` is dealt from ``seed_hand(run_key(seed), i)`` and its first player is ``i % 4``,
+    so two runs with the same seed and swapped policies play the same deals (duplicate
+    comparison). ``n_jobs`` other than 1, or any option of ``sim.runner.run_chunks``
+    (``chunk_size``, ``backend``, ``out``...), goes through the scale-out runner; policies
+    registered in a notebook exist only in that process, so use them with ``n_jobs=1``.
+    """
+
+    def prepare(n):
+        rules = as_ruleset(ruleset)
+        specs, meta = _labels_and_meta("hands", policies, rules)
+        return functools.partial(play_hands, policies=specs, rules=rules, debug=debug), meta
+
+    what = "n_hands (the number of hands)"
+    return _run(n_hands, what, MAX_HANDS, seed, n_jobs, runner_options, ROW_BYTES, prepare)
+
+
+def simulate_games(
+    n_games: int,
+    policies: Sequence = ("heuristic", "random"),
+    seed: int = 0,
+    ruleset=None,
+    debug: bool = False,
+    n_jobs: int = 1,
+    **runner_options,
+) -> pd.DataFrame:
+    """Play ``n_games`` whole games (GAME-1) to the ruleset's target; one row per game.
+
+    ``n_jobs`` other than 1, or any option of ``sim.runner.run_chunks`` (``chunk_size``,
+    ``backend``, ``out``...), goes through the scale-out runner (``id_column="game_id"``); game
+    ``g`` depends only on (seed, g), so the rows are the same either way."""
+
+    def prepare(n):
+        rules = as_ruleset(ruleset)
+        specs, meta = _labels_and_meta("games", policies, rules)
+        return functools.partial(play_games, policies=specs, rules=rules, debug=debug), meta
+
+    what = "n_games (the number of games)"
+    return _run(
+        n_games,
+        what,
+        MAX_GAMES,
+        seed,
+        n_jobs,
+        runner_options,
+        GAME_ROW_BYTES,
+        prepare,
+        unit="games",
+        id_column="game_id",
+    )
+
+
+def play_position(
+    n: int,
+    position,
+    choice: str = "policy",
+    seed: int = 0,
+    policies: Sequence = ("heuristic", "heuristic"),
+    n_jobs: int = 1,
+    ruleset=None,
+    **runner_options,
+) -> pd.DataFrame:
+    """Play ``n`` hands from ``position`` with ``choice`` forced (``CHOICES``); one record row
+    per hand (the ``sim.simulate`` schema, docs/records.md) plus ``applied`` (the choice was
+    made: the rules allowed it in that deal). Hand ``i``'s unseen cards depend only on
+    (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
+    ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
+    from sim.engine.position import position_arrays
+
+    def prepare(n):
+        rules = as_ruleset(ruleset)
+        template, pos, unseen = position_arrays(position, choice, rules)
+        specs, meta = _labels_and_meta("position", policies, rules, params=False)
+        meta["position"] = {"template": template.tolist(), "pos": pos.tolist()}
+        work = functools.partial(
+            position_hands, template=template, pos=pos, unseen=unseen, policies=specs, rules=rules
+        )
+        return work, meta
+
+    return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare)

@@ -1,0 +1,122 @@
+"""The layers of docs/architecture.md hold (issue 11), read from the sources with ``ast``:
+every import statement counts, at module level or inside a function (a lazy import is still a
+dependency).
+
+- ``sim`` never imports ``analysis``, ``reports`` or the command line (``canasta``);
+- ``analysis`` never imports ``reports`` or the command line;
+- the engine (``sim/engine``) never imports the policy registry, the runner level (``sim.api``,
+  ``sim.runner``, ``sim.store``) or anything above ``sim``: it takes compiled policies.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = "canasta"  #: the command line's package
+
+#: the engine may not import these (nor anything under them)
+ENGINE_FORBIDDEN = (
+    "sim.policies.registry",
+    "sim.api",
+    "sim.runner",
+    "sim.store",
+    "analysis",
+    "reports",
+    CLI,
+)
+
+#: (file, module) pairs allowed against the rule, each with its reason. ``Game`` (the step API
+#: for people) takes policy names in ``policy_action``/``play``; lifting it needs ``Game`` to
+#: take compiled policies, left to the owner of ``sim/engine/game.py``.
+ENGINE_EXCEPTIONS = {
+    ("sim/engine/game.py", "sim.policies.registry"),
+    ("sim/engine/game.py", "sim.api"),
+}
+
+
+def imports(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module an ``import``/``from ... import`` statement of ``path`` names (absolute;
+    relative imports are resolved against the file's package)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = path.relative_to(root).with_suffix("").parts[:-1]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = ".".join(package[: len(package) - node.level + 1])
+                mod = f"{base}.{node.module}" if node.module else base
+            else:
+                mod = node.module
+            out.add(mod)
+            out.update(f"{mod}.{alias.name}" for alias in node.names)  # from sim import api
+    return out
+
+
+def under(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+def files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def violations(package: str, forbidden, exceptions=frozenset()) -> list[str]:
+    out = []
+    for f in files(package):
+        rel = f.relative_to(ROOT).as_posix()
+        for mod in sorted(imports(f)):
+            for bad in forbidden:
+                if under(mod, bad) and (rel, bad) not in exceptions:
+                    out.append(f"{rel} imports {mod}")
+    return out
+
+
+def test_the_packages_exist():
+    for package in ("sim", "sim/engine", "analysis", "reports", CLI):
+        assert files(package), f"no sources under {package}/"
+
+
+def test_sim_never_imports_analysis_reports_or_the_command_line():
+    assert violations("sim", ("analysis", "reports", CLI)) == []
+
+
+def test_analysis_never_imports_reports_or_the_command_line():
+    assert violations("analysis", ("reports", CLI)) == []
+
+
+def test_reports_never_imports_the_command_line():
+    assert violations("reports", (CLI,)) == []
+
+
+def test_engine_takes_compiled_policies_never_the_registry_or_the_runner():
+    assert violations("sim/engine", ENGINE_FORBIDDEN, ENGINE_EXCEPTIONS) == []
+
+
+def test_engine_exceptions_are_still_needed():
+    """An exception that no import uses any more must be dropped from the list."""
+    for rel, bad in ENGINE_EXCEPTIONS:
+        assert any(under(m, bad) for m in imports(ROOT / rel)), f"{rel} no longer imports {bad}"
+
+
+@pytest.mark.parametrize(
+    "source,expected",
+    [
+        ("import analysis.records", "analysis.records"),
+        ("def f():\n    from reports import build", "reports.build"),
+        ("from sim import api", "sim.api"),
+        ("from .other import x", "pkg.other"),
+    ],
+)
+def test_the_scan_sees_lazy_relative_and_aliased_imports(tmp_path, source, expected):
+    """The checker itself: imports inside functions, relative ones and ``from package import
+    module`` all count."""
+    f = tmp_path / "pkg" / "m.py"
+    f.parent.mkdir()
+    f.write_text(source)
+    assert expected in imports(f, tmp_path)
