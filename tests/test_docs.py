@@ -151,7 +151,7 @@ def _mini_config(tmp_path: Path, page: str) -> Path:
 @pytest.mark.parametrize(
     ("page", "named"),
     [
-        ("# API\n\n::: sim.engine.hands.simulate_renamed\n", "simulate_renamed"),
+        ("# API\n\n::: sim.api.simulate_renamed\n", "simulate_renamed"),
         ("# Links\n\nSee [the rules](no-such-page.md).\n", "no-such-page.md"),
         ("# Links\n\nSee [simulate](#no-such-anchor).\n", "no-such-anchor"),
     ],
@@ -166,7 +166,7 @@ def test_strict_build_fails_on_a_renamed_function_or_a_broken_link(tmp_path, pag
 def test_mini_site_builds_with_a_real_identifier(tmp_path):
     """The control of the test above: the same one-page site passes with a real name."""
     done = _mkdocs_build(
-        _mini_config(tmp_path, "# API\n\n::: sim.engine.hands.simulate\n"), tmp_path / "site"
+        _mini_config(tmp_path, "# API\n\n::: sim.api.simulate\n"), tmp_path / "site"
     )
     assert done.returncode == 0, done.stderr
 

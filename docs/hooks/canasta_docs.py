@@ -22,7 +22,7 @@ from mkdocs.structure.files import File
 
 #: where ``build_parser`` lives, tried in order (the CLI package is moving out of ``sim``):
 #: the first module that imports and has ``build_parser`` is used
-CLI_MODULES = ("canasta.cli", "canasta", "sim.cli")
+CLI_MODULES = ("canasta",)
 CLI_MARKER = "<!-- canasta-cli-reference -->"  #: the line of docs/cli.md that is replaced
 HELP_WIDTH = 76  #: argparse wraps usage lines to this width (a code block's width)
 NOTEBOOKS = Path("analysis") / "notebooks"  #: from the repository root; in the site: notebooks/
