@@ -254,9 +254,9 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     n_states = (wilds + 1) * _SUB
     n_layers = E.N_KINDS - E.FIRST_NATURAL
     dp = np.full((n_layers + 1, n_states), _NO, dtype=np.int64)
-    back_a = np.zeros((n_layers + 1, n_states), dtype=np.int64)
-    back_x = np.zeros((n_layers + 1, n_states), dtype=np.int64)
-    back_s = np.zeros((n_layers + 1, n_states), dtype=np.int64)
+    # back pointers (naturals a, wilds x, previous state s) packed in one word; written with
+    # every state reached, so only those are read and the array needs no clearing (speed)
+    back = np.empty((n_layers + 1, n_states), dtype=np.int64)
     dp[0, 0] = 0  # p=0 wilds placed, no natural meld, 0 naturals left, 0 canastas, not bad
     for i in range(n_layers):
         kind = E.FIRST_NATURAL + i
@@ -299,9 +299,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
                     value = dp[i, s] + n * _VALUE[kind]
                     if value > dp[i + 1, ns]:
                         dp[i + 1, ns] = value
-                        back_a[i + 1, ns] = a
-                        back_x[i + 1, ns] = x
-                        back_s[i + 1, ns] = s
+                        back[i + 1, ns] = (s << 16) | (x << 8) | a  # a, x < 256
     # Combine with the wild meld (MELD-8) and judge what is left in hand (OUT-1/2).
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     pending_wilds = 0
@@ -345,13 +343,13 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     s = best_s
     for i in range(n_layers, 0, -1):
         kind = E.FIRST_NATURAL + i - 1
-        a, x = back_a[i, s], back_x[i, s]
+        a, x = back[i, s] & 255, (back[i, s] >> 8) & 255
         plan[kind, E.NATURALS] = a
         j = min(x, jokers_left)
         plan[kind, E.JOKERS] = j
         plan[kind, E.TWOS] = x - j
         jokers_left -= j
-        s = back_s[i, s]
+        s = back[i, s] >> 16
     j = min(best_q, jokers_left)
     plan[E.WILD_MELD, E.JOKERS] = j
     plan[E.WILD_MELD, E.TWOS] = best_q - j

@@ -11,6 +11,7 @@ module adds the turn's phase (TURN-1), the kept three (DEAL-5) and the opening t
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from sim import encoding as E
@@ -64,24 +65,36 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True, diagn
         if r != E.R_OK:
             return r  # OPEN-4: this operation would complete a mixed canasta
     bonus = bonus_owed(obs)
-    hand_after = tmp_hand(tmp)
-    hand_after[:] = hand
-    take_operation(hand_after, slot, nat, two, joker)
-    # OUT-2 on the hand the player will hold (a taken pile's rest joins it, PILE-1), judged
-    # on the table after the operation: applied to the observation's melds and undone after
-    leave = tmp_leave(tmp)
+    # OUT-2 on the hand the player will hold (a taken pile's rest joins it, PILE-1). From the
+    # counts when it keeps two cards or more: then ``leave_reason`` asks only for a card that
+    # is not a three, and the MELD-2 variant below concerns a last card (total == 1)
+    left = -nat - two - joker
+    threes = 0
     for k in range(E.N_KINDS):
-        leave[k] = hand_after[k] + obs[E.OB_ASIDE + k]
-    add_operation(melds[0], slot, nat, two, joker, 1)
-    r = leave_reason(leave, melds, 0, bonus)
-    if r == E.R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > E.CANASTA:
-        if out_reason(melds, 0) != E.R_OK:
-            r = E.R_MELD_TOO_LONG  # MELD-2 variant: past 7 only by a player who goes out
-    add_operation(melds[0], slot, nat, two, joker, -1)
-    if r != E.R_OK:
-        return r
+        left += hand[k] + obs[E.OB_ASIDE + k]
+    for k in (E.RED_THREE, E.BLACK_THREE):
+        threes += hand[k] + obs[E.OB_ASIDE + k]
+    if left - threes <= 0:
+        return E.R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
+    if left <= 1 or total <= 1:
+        # judged on the table after the operation: applied to the melds and undone after
+        leave = tmp_leave(tmp)
+        for k in range(E.N_KINDS):
+            leave[k] = hand[k] + obs[E.OB_ASIDE + k]
+        take_operation(leave, slot, nat, two, joker)
+        add_operation(melds[0], slot, nat, two, joker, 1)
+        r = leave_reason(leave, melds, 0, bonus)
+        if r == E.R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > E.CANASTA:
+            if out_reason(melds, 0) != E.R_OK:
+                r = E.R_MELD_TOO_LONG  # MELD-2 variant: past 7 only by a player who goes out
+        add_operation(melds[0], slot, nat, two, joker, -1)
+        if r != E.R_OK:
+            return r
     if initial and opening:
         # OPEN-1..4: the opening must still be completable after this operation
+        hand_after = tmp_hand(tmp)
+        hand_after[:] = hand
+        take_operation(hand_after, slot, nat, two, joker)
         pending = tmp_pending(tmp)
         plan = tmp_plan(tmp)
         pending[:] = ob_pending(obs)
@@ -210,6 +223,21 @@ def action_reason(obs, a, rules, tmp):
 
 
 @njit(cache=True)
+def action_ok(obs, a, rules, tmp):
+    """``action_reason(obs, a, rules, tmp) == R_OK``, for callers that need only yes or no: a
+    meld operation refused in an opening turn is not diagnosed (``opening_refusal`` runs
+    several more opening searches only to name the rule), the answer is the same."""
+    if 0 <= a < E.N_ACTIONS and E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
+        if obs[E.OB_PHASE] != E.PH_PLAY:
+            return False  # TURN-1
+        slot = E.ACTION_TABLE[a, E.AC_SLOT]
+        nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
+        joker = E.ACTION_TABLE[a, E.AC_JOKER]
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp) == E.R_OK
+    return action_reason(obs, a, rules, tmp) == E.R_OK
+
+
+@njit(cache=True)
 def check_action(obs, a, rules, tmp, cache):
     """``action_reason`` for the engine's check of a policy's proposal, with the same answer,
     made cheaper in an opening turn (OPEN-1..4): after a meld operation passes, the opening
@@ -217,7 +245,9 @@ def check_action(obs, a, rules, tmp, cache):
     (int64[PC_SIZE], layout ``PLAN_CACHE_FIELDS``). The next operation, if part of that plan
     (each of its naturals, twos and jokers within the plan's for the slot) on the very hand the
     plan was made for, leaves the rest of the plan available, so the opening is still
-    completable without searching again (the rest of the operation's rules are judged in full).
+    completable without searching again (the rest of the operation's rules are judged in full);
+    except an operation on the wild meld (MELD-8: once started, wild cards may join natural
+    melds only after it is complete, which the rest of the plan may not respect).
     Anything else clears the cache."""
     valid = cache[E.PC_VALID] == 1
     cache[E.PC_VALID] = 0
@@ -236,8 +266,9 @@ def check_action(obs, a, rules, tmp, cache):
             if cache[E.PC_HAND + k] != obs[E.OB_HAND + k]:
                 same = False
                 break
-        in_plan = nat <= plan[slot, E.NATURALS] and two <= plan[slot, E.TWOS]
-        in_plan = in_plan and joker <= plan[slot, E.JOKERS]
+        # not for the wild meld: starting it (MELD-8) forbids the rest of a plan that puts
+        # wild cards on natural melds before the wild meld is complete
+        in_plan = slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker)
         if same and in_plan:
             r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
             if r == E.R_OK:
@@ -249,6 +280,14 @@ def check_action(obs, a, rules, tmp, cache):
         plan[:] = tmp_plan(tmp)  # _meld_reason_obs left the plan from the position after it
         _keep_plan(obs, slot, nat, two, joker, cache)
     return r
+
+
+@njit(cache=True)
+def _in_plan(plan, slot, nat, two, joker):
+    """The operation's naturals, twos and jokers are each within the plan's for the slot."""
+    if nat > plan[slot, E.NATURALS] or two > plan[slot, E.TWOS]:
+        return False
+    return joker <= plan[slot, E.JOKERS]
 
 
 @njit(cache=True)
@@ -283,9 +322,82 @@ def forced_action(obs):
 
 
 @njit(cache=True)
+def _meld_ok_fast(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
+    """``_meld_reason_obs(...) == R_OK`` for ``legal_actions``: in the opening turn (OPEN-1..4)
+    an operation inside ``plan`` (the plan the search found from this very position, when
+    ``has_plan``) that passes the other rules leaves the rest of that plan, so the opening
+    stays completable without searching again (the argument of ``check_action``, with its
+    exception for the wild meld)."""
+    if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) != E.R_OK:
+        return False
+    if obs[E.OB_OPENING_TURN] != 1:
+        return True
+    if has_plan and slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker):
+        return True  # OPEN-1..4: the rest of the plan still completes the opening
+    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp) == E.R_OK
+
+
+@njit(cache=True)
 def legal_actions(obs, rules, out, tmp):
     """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
-    many. Filters the fixed action table with ``action_reason`` (the one validator)."""
+    many. Generated from the position: the same list, in the same order, as
+    ``legal_actions_filter`` (the table filtered by ``action_reason``), judged per candidate
+    by ``_meld_ok_fast`` (tests/test_legal_generation.py, on every decision of real hands)."""
+    phase = obs[E.OB_PHASE]
+    if phase != E.PH_PLAY:
+        return legal_actions_filter(obs, rules, out, tmp)
+    n = 0
+    hand = ob_hand(obs)
+    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+        out[n] = E.A_DECLARE
+        n += 1
+    for k in range(E.N_KINDS):
+        if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+            out[n] = E.A_DISCARD + k
+            n += 1
+    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    has_plan = obs[E.OB_OPENING_TURN] == 1
+    if has_plan:
+        if not opening_possible(obs, rules, tmp):
+            return n  # OPEN-1: no meld can be part of a valid opening
+        plan[:] = tmp_plan(tmp)  # the plan the search found from this position
+    melds = ob_melds(obs)
+    for two in range(hand[E.TWO] + 1):
+        for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
+            if two + joker < 1 or two + joker > E.CANASTA:
+                continue
+            if _meld_ok_fast(obs, E.WILD_MELD, 0, two, joker, rules, tmp, plan, has_plan):
+                out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
+                n += 1
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
+            continue
+        for nat in range(min(hand[slot], E.CANASTA) + 1):
+            for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
+                for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
+                    a = E.MELD_ACTION[slot, nat, two, joker]
+                    if a < 0:
+                        continue
+                    if _meld_ok_fast(
+                        obs,
+                        slot,
+                        nat,
+                        two,
+                        joker,
+                        rules,
+                        tmp,
+                        plan,
+                        has_plan,
+                    ):
+                        out[n] = a
+                        n += 1
+    return n
+
+
+@njit(cache=True)
+def legal_actions_filter(obs, rules, out, tmp):
+    """``legal_actions`` by filtering the fixed action table with ``action_reason`` (the one
+    validator): the oracle the generator is tested against (tests/test_legal_generation.py)."""
     n = 0
     phase = obs[E.OB_PHASE]
     hand = ob_hand(obs)

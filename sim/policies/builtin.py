@@ -7,7 +7,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.contract import POLICY_SIGNATURE
-from sim.engine.judge import action_reason, legal_actions, pile_may_open
+from sim.engine.judge import action_ok, action_reason, legal_actions, pile_may_open
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
 from sim.legality import is_dead, meld_size, opening_best, opening_reason, out_reason
 from sim.policies.common import (
@@ -445,7 +445,7 @@ def heuristic_play(obs, params, rules, scratch):
         w = min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
         two = min(w, hand[E.TWO])
         a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two] if w - two <= 4 else -1
-        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
+        if a >= 0 and action_ok(obs, a, rules, tmp):
             return a
     return safe_discard(obs, params, rules, scratch)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.judge import action_reason, meld_reason_without_opening
+from sim.engine.judge import action_ok, action_reason, meld_reason_without_opening
 from sim.engine.views import (
     add_operation,
     ob_aside_total,
@@ -130,7 +130,7 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     the engine's search then always finds (a legal operation it would accept otherwise may be
     refused here, never the reverse)."""
     if not stands:
-        return action_reason(obs, E.MELD_ACTION[slot, nat, two, joker], rules, tmp) == E.R_OK
+        return action_ok(obs, E.MELD_ACTION[slot, nat, two, joker], rules, tmp)
     if meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != E.R_OK:
         return False
     # OPEN-1..4 on the turn's melds with this operation (applied to the views, then undone)

@@ -30,7 +30,14 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.contract import POLICY_SIGNATURE
-from sim.engine.judge import action_reason, forced_action, legal_actions, pile_may_open
+from sim.engine.judge import (
+    action_ok,
+    action_reason,
+    check_action,
+    forced_action,
+    legal_actions,
+    pile_may_open,
+)
 from sim.engine.observe import observe
 from sim.engine.search import (
     WORK_SIZE,
@@ -112,13 +119,13 @@ def _start_ops(obs, rules, scratch, cands, n):
     for slot in (E.SEVEN, E.ACE):
         if meld_size(melds, 0, slot) == 0 and hand[slot] >= 3:
             a = E.MELD_ACTION[slot, min(hand[slot], E.CANASTA), 0, 0]
-            if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
+            if a >= 0 and action_ok(obs, a, rules, tmp):
                 n = _add(cands, n, a)
     w = min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
     if meld_size(melds, 0, E.WILD_MELD) == 0 and w >= 3:
         two = min(w, hand[E.TWO])
         a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two]
-        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
+        if a >= 0 and action_ok(obs, a, rules, tmp):
             n = _add(cands, n, a)
     return n
 
@@ -139,10 +146,7 @@ def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
         if masked[E.OB_HAND_SIZES] < 2:
             break
         a = heuristic_decide(masked, hp, rng, rules, scratch)
-        if (
-            E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_DISCARD
-            or action_reason(obs, a, rules, tmp) != E.R_OK
-        ):
+        if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_DISCARD or not action_ok(obs, a, rules, tmp):
             break
     return n
 
@@ -176,7 +180,7 @@ def candidates(obs, params, rng, rules, scratch, cands):
         _hide(masked, obs, slot)
         if masked[E.OB_HAND_SIZES] >= 1:
             hold = heuristic_decide(masked, hp, rng, rules, scratch)
-            if action_reason(obs, hold, rules, tmp) == E.R_OK:
+            if action_ok(obs, hold, rules, tmp):
                 return _add(cands, 1, hold)
     return 1
 
@@ -187,18 +191,22 @@ def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
     numba cannot cache a function that passes a compiled policy on as a value (its address is
     a dynamic global), and compiling the expert with the whole engine takes ~2 minutes per
     process. The same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the
-    policy's proposal checked by ``action_reason`` (an illegal one replaced by the first legal
+    policy's proposal checked by ``check_action`` (an illegal one replaced by the first legal
     action), ``apply_action``; then ``team_margin``. ``st`` is consumed."""
     tmp = scratch_tmp(scratch)
     legal = scratch_legal(scratch)
     log = np.zeros(1, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan, as play_hand
     while st[E.ST_PHASE] != E.PH_OVER:
         p = st[E.ST_PLAYER]
         observe(st, p, obs)
         a = forced_action(obs)
-        if a < 0:
+        if a >= 0:
+            cache[E.PC_VALID] = 0
+        else:
             a = heuristic_decide(obs, hp, rng, rules, scratch)
-            if action_reason(obs, a, rules, tmp) != E.R_OK:
+            if check_action(obs, a, rules, tmp, cache) != E.R_OK:
+                cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
                 if legal_actions(obs, rules, legal, tmp) == 0:
                     break  # INV_STUCK: cannot happen under the rules
