@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -102,7 +102,7 @@ def env(illegal_reward: float | None = None, **kwargs) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(out)
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
+class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     """One hand (``game=False``) or one game to the target (``game=True``, GAME-1) of four
     agents; see the module docstring and docs/env.md.
 
@@ -128,7 +128,11 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
     it with :func:`env` for PettingZoo's convention (the episode ends, the agent is penalised).
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "canasta_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict] = {
+        "render_modes": ["ansi"],
+        "name": "canasta_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -523,7 +527,8 @@ def python_policy(fn: Callable, name: str, doc: str = "", *, replace: bool = Fal
     slot = next(_SLOTS)
     _CALLBACKS[slot] = fn
     try:
-        return register(name, _trampoline(slot), doc=doc or (fn.__doc__ or "").strip(), replace=replace)
+        doc = doc or (fn.__doc__ or "").strip()
+        return register(name, _trampoline(slot), doc=doc, replace=replace)
     except Exception:
         del _CALLBACKS[slot]
         raise
