@@ -54,9 +54,10 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
 
 AGENTS = tuple(f"player_{p}" for p in range(E.N_PLAYERS))  #: seat p is player_p; team p % 2
 REWARDS = ("margin", "win")  #: reward modes: the score margin, or +1 / -1 / 0 for a tie
-#: default penalty of an illegal action in ``env()`` for reward="margin": below the margin of
-#: any hand measured (docs/env.md); with reward="win" it is -1, a loss (PettingZoo's classic)
-ILLEGAL_MARGIN = -10_000.0
+#: default penalty of an illegal action in ``env()`` with reward="margin", hand and game
+#: episodes: below every margin measured (docs/env.md: 13,640 points in 60,000 hands, 307,240
+#: in random-against-random games stopped by the cap); with reward="win" it is -1, a loss
+ILLEGAL_MARGIN = {False: -25_000.0, True: -500_000.0}
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
@@ -91,12 +92,13 @@ def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
 def env(illegal_reward: float | None = None, **kwargs) -> AECEnv:
     """The environment with PettingZoo's classic wrappers: an illegal action ends the episode
     with ``illegal_reward`` for the agent that took it and 0 for the others
-    (``TerminateIllegalWrapper``; default: -10,000 with reward="margin", -1 with "win"),
+    (``TerminateIllegalWrapper``; default: -25,000 with reward="margin", -500,000 for game
+    episodes, -1 with "win"),
     actions outside the table raise (``AssertOutOfBoundsWrapper``), and the AEC call order is
     enforced (``OrderEnforcingWrapper``). ``kwargs`` go to :class:`raw_env`."""
     e = raw_env(**kwargs)
     if illegal_reward is None:
-        illegal_reward = -1.0 if e.reward_mode == "win" else ILLEGAL_MARGIN
+        illegal_reward = -1.0 if e.reward_mode == "win" else ILLEGAL_MARGIN[e.game_mode]
     out = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
     out = wrappers.AssertOutOfBoundsWrapper(out)
     return wrappers.OrderEnforcingWrapper(out)
@@ -113,7 +115,8 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     game : bool
         False: an episode is one hand, the reward its score margin. True: hands are dealt until
         a team's cumulative score reaches the ruleset's ``target`` (8,500) with the higher
-        total (GAME-1); the reward, at the game's end, is the margin of the final totals.
+        total (GAME-1); the reward, at the game's end, is the margin of the final totals. A
+        game still undecided at the engine's cap of 1,024 hands is truncated, with no winner.
     reward : {"margin", "win"}
         "margin": the own team's points minus the opponents' (zero-sum: partners get the same
         reward, opponents its negative). "win": +1 for the team with more points, -1 for the
@@ -171,8 +174,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.seed: int | None = None
         self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
         self.game = None  # the current hand: a sim.engine.Game
-        self.totals = [0, 0]  # game episodes: cumulative team scores before the current hand
+        self.totals = [0, 0]  # cumulative team points of the episode's finished hands
         self.hands_played = 0
+        self._winner = -1
 
     # --- spaces -----------------------------------------------------------------------
     def observation_space(self, agent):
@@ -210,6 +214,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.infos = {a: {} for a in AGENTS}
         self.totals = [0, 0]
         self.hands_played = 0
+        self._winner = -1
         self._deal()
         self._advance()
 
@@ -255,29 +260,38 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
             g = self.game
         self._finish()
 
-    def _game_over(self) -> bool:
-        """GAME-1: a team reached the target with the higher total (a tie plays on), or the
-        engine's cap of hands a game was hit."""
+    def _reached(self) -> bool:
+        """GAME-1: a team reached the target with the higher total (a tie plays on)."""
         s0, s1 = self.totals
-        reached = max(s0, s1) >= self.ruleset.target and s0 != s1
-        return reached or self.hands_played >= E.GAME_HAND_STRIDE
+        return max(s0, s1) >= self.ruleset.target and s0 != s1
+
+    def _game_over(self) -> bool:
+        """GAME-1 decided, or the engine's cap of hands a game hit (GAME_HAND_STRIDE)."""
+        return self._reached() or self.hands_played >= E.GAME_HAND_STRIDE
 
     def _finish(self) -> None:
-        margin = self.totals[0] - self.totals[1]  # the hand's (game's) points, team 0 first
+        """Rewards, zero-sum (partners share them); a game stopped by the cap of hands before
+        GAME-1 decided it is truncated, with no winner (as the engine records it)."""
+        s0, s1 = self.totals  # the hand's (game's) points
+        capped = self.game_mode and not self._reached()
+        self._winner = -1 if capped or s0 == s1 else int(s1 > s0)
         for p, agent in enumerate(AGENTS):
-            m = margin if p % E.N_TEAMS == 0 else -margin  # zero-sum: partners share it
-            self.rewards[agent] = float(m if self.reward_mode == "margin" else np.sign(m))
-            self.terminations[agent] = True
-            self.infos[agent] = {"scores": list(self.totals), "hands": self.hands_played}
+            t = p % E.N_TEAMS
+            if self.reward_mode == "margin":
+                r = s0 - s1 if t == 0 else s1 - s0
+            else:
+                r = 0 if self._winner < 0 else (1 if self._winner == t else -1)
+            self.rewards[agent] = float(r)
+            self.terminations[agent] = not capped
+            self.truncations[agent] = capped
+            self.infos[agent] = {"scores": [s0, s1], "hands": self.hands_played}
         self.agent_selection = AGENTS[self.game.current_player]
 
     @property
     def winner(self) -> int:
-        """The team with more points once the episode is over (-1: a tie, or not over)."""
-        s0, s1 = self.totals
-        if not all(self.terminations.get(a, True) for a in AGENTS) or s0 == s1:
-            return -1
-        return 0 if s0 > s1 else 1
+        """The team that won the episode once it is over; -1 for a tied hand, a game stopped
+        by the cap of hands, or an episode not over."""
+        return self._winner
 
     # --- the AEC API ------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:

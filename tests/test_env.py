@@ -116,6 +116,28 @@ def test_game_1_game_episode_is_the_engines_game():
     assert final["player_0"] == final["player_2"] == margin == -final["player_1"]
 
 
+def test_game_1_undecided_at_the_cap_of_hands_is_truncated(monkeypatch):
+    """GAME-1 as the engine's game kernel: a game still undecided at the cap of hands
+    (GAME_HAND_STRIDE, 1,024; 2 here) ends truncated, not terminated, with no winner: the
+    margin reward is still the totals' margin, the "win" reward 0."""
+    monkeypatch.setattr(E, "GAME_HAND_STRIDE", 2)
+    for reward in ("margin", "win"):
+        e = raw_env(game=True, ruleset={"target": 10**6}, reward=reward)
+        e.reset(seed=4)
+        got = dict.fromkeys(AGENTS, 0.0)
+        for agent in e.agent_iter():
+            _, r, terminated, truncated, _ = e.last()
+            got[agent] += r
+            if terminated or truncated:
+                assert truncated and not terminated
+            e.step(None if terminated or truncated else e.policy_action("heuristic"))
+        assert e.hands_played == 2 and e.winner == -1
+        margin = e.totals[0] - e.totals[1]
+        assert margin != 0
+        want = margin if reward == "margin" else 0
+        assert got["player_0"] == got["player_2"] == want == -got["player_1"]
+
+
 def test_agent_sees_only_its_decisions_and_its_observation():
     """DEAL-4/OPEN-5 and forced draws happen inside the env: every position an agent is asked
     about leaves a choice; the observation is the engine's view of that seat (own hand only)
@@ -149,7 +171,7 @@ def test_illegal_action_raw_raises_wrapped_ends_episode():
     bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(RuleViolation):
         e.step(bad)
-    for illegal, reward in ((None, -10_000.0), (-7.0, -7.0)):
+    for illegal, reward in ((None, -25_000.0), (-7.0, -7.0)):
         w = env(illegal_reward=illegal)
         w.reset(seed=1)
         agent = w.agent_selection
