@@ -1,0 +1,548 @@
+"""A PettingZoo AEC environment of one hand (or one game) of Modern American Canasta.
+
+    from sim.env import env
+    e = env(render_mode="ansi")
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else e.unwrapped.policy_action("heuristic")
+        e.step(action)
+
+Follows PettingZoo's conventions for classic card games: agents ``player_0``..``player_3``
+(teams 0+2 and 1+3), a ``Dict`` observation (``observation``: the engine's observation vector
+of that player, layout ``sim.encoding.OBS_FIELDS``; ``action_mask``: int8 over the action
+table, zeros for an agent whose turn it is not), ``Discrete(N_ACTIONS)`` actions (the engine's
+``ACTION_TABLE``), the team's score margin as reward at the end (zero-sum). Positions that
+leave no choice (``sim.engine.judge.forced_action``: the draw when the pile cannot be taken)
+are played inside the environment, as the engine does; so are the threes laid down and
+replaced (DEAL-4) and the bonus cards (OPEN-5): an agent is asked only for its decisions, and
+one agent may be asked several times in a row (each meld operation of a turn is a step).
+
+Seeding: ``reset(seed=s)`` deals hand 0 of run ``s`` exactly as ``sim.simulate(n, seed=s)``
+(``seed_hand(run_key(s), i)``, first player ``i % 4``); each further ``reset()`` without a seed
+deals the run's next hand. With ``game=True`` an episode is a whole game to the ruleset's
+target (GAME-1), dealt as ``sim.engine.hands.simulate_games`` deals game ``g``.
+
+``python_policy(fn, name)`` registers a Python callable ``(observation, action_mask) ->
+action`` as a policy the runner plays (``sim.simulate``, ``analysis.compare.duplicate``): in
+Python, one call per decision, about a thousand times slower than a compiled policy.
+
+Needs the ``rl`` extra (``pip install 'canasta-sim[rl]'``: pettingzoo, gymnasium); the rest of
+the package never imports this module. Documentation: docs/env.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from sim import encoding as E
+from sim.errors import CanastaError
+from sim.ruleset import Ruleset, as_ruleset
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # pragma: no cover - the rl extra is missing
+    raise ImportError(
+        "sim.env needs pettingzoo and gymnasium: pip install 'canasta-sim[rl]'"
+    ) from exc
+
+AGENTS = tuple(f"player_{p}" for p in range(E.N_PLAYERS))  #: seat p is player_p; team p % 2
+REWARDS = ("margin", "win")  #: reward modes: the score margin, or +1 / -1 / 0 for a tie
+#: default penalty of an illegal action in ``env()`` with reward="margin", hand and game
+#: episodes: below every margin measured (docs/env.md: 13,640 points in 60,000 hands, 307,240
+#: in random-against-random games stopped by the cap); with reward="win" it is -1, a loss
+ILLEGAL_MARGIN = {False: -25_000.0, True: -500_000.0}
+
+
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """int64 low/high bounds of each entry of the observation vector (layout OBS_FIELDS)."""
+    from sim.validate import MAX_SCORE
+
+    kinds = (-1, E.N_KINDS - 1)
+    bounds = {
+        "phase": (0, len(E.PHASE_NAMES) - 1),
+        "seat": (0, E.N_PLAYERS - 1),
+        "turn": (0, E.MAX_TURNS),
+        "pile_top": kinds,
+        "pile_kind": kinds,
+        "kept": kinds,
+        "turn_card_drawn": (0, 1),
+        "opened": (0, 1),
+        "drew_stock": (0, 1),
+        "took_pile": (0, 1),
+        "opening_turn": (0, 1),
+        "melded": (0, 1),
+        "scores": (-MAX_SCORE, MAX_SCORE),
+        "open_min": (0, MAX_SCORE),
+    }
+    low, high = [], []
+    for name, width in E.OBS_FIELDS:
+        lo, hi = bounds.get(name, (0, E.N_CARDS))  # the rest are card counts
+        low += [lo] * width
+        high += [hi] * width
+    return np.array(low, dtype=np.int64), np.array(high, dtype=np.int64)
+
+
+def env(illegal_reward: float | None = None, **kwargs) -> AECEnv:
+    """The environment with PettingZoo's classic wrappers: an illegal action ends the episode
+    with ``illegal_reward`` for the agent that took it and 0 for the others
+    (``TerminateIllegalWrapper``; default: -25,000 with reward="margin", -500,000 for game
+    episodes, -1 with "win"),
+    actions outside the table raise (``AssertOutOfBoundsWrapper``), and the AEC call order is
+    enforced (``OrderEnforcingWrapper``). ``kwargs`` go to :class:`raw_env`."""
+    e = raw_env(**kwargs)
+    if illegal_reward is None:
+        illegal_reward = -1.0 if e.reward_mode == "win" else ILLEGAL_MARGIN[e.game_mode]
+    out = wrappers.TerminateIllegalWrapper(e, illegal_reward=float(illegal_reward))
+    out = wrappers.AssertOutOfBoundsWrapper(out)
+    return wrappers.OrderEnforcingWrapper(out)
+
+
+class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
+    """One hand (``game=False``) or one game to the target (``game=True``, GAME-1) of four
+    agents; see the module docstring and docs/env.md.
+
+    Parameters
+    ----------
+    ruleset : Ruleset, dict, TOML path or None
+        Ruleset variants (``sim.Ruleset``); None: the tournament rules.
+    game : bool
+        False: an episode is one hand, the reward its score margin. True: hands are dealt until
+        a team's cumulative score reaches the ruleset's ``target`` (8,500) with the higher
+        total (GAME-1); the reward, at the game's end, is the margin of the final totals. A
+        game still undecided at the engine's cap of 1,024 hands is truncated, with no winner.
+    reward : {"margin", "win"}
+        "margin": the own team's points minus the opponents' (zero-sum: partners get the same
+        reward, opponents its negative). "win": +1 for the team with more points, -1 for the
+        other, 0 for a tied hand.
+    scores : (int, int)
+        Cumulative team scores at the start of each hand (OPEN-1's minimum follows them);
+        hand episodes only.
+    render_mode : None or "ansi"
+        "ansi": ``render()`` returns the table as ``canasta play`` prints it.
+
+    Raises ``RuleViolation`` (a ``CanastaError`` naming the rule) on an illegal action: wrap
+    it with :func:`env` for PettingZoo's convention (the episode ends, the agent is penalised).
+    """
+
+    metadata: ClassVar[dict] = {
+        "render_modes": ["ansi"],
+        "name": "canasta_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        ruleset: Ruleset | dict | str | None = None,
+        game: bool = False,
+        reward: str = "margin",
+        scores: Sequence[int] = (0, 0),
+        render_mode: str | None = None,
+    ):
+        from sim.validate import check_scores
+
+        super().__init__()
+        if reward not in REWARDS:
+            raise CanastaError(f"bad reward {reward!r}: expected one of {', '.join(REWARDS)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise CanastaError(f"bad render_mode {render_mode!r}: expected None or 'ansi'")
+        self.ruleset = as_ruleset(ruleset)
+        self.rules = np.ascontiguousarray(self.ruleset.to_array())
+        self.game_mode = bool(game)
+        self.reward_mode = reward
+        self.start_scores = check_scores(scores)
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        low, high = observation_bounds()
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, dtype=np.int64),
+                    "action_mask": spaces.Box(0, 1, (E.N_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self.action_spaces = {a: spaces.Discrete(E.N_ACTIONS) for a in AGENTS}
+        self.seed: int | None = None
+        self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
+        self.game = None  # the current hand: a sim.engine.Game
+        self.totals = [0, 0]  # cumulative team points of the episode's finished hands
+        self.hands_played = 0
+        self._winner = -1
+
+    # --- spaces -----------------------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # --- episodes ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal the next hand (game) of the run; ``seed`` starts a new run at hand (game) 0.
+
+        ``options={"hand_id": i}`` (hand episodes) or ``{"game_id": g}`` (game episodes)
+        deals that one; other keys are ignored."""
+        from sim.validate import MAX_GAMES, MAX_HAND_ID, check_int, check_seed
+
+        if seed is not None:
+            self.seed = check_seed(seed)
+            self.episode = -1
+        elif self.seed is None:  # never seeded: a fresh run from the OS's entropy
+            state = np.random.SeedSequence().generate_state(1, np.uint64)[0]
+            self.seed = int(state >> np.uint64(1))
+        key, high = ("game_id", MAX_GAMES - 1) if self.game_mode else ("hand_id", MAX_HAND_ID)
+        if options and key in options:
+            self.episode = check_int(key, options[key], 0, high)
+        else:
+            self.episode += 1
+            if self.episode > high:
+                raise CanastaError(f"{key} {self.episode}: the run has no more (0..{high})")
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos = {a: {} for a in AGENTS}
+        self.totals = [0, 0]
+        self.hands_played = 0
+        self._winner = -1
+        self._deal()
+        self._advance()
+
+    def _deal(self) -> None:
+        """The episode's next hand: hand ``episode`` of the run, or hand k of game g seeded as
+        ``g * GAME_HAND_STRIDE + k`` with the deal rotating and OPEN-1 following the totals,
+        as the engine's game kernel does (GAME-1, DEAL-1)."""
+        from sim.engine.game import Game
+
+        if self.game_mode:
+            k = self.hands_played
+            self.game = Game(
+                seed=self.seed,
+                hand_id=self.episode * E.GAME_HAND_STRIDE + k,
+                rules=self.ruleset,
+                first_player=(self.episode + k) % E.N_PLAYERS,
+                scores=tuple(self.totals),
+            )
+        else:
+            self.game = Game(
+                seed=self.seed, hand_id=self.episode, rules=self.ruleset, scores=self.start_scores
+            )
+
+    def _advance(self) -> None:
+        """Play the positions without a choice (as the engine: the policy is not asked), deal
+        the game's next hand when one ends, and end the episode when it is over."""
+        from sim.engine.judge import forced_action
+
+        g = self.game
+        while True:
+            while not g.is_over:
+                a = int(forced_action(g.observation()))
+                if a < 0:
+                    self.agent_selection = AGENTS[g.current_player]
+                    return
+                g.apply(a)
+            self.hands_played += 1
+            items = g.score_items()
+            self.totals = [self.totals[t] + int(items[t].sum()) for t in range(E.N_TEAMS)]
+            if not self.game_mode or self._game_over():
+                break
+            self._deal()
+            g = self.game
+        self._finish()
+
+    def _reached(self) -> bool:
+        """GAME-1: a team reached the target with the higher total (a tie plays on)."""
+        s0, s1 = self.totals
+        return max(s0, s1) >= self.ruleset.target and s0 != s1
+
+    def _game_over(self) -> bool:
+        """GAME-1 decided, or the engine's cap of hands a game hit (GAME_HAND_STRIDE)."""
+        return self._reached() or self.hands_played >= E.GAME_HAND_STRIDE
+
+    def _finish(self) -> None:
+        """Rewards, zero-sum (partners share them); a game stopped by the cap of hands before
+        GAME-1 decided it is truncated, with no winner (as the engine records it)."""
+        s0, s1 = self.totals  # the hand's (game's) points
+        capped = self.game_mode and not self._reached()
+        self._winner = -1 if capped or s0 == s1 else int(s1 > s0)
+        for p, agent in enumerate(AGENTS):
+            t = p % E.N_TEAMS
+            if self.reward_mode == "margin":
+                r = s0 - s1 if t == 0 else s1 - s0
+            else:
+                r = 0 if self._winner < 0 else (1 if self._winner == t else -1)
+            self.rewards[agent] = float(r)
+            self.terminations[agent] = not capped
+            self.truncations[agent] = capped
+            self.infos[agent] = {"scores": [s0, s1], "hands": self.hands_played}
+        self.agent_selection = AGENTS[self.game.current_player]
+
+    @property
+    def winner(self) -> int:
+        """The team that won the episode once it is over; -1 for a tied hand, a game stopped
+        by the cap of hands, or an episode not over."""
+        return self._winner
+
+    # --- the AEC API ------------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        p = AGENTS.index(agent)
+        mask = np.zeros(E.N_ACTIONS, dtype=np.int8)
+        if agent == self.agent_selection and not self.game.is_over:
+            mask[self.game.legal_actions()] = 1
+        return {"observation": self.game.observation(p), "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.game.apply(int(action))  # an illegal action raises RuleViolation (env() wraps)
+        self.game.state[E.ST_DECISIONS] += 1  # as the engine counts the policies' decisions
+        self._advance()
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode (use 'ansi')")
+            return None
+        return "\n".join(table_lines(self.game))
+
+    def close(self) -> None:
+        pass
+
+    # --- built-in policies and records ------------------------------------------------
+    def policy_action(self, policy, params: np.ndarray | None = None) -> int:
+        """The action the registered ``policy`` (a spec such as ``"heuristic"`` or
+        ``"heuristic:sevens_threshold=4"``) takes for the current agent, drawing from the
+        hand's generator as the engine does: four seats played this way give the very hand
+        ``sim.simulate`` plays with the same seed and policies."""
+        g = self.game
+        if g.is_over:
+            raise CanastaError("the episode is over: no agent is to act")
+        return policy_action(policy, g.observation(), rng=g.rng, rules=g.rules, params=params)
+
+    def hand_record(self) -> dict[str, Any]:
+        """The finished current hand as one row of ``sim.simulate``'s records (docs/records.md)
+        without the policy columns."""
+        from sim.engine.play import write_record
+
+        g = self.game
+        if not g.is_over:
+            raise CanastaError("the hand is not over: no record yet")
+        row = np.zeros(E.RECORD_WIDTH, dtype=np.int64)
+        write_record(g.state, g.hand_id, g.score_items(), row)
+        out = dict(zip(E.RECORD_COLUMNS, (int(x) for x in row), strict=True))
+        out["end_reason"] = E.END_NAMES[out["end_reason"]]
+        out["special_hand"] = E.SPECIAL_NAMES[out["special_hand"]]
+        return out
+
+
+# --- rendering ---------------------------------------------------------------------------
+def _format_melds(melds_team) -> str:
+    parts = []
+    for slot in range(E.N_KINDS - 1, -1, -1):
+        n, t, j = (int(x) for x in melds_team[slot, (E.NATURALS, E.TWOS, E.JOKERS)])
+        if n + t + j == 0:
+            continue
+        name = "wild" if slot == E.WILD_MELD else E.KIND_NAMES[slot]
+        cards = " ".join([E.KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
+        parts.append(f"{name}[{cards}]{'*' if n + t + j >= E.CANASTA else ''}")
+    return "  ".join(parts) if parts else "(none)"
+
+
+def table_lines(game) -> list[str]:
+    """The table of a hand as ``canasta play`` prints it: the deal, every draw, pickup, meld,
+    discard and three so far, each team's melds, threes and hands, and once the hand is over
+    the itemised score; while it runs, the pile, the stock and who is to act."""
+    from sim.cards import format_cards, format_counts
+    from sim.engine.views import st_hands, st_melds, st_threes
+
+    lines = [
+        f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2), team 1 (seats 1, 3); "
+        f"seat {game.first_player} plays first (DEAL-1); scores at the start "
+        f"{game.start_scores[0]}, {game.start_scores[1]}",
+        "deal (DEAL-1; no up-card, DEAL-2):",
+    ]
+    for p in range(E.N_PLAYERS):
+        cards = game.deck[p * E.HAND_SIZE : (p + 1) * E.HAND_SIZE]
+        lines.append(f"  P{p}: {format_cards(sorted(cards.tolist()))}")
+    turn_card = game.deck[E.N_PLAYERS * E.HAND_SIZE + 8]
+    lines.append(f"  turn card (DEAL-3, 9th from the stock's bottom): {format_cards([turn_card])}")
+    lines += game.transcript()
+    melds, threes, hands = st_melds(game.state), st_threes(game.state), st_hands(game.state)
+    special, special_team = game.special_hand
+    if special:
+        lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
+    for t in range(E.N_TEAMS):
+        lines.append(
+            f"team {t} melds: {_format_melds(melds[t])}; threes laid: "
+            f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
+        )
+        for p in (t, t + E.N_TEAMS):
+            lines.append(f"  P{p} holds: {format_counts(hands[p]) or '(nothing)'}")
+    if not game.is_over:
+        obs = game.observation()
+        top = int(obs[E.OB_PILE_TOP])
+        lines.append(
+            f"pile: {int(obs[E.OB_PILE_N])} cards, top {E.KIND_NAMES[top] if top >= 0 else '-'}; "
+            f"stock: {int(obs[E.OB_STOCK_N])} cards; turn {game.turn}: P{game.current_player} "
+            f"to act ({game.phase})"
+        )
+        return lines
+    scores = game.scores()
+    width = max(len(i) for i in E.SCORE_ITEMS)
+    lines.append(f"{'score':<{width}} {'team 0':>8} {'team 1':>8}")
+    for item in (*E.SCORE_ITEMS, "total"):
+        lines.append(f"{item:<{width}} {scores[0][item]:>8} {scores[1][item]:>8}")
+    return lines
+
+
+# --- policies between Python and the engine ----------------------------------------------
+def _vector(observation) -> np.ndarray:
+    """The int64 observation vector of an env observation (its Dict or the vector itself)."""
+    if isinstance(observation, dict):
+        if "observation" not in observation:
+            raise CanastaError("an env observation is a dict with the key 'observation'")
+        observation = observation["observation"]
+    obs = np.asarray(observation)
+    if obs.shape != (E.OBS_SIZE,) or not np.issubdtype(obs.dtype, np.integer):
+        raise CanastaError(f"an observation is {E.OBS_SIZE} integers (layout OBS_FIELDS)")
+    return np.ascontiguousarray(obs, dtype=np.int64)
+
+
+def policy_action(
+    policy,
+    observation,
+    rng: np.ndarray | int | None = None,
+    rules: Ruleset | dict | np.ndarray | None = None,
+    params: np.ndarray | None = None,
+) -> int:
+    """The action a registered policy (compiled built-ins included) takes from an observation.
+
+    ``policy``: a spec (``"heuristic"``, ``"heuristic:sevens_threshold=4"``) or ``(name,
+    {param: value})`` (``sim.policies.registry.resolve``). ``observation``: the env's Dict or
+    its vector. ``rng``: the generator the policy draws from (``uint64[4]``, ``sim.rng``;
+    advanced in place: pass the hand's, ``Game.rng``, to play as the engine does), or an int
+    seed, or None (a fresh generator). ``rules``: the ruleset the hand is played under.
+    ``params`` replaces the spec's parameters (float64, registry order). The policy's proposal
+    is returned as it is: the engine would check it (``sim.engine.judge.action_reason``)."""
+    from sim.policies.registry import resolve
+    from sim.rng import run_key, seed_hand
+
+    spec, p, label = resolve(policy)
+    if params is not None:
+        given = np.asarray(params)
+        if given.shape != p.shape or not np.issubdtype(given.dtype, np.number):
+            raise CanastaError(f"params of {label!r}: expected {p.size} numbers")
+        p = given
+    p = np.ascontiguousarray(p, dtype=np.float64)
+    obs = _vector(observation)
+    if isinstance(rng, np.ndarray):
+        if rng.shape != (4,) or rng.dtype != np.uint64 or not rng.flags.c_contiguous:
+            raise CanastaError("rng: a generator state is a contiguous uint64 array of 4")
+    else:
+        from sim.validate import check_seed
+
+        seed = check_seed(rng) if rng is not None else np.random.SeedSequence()
+        if isinstance(seed, np.random.SeedSequence):
+            seed = int(seed.generate_state(1, np.uint64)[0] >> np.uint64(1))
+        rng = np.zeros(4, dtype=np.uint64)
+        seed_hand(run_key(seed), 0, rng)
+    if isinstance(rules, np.ndarray):
+        rules_arr = np.ascontiguousarray(rules, dtype=np.int64)
+        if rules_arr.shape != (E.N_RS,):
+            raise CanastaError(f"rules: a ruleset array is {E.N_RS} integers (Ruleset.to_array)")
+    else:
+        rules_arr = np.ascontiguousarray(as_ruleset(rules).to_array())
+    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    return int(spec.decide(obs, p, rng, rules_arr, scratch))
+
+
+#: Python callables behind the policies registered by ``python_policy``, by slot
+_CALLBACKS: dict[int, Callable] = {}
+_SLOTS = itertools.count()
+
+
+def legal_mask(observation, rules: Ruleset | dict | np.ndarray | None = None) -> np.ndarray:
+    """int8[N_ACTIONS] mask of the legal actions of the player whose observation this is
+    (``sim.engine.judge.legal_actions``: the rules core, from the observation alone)."""
+    from sim.engine.judge import legal_actions
+
+    obs = _vector(observation)
+    if isinstance(rules, np.ndarray):
+        rules_arr = np.ascontiguousarray(rules, dtype=np.int64)
+    else:
+        rules_arr = np.ascontiguousarray(as_ruleset(rules).to_array())
+    out = np.zeros(E.N_ACTIONS, dtype=np.int64)
+    tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
+    n = int(legal_actions(obs, rules_arr, out, tmp))
+    mask = np.zeros(E.N_ACTIONS, dtype=np.int8)
+    mask[out[:n]] = 1
+    return mask
+
+
+def _call_python(slot, obs, rules):
+    """Run in numba's object mode by the policies ``python_policy`` compiles: the callable's
+    answer, or -1 (which the engine counts as an illegal proposal) if it is not an id."""
+    vector = np.array(obs, dtype=np.int64)  # a copy: the callable may keep or change it
+    a = _CALLBACKS[int(slot)](vector, legal_mask(vector, rules))
+    if isinstance(a, bool | np.bool_) or not isinstance(a, int | np.integer):
+        return -1
+    return int(a) if 0 <= a < E.N_ACTIONS else -1
+
+
+def _trampoline(slot: int):
+    """A compiled policy (the contract's signature) that asks ``_CALLBACKS[slot]`` in Python
+    through numba's object mode: the engine kernels take it like any compiled policy."""
+    from numba import njit, objmode
+
+    @njit
+    def decide(obs, params, rng, rules, scratch):
+        s = slot
+        with objmode(a="int64"):
+            a = _call_python(s, obs, rules)
+        return a
+
+    return decide
+
+
+def python_policy(fn: Callable, name: str, doc: str = "", *, replace: bool = False):
+    """Register a Python callable ``fn(observation, action_mask) -> action id`` as the policy
+    ``name``: ``sim.simulate(n, policies=(name, "heuristic"))``,
+    ``analysis.compare.duplicate(name, "heuristic", n)`` and the env's ``policy_action`` then
+    play it like any policy, with the same records.
+
+    ``observation`` is the player's int64 observation vector (the env's
+    ``observation["observation"]``, layout OBS_FIELDS), ``action_mask`` the int8 mask of its
+    legal actions. The engine calls it from its compiled loop through numba's object mode, once
+    per decision: Python speed (measured in docs/env.md), in this process only (registered
+    policies do not reach joblib's workers: use ``n_jobs=1``). An answer that is not a legal
+    action id is counted in the records' ``policy_errors`` and replaced by the first legal
+    action, as for any policy. Returns the registry's ``PolicySpec``."""
+    from sim.policies.registry import register
+
+    if not callable(fn):
+        raise CanastaError(f"python_policy: {fn!r} is not callable")
+    slot = next(_SLOTS)
+    _CALLBACKS[slot] = fn
+    try:
+        doc = doc or (fn.__doc__ or "").strip()
+        return register(name, _trampoline(slot), doc=doc, replace=replace)
+    except Exception:
+        del _CALLBACKS[slot]
+        raise
