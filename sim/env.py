@@ -21,7 +21,7 @@ one agent may be asked several times in a row (each meld operation of a turn is 
 Seeding: ``reset(seed=s)`` deals hand 0 of run ``s`` exactly as ``sim.simulate(n, seed=s)``
 (``seed_hand(run_key(s), i)``, first player ``i % 4``); each further ``reset()`` without a seed
 deals the run's next hand. With ``game=True`` an episode is a whole game to the ruleset's
-target (GAME-1), dealt as ``sim.engine.hands.simulate_games`` deals game ``g``.
+target (GAME-1), dealt as ``sim.simulate_games`` deals game ``g``.
 
 ``python_policy(fn, name)`` registers a Python callable ``(observation, action_mask) ->
 action`` as a policy the runner plays (``sim.simulate``, ``analysis.compare.duplicate``): in

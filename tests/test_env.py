@@ -92,7 +92,7 @@ def test_game_1_game_episode_is_the_engines_game():
     dealt as the engine's game kernel deals game g (hand k seeded g*1024+k, deal rotating,
     OPEN-1 from the running totals): the same totals, hands and winner as simulate_games; the
     reward is the final margin (or +1/-1 with reward="win"); ruleset variants as arguments."""
-    from sim.engine.hands import simulate_games
+    from sim import simulate_games
 
     policies, rules = ("heuristic", "greedy"), {"target": 3000, "max_wilds_mixed": 3}
     df = simulate_games(2, policies, seed=2, ruleset=rules)
