@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import os
 
-DEFAULT_CHUNK_MAX = 10_000  #: the runner's default chunk (a few seconds of heuristic hands)
+DEFAULT_CHUNK_SIZE = 10_000  #: the runner's default chunk (a few seconds of heuristic hands)
+DEFAULT_CHUNK_MAX = DEFAULT_CHUNK_SIZE  #: chunks sized by the jobs are no larger
 DEFAULT_CHUNK_MIN = 100  #: below this the per-chunk overhead (a task, a DataFrame) shows
 CHUNKS_PER_JOB = 4  #: chunks each job gets, so a slow chunk does not leave a core idle
 

@@ -24,10 +24,10 @@ from typing import Any
 import pandas as pd
 
 from sim.errors import CanastaError
+from sim.jobs import DEFAULT_CHUNK_SIZE
 from sim.rng import run_key
 
 BACKENDS = ("loky", "dask")  #: local processes, or a Dask cluster through joblib's backend
-DEFAULT_CHUNK_SIZE = 10_000  #: items per chunk unless told (a few seconds of played hands)
 
 
 def chunk_ranges(n_items: int, chunk_size: int) -> list[tuple[int, int, int]]:

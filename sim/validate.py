@@ -35,6 +35,7 @@ import numpy as np
 
 from sim.encoding import GAME_HAND_STRIDE, MAX_TURNS, N_CARDS, N_PLAYERS, N_TEAMS
 from sim.errors import CanastaError
+from sim.jobs import DEFAULT_CHUNK_SIZE
 
 INT64_MAX = 2**63 - 1
 MAX_SEED = INT64_MAX  #: largest integer seed
@@ -215,8 +216,6 @@ def check_run(
     chunks (``runner_options["chunk_size"]``, default the runner's) and, when the table is
     kept in memory (no ``runner_options["out"]``), rows of ``row_bytes`` that fit it.
     Returns ``(n, seed)``."""
-    from sim.runner import DEFAULT_CHUNK_SIZE
-
     options = runner_options or {}
     n = check_count(name, n, high)
     seed = check_seed(seed)
