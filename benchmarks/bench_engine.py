@@ -59,25 +59,15 @@ def first_call_seconds(cache_dir: str | None) -> float:
 def per_decision(n_hands: int = 40, reps: int = 50) -> None:
     """Microseconds per heuristic decision (policy + the engine's check), by kind of step."""
     import numpy as np
+    from bench_decisions import collect  # the decisions of played hands (same directory)
     from numba import njit
 
     from sim.encoding import OB_OPENED, OB_PHASE, PHASE_NAMES, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
-    from sim.engine.game import Game
-    from sim.engine.judge import action_reason, forced_action
+    from sim.engine.judge import action_reason
     from sim.policies import get
     from sim.policies.builtin import heuristic_decide
 
-    seen = []
-    for h in range(n_hands):
-        g = Game(seed=9, hand_id=h)
-        while not g.is_over:
-            obs = g.observation()
-            a = forced_action(obs)
-            if a < 0:
-                seen.append(obs.copy())
-                a = g.policy_action("heuristic")
-            g.apply(int(a))
-    obs_all = np.array(seen)
+    obs_all, rules = collect(("heuristic", "heuristic"), n_hands)
     params = get("heuristic").param_array()
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.ones(4, dtype=np.uint64)
@@ -93,7 +83,7 @@ def per_decision(n_hands: int = 40, reps: int = 50) -> None:
                 s += action_reason(o, a, rules, tmp)
         return s
 
-    timed(obs_all[:1], params, rng, g.rules, scratch, 1)
+    timed(obs_all[:1], params, rng, rules, scratch, 1)
     print("\n| step | decisions (40 hands) | µs per decision | µs per hand |")
     print("| --- | --- | --- | --- |")
     for phase in (1, 2):
@@ -104,7 +94,7 @@ def per_decision(n_hands: int = 40, reps: int = 50) -> None:
             if len(rows) == 0:
                 continue
             t = time.perf_counter()
-            timed(rows, params, rng, g.rules, scratch, reps)
+            timed(rows, params, rng, rules, scratch, reps)
             dt = (time.perf_counter() - t) / reps
             label = f"{PHASE_NAMES[phase]}, {'opened' if opened else 'not opened'}"
             print(

@@ -3,7 +3,8 @@ library. A face over ``sim``, ``analysis`` and ``reports``, so it is its own top
 ``sim`` never imports it (docs/architecture.md, layers; tests/test_layers.py).
 
 Each sub-command is a module in this package exposing ``add_parser(subparsers)``, which
-registers the command and sets ``func`` (called with the parsed args, returning an exit code).
+registers the command and sets ``func`` (called with the parsed args, returning an exit code);
+its one-line ``HELP`` and its ``DESCRIPTION`` are module constants (argparse reflows the text).
 Flags shared by several commands come from ``canasta._options``. Command modules keep their
 top-level imports light (argparse, stdlib) and import numba-backed code inside ``func``, so
 ``canasta --help`` stays instant.

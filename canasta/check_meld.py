@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from canasta import _options
 
+HELP = "is a meld legal? (exit 0 legal, 1 illegal naming the rule, 2 bad input)"
+DESCRIPTION = """
+Judge one meld for a team that has already opened and has no meld of that rank (with --initial:
+as one meld of the team's initial meld; the opening's totals, OPEN-1 and OPEN-2, concern the
+whole opening and are not judged here). Cards like AS 10H 7D 2C JK.
+"""  # argparse reflows it
+
 
 def add_parser(sub):
-    p = sub.add_parser(
-        "check-meld",
-        help="is a meld legal? (exit 0 legal, 1 illegal naming the rule, 2 bad input)",
-        description=(
-            "Judge one meld for a team that has already opened and has no meld of that rank "
-            "(with --initial: as one meld of the team's initial meld; the opening's totals, "
-            "OPEN-1 and OPEN-2, concern the whole opening and are not judged here). "
-            "Cards like AS 10H 7D 2C JK."
-        ),
-    )
+    p = sub.add_parser("check-meld", help=HELP, description=DESCRIPTION)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the meld's cards, e.g. 7H 7S 7D")
     p.add_argument("--initial", action="store_true", help="judge it as part of the initial meld")
     _options.add(p, "rules", rules="ruleset variants (default: tournament)")

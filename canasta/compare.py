@@ -11,18 +11,16 @@ import json
 
 from canasta import _options
 
+HELP = "compare two policies on duplicate deals (mean points difference, win rate)"
+DESCRIPTION = """
+Play N deals twice, A against B and then with the policies swapped, and report A's points per
+hand minus B's and A's share of hands won, with 95% normal intervals over deals (paired
+differences). Policies are registry names, optionally with parameters (name:param=value).
+"""  # argparse reflows it
+
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "compare",
-        help="compare two policies on duplicate deals (mean points difference, win rate)",
-        description=(
-            "Play N deals twice, A against B and then with the policies swapped, and report "
-            "A's points per hand minus B's and A's share of hands won, with 95% normal "
-            "intervals over deals (paired differences). Policies are registry names, "
-            "optionally with parameters (name:param=value)."
-        ),
-    )
+    p = subparsers.add_parser("compare", help=HELP, description=DESCRIPTION)
     p.add_argument("policy_a", metavar="A", help="first policy (e.g. heuristic)")
     p.add_argument("policy_b", metavar="B", help="second policy (e.g. random)")
     p.add_argument("-n", type=int, default=10_000, help="number of deals (default 10000)")

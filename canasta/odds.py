@@ -13,17 +13,15 @@ import json
 
 from canasta import _options
 
+HELP = "odds of being dealt a special hand (ODDS-1): exact, or sampled with -n"
+DESCRIPTION = """
+Odds that the first player's dealt hand is a special hand (Straight, Pairs, Pairs with
+twos-sevens-aces, Garbage) or any of them, under the ODDS-1 model, computed exactly by counting.
+"""  # argparse reflows it
+
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "odds",
-        help="odds of being dealt a special hand (ODDS-1): exact, or sampled with -n",
-        description=(
-            "Odds that the first player's dealt hand is a special hand (Straight, Pairs, "
-            "Pairs with twos-sevens-aces, Garbage) or any of them, under the ODDS-1 model, "
-            "computed exactly by counting."
-        ),
-    )
+    p = subparsers.add_parser("odds", help=HELP, description=DESCRIPTION)
     p.add_argument(
         "--exact",
         action="store_true",

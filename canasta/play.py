@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from canasta import _options
 
+HELP = "play one hand and print it as a transcript with the itemised score"
+DESCRIPTION = """
+Deal one hand from the seed and hand number and let two policies play it (team 0 = seats 0 and 2
+plays the first policy). Prints the deal, every draw, pickup, meld, discard and three, the end
+of the hand and each team's itemised score.
+"""  # argparse reflows it
+
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "play",
-        help="play one hand and print it as a transcript with the itemised score",
-        description=(
-            "Deal one hand from the seed and hand number and let two policies play it (team 0 "
-            "= seats 0 and 2 plays the first policy). Prints the deal, every draw, pickup, "
-            "meld, discard and three, the end of the hand and each team's itemised score."
-        ),
-    )
+    p = subparsers.add_parser("play", help=HELP, description=DESCRIPTION)
     _options.add(p, "seed")
     p.add_argument("--hand", type=int, default=0, help="hand number within the run (default 0)")
     p.add_argument(

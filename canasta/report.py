@@ -12,21 +12,20 @@ import argparse
 
 from canasta import _options
 
+HELP = "write the strategy report: one self-contained HTML file"
+DESCRIPTION = """
+Simulate every pair of POLICIES on duplicate deals (or reuse run directories), sample the dealt
+special-hand odds, and write one self-contained HTML report: dealt odds (exact and Monte Carlo),
+special hands in play, sevens/aces/wild meld risk, penalties, policy comparison, score
+distributions, 'what the numbers say' and methods. Every number carries its 95% interval and
+sample size.
+"""  # argparse reflows it
+
 
 def add_parser(subparsers) -> None:
     from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
 
-    p = subparsers.add_parser(
-        "report",
-        help="write the strategy report: one self-contained HTML file",
-        description=(
-            "Simulate every pair of POLICIES on duplicate deals (or reuse run directories), "
-            "sample the dealt special-hand odds, and write one self-contained HTML report: "
-            "dealt odds (exact and Monte Carlo), special hands in play, sevens/aces/wild meld "
-            "risk, penalties, policy comparison, score distributions, 'what the numbers say' "
-            "and methods. Every number carries its 95% interval and sample size."
-        ),
-    )
+    p = subparsers.add_parser("report", help=HELP, description=DESCRIPTION)
     p.add_argument(
         "--hands",
         type=int,

@@ -22,19 +22,17 @@ from pathlib import Path
 
 from canasta import _options
 
+HELP = "score a finished hand for both teams from a JSON position"
+DESCRIPTION = """
+Score a finished hand (SCORE-1..8, OUT-3) from a JSON file: {"ruleset": {...}, "teams": [TEAM,
+TEAM]} with TEAM = {"melds": [[cards]...], "threes": [cards], "hands": [[cards], [cards]],
+"went_out": bool, "special_hand": [14 cards] (optional)}. Cards in notation AS 10H JK.
+Impossible positions are refused, naming the rule.
+"""  # argparse reflows it
+
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "score",
-        help="score a finished hand for both teams from a JSON position",
-        description=(
-            "Score a finished hand (SCORE-1..8, OUT-3) from a JSON file: "
-            '{"ruleset": {...}, "teams": [TEAM, TEAM]} with TEAM = {"melds": [[cards]...], '
-            '"threes": [cards], "hands": [[cards], [cards]], "went_out": bool, '
-            '"special_hand": [14 cards] (optional)}. Cards in notation AS 10H JK. '
-            "Impossible positions are refused, naming the rule."
-        ),
-    )
+    p = subparsers.add_parser("score", help=HELP, description=DESCRIPTION)
     p.add_argument("hand_file", metavar="HAND.json", help="the position to score")
     _options.add(p, "format")
     p.set_defaults(func=run)

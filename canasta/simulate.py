@@ -12,21 +12,19 @@ import argparse
 
 from canasta import _options
 
+HELP = "play N hands (parallel, resumable Parquet output with --out)"
+DESCRIPTION = """
+Play N hands between two policies (team 0, team 1), one row per hand. Hand i depends only on
+(seed, i), so the rows are identical for any --jobs, --chunk-size or --backend. With --out DIR,
+every finished chunk is written atomically as DIR/chunk-NNNNNN.parquet beside
+DIR/_canasta_run.json (settings, versions); rerunning the same command resumes an interrupted
+run, and a DIR made with other settings is refused. Read a run with sim.load(DIR) or
+pandas.read_parquet(DIR).
+"""  # argparse reflows it
+
 
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "simulate",
-        help="play N hands (parallel, resumable Parquet output with --out)",
-        description=(
-            "Play N hands between two policies (team 0, team 1), one row per hand. Hand i "
-            "depends only on (seed, i), so the rows are identical for any --jobs, "
-            "--chunk-size or --backend. With --out DIR, every finished chunk is written "
-            "atomically as DIR/chunk-NNNNNN.parquet beside DIR/_canasta_run.json (settings, "
-            "versions); rerunning the same command resumes an interrupted run, and a DIR made "
-            "with other settings is refused. Read a run with sim.load(DIR) or "
-            "pandas.read_parquet(DIR)."
-        ),
-    )
+    p = subparsers.add_parser("simulate", help=HELP, description=DESCRIPTION)
     what = p.add_mutually_exclusive_group(required=True)
     what.add_argument("-n", type=int, metavar="N", help="number of hands (one row per hand)")
     what.add_argument(

@@ -7,22 +7,20 @@ import argparse
 _UNITS = {"hands": "hands", "games": "games"}
 
 
+HELP = "check a run directory's chunks against their records (exit 0 intact, 1 not, 2 not a run)"
+DESCRIPTION = """
+Check a run directory written by canasta simulate --out (or any run with out=DIR) without
+loading it: every chunk file against the size, row count and sha256 recorded when it was
+written, and its Parquet footer. Lists each missing, unrecorded, damaged or foreign file on its
+own line and says how to repair the run (rerunning the same command replays exactly the chunks
+that are not trusted). Exit 0 intact, 1 not intact (damaged or unfinished), 2 not a run
+directory or unreadable metadata. Runs written before checksums (schema 1) are checked by their
+footers (row count, id range) only.
+"""  # argparse reflows it
+
+
 def add_parser(subparsers) -> None:
-    p = subparsers.add_parser(
-        "verify",
-        help="check a run directory's chunks against their records (exit 0 intact, 1 not, "
-        "2 not a run)",
-        description=(
-            "Check a run directory written by canasta simulate --out (or any run with out=DIR) "
-            "without loading it: every chunk file against the size, row count and sha256 "
-            "recorded when it was written, and its Parquet footer. Lists each missing, "
-            "unrecorded, damaged or foreign file on its own line and says how to repair the "
-            "run (rerunning the same command replays exactly the chunks that are not "
-            "trusted). Exit 0 intact, 1 not intact (damaged or unfinished), 2 not a run "
-            "directory or unreadable metadata. Runs written before checksums (schema 1) are "
-            "checked by their footers (row count, id range) only."
-        ),
-    )
+    p = subparsers.add_parser("verify", help=HELP, description=DESCRIPTION)
     p.add_argument("dir", metavar="DIR", help="the run directory")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.set_defaults(func=run)

@@ -156,6 +156,18 @@ def _baseline_deal(state, deck, received, counts, card_kind):
 
 
 @njit(cache=True)
+def _baseline_one(key, d, state, deck, received, counts, card_kind, rules):
+    """Deal ``d`` of the baseline (its own generator, a full shuffle) and its ODDS-1 codes:
+    (straight code, pairs code, first three's position, distinct kinds, cards received)."""
+    seed_hand(key, d, state)
+    three, last, straight_ok, distinct, at, pos = _baseline_deal(
+        state, deck, received, counts, card_kind
+    )
+    s_code, p_code = _classify_odds1(counts, three, last, straight_ok, distinct, rules)
+    return s_code, p_code, at, distinct, pos
+
+
+@njit(cache=True)
 def _baseline_hits(key, start, stop, card_kind, rules, hits):
     """ODDS-1 baseline: deals ``start..stop-1``, one generator and one full shuffle per deal.
 
@@ -165,11 +177,9 @@ def _baseline_hits(key, start, stop, card_kind, rules, hits):
     received = np.empty(card_kind.shape[0], dtype=np.int64)
     counts = np.zeros(N_KINDS, dtype=np.int64)
     for d in range(start, stop):
-        seed_hand(key, d, state)
-        three, last, straight_ok, distinct, _, _ = _baseline_deal(
-            state, deck, received, counts, card_kind
+        s_code, p_code, _, _, _ = _baseline_one(
+            key, d, state, deck, received, counts, card_kind, rules
         )
-        s_code, p_code = _classify_odds1(counts, three, last, straight_ok, distinct, rules)
         _count_hits(s_code, p_code, hits)
     return hits
 
@@ -184,11 +194,9 @@ def _baseline_records(key, start, stop, card_kind, rules, out):
     received = np.empty(card_kind.shape[0], dtype=np.int64)
     counts = np.zeros(N_KINDS, dtype=np.int64)
     for d in range(start, stop):
-        seed_hand(key, d, state)
-        three, last, straight_ok, distinct, at, pos = _baseline_deal(
-            state, deck, received, counts, card_kind
+        s_code, p_code, at, distinct, pos = _baseline_one(
+            key, d, state, deck, received, counts, card_kind, rules
         )
-        s_code, p_code = _classify_odds1(counts, three, last, straight_ok, distinct, rules)
         row = d - start
         out[row, 0] = s_code
         out[row, 1] = p_code
