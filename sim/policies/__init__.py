@@ -12,6 +12,7 @@ from sim.policies.registry import (
     parse,
     register,
     resolve,
+    strongest_fast,
     unregister,
 )
 
@@ -22,4 +23,13 @@ def _load_builtins() -> None:
 
 add_loader(_load_builtins)
 
-__all__ = ["PolicySpec", "get", "names", "parse", "register", "resolve", "unregister"]
+__all__ = [
+    "PolicySpec",
+    "get",
+    "names",
+    "parse",
+    "register",
+    "resolve",
+    "strongest_fast",
+    "unregister",
+]

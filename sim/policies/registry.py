@@ -132,6 +132,20 @@ def names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
 
+#: the fast policies by strength, strongest first: advice, decision experiments and the default
+#: report play the first one registered (search policies such as ``expert`` are not "fast")
+STRENGTH_ORDER = ("strong", "heuristic")
+
+
+def strongest_fast() -> str:
+    """Name of the strongest registered policy that plays at engine speed."""
+    _ensure_builtins()
+    for name in STRENGTH_ORDER:
+        if name in _REGISTRY:
+            return name
+    raise CanastaError("no fast policy is registered")  # pragma: no cover (built-ins register)
+
+
 def get(name: str) -> PolicySpec:
     _ensure_builtins()
     if name not in _REGISTRY:
