@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from canasta import _options
 
-HELP = "play one hand and print it as a transcript with the itemised score"
+HELP = "play one hand (bots only, as a transcript; or --human: you play a seat)"
 DESCRIPTION = """
 Deal one hand from the seed and hand number and let two policies play it (team 0 = seats 0 and 2
 plays the first policy). Prints the deal, every draw, pickup, meld, discard and three, the end
-of the hand and each team's itemised score.
+of the hand and each team's itemised score. With --human you play one seat (--seat) against
+bots (--partner, --opponents), one command a line on standard input (a terminal or a pipe):
+help, hint, draw, pile, meld CARDS, discard CARD, keep, lay, declare, show, quit.
 """  # argparse reflows it
 
 
@@ -24,6 +26,17 @@ def add_parser(subparsers) -> None:
     _options.add(p, "rules", rules="ruleset variants (default: tournament)")
     p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
     p.add_argument("--record", metavar="FILE", help="also write the hand's replay record (JSON)")
+    p.add_argument(
+        "--human", action="store_true", help="you play one seat, commands on standard input"
+    )
+    p.add_argument("--seat", type=int, default=0, help="with --human: your seat 0..3 (default 0)")
+    p.add_argument(
+        "--partner", default="heuristic", help="with --human: your partner's policy (heuristic)"
+    )
+    p.add_argument(
+        "--opponents", default="heuristic", help="with --human: the opponents' policy (heuristic)"
+    )
+    _options.add(p, "load")
     p.set_defaults(func=run)
 
 
@@ -99,11 +112,40 @@ def run(args) -> int:
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
         raise CanastaError(f"--record {args.record}: not a file in an existing directory")
     game = Game(seed=seed, hand_id=hand, rules=rules, scores=scores)
+    if args.human:
+        code = _human(game, args)
+        _write_record(game, record, args.record)
+        return code
     game.play(labels)
+    _write_record(game, record, args.record)
+    print("\n".join(transcript(game, labels)))
+    return 0
+
+
+def _write_record(game, record, name) -> None:
+    from sim.errors import CanastaError
+
     if record is not None:
         try:
             record.write_text(game.to_json())
         except OSError as exc:
-            raise CanastaError(f"--record {args.record}: cannot write it ({exc})") from None
-    print("\n".join(transcript(game, labels)))
-    return 0
+            raise CanastaError(f"--record {name}: cannot write it ({exc})") from None
+
+
+def _human(game, args) -> int:
+    """``--human``: the human plays ``--seat``, bots the others (canasta._human)."""
+    import sys
+
+    from canasta._human import Session
+    from sim.api import resolve_policies
+    from sim.validate import check_seat
+
+    seat = check_seat(args.seat, "--seat")  # checked before the first line is read
+    partner, opponents = (r[2] for r in resolve_policies([args.partner, args.opponents]))
+    policies = [partner if p % 2 == seat % 2 else opponents for p in range(4)]
+    policies[seat] = "you"
+
+    def out(line: str) -> None:
+        print(line, flush=True)  # a pipe sees each line as it happens
+
+    return Session(game, seat, policies, out=out).run(sys.stdin)
