@@ -53,6 +53,9 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
+        from canasta._options import load_modules
+
+        load_modules(args)  # --load: user policies registered before any name is resolved
         return int(args.func(args) or 0)
     except CanastaError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

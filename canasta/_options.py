@@ -34,7 +34,72 @@ def _quiet(p: argparse.ArgumentParser, help: str | None) -> None:
     p.add_argument("--quiet", action="store_true", help=help or "no progress bar")
 
 
+def _load(p: argparse.ArgumentParser, help: str | None) -> None:
+    p.add_argument(
+        "--load",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help=help
+        or "import MODULE (a dotted name or a .py file) first, so the policies it registers "
+        "can be named; repeatable; its policies play in this process (--jobs 1)",
+    )
+
+
 FLAGS = {"seed": _seed, "jobs": _jobs, "format": _format, "rules": _rules, "quiet": _quiet}
+FLAGS["load"] = _load
+
+
+def load_modules(args: argparse.Namespace) -> list[str]:
+    """Import the ``--load`` modules of ``args`` (before any policy name is resolved).
+
+    A module registers policies on import (``sim.policies.register``, or
+    ``sim.env.python_policy``). Registered policies exist in this process only (joblib's
+    workers import ``sim`` afresh), so a command that loaded a module runs with ``--jobs 1``.
+    A module that cannot be imported is a ``CanastaError`` (one line, exit 2)."""
+    import importlib
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    from sim.errors import CanastaError
+
+    loaded = []
+    for name in getattr(args, "load", None) or []:
+        try:
+            if name.endswith(".py") or "/" in name or "\\" in name:
+                path = Path(name)
+                if not path.is_file():
+                    raise CanastaError(f"--load {name}: no such file")
+                mod_name = f"canasta_user_{path.stem}"
+                spec = importlib.util.spec_from_file_location(mod_name, path)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[mod_name] = module
+                try:
+                    spec.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[mod_name]
+                    raise
+            else:
+                importlib.import_module(name)
+        except CanastaError as exc:
+            msg = str(exc)
+            raise CanastaError(
+                msg if msg.startswith("--load") else f"--load {name}: {msg}"
+            ) from None
+        except SystemExit:
+            raise CanastaError(f"--load {name}: the module called sys.exit") from None
+        except Exception as exc:  # whatever the module raises: one line, exit 2
+            what = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            raise CanastaError(f"--load {name}: cannot import it ({what})") from None
+        loaded.append(name)
+    if loaded and getattr(args, "jobs", 1) != 1:
+        print(
+            "canasta: note: --load: loaded policies play in this process, so --jobs 1",
+            file=sys.stderr,
+        )
+        args.jobs = 1
+    return loaded
 
 
 def add(p: argparse.ArgumentParser, *names: str, **helps: str) -> None:

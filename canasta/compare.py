@@ -24,7 +24,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("policy_a", metavar="A", help="first policy (e.g. heuristic)")
     p.add_argument("policy_b", metavar="B", help="second policy (e.g. random)")
     p.add_argument("-n", type=int, default=10_000, help="number of deals (default 10000)")
-    _options.add(p, "seed", "jobs", "format")
+    _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 

@@ -61,7 +61,7 @@ def add_parser(subparsers) -> None:
     _options.add(p, "rules", rules="ruleset of a house variant (TOML)")
     p.add_argument("--out", default="report.html", help="HTML file to write (default report.html)")
     p.add_argument("--figures", metavar="DIR", help="also write each figure as PNG and SVG here")
-    _options.add(p, "quiet")
+    _options.add(p, "quiet", "load")
     p.set_defaults(func=run)
 
 

@@ -57,7 +57,7 @@ def add_parser(subparsers) -> None:
         help="local processes (default) or a Dask cluster (needs --scheduler)",
     )
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
-    _options.add(p, "quiet")
+    _options.add(p, "quiet", "load")
     p.set_defaults(func=run)
 
 

@@ -52,7 +52,7 @@ def add_parser(subparsers) -> None:
         "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
     )
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
-    _options.add(p, "seed", "jobs", "format")
+    _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 
