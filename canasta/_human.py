@@ -145,10 +145,17 @@ def allowed_summary(game) -> str:
     return ", ".join(words) if words else "nothing (the hand is over)"
 
 
-def _format_melds(melds_team) -> str:
-    from canasta.play import _format_melds as fmt
-
-    return fmt(melds_team)
+def format_melds(melds_team) -> str:
+    """One team's melds, highest rank first: 'K[K K K 2]  wild[2 2 JK]*' (* a canasta)."""
+    parts = []
+    for slot in range(E.N_KINDS - 1, -1, -1):
+        n, t, j = (int(x) for x in melds_team[slot, (E.NATURALS, E.TWOS, E.JOKERS)])
+        if n + t + j == 0:
+            continue
+        name = "wild" if slot == E.WILD_MELD else E.KIND_NAMES[slot]
+        cards = " ".join([E.KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
+        parts.append(f"{name}[{cards}]{'*' if n + t + j >= E.CANASTA else ''}")
+    return "  ".join(parts) if parts else "(none)"
 
 
 def position_for(game, seat: int):
@@ -356,7 +363,7 @@ class Session:
                 f"team {t} ({seats}): score {score:,}; {opened} (OPEN-1); "
                 f"threes laid {red} red, {black} black"
             )
-            lines.append(f"  melds: {_format_melds(melds[i])}")
+            lines.append(f"  melds: {format_melds(melds[i])}")
         pile_n = int(obs[E.OB_PILE_N])
         top = int(obs[E.OB_PILE_TOP])
         pile = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS]
@@ -394,7 +401,7 @@ class Session:
             self.out(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
         for t in range(E.N_TEAMS):
             self.out(
-                f"team {t} melds: {_format_melds(melds[t])}; threes laid: "
+                f"team {t} melds: {format_melds(melds[t])}; threes laid: "
                 f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
             )
             for p in (t, t + E.N_TEAMS):

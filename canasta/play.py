@@ -41,17 +41,9 @@ def add_parser(subparsers) -> None:
 
 
 def _format_melds(melds_team) -> str:
-    from sim.encoding import JOKERS, KIND_NAMES, N_KINDS, NATURALS, TWOS, WILD_MELD
+    from canasta._human import format_melds  # shared with the human seat
 
-    parts = []
-    for slot in range(N_KINDS - 1, -1, -1):
-        n, t, j = (int(x) for x in melds_team[slot, (NATURALS, TWOS, JOKERS)])
-        if n + t + j == 0:
-            continue
-        name = "wild" if slot == WILD_MELD else KIND_NAMES[slot]
-        cards = " ".join([KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
-        parts.append(f"{name}[{cards}]{'*' if n + t + j >= 7 else ''}")
-    return "  ".join(parts) if parts else "(none)"
+    return format_melds(melds_team)
 
 
 def transcript(game, policies) -> list[str]:
@@ -99,7 +91,7 @@ def run(args) -> int:
     from sim.engine.game import Game
     from sim.errors import CanastaError
     from sim.ruleset import Ruleset
-    from sim.validate import check_hand_id, check_seed, parse_scores
+    from sim.validate import check_hand_id, check_seat, check_seed, parse_scores
 
     # every number is range-checked before it reaches a kernel (sim.validate)
     seed = check_seed(args.seed, "--seed")
@@ -107,6 +99,9 @@ def run(args) -> int:
     scores = parse_scores(args.scores, "--scores")
     resolved = resolve_policies(args.policies)
     labels = [r[2] for r in resolved]
+    # --human's flags, checked with or without it (before the first line is read)
+    args.seat = check_seat(args.seat, "--seat")
+    args.partner, args.opponents = (r[2] for r in resolve_policies([args.partner, args.opponents]))
     rules = Ruleset.from_toml(args.rules) if args.rules is not None else None
     record = Path(args.record) if args.record else None
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
@@ -137,12 +132,9 @@ def _human(game, args) -> int:
     import sys
 
     from canasta._human import Session
-    from sim.api import resolve_policies
-    from sim.validate import check_seat
 
-    seat = check_seat(args.seat, "--seat")  # checked before the first line is read
-    partner, opponents = (r[2] for r in resolve_policies([args.partner, args.opponents]))
-    policies = [partner if p % 2 == seat % 2 else opponents for p in range(4)]
+    seat = args.seat
+    policies = [args.partner if p % 2 == seat % 2 else args.opponents for p in range(4)]
     policies[seat] = "you"
 
     def out(line: str) -> None:
