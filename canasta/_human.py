@@ -522,7 +522,8 @@ class Session:
                 )
                 actions, what = [a], describe_action(a)
             elif word == "keep":
-                actions, what = [self._keep_action(rest)], "keep a three"
+                a = self._keep_action(rest)
+                actions, what = [a], describe_action(a)
             elif word == "discard":
                 tokens = rest.split()
                 if len(tokens) != 1:

@@ -180,6 +180,41 @@ def test_refusals_name_the_rule_and_what_is_allowed_PILE_2_OPEN_1_MELD_2_TURN_1(
     assert E.explain(E.R_NOT_HELD) in lines[0]
 
 
+def test_threes_step_keep_or_lay_DEAL_4_DEAL_5_TURN_1():
+    """Seed 0: seat 0 starts holding one black three and may keep it toward a Straight."""
+    s, lines = session(seed=0)
+    s.run([])
+    assert s.game.phase == "threes" and lines[-2].startswith("you may: lay, keep 3b")
+    lines.clear()
+    s.command("draw")
+    assert lines[0] == f"refused: draw from the stock: {E.explain(E.R_WRONG_PHASE)}"
+    lines.clear()
+    s.command("keep 3r")
+    assert lines[0].startswith("refused: keep one 3r toward a Straight")
+    assert E.explain(E.R_NOT_HELD) in lines[0]
+    s.command("keep")
+    assert s.game.phase == "draw" and s.game.current_player == 0
+    assert s.game.observation(0)[E.OB_HAND + E.BLACK_THREE] == 1
+    s.command("draw")
+    lines.clear()
+    s.command("declare")  # 14 cards, but no special hand
+    assert lines[0].startswith("refused: declare a special hand: SPECIAL-")
+
+
+def test_record_of_a_human_hand_replays(monkeypatch, capsys, tmp_path):
+    """``--record`` with ``--human``: the hand as played, replayable (Game.replay)."""
+    rec = tmp_path / "hand.json"
+    code, out, _ = play_cli(monkeypatch, capsys, AUTO_HAND, "--seed", "4", "--record", str(rec))
+    assert code == 0
+    g = Game.replay(rec.read_text())
+    assert g.is_over
+    total = re.search(r"^total\s+(-?[\d,]+)\s+(-?[\d,]+)$", out, re.M)
+    assert [int(x.replace(",", "")) for x in total.groups()] == [
+        g.scores()[0]["total"],
+        g.scores()[1]["total"],
+    ]
+
+
 def test_meld_command_is_applied_whole_or_not_at_all_OPEN_2():
     """Several operations from one command: a refusal leaves the game as it was."""
     s, lines = session(seed=3)
@@ -262,23 +297,26 @@ def test_hint_refusals_are_printed_and_the_session_goes_on():
     assert not s.game.is_over
 
 
-def test_position_for_is_an_engine_position_at_every_decision():
-    """At every decision of a whole hand (seat 1), the hint's position is one the engine
-    accepts (``position_arrays``: CARD-1, MELD-*, sizes adding up to 108) and shows what the
-    player sees: hand, melds, the pile and its top, the sizes and the scores."""
+@pytest.mark.parametrize(("seed", "seat"), [(11, 1), (0, 0)])
+def test_position_for_is_an_engine_position_at_every_decision(seed, seat):
+    """At every decision of a whole hand, the hint's position is one the engine accepts
+    (``position_arrays``: CARD-1, MELD-*, sizes adding up to 108) and shows what the player
+    sees: hand, melds, the pile and its top, the sizes. (Seed 0, seat 0 keeps a three, DEAL-5.)"""
     from sim.engine.position import position_arrays
 
-    s, _ = session(seed=11, seat=1)
+    s, _ = session(seed=seed, seat=seat)
     s.run([])
+    if seed == 0:
+        s.command("keep 3b")
     checked = 0
     while not s.game.is_over:
         g = s.game
-        obs = g.observation(1)
+        obs = g.observation(seat)
         phase = int(obs[E.OB_PHASE])
         if phase == E.PH_DRAW or (
             phase == E.PH_PLAY and obs[E.OB_DREW_STOCK] and not obs[E.OB_MELDED]
         ):
-            pos, drawn = position_for(g, 1)
+            pos, drawn = position_for(g, seat)
             position_arrays(pos, "policy")
             hand = np.bincount(E.CARD_KIND[pos.hand], minlength=E.N_KINDS)
             if drawn is not None:
