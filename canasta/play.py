@@ -140,4 +140,16 @@ def _human(game, args) -> int:
     def out(line: str) -> None:
         print(line, flush=True)  # a pipe sees each line as it happens
 
-    return Session(game, seat, policies, out=out).run(sys.stdin)
+    lines = sys.stdin
+    if sys.stdin.isatty():  # a terminal: a prompt and line editing; a pipe: plain lines
+
+        def prompted():
+            while True:
+                try:
+                    yield input("> ")
+                except EOFError:
+                    print()
+                    return
+
+        lines = prompted()
+    return Session(game, seat, policies, out=out).run(lines)
