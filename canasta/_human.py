@@ -159,11 +159,12 @@ def format_melds(melds_team) -> str:
 
 
 def position_for(game, seat: int):
-    """``(Position, drawn card id or None)``: what ``seat`` sees, as an
+    """``(Position, drawn card token or None)``: what ``seat`` sees, as an
     ``analysis.whatif.Position`` for ``analysis.advise.advise``.
 
     At the draw step the position is now (drawn None). At the play step after drawing from the
-    stock it is the position before that draw, with the card drawn: the advice covers the
+    stock it is the position before that draw, with the card drawn (a token such as ``"KS"``,
+    of a suit the position does not already name when one is free): the advice covers the
     whole turn. Built from the player's observation only: their hand, the public table (both
     teams' melds, the pile, which every player saw discarded, the sizes) and the scores. Card
     suits are chosen (the engine counts cards by kind, and so does the advice). Laid threes
@@ -182,15 +183,14 @@ def position_for(game, seat: int):
     if phase == E.PH_PLAY and obs[E.OB_MELDED]:
         raise CanastaError("hint: ask before melding: the advice covers the whole turn")
     hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].copy()
-    drawn = None
+    drawn_kind = None
     if phase == E.PH_PLAY:
-        drawn = _last_draw(game, seat)
-        if drawn is None:  # pragma: no cover - the play step follows a draw or a pickup
+        card = _last_draw(game, seat)
+        if card is None:  # pragma: no cover - the play step follows a draw or a pickup
             raise CanastaError("hint: no draw found this turn")
-        hand[E.CARD_KIND[drawn]] -= 1
+        drawn_kind = int(E.CARD_KIND[card])
+        hand[drawn_kind] -= 1
     pools = {k: [int(c) for c in np.flatnonzero(E.CARD_KIND == k)] for k in range(E.N_KINDS)}
-    if drawn is not None:
-        pools[int(E.CARD_KIND[drawn])].remove(drawn)
 
     def cards(counts) -> list[str]:
         from sim.cards import format_card
@@ -243,7 +243,22 @@ def position_for(game, seat: int):
         pile_size=int(obs[E.OB_PILE_N]),
         hand_sizes=sizes,
     )
-    return pos, drawn
+    return pos, None if drawn_kind is None else _free_token(pos, drawn_kind)
+
+
+def _free_token(pos, kind: int) -> str:
+    """A token of ``kind`` for a card the position does not hold, preferring a suit it does
+    not name at all (the notation names a card, the pack is the first free copy, CARD-1)."""
+    from collections import Counter
+
+    from sim.cards import format_card
+
+    used = set(pos.hand.tolist()) | set(pos.pile.tolist() if pos.pile is not None else [])
+    used |= {int(c) for ms in pos.melds.values() for m in ms for c in m.tolist()}
+    used |= {pos.pile_top} if pos.pile_top >= 0 else set()
+    named = Counter(format_card(c) for c in used)
+    free = [int(c) for c in np.flatnonzero(E.CARD_KIND == kind) if int(c) not in used]
+    return format_card(min(free, key=lambda c: named[format_card(c)]))
 
 
 def _last_draw(game, seat: int) -> int | None:

@@ -22,6 +22,7 @@ import pytest
 from canasta import main
 from canasta._human import Session, meld_operations, parse_kind, position_for
 from sim import encoding as E
+from sim.cards import format_cards, parse_cards
 from sim.engine.game import Game
 from sim.errors import CanastaError
 
@@ -270,13 +271,13 @@ def test_hint_gives_advise_the_position_before_the_draw_and_formats_it():
     s.command("draw")
     s.command("hint")
     pos1, kw1 = calls[-1]
-    drawn = kw1["drawn"]
-    assert drawn is not None
+    drawn = kw1["drawn"]  # a token, e.g. "5D" (the advise contract)
+    assert isinstance(drawn, str)
     after = np.bincount(E.CARD_KIND[pos1.hand], minlength=E.N_KINDS)
-    after[E.CARD_KIND[drawn]] += 1
+    after[parse_kind(drawn)] += 1
     assert np.array_equal(after, s.game.observation(0)[E.OB_HAND : E.OB_HAND + E.N_KINDS])
     assert np.array_equal(np.sort(pos1.hand), np.sort(pos0.hand))  # before the draw: as at the draw
-    assert drawn not in pos1.hand.tolist()
+    assert drawn not in format_cards(pos1.hand).split()  # a suit the hand does not name
 
 
 def test_hint_refusals_are_printed_and_the_session_goes_on():
@@ -319,8 +320,17 @@ def test_position_for_is_an_engine_position_at_every_decision(seed, seat):
             pos, drawn = position_for(g, seat)
             position_arrays(pos, "policy")
             hand = np.bincount(E.CARD_KIND[pos.hand], minlength=E.N_KINDS)
-            if drawn is not None:
-                hand[E.CARD_KIND[drawn]] += 1
+            if drawn is not None:  # one more copy than the position holds (CARD-1)
+                hand[parse_kind(drawn)] += 1
+                taken = np.zeros(E.N_CARDS, dtype=np.bool_)
+                taken[pos.hand] = True
+                for ms in pos.melds.values():
+                    for m in ms:
+                        taken[m] = True
+                taken[pos.pile] = True
+                if pos.pile_top >= 0:
+                    taken[pos.pile_top] = True
+                parse_cards(drawn, taken)
             assert np.array_equal(hand, obs[E.OB_HAND : E.OB_HAND + E.N_KINDS])
             assert pos.pile_size == obs[E.OB_PILE_N]
             assert (pos.pile_top >= 0) == (obs[E.OB_PILE_TOP] >= 0)
