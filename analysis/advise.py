@@ -145,13 +145,13 @@ def _plan_cards(script, hand_ids) -> tuple[list[list[str]], str | None, list[int
     return melds, discard, slots
 
 
-def _label(script, melds, discard, going_out: bool, slots=(), table=frozenset()) -> str:
+def _label(script, melds, discard, going_out, slots=(), table=frozenset(), special="") -> str:
     """E.g. "meld 7H 7S 7D + KS KH KD, discard 4C"; cards added to a meld already on the
     team's table (``table``: its slots) read "add 2C to the Ks"."""
     from sim.encoding import KIND_NAMES
 
     if script[0] == E.A_DECLARE:
-        return "declare a special hand"
+        return f"declare a special hand ({special})" if special else "declare a special hand"
     parts = []
     new = [" ".join(m) for m, s in zip(melds, slots, strict=True) if s not in table]
     if new:
@@ -176,12 +176,17 @@ def _play_choices(st, rules_arr, hand_ids, table) -> list[tuple[tuple, str, list
         if len(found) <= MAX_CHOICES:
             break
     found = found[:MAX_CHOICES]  # sorted by length: the fewest operations first
+    from sim.special import classify_special
+
     held = len(hand_ids)
+    seat = int(st[E.ST_PLAYER])
+    hand = st[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS]
+    special = E.SPECIAL_NAMES[classify_special(hand.copy(), rules_arr)]  # SPECIAL-3..6
     out = []
     for script in found:
         melds, discard, slots = _plan_cards(script, hand_ids)
         going_out = discard is not None and sum(len(m) for m in melds) == held - 1
-        label = _label(script, melds, discard, going_out, slots, table)
+        label = _label(script, melds, discard, going_out, slots, table, special)
         out.append(((E.A_DRAW, *script), label, melds, discard))
     return out
 

@@ -59,8 +59,10 @@ def test_paired_seeding_same_deal_for_every_script():
     assert a["score_team0"].nunique() > 1  # the deals differ from hand to hand
     tail = play_script(2, pos, scripts[:1], seed=7, policies=POLICIES, first=3)
     assert tail["hand_id"].tolist() == [3, 4]
-    assert tail.drop(columns="script").reset_index(drop=True).equals(
-        a.drop(columns="script").iloc[3:].reset_index(drop=True)
+    assert (
+        tail.drop(columns="script")
+        .reset_index(drop=True)
+        .equals(a.drop(columns="script").iloc[3:].reset_index(drop=True))
     )
 
 
@@ -204,6 +206,16 @@ def test_going_out_is_labelled():
     out = [c for c in a.choices if "go out" in c.label]
     assert [c.label for c in out] == ["meld 9S 9H 9D, go out discarding 4C"]
     assert out[0].rates["went_out"] == 1.0
+
+
+def test_special_hand_is_offered():
+    """SPECIAL-1/4: seven natural pairs after a stock draw may be declared (the hand ends)."""
+    spec = {"hand": "KS KH QS QH JS JH 10S 10H 9S 9H 8S 8H 6S", "turn": 4, "pile_top": "5D"}
+    a = _advise(spec, drawn="6H", n=4)
+    labels = [c.label for c in a.choices]
+    assert "declare a special hand (pairs)" in labels
+    (c,) = [c for c in a.choices if c.label.startswith("declare")]
+    assert c.melds == [] and c.discard is None and c.rates["applied"] == 1.0
 
 
 def test_draw_decision_offers_take_pile_when_allowed():
