@@ -34,7 +34,7 @@ from sim import encoding as E
 from sim.errors import CanastaError
 
 FIRST_ROUND = 8  #: deals per choice in the race's first round (then doubling)
-MAX_CHOICES = 120  #: the plan enumeration's cap (docs/advise.md: how it is bounded)
+MAX_CHOICES = 400  #: the plan enumeration's cap (docs/advise.md: how it is bounded)
 TAKE_PILE_PROBE = 32  #: deals on which taking the pile is tried before it is offered
 
 
@@ -168,14 +168,18 @@ def _label(script, melds, discard, going_out, slots=(), table=frozenset(), speci
 def _play_choices(st, rules_arr, hand_ids, table) -> list[tuple[tuple, str, list, str | None]]:
     """(script, label, melds, discard) of every plan of the play step, within MAX_CHOICES:
     wild placements are narrowed (up to 3, then 1, then 0 wilds an operation) until the plans
-    fit, then the plans melding the fewest cards are kept (docs/advise.md)."""
+    fit; past that the plans nearest the two extremes (no meld, the most meld operations) are
+    kept (docs/advise.md)."""
     from sim.engine.script import plans
 
     for max_wilds in (E.MAX_OP_WILDS, 1, 0):
         found = plans(st, rules_arr, max_wilds)
         if len(found) <= MAX_CHOICES:
             break
-    found = found[:MAX_CHOICES]  # sorted by length: the fewest operations first
+    if len(found) > MAX_CHOICES:
+        most = max(len(s) for s in found)
+        found = sorted(found, key=lambda s: (min(len(s) - 1, most - len(s)), len(s), s))
+        found = sorted(found[:MAX_CHOICES], key=lambda s: (len(s), s))
     from sim.special import classify_special
 
     held = len(hand_ids)
