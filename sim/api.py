@@ -5,11 +5,13 @@ arrays) and the ruleset as an array, and returns record arrays. This module, at 
 level, does what sits between a user and those arrays, once for every kind of run:
 
 - resolve policy names (``sim.policies.registry``) to decide functions, parameters and labels;
-- the chunk functions the runner calls, ``play_hands``, ``play_games`` and ``position_hands``
+- the chunk functions the runner calls, ``play_hands``, ``play_games``, ``position_hands`` and
+  ``script_hands``
   (``work(key, start, stop) -> DataFrame``; module-level, so ``functools.partial`` of them
   pickles: workers resolve the names again in their own process);
-- the runs ``simulate``, ``simulate_games`` and ``play_position``, which share one helper
-  (``_run``): check the run, then play in process or hand the chunks to ``sim.runner``.
+- the runs ``simulate``, ``simulate_games``, ``play_position`` and ``play_script`` (forced
+  scripts of action ids, for ``analysis.advise``), which share one helper (``_run``): check the
+  run, then play in process or hand the chunks to ``sim.runner``.
 
 The public names are re-exported by ``sim`` (``sim.simulate``, ``sim.play_position``...).
 """
