@@ -106,3 +106,67 @@ def add(p: argparse.ArgumentParser, *names: str, **helps: str) -> None:
     """Add the shared flags ``names`` (keys of ``FLAGS``) to ``p``; ``helps`` by flag name."""
     for name in names:
         FLAGS[name](p, helps.get(name))
+
+
+def add_position(p: argparse.ArgumentParser) -> None:
+    """The flags of a what-if position (``analysis.whatif.position``), as ``canasta whatif``
+    names them: hand, seat, turn, scores, melds, pile and sizes."""
+    p.add_argument("--hand", help="the fixed player's cards, e.g. '7H 7S 7D AS JK' (required)")
+    p.add_argument("--seat", type=int, default=0, help="the fixed player's seat 0..3 (default 0)")
+    p.add_argument("--turn", type=int, default=0, help="turn number of the position (default 0)")
+    p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
+    p.add_argument(
+        "--meld",
+        action="append",
+        default=[],
+        metavar="TEAM:CARDS",
+        help="one meld of a team, e.g. '0:KS KD KH' or '1:7H 7S 7D 7C' (repeatable)",
+    )
+    p.add_argument("--pile-top", help="the card on top of the discard pile")
+    p.add_argument("--pile", help="the cards below the pile's top (default: random)")
+    p.add_argument(
+        "--pile-size", type=int, help="cards in the pile (default: one discard per turn)"
+    )
+    p.add_argument("--stock", type=int, help="cards in the stock (default: what is left)")
+    p.add_argument(
+        "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
+    )
+
+
+def parse_position(args: argparse.Namespace):
+    """The position of ``add_position``'s flags, every value checked (``sim.validate``,
+    ``analysis.whatif.position``): CanastaError naming the flag."""
+    from analysis.whatif import position
+    from sim.errors import CanastaError
+    from sim.validate import check_cards, check_seat, check_turn, parse_ints, parse_scores
+
+    if not args.hand:
+        raise CanastaError("give the fixed player's cards with --hand")
+    scores = parse_scores(args.scores, "--scores")
+    check_seat(args.seat, "--seat")
+    check_turn(args.turn, "--turn")
+    for flag, value in (("--pile-size", args.pile_size), ("--stock", args.stock)):
+        if value is not None:
+            check_cards(value, flag)
+    melds: dict[int, list[str]] = {}
+    for spec in args.meld:
+        team, sep, cards = spec.partition(":")
+        if not sep or team.strip() not in ("0", "1"):
+            raise CanastaError(f"--meld {spec!r}: expected TEAM:CARDS with TEAM 0 or 1")
+        melds.setdefault(int(team), []).append(cards)
+    sizes = None
+    if args.hand_sizes is not None:
+        sizes = parse_ints(args.hand_sizes, "--hand-sizes", 4)
+        sizes = tuple(check_cards(x, f"--hand-sizes (seat {i})") for i, x in enumerate(sizes))
+    return position(
+        args.hand,
+        args.seat,
+        args.turn,
+        scores,
+        melds,
+        args.pile_top,
+        args.pile,
+        args.pile_size,
+        args.stock,
+        sizes,
+    )

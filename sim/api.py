@@ -5,11 +5,13 @@ arrays) and the ruleset as an array, and returns record arrays. This module, at 
 level, does what sits between a user and those arrays, once for every kind of run:
 
 - resolve policy names (``sim.policies.registry``) to decide functions, parameters and labels;
-- the chunk functions the runner calls, ``play_hands``, ``play_games`` and ``position_hands``
+- the chunk functions the runner calls, ``play_hands``, ``play_games``, ``position_hands`` and
+  ``script_hands``
   (``work(key, start, stop) -> DataFrame``; module-level, so ``functools.partial`` of them
   pickles: workers resolve the names again in their own process);
-- the runs ``simulate``, ``simulate_games`` and ``play_position``, which share one helper
-  (``_run``): check the run, then play in process or hand the chunks to ``sim.runner``.
+- the runs ``simulate``, ``simulate_games``, ``play_position`` and ``play_script`` (forced
+  scripts of action ids, for ``analysis.advise``), which share one helper (``_run``): check the
+  run, then play in process or hand the chunks to ``sim.runner``.
 
 The public names are re-exported by ``sim`` (``sim.simulate``, ``sim.play_position``...).
 """
@@ -275,3 +277,87 @@ def play_position(
         return work, meta
 
     return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare)
+
+
+def script_hands(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    template: np.ndarray,
+    pos: np.ndarray,
+    unseen: np.ndarray,
+    scripts: np.ndarray,
+    drawn: int = -1,
+    first: int = 0,
+    policies: Sequence = ("heuristic", "heuristic"),
+    rules=None,
+) -> pd.DataFrame:
+    """Hands ``first + start .. first + stop - 1`` from a checked position
+    (``sim.engine.script.script_arrays``), each played once per script: records of the
+    ``sim.simulate`` schema plus ``script`` (the row of ``scripts``) and ``applied``."""
+    from sim.engine.script import play_scripts_arrays
+
+    decides, arrays, labels = compile_policies(policies)
+    out, applied = play_scripts_arrays(
+        key,
+        first + start,
+        first + stop,
+        decides,
+        arrays,
+        _rules_array(rules),
+        template,
+        pos,
+        unseen,
+        scripts,
+        drawn,
+    )
+    df = records_frame(out, *labels)
+    m = np.atleast_2d(scripts).shape[0]
+    df["script"] = np.tile(np.arange(m, dtype=np.int64), stop - start)
+    df["applied"] = applied
+    return df
+
+
+def play_script(
+    n: int,
+    position,
+    scripts,
+    drawn: int = -1,
+    seed: int = 0,
+    policies: Sequence = ("heuristic", "heuristic"),
+    n_jobs: int = 1,
+    ruleset=None,
+    first: int = 0,
+    **runner_options,
+) -> pd.DataFrame:
+    """Play hands ``first .. first + n - 1`` from ``position`` once per script (rows of
+    ``scripts``: action ids forced in order at the fixed seat's turn, padded with -1, see
+    ``sim.engine.script``), the fixed player drawing card id ``drawn`` (-1: not fixed). One
+    record row per (hand, script), plus ``script`` and ``applied`` (every step was made).
+    Hand ``i``'s unseen cards depend only on (``seed``, i), never on the script or the jobs."""
+    from sim.engine.script import script_arrays
+
+    scripts = np.ascontiguousarray(np.atleast_2d(scripts), dtype=np.int64)
+    first = int(first)
+    if first < 0:
+        raise CanastaError("first: hands are numbered from 0")
+
+    def prepare(n):
+        rules = as_ruleset(ruleset)
+        template, pos, unseen = script_arrays(position, drawn, rules)
+        specs, meta = _labels_and_meta("script", policies, rules, params=False)
+        work = functools.partial(
+            script_hands,
+            template=template,
+            pos=pos,
+            unseen=unseen,
+            scripts=scripts,
+            drawn=drawn,
+            first=first,
+            policies=specs,
+            rules=rules,
+        )
+        return work, meta
+
+    row_bytes = POSITION_ROW_BYTES * scripts.shape[0]
+    return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, row_bytes, prepare, id_column=None)

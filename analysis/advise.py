@@ -1,0 +1,459 @@
+"""Advice: rank every distinct choice of one decision by its outcome over paired deals.
+
+``advise(pos)`` takes a what-if position (``analysis.whatif.position``) at the start of the
+fixed seat's turn. With ``drawn=None`` the decision is the draw: draw from the stock, or take
+the pile where PILE-1/2 may allow it. With ``drawn="KS"`` it is the play step after drawing
+that card from the stock: whole-turn plans, each a set of melds (``sim.engine.script.plans``:
+each rank melded whole or held back, wild cards placed in a few canonical ways, per the
+MELD-*/OPEN-* rules as the engine's validator judges them), then a discard (one per distinct
+kind; the last card goes out, OUT-1/2) or a declared special hand (SPECIAL-1).
+
+Each choice is forced as a script of the engine's action ids, then every seat plays on with the
+policies (``sim.policies.strongest_fast()`` by default). Deal ``i`` deals the same unseen cards
+whatever the choice (paired). Samples go where they matter: rounds of doubling size on the
+choices still in the race; a choice leaves the race only when its 95% interval lies wholly
+below the best's *and* its paired difference from the best excludes 0 (so a choice whose
+interval overlaps the best's is never dropped). ``n`` caps the deals per choice, ``budget``
+the seconds; without ``budget`` the answer depends only on the position, ``seed``, ``n`` and
+the policies, never on ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analysis import intervals as iv
+from analysis.whatif import Position
+from sim import encoding as E
+from sim.errors import CanastaError
+
+FIRST_ROUND = 8  #: deals per choice in the race's first round (then doubling)
+MAX_CHOICES = 400  #: the plan enumeration's cap (docs/advise.md: how it is bounded)
+TAKE_PILE_PROBE = 32  #: deals on which taking the pile is tried before it is offered
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of the decision and its outcome for the fixed team (points per hand)."""
+
+    label: str
+    melds: list[list[str]]
+    discard: str | None
+    mean: float
+    ci_low: float
+    ci_high: float
+    diff_from_best: float
+    diff_low: float
+    diff_high: float
+    n: int
+    rates: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "label": self.label,
+            "melds": [list(m) for m in self.melds],
+            "discard": self.discard,
+            "mean": self.mean,
+            "ci_low": self.ci_low,
+            "ci_high": self.ci_high,
+            "diff_from_best": self.diff_from_best,
+            "diff_low": self.diff_low,
+            "diff_high": self.diff_high,
+            "n": self.n,
+            "rates": dict(self.rates),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> Choice:
+        keys = ("mean", "ci_low", "ci_high", "diff_from_best", "diff_low", "diff_high")
+        return cls(
+            d["label"],
+            [list(m) for m in d["melds"]],
+            d["discard"],
+            *(float(d[k]) for k in keys),
+            int(d["n"]),
+            {k: float(v) for k, v in d.get("rates", {}).items()},
+        )
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The choices of one decision (``"draw"`` or ``"play"``), best first."""
+
+    decision: str
+    choices: list[Choice]
+
+    def to_json(self) -> dict:
+        return {"decision": self.decision, "choices": [c.to_json() for c in self.choices]}
+
+    @classmethod
+    def from_json(cls, d: dict) -> Advice:
+        return cls(d["decision"], [Choice.from_json(c) for c in d["choices"]])
+
+    def table(self) -> pd.DataFrame:
+        rows = []
+        for c in self.choices:
+            row = c.to_json()
+            row.pop("rates")
+            row["melds"] = " + ".join(" ".join(m) for m in c.melds)
+            rows.append(row | dict(c.rates))
+        out = pd.DataFrame(rows)
+        methods = {"points and paired differences": iv.NORMAL, "rates": "share of deals"}
+        iv.label(out, iv.statements(methods))
+        return out
+
+
+# ---------------------------------------------------------------------------------------
+# Choices: scripts of action ids and their labels
+# ---------------------------------------------------------------------------------------
+def _plan_cards(script, hand_ids) -> tuple[list[list[str]], str | None, list[int]]:
+    """The cards (notation) of a plan's melds and discard, taken from the hand's card ids,
+    and each meld operation's slot."""
+    from sim.cards import format_card
+
+    left = sorted(int(c) for c in hand_ids)
+    by_kind: dict[int, list[int]] = {}
+    for c in left:
+        by_kind.setdefault(int(E.CARD_KIND[c]), []).append(c)
+
+    def take(kind, k):
+        if k == 0:
+            return []
+        got = by_kind[kind][:k]
+        by_kind[kind] = by_kind[kind][k:]
+        return [format_card(c) for c in got]
+
+    melds, discard, slots = [], None, []
+    for a in script:
+        kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
+        if kind == E.AT_MELD:
+            slot = int(E.ACTION_TABLE[a, E.AC_SLOT])
+            nat = int(E.ACTION_TABLE[a, E.AC_NAT])
+            cards = take(slot, nat) if slot != E.WILD_MELD else []
+            cards += take(E.TWO, int(E.ACTION_TABLE[a, E.AC_TWO]))
+            cards += take(E.JOKER, int(E.ACTION_TABLE[a, E.AC_JOKER]))
+            melds.append(cards)
+            slots.append(slot)
+        elif kind == E.AT_DISCARD:
+            discard = take(int(E.ACTION_TABLE[a, E.AC_SLOT]), 1)[0]
+    return melds, discard, slots
+
+
+def _label(script, melds, discard, going_out, slots=(), table=frozenset(), special="") -> str:
+    """E.g. "meld 7H 7S 7D + KS KH KD, discard 4C"; cards added to a meld already on the
+    team's table (``table``: its slots) read "add 2C to the Ks"."""
+    from sim.encoding import KIND_NAMES
+
+    if script[0] == E.A_DECLARE:
+        return f"declare a special hand ({special})" if special else "declare a special hand"
+    parts = []
+    new = [" ".join(m) for m, s in zip(melds, slots, strict=True) if s not in table]
+    if new:
+        parts.append("meld " + " + ".join(new))
+    for m, s in zip(melds, slots, strict=True):
+        if s in table:
+            name = "wild meld" if s == E.WILD_MELD else KIND_NAMES[s] + "s"
+            parts.append(f"add {' '.join(m)} to the {name}")
+    if discard is not None:
+        parts.append(("go out discarding " if going_out else "discard ") + discard)
+    return ", ".join(parts)
+
+
+def _play_choices(st, rules_arr, hand_ids, table) -> list[tuple[tuple, str, list, str | None]]:
+    """(script, label, melds, discard) of every plan of the play step, within MAX_CHOICES:
+    wild placements are narrowed (up to 3, then 1, then 0 wilds an operation) until the plans
+    fit; past that the plans nearest the two extremes (no meld, the most meld operations) are
+    kept (docs/advise.md)."""
+    from sim.engine.script import plans
+
+    for max_wilds in (E.MAX_OP_WILDS, 1, 0):
+        found = plans(st, rules_arr, max_wilds)
+        if len(found) <= MAX_CHOICES:
+            break
+    if len(found) > MAX_CHOICES:
+        most = max(len(s) for s in found)
+        found = sorted(found, key=lambda s: (min(len(s) - 1, most - len(s)), len(s), s))
+        found = sorted(found[:MAX_CHOICES], key=lambda s: (len(s), s))
+    from sim.special import classify_special
+
+    held = len(hand_ids)
+    seat = int(st[E.ST_PLAYER])
+    hand = st[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS]
+    special = E.SPECIAL_NAMES[classify_special(hand.copy(), rules_arr)]  # SPECIAL-3..6
+    out = []
+    for script in found:
+        melds, discard, slots = _plan_cards(script, hand_ids)
+        going_out = discard is not None and sum(len(m) for m in melds) == held - 1
+        label = _label(script, melds, discard, going_out, slots, table, special)
+        out.append(((E.A_DRAW, *script), label, melds, discard))
+    return out
+
+
+def _draw_choices(template, pos, unseen, rules_arr, key) -> list:
+    """Draw, and take the pile when the rules allow it in one of the first deals (PILE-1/2;
+    elsewhere the script is refused and the policy decides: ``rates["applied"]``)."""
+    from sim.engine.judge import action_reason
+    from sim.engine.observe import observe
+    from sim.engine.script import decision_state
+
+    out = [((E.A_DRAW,), "draw", [], None)]
+    from sim.engine.position import PS_SEAT
+    from sim.engine.views import scratch_tmp
+
+    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    tmp = scratch_tmp(np.zeros(E.SCRATCH_SIZE, dtype=np.int64))
+    seat = int(pos[PS_SEAT])
+    for h in range(TAKE_PILE_PROBE):
+        st = decision_state(template, pos, unseen, -1, rules_arr, key, h)
+        if st[E.ST_PHASE] == E.PH_OVER:
+            continue
+        observe(st, seat, obs)
+        if st[E.ST_PHASE] == E.PH_THREES or (
+            action_reason(obs, E.A_TAKE_PILE, rules_arr, tmp) == E.R_OK
+        ):
+            out.append(((E.A_TAKE_PILE,), "take the pile", [], None))
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# The race
+# ---------------------------------------------------------------------------------------
+def _policies(policies) -> tuple[str, str]:
+    from sim.policies import strongest_fast
+    from sim.policies.registry import split_list
+
+    if policies is None:
+        name = strongest_fast()
+        return (name, name)
+    if isinstance(policies, str):
+        policies = split_list(policies)
+    policies = tuple(policies)
+    if len(policies) == 1:
+        policies = policies * 2
+    if len(policies) != 2:
+        raise CanastaError(f"policies: expected one or two policies, got {len(policies)}")
+    from sim.api import resolve_policies
+
+    resolve_policies(policies)  # unknown names: refused before any work
+    return policies
+
+
+def _check(pos: Position, drawn) -> int:
+    """The drawn card's id (-1: none), a copy not fixed elsewhere (CARD-1), after the
+    position's own checks; a fixed team that has not melded holds 13 cards (DEAL-1, TURN-1)."""
+    if not isinstance(pos, Position):
+        raise CanastaError("advise needs a position from analysis.whatif.position(...)")
+    n_hand = int(np.asarray(pos.hand).size)
+    if pos.hand_sizes is not None and pos.hand_sizes[pos.seat] != n_hand:
+        raise CanastaError(
+            f"the fixed hand has {n_hand} cards but the hand sizes give seat {pos.seat} "
+            f"{pos.hand_sizes[pos.seat]}"
+        )
+    if not pos.melds.get(pos.team) and n_hand != E.HAND_SIZE:
+        raise CanastaError(
+            f"the fixed hand has {n_hand} cards: a player whose team has not melded holds "
+            f"{E.HAND_SIZE} at the start of its turn (DEAL-1, TURN-1)"
+            + ("; give the hand before the draw, and the drawn card apart" if drawn else "")
+        )
+    if drawn is None:
+        return -1
+    from sim.cards import parse_cards
+
+    taken = np.zeros(E.N_CARDS, dtype=np.bool_)
+    fixed = [np.asarray(pos.hand), pos.pile if pos.pile is not None else np.zeros(0, int)]
+    fixed += [m for ms in pos.melds.values() for m in ms]
+    for ids in fixed:
+        taken[np.asarray(ids, dtype=np.int64)] = True
+    if pos.pile_top >= 0:
+        taken[pos.pile_top] = True
+    if not isinstance(drawn, str):
+        raise CanastaError("drawn: give one card like 'KS'")
+    try:
+        ids = parse_cards(drawn, taken)
+    except CanastaError as exc:
+        raise CanastaError(
+            f"the drawn card {drawn.strip().upper()} is not in the stock: every copy is "
+            f"already fixed in the position (CARD-1) ({exc})"
+        ) from None
+    if ids.size != 1:
+        raise CanastaError(f"drawn: give exactly one card, not {drawn!r}")
+    return int(ids[0])
+
+
+def _summaries(team_scores: np.ndarray, views: pd.DataFrame) -> dict[str, float]:
+    """Rates that explain a choice's points: completion of its sevens and aces melds (when
+    started), the in-hand penalties, going out, and the share of deals the choice was made."""
+    rates = {}
+    for meld in ("sevens", "aces"):
+        started = views[f"{meld}_started_turn"] >= 0
+        if started.any():
+            rates[f"{meld}_completion"] = float(views.loc[started, f"{meld}_completed"].mean())
+        rates[f"{meld}_penalty"] = float((views[f"{meld}_penalty_players"] > 0).mean())
+    rates["went_out"] = float(views["went_out"].mean())
+    rates["applied"] = float(views["applied"].mean())
+    return rates
+
+
+def advise(
+    pos: Position,
+    *,
+    drawn: str | None = None,
+    n: int = 400,
+    budget: float | None = None,
+    policies: Sequence[str] | None = None,
+    seed: int = 0,
+    n_jobs: int = 1,
+    ruleset=None,
+    took_pile: bool = False,
+) -> Advice:
+    """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
+
+    ``drawn``: None for the draw decision, else the card drawn from the stock (the play step).
+    ``took_pile``: the play step after taking the pile is not supported (refused)."""
+    from analysis.records import team_view
+    from sim.api import play_script
+    from sim.engine.script import NO_ACTION, decision_state, script_arrays
+    from sim.rng import run_key
+    from sim.ruleset import as_ruleset
+    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+
+    if took_pile:
+        raise CanastaError(
+            "advise after taking the pile is not supported: the pile's rest joins the hand "
+            "(PILE-1); give the decision at the draw (drawn=None) instead"
+        )
+    n = check_count("n (deals per choice)", n, MAX_HANDS, low=2)
+    seed = check_seed(seed)
+    check_jobs(n_jobs)
+    if budget is not None:
+        if not isinstance(budget, int | float) or not math.isfinite(budget) or budget <= 0:
+            raise CanastaError(f"budget: expected a positive number of seconds, got {budget!r}")
+    pols = _policies(policies)
+    drawn_id = _check(pos, drawn)
+    rules = as_ruleset(ruleset)
+    rules_arr = np.ascontiguousarray(rules.to_array())
+    template, arr, unseen = script_arrays(pos, drawn_id, rules)
+    key = run_key(seed)
+    if drawn_id < 0:
+        decision = "draw"
+        cands = _draw_choices(template, arr, unseen, rules_arr, key)
+    else:
+        decision = "play"
+        st = decision_state(template, arr, unseen, drawn_id, rules_arr, key)
+        if st[E.ST_PHASE] != E.PH_PLAY or st[E.ST_PLAYER] != pos.seat:
+            raise CanastaError("the hand ends before the fixed player can play (END-1)")
+        team_melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS]
+        table = team_melds.reshape(E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)[pos.team].sum(axis=1)
+        table = frozenset(int(k) for k in np.flatnonzero(table))
+        held = [*np.asarray(pos.hand).tolist(), drawn_id]
+        cands = _play_choices(st, rules_arr, held, table)
+    if not cands:
+        raise CanastaError("no legal choice at this position")
+    width = max(len(c[0]) for c in cands)
+    scripts = np.full((len(cands), width), NO_ACTION, dtype=np.int64)
+    for i, c in enumerate(cands):
+        scripts[i, : len(c[0])] = c[0]
+
+    team = pos.team
+    scores: list[list[np.ndarray]] = [[] for _ in cands]
+    parts: list[list[pd.DataFrame]] = [[] for _ in cands]
+    alive = list(range(len(cands)))
+    done = 0
+    t0 = time.perf_counter()
+    while True:
+        stop = min(n, max(FIRST_ROUND, 2 * done))
+        t_round = time.perf_counter()
+        rec = play_script(
+            stop - done,
+            pos,
+            scripts[alive],
+            drawn_id,
+            seed,
+            pols,
+            n_jobs,
+            rules,
+            first=done,
+            **_runner(stop - done, n_jobs),
+        )
+        per_hand = (time.perf_counter() - t_round) / max(1, (stop - done) * len(alive))
+        rec = rec.sort_values(["hand_id", "script"], kind="stable")
+        v = team_view(rec.drop(columns=["script", "applied"]))
+        v["applied"] = np.tile(rec["applied"].to_numpy(), E.N_TEAMS)
+        v["script"] = np.tile(rec["script"].to_numpy(), E.N_TEAMS)
+        v = v[v["team"] == team]
+        for j, c in enumerate(alive):
+            part = v[v["script"] == j].sort_values("hand_id")
+            parts[c].append(part)
+            scores[c].append(part["score"].to_numpy(dtype=np.float64))
+        done = stop
+        if done >= n or (len(alive) == 1 and len(cands) > 1):
+            break
+        alive = _race(alive, [np.concatenate(s) for s in scores])
+        if budget is not None:
+            spent = time.perf_counter() - t0
+            nxt = min(n, 2 * done) - done
+            if spent + per_hand * nxt * len(alive) > budget:
+                break
+
+    x = [np.concatenate(s) for s in scores]
+    means = [float(s.mean()) for s in x]
+    top = max(len(s) for s in x)
+    best = max((i for i in range(len(x)) if len(x[i]) == top), key=lambda i: (means[i], -i))
+    out = []
+    for i, (_script, label, melds, discard) in enumerate(cands):
+        e = iv.mean(x[i])
+        d = iv.paired_difference(x[i], x[best][: len(x[i])])
+        views = pd.concat(parts[i])
+        rates = _summaries(x[i], views)
+        out.append(
+            Choice(
+                label,
+                melds,
+                discard,
+                e.estimate,
+                e.ci_low,
+                e.ci_high,
+                d.estimate,
+                d.ci_low,
+                d.ci_high,
+                len(x[i]),
+                rates,
+            )
+        )
+    order = sorted(range(len(out)), key=lambda i: (i != best, -means[i], i))
+    return Advice(decision, [out[i] for i in order])
+
+
+def _runner(count: int, n_jobs: int) -> dict:
+    """Runner options for a round: every job gets a chunk (the rows never depend on it)."""
+    if n_jobs == 1:
+        return {}
+    from sim.jobs import chunk_size_for
+
+    return {"chunk_size": chunk_size_for(count, n_jobs), "progress": False}
+
+
+def _race(alive: list[int], x: list[np.ndarray]) -> list[int]:
+    """The choices kept in the race: all but those whose 95% interval lies wholly below the
+    best's and whose paired difference from the best (same deals) excludes 0."""
+    means = {c: float(x[c].mean()) for c in alive}
+    best = max(alive, key=lambda c: (means[c], -c))
+    eb = iv.mean(x[best])
+    keep = []
+    for c in alive:
+        if c == best:
+            keep.append(c)
+            continue
+        e = iv.mean(x[c])
+        d = iv.paired_difference(x[c], x[best][: len(x[c])])
+        if e.ci_high < eb.ci_low and d.ci_high < 0:
+            continue  # NaN bounds (too few deals) compare False: kept
+        keep.append(c)
+    return keep

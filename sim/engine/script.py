@@ -1,0 +1,293 @@
+"""Forced plans from a what-if position, compiled: play a fixed sequence of actions, then play on.
+
+``canasta advise`` ranks whole-turn plans. A *script* is such a plan as the engine's action
+ids, forced in order at the fixed seat's fixed turn (from its draw decision on: a keep-or-lay
+threes decision, DEAL-5, stays the policy's); then the policies play the hand out. Deals are
+those of ``sim.engine.position`` (``deal_position``: hand ``h`` shuffles the unseen cards from
+``seed_hand(key, h)``), so every script meets the same unseen cards: paired comparisons.
+
+``drawn`` (a card id, or -1) fixes the card the fixed player draws from the stock: it is taken
+out of the unseen cards and put on top of the stock once the turn has begun (after the fixed
+hand's threes are laid and replaced, DEAL-4), so a script ``[A_DRAW, ...]`` is the play step
+after drawing that card.
+
+A script step the rules refuse in a deal (``action_reason``) ends the script there: the policy
+decides from that point and ``applied`` is 0 for that deal. At the play step after a fixed
+draw every step is decided by the observation, which the position fixes, so a plan legal on
+one deal is legal on all (``plans`` checks it on deal 0).
+
+Kernel: ``play_scripts_kernel`` (several scripts on each deal); Python: ``script_arrays``
+(check the position, remove the drawn card), ``play_scripts_arrays`` (compiled policies in,
+records out) and ``plans`` (enumerate the distinct plans of the play step, legal by the
+engine's own validator). Policy names and DataFrames are ``sim.api``'s (``sim.api.play_script``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from sim import encoding as E
+from sim.engine.judge import action_reason, forced_action
+from sim.engine.observe import observe
+from sim.engine.play import ask_policy, chunk_signature, finish_hand, hand_arrays
+from sim.engine.position import CH_POLICY, PS_SEAT, PS_STOCK_N, PS_TURN, deal_position
+from sim.engine.position import position_arrays as _position_arrays
+from sim.engine.state import apply_action
+from sim.engine.views import scratch_tmp
+from sim.errors import CanastaError
+from sim.rng import seed_hand
+
+NO_ACTION = -1  #: pads a script row (scripts of several lengths share one array)
+MAX_SCRIPT = 24  #: actions in one script (a draw, meld operations and the discard)
+
+
+@njit(cache=True)
+def deal_script(st, template, pos, unseen, drawn, rng, log, rules):
+    """``deal_position``, then (``drawn`` >= 0) that card on top of the stock: dealt after the
+    turn began, so the fixed hand's threes were replaced from the random stock (DEAL-4)."""
+    deal_position(st, template, pos, unseen, rng, log, rules)
+    if drawn >= 0:
+        n = st[E.ST_STOCK_N]
+        st[E.ST_STOCK + n] = drawn
+        st[E.ST_STOCK_N] = n + 1
+        st[E.ST_TURN_CARD_DRAWN] = 1 if n + 1 <= E.TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
+
+
+@njit(cache=True)
+def play_script_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos, script):
+    """``sim.engine.play.play_hand`` with ``script`` forced at the fixed seat's fixed turn.
+    Returns (code, applied): code 0 or an invariant code; applied 1 if every step was made."""
+    tmp = scratch_tmp(scratch)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
+    seat, turn = pos[PS_SEAT], pos[PS_TURN]
+    n_steps = 0
+    while n_steps < script.shape[0] and script[n_steps] != NO_ACTION:
+        n_steps += 1
+    k = 0
+    active = n_steps > 0
+    while st[E.ST_PHASE] != E.PH_OVER:
+        p = st[E.ST_PLAYER]
+        observe(st, p, obs)
+        if active and (p != seat or st[E.ST_TURN] != turn):
+            active = False  # the turn ended before the script did (e.g. END-1)
+        if active and obs[E.OB_PHASE] != E.PH_THREES:
+            a = script[k]
+            if action_reason(obs, a, rules, tmp) == E.R_OK:
+                choice = forced_action(obs) < 0
+                cache[E.PC_VALID] = 0
+                apply_action(st, a, rules, log)
+                if choice:
+                    st[E.ST_DECISIONS] += 1
+                k += 1
+                if k == n_steps:
+                    active = False
+                continue
+            active = False  # refused in this deal: the policy decides from here
+        a = forced_action(obs)
+        if a >= 0:
+            cache[E.PC_VALID] = 0
+            apply_action(st, a, rules, log)
+            continue
+        a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+        if a < 0:
+            return E.INV_STUCK, 0
+        apply_action(st, a, rules, log)
+        st[E.ST_DECISIONS] += 1
+    return 0, 1 if k == n_steps else 0
+
+
+@njit(
+    chunk_signature(
+        types.int64[::1],  # template
+        types.int64[::1],  # pos
+        types.int64[::1],  # unseen (the drawn card removed)
+        types.int64[:, ::1],  # scripts
+        types.int64,  # drawn card id or -1
+        types.int64[:, ::1],  # out
+        types.int64[::1],  # applied
+        types.int64[::1],  # status
+    ),
+    cache=True,
+)
+def play_scripts_kernel(
+    key,
+    start,
+    stop,
+    pol0,
+    pol1,
+    params0,
+    params1,
+    rules,
+    template,
+    pos,
+    unseen,
+    scripts,
+    drawn,
+    out,
+    applied,
+    status,
+):
+    """Hands ``start..stop-1``, each played once per script: hand ``h`` with script ``c`` is
+    dealt and played from ``seed_hand(key, h)`` (the same unseen cards for every script); its
+    record goes to ``out[(h - start) * n_scripts + c]``."""
+    st, obs, scratch, rng, items, log = hand_arrays()
+    cards = np.empty(unseen.shape[0], dtype=np.int64)
+    m = scripts.shape[0]
+    for h in range(start, stop):
+        for c in range(m):
+            seed_hand(key, h, rng)
+            cards[:] = unseen
+            deal_script(st, template, pos, cards, drawn, rng, log, rules)
+            code, ok = play_script_hand(
+                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos, scripts[c]
+            )
+            row = (h - start) * m + c
+            if finish_hand(st, code, h, rules, items, out[row], status) != 0:
+                return code
+            applied[row] = ok
+    return 0
+
+
+# ---------------------------------------------------------------------------------------
+# Python: the position with a drawn card, the plans of the play step, the kernel's caller
+# ---------------------------------------------------------------------------------------
+def script_arrays(position, drawn: int = -1, ruleset=None):
+    """``(template, pos, unseen)`` of ``position`` (``position_arrays``, policy choice) with
+    the ``drawn`` card id (-1: none) taken out of the unseen cards, to be put on the stock."""
+    template, pos, unseen = _position_arrays(position, "policy", ruleset)
+    pos[2] = CH_POLICY
+    if drawn < 0:
+        return template, pos, unseen
+    from sim.cards import format_card
+
+    name = format_card(drawn)
+    if drawn not in set(unseen.tolist()):
+        raise CanastaError(f"CARD-1: the drawn card {name} is already fixed in the position")
+    if E.IS_THREE[E.CARD_KIND[drawn]]:
+        raise CanastaError(
+            f"DEAL-4: a drawn three ({name}) is laid and replaced at once; give the card drawn "
+            "in its place"
+        )
+    base = E.ST_HANDS + pos[PS_SEAT] * E.N_KINDS
+    hand = template[base : base + E.N_KINDS]
+    if hand[E.RED_THREE] + hand[E.BLACK_THREE] > 0:
+        raise CanastaError(
+            "DEAL-4: threes are laid at the start of the turn, before the draw; give the hand "
+            "after they are laid (without its threes) together with the drawn card"
+        )
+    if pos[PS_STOCK_N] < 1:
+        raise CanastaError("END-1: the stock is empty, so no card can be drawn from it")
+    return template, pos, unseen[unseen != drawn]
+
+
+def play_scripts_arrays(
+    key, start, stop, decides, params, rules_arr, template, pos, unseen, scripts, drawn=-1
+):
+    """Hands ``start..stop-1`` with every script (rows of ``scripts``, padded with
+    ``NO_ACTION``): ``(records int64[n * n_scripts, RECORD_WIDTH], applied bool[...])``, row
+    ``(h - start) * n_scripts + c`` for hand ``h`` and script ``c``."""
+    from sim.engine.hands import call_kernel, check_range
+
+    start, stop = check_range(start, stop, "hand")
+    scripts = np.ascontiguousarray(np.atleast_2d(scripts), dtype=np.int64)
+    m = scripts.shape[0]
+    out = np.zeros(((stop - start) * m, E.RECORD_WIDTH), dtype=np.int64)
+    applied = np.zeros((stop - start) * m, dtype=np.int64)
+    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (template, pos, unseen))
+    inputs += (scripts, int(drawn))
+    call_kernel(
+        play_scripts_kernel, key, start, stop, decides, params, rules_arr, inputs, (out, applied)
+    )
+    return out, applied.astype(bool)
+
+
+def decision_state(template, pos, unseen, drawn, rules_arr, key, hand: int = 0):
+    """The state at the fixed player's first decision of its turn in deal ``hand`` (threes
+    laid, DEAL-4; a DEAL-5 keep-or-lay decision left as it is), and with ``drawn`` >= 0 after
+    drawing it: the position of the play step."""
+    from sim.engine.play import hand_arrays as arrays
+
+    st, _obs, _scratch, rng, _items, log = arrays()
+    seed_hand(np.ascontiguousarray(key, dtype=np.uint64), hand, rng)
+    cards = np.array(unseen, dtype=np.int64)
+    deal_script(st, template, pos, cards, drawn, rng, log, rules_arr)
+    if drawn >= 0:
+        apply_action(st, E.A_DRAW, rules_arr, log)
+    return st
+
+
+def _meld_ops(hand, touched, max_wilds):
+    """Canonical meld operations from ``hand`` (counts per kind): each natural rank not yet
+    touched this turn melded whole (all its naturals, at most a canasta's worth) with 0 to
+    ``max_wilds`` wild cards, twos before jokers; wilds alone on a rank's table meld; the wild
+    meld (MELD-8) with every wild held or with the fewest (3, twos first)."""
+    twos, jokers = int(hand[E.TWO]), int(hand[E.JOKER])
+    ops = []
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        if slot in touched:
+            continue
+        nat = min(int(hand[slot]), E.CANASTA)
+        for w in range(min(max_wilds, E.MAX_OP_WILDS, twos + jokers) + 1):
+            t = min(w, twos)
+            j = w - t
+            if nat + t + j == 0:
+                continue
+            a = int(E.MELD_ACTION[slot, nat, t, j])
+            if a >= 0:
+                ops.append((slot, a))
+    if E.WILD_MELD not in touched and twos + jokers >= 1:
+        every = (min(twos, E.CANASTA), min(jokers, E.MAX_WILD_MELD_JOKERS))
+        t = min(twos, 3)
+        fewest = (t, min(jokers, 3 - t))  # MELD-1: the smallest wild meld, twos first
+        for t, j in sorted({every, fewest}):
+            a = int(E.MELD_ACTION[E.WILD_MELD, 0, t, j])
+            if a >= 0:
+                ops.append((E.WILD_MELD, a))
+    return ops
+
+
+def plans(st, rules_arr, max_wilds: int = E.MAX_OP_WILDS, limit: int = 20_000):
+    """The distinct plans of the play step from state ``st`` (the fixed player to act, phase
+    play): a list of action-id tuples, each a sequence of meld operations ending in a discard
+    (the last card: going out, OUT-1/2) or a declared special hand (SPECIAL-1). Operations are
+    ``_meld_ops``'s canonical ones, every step judged legal by ``action_reason`` on the state it
+    meets; plans that leave the same table, hand and discard are one plan. ``limit`` bounds the
+    states searched (a CanastaError past it)."""
+    from sim.engine.state import apply_action as apply
+
+    if st[E.ST_PHASE] != E.PH_PLAY:
+        raise CanastaError("the fixed player is not at the play step of its turn")
+    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    tmp = scratch_tmp(np.zeros(E.SCRATCH_SIZE, dtype=np.int64))
+    log = np.zeros(1, dtype=np.int64)
+    p = int(st[E.ST_PLAYER])
+    out: dict[tuple, tuple] = {}
+    seen: set[bytes] = set()
+    stack = [(st.copy(), (), frozenset())]
+    n = 0
+    while stack:
+        s, path, touched = stack.pop()
+        key = s.tobytes()
+        if key in seen:
+            continue
+        seen.add(key)
+        n += 1
+        if n > limit:
+            raise CanastaError(f"more than {limit} meld plans from this hand; give fewer cards")
+        observe(s, p, obs)
+        if not path and action_reason(obs, E.A_DECLARE, rules_arr, tmp) == E.R_OK:
+            out.setdefault(("declare", key), (E.A_DECLARE,))
+        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].copy()
+        for k in range(E.N_KINDS):
+            if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules_arr, tmp) == E.R_OK:
+                out.setdefault((key, k), (*path, E.A_DISCARD + k))
+        for slot, a in _meld_ops(hand, touched, max_wilds):
+            if action_reason(obs, a, rules_arr, tmp) != E.R_OK:
+                continue
+            nxt = s.copy()
+            apply(nxt, a, rules_arr, log)
+            if nxt[E.ST_PHASE] != E.PH_PLAY or nxt[E.ST_PLAYER] != p:
+                continue  # not a meld that keeps the turn (never expected)
+            stack.append((nxt, (*path, a), touched | {slot}))
+    return sorted(out.values(), key=lambda t: (len(t), t))
