@@ -41,7 +41,7 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--policies", help="team policies 'A,B' playing on (default: the strongest fast one)"
     )
-    _options.add(p, "seed", "jobs", "format")
+    _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 

@@ -342,8 +342,7 @@ def test_position_for_is_an_engine_position_at_every_decision(seed, seat):
 
 
 def test_hint_end_to_end_with_advise(monkeypatch, capsys):
-    """The real ``analysis.advise`` (once merged): a scripted hand with hints plays through."""
-    pytest.importorskip("analysis.advise")
+    """The real ``analysis.advise``: a scripted hand with hints plays through."""
     text = "help\nhint\nauto\nhint\n" + "auto\n" * 400
     code, out, err = play_cli(monkeypatch, capsys, text, "--seed", "3")
     assert code == 0 and "Traceback" not in err
