@@ -53,6 +53,8 @@ class Choice:
     diff_high: float
     n: int
     rates: dict[str, float] = field(default_factory=dict)
+    #: the choice the seat's own policy (the first of ``policies``) makes here
+    policy_pick: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -67,6 +69,7 @@ class Choice:
             "diff_high": self.diff_high,
             "n": self.n,
             "rates": dict(self.rates),
+            "policy_pick": self.policy_pick,
         }
 
     @classmethod
@@ -79,6 +82,7 @@ class Choice:
             *(float(d[k]) for k in keys),
             int(d["n"]),
             {k: float(v) for k, v in d.get("rates", {}).items()},
+            bool(d.get("policy_pick", False)),
         )
 
 
@@ -222,6 +226,76 @@ def _draw_choices(template, pos, unseen, rules_arr, key) -> list:
     return out
 
 
+def _turn_end(st, script, decide, params, rules_arr) -> np.ndarray | None:
+    """The seat's hand, its team's melds and the pile after its turn from ``st``: ``script``'s
+    actions, or (``script`` None) what ``decide`` chooses; None if a step is refused."""
+    from sim.engine.judge import action_reason, forced_action
+    from sim.engine.observe import observe
+    from sim.engine.state import apply_action
+    from sim.engine.views import scratch_tmp
+
+    st = st.copy()
+    seat, turn = int(st[E.ST_PLAYER]), int(st[E.ST_TURN])
+    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.uint64)  # a policy drawing from it is deterministic here too
+    log = np.zeros(1, dtype=np.int64)
+    steps = list(script or ())
+    while st[E.ST_PHASE] != E.PH_OVER and st[E.ST_PLAYER] == seat and st[E.ST_TURN] == turn:
+        observe(st, seat, obs)
+        a = forced_action(obs)
+        if a < 0:
+            if script is None:
+                a = int(decide(obs, params, rng, rules_arr, scratch))
+            elif steps:
+                a = steps.pop(0)
+            else:
+                break
+            if action_reason(obs, a, rules_arr, scratch_tmp(scratch)) != E.R_OK:
+                return None
+        apply_action(st, a, rules_arr, log)
+    team = seat % E.N_TEAMS
+    width = E.N_KINDS * E.N_MELD_COLS
+    return np.concatenate(
+        [
+            st[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS],
+            st[E.ST_MELDS + team * width : E.ST_MELDS + (team + 1) * width],
+            st[E.ST_PILE : E.ST_PILE + st[E.ST_PILE_N]],
+        ]
+    )
+
+
+def _policy_pick(st, cands, policy: str, rules_arr) -> int:
+    """Index of the candidate the seat's ``policy`` chooses at the decision state ``st``
+    (its observation only; matched by the turn's end: hand, melds and pile), or -1."""
+    from sim.engine.judge import forced_action
+    from sim.engine.observe import observe
+    from sim.engine.state import apply_action
+    from sim.policies.registry import resolve
+
+    spec, params, _ = resolve(policy)
+    st = st.copy()
+    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    log = np.zeros(1, dtype=np.int64)
+    seat = int(st[E.ST_PLAYER])
+    observe(st, seat, obs)
+    while (a := forced_action(obs)) >= 0 and st[E.ST_PHASE] == E.PH_THREES:
+        apply_action(st, a, rules_arr, log)  # DEAL-4: threes laid before the decision
+        observe(st, seat, obs)
+    if st[E.ST_PHASE] == E.PH_DRAW:
+        scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+        a = int(spec.decide(obs, params, np.zeros(4, dtype=np.uint64), rules_arr, scratch))
+        return next((i for i, c in enumerate(cands) if c[0] == (a,)), -1)
+    mine = _turn_end(st, None, spec.decide, params, rules_arr)
+    if mine is None:
+        return -1
+    for i, c in enumerate(cands):
+        end = _turn_end(st, c[0][1:], None, None, rules_arr)  # the script after its draw
+        if end is not None and end.shape == mine.shape and np.array_equal(end, mine):
+            return i
+    return -1
+
+
 # ---------------------------------------------------------------------------------------
 # The race
 # ---------------------------------------------------------------------------------------
@@ -344,6 +418,7 @@ def advise(
     if drawn_id < 0:
         decision = "draw"
         cands = _draw_choices(template, arr, unseen, rules_arr, key)
+        st = decision_state(template, arr, unseen, -1, rules_arr, key)
     else:
         decision = "play"
         st = decision_state(template, arr, unseen, drawn_id, rules_arr, key)
@@ -356,6 +431,7 @@ def advise(
         cands = _play_choices(st, rules_arr, held, table)
     if not cands:
         raise CanastaError("no legal choice at this position")
+    pick = _policy_pick(st, cands, pols[pos.team], rules_arr)
     width = max(len(c[0]) for c in cands)
     scripts = np.full((len(cands), width), NO_ACTION, dtype=np.int64)
     for i, c in enumerate(cands):
@@ -425,6 +501,7 @@ def advise(
                 d.ci_high,
                 len(x[i]),
                 rates,
+                i == pick,
             )
         )
     order = sorted(range(len(out)), key=lambda i: (i != best, -means[i], i))

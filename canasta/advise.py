@@ -64,8 +64,9 @@ def format_table(advice, pos) -> str:
     lines = [f"{advice.decision} decision at seat {pos.seat} (team {pos.team}), turn {pos.turn}"]
     lines.append("  points per hand for the team, 95% interval; diff: paired, vs the best")
     for i, c in enumerate(advice.choices, 1):
+        mark = "  <- the policy's own choice" if c.policy_pick else ""
         lines.append(
-            f"{i:3d}. {c.label}\n"
+            f"{i:3d}. {c.label}{mark}\n"
             f"     points {_fmt(c.mean)} [{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]  "
             f"diff {_fmt(c.diff_from_best)} [{_fmt(c.diff_low)}, {_fmt(c.diff_high)}]  "
             f"n {c.n}"

@@ -310,3 +310,38 @@ def test_cli_table_and_json(capsys):
     assert main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("play decision at seat 0") and d["choices"][0]["label"] in out
+
+
+@pytest.mark.parametrize("spec,drawn", [(OPEN_POS, "KC"), (MELDED_POS, "9C"), (OUT_POS, "9D")])
+def test_policy_pick_is_the_policys_own_turn(spec, drawn):
+    """The choice marked ``policy_pick`` ends the turn as the seat's policy does when it plays
+    the same position itself (``sim.Game``-free: the heuristic asked on the decision state)."""
+    from sim.engine.script import decision_state, script_arrays
+    from sim.policies.registry import resolve
+    from sim.rng import run_key
+    from sim.ruleset import as_ruleset
+
+    a = _advise(spec, drawn=drawn, n=4)
+    picked = [c for c in a.choices if c.policy_pick]
+    assert len(picked) == 1
+    pos = position(**spec)
+    rules = as_ruleset(None)
+    rules_arr = np.ascontiguousarray(rules.to_array())
+    template, arr, unseen = script_arrays(pos, adv._check(pos, drawn), rules)
+    st = decision_state(template, arr, unseen, adv._check(pos, drawn), rules_arr, run_key(0))
+    spec_h, params, _ = resolve("heuristic")
+    mine = adv._turn_end(st, None, spec_h.decide, params, rules_arr)
+    hand = [*np.asarray(pos.hand).tolist(), adv._check(pos, drawn)]
+    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS]
+    melds = melds.reshape(E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)[pos.team].sum(axis=1)
+    table = frozenset(int(k) for k in np.flatnonzero(melds))
+    scripts = {c[1]: c[0] for c in adv._play_choices(st, rules_arr, hand, table)}
+    end = adv._turn_end(st, scripts[picked[0].label][1:], None, None, rules_arr)
+    assert np.array_equal(end, mine)
+
+
+def test_policy_pick_at_the_draw():
+    """At the draw the marked choice is the policy's action (the heuristic takes a pile that
+    opens for it, PILE-1)."""
+    a = _advise(dict(OPEN_POS, pile_top="KC"), n=4)
+    assert sum(c.policy_pick for c in a.choices) == 1
