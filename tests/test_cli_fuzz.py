@@ -46,6 +46,7 @@ BASE = {
     "report": ["--out", "{tmp}/r.html", "--hands", "2", "--deals", "0", "--quiet"],
     "check-meld": ["7H", "7S", "7D"],
     "score": ["{tmp}/missing-hand.json"],
+    "advise": ["--hand", HAND, "--turn", "4", "-n", "2", "--jobs", "1"],
 }
 
 # malformed values for string flags and positionals, by argparse dest
@@ -90,6 +91,8 @@ STRING_VALUES = {
     "hand_sizes": ["1,2,3", "a,b,c,d", f"{HUGE},13,13,13", "-1,13,13,13", ""],
     "scheduler": ["tcp://127.0.0.1:1"],  # without --backend dask
     "cards": ["", " ", ",", "ZZ", HUGE, "7X"],
+    "drawn": ["", "ZZ", "7H 7S", "3H", HUGE],
+    "load": ["", "no_such_module_xyz", "{tmp}/missing.py", "{tmp}", "{tmp}/a-file"],
     "hand_file": ["", "{tmp}/missing.json", "{tmp}", "{hand_not_json}", "{hand_impossible}"],
 }
 # per command where a dest means something else
