@@ -18,11 +18,12 @@
 3. **Situations, intervals.** A position's effect is the mean paired difference over its deals.
    Positions taken from the same sampled hand are not independent, so the unit is the sampled
    hand: a situation's estimate is the mean over sampled hands (each hand: the mean of its
-   positions in the situation) with the normal interval over hands. The two-sided p-value of
-   each situation (every row of every table) is adjusted across **all** rows of all experiments
-   by Holm's step-down method (family-wise error rate 5%, ``analysis.multiple``). A row's
-   verdict is the arm its adjusted p-value (≤ 0.05) and sign favour, else "no clear
-   difference".
+   positions in the situation) with the normal interval over hands. Its two-sided p-value is
+   Student's t with (hands − 1) degrees of freedom (few hands: the normal law would understate
+   the tails); fewer than ``MIN_HANDS`` hands: not tested. The p-values of every row of every
+   table are adjusted together by Holm's step-down method (family-wise error rate 5%,
+   ``analysis.multiple``). A row's verdict is the arm its adjusted p-value (≤ 0.05) and sign
+   favour, else "no clear difference".
 4. **Rules of thumb** (:func:`rules_of_thumb`): one sentence per experiment and grouping,
    generated from the table's rows (direction from the verdicts, numbers from the intervals).
 
@@ -47,6 +48,7 @@ from analysis import multiple
 from sim import encoding as E
 
 ALPHA = 0.05  #: family-wise error rate of the Holm correction
+MIN_HANDS = 5  #: a situation with fewer sampled hands is shown but not tested
 CORRECTION = "holm"
 STRONG = "strong"  #: placeholder in an arm: the strongest fast policy of the registry
 
@@ -530,7 +532,7 @@ def tables(
         out[exp.table] = pd.DataFrame(rows)
     if not out:
         return out
-    p_all = np.concatenate([multiple.normal_p(t["estimate"], t["se"]) for t in out.values()])
+    p_all = np.concatenate([_p_values(t) for t in out.values()])
     adj = multiple.adjust(p_all, correction)
     i = 0
     method = multiple.METHODS[correction]
@@ -549,6 +551,14 @@ def tables(
     return out
 
 
+def _p_values(t: pd.DataFrame) -> np.ndarray:
+    """Student's t p-values with (hands − 1) degrees of freedom; untested (NaN) below
+    ``MIN_HANDS`` hands: too few for the spread to be judged."""
+    p = multiple.t_p(t["estimate"], t["se"], t["hands"] - 1)
+    p[t["hands"].to_numpy() < MIN_HANDS] = np.nan
+    return p
+
+
 def verdicts(estimate, p_adj, alpha: float = ALPHA) -> np.ndarray:
     """+1 (arm A better), −1 (arm B better) where the adjusted p-value is at most ``alpha``;
     0 (no clear difference) elsewhere, and where there is nothing to test."""
@@ -563,7 +573,8 @@ def verdicts(estimate, p_adj, alpha: float = ALPHA) -> np.ndarray:
 # ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Rule:
-    text: str
+    text: str  #: the rule itself, with the pooled estimate and interval it rests on
+    detail: str  #: every situation's estimate and interval, in words
     table: str  #: the table key it is read from
     experiment: str
     grouping: str
@@ -650,7 +661,7 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
         a = ", ".join(where(rows.iloc[i]) for i in plus)
         b = ", ".join(where(rows.iloc[i]) for i in minus)
         text = f"It depends: {exp.do} {a}; {exp.dont} {b}. {detail}"
-    return Rule(text.strip(), exp.table, exp.key, grouping.key, v)
+    return Rule(text.replace(detail, "").strip(), detail, exp.table, exp.key, grouping.key, v)
 
 
 def _fmt(x: float) -> str:

@@ -214,7 +214,8 @@ DECISIONS_INTRO = (
     "{sample_hands} hands of {policy} against itself, each replayed on {deals_per_position} deals "
     "per choice (paired: the same unseen cards for A and B). A row is a situation: its estimate is "
     "the mean over sampled hands of A − B in the team's net points, with the normal interval "
-    "over hands; 'Holm p' is its p-value adjusted across every row of every table; 'choice "
+    "over hands; 'Holm p' is its p-value (Student's t over hands; not tested below 5 hands) "
+    "adjusted across every row of every table; 'choice "
     "made' is the share of deals in which the rules let both forced choices be made (only "
     "those deals count)."
 )

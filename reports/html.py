@@ -79,7 +79,7 @@ def data_json(tables: dict[str, pd.DataFrame], sentences, advice=()) -> str:
     """The tables (full float precision), the sentences' cited cells and the advice items as
     JSON, safe inside a <script> element."""
     data = {
-        "advice": [{"text": a["text"], "table": a["table"]} for a in advice],
+        "advice": [{"text": a["text"], "detail": a["detail"], "table": a["table"]} for a in advice],
         "tables": {k: _plain(v.to_dict(orient="split")) for k, v in tables.items()},
         "sentences": [
             {"text": s.text, "cites": list(s.cites), "cells": [list(c) for c in s.cells]}
@@ -107,6 +107,7 @@ def advice_items(results, nums) -> list[dict]:
     return [
         {
             "text": r.text,
+            "detail": r.detail,
             "table": r.table,
             "number": nums.tables[r.table],
             "verdicts": list(r.verdicts),

@@ -56,6 +56,14 @@ def test_corrections_cap_at_one_and_skip_nan():
         multiple.adjust([0.1], "bonferroni-ish")
 
 
+def test_t_p_against_the_t_table():
+    """Two-sided 5% points of Student's t: 12.706 (1 df), 2.228 (10 df); the normal's 1.960
+    at very many df."""
+    p = multiple.t_p([12.7062, 2.228139, 1.959964, 0.0], 1.0, [1, 10, 1e7, 5])
+    np.testing.assert_allclose(p, [0.05, 0.05, 0.05, 1.0], atol=1e-6)
+    assert np.isnan(multiple.t_p(1.0, 0.0, 5)[0]) and np.isnan(multiple.t_p(1.0, 1.0, 0)[0])
+
+
 def test_normal_p():
     """Two-sided: z = 1.959964 gives 0.05; no spread gives NaN (nothing to test)."""
     p = multiple.normal_p([1.959964, -1.959964, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0])
@@ -110,6 +118,15 @@ def test_null_table_says_no_clear_difference():
     assert all(r.verdicts == (0,) * len(r.verdicts) for r in rules.values())
     assert all("no clear difference" in r.text for r in rules.values())
     assert all((t["better"] == "no clear difference").all() for t in tabs.values())
+
+
+def test_few_hands_are_not_tested():
+    """A situation with fewer than MIN_HANDS sampled hands gets no p-value and no direction,
+    however large its estimate."""
+    t = pd.DataFrame({"estimate": [900.0, 900.0], "se": [10.0, 10.0],
+                      "hands": [D.MIN_HANDS - 1, D.MIN_HANDS]})  # fmt: skip
+    p = D._p_values(t)
+    assert np.isnan(p[0]) and p[1] < 1e-3
 
 
 def test_direction_needs_the_adjusted_test():
