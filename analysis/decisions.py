@@ -642,7 +642,7 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
             f"from then on, {exp.dont}. {detail}"
         )
     elif plus and not minus:
-        conds = ", ".join(where(rows.iloc[i]) for i in plus)
+        conds = _conds(rows, plus, where)
         est, lo, hi = _pooled(rows.iloc[plus])
         rest = "; elsewhere no clear difference" if len(plus) < len(rows) else ""
         text = (
@@ -650,7 +650,7 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
             f"[{_fmt(lo)}, {_fmt(hi)}]{rest}. {detail}"
         )
     elif minus and not plus:
-        conds = ", ".join(where(rows.iloc[i]) for i in minus)
+        conds = _conds(rows, minus, where)
         est, lo, hi = _pooled(rows.iloc[minus])
         rest = "; elsewhere no clear difference" if len(minus) < len(rows) else ""
         text = (
@@ -662,6 +662,13 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
         b = ", ".join(where(rows.iloc[i]) for i in minus)
         text = f"It depends: {exp.do} {a}; {exp.dont} {b}. {detail}"
     return Rule(text.replace(detail, "").strip(), detail, exp.table, exp.key, grouping.key, v)
+
+
+def _conds(rows: pd.DataFrame, idx: list[int], where) -> str:
+    """The situations ``idx`` in words, or 'in every situation tested' when they are all."""
+    if len(idx) == len(rows):
+        return "in every situation tested"
+    return ", ".join(where(rows.iloc[i]) for i in idx)
 
 
 def _fmt(x: float) -> str:

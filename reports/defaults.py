@@ -5,8 +5,8 @@ DEFAULT_DEALS = 100_000_000  #: dealt-odds Monte Carlo deals
 #: compared on duplicate deals: the strongest fast policy (``sim.policies.strongest_fast()``,
 #: resolved when the report is built) and heuristic; ``--policies`` overrides
 DEFAULT_POLICIES = ("strongest_fast", "heuristic")
-DEFAULT_POSITIONS = 80  #: positions per decision experiment (analysis.decisions)
-DEFAULT_DECISION_DEALS = 48  #: paired deals per position and choice
+DEFAULT_POSITIONS = 160  #: positions per decision experiment (analysis.decisions)
+DEFAULT_DECISION_DEALS = 64  #: paired deals per position and choice
 
 
 def default_policies(names=DEFAULT_POLICIES) -> tuple[str, ...]:

@@ -104,7 +104,9 @@ def test_one_direction_rules():
     _, rules = _rules({"pile": lambda f: 500.0, "wild": lambda f: -500.0})
     pile = rules[("pile", "opened")]
     assert pile.verdicts == (1, 1)
-    assert pile.text.startswith("Take the pile rather than draw from the stock")
+    assert pile.text.startswith(
+        "Take the pile rather than draw from the stock (in every situation tested)"
+    )
     assert "gains +" in pile.text and "elsewhere" not in pile.text
     wild = rules[("wild", "wilds_held")]
     assert wild.verdicts == (-1, -1)
