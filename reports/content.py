@@ -165,8 +165,23 @@ COLUMNS: dict[str, list[Column]] = {
 }
 
 
+#: a decision table's grouping keys (analysis.decisions.Grouping.key) as a player reads them
+GROUPING_NAMES = {
+    "held_sevens": "sevens held",
+    "held_aces": "aces held",
+    "stock": "stock left",
+    "turn": "turn",
+    "pile_size": "pile size",
+    "opened": "team",
+    "wilds_held": "wilds held",
+    "distance": "from a special hand",
+}
+
+
 def _situation(r) -> str:
-    return "all positions" if r["grouping"] == "all" else f"{r['grouping']}: {r['situation']}"
+    if r["grouping"] == "all":
+        return "all positions"
+    return f"{GROUPING_NAMES.get(r['grouping'], r['grouping'])}: {r['situation']}"
 
 
 def _p(p) -> str:
