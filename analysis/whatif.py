@@ -9,7 +9,9 @@ out. Hand ``i`` deals the same unseen cards whatever the choice (a deal depends 
 (seed, i)), so choices are compared on the same deals: paired differences.
 
 Choices (``CHOICES``): ``meld_sevens`` / ``hold_sevens``, ``meld_aces`` / ``hold_aces``,
-``take_pile`` / ``draw``, and ``policy`` (let the seat's policy decide: the baseline).
+``take_pile`` / ``draw``, ``meld_aces_wild`` (MELD-7), ``meld_wilds`` / ``hold_wilds``
+(MELD-8), ``stay_in`` (refuse going out this turn), and ``policy`` (let the seat's policy
+decide: the baseline).
 
 Output per choice, for the fixed player's team: expected points per hand and net points (normal
 intervals), the completion rate of its sevens and aces melds when started and the share of hands
@@ -40,10 +42,12 @@ from sim.encoding import (
     IS_NATURAL,
     IS_THREE,
     IS_WILD,
+    JOKER,
     N_CARDS,
     N_PLAYERS,
     N_TEAMS,
     SEVEN,
+    TWO,
     team_of,
 )
 from sim.errors import CanastaError
@@ -163,6 +167,11 @@ def check_choice(pos: Position, choice: str) -> None:
         raise CanastaError("MELD-1: melding sevens needs 3 or more sevens in the fixed hand")
     if choice == "meld_aces" and pos.counts(ACE) < 3:
         raise CanastaError("MELD-1: melding aces needs 3 or more aces in the fixed hand")
+    wilds = pos.counts(JOKER) + pos.counts(TWO)
+    if choice == "meld_aces_wild" and (pos.counts(ACE) < 3 or wilds < 1):
+        raise CanastaError("MELD-7: melding aces with wilds needs 3+ aces and a wild in the hand")
+    if choice == "meld_wilds" and wilds < 3:
+        raise CanastaError("MELD-8: starting a wild meld needs 3 or more wild cards in the hand")
     if choice == "take_pile":
         if pos.pile_top < 0:
             if pos.turn == 0:  # DEAL-2: no up-card, so the first turn meets an empty pile

@@ -15,7 +15,8 @@ from canasta import _options
 HELP = "write the strategy report: one self-contained HTML file"
 DESCRIPTION = """
 Simulate every pair of POLICIES on duplicate deals (or reuse run directories), sample the dealt
-special-hand odds, and write one self-contained HTML report: dealt odds (exact and Monte Carlo),
+special-hand odds, run the decision experiments, and write one self-contained HTML report: advice
+(rules of thumb from the decision experiments), dealt odds (exact and Monte Carlo),
 special hands in play, sevens/aces/wild meld risk, penalties, policy comparison, score
 distributions, 'what the numbers say' and methods. Every number carries its 95% interval and
 sample size.
@@ -23,7 +24,13 @@ sample size.
 
 
 def add_parser(subparsers) -> None:
-    from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
+    from reports.defaults import (
+        DEFAULT_DEALS,
+        DEFAULT_DECISION_DEALS,
+        DEFAULT_HANDS,
+        DEFAULT_POLICIES,
+        DEFAULT_POSITIONS,
+    )
 
     p = subparsers.add_parser("report", help=HELP, description=DESCRIPTION)
     p.add_argument(
@@ -46,7 +53,23 @@ def add_parser(subparsers) -> None:
         "--policies",
         default=",".join(DEFAULT_POLICIES),
         metavar="A,B,...",
-        help=f"policies to compare, by registry name (default {','.join(DEFAULT_POLICIES)})",
+        help="policies to compare, by registry name (default "
+        f"{','.join(DEFAULT_POLICIES)}: strongest_fast is the strongest fast policy registered)",
+    )
+    p.add_argument(
+        "--positions",
+        type=int,
+        default=DEFAULT_POSITIONS,
+        metavar="N",
+        help="positions per decision experiment, for the Advice section; 0 leaves them out "
+        f"(default {DEFAULT_POSITIONS})",
+    )
+    p.add_argument(
+        "--decision-deals",
+        type=int,
+        default=DEFAULT_DECISION_DEALS,
+        metavar="N",
+        help=f"paired deals per position and choice (default {DEFAULT_DECISION_DEALS})",
     )
     _options.add(p, "seed", "jobs")
     p.add_argument(
@@ -96,7 +119,11 @@ def run(args: argparse.Namespace) -> int:
     hands = check_count("--hands", args.hands, MAX_HANDS, low=0 if args.from_dirs else 2)
     check_in_memory(2 * hands, ROW_BYTES, "hands", ": ask for fewer --hands")  # a pair's runs
     check_count("--deals", args.deals, MAX_DEALS, low=0)
-    policies = parse_policies(args.policies)
+    from reports.defaults import default_policies
+
+    policies = default_policies(parse_policies(args.policies))
+    check_count("--positions", args.positions, 100_000, low=0)
+    check_count("--decision-deals", args.decision_deals, 1_000_000, low=2)
     for name in policies:
         resolve(name)  # unknown names: refused before the first run
     # pair k of the policies plays with seed + k (reports.build.plan): all must be seeds
@@ -120,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         from_dirs=tuple(args.from_dirs),
         rules=args.rules,
         quiet=args.quiet,
+        positions=args.positions,
+        decision_deals=args.decision_deals,
     )
     results = build(settings)
     report = assemble(results)
@@ -127,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
     size = written[0].stat().st_size
     print(
         f"wrote {written[0]} ({size / 1024:,.0f} KiB; {len(results.tables)} tables, "
-        f"{len(report.figures)} figures, {len(report.sentences)} findings) in "
+        f"{len(report.figures)} figures, {len(report.advice)} rules of thumb, "
+        f"{len(report.sentences)} findings) in "
         f"{results.meta['seconds']:.0f} s"
         + (f"; figures in {args.figures}" if args.figures else "")
     )

@@ -38,7 +38,13 @@ from importlib import metadata as _md
 import numpy as np
 import pandas as pd
 
-from reports.defaults import DEFAULT_DEALS, DEFAULT_HANDS, DEFAULT_POLICIES
+from reports.defaults import (
+    DEFAULT_DEALS,
+    DEFAULT_DECISION_DEALS,
+    DEFAULT_HANDS,
+    DEFAULT_POSITIONS,
+    default_policies,
+)
 from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
@@ -66,20 +72,24 @@ class Settings:
 
     hands: int = DEFAULT_HANDS
     deals: int = DEFAULT_DEALS
-    policies: tuple[str, ...] = DEFAULT_POLICIES
+    policies: tuple[str, ...] = field(default_factory=default_policies)
     seed: int = 0
     jobs: int = 1  #: the CLI passes every core (sim.jobs.default_jobs); the tables are the same
     from_dirs: tuple[str, ...] = ()
     rules: str | None = None  #: TOML path of a house variant
     quiet: bool = False
+    positions: int = DEFAULT_POSITIONS  #: per decision experiment; 0 leaves them out
+    decision_deals: int = DEFAULT_DECISION_DEALS  #: paired deals per position and choice
 
     def __post_init__(self):
-        for name in ("hands", "deals"):
+        for name in ("hands", "deals", "positions", "decision_deals"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
                 raise CanastaError(f"--{name} {v!r}: need a non-negative integer")
         if not self.from_dirs and self.hands < 2:
             raise CanastaError(f"--hands {self.hands}: need at least 2 deals per run")
+        if self.positions and self.decision_deals < 2:
+            raise CanastaError(f"--decision-deals {self.decision_deals}: need at least 2")
         if self.jobs < 1:
             raise CanastaError(f"--jobs {self.jobs}: need at least 1")
         if self.seed < 0:
@@ -500,6 +510,7 @@ def build(
     sample_odds: Callable | None = None,
     load: Callable | None = None,
     stream: bool | None = None,
+    decide: Callable | None = None,
 ) -> Results:
     """Run or load what the report needs and compute every table.
 
@@ -509,8 +520,10 @@ def build(
 
     ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` defaults to the engine's
     ``sim.simulate``; ``sample_odds(n_deals, seed=S, n_jobs=J, ruleset=R)`` (hits and deals per
-    hand) to ``sim.sampler.sample_dealt_odds``; ``load(DIR)`` to ``sim.load``. Tests inject
-    small stand-ins; the report states which source each part came from.
+    hand) to ``sim.sampler.sample_dealt_odds``; ``load(DIR)`` to ``sim.load``;
+    ``decide(positions, deals, seed=S, ruleset=R, progress=F)`` (the decision experiments'
+    per-position rows) to ``analysis.decisions.run_experiments``. Tests inject small
+    stand-ins; the report states which source each part came from.
     """
     from analysis.stream import Tally
     from sim.ruleset import as_ruleset
@@ -568,8 +581,25 @@ def build(
         else:
             _simulate_in_memory(settings, planned, simulate, ruleset, chunk, show, runs)
         sources["simulation_seconds"] = time.perf_counter() - t0
+    decided = None
+    if settings.positions > 0:
+        from analysis import decisions
+
+        t0 = time.perf_counter()
+        run = decide or decisions.run_experiments
+        decided = run(settings.positions, settings.decision_deals, seed=settings.seed,
+                      ruleset=ruleset, progress=(lambda text: _say(show, text)))  # fmt: skip
+        sources["decisions_seconds"] = time.perf_counter() - t0
+        sources["decisions"] = dict(decided.attrs)
     _say(show, "analysing and drawing")
     records, tables, notes = analyse(runs, ruleset, sampled, settings, tally)
+    if decided is not None:
+        from analysis import decisions
+
+        tables |= decisions.tables(decided)
+        for exp in decisions.EXPERIMENTS:
+            if exp.table not in tables:
+                notes[exp.table] = "no position where this decision arose in the sampled hands"
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analysis.decisions import EXPERIMENTS
 from reports import fmt
 from reports.figures import HAND_LABELS
 
 SECTIONS = (
+    ("advice", "Advice"),
     ("say", "What the numbers say"),
+    ("decisions", "Decision experiments"),
     ("dealt", "Dealt special-hand odds"),
     ("play", "Special hands made during play"),
     ("risk", "Sevens and aces: meld risk and penalties"),
@@ -143,6 +146,16 @@ COLUMNS: dict[str, list[Column]] = {
         Column("team-hands", lambda r: fmt.count(r["n"])),
         *_pts("mean net score per hand (own − opponents')", "estimate", "ci_low", "ci_high"),
     ],
+    "decision": [
+        Column("situation", lambda r: _situation(r), left=True),
+        Column("positions", lambda r: fmt.count(r["positions"])),
+        Column("hands", lambda r: fmt.count(r["hands"])),
+        Column("deals", lambda r: fmt.count(r["deals"])),
+        Column("choice made", lambda r: fmt.pct(r["applied"])),
+        *_pts("A − B, net points per hand", "estimate", "ci_low", "ci_high"),
+        Column("Holm p", lambda r: _p(r["p_adj"])),
+        Column("better", _text("better"), left=True),
+    ],
     "end_reasons": [
         Column("matchup", _text("matchup"), left=True),
         Column("hand ended by", _text("end_reason"), left=True),
@@ -150,6 +163,33 @@ COLUMNS: dict[str, list[Column]] = {
         Column("hands / n", _ratio("successes", "n")),
     ],
 }
+
+
+#: a decision table's grouping keys (analysis.decisions.Grouping.key) as a player reads them
+GROUPING_NAMES = {
+    "held_sevens": "sevens held",
+    "held_aces": "aces held",
+    "stock": "stock left",
+    "turn": "turn",
+    "pile_size": "pile size",
+    "opened": "team",
+    "wilds_held": "wilds held",
+    "distance": "from a special hand",
+}
+
+
+def _situation(r) -> str:
+    if r["grouping"] == "all":
+        return "all positions"
+    return f"{GROUPING_NAMES.get(r['grouping'], r['grouping'])}: {r['situation']}"
+
+
+def _p(p) -> str:
+    if not pd.notna(p):
+        return "—"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
 TABLE_COLUMNS = {  # table key -> column set
     "dealt_odds": "dealt_odds",
     "special_frequency": "special_frequency",
@@ -164,6 +204,7 @@ TABLE_COLUMNS = {  # table key -> column set
     "scores": "scores",
     "net": "net",
     "end_reasons": "end_reasons",
+    **{f"decision_{e.key}": "decision" for e in EXPERIMENTS},
 }
 
 
@@ -174,7 +215,37 @@ SAY_INTRO = (
     "Each sentence is generated from the tables of this run; the numbers are the cited "
     "tables' cells (all 95% intervals)."
 )
+ADVICE_INTRO = (
+    "Rules of thumb measured in real positions of {policy} against itself: each choice is "
+    "played forward from the same position on the same deals of the unseen cards, and the "
+    "rule is read from its table. A direction is given only where the difference survives "
+    "Holm's correction across all {tests} situations tested (family-wise error 5%); "
+    "otherwise the rule says there is no clear difference. Points are the player's team's net "
+    "points in the hand (own minus opponents'), with 95% intervals."
+)
+ADVICE_MISSING = "the decision experiments were not run (--positions 0)."
+DECISIONS_INTRO = (
+    "Each table compares two choices, A and B, at up to {positions} positions sampled from "
+    "{sample_hands} hands of {policy} against itself, each replayed on {deals_per_position} deals "
+    "per choice (paired: the same unseen cards for A and B). A row is a situation: its estimate is "
+    "the mean over sampled hands of A − B in the team's net points, with the normal interval "
+    "over hands; 'Holm p' is its p-value (Student's t over hands; not tested below 5 hands) "
+    "adjusted across every row of every table; 'choice "
+    "made' is the share of deals in which the rules let both forced choices be made (only "
+    "those deals count)."
+)
+
+
+def _decision_blocks() -> tuple[tuple[str, str, str], ...]:
+    out = [("text", "", DECISIONS_INTRO)]
+    for e in EXPERIMENTS:
+        arms = f"A = {e.do}, B = {e.dont}"
+        out.append(("table", e.table, f"{e.title} ({arms}; {{n_{e.table}}} positions)."))
+    return tuple(out)
+
+
 LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "decisions": _decision_blocks(),
     "dealt": (
         (
             "text",
@@ -336,7 +407,19 @@ def caption_numbers(results) -> dict[str, str]:
         special_n = ", ".join(f"{p} {fmt.count(n)}" for p, n in per_policy)
     hands = sum(len(r.records) for r in results.runs)
     meld_tables = ("sevens_by_turn", "aces_by_turn", "sevens_by_held", "aces_by_held")
+    dec = results.meta.get("decisions") or {}
+    decided = {}
+    for e in EXPERIMENTS:
+        d = t.get(e.table)
+        decided[f"n_{e.table}"] = fmt.count(int(d["positions"].iloc[0])) if d is not None else "0"
+    tests = sum(len(t[e.table]) for e in EXPERIMENTS if e.table in t)
     return {
+        **decided,
+        "positions": fmt.count(int(dec.get("positions", 0))),
+        "sample_hands": fmt.count(int(dec.get("sample_hands", 0))),
+        "deals_per_position": fmt.count(int(dec.get("deals", 0))),
+        "policy": str(dec.get("policy", "")),
+        "tests": str(tests),
         "deals": deals,
         "seed": str(results.settings.seed),
         "team_hands": fmt.count(2 * hands),
@@ -358,6 +441,8 @@ def subtitle(results) -> str:
     s = results.settings
     hands = sum(len(r.records) for r in results.runs)
     variant = f", house rules {s.rules}" if s.rules else ""
+    if s.positions:
+        variant += f", decision experiments at {fmt.count(s.positions)} positions each"
     return (
         f"{fmt.count(hands)} simulated hands in {len(results.runs)} runs, "
         f"{fmt.count(s.deals)} sampled deals, seed {s.seed}{variant}; "
@@ -379,6 +464,7 @@ def command(s) -> str:
     else:
         parts += ["--hands", str(s.hands), "--policies", ",".join(s.policies)]
     parts += ["--deals", str(s.deals), "--seed", str(s.seed)]
+    parts += ["--positions", str(s.positions), "--decision-deals", str(s.decision_deals)]
     if s.rules:
         parts += ["--rules", str(s.rules)]
     return shlex.join(parts)
@@ -389,10 +475,13 @@ def _timing(m: dict) -> str:
     if "simulation_seconds" in m:
         timing += f" (simulation {m['simulation_seconds']:.1f} s"
         timing += (
-            f", dealt-odds sampling {m['dealt_odds_seconds']:.1f} s)"
+            f", dealt-odds sampling {m['dealt_odds_seconds']:.1f} s"
             if "dealt_odds_seconds" in m
-            else ")"
+            else ""
         )
+        if "decisions_seconds" in m:
+            timing += f", decision experiments {m['decisions_seconds']:.1f} s"
+        timing += ")"
     return timing
 
 
@@ -426,4 +515,5 @@ def methods(results) -> dict:
         "date": m["date"],
         "timing": _timing(m),
         "command": command(s),
+        "decisions": m.get("decisions"),
     }

@@ -2,4 +2,23 @@
 
 DEFAULT_HANDS = 20_000  #: deals per run (each pair of policies plays them twice)
 DEFAULT_DEALS = 100_000_000  #: dealt-odds Monte Carlo deals
-DEFAULT_POLICIES = ("heuristic", "special_chaser", "random")  #: compared on duplicate deals
+#: compared on duplicate deals: the strongest fast policy (``sim.policies.strongest_fast()``,
+#: resolved when the report is built) and heuristic; ``--policies`` overrides
+DEFAULT_POLICIES = ("strongest_fast", "heuristic")
+DEFAULT_POSITIONS = 160  #: positions per decision experiment (analysis.decisions)
+DEFAULT_DECISION_DEALS = 64  #: paired deals per position and choice
+
+
+def default_policies(names=DEFAULT_POLICIES) -> tuple[str, ...]:
+    """``names`` with ``strongest_fast`` resolved to the registry's strongest fast policy;
+    a repeat that this makes is dropped (while that policy is ``heuristic`` the default is
+    heuristic alone), a repeat given by name is kept (and refused by ``Settings``)."""
+    from sim.policies.registry import strongest_fast
+
+    out = []
+    for n in names:
+        name = strongest_fast() if n == "strongest_fast" else n
+        if n == "strongest_fast" and name in names:
+            continue
+        out.append(name)
+    return tuple(out)

@@ -75,10 +75,11 @@ def _plain(v):
     return v if isinstance(v, str | int | float | bool | type(None)) else str(v)
 
 
-def data_json(tables: dict[str, pd.DataFrame], sentences) -> str:
-    """The tables (full float precision) and the sentences' cited cells as JSON, safe inside a
-    <script> element."""
+def data_json(tables: dict[str, pd.DataFrame], sentences, advice=()) -> str:
+    """The tables (full float precision), the sentences' cited cells and the advice items as
+    JSON, safe inside a <script> element."""
     data = {
+        "advice": [{"text": a["text"], "detail": a["detail"], "table": a["table"]} for a in advice],
         "tables": {k: _plain(v.to_dict(orient="split")) for k, v in tables.items()},
         "sentences": [
             {"text": s.text, "cites": list(s.cites), "cells": [list(c) for c in s.cells]}
@@ -96,6 +97,24 @@ class Report:
     html: str
     figures: dict  #: figure key -> matplotlib Figure (for --figures DIR)
     sentences: list
+    advice: list  #: the Advice items: {"text", "table", "number"}
+
+
+def advice_items(results, nums) -> list[dict]:
+    """The rules of thumb (``analysis.decisions.rules_of_thumb``) with their table numbers."""
+    from analysis.decisions import rules_of_thumb
+
+    return [
+        {
+            "text": r.text,
+            "detail": r.detail,
+            "table": r.table,
+            "number": nums.tables[r.table],
+            "verdicts": list(r.verdicts),
+        }
+        for r in rules_of_thumb(results.tables)
+        if r.table in nums.tables
+    ]
 
 
 class _Numbers:
@@ -137,7 +156,9 @@ def _blocks(results, layout, figs, nums) -> list[dict]:
     from reports import figures as F
 
     body = []
-    for sec, name in SECTIONS[1:-1]:
+    for sec, name in SECTIONS:
+        if sec not in layout:  # advice, say and methods have their own templates
+            continue
         blocks = []
         for kind, key, text in layout[sec]:
             if kind == "text":
@@ -175,6 +196,7 @@ def assemble(results) -> Report:
             elif kind == "figure" and key in figs:
                 nums.figure(key)
     said = sentences(results.tables, tuple(policies))
+    advice = advice_items(results, nums)
     page = (
         _environment()
         .get_template("report.html.j2")
@@ -182,6 +204,10 @@ def assemble(results) -> Report:
             title=content.TITLE,
             subtitle=content.subtitle(results),
             sections=SECTIONS,
+            names=dict(SECTIONS),
+            advice=advice,
+            advice_intro=content.ADVICE_INTRO.format_map(content.caption_numbers(results)),
+            advice_missing=content.ADVICE_MISSING,
             say_intro=content.SAY_INTRO,
             said=[
                 {"text": s.text, "refs": [(k, nums.tables[k]) for k in s.cites if k in nums.tables]}
@@ -189,10 +215,10 @@ def assemble(results) -> Report:
             ],
             body=_blocks(results, layout, figs, nums),
             m=content.methods(results),
-            data=data_json(results.tables, said),
+            data=data_json(results.tables, said, advice),
         )
     )
-    return Report(page, figs, said)
+    return Report(page, figs, said, advice)
 
 
 def write(report: Report, out, figures_dir=None) -> list:

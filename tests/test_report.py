@@ -53,9 +53,22 @@ def binomial_odds(n_deals, seed=0, n_jobs=1, ruleset=None):
     }
 
 
+def synthetic_decide(positions, deals, seed=0, ruleset=None, progress=None):
+    """Stand-in for analysis.decisions.run_experiments: known effects (sevens: holding beats
+    melding with 3 held, melding wins with 5+; every other decision null)."""
+    from analysis.decisions import synthetic_raw
+
+    effects = {
+        "sevens": lambda f: -600.0 if f["sevens"] == 3 else (600.0 if f["sevens"] >= 5 else 0)
+    }
+    return synthetic_raw(effects, positions=positions, deals=deals, seed=seed)
+
+
 def small(tmp_path=None, **kw):
-    s = Settings(hands=600, deals=2_000_000, policies=POLICIES, seed=7, quiet=True, **kw)
-    return build(s, simulate=synthetic_simulate, sample_odds=binomial_odds)
+    s = Settings(hands=600, deals=2_000_000, policies=POLICIES, seed=7, quiet=True,
+                 positions=60, decision_deals=40, **kw)  # fmt: skip
+    return build(s, simulate=synthetic_simulate, sample_odds=binomial_odds,
+                 decide=synthetic_decide)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +283,7 @@ def test_ruleset_variant_in_methods(tmp_path):
 def test_deals_0_gives_exact_odds_only():
     """ODDS-1 with --deals 0: the exact odds alone, no Monte Carlo column."""
     results = build(
-        Settings(hands=100, deals=0, policies=("heuristic", "random"), quiet=True),
+        Settings(hands=100, deals=0, policies=("heuristic", "random"), quiet=True, positions=0),
         simulate=synthetic_simulate,
     )
     assert "estimate" not in results.tables["dealt_odds"].columns
@@ -359,6 +372,10 @@ def test_cli_builds_a_real_report(tmp_path, capsys):
         "random,greedy",
         "--seed",
         "3",
+        "--positions",
+        "2",
+        "--decision-deals",
+        "4",
         "--out",
         str(out),
         "--figures",
@@ -389,7 +406,7 @@ def test_from_run_directories(tmp_path):
     ab, ba = tmp_path / "ab", tmp_path / "ba"
     sim.simulate(50, policies=("greedy", "random"), seed=11, out=ab, progress=False)
     sim.simulate(50, policies=("random", "greedy"), seed=11, out=ba, progress=False)
-    results = build(Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True))
+    results = build(Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True, positions=0))
     assert [r.seed for r in results.runs] == [11, 11]
     want = duplicate_from_records(sim.load(ab), sim.load(ba), "greedy", "random", 11).summary
     got = results.tables["comparison"].iloc[0]
@@ -400,4 +417,4 @@ def test_from_run_directories(tmp_path):
     rules = tmp_path / "house.toml"
     rules.write_text("garbage_award = 3000\n")
     with pytest.raises(CanastaError, match="differs from the ruleset"):
-        build(Settings(from_dirs=(str(ab),), deals=0, rules=str(rules), quiet=True))
+        build(Settings(from_dirs=(str(ab),), deals=0, rules=str(rules), quiet=True, positions=0))

@@ -89,6 +89,14 @@ def _odds(n_deals, seed=0, n_jobs=1, ruleset=None):
     }
 
 
+def _decide(positions, deals, seed=0, ruleset=None, progress=None):
+    """Stand-in for the decision experiments: synthetic rows, one known effect (taking the
+    pile gains 500 net points a hand), every other decision null."""
+    from analysis.decisions import synthetic_raw
+
+    return synthetic_raw({"pile": lambda f: 500.0}, positions=positions, deals=deals, seed=seed)
+
+
 def small_report(rules: Path) -> str:
     """A small report with a house variant and a note; date, timings and versions pinned."""
     rules.write_text("[ruleset]\ngarbage_award = 3000\n")
@@ -99,8 +107,10 @@ def small_report(rules: Path) -> str:
         seed=5,
         rules=str(rules),
         quiet=True,
+        positions=30,
+        decision_deals=20,
     )
-    results = build(settings, simulate=_simulate, sample_odds=_odds)
+    results = build(settings, simulate=_simulate, sample_odds=_odds, decide=_decide)
     results.meta.update(
         date="2000-01-01 00:00 UTC",
         seconds=1.0,

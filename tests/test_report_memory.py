@@ -104,7 +104,7 @@ def test_streamed_report_equals_in_memory_report():
     the compact columns."""
     pytest.importorskip("numba")
     policies = ("greedy", "random")
-    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=1, quiet=True)
+    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=1, quiet=True, positions=0)
     want = build(s, stream=False)
     got = build(dataclasses.replace(s, jobs=2), stream=True)
     assert_tables_equal(got.tables, want.tables)
@@ -122,7 +122,7 @@ def test_from_dirs_streamed_equals_loaded(tmp_path):
     ab, ba = tmp_path / "ab", tmp_path / "ba"
     for out, pair in ((ab, ("greedy", "random")), (ba, ("random", "greedy"))):
         sim.simulate(120, policies=pair, seed=11, out=out, chunk_size=50, progress=False)
-    s = Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True)
+    s = Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True, positions=0)
     want = build(s, load=sim.load)
     got = build(s)
     assert_tables_equal(got.tables, want.tables)

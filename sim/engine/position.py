@@ -26,7 +26,7 @@ from numba import njit, types
 
 from sim import encoding as E
 from sim.engine.judge import action_reason, forced_action
-from sim.engine.observe import observe
+from sim.engine.observe import bonus_owed, observe
 from sim.engine.play import ask_policy, chunk_signature, finish_hand, hand_arrays
 from sim.engine.state import apply_action, begin_turn, clear_state
 from sim.engine.views import scratch_tmp
@@ -43,10 +43,16 @@ CHOICES = {
     "hold_aces": "meld no ace this turn; the policy decides everything else",
     "take_pile": "take the discard pile where the rules allow it (PILE-1/2)",
     "draw": "draw from the stock instead of taking the pile",
+    # added for the decision experiments (analysis.decisions); the numbers above are unchanged
+    "meld_aces_wild": "meld all the aces held now with up to 2 wilds (MELD-7: opening turn only)",
+    "meld_wilds": "start a wild meld with all the wilds held now (up to 7, MELD-8)",
+    "hold_wilds": "start no wild meld this turn; the policy decides everything else",
+    "stay_in": "do not go out this turn: a meld that would leave no card to hold is refused",
 }
 CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_PILE, CH_DRAW = (
-    range(len(CHOICES))
+    range(7)
 )
+CH_MELD_ACES_WILD, CH_MELD_WILDS, CH_HOLD_WILDS, CH_STAY_IN = range(7, len(CHOICES))
 
 #: the position array handed to the kernel (besides the template state and the unseen cards)
 (PS_SEAT, PS_TURN, PS_CHOICE, PS_PILE_RANDOM, PS_TOP_RANDOM, PS_PILE_N, PS_STOCK_N) = range(7)
@@ -128,11 +134,84 @@ def _hold_discard(obs, kind, rules, tmp):
 
 
 @njit(cache=True)
+def _meld_with_wilds(obs, slot, naturals, max_wilds, rules, tmp):
+    """The legal meld op putting ``naturals`` of ``slot`` down with as many of the wilds held as
+    the rules allow, up to ``max_wilds`` (jokers first), and at least one wild; -1 if none."""
+    twos, jokers = obs[E.OB_HAND + E.TWO], obs[E.OB_HAND + E.JOKER]
+    for w in range(min(max_wilds, twos + jokers), 0, -1):
+        j = min(jokers, w)
+        t = w - j
+        if naturals + t + j > E.CANASTA:
+            continue
+        a = E.MELD_ACTION[slot, naturals, t, j]
+        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def _goes_out(obs, proposed):
+    """Does the meld op ``proposed`` leave no card to hold (OUT-2: that is going out)?"""
+    if proposed < 0 or E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD:
+        return False
+    total = 0
+    for k in range(E.N_KINDS):
+        total += obs[E.OB_HAND + k]
+    used = (
+        E.ACTION_TABLE[proposed, E.AC_NAT]
+        + E.ACTION_TABLE[proposed, E.AC_TWO]
+        + E.ACTION_TABLE[proposed, E.AC_JOKER]
+    )
+    left = total - used
+    return left == 0 or (left == 1 and not bonus_owed(obs))  # OPEN-5: owed cards still come
+
+
+@njit(cache=True)
+def _forced_new(obs, choice, proposed, first_play, rules, tmp):
+    """``forced_choice`` for the choices added after ``draw`` (same contract)."""
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return proposed, 0
+    if choice == CH_MELD_ACES_WILD:  # MELD-7: wilds join aces only in the initial meld
+        if not first_play or obs[E.OB_OPENED] == 1:
+            return proposed, 0
+        a = _meld_with_wilds(obs, E.ACE, min(obs[E.OB_HAND + E.ACE], E.CANASTA), 2, rules, tmp)
+        if a < 0:
+            return proposed, 0
+        return a, 1
+    if choice == CH_MELD_WILDS:  # MELD-8: a meld of wild cards only
+        if not first_play:
+            return proposed, 0
+        a = _meld_with_wilds(obs, E.WILD_MELD, 0, E.CANASTA, rules, tmp)
+        if a < 0:
+            return proposed, 0
+        return a, 1
+    if choice == CH_HOLD_WILDS:
+        if (
+            E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
+            or E.ACTION_TABLE[proposed, E.AC_SLOT] != E.WILD_MELD
+            or obs[E.OB_MELDS + E.WILD_MELD * E.N_MELD_COLS + E.TWOS]
+            + obs[E.OB_MELDS + E.WILD_MELD * E.N_MELD_COLS + E.JOKERS]
+            > 0  # adding to a wild meld already started is not starting one
+        ):
+            return proposed, 1
+        a = _hold_discard(obs, E.WILD_MELD, rules, tmp)
+        return (proposed, 0) if a < 0 else (a, 1)
+    # CH_STAY_IN: refuse the going-out meld, end the turn with a discard instead; applied
+    # (1) only when it refused one, so the paired deals where the policy would go out are known
+    if not _goes_out(obs, proposed):
+        return proposed, 0
+    a = _hold_discard(obs, -1, rules, tmp)
+    return (proposed, 0) if a < 0 else (a, 1)
+
+
+@njit(cache=True)
 def forced_choice(obs, choice, proposed, first_play, rules, tmp):
     """The fixed player's action in its fixed turn instead of ``proposed`` (-1 in ``proposed``:
     no proposal, at a draw the engine would force), and 1 if the choice was made or confirmed,
     0 if the rules refuse it here (then ``proposed`` stands)."""
     phase = obs[E.OB_PHASE]
+    if choice >= CH_MELD_ACES_WILD:
+        return _forced_new(obs, choice, proposed, first_play, rules, tmp)
     if choice == CH_DRAW or choice == CH_TAKE_PILE:
         if phase != E.PH_DRAW:
             return proposed, 0

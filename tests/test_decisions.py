@@ -1,0 +1,328 @@
+"""Decision experiments (issue 14): paired seeding, real positions that the engine accepts, the
+multiple-testing corrections against hand-worked examples, rules of thumb read from tables with
+known effects, and the report's Advice section."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import decisions as D
+from analysis import multiple
+from sim.errors import CanastaError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------------------------------
+# Holm and Benjamini–Hochberg, worked by hand
+# ---------------------------------------------------------------------------------------
+def test_holm_worked_example():
+    """p = (0.01, 0.04, 0.03, 0.005), m = 4. Sorted: 0.005·4 = 0.02, 0.01·3 = 0.03,
+    0.03·2 = 0.06, 0.04·1 = 0.04 -> running max 0.06. In the given order: 0.03, 0.06, 0.06,
+    0.02."""
+    got = multiple.holm([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(got, [0.03, 0.06, 0.06, 0.02], rtol=1e-12)
+
+
+def test_bh_worked_example():
+    """Same p. Sorted: 0.005·4/1 = 0.02, 0.01·4/2 = 0.02, 0.03·4/3 = 0.04, 0.04·4/4 = 0.04;
+    running min from the top keeps them. In the given order: 0.02, 0.04, 0.04, 0.02."""
+    got = multiple.bh([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(got, [0.02, 0.04, 0.04, 0.02], rtol=1e-12)
+
+
+def test_bh_step_up_takes_the_later_minimum():
+    """p = (0.02, 0.03, 0.04), m = 3: 0.02·3 = 0.06, 0.03·3/2 = 0.045, 0.04·3/3 = 0.04; the
+    running minimum from the top gives 0.04 to all three (BH's step-up), Holm gives 0.06,
+    0.06, 0.06 (0.02·3, max(0.03·2, 0.06), max(0.04, 0.06))."""
+    np.testing.assert_allclose(multiple.bh([0.02, 0.03, 0.04]), [0.04] * 3, rtol=1e-12)
+    np.testing.assert_allclose(multiple.holm([0.02, 0.03, 0.04]), [0.06] * 3, rtol=1e-12)
+
+
+def test_corrections_cap_at_one_and_skip_nan():
+    np.testing.assert_allclose(multiple.holm([0.5, 0.6]), [1.0, 1.0])
+    got = multiple.holm([0.01, np.nan, 0.02])  # m = 2: 0.02, 0.02
+    assert np.isnan(got[1]) and got[0] == pytest.approx(0.02) and got[2] == pytest.approx(0.02)
+    with pytest.raises(CanastaError, match=r"\[0, 1\]"):
+        multiple.holm([1.5])
+    with pytest.raises(CanastaError, match="unknown correction"):
+        multiple.adjust([0.1], "bonferroni-ish")
+
+
+def test_t_p_against_the_t_table():
+    """Two-sided 5% points of Student's t: 12.706 (1 df), 2.228 (10 df); the normal's 1.960
+    at very many df."""
+    p = multiple.t_p([12.7062, 2.228139, 1.959964, 0.0], 1.0, [1, 10, 1e7, 5])
+    np.testing.assert_allclose(p, [0.05, 0.05, 0.05, 1.0], atol=1e-6)
+    assert np.isnan(multiple.t_p(1.0, 0.0, 5)[0]) and np.isnan(multiple.t_p(1.0, 1.0, 0)[0])
+
+
+def test_normal_p():
+    """Two-sided: z = 1.959964 gives 0.05; no spread gives NaN (nothing to test)."""
+    p = multiple.normal_p([1.959964, -1.959964, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0])
+    np.testing.assert_allclose(p[:3], [0.05, 0.05, 1.0], atol=1e-6)
+    assert np.isnan(p[3])
+
+
+# ---------------------------------------------------------------------------------------
+# Rules of thumb from tables with known effects
+# ---------------------------------------------------------------------------------------
+def _rules(effects, positions=300, seed=0):
+    tabs = D.tables(D.synthetic_raw(effects, positions=positions, deals=40, seed=seed))
+    return tabs, {(r.experiment, r.grouping): r for r in D.rules_of_thumb(tabs)}
+
+
+def test_threshold_rule_hold_until():
+    """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+ (per-deal sd 400, 40
+    deals, about 100 positions a situation: SE about 10, so the effects are 80 SE away). The
+    rule says to hold until 5 and what starting earlier costs, with an interval around 800."""
+    tabs, rules = _rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0})
+    r = rules[("sevens", "held_sevens")]
+    assert r.verdicts == (-1, -1, 1)
+    assert r.text.startswith("Hold your sevens until you hold 5 sevens; then start a sevens")
+    m = re.search(r"costs (\d[\d,]*) net points a hand \[(\d[\d,]*), (\d[\d,]*)\]", r.text)
+    est, lo, hi = (float(x.replace(",", "")) for x in m.groups())
+    assert lo < 800 < hi and lo < est < hi
+    assert r.table == "decision_sevens"
+    t = tabs["decision_sevens"]
+    assert list(t[t["grouping"] == "held_sevens"]["better"]) == [
+        "hold your sevens",
+        "hold your sevens",
+        "start a sevens meld now",
+    ]
+
+
+def test_one_direction_rules():
+    """Taking the pile gains 500 everywhere; starting a wild meld costs 500 everywhere."""
+    _, rules = _rules({"pile": lambda f: 500.0, "wild": lambda f: -500.0})
+    pile = rules[("pile", "opened")]
+    assert pile.verdicts == (1, 1)
+    assert pile.text.startswith(
+        "Take the pile rather than draw from the stock (in every situation tested)"
+    )
+    assert "gains +" in pile.text and "elsewhere" not in pile.text
+    wild = rules[("wild", "wilds_held")]
+    assert wild.verdicts == (-1, -1)
+    assert wild.text.startswith("Keep your wilds out of a wild meld rather than start")
+
+
+def test_null_table_says_no_clear_difference():
+    """No effect anywhere: every rule says 'no clear difference' and no verdict is set (Holm
+    at 5% family-wise: a false direction in a null family has chance at most 5%; seed fixed)."""
+    tabs, rules = _rules({})
+    assert all(r.verdicts == (0,) * len(r.verdicts) for r in rules.values())
+    assert all("no clear difference" in r.text for r in rules.values())
+    assert all((t["better"] == "no clear difference").all() for t in tabs.values())
+
+
+def test_few_hands_are_not_tested():
+    """A situation with fewer than MIN_HANDS sampled hands gets no p-value and no direction,
+    however large its estimate."""
+    t = pd.DataFrame({"estimate": [900.0, 900.0], "se": [10.0, 10.0],
+                      "hands": [D.MIN_HANDS - 1, D.MIN_HANDS]})  # fmt: skip
+    p = D._p_values(t)
+    assert np.isnan(p[0]) and p[1] < 1e-3
+
+
+def test_direction_needs_the_adjusted_test():
+    """A row whose own p-value is below 0.05 but whose Holm-adjusted one is not gets no
+    direction."""
+    est = np.array([2.1, 0.0, 0.0])
+    p = multiple.normal_p(est, np.ones(3))
+    adj = multiple.holm(p)
+    assert p[0] < 0.05 < adj[0]
+    assert D.verdicts(est, adj).tolist() == [0, 0, 0]
+    assert D.verdicts(est, p).tolist() == [1, 0, 0]
+
+
+def test_rule_count_does_not_depend_on_size():
+    """One rule per experiment and grouping, at any size: at least 8."""
+    want = sum(len(e.groupings) for e in D.EXPERIMENTS)
+    assert want >= 8
+    for positions in (8, 200):
+        tabs = D.tables(D.synthetic_raw(positions=positions, deals=10))
+        assert len(D.rules_of_thumb(tabs)) == want
+
+
+# ---------------------------------------------------------------------------------------
+# Paired seeding and real positions
+# ---------------------------------------------------------------------------------------
+def test_arms_use_the_same_seed_and_deals():
+    """Both arms of a position are played with the same seed and number of deals (paired);
+    different positions get different seeds."""
+    calls = []
+
+    def play(n, pos, choice, seed=0, policies=None, ruleset=None, **kw):
+        calls.append((n, choice, seed, policies))
+        return pd.DataFrame({"hand_id": range(n), "score_team0": [10] * n,
+                             "score_team1": [0] * n, "applied": [True] * n})  # fmt: skip
+
+    exp = D.BY_KEY["special"]
+    snap = {"position": None, "team": 1}
+    out = D.play_arms(snap, exp, 6, D.position_seed(3, exp, 0), "heuristic", play=play)
+    (n1, c1, s1, p1), (n2, c2, s2, p2) = calls
+    assert n1 == n2 == 6 and s1 == s2 and (c1, c2) == ("policy", "policy")
+    assert p1 == ("heuristic", "special_chaser") and p2 == ("heuristic", "heuristic")
+    assert out["diff"] == 0.0 and out["net_a"] == -10.0  # team 1's net: 0 - 10
+    assert D.position_seed(3, exp, 0) != D.position_seed(3, exp, 1)
+    assert D.position_seed(3, exp, 0) != D.position_seed(3, D.BY_KEY["wild"], 0)
+
+
+@pytest.fixture(scope="module")
+def snaps():
+    return D.sample_positions(6, seed=2)
+
+
+def test_snapshots_are_positions_the_engine_accepts(snaps):
+    """Every turn start of real play becomes a what-if position the engine checks and accepts
+    (CARD-1 card counts, MELD-* melds, sizes adding up to 108), with the player's hand."""
+    from sim import encoding as E
+    from sim.engine.position import position_arrays
+
+    assert len(snaps) > 50
+    for s in snaps:
+        template, _pos, unseen = position_arrays(s["position"], "policy")
+        hand = np.bincount(E.CARD_KIND[s["position"].hand], minlength=E.N_KINDS)
+        assert hand[E.SEVEN] == s["sevens"] and hand[E.ACE] == s["aces"]
+        assert (
+            template.size
+            and unseen.size
+            == 108
+            - s["position"].hand.size
+            - sum(m.size for ms in s["position"].melds.values() for m in ms)
+            - s["pile"]
+        )
+
+
+def test_same_choice_twice_gives_zero_difference(snaps):
+    """Paired deals, checked in the engine: an experiment whose two arms are the same choice
+    gives a difference of exactly 0 on every deal; two seeds give different outcomes."""
+    exp = dataclasses.replace(D.BY_KEY["pile"], arms=(("policy", D.STRONG), ("policy", D.STRONG)),
+                              conditioned=())  # fmt: skip
+    snap = snaps[len(snaps) // 2]
+    r = D.play_arms(snap, exp, 20, 5, "heuristic")
+    assert r["diff"] == 0.0 and r["deals"] == 20
+    import sim
+
+    a = sim.play_position(20, snap["position"], "policy", seed=5, policies=("heuristic",) * 2)
+    b = sim.play_position(20, snap["position"], "policy", seed=6, policies=("heuristic",) * 2)
+    assert not np.array_equal(a["score_team0"], b["score_team0"])
+
+
+def test_run_experiments_is_deterministic():
+    """Same seed, same rows; the table has an 'all' row and a row per situation."""
+    kw = dict(positions=2, deals=4, seed=1, sample_hands=12, experiments=["sevens", "pile"])
+    a, b = D.run_experiments(**kw), D.run_experiments(**kw)
+    pd.testing.assert_frame_equal(a, b)
+    assert set(a["experiment"]) <= {"sevens", "pile"} and len(a) <= 4
+    t = D.tables(a)
+    for key, tab in t.items():
+        exp = D.BY_KEY[key.removeprefix("decision_")]
+        assert len(tab) == 1 + sum(len(g.bins) for g in exp.groupings)
+
+
+def test_new_choices_are_checked():
+    """MELD-7 / MELD-8: the new forced choices refuse a hand that cannot make them."""
+    from analysis.whatif import check_choice, position
+
+    p = position("AS AH AD 5C 6C 8C 9C 10C JC QC KC 4H 4D", turn=4)
+    with pytest.raises(CanastaError, match="MELD-7"):
+        check_choice(p, "meld_aces_wild")
+    with pytest.raises(CanastaError, match="MELD-8"):
+        check_choice(p, "meld_wilds")
+    check_choice(p, "stay_in")
+    check_choice(p, "hold_wilds")
+
+
+def test_stay_in_refuses_going_out(snaps):
+    """stay_in: over the deals where it refused a going-out meld (applied), the player's team
+    did not go out on that turn, so it never ends the hand there; the policy arm on the same
+    deals goes out at that turn (OUT-1/OUT-2)."""
+    import sim
+
+    outs = [s for s in D.sample_positions(30, seed=4) if s["went_out"]]
+    assert outs, "no going out in 30 hands"
+    s = outs[0]
+    pos = s["position"]
+    kw = dict(seed=9, policies=("heuristic", "heuristic"))
+    stay = sim.play_position(30, pos, "stay_in", **kw).sort_values("hand_id")
+    base = sim.play_position(30, pos, "policy", **kw).sort_values("hand_id")
+    hit = stay["applied"].to_numpy(bool)
+    assert hit.any()
+    assert (base["turns"].to_numpy()[hit] == pos.turn + 1).all()
+    assert (stay["turns"].to_numpy()[hit] > pos.turn + 1).all()
+
+
+# ---------------------------------------------------------------------------------------
+# The report
+# ---------------------------------------------------------------------------------------
+def test_report_opens_with_advice():
+    """The Advice section comes first (id 'advice'), holds one rule per experiment and grouping
+    (at least 8, whatever the size), each linked to its decision table; the default report
+    runs the experiments and plays the strongest fast policy and heuristic."""
+    from reports.build import Settings, build
+    from reports.content import SECTIONS
+    from reports.defaults import DEFAULT_POLICIES, DEFAULT_POSITIONS, default_policies
+    from reports.html import assemble
+    from sim.policies.registry import strongest_fast
+
+    assert SECTIONS[0] == ("advice", "Advice")
+    assert DEFAULT_POSITIONS > 0 and Settings().positions == DEFAULT_POSITIONS
+    assert "random" not in DEFAULT_POLICIES
+    assert Settings().policies == default_policies() and strongest_fast() in Settings().policies
+
+    def decide(positions, deals, seed=0, ruleset=None, progress=None):
+        return D.synthetic_raw({"go_out": lambda f: 300.0}, positions, deals, seed=seed)
+
+    s = Settings(hands=40, deals=0, policies=("random",), quiet=True, positions=20,
+                 decision_deals=10)  # fmt: skip
+    results = build(s, simulate=_simulate, decide=decide)
+    page = assemble(results).html
+    i = page.index('<section id="advice"><h2>Advice</h2>')
+    assert i < page.index('<section id="say">')
+    block = page[i : page.index("</section>", i)]
+    items = re.findall(r"<li>(.*?)</li>", block, re.S)
+    assert len(items) == sum(len(e.groupings) for e in D.EXPERIMENTS) >= 8
+    for item in items:
+        key = re.search(r'href="#table-(decision_\w+)"', item).group(1)
+        assert f'id="table-{key}"' in page
+    assert any("Go out as soon as you can rather than keep playing" in x for x in items)
+
+
+def _simulate(n, policies, seed=0, n_jobs=1, ruleset=None):
+    from analysis.synthetic import synthetic_records
+
+    return synthetic_records(n, seed=seed, policies=tuple(policies))
+
+
+# ---------------------------------------------------------------------------------------
+# The notebook
+# ---------------------------------------------------------------------------------------
+def test_notebook_committed_without_outputs():
+    nbformat = pytest.importorskip("nbformat")
+    book = nbformat.read(ROOT / "analysis" / "notebooks" / "decisions.ipynb", as_version=4)
+    for cell in book.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+
+
+@pytest.mark.slow
+def test_notebook_executes_and_asserts(monkeypatch):
+    """decisions.ipynb end to end at a small size (its asserts are its conclusions)."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    monkeypatch.setenv("CANASTA_NB_N", "12")
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    book = nbformat.read(ROOT / "analysis" / "notebooks" / "decisions.ipynb", as_version=4)
+    client = nbclient.NotebookClient(
+        book, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
+    )
+    client.execute()
+    assert os.environ["CANASTA_NB_N"] == "12"
