@@ -1,11 +1,12 @@
-"""Training ``strong`` (issue 13): black-box tuning of the heuristic's parameters on duplicate
-deals against a pool of opponents.
+"""Training ``strong`` (issue 13): black-box tuning of its parameters (the heuristic's and its
+own, ``sim.policies.strong``) on duplicate deals against a pool of opponents.
 
 The objective of a parameter vector is its mean duplicate margin (points per hand, own team
 minus the other's, every deal played with the seats swapped as in ``analysis.compare``)
-against each opponent of a pool, averaged over the pool. The pool is the heuristic at its
-defaults and the optimizer's current mean (the previous generation's policy), so the search
-does not specialise against one fixed opponent. Every candidate of a generation plays the same
+against each opponent of a pool, averaged over the pool. The pool is the heuristic (strong's
+kernel at its neutral values, which plays exactly as the heuristic) and the optimizer's
+current mean (the previous generation's policy), so the search does not specialise against
+one fixed opponent. Every candidate of a generation plays the same
 deals (common random numbers: one run key per generation), so their differences are paired
 and the ranking's noise small; a new generation deals new cards, so nothing is tuned to one
 set of deals.
@@ -47,6 +48,10 @@ BOUNDS = {
     "feed_weight": (0.0, 3.0),
     "dump_weight": (0.0, 4.0),
     "shed_stock": (0.0, 108.0),
+    "new_meld_min": (2.0, 7.0),
+    "pair_keep": (0.0, 40.0),
+    "meld_keep": (0.0, 100.0),
+    "early_dump": (0.0, 2.0),
 }
 POPSIZE = 10  #: candidates per generation (even: antithetic pairs)
 SIGMA0 = 0.15  #: first step size, in units of each parameter's range
@@ -62,10 +67,11 @@ def deal_seed(seed: int, gen: int) -> np.random.SeedSequence:
 
 
 def param_names() -> tuple[str, ...]:
-    from sim.policies.builtin import HEURISTIC_TABLE
+    """strong's parameters in registry order (the heuristic's, then its own)."""
+    from sim.policies.strong import NEUTRAL
 
-    names = tuple(n for n, _, _ in HEURISTIC_TABLE)
-    assert set(names) == set(BOUNDS)  # a new heuristic parameter needs its range here
+    names = tuple(NEUTRAL)
+    assert set(names) == set(BOUNDS)  # a new parameter needs its range here
     return names
 
 
@@ -87,27 +93,29 @@ def from_unit(x: np.ndarray) -> np.ndarray:
 
 
 def heuristic_defaults() -> np.ndarray:
-    from sim.policies.builtin import HEURISTIC_PARAMS
+    """strong's neutral parameters: the heuristic's defaults, with which it plays exactly as
+    the heuristic (tests/test_strong.py)."""
+    from sim.policies.strong import NEUTRAL
 
-    return np.array([HEURISTIC_PARAMS[n] for n in param_names()], dtype=np.float64)
+    return np.array([NEUTRAL[n] for n in param_names()], dtype=np.float64)
 
 
 def margins(
     candidates: list[np.ndarray], opponents: list[np.ndarray], seed: int, deals: int
 ) -> np.ndarray:
     """Mean duplicate margin (points per hand) of each candidate against each opponent, all
-    heuristic-kernel parameter vectors, on deals ``0..deals-1`` of ``seed`` (an int or a
+    parameter vectors of strong's kernel, on deals ``0..deals-1`` of ``seed`` (an int or a
     SeedSequence): ``[cand, opp]``.
     One process; ``margins_parallel`` splits the candidates over jobs."""
     from sim.encoding import RC_SCORE0, RC_SCORE1
     from sim.engine.hands import play_hands_arrays
-    from sim.policies.builtin import heuristic_decide
+    from sim.policies.strong import strong_decide
     from sim.rng import run_key
     from sim.ruleset import Ruleset
 
     key = run_key(seed)
     rules = np.ascontiguousarray(Ruleset().to_array())
-    decides = [heuristic_decide, heuristic_decide]
+    decides = [strong_decide, strong_decide]
     out = np.zeros((len(candidates), len(opponents)))
     for i, c in enumerate(candidates):
         for j, o in enumerate(opponents):
@@ -149,7 +157,7 @@ def train(
     popsize: int = POPSIZE,
     progress: Callable[[dict], None] | None = None,
 ) -> TrainResult:
-    """Tune the heuristic kernel's parameters (see the module); deterministic from ``seed``."""
+    """Tune strong's parameters (see the module); deterministic from ``seed``."""
     from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
 
     seed = check_seed(seed, "seed")

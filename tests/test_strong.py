@@ -13,8 +13,8 @@ from sim.encoding import OB_SEAT, OBS_SIZE, SCRATCH_SIZE, STATE_SIZE
 from sim.engine.observe import observe
 from sim.engine.search import WORK_SIZE, determinize
 from sim.policies import get, parse, strongest_fast
-from sim.policies.builtin import HEURISTIC_TABLE
-from sim.policies.strong import load_data, strong_decide
+from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
+from sim.policies.strong import EXTRA_TABLE, NEUTRAL, load_data, strong_decide
 from sim.rng import run_key
 from tests.test_expert import RULES, _positions
 from tests.test_policies import duplicate_difference
@@ -25,7 +25,7 @@ def test_strong_registered_with_the_shipped_parameters():
     overridable by spec; strong is the strongest fast policy (advice and reports use it)."""
     data = load_data()
     spec = get("strong")
-    assert spec.param_names == tuple(n for n, _, _ in HEURISTIC_TABLE)
+    assert spec.param_names == tuple(n for n, _, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE))
     assert dict(spec.params) == data["parameters"]
     assert strongest_fast() == "strong"
     _, arr, _ = parse("strong:sevens_threshold=6")
@@ -34,6 +34,41 @@ def test_strong_registered_with_the_shipped_parameters():
     for key in ("seed", "generations", "deals", "command", "validation", "date", "history"):
         assert key in t, key
     assert t["command"].startswith("canasta train ")
+
+
+def _decisions(params: np.ndarray, decide, seeds=(0, 1, 2)) -> list[int]:
+    out = []
+    for seed in seeds:
+        for _st, obs in _positions(seed, hands=4):
+            rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+            scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+            out.append(decide(obs, params, rng, RULES, scratch))
+    return out
+
+
+def test_strong_at_neutral_values_is_the_heuristic():
+    """strong's kernel with the heuristic's defaults and EXTRA_TABLE's neutral values decides
+    exactly as heuristic_decide at every decision of 12 heuristic-played hands (so the
+    training's baseline opponent is the heuristic)."""
+    _, hp, _ = parse("heuristic")
+    neutral = np.array(list(NEUTRAL.values()))
+    a, b = _decisions(hp, heuristic_decide), _decisions(neutral, strong_decide)
+    assert len(a) > 500 and a == b
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("new_meld_min", 4.0), ("pair_keep", 40.0), ("meld_keep", 0.0), ("early_dump", 2.0)],
+)
+def test_each_extra_parameter_changes_decisions(name, value):
+    """Each of strong's own parameters is read: moved from its neutral value it changes some
+    of the decisions of 12 real hands (and not most of them: the rest is the heuristic's)."""
+    neutral = np.array(list(NEUTRAL.values()))
+    moved = neutral.copy()
+    moved[list(NEUTRAL).index(name)] = value
+    a, b = _decisions(neutral, strong_decide), _decisions(moved, strong_decide)
+    differ = sum(x != y for x, y in zip(a, b, strict=True))
+    assert 0 < differ < len(a) // 2, (name, differ, len(a))
 
 
 def test_strong_same_observation_different_hidden_cards_same_decisions():

@@ -55,7 +55,8 @@ register(
     "strong",
     strong_decide,
     {name: default for name, default, _ in _STRONG_TABLE},
-    "the heuristic's kernel with parameters learned on duplicate deals against a pool of "
-    "opponents (canasta train; values and training record in sim/policies/data/strong.json):\n"
+    "the heuristic's game with four more decision features (new melds held back, discard "
+    "weights), every parameter learned on duplicate deals against a pool of opponents "
+    "(canasta train; values and training record in sim/policies/data/strong.json):\n"
     + param_docs(_STRONG_TABLE),
 )
