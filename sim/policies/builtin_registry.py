@@ -19,6 +19,7 @@ from sim.policies.builtin import (
 )
 from sim.policies.expert import EXPERT_PARAMS, EXPERT_TABLE, expert_decide
 from sim.policies.registry import register
+from sim.policies.strong import strong_decide, strong_table
 
 register("random", random_decide, {}, "uniform over the legal actions")
 register(
@@ -48,4 +49,14 @@ register(
     "determinized Monte Carlo search over heuristic rollouts at the draw, the discard and "
     "the start of sevens/aces/wild melds (samples x rollouts per candidate):\n"
     + param_docs(EXPERT_TABLE),
+)
+_STRONG_TABLE = strong_table()
+register(
+    "strong",
+    strong_decide,
+    {name: default for name, default, _ in _STRONG_TABLE},
+    "the heuristic's game with four more decision features (new melds held back, discard "
+    "weights), every parameter learned on duplicate deals against a pool of opponents "
+    "(canasta train; values and training record in sim/policies/data/strong.json):\n"
+    + param_docs(_STRONG_TABLE),
 )

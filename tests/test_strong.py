@@ -1,0 +1,151 @@
+"""The ``strong`` policy (issue 13): the heuristic's kernel with learned parameters, its data
+file, the training command, and its strength against the heuristic on duplicate deals."""
+
+import json
+
+import numpy as np
+import pytest
+
+from analysis import training
+from canasta import main
+from sim.api import play_hands
+from sim.encoding import OB_SEAT, OBS_SIZE, SCRATCH_SIZE, STATE_SIZE
+from sim.engine.observe import observe
+from sim.engine.search import WORK_SIZE, determinize
+from sim.policies import get, parse, strongest_fast
+from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
+from sim.policies.strong import EXTRA_TABLE, NEUTRAL, load_data, strong_decide
+from sim.rng import run_key
+from tests.test_expert import RULES, _positions
+from tests.test_policies import duplicate_difference
+
+
+def test_strong_registered_with_the_shipped_parameters():
+    """The registry's defaults are the data file's values, in the heuristic's order, each
+    overridable by spec; strong is the strongest fast policy (advice and reports use it)."""
+    data = load_data()
+    spec = get("strong")
+    assert spec.param_names == tuple(n for n, _, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE))
+    assert dict(spec.params) == data["parameters"]
+    assert strongest_fast() == "strong"
+    _, arr, _ = parse("strong:sevens_threshold=6")
+    assert arr[0] == 6.0 and list(arr[1:]) == [data["parameters"][n] for n in spec.param_names[1:]]
+    t = data["training"]
+    for key in ("seed", "generations", "deals", "command", "validation", "date", "history"):
+        assert key in t, key
+    assert t["command"].startswith("canasta train ")
+
+
+def _decisions(params: np.ndarray, decide, seeds=(0, 1, 2)) -> list[int]:
+    out = []
+    for seed in seeds:
+        for _st, obs in _positions(seed, hands=4):
+            rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+            scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+            out.append(decide(obs, params, rng, RULES, scratch))
+    return out
+
+
+def test_strong_at_neutral_values_is_the_heuristic():
+    """strong's kernel with the heuristic's defaults and EXTRA_TABLE's neutral values decides
+    exactly as heuristic_decide at every decision of 12 heuristic-played hands (so the
+    training's baseline opponent is the heuristic)."""
+    _, hp, _ = parse("heuristic")
+    neutral = np.array(list(NEUTRAL.values()))
+    a, b = _decisions(hp, heuristic_decide), _decisions(neutral, strong_decide)
+    assert len(a) > 500 and a == b
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("new_meld_min", 4.0), ("pair_keep", 40.0), ("meld_keep", 0.0), ("early_dump", 2.0)],
+)
+def test_each_extra_parameter_changes_decisions(name, value):
+    """Each of strong's own parameters is read: moved from its neutral value it changes some
+    of the decisions of 12 real hands (and not most of them: the rest is the heuristic's)."""
+    neutral = np.array(list(NEUTRAL.values()))
+    moved = neutral.copy()
+    moved[list(NEUTRAL).index(name)] = value
+    a, b = _decisions(neutral, strong_decide), _decisions(moved, strong_decide)
+    differ = sum(x != y for x, y in zip(a, b, strict=True))
+    assert 0 < differ < len(a) // 2, (name, differ, len(a))
+
+
+def test_strong_same_observation_different_hidden_cards_same_decisions():
+    """Uses only what its player could see: positions with the same observation but the other
+    hands and the stock dealt anew (sim.engine.search.determinize) get the same decision."""
+    _, params, _ = parse("strong")
+    srng = np.array([7, 0, 0, 0], dtype=np.uint64)
+    other = np.zeros(STATE_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    obs2 = np.zeros(OBS_SIZE, dtype=np.int64)
+    checked = 0
+    for _st, obs in _positions(13, hands=3):
+        assert determinize(obs, other, srng, work)
+        observe(other, obs[OB_SEAT], obs2)
+        np.testing.assert_array_equal(obs2, obs)
+        rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+        a = strong_decide(obs, params, rng.copy(), RULES, np.zeros(SCRATCH_SIZE, dtype=np.int64))
+        b = strong_decide(obs2, params, rng.copy(), RULES, np.zeros(SCRATCH_SIZE, dtype=np.int64))
+        assert a == b
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("other", ["strong", "heuristic", "random", "special_chaser"])
+def test_strong_never_proposes_an_illegal_action(other):
+    """Over 600 real hands per seating (invariants checked after every action, debug), no
+    proposal of either team is refused and replaced (policy_errors, sim.engine.judge)."""
+    for pair in (("strong", other), (other, "strong")):
+        df = play_hands(run_key(31), 0, 600, pair, debug=True)
+        assert (df.policy_errors == 0).all(), pair
+        assert set(df.end_reason) <= {"out", "special", "stock"}
+
+
+def test_training_is_reproducible_from_its_seed():
+    """Same seed -> same parameters and history, whatever the number of jobs; another seed
+    searches elsewhere."""
+    kw = {"generations": 2, "deals": 8, "validation_deals": 8, "popsize": 4}
+    a = training.train(seed=5, n_jobs=1, **kw)
+    b = training.train(seed=5, n_jobs=2, **kw)
+    c = training.train(seed=6, n_jobs=1, **kw)
+    assert a.parameters == b.parameters and a.history == b.history
+    assert a.validation == b.validation
+    assert a.parameters != c.parameters
+    lo, hi = training._scale()
+    vals = np.array(list(a.parameters.values()))
+    assert (vals >= lo).all() and (vals <= hi).all()
+
+
+def test_train_command_writes_a_loadable_data_file(tmp_path, capsys):
+    out = tmp_path / "strong.json"
+    argv = ["train", "--generations", "1", "--deals", "4", "--validation-deals", "4"]
+    assert main([*argv, "--jobs", "1", "--seed", "2", "--out", str(out), "--quiet"]) == 0
+    data = json.loads(out.read_text())
+    assert data["version"] == load_data()["version"]
+    assert set(data["parameters"]) == set(get("strong").param_names)
+    assert data["training"]["command"].startswith("canasta train --seed=2 --generations=1")
+    assert "margin over heuristic" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--deals", "1"], "--deals"),
+        (["--generations", "0"], "--generations"),
+        (["--seed", "-1"], "--seed"),
+    ],
+)
+def test_train_bad_input_is_one_line(tmp_path, capsys, args, message):
+    out = str(tmp_path / "x.json")
+    assert main(["train", *args, "--out", out, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("canasta: error:") and message in err and "Traceback" not in err
+
+
+def test_strong_beats_heuristic_on_duplicate_deals():
+    """strong scores more than heuristic per hand over 4,000 duplicate deals (seed 4242): the
+    mean difference minus 4.5 standard errors of the mean over deals is above zero."""
+    d = duplicate_difference("strong", "heuristic", 4_000, seed=4242)
+    se = d.std(ddof=1) / np.sqrt(len(d))
+    assert d.mean() - 4.5 * se > 0, (d.mean(), se)
