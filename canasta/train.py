@@ -42,6 +42,23 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _check_out(out: str) -> None:
+    """``--out`` can be written: not a folder, in a folder that exists and is writable."""
+    import os
+    from pathlib import Path
+
+    from sim.errors import CanastaError
+
+    path = Path(out)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise CanastaError(f"--out {out}: is a folder; give a file such as strong.json")
+    if not parent.is_dir():
+        raise CanastaError(f"--out {out}: no such folder {str(parent)!r}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CanastaError(f"--out {out}: not writable")
+
+
 def run(args: argparse.Namespace) -> int:
     from analysis.training import data_file, train
     from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
@@ -52,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     check_count("--generations", args.generations, 10_000)
     check_count("--deals", args.deals, MAX_HANDS, low=2)
     check_count("--validation-deals", args.validation_deals, MAX_HANDS, low=2)
+    _check_out(args.out)  # before the run: a bad path must not cost an hour of training
     bar = None
     if not args.quiet:
         from tqdm import tqdm
