@@ -24,9 +24,12 @@ against the heuristic (``validation``) and recorded beside the parameters.
 from __future__ import annotations
 
 import datetime
+import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -156,8 +159,15 @@ def train(
     validation_deals: int = 2000,
     popsize: int = POPSIZE,
     progress: Callable[[dict], None] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> TrainResult:
-    """Tune strong's parameters (see the module); deterministic from ``seed``."""
+    """Tune strong's parameters (see the module); deterministic from ``seed``.
+
+    ``checkpoint``: a JSON file written after every generation (the optimizer's mean, spread
+    and history). A run given an existing checkpoint of the same seed, deals and popsize goes
+    on from its next generation, so an interrupted run loses no finished generation; every
+    generation's samples and deals depend only on (seed, generation), so the result equals
+    that of an uninterrupted run."""
     from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
 
     seed = check_seed(seed, "seed")
@@ -180,7 +190,13 @@ def train(
     w = np.log(mu + 0.5) - np.log(np.arange(1, mu + 1))
     w /= w.sum()
     history = []
-    for gen in range(generations):
+    key = {"seed": seed, "deals": deals, "popsize": popsize, "names": list(names)}
+    if checkpoint is not None:
+        saved = _load_checkpoint(checkpoint, key)
+        if saved is not None:
+            mean, sigma, history = saved
+            history = history[:generations]
+    for gen in range(len(history), generations):
         rng = np.random.default_rng((seed, gen))
         z = rng.standard_normal((popsize // 2, len(names)))
         z = np.concatenate([z, -z])  # antithetic pairs: less noise in the mean's move
@@ -203,6 +219,8 @@ def train(
             "sigma": float(sigma.mean()),
         }
         history.append(row)
+        if checkpoint is not None:
+            _save_checkpoint(checkpoint, key, mean, sigma, history)
         if progress is not None:
             progress(row)
     final = from_unit(mean)
@@ -226,6 +244,39 @@ def train(
     }
     params = {n: float(v) for n, v in zip(names, final, strict=True)}
     return TrainResult(params, history, validation, settings)
+
+
+def _save_checkpoint(path, key: dict, mean, sigma, history) -> None:
+    """Write the optimizer's state atomically (a crash mid-write leaves the previous one)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    state = key | {"mean": mean.tolist(), "sigma": sigma.tolist(), "history": history}
+    tmp.write_text(json.dumps(state), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _load_checkpoint(path, key: dict):
+    """(mean, sigma, history) of a checkpoint of the same run, None if there is none; a
+    checkpoint of another run (seed, deals, popsize, parameters) is refused, not overwritten."""
+    path = Path(path)
+    if not path.exists():
+        return None
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+        mean = np.array(state["mean"], dtype=np.float64)
+        sigma = np.array(state["sigma"], dtype=np.float64)
+        history = list(state["history"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CanastaError(
+            f"checkpoint {path}: unreadable ({exc}); delete it to start over"
+        ) from None
+    other = {k: state.get(k) for k in key}
+    if other != key:
+        raise CanastaError(
+            f"checkpoint {path} belongs to another run ({other}, not {key}); delete it or "
+            "give other settings"
+        )
+    return mean, sigma, history
 
 
 def data_file(result: TrainResult, command: str) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 
@@ -70,11 +71,22 @@ def run(args: argparse.Namespace) -> int:
     check_count("--deals", args.deals, MAX_HANDS, low=2)
     check_count("--validation-deals", args.validation_deals, MAX_HANDS, low=2)
     _check_out(args.out)  # before the run: a bad path must not cost an hour of training
+    # every finished generation is kept beside --out; a rerun of the same command goes on
+    checkpoint = args.out + ".partial.json"
+    done = 0
+    if os.path.exists(checkpoint):
+        try:
+            with open(checkpoint, encoding="utf-8") as f:
+                done = min(len(json.load(f).get("history", [])), args.generations)
+        except (OSError, ValueError, AttributeError):
+            done = 0  # train() names the problem
+        if not args.quiet:
+            print(f"going on from {checkpoint} ({done} generations done)", file=sys.stderr)
     bar = None
     if not args.quiet:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.generations, desc="train", unit="gen", file=sys.stderr)
+        bar = tqdm(total=args.generations, initial=done, desc="train", unit="gen", file=sys.stderr)
 
     def progress(row: dict) -> None:
         if bar is not None:
@@ -88,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         n_jobs=args.jobs,
         validation_deals=args.validation_deals,
         progress=progress,
+        checkpoint=checkpoint,
     )
     if bar is not None:
         bar.close()
@@ -111,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         from sim.errors import CanastaError
 
         raise CanastaError(f"--out {args.out}: {exc.strerror or exc}") from None
+    if os.path.exists(checkpoint):
+        os.remove(checkpoint)  # the result is written: the run is complete
     v = result.validation
     print(
         f"strong parameters written to {args.out}; margin over heuristic on {v['deals']} fresh "

@@ -12,6 +12,7 @@ from sim.api import play_hands
 from sim.encoding import OB_SEAT, OBS_SIZE, SCRATCH_SIZE, STATE_SIZE
 from sim.engine.observe import observe
 from sim.engine.search import WORK_SIZE, determinize
+from sim.errors import CanastaError
 from sim.policies import get, parse, strongest_fast
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 from sim.policies.strong import EXTRA_TABLE, NEUTRAL, load_data, strong_decide
@@ -149,3 +150,20 @@ def test_strong_beats_heuristic_on_duplicate_deals():
     d = duplicate_difference("strong", "heuristic", 4_000, seed=4242)
     se = d.std(ddof=1) / np.sqrt(len(d))
     assert d.mean() - 4.5 * se > 0, (d.mean(), se)
+
+
+def test_training_resumes_from_its_checkpoint(tmp_path):
+    """An interrupted run loses no finished generation: one generation with a checkpoint,
+    then the same run to two generations, equals the uninterrupted two-generation run; a
+    checkpoint of another run is refused, not overwritten."""
+    kw = {"seed": 5, "deals": 8, "validation_deals": 8, "popsize": 4, "n_jobs": 1}
+    whole = training.train(generations=2, **kw)
+    ck = tmp_path / "run.partial.json"
+    training.train(generations=1, checkpoint=ck, **kw)
+    assert len(json.loads(ck.read_text())["history"]) == 1
+    seen = []
+    resumed = training.train(generations=2, checkpoint=ck, progress=seen.append, **kw)
+    assert [r["generation"] for r in seen] == [1]  # generation 0 was not played again
+    assert resumed.parameters == whole.parameters and resumed.history == whole.history
+    with pytest.raises(CanastaError, match="another run"):
+        training.train(generations=2, checkpoint=ck, **(kw | {"seed": 6}))
