@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from sim import encoding as E
+from sim.cards import format_melds
 from sim.errors import CanastaError
 
 HINT_BUDGET = 3.0  #: seconds of simulation a hint may take (analysis.advise budget)
@@ -143,19 +144,6 @@ def allowed_summary(game) -> str:
     if discards:
         words.append("discard " + "/".join(reversed(discards)))
     return ", ".join(words) if words else "nothing (the hand is over)"
-
-
-def format_melds(melds_team) -> str:
-    """One team's melds, highest rank first: 'K[K K K 2]  wild[2 2 JK]*' (* a canasta)."""
-    parts = []
-    for slot in range(E.N_KINDS - 1, -1, -1):
-        n, t, j = (int(x) for x in melds_team[slot, (E.NATURALS, E.TWOS, E.JOKERS)])
-        if n + t + j == 0:
-            continue
-        name = "wild" if slot == E.WILD_MELD else E.KIND_NAMES[slot]
-        cards = " ".join([E.KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
-        parts.append(f"{name}[{cards}]{'*' if n + t + j >= E.CANASTA else ''}")
-    return "  ".join(parts) if parts else "(none)"
 
 
 def position_for(game, seat: int):

@@ -40,15 +40,9 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _format_melds(melds_team) -> str:
-    from canasta._human import format_melds  # shared with the human seat
-
-    return format_melds(melds_team)
-
-
 def transcript(game, policies) -> list[str]:
     """Lines of a finished game: deal, events, final table and itemised scores."""
-    from sim.cards import format_cards, format_counts
+    from sim.cards import format_cards, format_counts, format_melds
     from sim.encoding import HAND_SIZE, N_PLAYERS, N_TEAMS, SCORE_ITEMS
     from sim.engine.views import st_hands, st_melds, st_threes
 
@@ -71,7 +65,7 @@ def transcript(game, policies) -> list[str]:
         lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
     for t in range(N_TEAMS):
         lines.append(
-            f"team {t} melds: {_format_melds(melds[t])}; threes laid: "
+            f"team {t} melds: {format_melds(melds[t])}; threes laid: "
             f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
         )
         for p in (t, t + N_TEAMS):

@@ -121,3 +121,19 @@ def format_counts(counts: np.ndarray) -> str:
     for kind in range(N_KINDS - 1, -1, -1):
         parts.extend([KIND_NAMES[kind]] * int(counts[kind]))
     return " ".join(parts)
+
+
+def format_melds(melds_team: np.ndarray) -> str:
+    """One team's melds (``[N_KINDS, N_MELD_COLS]`` counts), highest rank first:
+    'K[K K K 2]  wild[2 2 JK]*' (* a canasta); '(none)' without a meld."""
+    from sim.encoding import CANASTA, JOKERS, NATURALS, TWOS, WILD_MELD
+
+    parts = []
+    for slot in range(N_KINDS - 1, -1, -1):
+        n, t, j = (int(x) for x in melds_team[slot, (NATURALS, TWOS, JOKERS)])
+        if n + t + j == 0:
+            continue
+        name = "wild" if slot == WILD_MELD else KIND_NAMES[slot]
+        cards = " ".join([KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
+        parts.append(f"{name}[{cards}]{'*' if n + t + j >= CANASTA else ''}")
+    return "  ".join(parts) if parts else "(none)"

@@ -354,23 +354,11 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
 
 # --- rendering ---------------------------------------------------------------------------
-def _format_melds(melds_team) -> str:
-    parts = []
-    for slot in range(E.N_KINDS - 1, -1, -1):
-        n, t, j = (int(x) for x in melds_team[slot, (E.NATURALS, E.TWOS, E.JOKERS)])
-        if n + t + j == 0:
-            continue
-        name = "wild" if slot == E.WILD_MELD else E.KIND_NAMES[slot]
-        cards = " ".join([E.KIND_NAMES[slot]] * n + ["2"] * t + ["JK"] * j)
-        parts.append(f"{name}[{cards}]{'*' if n + t + j >= E.CANASTA else ''}")
-    return "  ".join(parts) if parts else "(none)"
-
-
 def table_lines(game) -> list[str]:
     """The table of a hand as ``canasta play`` prints it: the deal, every draw, pickup, meld,
     discard and three so far, each team's melds, threes and hands, and once the hand is over
     the itemised score; while it runs, the pile, the stock and who is to act."""
-    from sim.cards import format_cards, format_counts
+    from sim.cards import format_cards, format_counts, format_melds
     from sim.engine.views import st_hands, st_melds, st_threes
 
     lines = [
@@ -391,7 +379,7 @@ def table_lines(game) -> list[str]:
         lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
     for t in range(E.N_TEAMS):
         lines.append(
-            f"team {t} melds: {_format_melds(melds[t])}; threes laid: "
+            f"team {t} melds: {format_melds(melds[t])}; threes laid: "
             f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
         )
         for p in (t, t + E.N_TEAMS):
