@@ -29,64 +29,25 @@ def add_parser(subparsers) -> None:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--hand", help="the fixed player's cards, e.g. '7H 7S 7D AS JK' (required)")
+    _options.add_position(p)
     p.add_argument("--compare", help="comma-separated choices to compare (required)")
     p.add_argument("--list-choices", action="store_true", help="describe the choices and exit")
     p.add_argument("-n", type=int, default=10_000, help="simulated hands per choice")
-    p.add_argument("--seat", type=int, default=0, help="the fixed player's seat 0..3 (default 0)")
-    p.add_argument("--turn", type=int, default=0, help="turn number of the position (default 0)")
-    p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
-    p.add_argument(
-        "--meld",
-        action="append",
-        default=[],
-        metavar="TEAM:CARDS",
-        help="one meld of a team, e.g. '0:KS KD KH' or '1:7H 7S 7D 7C' (repeatable)",
-    )
-    p.add_argument("--pile-top", help="the card on top of the discard pile")
-    p.add_argument("--pile", help="the cards below the pile's top (default: random)")
-    p.add_argument(
-        "--pile-size", type=int, help="cards in the pile (default: one discard per turn)"
-    )
-    p.add_argument("--stock", type=int, help="cards in the stock (default: what is left)")
-    p.add_argument(
-        "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
-    )
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
     _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 
 def _parse(args):
+    """(position, policies, choices): every value checked before any work starts
+    (``sim.validate``), each error naming its flag."""
     from sim.errors import CanastaError
-    from sim.validate import (
-        MAX_HANDS,
-        check_cards,
-        check_count,
-        check_jobs,
-        check_seat,
-        check_seed,
-        check_turn,
-        parse_ints,
-        parse_scores,
-    )
+    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
 
-    # every number is checked before any work starts (sim.validate), naming its flag
-    scores = parse_scores(args.scores, "--scores")
     check_count("-n", args.n, MAX_HANDS, low=2)
     check_jobs(args.jobs, "--jobs")
     check_seed(args.seed, "--seed")
-    check_seat(args.seat, "--seat")
-    check_turn(args.turn, "--turn")
-    for flag, value in (("--pile-size", args.pile_size), ("--stock", args.stock)):
-        if value is not None:
-            check_cards(value, flag)
-    melds: dict[int, list[str]] = {}
-    for spec in args.meld:
-        team, sep, cards = spec.partition(":")
-        if not sep or team.strip() not in ("0", "1"):
-            raise CanastaError(f"--meld {spec!r}: expected TEAM:CARDS with TEAM 0 or 1")
-        melds.setdefault(int(team), []).append(cards)
+    pos = _options.parse_position(args)
     from sim.api import resolve_policies
     from sim.policies.registry import split_list
 
@@ -97,15 +58,11 @@ def _parse(args):
     choices = [c.strip() for c in args.compare.split(",") if c.strip()]
     if not choices:
         raise CanastaError(f"--compare {args.compare!r}: give one or more choices")
-    sizes = None
-    if args.hand_sizes is not None:
-        sizes = parse_ints(args.hand_sizes, "--hand-sizes", 4)
-        sizes = tuple(check_cards(x, f"--hand-sizes (seat {i})") for i, x in enumerate(sizes))
-    return scores, melds, policies, choices, sizes
+    return pos, policies, choices
 
 
 def run(args: argparse.Namespace) -> int:
-    from analysis.whatif import CHOICES, position, whatif
+    from analysis.whatif import CHOICES, whatif
     from sim.errors import CanastaError
 
     if args.list_choices:
@@ -114,19 +71,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.hand or not args.compare:
         raise CanastaError("whatif needs --hand CARDS and --compare CHOICE,CHOICE")
-    scores, melds, policies, choices, sizes = _parse(args)
-    pos = position(
-        args.hand,
-        args.seat,
-        args.turn,
-        scores,
-        melds,
-        args.pile_top,
-        args.pile,
-        args.pile_size,
-        args.stock,
-        sizes,
-    )
+    pos, policies, choices = _parse(args)
     table = whatif(pos, choices, args.n, args.seed, policies, args.jobs)
     if args.format == "json":
         print(json.dumps({"team": pos.team, "choices": table.to_dict(orient="records")}))
