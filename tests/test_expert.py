@@ -15,8 +15,10 @@ from sim.encoding import (
     N_KINDS,
     N_PLAYERS,
     N_SCORE_ITEMS,
+    OB_PHASE,
     OB_SEAT,
     OBS_SIZE,
+    PH_DRAW,
     PH_OVER,
     RED_THREE,
     SCRATCH_SIZE,
@@ -34,14 +36,17 @@ from sim.engine.observe import observe
 from sim.engine.play import new_deck
 from sim.engine.search import WORK_SIZE, determinize, rollout, seed_search
 from sim.engine.state import apply_action, deal
+from sim.errors import CanastaError
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
-from sim.policies.expert import candidates, expert_decide, heuristic_rollout
+from sim.policies.expert import base_rollout, candidates, expert_decide, heuristic_rollout
+from sim.policies.strong import strong_decide
 from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
 from tests.test_policies import HARNESS_SPECS
 
 SMALL = HARNESS_SPECS["expert"]  #: cheap search (the shared harness in test_policies runs it)
+SMALL_STRONG = HARNESS_SPECS["expert_strong"]  #: the same over strong's rollouts
 RULES = np.ascontiguousarray(as_ruleset(None).to_array())
 
 
@@ -76,10 +81,27 @@ def _unseen_total(st, seat):
 
 def test_expert_registered_with_parameters():
     spec = get("expert")
-    assert spec.param_names[:4] == ("samples", "rollouts", "candidates", "margin")
-    heur = get("heuristic").param_names
-    assert spec.param_names[4:] == heur  # the rollouts' heuristic, same order
+    search = ("samples", "rollouts", "candidates", "margin", "rollout")
+    assert spec.param_names[:5] == search
+    strong = get("strong").param_names  # the heuristic's, then strong's extras
+    assert spec.param_names[5:] == strong  # the base policy's, same order
+    assert dict(spec.params)["rollout"] == 0  # today's search: heuristic rollouts
     assert spec.doc
+    es = get("expert_strong")
+    assert es.param_names == spec.param_names
+    assert es.decide is spec.decide  # one compiled kernel, the base policy a parameter
+    assert dict(es.params)["rollout"] == 1
+    assert dict(es.params)[search[-1]] == 1
+    learned = dict(get("strong").params)
+    assert {k: v for k, v in es.params if k in learned} == learned
+
+
+@pytest.mark.parametrize("bad", ["2", "0.5", "3"])
+def test_expert_rollout_must_name_a_base_policy(bad):
+    """Bad input: rollout is 0 (heuristic) or 1 (strong); anything else is refused by name."""
+    for name in ("expert", "expert_strong"):
+        with pytest.raises(CanastaError, match="rollout"):
+            parse(f"{name}:rollout={bad}")
 
 
 def test_determinize_is_consistent_with_the_observation_card_1():
@@ -114,11 +136,13 @@ def test_determinize_is_consistent_with_the_observation_card_1():
     assert differs > len(positions) // 2  # the hidden cards are really drawn anew
 
 
-def test_same_observation_different_hidden_cards_same_decisions():
+@pytest.mark.parametrize("spec", [SMALL, SMALL_STRONG])
+def test_same_observation_different_hidden_cards_same_decisions(spec):
     """Uses only what its player could see: two positions with the same observation but other
     hidden cards (other hands and the stock dealt anew) give the same expert decision with the
-    same generator, at every decision of two hands (searches included)."""
-    _, params, _ = parse(SMALL)
+    same generator, at every decision of two hands (searches included), for either base
+    policy."""
+    _, params, _ = parse(spec)
     srng = np.zeros(4, dtype=np.uint64)
     srng[0] = 99
     other = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -143,10 +167,14 @@ def test_same_observation_different_hidden_cards_same_decisions():
     assert searched > 10 and hidden_differ > 10
 
 
-def test_direct_rollout_equals_engine_hand_loop():
-    """The expert's heuristic rollout plays the same hand as the engine's loop
-    (``sim.engine.search.rollout`` through ``play_hand`` with first-class policies)."""
-    _, hp, _ = parse("heuristic")
+@pytest.mark.parametrize("base", ["heuristic", "strong"])
+def test_direct_rollout_equals_engine_hand_loop(base):
+    """The expert's rollout plays the same hand as the engine's loop
+    (``sim.engine.search.rollout`` through ``play_hand`` with first-class policies), with the
+    heuristic (rollout=0, also through ``heuristic_rollout``) or strong (rollout=1) for all."""
+    _, hp, _ = parse(base)
+    decide = heuristic_decide if base == "heuristic" else strong_decide
+    strong = base == "strong"
     srng = np.zeros(4, dtype=np.uint64)
     srng[0] = 5
     det = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -159,12 +187,17 @@ def test_direct_rollout_equals_engine_hand_loop():
         team = o[OB_SEAT] % 2
         rng = np.zeros(4, dtype=np.uint64)
         a_st, b_st = det.copy(), det.copy()
-        m1 = heuristic_rollout(a_st, team, hp, rng.copy(), RULES, obs, scratch, items)
+        m1 = base_rollout(a_st, team, hp, strong, rng.copy(), RULES, obs, scratch, items)
+        if not strong:
+            c_st = det.copy()
+            m0 = heuristic_rollout(c_st, team, hp, rng.copy(), RULES, obs, scratch, items)
+            assert m0 == m1
+            np.testing.assert_array_equal(c_st, a_st)
         m2 = rollout(
             b_st,
             team,
-            heuristic_decide,
-            heuristic_decide,
+            decide,
+            decide,
             hp,
             hp,
             rng.copy(),
@@ -185,11 +218,33 @@ def test_expert_reproducible_from_the_seed():
     assert (a.policy_errors == 0).all()
 
 
-def test_expert_same_records_for_any_n_jobs():
+@pytest.mark.parametrize("spec", [SMALL, SMALL_STRONG])
+def test_expert_same_records_for_any_n_jobs(spec):
     """Records depend only on (seed, hand): serial and two jobs agree."""
-    a = sim.simulate(8, policies=(SMALL, "heuristic"), seed=5)
-    b = sim.simulate(8, policies=(SMALL, "heuristic"), seed=5, n_jobs=2, chunk_size=4)
+    a = sim.simulate(8, policies=(spec, "heuristic"), seed=5)
+    b = sim.simulate(8, policies=(spec, "heuristic"), seed=5, n_jobs=2, chunk_size=4)
     assert a.reset_index(drop=True).equals(b.reset_index(drop=True))
+
+
+def test_expert_strong_searches_other_moves_than_expert():
+    """rollout=1 really changes the base policy: over the positions of three hands the
+    candidates proposed first (the base policy's choice) differ somewhere between expert and
+    expert_strong, and equal strong's own choice at every position."""
+    _, pe, _ = parse(SMALL)
+    _, ps, _ = parse(SMALL_STRONG)
+    _, sp, _ = parse("strong")
+    ce = np.zeros(16, dtype=np.int64)
+    cs = np.zeros(16, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    differ = 0
+    for _, obs in _positions(17, hands=3):
+        rng = np.zeros(4, dtype=np.uint64)
+        candidates(obs, pe, rng.copy(), RULES, scratch, ce)
+        candidates(obs, ps, rng.copy(), RULES, scratch, cs)
+        if obs[OB_PHASE] != PH_DRAW:
+            assert cs[0] == strong_decide(obs, sp, rng.copy(), RULES, scratch)
+        differ += ce[0] != cs[0]
+    assert differ > 0
 
 
 def test_search_seed_draws_once_from_the_hand_generator():

@@ -75,7 +75,10 @@ from sim.rng import run_key
 
 BUILTINS = ("random", "greedy", "heuristic", "special_chaser")
 #: search policies run the harness with small searches: the harness checks legality, not strength
-HARNESS_SPECS = {"expert": "expert:samples=2,rollouts=1,candidates=3"}
+HARNESS_SPECS = {  # cheap searches (the defaults search 24 x 2 positions per candidate)
+    "expert": "expert:samples=2,rollouts=1,candidates=3",
+    "expert_strong": "expert_strong:samples=2,rollouts=1,candidates=3",
+}
 
 
 @pytest.mark.parametrize("name", [HARNESS_SPECS.get(n, n) for n in names()])

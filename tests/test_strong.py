@@ -167,3 +167,38 @@ def test_training_resumes_from_its_checkpoint(tmp_path):
     assert resumed.parameters == whole.parameters and resumed.history == whole.history
     with pytest.raises(CanastaError, match="another run"):
         training.train(generations=2, checkpoint=ck, **(kw | {"seed": 6}))
+
+
+#: Game(3, 95): the actions up to a team's opening turn where another player (expert_strong's
+#: search, as a human seat could) melded 3x7, 3x6, 3x4 towards a minimum of 125, leaving
+#: JK 2 5 5 9: only 2x5+2+JK completes it, leaving the 9 alone to discard (bonus cards follow)
+_BEGUN_BY_ANOTHER = [2, 0, 188, 177, 168, 492, 15, 2, 0, 15, 1, 18, 0, 12, 0, 10, 0, 14, 0, 18]
+_BEGUN_BY_ANOTHER += [0, 15, 0, 18, 0, 18, 0, 16, 0, 20, 0, 19, 0, 2, 16, 0, 14, 0, 16, 0, 18, 0]
+_BEGUN_BY_ANOTHER += [16, 0, 12, 0, 16, 0, 472, 13, 0, 14, 0, 13, 0, 18, 0, 13, 0, 16, 0, 19, 0]
+_BEGUN_BY_ANOTHER += [16, 0, 19, 0, 256, 197, 79]
+
+
+@pytest.mark.parametrize("name", ["heuristic", "strong"])
+def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_out_2(name):
+    """OPEN-1 (a begun opening must stand), OPEN-5/OUT-2 (a player owed bonus cards needs only
+    the card to discard): the policy completes an opening it did not plan, through the plan
+    that leaves a single card; it used to propose no action (-1) here."""
+    from sim.encoding import OB_HAND, OB_MELDED, OB_OPENED
+    from sim.engine.game import Game
+    from sim.engine.observe import bonus_owed
+
+    g = Game(3, 95)
+    for a in _BEGUN_BY_ANOTHER:
+        g.apply(a)
+    obs = g.observation()
+    assert obs[OB_MELDED] == 1 and obs[OB_OPENED] == 0 and bonus_owed(obs)
+    assert list(obs[OB_HAND : OB_HAND + 15]) == [1, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0]
+    seat = g.current_player
+    for _ in range(4):  # meld until the opening stands, then discard the 9
+        a = g.policy_action(name)
+        assert a >= 0 and g.reason(a) == 0, (a, g.legal_actions_described())
+        g.apply(a)
+        if g.current_player != seat:
+            break
+    assert g.actions[-1] == 15  # discard 9: the opening stood (else the turn could not end)
+    assert g.observation(seat)[OB_OPENED] == 1

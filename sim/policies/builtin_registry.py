@@ -17,7 +17,13 @@ from sim.policies.builtin import (
     random_decide,
     special_chaser_decide,
 )
-from sim.policies.expert import EXPERT_PARAMS, EXPERT_TABLE, expert_decide
+from sim.policies.expert import (
+    EXPERT_PARAMS,
+    EXPERT_TABLE,
+    check_params,
+    expert_decide,
+    expert_strong_table,
+)
 from sim.policies.registry import register
 from sim.policies.strong import strong_decide, strong_table
 
@@ -49,6 +55,7 @@ register(
     "determinized Monte Carlo search over heuristic rollouts at the draw, the discard and "
     "the start of sevens/aces/wild melds (samples x rollouts per candidate):\n"
     + param_docs(EXPERT_TABLE),
+    check=check_params,
 )
 _STRONG_TABLE = strong_table()
 register(
@@ -59,4 +66,14 @@ register(
     "weights), every parameter learned on duplicate deals against a pool of opponents "
     "(canasta train; values and training record in sim/policies/data/strong.json):\n"
     + param_docs(_STRONG_TABLE),
+)
+_EXPERT_STRONG_TABLE = expert_strong_table()
+register(
+    "expert_strong",
+    expert_decide,
+    {name: default for name, default, _ in _EXPERT_STRONG_TABLE},
+    "expert searching over strong's rollouts (expert with rollout=1): strong proposes the "
+    "candidates, plays the other moves and all four seats of every rollout, with its learned "
+    "values as defaults:\n" + param_docs(_EXPERT_STRONG_TABLE),
+    check=check_params,
 )

@@ -6,6 +6,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.judge import action_ok, action_reason, meld_reason_without_opening
+from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
     ob_aside_total,
@@ -79,7 +80,18 @@ def opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
     ``sim.legality.best_opening``), or -1 if no opening can be completed or none is left."""
     if opening_plan(obs, rules, scratch, ob_hand(obs), 0) < 0:
-        return -1
+        if obs[E.OB_MELDED] == 0 or not bonus_owed(obs):
+            return -1
+        # OPEN-1 once begun must stand: the plan that keeps a card to hold found nothing, but
+        # a player owed bonus cards (OPEN-5) needs only the card to discard (OUT-2), as the
+        # engine judges. Reached when someone else began the opening (a search candidate, a
+        # human seat handing over to the policy)
+        plan = work_plan(scratch)
+        mc = obs[E.OB_OPEN_MIN]
+        hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
+        extra, pk = ob_aside_total(obs), obs[E.OB_PILE_KIND]
+        if opening_best(hand, pending, pk, extra, melds, rules, plan, mc, True) < mc:
+            return -1
     return plan_step(obs, rules, scratch)
 
 

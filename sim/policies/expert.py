@@ -1,22 +1,28 @@
-"""The ``expert`` policy (issue 7): determinized Monte Carlo search over heuristic rollouts.
+"""The ``expert`` policy (issue 7): determinized Monte Carlo search over a base policy's rollouts.
 
 At its decision points the expert lists a few candidate moves, samples ``samples`` full
 positions consistent with its observation (``sim.engine.search.determinize``: the unseen cards
 dealt at random), draws ``rollouts`` stock orders for each, plays every candidate forward from
-each sample with the heuristic for all four players (``sim.engine.search.apply_and_rollout``)
+each sample with the base policy for all four players (as ``sim.engine.search.rollout``)
 and keeps the candidate with the best average hand margin (own team's score minus the other's).
 Every candidate is judged on the same samples and stock orders (common random numbers), so the
-comparison is paired and its noise small. Ties keep the first candidate (the heuristic's
+comparison is paired and its noise small. Ties keep the first candidate (the base policy's
 choice; at the draw, drawing), and ``margin`` points per hand are asked of any other.
+
+The base policy (parameter ``rollout``, issue 13) proposes the candidates, plays the expert's
+other decisions and plays the rollouts: 0 is the heuristic (``expert``, today's search, its
+records unchanged), 1 is ``strong`` (``sim.policies.strong``, whose four extra parameters follow
+the heuristic's). ``expert_strong`` is registered as ``expert`` with ``rollout=1`` and strong's
+learned values as its defaults.
 
 Decision points (the rest is the heuristic's):
 
 - the draw, when taking the pile is legal (PILE-1/2): draw or take;
 - the discard (DISCARD-*): the heuristic's choice and its next preferences (found by asking
-  the heuristic again with the chosen kinds hidden), up to ``candidates``, plus starting a
+  the base policy again with the chosen kinds hidden), up to ``candidates``, plus starting a
   sevens (MELD-6), aces (MELD-7) or wild (MELD-8) meld instead, when legal;
-- starting a sevens, aces or wild meld proposed by the heuristic: do it, or hold (the
-  heuristic's choice with those cards hidden).
+- starting a sevens, aces or wild meld proposed by the base policy: do it, or hold (the
+  base policy's choice with those cards hidden).
 
 Uses only the observation: the search reads ``obs`` alone, and its randomness comes from one
 draw of the hand's generator (``sim.engine.search.seed_search``), so it is reproducible from
@@ -48,25 +54,39 @@ from sim.engine.search import (
 )
 from sim.engine.state import apply_action
 from sim.engine.views import ob_melds, scratch_legal, scratch_tmp
+from sim.errors import CanastaError
 from sim.legality import meld_size
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
+from sim.policies.strong import EXTRA_TABLE, strong_decide
 
-#: the expert's own parameters (name, default, meaning); the heuristic's follow (its rollouts
-#: and its own moves)
+#: the expert's own parameters (name, default, meaning); the base policy's follow (its rollouts
+#: and its own moves): the heuristic's, then strong's extra four (used when rollout=1)
 _SEARCH_TABLE = (
     ("samples", 24.0, "determinizations (deals of the unseen cards) per decision"),
     ("rollouts", 2.0, "stock orders (rollouts) per determinization"),
-    ("candidates", 4.0, "discard candidates searched (the heuristic's first choices)"),
-    ("margin", 0.0, "points per hand a move must gain over the heuristic's choice to replace it"),
+    ("candidates", 4.0, "discard candidates searched (the base policy's first choices)"),
+    (
+        "margin",
+        0.0,
+        "points per hand a move must gain over the base policy's choice to replace it",
+    ),
+    (
+        "rollout",
+        0.0,
+        "the base policy that proposes, plays the other moves and the rollouts: 0 heuristic, "
+        "1 strong (its extra parameters follow; expert_strong has strong's learned values)",
+    ),
 )
-EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE)
+EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE, *EXTRA_TABLE)
 EXPERT_PARAMS = {name: default for name, default, _ in EXPERT_TABLE}  #: name -> default
 _X = {name: i for i, (name, _, _) in enumerate(_SEARCH_TABLE)}
 E_SAMPLES = _X["samples"]  #: index of each search parameter in the params array
 E_ROLLOUTS = _X["rollouts"]
 E_CANDIDATES = _X["candidates"]
 E_MARGIN = _X["margin"]
-N_EXPERT_PARAMS = len(_SEARCH_TABLE)  #: the heuristic's parameters start here
+E_ROLLOUT = _X["rollout"]
+N_EXPERT_PARAMS = len(_SEARCH_TABLE)  #: the base policy's parameters start here
+ROLLOUT_HEURISTIC, ROLLOUT_STRONG = 0, 1  #: values of the rollout parameter
 MAX_CANDIDATES = 16  #: room for candidate moves
 
 
@@ -130,9 +150,26 @@ def _start_ops(obs, rules, scratch, cands, n):
     return n
 
 
+def check_params(values: dict) -> None:
+    """The registry's check of an expert parameter set: ``rollout`` names a base policy."""
+    if values["rollout"] not in (ROLLOUT_HEURISTIC, ROLLOUT_STRONG):
+        raise CanastaError(
+            f"expert parameter 'rollout': 0 (heuristic) or 1 (strong), got {values['rollout']:g}"
+        )
+
+
 @njit(cache=True)
-def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
-    """The heuristic's discard ``first``, then its next choices: ask it again with the kinds
+def base_decide(obs, hp, strong, rng, rules, scratch):
+    """The base policy's move: strong's when ``strong`` (rollout=1), else the heuristic's.
+    ``hp`` is the base parameters (the heuristic's table, then strong's extras)."""
+    if strong:
+        return strong_decide(obs, hp, rng, rules, scratch)
+    return heuristic_decide(obs, hp, rng, rules, scratch)
+
+
+@njit(cache=True)
+def _discard_candidates(obs, hp, strong, rng, rules, scratch, first, cands, n, limit):
+    """The base policy's discard ``first``, then its next choices: ask it again with the kinds
     already listed hidden from the hand, while it still proposes a discard legal here."""
     masked = obs.copy()
     tmp = scratch_tmp(scratch)
@@ -145,7 +182,7 @@ def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
         masked[E.OB_HAND_SIZES] -= c
         if masked[E.OB_HAND_SIZES] < 2:
             break
-        a = heuristic_decide(masked, hp, rng, rules, scratch)
+        a = base_decide(masked, hp, strong, rng, rules, scratch)
         if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_DISCARD or not action_ok(obs, a, rules, tmp):
             break
     return n
@@ -153,8 +190,9 @@ def _discard_candidates(obs, hp, rng, rules, scratch, first, cands, n, limit):
 
 @njit(cache=True)
 def candidates(obs, params, rng, rules, scratch, cands):
-    """The moves the expert searches at this decision (the heuristic's first), or just one."""
+    """The moves the expert searches at this decision (the base policy's first), or just one."""
     hp = params[N_EXPERT_PARAMS:]
+    strong = params[E_ROLLOUT] == ROLLOUT_STRONG
     tmp = scratch_tmp(scratch)
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
@@ -166,20 +204,20 @@ def candidates(obs, params, rng, rules, scratch, cands):
             cands[1] = E.A_TAKE_PILE
             return 2
         return 1
-    h = heuristic_decide(obs, hp, rng, rules, scratch)
+    h = base_decide(obs, hp, strong, rng, rules, scratch)
     cands[0] = h
     if phase != E.PH_PLAY:
         return 1
     limit = min(max(int(params[E_CANDIDATES]), 1), cands.shape[0] - 3)
     if E.ACTION_TABLE[h, E.AC_TYPE] == E.AT_DISCARD:
-        n = _discard_candidates(obs, hp, rng, rules, scratch, h, cands, 0, limit)
+        n = _discard_candidates(obs, hp, strong, rng, rules, scratch, h, cands, 0, limit)
         return _start_ops(obs, rules, scratch, cands, n)
     slot = _risky_slot(obs, h)
     if slot >= 0:
         masked = obs.copy()
         _hide(masked, obs, slot)
         if masked[E.OB_HAND_SIZES] >= 1:
-            hold = heuristic_decide(masked, hp, rng, rules, scratch)
+            hold = base_decide(masked, hp, strong, rng, rules, scratch)
             if action_ok(obs, hold, rules, tmp):
                 return _add(cands, 1, hold)
     return 1
@@ -187,7 +225,13 @@ def candidates(obs, params, rng, rules, scratch, cands):
 
 @njit(cache=True)
 def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
-    """``sim.engine.search.rollout`` with the heuristic for all four players, called directly:
+    """``base_rollout`` with the heuristic (rollout=0), as before issue 13."""
+    return base_rollout(st, team, hp, False, rng, rules, obs, scratch, items)
+
+
+@njit(cache=True)
+def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
+    """``sim.engine.search.rollout`` with the base policy for all four players, called directly:
     numba cannot cache a function that passes a compiled policy on as a value (its address is
     a dynamic global), and compiling the expert with the whole engine takes ~2 minutes per
     process. The same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the
@@ -204,7 +248,7 @@ def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
         if a >= 0:
             cache[E.PC_VALID] = 0
         else:
-            a = heuristic_decide(obs, hp, rng, rules, scratch)
+            a = base_decide(obs, hp, strong, rng, rules, scratch)
             if check_action(obs, a, rules, tmp, cache) != E.R_OK:
                 cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
@@ -219,8 +263,9 @@ def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
 @njit(cache=True)
 def search_values(obs, params, rng, rules, cands, n, totals):
     """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
-    candidate (same positions for every candidate); rollouts by the heuristic for all."""
+    candidate (same positions for every candidate); rollouts by the base policy for all."""
     hp = params[N_EXPERT_PARAMS:]
+    strong = params[E_ROLLOUT] == ROLLOUT_STRONG
     n_samples = max(int(params[E_SAMPLES]), 1)
     n_rollouts = max(int(params[E_ROLLOUTS]), 1)
     team = obs[E.OB_SEAT] % E.N_TEAMS
@@ -248,16 +293,16 @@ def search_values(obs, params, rng, rules, cands, n, totals):
                 st[:] = base
                 rrng[:] = rrng0
                 apply_action(st, cands[c], rules, log)
-                totals[c] += heuristic_rollout(st, team, hp, rrng, rules, robs, rscratch, items)
+                totals[c] += base_rollout(st, team, hp, strong, rrng, rules, robs, rscratch, items)
             done += 1
     return done
 
 
 @njit(POLICY_SIGNATURE, cache=True)
 def expert_decide(obs, params, rng, rules, scratch):
-    """Determinized Monte Carlo search (information-set Monte Carlo) over heuristic rollouts at
-    the draw, the discard and the start of a sevens, aces or wild meld; the heuristic elsewhere
-    (parameters: EXPERT_PARAMS)."""
+    """Determinized Monte Carlo search (information-set Monte Carlo) over the base policy's
+    rollouts at the draw, the discard and the start of a sevens, aces or wild meld; the base
+    policy elsewhere (parameters: EXPERT_PARAMS)."""
     cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
     n = candidates(obs, params, rng, rules, scratch, cands)
     if n <= 1:
@@ -274,4 +319,24 @@ def expert_decide(obs, params, rng, rules, scratch):
     return cands[best]
 
 
-__all__ = ["EXPERT_PARAMS", "EXPERT_TABLE", "N_EXPERT_PARAMS", "candidates", "expert_decide"]
+def expert_strong_table() -> tuple[tuple[str, float, str], ...]:
+    """``expert_strong``'s table: the search parameters with rollout=1, then strong's table
+    with its learned values as defaults."""
+    from sim.policies.strong import strong_table
+
+    search = tuple(
+        (n, float(ROLLOUT_STRONG) if n == "rollout" else d, doc) for n, d, doc in _SEARCH_TABLE
+    )
+    return (*search, *strong_table())
+
+
+__all__ = [
+    "EXPERT_PARAMS",
+    "EXPERT_TABLE",
+    "N_EXPERT_PARAMS",
+    "base_decide",
+    "candidates",
+    "check_params",
+    "expert_decide",
+    "expert_strong_table",
+]

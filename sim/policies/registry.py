@@ -40,6 +40,7 @@ class PolicySpec:
     decide: Callable
     params: tuple[tuple[str, float], ...]
     doc: str
+    check: Callable[[dict], None] | None = None  #: raises CanastaError on a bad combination
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -55,6 +56,8 @@ class PolicySpec:
                     f"policy {self.name!r} has no parameter {key!r}; its parameters: {known}"
                 )
             values[key] = _check_value(self.name, key, value)
+        if self.check is not None:
+            self.check(values)
         return np.array([values[n] for n, _ in self.params] or [0.0], dtype=np.float64)
 
 
@@ -107,14 +110,16 @@ def register(
     doc: str = "",
     *,
     replace: bool = False,
+    check: Callable[[dict], None] | None = None,
 ) -> PolicySpec:
-    """Register ``decide`` under ``name`` with parameters ``params`` (name -> default)."""
+    """Register ``decide`` under ``name`` with parameters ``params`` (name -> default);
+    ``check(values)`` (optional) refuses a bad set of values with a ``CanastaError``."""
     if not isinstance(name, str) or not name or any(c in name for c in ",:= "):
         raise CanastaError(f"bad policy name {name!r}: a non-empty word without , : = or spaces")
     if name in _REGISTRY and not replace:
         raise CanastaError(f"a policy named {name!r} is already registered")
     checked = tuple((str(k), _check_value(name, k, v)) for k, v in dict(params or {}).items())
-    spec = PolicySpec(name, _compile(decide), checked, doc or (decide.__doc__ or "").strip())
+    spec = PolicySpec(name, _compile(decide), checked, doc or (decide.__doc__ or "").strip(), check)
     _REGISTRY[name] = spec
     return spec
 
