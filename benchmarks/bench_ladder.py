@@ -2,17 +2,24 @@
 
     .venv/bin/python benchmarks/bench_ladder.py [--deals 2000] [--seed 0] [--jobs 2]
         [--policies random,greedy,heuristic,special_chaser,strong] [--expert-deals 0]
+        [--search expert] [--write sim/policies/data/ladder.json]
 
 Every pair plays ``--deals`` duplicate deals (``analysis.compare.round_robin``: each deal twice,
 seats swapped, the same deals for every pair). Prints the margin matrix (row policy's points
 per hand minus the column's) with each cell's 95% interval half-width, and the policies ranked
-by their mean margin over the others. ``--expert-deals N`` adds ``expert`` against heuristic
-and strong on N deals (slow: ~2.6 hands/s/core).
+by their mean margin over the others. ``--expert-deals N`` adds each ``--search`` policy
+(default ``expert``) against heuristic and strong on N deals (slow: ~2.6 hands/s/core).
+``--write PATH`` saves it all as the ladder the package ships and the report's Methods show
+(``sim.policies.ladder``).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import os
+import platform
 import sys
 import time
 from pathlib import Path
@@ -30,9 +37,12 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--policies", default=",".join(FAST))
     ap.add_argument("--expert-deals", type=int, default=0)
+    ap.add_argument("--search", default="expert", help="search policies for --expert-deals")
+    ap.add_argument("--write", type=Path, default=None, help="save the ladder (JSON) here")
     args = ap.parse_args()
 
     from analysis.compare import duplicate, round_robin
+    from sim.policies.ladder import LADDER_VERSION, check_ladder, ranking
 
     names = [p.strip() for p in args.policies.split(",") if p.strip()]
     t = time.time()
@@ -52,19 +62,53 @@ def main() -> None:
             for b in names
         )
         print(f"{a:<{w}}{row}")
+    pairs = [_match(r, args.seed) for _, r in table.iterrows()]
     print("\nranked by mean margin over the others:")
-    score = {a: sum(cell[a, b][0] for b in names if b != a) / (len(names) - 1) for a in names}
-    for a in sorted(names, key=lambda n: -score[n]):
-        print(f"  {a:<{w}}{score[a]:+8.0f}")
+    order = ranking(pairs, names)
+    for a, score in order:
+        print(f"  {a:<{w}}{score:+8.0f}")
+    search = []
     if args.expert_deals:
-        for other in ("heuristic", "strong"):
-            t = time.time()
-            c = duplicate("expert", other, args.expert_deals, seed=args.seed, n_jobs=args.jobs)
-            s = c.summary
-            print(
-                f"expert vs {other}: {s['mean_diff']:+.0f} [{s['ci_low']:+.0f}, "
-                f"{s['ci_high']:+.0f}] on {s['deals']} deals ({time.time() - t:.0f} s wall)"
-            )
+        for policy in [p.strip() for p in args.search.split(",") if p.strip()]:
+            for other in ("heuristic", "strong"):
+                t = time.time()
+                c = duplicate(policy, other, args.expert_deals, seed=args.seed, n_jobs=args.jobs)
+                s = c.summary
+                search.append(_match(s, args.seed))
+                print(
+                    f"{policy} vs {other}: {s['mean_diff']:+.0f} [{s['ci_low']:+.0f}, "
+                    f"{s['ci_high']:+.0f}] on {s['deals']} deals ({time.time() - t:.0f} s wall)"
+                )
+    if args.write:
+        data = {
+            "version": LADDER_VERSION,
+            "command": "python benchmarks/bench_ladder.py " + " ".join(sys.argv[1:]),
+            "date": datetime.date.today().isoformat(),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+            f"{platform.python_version()}",
+            "deals": args.deals,
+            "seed": args.seed,
+            "policies": names,
+            "pairs": pairs,
+            "ranking": [{"policy": a, "mean_margin": round(v, 1)} for a, v in order],
+            "search": search,
+        }
+        check_ladder(data)
+        args.write.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.write}")
+
+
+def _match(s, seed: int) -> dict:
+    """One duplicate match as the ladder file keeps it."""
+    return {
+        "a": s["policy_a"],
+        "b": s["policy_b"],
+        "deals": int(s["deals"]),
+        "seed": seed,
+        "mean_diff": round(float(s["mean_diff"]), 1),
+        "ci_low": round(float(s["ci_low"]), 1),
+        "ci_high": round(float(s["ci_high"]), 1),
+    }
 
 
 if __name__ == "__main__":

@@ -516,4 +516,39 @@ def methods(results) -> dict:
         "timing": _timing(m),
         "command": command(s),
         "decisions": m.get("decisions"),
+        "ladder": ladder(),
+    }
+
+
+def ladder() -> dict:
+    """The shipped strength ladder (``sim.policies.ladder``, issue 13) as the Methods show it:
+    the margin matrix of the fast policies, their ranking, and the search policies' matches."""
+    from sim.policies.ladder import load_ladder
+
+    data = load_ladder()
+    names = data["policies"]
+    cell = {}
+    for r in data["pairs"]:
+        half = (r["ci_high"] - r["ci_low"]) / 2
+        cell[r["a"], r["b"]] = f"{fmt.points(r['mean_diff'])} ± {half:,.0f}"
+        cell[r["b"], r["a"]] = f"{fmt.points(-r['mean_diff'])} ± {half:,.0f}"
+    return {
+        "command": data["command"],
+        "date": data["date"],
+        "deals": fmt.count(data["deals"]),
+        "seed": data["seed"],
+        "names": names,
+        "rows": [(a, [cell.get((a, b), "") for b in names]) for a in names],
+        "ranking": ", ".join(
+            f"{r['policy']} {fmt.points(r['mean_margin'])}" for r in data["ranking"]
+        ),
+        "search": [
+            (
+                r["a"],
+                r["b"],
+                fmt.count(r["deals"]),
+                fmt.points_ci(r["mean_diff"], r["ci_low"], r["ci_high"]),
+            )
+            for r in data["search"]
+        ],
     }

@@ -1,10 +1,15 @@
 """The one place the built-in policies are registered (loaded by ``sim.policies`` on first use).
 
+Registered ``lazy``: each is compiled (or loaded from numba's cache) when first played, so a
+first run compiles only the policies it plays.
+
 Each policy: its name, compiled decide function, parameter table (name, default, meaning) and a
 line of description; the registry's documentation lists the parameters from the table.
 """
 
 from __future__ import annotations
+
+import functools
 
 from sim.policies.builtin import (
     CHASER_PARAMS,
@@ -27,28 +32,30 @@ from sim.policies.expert import (
 from sim.policies.registry import register
 from sim.policies.strong import strong_decide, strong_table
 
-register("random", random_decide, {}, "uniform over the legal actions")
-register(
+_register = functools.partial(register, lazy=True)  # compiled when first played
+
+_register("random", random_decide, {}, "uniform over the legal actions")
+_register(
     "greedy",
     greedy_decide,
     {},
     "melds all it can as soon as it can, takes the pile whenever legal",
 )
-register(
+_register(
     "heuristic",
     heuristic_decide,
     HEURISTIC_PARAMS,
     "a sensible club player; sevens, aces, wild meld, pile and discard choices are parameters:\n"
     + param_docs(HEURISTIC_TABLE),
 )
-register(
+_register(
     "special_chaser",
     special_chaser_decide,
     CHASER_PARAMS,
     "heuristic, but while unopened keeps a three and discards toward Straight/Pairs/Garbage:\n"
     + param_docs(CHASER_TABLE),
 )
-register(
+_register(
     "expert",
     expert_decide,
     EXPERT_PARAMS,
@@ -58,7 +65,7 @@ register(
     check=check_params,
 )
 _STRONG_TABLE = strong_table()
-register(
+_register(
     "strong",
     strong_decide,
     {name: default for name, default, _ in _STRONG_TABLE},
@@ -68,7 +75,7 @@ register(
     + param_docs(_STRONG_TABLE),
 )
 _EXPERT_STRONG_TABLE = expert_strong_table()
-register(
+_register(
     "expert_strong",
     expert_decide,
     {name: default for name, default, _ in _EXPERT_STRONG_TABLE},

@@ -35,7 +35,6 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.contract import POLICY_SIGNATURE
 from sim.engine.judge import (
     action_ok,
     action_reason,
@@ -298,7 +297,7 @@ def search_values(obs, params, rng, rules, cands, n, totals):
     return done
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
 def expert_decide(obs, params, rng, rules, scratch):
     """Determinized Monte Carlo search (information-set Monte Carlo) over the base policy's
     rollouts at the draw, the discard and the start of a sevens, aces or wild meld; the base

@@ -24,6 +24,7 @@ parameter, or a negative parameter value, is a ``CanastaError`` naming it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable, Mapping
 
@@ -34,13 +35,21 @@ from sim.errors import CanastaError
 
 @dataclasses.dataclass(frozen=True)
 class PolicySpec:
-    """A registered policy: its name, compiled ``decide``, parameters (name -> default), doc."""
+    """A registered policy: its name, ``decide`` (compiled on first use), parameters
+    (name -> default), doc."""
 
     name: str
-    decide: Callable
+    function: Callable  #: as registered; ``decide`` is it compiled to the contract
     params: tuple[tuple[str, float], ...]
     doc: str
     check: Callable[[dict], None] | None = None  #: raises CanastaError on a bad combination
+
+    @functools.cached_property
+    def decide(self) -> Callable:
+        """The policy compiled to the contract's signature: compiled (or loaded from numba's
+        cache) on first use, so a run pays only for the policies it plays (issue 12's cold
+        start: compiling every built-in took ~3 minutes of a first run)."""
+        return _compile(self.function)
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -111,9 +120,12 @@ def register(
     *,
     replace: bool = False,
     check: Callable[[dict], None] | None = None,
+    lazy: bool = False,
 ) -> PolicySpec:
     """Register ``decide`` under ``name`` with parameters ``params`` (name -> default);
-    ``check(values)`` (optional) refuses a bad set of values with a ``CanastaError``."""
+    ``check(values)`` (optional) refuses a bad set of values with a ``CanastaError``.
+    ``decide`` is compiled now, so a function that does not fit the contract is refused here;
+    ``lazy`` (the built-ins, known to compile) leaves it to the policy's first use."""
     if not isinstance(name, str) or not name or any(c in name for c in ",:= "):
         raise CanastaError(f"bad policy name {name!r}: a non-empty word without , : = or spaces")
     if name in _REGISTRY and not replace:

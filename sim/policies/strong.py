@@ -24,7 +24,6 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.contract import POLICY_SIGNATURE
 from sim.engine.judge import action_ok, action_reason
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_tmp
 from sim.errors import CanastaError
@@ -203,7 +202,7 @@ def strong_play(obs, params, rules, scratch):
     return strong_discard(obs, params, rules, scratch)
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
 def strong_decide(obs, params, rng, rules, scratch):
     """The heuristic's draw and declaration; strong's play step (``strong_play``)."""
     phase = obs[E.OB_PHASE]

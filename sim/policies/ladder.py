@@ -1,0 +1,58 @@
+"""The strength ladder of the built-in policies (issue 13), as shipped in
+``sim/policies/data/ladder.json``.
+
+Written by ``benchmarks/bench_ladder.py --write`` from a round robin of duplicate matches
+(every pair on the same deals, both ways): each pair's margin (row policy's points per hand
+minus the other's) with its 95% interval, the policies ranked by their mean margin over the
+others, and matches of the search policies (``expert``, ``expert_strong``) measured beside it.
+The report's Methods show it; ``load_ladder`` checks its layout.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from sim.errors import CanastaError
+
+LADDER_FILE = "ladder.json"  #: in the package ``sim.policies.data``
+LADDER_VERSION = 1  #: the layout this module reads
+_PAIR_KEYS = ("a", "b", "deals", "seed", "mean_diff", "ci_low", "ci_high")
+
+
+def check_ladder(data: dict) -> dict:
+    """``data`` if it has the ladder's layout, else a ``CanastaError`` naming what is wrong."""
+    if not isinstance(data, dict) or data.get("version") != LADDER_VERSION:
+        got = data.get("version") if isinstance(data, dict) else type(data).__name__
+        raise CanastaError(f"{LADDER_FILE}: version {got!r}, this build reads {LADDER_VERSION}")
+    for key in ("command", "date", "policies", "pairs", "ranking", "search"):
+        if key not in data:
+            raise CanastaError(f"{LADDER_FILE}: missing {key!r}")
+    for row in (*data["pairs"], *data["search"]):
+        missing = [k for k in _PAIR_KEYS if k not in row]
+        if missing:
+            raise CanastaError(f"{LADDER_FILE}: a match lacks {', '.join(missing)}")
+    return data
+
+
+def load_ladder() -> dict:
+    """The shipped ladder (see the module's documentation)."""
+    text = resources.files("sim.policies.data").joinpath(LADDER_FILE).read_text(encoding="utf-8")
+    return check_ladder(json.loads(text))
+
+
+def ranking(pairs: list[dict], policies: list[str]) -> list[tuple[str, float]]:
+    """Policies by their mean margin over the others (best first) from the round robin's
+    ``pairs`` (each pair once, ``mean_diff`` = a minus b)."""
+    total = {p: 0.0 for p in policies}
+    count = {p: 0 for p in policies}
+    for r in pairs:
+        total[r["a"]] += r["mean_diff"]
+        total[r["b"]] -= r["mean_diff"]
+        count[r["a"]] += 1
+        count[r["b"]] += 1
+    score = {p: total[p] / count[p] for p in policies if count[p]}
+    return sorted(score.items(), key=lambda kv: -kv[1])
+
+
+__all__ = ["LADDER_FILE", "LADDER_VERSION", "check_ladder", "load_ladder", "ranking"]
