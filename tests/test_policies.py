@@ -164,6 +164,30 @@ def test_illegal_proposals_are_counted_and_replaced():
         unregister("test_bad")
 
 
+def test_lazy_registration_compiles_on_first_use():
+    """Built-ins are registered lazy (compiled when first played, issue 12's cold start): a
+    lazy policy's function has no compiled signature until its ``decide`` is asked for; then it
+    has the contract's, and it plays. An eager registration compiles at once."""
+    from sim.engine.contract import POLICY_SIGNATURE
+
+    def plain(obs, params, rng, rules, scratch):
+        return A_DRAW if obs[OB_PHASE] == PH_DRAW else A_DISCARD + 4
+
+    fn = njit(plain)
+    spec = register("test_lazy", fn, lazy=True)
+    try:
+        assert POLICY_SIGNATURE.args not in fn.signatures  # nothing compiled yet
+        assert spec.decide is fn and POLICY_SIGNATURE.args in fn.signatures
+    finally:
+        unregister("test_lazy")
+    fn2 = njit(plain)
+    register("test_eager", fn2)
+    try:
+        assert POLICY_SIGNATURE.args in fn2.signatures
+    finally:
+        unregister("test_eager")
+
+
 def duplicate_difference(a: str, b: str, n: int, seed: int) -> np.ndarray:
     """Per deal: a's points minus b's with the same cards in the same seats (both seatings)."""
     ab = sim.simulate(n, policies=(a, b), seed=seed)

@@ -131,7 +131,9 @@ def register(
     if name in _REGISTRY and not replace:
         raise CanastaError(f"a policy named {name!r} is already registered")
     checked = tuple((str(k), _check_value(name, k, v)) for k, v in dict(params or {}).items())
-    spec = PolicySpec(name, _compile(decide), checked, doc or (decide.__doc__ or "").strip(), check)
+    spec = PolicySpec(name, decide, checked, doc or (decide.__doc__ or "").strip(), check)
+    if not lazy:
+        spec.decide  # noqa: B018 (compiles now: a bad function is refused by name)
     _REGISTRY[name] = spec
     return spec
 

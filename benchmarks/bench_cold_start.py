@@ -1,0 +1,110 @@
+"""Cold and warm start (issue 12): the first ``sim.simulate`` call of a fresh process.
+
+    .venv/bin/python benchmarks/bench_cold_start.py [--policies heuristic,heuristic]
+        [--breakdown] [--baseline DIR]
+
+Cold: a fresh interpreter with an empty ``NUMBA_CACHE_DIR``, timing ``import sim`` and the
+first ``sim.simulate(1, policies=...)`` (CPU seconds of that process, and wall). Warm: a second
+fresh interpreter on the cache the first one filled (the issue asks < 1 s). ``--breakdown``
+compiles the compiled modules one at a time in another fresh process (engine kernels, the
+built-in policies, strong, expert) to show where a full compile goes. ``--baseline DIR``
+measures a checkout of another commit (e.g. a ``git worktree``) the same way, right after, and
+prints the ratio: on a shared machine only figures from the same window compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_FIRST_CALL = """
+import json, time
+t0, w0 = time.process_time(), time.perf_counter()
+import sim
+t1, w1 = time.process_time(), time.perf_counter()
+sim.simulate(1, policies=tuple({policies!r}))
+t2, w2 = time.process_time(), time.perf_counter()
+print(json.dumps({{"import_cpu": t1 - t0, "first_call_cpu": t2 - t1, "first_call_wall": w2 - w1}}))
+"""
+
+_BREAKDOWN = """
+import json, time
+out = {}
+t = time.process_time()
+import sim
+for name, stmt in [
+    ("engine kernels (sim.engine.play)", "import sim.engine.play"),
+    ("heuristic", "from sim.policies import get; get('heuristic').decide"),
+    ("random, greedy, special_chaser", "from sim.policies import get; "
+     "[get(n).decide for n in ('random', 'greedy', 'special_chaser')]"),
+    ("strong", "from sim.policies import get; get('strong').decide"),
+    ("expert (+ expert_strong)", "from sim.policies import get; get('expert').decide"),
+]:
+    exec(stmt)
+    n = time.process_time()
+    out[name] = n - t
+    t = n
+print(json.dumps(out))
+"""
+
+
+def _run(snippet: str, root: Path, cache: str) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
+    out = subprocess.run(
+        [sys.executable, "-c", snippet], env=env, capture_output=True, text=True, cwd=root
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"benchmark snippet failed in {root}:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(root: Path, policies: list[str], breakdown: bool) -> dict:
+    """Cold then warm first call of ``root``'s sources (and the breakdown, if asked)."""
+    snippet = _FIRST_CALL.format(policies=policies)
+    with tempfile.TemporaryDirectory() as cache:
+        cold = _run(snippet, root, cache)
+        warm = _run(snippet, root, cache)
+    result = {"cold": cold, "warm": warm}
+    if breakdown:
+        with tempfile.TemporaryDirectory() as cache:
+            result["breakdown"] = _run(_BREAKDOWN, root, cache)
+    return result
+
+
+def _show(label: str, r: dict) -> None:
+    c, w = r["cold"], r["warm"]
+    print(
+        f"{label}: cold first call {c['first_call_cpu']:.1f} s CPU ({c['first_call_wall']:.1f} s "
+        f"wall), import {c['import_cpu']:.2f} s; warm first call {w['first_call_cpu']:.2f} s CPU "
+        f"({w['first_call_wall']:.2f} s wall)"
+    )
+    for name, sec in r.get("breakdown", {}).items():
+        print(f"    {name:<36}{sec:7.1f} s CPU")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--policies", default="heuristic,heuristic")
+    ap.add_argument("--breakdown", action="store_true")
+    ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare")
+    args = ap.parse_args()
+    policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    print(f"sim.simulate(1, policies={tuple(policies)}), fresh process, empty numba cache")
+    here = measure(ROOT, policies, args.breakdown)
+    _show(f"this tree ({ROOT})", here)
+    if args.baseline:
+        base = measure(args.baseline.resolve(), policies, args.breakdown)
+        _show(f"baseline ({args.baseline})", base)
+        ratio = base["cold"]["first_call_cpu"] / here["cold"]["first_call_cpu"]
+        print(f"cold first call: {ratio:.2f}x less CPU than the baseline")
+
+
+if __name__ == "__main__":
+    main()
