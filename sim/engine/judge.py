@@ -41,7 +41,7 @@ from sim.legality import (
     out_reason,
     pile_reason,
 )
-from sim.special import special_reason
+from sim.special import classify_special, special_reason
 
 
 @njit(cache=True)
@@ -223,10 +223,26 @@ def action_reason(obs, a, rules, tmp):
 
 
 @njit(cache=True)
+def declare_ok(obs, rules, tmp):
+    """``action_reason(obs, A_DECLARE, rules, tmp) == R_OK``, without naming a refusal:
+    ``special_reason`` accepts only a hand ``classify_special`` recognises (SPECIAL-3..7), so
+    the other conditions (SPECIAL-1/2) are judged only for such a hand; a refused hand's
+    nearest special hand (``_nearest_refusal``, most of the cost) is never looked for."""
+    if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_MELDED] == 1:
+        return False  # TURN-1; SPECIAL-1: the first and only meld
+    if classify_special(ob_hand(obs), rules) == E.SPECIAL_NONE:
+        return False  # SPECIAL-3..7: no special hand (or specials off)
+    return action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK
+
+
+@njit(cache=True)
 def action_ok(obs, a, rules, tmp):
     """``action_reason(obs, a, rules, tmp) == R_OK``, for callers that need only yes or no: a
     meld operation refused in an opening turn is not diagnosed (``opening_refusal`` runs
-    several more opening searches only to name the rule), the answer is the same."""
+    several more opening searches only to name the rule), nor a refused declaration
+    (``declare_ok``); the answer is the same."""
+    if a == E.A_DECLARE:
+        return declare_ok(obs, rules, tmp)
     if 0 <= a < E.N_ACTIONS and E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
         if obs[E.OB_PHASE] != E.PH_PLAY:
             return False  # TURN-1
@@ -348,7 +364,7 @@ def legal_actions(obs, rules, out, tmp):
         return legal_actions_filter(obs, rules, out, tmp)
     n = 0
     hand = ob_hand(obs)
-    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+    if declare_ok(obs, rules, tmp):
         out[n] = E.A_DECLARE
         n += 1
     for k in range(E.N_KINDS):

@@ -51,7 +51,7 @@ def greedy_decide(obs, params, rng, rules, scratch):
         ):
             return E.A_TAKE_PILE
         return E.A_DRAW
-    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
     a = opening_step(obs, rules, scratch)
     if a >= 0:
@@ -461,7 +461,7 @@ def heuristic_decide(obs, params, rng, rules, scratch):
         return E.A_LAY_THREES
     if phase == E.PH_DRAW:
         return E.A_TAKE_PILE if _take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
-    if action_reason(obs, E.A_DECLARE, rules, scratch_tmp(scratch)) == E.R_OK:
+    if action_ok(obs, E.A_DECLARE, rules, scratch_tmp(scratch)):
         return E.A_DECLARE
     return heuristic_play(obs, params, rules, scratch)
 
@@ -570,7 +570,7 @@ def special_chaser_decide(obs, params, rng, rules, scratch):
         return E.A_KEEP_BLACK_THREE
     if phase == E.PH_DRAW:
         return E.A_DRAW  # SPECIAL-1: never after taking the pile
-    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
     targets = work_targets(scratch)
     ns, npairs, ng = targets[0], targets[1], targets[2]
