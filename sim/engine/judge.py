@@ -11,7 +11,6 @@ module adds the turn's phase (TURN-1), the kept three (DEAL-5) and the opening t
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim import encoding as E
@@ -23,23 +22,25 @@ from sim.engine.views import (
     ob_melds,
     ob_pending,
     take_operation,
+    tmp_gen_plan,
     tmp_hand,
     tmp_leave,
     tmp_pending,
     tmp_plan,
+    tmp_search,
 )
 from sim.legality import (
     discard_reason,
     leave_reason,
     meld_reason,
     meld_size,
-    opening_best,
+    opening_best_work,
     opening_meld_reason,
     opening_reason,
     opening_refusal,
     opening_upper_bound,
     out_reason,
-    pile_reason,
+    pile_reason_work,
 )
 from sim.special import classify_special, special_reason
 
@@ -102,7 +103,11 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True, diagn
         extra = ob_aside_total(obs)
         mc = obs[E.OB_OPEN_MIN]
         pk = obs[E.OB_PILE_KIND]
-        if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus) < mc:
+        work = tmp_search(tmp)
+        if (
+            opening_best_work(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+            < mc
+        ):
             if diagnose:  # OPEN-1, OPEN-2, OPEN-4 or OUT-1/2: the rule that stands in the way
                 return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
             return E.R_OPEN_MINIMUM
@@ -125,8 +130,8 @@ def opening_possible(obs, rules, tmp):
     mc = obs[E.OB_OPEN_MIN]
     hand, pending = ob_hand(obs), ob_pending(obs)
     pk = obs[E.OB_PILE_KIND]
-    b = opening_best(hand, pending, pk, extra, ob_melds(obs), rules, plan, mc, bonus_owed(obs))
-    return b >= mc
+    melds, bonus, work = ob_melds(obs), bonus_owed(obs), tmp_search(tmp)
+    return opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work) >= mc
 
 
 @njit(cache=True)
@@ -170,7 +175,7 @@ def action_reason(obs, a, rules, tmp):
     if kind == E.AT_TAKE_PILE:
         if phase != E.PH_DRAW:
             return E.R_WRONG_PHASE
-        r = pile_reason(
+        r = pile_reason_work(
             hand,
             ob_melds(obs),
             0,
@@ -179,6 +184,7 @@ def action_reason(obs, a, rules, tmp):
             obs[E.OB_OPENED] == 1,
             obs[E.OB_OPEN_MIN],
             rules,
+            tmp_search(tmp),
         )  # PILE-1/2
         return r
     if phase != E.PH_PLAY:
@@ -371,7 +377,7 @@ def legal_actions(obs, rules, out, tmp):
         if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
             out[n] = E.A_DISCARD + k
             n += 1
-    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    plan = tmp_gen_plan(tmp)  # not touched by the checks below
     has_plan = obs[E.OB_OPENING_TURN] == 1
     if has_plan:
         if not opening_possible(obs, rules, tmp):

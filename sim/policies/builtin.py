@@ -8,8 +8,8 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.contract import POLICY_SIGNATURE
 from sim.engine.judge import action_ok, action_reason, legal_actions, pile_may_open
-from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
-from sim.legality import is_dead, meld_size, opening_best, opening_reason, out_reason
+from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp, tmp_search
+from sim.legality import is_dead, meld_size, opening_best_work, opening_reason, out_reason
 from sim.policies.common import (
     cheapest_discard,
     largest_meld,
@@ -407,7 +407,8 @@ def _safe_pickup(obs, params, rules, scratch):
     pending[:] = 0
     pending[top, E.NATURALS] = 2
     mc = obs[E.OB_OPEN_MIN]
-    best = opening_best(sub, pending, top, extra, ob_melds(obs), rules, plan, mc)
+    work = tmp_search(scratch_tmp(scratch))
+    best = opening_best_work(sub, pending, top, extra, ob_melds(obs), rules, plan, mc, False, work)
     return best >= mc
 
 
