@@ -9,7 +9,13 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.game import Game
-from sim.engine.judge import action_ok, action_reason, declare_ok, forced_action
+from sim.engine.judge import (
+    _meld_reason_obs,
+    action_ok,
+    action_reason,
+    declare_ok,
+    forced_action,
+)
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
 
@@ -127,3 +133,47 @@ def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_han
                     accepted += want
                     refused += not want
     assert accepted >= 4 and refused > accepted, (accepted, refused)
+
+
+@njit
+def _split_dependence(obs, rules, tmp):
+    """(slot, nat, two, joker) of the first natural-slot operation whose verdict without the
+    opening search (``_meld_reason_obs(..., opening=False) == R_OK``) differs from that of
+    another split of the same number of wild cards, else (-1, ...); and the number of
+    operations compared."""
+    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    compared = 0
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        for nat in range(min(hand[slot], E.CANASTA) + 1):
+            seen = np.full(E.MAX_OP_WILDS + 1, -1, dtype=np.int64)
+            for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
+                for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
+                    ok = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
+                    w = two + joker
+                    if seen[w] >= 0 and seen[w] != ok:
+                        return (slot, nat, two, joker), compared
+                    seen[w] = ok
+                    compared += 1
+    return (-1, -1, -1, -1), compared
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+def test_meld_1_9_out_2_verdict_without_opening_sees_only_the_number_of_wilds(pair):
+    """MELD-1..9, OUT-2 (what ``legal_actions`` judges once per number of wild cards): on a
+    natural slot, every split of w wild cards into twos and jokers gets the same verdict of
+    the rules other than OPEN-1..4, at every play decision of real hands."""
+    tmp, _ = _tmps()
+    compared = 0
+    for hand_id in range(4):
+        g = Game(seed=59, hand_id=hand_id)
+        while not g.is_over:
+            obs = g.observation()
+            a = int(forced_action(obs))
+            if a < 0:
+                if obs[E.OB_PHASE] == E.PH_PLAY:
+                    where, n = _split_dependence(obs, g.rules, tmp)
+                    assert where[0] == -1, (pair, hand_id, g.turn, where)
+                    compared += n
+                a = g.policy_action(pair[g.current_player % 2])
+            g.apply(a)
+    assert compared >= 2_000, compared

@@ -352,6 +352,13 @@ def _meld_ok_fast(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
     exception for the wild meld)."""
     if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) != E.R_OK:
         return False
+    return _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan)
+
+
+@njit(cache=True)
+def _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
+    """The rest of ``_meld_ok_fast`` for an operation that passes the rules other than
+    OPEN-1..4: True outside an opening turn, else the plan shortcut or the full check."""
     if obs[E.OB_OPENING_TURN] != 1:
         return True
     if has_plan and slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker):
@@ -395,22 +402,26 @@ def legal_actions(obs, rules, out, tmp):
         if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
             continue
         for nat in range(min(hand[slot], E.CANASTA) + 1):
+            # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
+            # their number (MELD-1..9 count them; OUT-2 counts the cards left): judged once
+            # per number of wilds w (bit w of ``known``, verdict in ``fine``), the first
+            # time a split of w twos and jokers comes up (tests/test_speed_fastpaths.py)
+            known = 0
+            fine = 0
             for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
                 for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
                     a = E.MELD_ACTION[slot, nat, two, joker]
                     if a < 0:
                         continue
-                    if _meld_ok_fast(
-                        obs,
-                        slot,
-                        nat,
-                        two,
-                        joker,
-                        rules,
-                        tmp,
-                        plan,
-                        has_plan,
-                    ):
+                    bit = 1 << (two + joker)
+                    if not known & bit:
+                        known |= bit
+                        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+                        if r == E.R_OK:
+                            fine |= bit
+                    if not fine & bit:
+                        continue
+                    if _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
                         out[n] = a
                         n += 1
     return n
