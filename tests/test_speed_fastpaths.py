@@ -177,3 +177,21 @@ def test_meld_1_9_out_2_verdict_without_opening_sees_only_the_number_of_wilds(pa
                 a = g.policy_action(pair[g.current_player % 2])
             g.apply(a)
     assert compared >= 2_000, compared
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+def test_pile_1_2_forced_draw_read_from_the_state_equals_forced_action(pair):
+    """PILE-1/2: ``forced_action_state`` (the engine's test before it observes) equals
+    ``forced_action`` of the observation at every step of real hands, forced or not."""
+    from sim.engine.play import forced_action_state
+
+    forced = steps = 0
+    for hand_id in range(4):
+        g = Game(seed=67, hand_id=hand_id)
+        while not g.is_over:
+            a = int(forced_action(g.observation()))
+            assert forced_action_state(g.state) == a, (pair, hand_id, g.turn)
+            steps += 1
+            forced += a >= 0
+            g.apply(a if a >= 0 else g.policy_action(pair[g.current_player % 2]))
+    assert steps > 4 * 60 and 0 < forced < steps, (steps, forced)
