@@ -152,6 +152,33 @@ def pile_may_open(obs, rules, tmp):
 
 
 @njit(cache=True)
+def _turn_opening_reason(obs):
+    """OPEN-1..4 on the turn's melds when this is an opening turn with melds (a discard ends
+    the turn, so they must be a valid opening), else R_OK: the same for every discard."""
+    if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
+        pending, melds = ob_pending(obs), ob_melds(obs)
+        return opening_reason(pending, melds, 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+    return E.R_OK
+
+
+@njit(cache=True)
+def _discard_reason_at(obs, hand, slot, total, opening_r):
+    """``action_reason`` of discarding ``slot`` (held) in the play phase, given the hand's
+    card count ``total`` and ``opening_r = _turn_opening_reason(obs)``, both the same for
+    every discard of a position (``legal_actions`` computes them once)."""
+    if opening_r != E.R_OK:
+        return opening_r  # OPEN-1..4: the turn's melds must be a valid opening
+    if total == 1:
+        r = discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])
+        if r != E.R_OK:
+            return r  # DISCARD-1 (a lone three)
+        if obs[E.OB_MELDED] == 1 and bonus_owed(obs):
+            return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
+        return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
+    return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
+
+
+@njit(cache=True)
 def action_reason(obs, a, rules, tmp):
     """Is action ``a`` legal for the player whose observation is ``obs``? R_OK or the code of
     the rule that refuses it (``sim.encoding.explain``). ``tmp``: int64[TMP_SIZE] scratch."""
@@ -196,23 +223,7 @@ def action_reason(obs, a, rules, tmp):
     if kind == E.AT_DISCARD:
         if hand[slot] < 1:
             return E.R_NOT_HELD
-        if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
-            r = opening_reason(
-                ob_pending(obs), ob_melds(obs), 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
-            )
-            if r != E.R_OK:
-                return r  # OPEN-1..4: the turn's melds must be a valid opening
-        total = 0
-        for k in range(E.N_KINDS):
-            total += hand[k]
-        if total == 1:
-            r = discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])
-            if r != E.R_OK:
-                return r  # DISCARD-1 (a lone three)
-            if obs[E.OB_MELDED] == 1 and bonus_owed(obs):
-                return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
-            return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
-        return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
+        return _discard_reason_at(obs, hand, slot, hand.sum(), _turn_opening_reason(obs))
     if kind == E.AT_MELD:
         return _meld_reason_obs(
             obs,
@@ -380,8 +391,9 @@ def legal_actions(obs, rules, out, tmp):
     if declare_ok(obs, rules, tmp):
         out[n] = E.A_DECLARE
         n += 1
+    total, opening_r = hand.sum(), _turn_opening_reason(obs)  # the same for every discard
     for k in range(E.N_KINDS):
-        if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+        if hand[k] > 0 and _discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
             out[n] = E.A_DISCARD + k
             n += 1
     plan = tmp_gen_plan(tmp)  # not touched by the checks below
