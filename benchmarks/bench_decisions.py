@@ -6,7 +6,9 @@ Plays ``--hands`` hands with the step API (``Game``, seed 9), random vs random a
 heuristic, keeps the observation of every policy decision, then times in compiled loops, by
 kind of decision: ``legal_actions`` (what ``random`` pays per decision), the heuristic's call,
 the engine's check of its choice (``action_reason``) and the opening search
-(``best_opening`` via ``opening_possible``) where it is an opening turn. Runs on any commit
+(``best_opening`` via ``opening_possible``) where it is an opening turn; then the engine's
+own work per step (``observe``, ``apply_action``) on the states of the same hands (the
+engine observes at a forced step too before issue 12's third pass). Runs on any commit
 of the engine since the restructuring (issue 11), so the same script gives the baseline.
 """
 
@@ -21,7 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def collect(pair, n_hands):
+def collect(pair, n_hands, states=None):
+    """Observations of the policy decisions of ``n_hands`` hands (seed 9); if ``states`` is a
+    list, (state, action) of every step, forced ones included, are appended to it."""
     import numpy as np
 
     from sim.engine.game import Game
@@ -36,6 +40,8 @@ def collect(pair, n_hands):
             if a < 0:
                 seen.append(obs.copy())
                 a = g.policy_action(pair[g.current_player % 2])
+            if states is not None:
+                states.append((g.state.copy(), int(a)))
             g.apply(int(a))
     return np.array(seen), g.rules
 
@@ -151,6 +157,47 @@ def main() -> None:
     if len(sub):
         ds = clock(t_search, sub, rules, scratch, args.reps)
         print(f"\nopening search (opening_possible) in opening turns: {ds / len(sub) * 1e6:.2f} µs")
+
+    # the engine's own work between decisions, on the states of the same hands
+    from sim.engine.observe import observe
+    from sim.engine.state import apply_action
+
+    @njit
+    def t_observe(sts, obs, reps):
+        s = 0
+        for i in range(sts.shape[0]):
+            for _ in range(reps):
+                observe(sts[i], sts[i, E.ST_PLAYER], obs)
+                s += obs[E.OB_PHASE]
+        return s
+
+    @njit
+    def t_apply(sts, acts, rules, log, reps, apply):
+        s = 0
+        st = sts[0].copy()
+        for i in range(sts.shape[0]):
+            for _ in range(reps):
+                st[:] = sts[i]
+                if apply:
+                    apply_action(st, acts[i], rules, log)
+                s += st[E.ST_PHASE]
+        return s
+
+    steps = []
+    collect(("heuristic", "heuristic"), args.hands, steps)
+    sts = np.array([st for st, _ in steps])
+    acts = np.array([a for _, a in steps])
+    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    log = np.zeros(1, dtype=np.int64)
+    t_observe(sts[:1], obs, 1)
+    t_apply(sts[:1], acts[:1], rules, log, 1, True)
+    do = clock(t_observe, sts, obs, args.reps)
+    da = clock(t_apply, sts, acts, rules, log, args.reps, True)
+    dc = clock(t_apply, sts, acts, rules, log, args.reps, False)  # the copy alone
+    print(f"\nengine steps, heuristic vs heuristic: {len(sts) / args.hands:.1f} a hand")
+    print("| work | µs/step | µs/hand |\n| --- | --- | --- |")
+    for name, dt in (("observe", do), ("apply_action", da - dc)):
+        print(f"| {name} | {dt / len(sts) * 1e6:.2f} | {dt / args.hands * 1e6:.1f} |")
 
 
 if __name__ == "__main__":

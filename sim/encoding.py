@@ -588,6 +588,15 @@ EV_ACTION, EV_DRAW, EV_REPLACE, EV_BONUS, EV_LAY_THREE, EV_PILE_JOINS, EV_END = 
 )
 EVENT_WIDTH = 4  #: int64 words per logged event; log[0] holds the number of events
 
+#: states of the opening search (``sim.legality.best_opening``) with every wild card of the
+#: deck in hand: wilds placed (0..12) x OPEN-2 flag (2) x naturals left (3) x canastas (3) x
+#: an unfinished sevens/aces meld (2)
+OPEN_SEARCH_STATES = (int(KIND_COPIES[JOKER] + KIND_COPIES[TWO]) + 1) * 2 * 3 * 3 * 2
+#: words of the rules core's work area (``sim.legality.SEARCH_WORK_FIELDS``): the search's
+#: back pointers per natural rank and its two layers of values and of reached states, then
+#: a hand, two [slot, col] tables and a meld table (PILE-1/2)
+SEARCH_WORK_SIZE = (N_KINDS - FIRST_NATURAL + 5) * OPEN_SEARCH_STATES + N_KINDS + 4 * _PLAN_CELLS
+
 #: temporaries of the engine's checks from an observation (``sim.engine.judge``,
 #: ``sim.engine.invariants``), int64[TMP_SIZE]; named views in ``sim.engine.views``
 TMP_FIELDS = (
@@ -596,6 +605,8 @@ TMP_FIELDS = (
     ("melds", _MELD_CELLS),  # an empty meld table (invariants)
     ("pending", _PLAN_CELLS),  # the turn's opening melds after the operation (OPEN-1..4)
     ("plan", _PLAN_CELLS),  # best_opening's plan from there (read by check_action)
+    ("gen_plan", _PLAN_CELLS),  # the plan legal_actions judges candidates against (OPEN-1..4)
+    ("search", SEARCH_WORK_SIZE),  # the opening search's tables, PILE-1/2's copies (legality)
 )
 _TM, TMP_SIZE = layout(TMP_FIELDS)
 TM_HAND = _TM["hand"]  #: offset of hand[N_KINDS]
@@ -603,6 +614,8 @@ TM_LEAVE = _TM["leave"]  #: offset of leave[N_KINDS]
 TM_MELDS = _TM["melds"]  #: offset of melds[N_TEAMS, N_KINDS, N_MELD_COLS]
 TM_PENDING = _TM["pending"]  #: offset of pending[N_KINDS, N_MELD_COLS]
 TM_PLAN = _TM["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
+TM_GEN_PLAN = _TM["gen_plan"]  #: offset of plan[N_KINDS, N_MELD_COLS] (legal_actions)
+TM_SEARCH = _TM["search"]  #: offset of the rules core's work area (SEARCH_WORK_SIZE words)
 
 #: the engine's cache of an opening plan (``sim.engine.judge.check_action``), int64[PC_SIZE]
 PLAN_CACHE_FIELDS = (

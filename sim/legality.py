@@ -231,8 +231,47 @@ def _wild_points(used, jokers):
     return j * _VALUE[E.JOKER] + (used - j) * _VALUE[E.TWO]
 
 
+#: the rules core's work area (``E.SEARCH_WORK_SIZE`` words: ``sim.engine.views.tmp_search``
+#: in the engine): the opening search's tables, then PILE-1/2's copies (``pile_reason_work``)
+_N_LAYERS = E.N_KINDS - E.FIRST_NATURAL
+SEARCH_WORK_FIELDS = (
+    ("search", (_N_LAYERS + 5) * E.OPEN_SEARCH_STATES),  # back pointers, 2 layers, 2 lists
+    ("hand", E.N_KINDS),  # the hand after the pickup pair (PILE-1)
+    ("pending", E.N_KINDS * E.N_MELD_COLS),  # the pickup meld as the opening's pending melds
+    ("plan", E.N_KINDS * E.N_MELD_COLS),  # the opening plan (not read)
+    ("melds", E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS),  # the table after the pickup meld
+)
+_SW, _SW_SIZE = E.layout(SEARCH_WORK_FIELDS)
+_SW_SEARCH = (_N_LAYERS + 5) * E.OPEN_SEARCH_STATES
+_SW_HAND, _SW_PENDING, _SW_PLAN, _SW_MELDS = (_SW[k] for k in ("hand", "pending", "plan", "melds"))
+_CELLS = E.N_KINDS * E.N_MELD_COLS
+assert _SW_SIZE == E.SEARCH_WORK_SIZE and _SUB * 13 == E.OPEN_SEARCH_STATES
+
+
 @njit(cache=True)
 def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
+    """``best_opening_work`` with its tables allocated here (callers without a work area)."""
+    n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
+    work = np.empty((_N_LAYERS + 5) * n_states, dtype=np.int64)
+    return best_opening_work(
+        hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work
+    )
+
+
+@njit(cache=True)
+def _sort_small(a, n):
+    """Sort ``a[:n]`` in place (insertion sort: a few dozen states)."""
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+@njit(cache=True)
+def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
 
     ``hand``: cards still in hand (the pile's top card not included); ``pending[slot, col]``:
@@ -244,20 +283,31 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     opening exists. A valid opening holds a natural meld of 3+ from hand (OPEN-2), no mixed
     canasta (OPEN-4), and leaves a card to discard and a card to hold, or goes out legally
     (OUT-1/2); ``bonus``: the player is owed bonus cards (OPEN-5), so the card to discard is
-    enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only.
-    Exact: a dynamic programme over the natural ranks, wild cards placed jokers first.
+    enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only. ``work``: int64
+    of at least (number of natural ranks + 5) x states words (``E.SEARCH_WORK_SIZE`` holds any
+    hand of one deck); a smaller one is replaced by an allocated one.
+    Exact: a dynamic programme over the natural ranks, wild cards placed jokers first. Only
+    the states reached are visited, in increasing order (as a scan of every state would),
+    so ties resolve the same way and the plan is that of the full table.
     """
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     jokers = hand[E.JOKER]
     wilds = hand[E.JOKER] + hand[E.TWO]
     threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
     n_states = (wilds + 1) * _SUB
-    n_layers = E.N_KINDS - E.FIRST_NATURAL
-    dp = np.full((n_layers + 1, n_states), _NO, dtype=np.int64)
-    # back pointers (naturals a, wilds x, previous state s) packed in one word; written with
-    # every state reached, so only those are read and the array needs no clearing (speed)
-    back = np.empty((n_layers + 1, n_states), dtype=np.int64)
-    dp[0, 0] = 0  # p=0 wilds placed, no natural meld, 0 naturals left, 0 canastas, not bad
+    n_layers = _N_LAYERS
+    if work.shape[0] < (n_layers + 5) * n_states:
+        work = np.empty((n_layers + 5) * n_states, dtype=np.int64)
+    # back pointers (naturals a, wilds x, previous state s) packed in one word, row i + 1 for
+    # layer i; written with every state reached, so only those are read (no clearing)
+    back = work[: (n_layers + 1) * n_states]
+    o = (n_layers + 1) * n_states
+    cur_val, nxt_val = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
+    o += 2 * n_states
+    cur_list, nxt_list = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
+    cur_list[0] = 0  # p=0 wilds placed, no natural meld, 0 naturals left, 0 canastas, not bad
+    cur_val[0] = 0
+    n_cur = 1
     for i in range(n_layers):
         kind = E.FIRST_NATURAL + i
         c = hand[kind]
@@ -265,9 +315,11 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
         base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
         top = 1 if kind == pile_kind else 0
         dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
-        for s in range(n_states):
-            if dp[i, s] == _NO:
-                continue
+        nxt_val[:] = _NO
+        n_nxt = 0
+        row = (i + 1) * n_states
+        for idx in range(n_cur):
+            s = cur_list[idx]
             p, f, left, cc, bad = _decode(s)
             for a in range(1 if dead else c + 1):
                 n = base_n + a
@@ -296,10 +348,17 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
                         nbad = 1
                     nleft = min(left + c - a, _L - 1)
                     ns = _encode(p + x, nf, nleft, ncc, nbad)
-                    value = dp[i, s] + n * _VALUE[kind]
-                    if value > dp[i + 1, ns]:
-                        dp[i + 1, ns] = value
-                        back[i + 1, ns] = (s << 16) | (x << 8) | a  # a, x < 256
+                    value = cur_val[s] + n * _VALUE[kind]
+                    if value > nxt_val[ns]:
+                        if nxt_val[ns] == _NO:
+                            nxt_list[n_nxt] = ns
+                            n_nxt += 1
+                        nxt_val[ns] = value
+                        back[row + ns] = (s << 16) | (x << 8) | a  # a, x < 256
+        _sort_small(nxt_list, n_nxt)
+        cur_val, nxt_val = nxt_val, cur_val
+        cur_list, nxt_list = nxt_list, cur_list
+        n_cur = n_nxt
     # Combine with the wild meld (MELD-8) and judge what is left in hand (OUT-1/2).
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     pending_wilds = 0
@@ -308,9 +367,8 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
             pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
         )
     best, best_s, best_q = _NO, -1, 0
-    for s in range(n_states):
-        if dp[n_layers, s] == _NO:
-            continue
+    for idx in range(n_cur):
+        s = cur_list[idx]
         p, f, left, cc, bad = _decode(s)
         if f == 0 and not relax & RELAX_OPEN_2:
             continue  # OPEN-2
@@ -330,7 +388,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
                 total_cc = cc + (1 if wm >= E.CANASTA else 0)
                 if total_cc < 2 or bad == 1 or 0 < wm < E.CANASTA:
                     continue
-            value = dp[n_layers, s] + pending_wilds + _wild_points(p + q, jokers)
+            value = cur_val[s] + pending_wilds + _wild_points(p + q, jokers)
             if value > best:
                 best, best_s, best_q = value, s, q
     for slot in range(E.N_KINDS):
@@ -343,13 +401,14 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     s = best_s
     for i in range(n_layers, 0, -1):
         kind = E.FIRST_NATURAL + i - 1
-        a, x = back[i, s] & 255, (back[i, s] >> 8) & 255
+        b = back[i * n_states + s]
+        a, x = b & 255, (b >> 8) & 255
         plan[kind, E.NATURALS] = a
         j = min(x, jokers_left)
         plan[kind, E.JOKERS] = j
         plan[kind, E.TWOS] = x - j
         jokers_left -= j
-        s = back[i, s] >> 16
+        s = b >> 16
     j = min(best_q, jokers_left)
     plan[E.WILD_MELD, E.JOKERS] = j
     plan[E.WILD_MELD, E.TWOS] = best_q - j
@@ -365,11 +424,13 @@ def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_cou
     meldable set of cards reaches the count. When the count needs two of these rules broken,
     the first in that order is named."""
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
-    if best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0) >= min_count:
+    work = np.empty((_N_LAYERS + 5) * (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB, dtype=np.int64)
+    args = (hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+    if best_opening_work(*args, 0, work) >= min_count:
         return E.R_OK
     # masks of RELAX_* bits, one rule relaxed first, then two, then all three
     for relax in (RELAX_OPEN_2, RELAX_OPEN_4, RELAX_LEAVE, 3, 5, 6, 7):
-        got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax)
+        got = best_opening_work(*args, relax, work)
         if got < min_count:
             continue
         if relax & RELAX_OPEN_2:
@@ -398,6 +459,13 @@ def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
         after[team, pile_kind, E.NATURALS] += 1
     r = out_reason(after, team)  # OUT-2: one card and none to hold: discarding it goes out
     return r if r != E.R_OK else E.R_MELD_LEAVES_NO_DISCARD
+
+
+#: the natural kinds by value, highest first (ties by kind): the order the bound takes pairs
+_PAIR_ORDER = np.array(
+    sorted(range(E.FIRST_NATURAL, E.N_KINDS), key=lambda k: (-int(E.KIND_VALUE[k]), k)),
+    dtype=np.int64,
+)
 
 
 @njit(cache=True)
@@ -437,12 +505,11 @@ def opening_upper_bound(hand, pending, melds, rules):
     pairs_used = min(n_pairs, wilds)
     if pairs_used > 0:  # the best pairs, each with one wild card at least
         taken = 0
-        for v in range(_VALUE.max(), 0, -1):
-            for k in range(E.FIRST_NATURAL, E.N_KINDS):
-                if taken < pairs_used and E.KIND_VALUE[k] == v and hand[k] == 2:
-                    if pending[k, E.NATURALS] == 0 and k != E.SEVEN and not is_dead(melds, k):
-                        bound += 2 * v
-                        taken += 1
+        for k in _PAIR_ORDER:
+            if taken < pairs_used and hand[k] == 2:
+                if pending[k, E.NATURALS] == 0 and k != E.SEVEN and not is_dead(melds, k):
+                    bound += 2 * E.KIND_VALUE[k]
+                    taken += 1
         slots += pairs_used * maxw
     usable = wilds if wild_meld else min(wilds, slots)
     j = min(usable, hand[E.JOKER])  # jokers first: the bound takes the most valuable
@@ -459,6 +526,14 @@ def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count,
     if opening_upper_bound(hand, pending, melds, rules) < min_count:
         return -1
     return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+
+
+@njit(cache=True)
+def opening_best_work(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work):
+    """``opening_best`` with the search's tables in ``work`` (``best_opening_work``)."""
+    if opening_upper_bound(hand, pending, melds, rules) < min_count:
+        return -1
+    return best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0, work)
 
 
 # ---------------------------------------------------------------------------------------
@@ -505,6 +580,16 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
     ``pile_counts``: the pile by kind (top card included); ``opened``: the team has made its
     initial meld; ``min_count``: its OPEN-1 minimum, used when it has not.
     """
+    work = np.empty(E.SEARCH_WORK_SIZE, dtype=np.int64)
+    return pile_reason_work(
+        hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work
+    )
+
+
+@njit(cache=True)
+def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work):
+    """``pile_reason`` with its copies and the opening search's tables in ``work``
+    (int64[SEARCH_WORK_SIZE], layout ``SEARCH_WORK_FIELDS``)."""
     size = 0
     for kind in range(E.N_KINDS):
         size += pile_counts[kind]
@@ -518,17 +603,24 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
         return E.R_PILE_MELD_FULL
     if hand[top_kind] < 2:
         return E.R_PILE_NO_PAIR  # PILE-1: always frozen
-    rest = hand.copy()
+    rest = work[_SW_HAND : _SW_HAND + E.N_KINDS]
+    rest[:] = hand
     rest[top_kind] -= 2
     if not opened:
-        pending = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+        pending = work[_SW_PENDING : _SW_PENDING + _CELLS].reshape((E.N_KINDS, E.N_MELD_COLS))
+        pending[:] = 0
         pending[top_kind, E.NATURALS] = 2
-        plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
-        if best_opening(rest, pending, melds, top_kind, size - 1, rules, plan) < min_count:
+        plan = work[_SW_PLAN : _SW_PLAN + _CELLS].reshape((E.N_KINDS, E.N_MELD_COLS))
+        search = work[:_SW_SEARCH]  # SEARCH_WORK_FIELDS: the search's tables come first
+        got = best_opening_work(
+            rest, pending, melds, top_kind, size - 1, rules, plan, False, 0, search
+        )
+        if got < min_count:
             return E.R_PILE_CANNOT_OPEN
         return E.R_OK
     # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
-    after = melds.copy()
+    after = work[_SW_MELDS : _SW_MELDS + 2 * _CELLS].reshape((E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS))
+    after[:] = melds
     after[team, top_kind, E.NATURALS] += 3
     for kind in range(E.N_KINDS):
         rest[kind] += pile_counts[kind]

@@ -11,7 +11,6 @@ module adds the turn's phase (TURN-1), the kept three (DEAL-5) and the opening t
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim import encoding as E
@@ -23,25 +22,27 @@ from sim.engine.views import (
     ob_melds,
     ob_pending,
     take_operation,
+    tmp_gen_plan,
     tmp_hand,
     tmp_leave,
     tmp_pending,
     tmp_plan,
+    tmp_search,
 )
 from sim.legality import (
     discard_reason,
     leave_reason,
     meld_reason,
     meld_size,
-    opening_best,
+    opening_best_work,
     opening_meld_reason,
     opening_reason,
     opening_refusal,
     opening_upper_bound,
     out_reason,
-    pile_reason,
+    pile_reason_work,
 )
-from sim.special import special_reason
+from sim.special import classify_special, special_reason
 
 
 @njit(cache=True)
@@ -102,7 +103,11 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening=True, diagn
         extra = ob_aside_total(obs)
         mc = obs[E.OB_OPEN_MIN]
         pk = obs[E.OB_PILE_KIND]
-        if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus) < mc:
+        work = tmp_search(tmp)
+        if (
+            opening_best_work(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+            < mc
+        ):
             if diagnose:  # OPEN-1, OPEN-2, OPEN-4 or OUT-1/2: the rule that stands in the way
                 return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
             return E.R_OPEN_MINIMUM
@@ -125,8 +130,8 @@ def opening_possible(obs, rules, tmp):
     mc = obs[E.OB_OPEN_MIN]
     hand, pending = ob_hand(obs), ob_pending(obs)
     pk = obs[E.OB_PILE_KIND]
-    b = opening_best(hand, pending, pk, extra, ob_melds(obs), rules, plan, mc, bonus_owed(obs))
-    return b >= mc
+    melds, bonus, work = ob_melds(obs), bonus_owed(obs), tmp_search(tmp)
+    return opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work) >= mc
 
 
 @njit(cache=True)
@@ -144,6 +149,33 @@ def pile_may_open(obs, rules, tmp):
     pending[:] = 0
     pending[top, E.NATURALS] = 2
     return opening_upper_bound(rest, pending, ob_melds(obs), rules) >= obs[E.OB_OPEN_MIN]
+
+
+@njit(cache=True)
+def _turn_opening_reason(obs):
+    """OPEN-1..4 on the turn's melds when this is an opening turn with melds (a discard ends
+    the turn, so they must be a valid opening), else R_OK: the same for every discard."""
+    if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
+        pending, melds = ob_pending(obs), ob_melds(obs)
+        return opening_reason(pending, melds, 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+    return E.R_OK
+
+
+@njit(cache=True)
+def _discard_reason_at(obs, hand, slot, total, opening_r):
+    """``action_reason`` of discarding ``slot`` (held) in the play phase, given the hand's
+    card count ``total`` and ``opening_r = _turn_opening_reason(obs)``, both the same for
+    every discard of a position (``legal_actions`` computes them once)."""
+    if opening_r != E.R_OK:
+        return opening_r  # OPEN-1..4: the turn's melds must be a valid opening
+    if total == 1:
+        r = discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])
+        if r != E.R_OK:
+            return r  # DISCARD-1 (a lone three)
+        if obs[E.OB_MELDED] == 1 and bonus_owed(obs):
+            return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
+        return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
+    return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
 
 
 @njit(cache=True)
@@ -170,7 +202,7 @@ def action_reason(obs, a, rules, tmp):
     if kind == E.AT_TAKE_PILE:
         if phase != E.PH_DRAW:
             return E.R_WRONG_PHASE
-        r = pile_reason(
+        r = pile_reason_work(
             hand,
             ob_melds(obs),
             0,
@@ -179,6 +211,7 @@ def action_reason(obs, a, rules, tmp):
             obs[E.OB_OPENED] == 1,
             obs[E.OB_OPEN_MIN],
             rules,
+            tmp_search(tmp),
         )  # PILE-1/2
         return r
     if phase != E.PH_PLAY:
@@ -190,23 +223,7 @@ def action_reason(obs, a, rules, tmp):
     if kind == E.AT_DISCARD:
         if hand[slot] < 1:
             return E.R_NOT_HELD
-        if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
-            r = opening_reason(
-                ob_pending(obs), ob_melds(obs), 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
-            )
-            if r != E.R_OK:
-                return r  # OPEN-1..4: the turn's melds must be a valid opening
-        total = 0
-        for k in range(E.N_KINDS):
-            total += hand[k]
-        if total == 1:
-            r = discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])
-            if r != E.R_OK:
-                return r  # DISCARD-1 (a lone three)
-            if obs[E.OB_MELDED] == 1 and bonus_owed(obs):
-                return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
-            return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
-        return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
+        return _discard_reason_at(obs, hand, slot, hand.sum(), _turn_opening_reason(obs))
     if kind == E.AT_MELD:
         return _meld_reason_obs(
             obs,
@@ -223,10 +240,26 @@ def action_reason(obs, a, rules, tmp):
 
 
 @njit(cache=True)
+def declare_ok(obs, rules, tmp):
+    """``action_reason(obs, A_DECLARE, rules, tmp) == R_OK``, without naming a refusal:
+    ``special_reason`` accepts only a hand ``classify_special`` recognises (SPECIAL-3..7), so
+    the other conditions (SPECIAL-1/2) are judged only for such a hand; a refused hand's
+    nearest special hand (``_nearest_refusal``, most of the cost) is never looked for."""
+    if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_MELDED] == 1:
+        return False  # TURN-1; SPECIAL-1: the first and only meld
+    if classify_special(ob_hand(obs), rules) == E.SPECIAL_NONE:
+        return False  # SPECIAL-3..7: no special hand (or specials off)
+    return action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK
+
+
+@njit(cache=True)
 def action_ok(obs, a, rules, tmp):
     """``action_reason(obs, a, rules, tmp) == R_OK``, for callers that need only yes or no: a
     meld operation refused in an opening turn is not diagnosed (``opening_refusal`` runs
-    several more opening searches only to name the rule), the answer is the same."""
+    several more opening searches only to name the rule), nor a refused declaration
+    (``declare_ok``); the answer is the same."""
+    if a == E.A_DECLARE:
+        return declare_ok(obs, rules, tmp)
     if 0 <= a < E.N_ACTIONS and E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
         if obs[E.OB_PHASE] != E.PH_PLAY:
             return False  # TURN-1
@@ -330,6 +363,13 @@ def _meld_ok_fast(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
     exception for the wild meld)."""
     if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) != E.R_OK:
         return False
+    return _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan)
+
+
+@njit(cache=True)
+def _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
+    """The rest of ``_meld_ok_fast`` for an operation that passes the rules other than
+    OPEN-1..4: True outside an opening turn, else the plan shortcut or the full check."""
     if obs[E.OB_OPENING_TURN] != 1:
         return True
     if has_plan and slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker):
@@ -348,14 +388,15 @@ def legal_actions(obs, rules, out, tmp):
         return legal_actions_filter(obs, rules, out, tmp)
     n = 0
     hand = ob_hand(obs)
-    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+    if declare_ok(obs, rules, tmp):
         out[n] = E.A_DECLARE
         n += 1
+    total, opening_r = hand.sum(), _turn_opening_reason(obs)  # the same for every discard
     for k in range(E.N_KINDS):
-        if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+        if hand[k] > 0 and _discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
             out[n] = E.A_DISCARD + k
             n += 1
-    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    plan = tmp_gen_plan(tmp)  # not touched by the checks below
     has_plan = obs[E.OB_OPENING_TURN] == 1
     if has_plan:
         if not opening_possible(obs, rules, tmp):
@@ -373,22 +414,26 @@ def legal_actions(obs, rules, out, tmp):
         if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
             continue
         for nat in range(min(hand[slot], E.CANASTA) + 1):
+            # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
+            # their number (MELD-1..9 count them; OUT-2 counts the cards left): judged once
+            # per number of wilds w (bit w of ``known``, verdict in ``fine``), the first
+            # time a split of w twos and jokers comes up (tests/test_speed_fastpaths.py)
+            known = 0
+            fine = 0
             for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
                 for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
                     a = E.MELD_ACTION[slot, nat, two, joker]
                     if a < 0:
                         continue
-                    if _meld_ok_fast(
-                        obs,
-                        slot,
-                        nat,
-                        two,
-                        joker,
-                        rules,
-                        tmp,
-                        plan,
-                        has_plan,
-                    ):
+                    bit = 1 << (two + joker)
+                    if not known & bit:
+                        known |= bit
+                        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+                        if r == E.R_OK:
+                            fine |= bit
+                    if not fine & bit:
+                        continue
+                    if _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
                         out[n] = a
                         n += 1
     return n

@@ -14,7 +14,7 @@ from numba import njit, types
 from sim import encoding as E
 from sim.engine.contract import POLICY_TYPE
 from sim.engine.invariants import check_invariants
-from sim.engine.judge import check_action, forced_action, legal_actions
+from sim.engine.judge import check_action, legal_actions
 from sim.engine.observe import observe
 from sim.engine.state import apply_action, deal, score_hand, started_col
 from sim.engine.views import scratch_legal, scratch_tmp, st_hands, st_melds
@@ -45,17 +45,34 @@ def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache
 
 
 @njit(cache=True)
+def forced_action_state(st):
+    """``forced_action`` of the current player's observation, read from the state itself
+    (PILE-1/2: a draw when there is no pile, its top card is not natural or the player holds
+    no pair of it), so that the engine observes only when the policy is asked; the same
+    answer at every step of real hands (tests/test_speed_fastpaths.py)."""
+    if st[E.ST_PHASE] != E.PH_DRAW:
+        return -1
+    n = st[E.ST_PILE_N]
+    if n == 0:
+        return E.A_DRAW
+    top = st[E.ST_PILE + n - 1]
+    if top < E.FIRST_NATURAL or st[E.ST_HANDS + st[E.ST_PLAYER] * E.N_KINDS + top] < 2:
+        return E.A_DRAW
+    return -1
+
+
+@njit(cache=True)
 def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug):
     """Play the dealt hand in ``st`` to its end. Team 0 (seats 0, 2) uses ``pol0``. Returns 0,
     or an invariant code (``INV_*``) at the first broken invariant (debug)."""
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     while st[E.ST_PHASE] != E.PH_OVER:
-        observe(st, st[E.ST_PLAYER], obs)
-        a = forced_action(obs)
+        a = forced_action_state(st)
         if a >= 0:
             cache[E.PC_VALID] = 0
             apply_action(st, a, rules, log)  # no choice: the policy is not asked
             continue
+        observe(st, st[E.ST_PLAYER], obs)  # only when the policy is asked (speed)
         a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
         if a < 0:
             return E.INV_STUCK

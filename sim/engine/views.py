@@ -123,6 +123,19 @@ def tmp_plan(tmp):
     return tmp[E.TM_PLAN : E.TM_PLAN + _PLAN_CELLS].reshape(_PLAN_SHAPE)
 
 
+@njit(cache=True)
+def tmp_gen_plan(tmp):
+    """plan[slot, col]: the opening plan ``legal_actions`` judges its candidates against."""
+    return tmp[E.TM_GEN_PLAN : E.TM_GEN_PLAN + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+
+
+@njit(cache=True)
+def tmp_search(tmp):
+    """The rules core's work area, int64[SEARCH_WORK_SIZE] (``sim.legality``: the opening
+    search's tables, ``pile_reason_work``'s copies)."""
+    return tmp[E.TM_SEARCH : E.TM_SEARCH + E.SEARCH_WORK_SIZE]
+
+
 # ---------------------------------------------------------------------------------------
 # One meld operation (slot, naturals, twos, jokers) on a hand and on a [slot, col] table
 # ---------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.contract import POLICY_SIGNATURE
 from sim.engine.judge import action_ok, action_reason, legal_actions, pile_may_open
-from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
-from sim.legality import is_dead, meld_size, opening_best, opening_reason, out_reason
+from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp, tmp_search
+from sim.legality import meld_size, opening_best_work, opening_reason, out_reason
 from sim.policies.common import (
     cheapest_discard,
     largest_meld,
@@ -51,7 +51,7 @@ def greedy_decide(obs, params, rng, rules, scratch):
         ):
             return E.A_TAKE_PILE
         return E.A_DRAW
-    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
     a = opening_step(obs, rules, scratch)
     if a >= 0:
@@ -304,32 +304,39 @@ def safe_discard(obs, params, rules, scratch):
     team melds, wild cards. Risk: a natural of a live rank the next player may pair (PILE-1),
     weighed by the pile's size, more for a rank the opponents meld. Late in the hand: shed a
     third seven/ace (SCORE-4) and high cards (SCORE-5)."""
+    return _safe_discard(obs, params, rules, scratch, _late(obs, params))
+
+
+@njit(cache=True)
+def _safe_discard(obs, params, rules, scratch, late):
+    """``safe_discard`` with ``late`` (``_late``) already known."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
-    late = _late(obs, params)
     keys = work_keys(scratch)
+    shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
     for k in range(E.N_KINDS):
         if hand[k] == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
             keys[k] = NO_KEY  # DISCARD-1
             continue
         keep = 0.0
+        own = meld_size(melds, 0, k)
+        opp = meld_size(melds, 1, k)
         if k == E.JOKER or k == E.TWO:
             keep = 1000.0
-        elif is_dead(melds, k):
+        elif own >= E.CANASTA or opp >= E.CANASTA:  # is_dead: a natural rank (k >= FOUR)
             keep = -30.0 - E.KIND_VALUE[k]  # MELD-9: no use, and it blocks the pile (PILE-2)
             if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3:
                 keep -= 60.0  # SCORE-4
         else:
             keep = 10.0 * (hand[k] - 1)
-            if meld_size(melds, 0, k) > 0 and meld_size(melds, 0, k) < E.CANASTA:
+            if own > 0 and own < E.CANASTA:
                 keep += 25.0
-            if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3 and meld_size(melds, 0, k) == 0:
-                if late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]:
+            if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3 and own == 0:
+                if shed:
                     keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
             risk = 0.0
-            opp = meld_size(melds, 1, k)
-            if not is_dead(melds, k) and opp < 5:
+            if opp < 5:  # (the rank is live here)
                 u = _unseen(obs, melds, k)
                 if u >= 2:
                     risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
@@ -407,7 +414,8 @@ def _safe_pickup(obs, params, rules, scratch):
     pending[:] = 0
     pending[top, E.NATURALS] = 2
     mc = obs[E.OB_OPEN_MIN]
-    best = opening_best(sub, pending, top, extra, ob_melds(obs), rules, plan, mc)
+    work = tmp_search(scratch_tmp(scratch))
+    best = opening_best_work(sub, pending, top, extra, ob_melds(obs), rules, plan, mc, False, work)
     return best >= mc
 
 
@@ -447,7 +455,7 @@ def heuristic_play(obs, params, rules, scratch):
         a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two] if w - two <= 4 else -1
         if a >= 0 and action_ok(obs, a, rules, tmp):
             return a
-    return safe_discard(obs, params, rules, scratch)
+    return _safe_discard(obs, params, rules, scratch, late)
 
 
 @njit(POLICY_SIGNATURE, cache=True)
@@ -461,7 +469,7 @@ def heuristic_decide(obs, params, rng, rules, scratch):
         return E.A_LAY_THREES
     if phase == E.PH_DRAW:
         return E.A_TAKE_PILE if _take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
-    if action_reason(obs, E.A_DECLARE, rules, scratch_tmp(scratch)) == E.R_OK:
+    if action_ok(obs, E.A_DECLARE, rules, scratch_tmp(scratch)):
         return E.A_DECLARE
     return heuristic_play(obs, params, rules, scratch)
 
@@ -570,7 +578,7 @@ def special_chaser_decide(obs, params, rng, rules, scratch):
         return E.A_KEEP_BLACK_THREE
     if phase == E.PH_DRAW:
         return E.A_DRAW  # SPECIAL-1: never after taking the pile
-    if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
     targets = work_targets(scratch)
     ns, npairs, ng = targets[0], targets[1], targets[2]

@@ -14,8 +14,9 @@ from sim.engine.views import (
     ob_melds,
     ob_pending,
     scratch_tmp,
+    tmp_search,
 )
-from sim.legality import meld_size, opening_best, opening_reason
+from sim.legality import meld_size, opening_best_work, opening_reason
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
@@ -103,9 +104,9 @@ def opening_plan(obs, rules, scratch, hand, held_back):
     plan = work_plan(scratch)
     extra = held_back + ob_aside_total(obs)
     mc = obs[E.OB_OPEN_MIN]
-    best = opening_best(
-        hand, ob_pending(obs), obs[E.OB_PILE_KIND], extra, ob_melds(obs), rules, plan, mc
-    )
+    pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
+    work = tmp_search(scratch_tmp(scratch))
+    best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, False, work)
     return best if best >= mc else -1
 
 

@@ -1,0 +1,197 @@
+"""Issue 12, third speed pass: each yes/no fast path gives the answer of the full check it
+replaces (``action_reason`` as the oracle), on every decision of real hands and on positions
+built around every special hand (SPECIAL-1..7, TURN-1, MELD-1..9, OPEN-1..5, OUT-1/2,
+DISCARD-1..3, PILE-1/2)."""
+
+import numpy as np
+import pytest
+from numba import njit
+
+from sim import encoding as E
+from sim.engine.game import Game
+from sim.engine.judge import (
+    _meld_reason_obs,
+    action_ok,
+    action_reason,
+    declare_ok,
+    forced_action,
+)
+
+PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
+
+
+@njit
+def _first_disagreement(obs, rules, tmp, tmp2):
+    """(first action id where ``action_ok`` differs from ``action_reason == R_OK`` or -1,
+    number of legal actions)."""
+    n_ok = 0
+    for a in range(E.N_ACTIONS):
+        want = action_reason(obs, a, rules, tmp2) == E.R_OK
+        if action_ok(obs, a, rules, tmp) != want:
+            return a, n_ok
+        n_ok += 1 if want else 0
+    return -1, n_ok
+
+
+def _tmps():
+    return np.zeros(E.TMP_SIZE, dtype=np.int64), np.zeros(E.TMP_SIZE, dtype=np.int64)
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+def test_turn_1_action_ok_equals_action_reason_on_every_action_of_real_hands(pair):
+    """TURN-1 and the rules core: ``action_ok`` (no refusal named: no opening diagnosis, no
+    nearest special hand) answers as ``action_reason(...) == R_OK`` for every action id at
+    every decision of real hands."""
+    tmp, tmp2 = _tmps()
+    decisions = legal = 0
+    for hand_id in range(3):
+        g = Game(seed=53, hand_id=hand_id)
+        while not g.is_over:
+            obs = g.observation()
+            a = int(forced_action(obs))
+            if a < 0:
+                bad, n_ok = _first_disagreement(obs, g.rules, tmp, tmp2)
+                assert bad == -1, (pair, hand_id, g.turn, bad)
+                decisions += 1
+                legal += n_ok
+                a = g.policy_action(pair[g.current_player % 2])
+            g.apply(a)
+    assert decisions >= 3 * 40 and legal > decisions, (decisions, legal)
+
+
+def _special_hands():
+    """Every special hand (SPECIAL-3..6), as counts per kind."""
+    straight = np.zeros(E.N_KINDS, np.int64)
+    straight[[E.JOKER, E.TWO, E.RED_THREE]] = 1
+    straight[E.FIRST_NATURAL :] = 1
+    pairs = np.zeros(E.N_KINDS, np.int64)
+    pairs[E.FIRST_NATURAL : E.FIRST_NATURAL + 7] = 2
+    tsa = np.zeros(E.N_KINDS, np.int64)
+    tsa[[E.TWO, E.SEVEN, E.ACE, E.FOUR, E.FIVE, E.NINE, E.KING]] = 2
+    garbage = np.zeros(E.N_KINDS, np.int64)
+    garbage[[E.FIVE, E.EIGHT]] = 4
+    garbage[[E.TEN, E.QUEEN]] = 3
+    return [straight, pairs, tsa, garbage]
+
+
+def _near_special_hands():
+    """The special hands, each with one card swapped for any other kind (SPECIAL-2's three,
+    near misses), and with a card added or taken away (SPECIAL-1: 14 cards)."""
+    out = []
+    for base in _special_hands():
+        out.append(base)
+        for i in range(E.N_KINDS):
+            if base[i] == 0:
+                continue
+            less = base.copy()
+            less[i] -= 1
+            out.append(less)  # 13 cards
+            for j in range(E.N_KINDS):
+                if j != i:
+                    swap = less.copy()
+                    swap[j] += 1
+                    out.append(swap)
+        more = base.copy()
+        more[E.FOUR] += 1
+        out.append(more)  # 15 cards
+    return out
+
+
+def _unopened_play_position():
+    """An observation in the play phase of a player whose team has not melded (seed 53)."""
+    g = Game(seed=53, hand_id=0)
+    while not g.is_over:
+        obs = g.observation()
+        if obs[E.OB_PHASE] == E.PH_PLAY and obs[E.OB_OPENED] == 0 and obs[E.OB_MELDED] == 0:
+            return obs.copy(), g.rules.copy()
+        a = int(forced_action(obs))
+        g.apply(a if a >= 0 else g.policy_action("random"))
+    raise AssertionError("no unopened play decision")
+
+
+def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_hand():
+    """SPECIAL-1..7: ``declare_ok`` (which looks for a refused hand's nearest special hand
+    never) answers as ``action_reason(A_DECLARE) == R_OK`` on each special hand and its
+    one-card neighbours, after a stock draw or not, melded or not, specials on or off."""
+    base, rules = _unopened_play_position()
+    off = rules.copy()
+    off[E.RS_SPECIAL_HANDS] = E.SPECIAL_HANDS_MODES.index("none")
+    tmp, tmp2 = _tmps()
+    accepted = refused = 0
+    for counts in _near_special_hands():
+        for drew in (0, 1):
+            for melded in (0, 1):
+                for r in (rules, off):
+                    obs = base.copy()
+                    obs[E.OB_HAND : E.OB_HAND + E.N_KINDS] = counts
+                    obs[E.OB_HAND_SIZES] = counts.sum()
+                    obs[E.OB_DREW_STOCK] = drew
+                    obs[E.OB_MELDED] = melded
+                    want = action_reason(obs, E.A_DECLARE, r, tmp2) == E.R_OK
+                    assert declare_ok(obs, r, tmp) == want, (counts, drew, melded)
+                    assert action_ok(obs, E.A_DECLARE, r, tmp) == want
+                    accepted += want
+                    refused += not want
+    assert accepted >= 4 and refused > accepted, (accepted, refused)
+
+
+@njit
+def _split_dependence(obs, rules, tmp):
+    """(slot, nat, two, joker) of the first natural-slot operation whose verdict without the
+    opening search (``_meld_reason_obs(..., opening=False) == R_OK``) differs from that of
+    another split of the same number of wild cards, else (-1, ...); and the number of
+    operations compared."""
+    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    compared = 0
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        for nat in range(min(hand[slot], E.CANASTA) + 1):
+            seen = np.full(E.MAX_OP_WILDS + 1, -1, dtype=np.int64)
+            for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
+                for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
+                    ok = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
+                    w = two + joker
+                    if seen[w] >= 0 and seen[w] != ok:
+                        return (slot, nat, two, joker), compared
+                    seen[w] = ok
+                    compared += 1
+    return (-1, -1, -1, -1), compared
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+def test_meld_1_9_out_2_verdict_without_opening_sees_only_the_number_of_wilds(pair):
+    """MELD-1..9, OUT-2 (what ``legal_actions`` judges once per number of wild cards): on a
+    natural slot, every split of w wild cards into twos and jokers gets the same verdict of
+    the rules other than OPEN-1..4, at every play decision of real hands."""
+    tmp, _ = _tmps()
+    compared = 0
+    for hand_id in range(4):
+        g = Game(seed=59, hand_id=hand_id)
+        while not g.is_over:
+            obs = g.observation()
+            a = int(forced_action(obs))
+            if a < 0:
+                if obs[E.OB_PHASE] == E.PH_PLAY:
+                    where, n = _split_dependence(obs, g.rules, tmp)
+                    assert where[0] == -1, (pair, hand_id, g.turn, where)
+                    compared += n
+                a = g.policy_action(pair[g.current_player % 2])
+            g.apply(a)
+    assert compared >= 2_000, compared
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids="-".join)
+def test_pile_1_2_forced_draw_read_from_the_state_equals_forced_action(pair):
+    """PILE-1/2: ``forced_action_state`` (the engine's test before it observes) equals
+    ``forced_action`` of the observation at every step of real hands, forced or not."""
+    from sim.engine.play import forced_action_state
+
+    forced = steps = 0
+    for hand_id in range(4):
+        g = Game(seed=67, hand_id=hand_id)
+        while not g.is_over:
+            a = int(forced_action(g.observation()))
+            assert forced_action_state(g.state) == a, (pair, hand_id, g.turn)
+            steps += 1
+            forced += a >= 0
+            g.apply(a if a >= 0 else g.policy_action(pair[g.current_player % 2]))
+    assert steps > 4 * 60 and 0 < forced < steps, (steps, forced)
