@@ -35,8 +35,10 @@ def call_kernel(
     decide1, params0, params1, rules, *inputs, *outputs, status)``, arrays made contiguous,
     and raise ``EngineInvariantError`` if it reports a broken invariant (debug mode). Every
     kernel reports ``status = (hand or game id, turn or hand)``."""
+    from sim.engine.play import ready_kernel
+
     status = np.zeros(2, dtype=np.int64)
-    code = kernel(
+    code = ready_kernel(kernel)(
         np.ascontiguousarray(key, dtype=np.uint64),
         start,
         stop,

@@ -137,6 +137,35 @@ def chunk_signature(*tail):
     return types.int64(*head, types.float64[::1], types.float64[::1], types.int64[::1], *tail)
 
 
+_KERNEL_SIGNATURES: dict = {}  #: chunk kernel -> its signature (compiled at first call)
+
+
+def chunk_kernel(*tail):
+    """Decorator: a chunk kernel of ``chunk_signature(*tail)``, compiled (or loaded from
+    numba's cache) at its first call through ``ready_kernel``, not at import, so a run compiles
+    only the kernels it calls (issue 12's cold start: the games kernel alone cost half a
+    minute of every first run)."""
+    sig = chunk_signature(*tail)
+
+    def wrap(fn):
+        kernel = njit(cache=True)(fn)
+        _KERNEL_SIGNATURES[kernel] = sig
+        return kernel
+
+    return wrap
+
+
+def ready_kernel(kernel):
+    """``kernel`` compiled to its signature, with further compilation disabled as an eager
+    ``@njit(sig)`` would be: a policy passed in converts to ``POLICY_TYPE`` instead of
+    compiling the engine again for each policy."""
+    sig = _KERNEL_SIGNATURES.get(kernel)
+    if sig is not None and sig.args not in kernel.signatures:
+        kernel.compile(sig.args)
+        kernel.disable_compile()
+    return kernel
+
+
 @njit(cache=True)
 def hand_arrays():
     """A chunk kernel's work arrays: state, observation, scratch, generator, score items and
@@ -171,7 +200,7 @@ def new_deck(rng, deck):
     shuffle(rng, deck)
 
 
-@njit(chunk_signature(types.int64, types.int64[:, ::1], types.int64[::1]), cache=True)
+@chunk_kernel(types.int64, types.int64[:, ::1], types.int64[::1])
 def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, debug, out, status):
     """Hands ``start..stop-1`` of the run with key ``key``, each dealt and played from its own
     generator ``seed_hand(key, hand_id)``; the first player is ``hand_id % 4`` (DEAL-1 rotation).
@@ -189,7 +218,7 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     return 0
 
 
-@njit(chunk_signature(types.int64, types.int64[:, ::1], types.int64[::1]), cache=True)
+@chunk_kernel(types.int64, types.int64[:, ::1], types.int64[::1])
 def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, debug, out, status):
     """GAME-1: games ``start..stop-1``; each is a sequence of hands until a team's cumulative
     score reaches the target (``rules[RS_TARGET]``), the higher total winning and an exact tie

@@ -27,7 +27,7 @@ from numba import njit, types
 from sim import encoding as E
 from sim.engine.judge import action_reason, forced_action
 from sim.engine.observe import bonus_owed, observe
-from sim.engine.play import ask_policy, chunk_signature, finish_hand, hand_arrays
+from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
 from sim.engine.state import apply_action, begin_turn, clear_state
 from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
@@ -280,16 +280,13 @@ def play_position_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratc
     return 0, applied
 
 
-@njit(
-    chunk_signature(
-        types.int64[::1],  # template
-        types.int64[::1],  # pos
-        types.int64[::1],  # unseen
-        types.int64[:, ::1],  # out
-        types.int64[::1],  # applied
-        types.int64[::1],  # status
-    ),
-    cache=True,
+@chunk_kernel(
+    types.int64[::1],  # template
+    types.int64[::1],  # pos
+    types.int64[::1],  # unseen
+    types.int64[:, ::1],  # out
+    types.int64[::1],  # applied
+    types.int64[::1],  # status
 )
 def play_position_kernel(
     key,

@@ -30,7 +30,7 @@ from numba import njit, types
 from sim import encoding as E
 from sim.engine.judge import action_reason, forced_action
 from sim.engine.observe import observe
-from sim.engine.play import ask_policy, chunk_signature, finish_hand, hand_arrays
+from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
 from sim.engine.position import CH_POLICY, PS_SEAT, PS_STOCK_N, PS_TURN, deal_position
 from sim.engine.position import position_arrays as _position_arrays
 from sim.engine.state import apply_action
@@ -97,18 +97,15 @@ def play_script_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch,
     return 0, 1 if k == n_steps else 0
 
 
-@njit(
-    chunk_signature(
-        types.int64[::1],  # template
-        types.int64[::1],  # pos
-        types.int64[::1],  # unseen (the drawn card removed)
-        types.int64[:, ::1],  # scripts
-        types.int64,  # drawn card id or -1
-        types.int64[:, ::1],  # out
-        types.int64[::1],  # applied
-        types.int64[::1],  # status
-    ),
-    cache=True,
+@chunk_kernel(
+    types.int64[::1],  # template
+    types.int64[::1],  # pos
+    types.int64[::1],  # unseen (the drawn card removed)
+    types.int64[:, ::1],  # scripts
+    types.int64,  # drawn card id or -1
+    types.int64[:, ::1],  # out
+    types.int64[::1],  # applied
+    types.int64[::1],  # status
 )
 def play_scripts_kernel(
     key,

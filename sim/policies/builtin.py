@@ -6,7 +6,6 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.contract import POLICY_SIGNATURE
 from sim.engine.judge import action_ok, action_reason, legal_actions, pile_may_open
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp, tmp_search
 from sim.legality import meld_size, opening_best_work, opening_reason, out_reason
@@ -27,7 +26,7 @@ from sim.policies.common import (
 from sim.rng import rand_below
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
 def random_decide(obs, params, rng, rules, scratch):
     """Uniform over the legal actions of the decision."""
     legal = scratch_legal(scratch)
@@ -35,7 +34,7 @@ def random_decide(obs, params, rng, rules, scratch):
     return legal[rand_below(rng, n)]
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
 def greedy_decide(obs, params, rng, rules, scratch):
     """Lays every three, takes the pile whenever legal, opens as soon as it can, then melds the
     largest legal operation (wilds included) until none is left, and discards its cheapest
@@ -458,7 +457,7 @@ def heuristic_play(obs, params, rules, scratch):
     return _safe_discard(obs, params, rules, scratch, late)
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
 def heuristic_decide(obs, params, rng, rules, scratch):
     """A sensible club player: opens without a risky meld when it can, takes a worthwhile pile,
     starts sevens, aces and a wild meld only with enough of them in hand and of the stock left,
@@ -562,7 +561,7 @@ def _chase_discard(obs, params, rules, scratch, need):
     return best_a
 
 
-@njit(POLICY_SIGNATURE, cache=True)
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
 def special_chaser_decide(obs, params, rng, rules, scratch):
     """The heuristic, except that while its team has not melded it keeps a three (DEAL-5),
     draws from the stock and discards toward the nearest Straight, Pairs or Garbage, opening

@@ -91,7 +91,8 @@ def opening_step(obs, rules, scratch):
         mc = obs[E.OB_OPEN_MIN]
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
         extra, pk = ob_aside_total(obs), obs[E.OB_PILE_KIND]
-        if opening_best(hand, pending, pk, extra, melds, rules, plan, mc, True) < mc:
+        work = tmp_search(scratch_tmp(scratch))
+        if opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, True, work) < mc:
             return -1
     return plan_step(obs, rules, scratch)
 
