@@ -39,7 +39,7 @@ from sim.engine.state import apply_action, deal
 from sim.errors import CanastaError
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
-from sim.policies.expert import base_rollout, candidates, expert_decide, heuristic_rollout
+from sim.policies.expert import base_rollout, candidates, expert_decide
 from sim.policies.strong import strong_decide
 from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
@@ -171,7 +171,7 @@ def test_same_observation_different_hidden_cards_same_decisions(spec):
 def test_direct_rollout_equals_engine_hand_loop(base):
     """The expert's rollout plays the same hand as the engine's loop
     (``sim.engine.search.rollout`` through ``play_hand`` with first-class policies), with the
-    heuristic (rollout=0, also through ``heuristic_rollout``) or strong (rollout=1) for all."""
+    heuristic (rollout=0) or strong (rollout=1) for all."""
     _, hp, _ = parse(base)
     decide = heuristic_decide if base == "heuristic" else strong_decide
     strong = base == "strong"
@@ -188,11 +188,6 @@ def test_direct_rollout_equals_engine_hand_loop(base):
         rng = np.zeros(4, dtype=np.uint64)
         a_st, b_st = det.copy(), det.copy()
         m1 = base_rollout(a_st, team, hp, strong, rng.copy(), RULES, obs, scratch, items)
-        if not strong:
-            c_st = det.copy()
-            m0 = heuristic_rollout(c_st, team, hp, rng.copy(), RULES, obs, scratch, items)
-            assert m0 == m1
-            np.testing.assert_array_equal(c_st, a_st)
         m2 = rollout(
             b_st,
             team,

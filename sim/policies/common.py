@@ -80,34 +80,32 @@ def work_keys(scratch):
 def opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
     ``sim.legality.best_opening``), or -1 if no opening can be completed or none is left."""
-    if opening_plan(obs, rules, scratch, ob_hand(obs), 0) < 0:
-        if obs[E.OB_MELDED] == 0 or not bonus_owed(obs):
-            return -1
+    hand = ob_hand(obs)
+    if opening_plan(obs, rules, scratch, hand, 0) < 0:
         # OPEN-1 once begun must stand: the plan that keeps a card to hold found nothing, but
         # a player owed bonus cards (OPEN-5) needs only the card to discard (OUT-2), as the
         # engine judges. Reached when someone else began the opening (a search candidate, a
         # human seat handing over to the policy)
-        plan = work_plan(scratch)
-        mc = obs[E.OB_OPEN_MIN]
-        hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
-        extra, pk = ob_aside_total(obs), obs[E.OB_PILE_KIND]
-        work = tmp_search(scratch_tmp(scratch))
-        if opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, True, work) < mc:
+        if obs[E.OB_MELDED] == 0 or not bonus_owed(obs):
+            return -1
+        if opening_plan(obs, rules, scratch, hand, 0, True) < 0:
             return -1
     return plan_step(obs, rules, scratch)
 
 
 @njit(cache=True)
-def opening_plan(obs, rules, scratch, hand, held_back):
+def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     """OPEN-1..4: the best opening using only the cards of ``hand`` (the player's hand, or a part
     of it that leaves ``held_back`` cards out: they stay in hand, which counts for OUT-2),
-    written to the plan at ``work_plan``; its count, or -1 if below the minimum."""
+    written to the plan at ``work_plan``; its count, or -1 if below the minimum. ``bonus``: the
+    player is owed bonus cards (OPEN-5), so OUT-2 asks only for a card to discard (False: a
+    plan legal either way)."""
     plan = work_plan(scratch)
     extra = held_back + ob_aside_total(obs)
     mc = obs[E.OB_OPEN_MIN]
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
     work = tmp_search(scratch_tmp(scratch))
-    best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, False, work)
+    best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
     return best if best >= mc else -1
 
 

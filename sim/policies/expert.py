@@ -15,10 +15,10 @@ records unchanged), 1 is ``strong`` (``sim.policies.strong``, whose four extra p
 the heuristic's). ``expert_strong`` is registered as ``expert`` with ``rollout=1`` and strong's
 learned values as its defaults.
 
-Decision points (the rest is the heuristic's):
+Decision points (the rest is the base policy's):
 
 - the draw, when taking the pile is legal (PILE-1/2): draw or take;
-- the discard (DISCARD-*): the heuristic's choice and its next preferences (found by asking
+- the discard (DISCARD-*): the base policy's choice and its next preferences (found by asking
   the base policy again with the chosen kinds hidden), up to ``candidates``, plus starting a
   sevens (MELD-6), aces (MELD-7) or wild (MELD-8) meld instead, when legal;
 - starting a sevens, aces or wild meld proposed by the base policy: do it, or hold (the
@@ -56,7 +56,7 @@ from sim.engine.views import ob_melds, scratch_legal, scratch_tmp
 from sim.errors import CanastaError
 from sim.legality import meld_size
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
-from sim.policies.strong import EXTRA_TABLE, strong_decide
+from sim.policies.strong import EXTRA_TABLE, strong_decide, strong_table
 
 #: the expert's own parameters (name, default, meaning); the base policy's follow (its rollouts
 #: and its own moves): the heuristic's, then strong's extra four (used when rollout=1)
@@ -223,12 +223,6 @@ def candidates(obs, params, rng, rules, scratch, cands):
 
 
 @njit(cache=True)
-def heuristic_rollout(st, team, hp, rng, rules, obs, scratch, items):
-    """``base_rollout`` with the heuristic (rollout=0), as before issue 13."""
-    return base_rollout(st, team, hp, False, rng, rules, obs, scratch, items)
-
-
-@njit(cache=True)
 def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
     """``sim.engine.search.rollout`` with the base policy for all four players, called directly:
     numba cannot cache a function that passes a compiled policy on as a value (its address is
@@ -321,8 +315,6 @@ def expert_decide(obs, params, rng, rules, scratch):
 def expert_strong_table() -> tuple[tuple[str, float, str], ...]:
     """``expert_strong``'s table: the search parameters with rollout=1, then strong's table
     with its learned values as defaults."""
-    from sim.policies.strong import strong_table
-
     search = tuple(
         (n, float(ROLLOUT_STRONG) if n == "rollout" else d, doc) for n, d, doc in _SEARCH_TABLE
     )
