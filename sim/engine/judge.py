@@ -17,6 +17,7 @@ from sim import encoding as E
 from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
+    c_view,
     ob_aside_total,
     ob_hand,
     ob_melds,
@@ -327,7 +328,7 @@ def _in_plan(plan, slot, nat, two, joker):
 def cache_plan(cache):
     """plan[slot, col] view of the plan cache (``PLAN_CACHE_FIELDS``)."""
     n = E.N_KINDS * E.N_MELD_COLS
-    return cache[E.PC_PLAN : E.PC_PLAN + n].reshape((E.N_KINDS, E.N_MELD_COLS))
+    return c_view(cache[E.PC_PLAN : E.PC_PLAN + n], (E.N_KINDS, E.N_MELD_COLS))
 
 
 @njit(cache=True)

@@ -8,6 +8,10 @@ no kernel reads another one's region by a counted offset.
 from __future__ import annotations
 
 from numba import njit
+from numba.core import cgutils, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from sim import encoding as E
 
@@ -17,31 +21,73 @@ _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
 
 
+@intrinsic
+def c_view(typingctx, a, shape):
+    """``a.reshape(shape)`` for a 1-D C-contiguous ``a`` of exactly ``prod(shape)`` words (the
+    caller's slice; not checked): the same C-contiguous view, built inline. numba's reshape
+    calls its C helper (``numba_attempt_nocopy_reshape``) and checks the size, ~40 ns a view,
+    and the kernels take views of the state, observation and scratch at every decision
+    (issue 12, fourth pass)."""
+    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
+        return None
+    if not isinstance(shape, types.BaseTuple) or not all(
+        isinstance(t, types.Integer) for t in shape
+    ):
+        return None
+    ret = a.copy(ndim=len(shape), layout="C")
+
+    def codegen(context, builder, sig, args):
+        aryty, shapety = sig.args
+        ary = make_array(aryty)(context, builder, args[0])
+        out = make_array(sig.return_type)(context, builder)
+        dims = [
+            context.cast(builder, v, t, types.intp)
+            for v, t in zip(cgutils.unpack_tuple(builder, args[1]), shapety, strict=True)
+        ]
+        strides = []
+        step = ary.itemsize
+        for d in reversed(dims):  # C order: the last axis is contiguous
+            strides.insert(0, step)
+            step = builder.mul(step, d)
+        populate_array(
+            out,
+            data=ary.data,
+            shape=dims,
+            strides=strides,
+            itemsize=ary.itemsize,
+            meminfo=ary.meminfo,
+            parent=ary.parent,
+        )
+        return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
+
+    return ret(a, shape), codegen
+
+
 # ---------------------------------------------------------------------------------------
 # The state (STATE_FIELDS)
 # ---------------------------------------------------------------------------------------
 @njit(cache=True)
 def st_hands(st):
     """hands[player, kind] view."""
-    return st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape((E.N_PLAYERS, E.N_KINDS))
+    return c_view(st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS], (E.N_PLAYERS, E.N_KINDS))
 
 
 @njit(cache=True)
 def st_melds(st):
     """melds[team, slot, col] view."""
-    return st[E.ST_MELDS : E.ST_MELDS + _MELD_CELLS].reshape(_MELD_SHAPE)
+    return c_view(st[E.ST_MELDS : E.ST_MELDS + _MELD_CELLS], _MELD_SHAPE)
 
 
 @njit(cache=True)
 def st_threes(st):
     """threes[team, red|black] view."""
-    return st[E.ST_THREES : E.ST_THREES + E.N_TEAMS * 2].reshape((E.N_TEAMS, 2))
+    return c_view(st[E.ST_THREES : E.ST_THREES + E.N_TEAMS * 2], (E.N_TEAMS, 2))
 
 
 @njit(cache=True)
 def st_pending(st):
     """pending[slot, col] view: cards melded from hand in this opening turn."""
-    return st[E.ST_PENDING : E.ST_PENDING + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(st[E.ST_PENDING : E.ST_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)
@@ -62,13 +108,13 @@ def ob_hand(obs):
 @njit(cache=True)
 def ob_melds(obs):
     """melds[own|opp, slot, col] view of an observation."""
-    return obs[E.OB_MELDS : E.OB_MELDS + _MELD_CELLS].reshape(_MELD_SHAPE)
+    return c_view(obs[E.OB_MELDS : E.OB_MELDS + _MELD_CELLS], _MELD_SHAPE)
 
 
 @njit(cache=True)
 def ob_pending(obs):
     """pending[slot, col] view: the cards the team melded from hand this opening turn."""
-    return obs[E.OB_PENDING : E.OB_PENDING + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(obs[E.OB_PENDING : E.OB_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)
@@ -108,25 +154,25 @@ def tmp_leave(tmp):
 @njit(cache=True)
 def tmp_melds(tmp):
     """melds[team, slot, col]: a meld table of the checks' own."""
-    return tmp[E.TM_MELDS : E.TM_MELDS + _MELD_CELLS].reshape(_MELD_SHAPE)
+    return c_view(tmp[E.TM_MELDS : E.TM_MELDS + _MELD_CELLS], _MELD_SHAPE)
 
 
 @njit(cache=True)
 def tmp_pending(tmp):
     """pending[slot, col]: the opening turn's melds after an operation."""
-    return tmp[E.TM_PENDING : E.TM_PENDING + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(tmp[E.TM_PENDING : E.TM_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)
 def tmp_plan(tmp):
     """plan[slot, col]: the best opening's further melds (``sim.legality.best_opening``)."""
-    return tmp[E.TM_PLAN : E.TM_PLAN + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(tmp[E.TM_PLAN : E.TM_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)
 def tmp_gen_plan(tmp):
     """plan[slot, col]: the opening plan ``legal_actions`` judges its candidates against."""
-    return tmp[E.TM_GEN_PLAN : E.TM_GEN_PLAN + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(tmp[E.TM_GEN_PLAN : E.TM_GEN_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)

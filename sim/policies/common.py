@@ -9,6 +9,7 @@ from sim.engine.judge import action_ok, action_reason, meld_reason_without_openi
 from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
+    c_view,
     ob_aside_total,
     ob_hand,
     ob_melds,
@@ -43,7 +44,7 @@ assert _POLICY_WORK <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room fo
 @njit(cache=True)
 def work_plan(scratch):
     """plan[slot, col]: an opening plan (``opening_plan`` writes it, ``plan_step`` reads it)."""
-    return scratch[PW_PLAN : PW_PLAN + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(scratch[PW_PLAN : PW_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)
@@ -55,14 +56,14 @@ def work_sub(scratch):
 @njit(cache=True)
 def work_targets(scratch):
     """targets[3, kind]: the cards each special hand wants (special_chaser)."""
-    return scratch[PW_TARGETS : PW_TARGETS + 3 * E.N_KINDS].reshape((3, E.N_KINDS))
+    return c_view(scratch[PW_TARGETS : PW_TARGETS + 3 * E.N_KINDS], (3, E.N_KINDS))
 
 
 @njit(cache=True)
 def work_pending(scratch):
     """pending[slot, col] in the targets' words, for a policy's check while drawing (no chase
     is on then)."""
-    return scratch[PW_TARGETS : PW_TARGETS + _PLAN_CELLS].reshape(_PLAN_SHAPE)
+    return c_view(scratch[PW_TARGETS : PW_TARGETS + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True)
