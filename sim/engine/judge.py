@@ -245,9 +245,13 @@ def declare_ok(obs, rules, tmp):
     """``action_reason(obs, A_DECLARE, rules, tmp) == R_OK``, without naming a refusal:
     ``special_reason`` accepts only a hand ``classify_special`` recognises (SPECIAL-3..7), so
     the other conditions (SPECIAL-1/2) are judged only for such a hand; a refused hand's
-    nearest special hand (``_nearest_refusal``, most of the cost) is never looked for."""
+    nearest special hand (``_nearest_refusal``, most of the cost) is never looked for. The
+    flags ``special_reason`` refuses first (SPECIAL-1: a team that has melded, a turn that
+    took the pile) are read before the hand is classified."""
     if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_MELDED] == 1:
         return False  # TURN-1; SPECIAL-1: the first and only meld
+    if obs[E.OB_OPENED] == 1 or obs[E.OB_DREW_STOCK] == 0:
+        return False  # SPECIAL-1: the team has melded, or the pile was taken (special_reason)
     if classify_special(ob_hand(obs), rules) == E.SPECIAL_NONE:
         return False  # SPECIAL-3..7: no special hand (or specials off)
     return action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK

@@ -6,7 +6,14 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.judge import action_ok, action_reason, legal_actions, pile_may_open
+from sim.engine.judge import (
+    _discard_reason_at,
+    _turn_opening_reason,
+    action_ok,
+    action_reason,
+    legal_actions,
+    pile_may_open,
+)
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp, tmp_search
 from sim.legality import meld_size, opening_best_work, opening_reason, out_reason
 from sim.policies.common import (
@@ -311,7 +318,6 @@ def _safe_discard(obs, params, rules, scratch, late):
     """``safe_discard`` with ``late`` (``_late``) already known."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    tmp = scratch_tmp(scratch)
     keys = work_keys(scratch)
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
     for k in range(E.N_KINDS):
@@ -345,7 +351,12 @@ def _safe_discard(obs, params, rules, scratch, late):
             w = params[H_DUMP_WEIGHT] if late else 0.2
             keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
         keys[k] = np.int64(keep * 1000.0)
-    # check legality in order of preference, stopping at the first legal discard
+    # check legality in order of preference, stopping at the first legal discard: the
+    # candidates are held (hand[k] > 0), so ``action_reason`` of a discard is TURN-1's phase
+    # and ``_discard_reason_at`` with the hand's count and the turn's OPEN-1..4 check, the
+    # same for every kind (computed once, as ``legal_actions`` does)
+    play = obs[E.OB_PHASE] == E.PH_PLAY
+    total, opening_r = hand.sum(), _turn_opening_reason(obs)
     for _ in range(E.N_KINDS):
         best_k, best = -1, NO_KEY
         for k in range(E.N_KINDS):
@@ -353,7 +364,7 @@ def _safe_discard(obs, params, rules, scratch, late):
                 best_k, best = k, keys[k]
         if best_k < 0:
             break
-        if action_reason(obs, E.A_DISCARD + best_k, rules, tmp) == E.R_OK:
+        if play and _discard_reason_at(obs, hand, best_k, total, opening_r) == E.R_OK:
             return E.A_DISCARD + best_k
         keys[best_k] = NO_KEY
     best_a = -1
