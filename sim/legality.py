@@ -77,7 +77,12 @@ def wild_meld_incomplete(melds, team):
 # ---------------------------------------------------------------------------------------
 # MELD-1..9: one meld operation
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+# Explicit signatures here and below: callers pass constant flags, and numba would otherwise
+# compile a copy of the kernel (and of all it calls) per literal value (cold start, issue 12).
+@njit(
+    "int64(int64[:, :, ::1], int64, int64, int64, int64, int64, boolean, boolean, int64[::1])",
+    cache=True,
+)
 def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
     """May ``team`` put ``nat`` naturals of ``slot``, ``two`` twos and ``joker`` jokers from hand
     on its meld of ``slot`` (starting it if absent)? ``slot`` is a natural kind or WILD_MELD.
@@ -270,7 +275,11 @@ def _sort_small(a, n):
         a[j + 1] = v
 
 
-@njit(cache=True)
+@njit(
+    "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
+    " boolean, int64, int64[::1])",
+    cache=True,
+)
 def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
 
@@ -528,7 +537,7 @@ def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count,
     return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opening_best_work(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work):
     """``opening_best`` with the search's tables in ``work`` (``best_opening_work``)."""
     if opening_upper_bound(hand, pending, melds, rules) < min_count:

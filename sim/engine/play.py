@@ -23,7 +23,7 @@ from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache):
     """The action of the acting player's policy (team 0, seats 0 and 2: ``pol0``), judged by
     the engine (``check_action``, its plan ``cache``); an illegal one is counted in
@@ -61,7 +61,7 @@ def forced_action_state(st):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug):
     """Play the dealt hand in ``st`` to its end. Team 0 (seats 0, 2) uses ``pol0``. Returns 0,
     or an invariant code (``INV_*``) at the first broken invariant (debug)."""

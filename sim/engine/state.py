@@ -325,7 +325,7 @@ def apply_action(st, a, rules, log):
         begin_turn(st, rules, log)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_hand(st, rules, items):
     """SCORE-1..8, OUT-3: fill items[team, N_SCORE_ITEMS] for both teams."""
     hands = st_hands(st)

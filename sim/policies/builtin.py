@@ -304,7 +304,7 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def safe_discard(obs, params, rules, scratch):
     """DISCARD-*: the legal discard that keeps most and risks least. Keep: pairs and ranks the
     team melds, wild cards. Risk: a natural of a live rank the next player may pair (PILE-1),
@@ -371,7 +371,7 @@ def _safe_discard(obs, params, rules, scratch, late):
     return best_a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_pile_ok(obs, params, rules, scratch):
     """PILE-1/2 and judgement: a big enough pile, and no sevens/aces meld it would not start."""
     if obs[E.OB_PILE_N] < params[H_PILE_MIN] and obs[E.OB_OPENED] == 1 and obs[E.OB_STOCK_N] > 0:
@@ -429,7 +429,7 @@ def _safe_pickup(obs, params, rules, scratch):
     return best >= mc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def heuristic_play(obs, params, rules, scratch):
     """One play-phase step of the heuristic (shared with special_chaser)."""
     tmp = scratch_tmp(scratch)

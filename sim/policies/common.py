@@ -77,7 +77,7 @@ def work_keys(scratch):
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
     ``sim.legality.best_opening``), or -1 if no opening can be completed or none is left."""
@@ -94,7 +94,7 @@ def opening_step(obs, rules, scratch):
     return plan_step(obs, rules, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     """OPEN-1..4: the best opening using only the cards of ``hand`` (the player's hand, or a part
     of it that leaves ``held_back`` cards out: they stay in hand, which counts for OUT-2),
@@ -135,7 +135,7 @@ def opening_stands(obs):
     return r == E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     """Is this meld operation legal (``action_reason``)? When the opening already ``stands``
     (``opening_stands``), the opening search is replaced by a cheaper, stricter check: the
@@ -157,7 +157,9 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     return r == E.R_OK
 
 
-@njit(cache=True)
+# One signature: callers pass a constant ``use_wilds``, and a copy per value doubled the
+# compile time of this kernel and all it calls (cold start, issue 12).
+@njit("int64(int64[::1], int64[::1], int64[::1], boolean, int64)", cache=True)
 def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
