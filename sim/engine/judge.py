@@ -393,7 +393,7 @@ def legal_actions(obs, rules, out, tmp):
     by ``_meld_ok_fast`` (tests/test_legal_generation.py, on every decision of real hands)."""
     phase = obs[E.OB_PHASE]
     if phase != E.PH_PLAY:
-        return legal_actions_filter(obs, rules, out, tmp)
+        return _legal_outside_play(obs, rules, out, tmp)
     n = 0
     hand = ob_hand(obs)
     if declare_ok(obs, rules, tmp):
@@ -448,12 +448,12 @@ def legal_actions(obs, rules, out, tmp):
 
 
 @njit(cache=True)
-def legal_actions_filter(obs, rules, out, tmp):
-    """``legal_actions`` by filtering the fixed action table with ``action_reason`` (the one
-    validator): the oracle the generator is tested against (tests/test_legal_generation.py)."""
+def _legal_outside_play(obs, rules, out, tmp):
+    """The legal actions (table order) outside the play phase: the red-threes decision, the
+    draw, none once the hand is over. Shared by ``legal_actions`` and its oracle, so that the
+    engine's hand loop does not compile the oracle's play-phase filter (cold start, issue 12)."""
     n = 0
     phase = obs[E.OB_PHASE]
-    hand = ob_hand(obs)
     if phase == E.PH_THREES:
         for a in (E.A_LAY_THREES, E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
             if action_reason(obs, a, rules, tmp) == E.R_OK:
@@ -469,9 +469,17 @@ def legal_actions_filter(obs, rules, out, tmp):
         ):
             out[n] = E.A_TAKE_PILE
             n += 1
-        return n
-    if phase != E.PH_PLAY:
-        return 0
+    return n
+
+
+@njit(cache=True)
+def legal_actions_filter(obs, rules, out, tmp):
+    """``legal_actions`` by filtering the fixed action table with ``action_reason`` (the one
+    validator): the oracle the generator is tested against (tests/test_legal_generation.py)."""
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return _legal_outside_play(obs, rules, out, tmp)
+    n = 0
+    hand = ob_hand(obs)
     if action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK:
         out[n] = E.A_DECLARE
         n += 1
