@@ -157,9 +157,7 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     return r == E.R_OK
 
 
-# One signature: callers pass a constant ``use_wilds``, and a copy per value doubled the
-# compile time of this kernel and all it calls (cold start, issue 12).
-@njit("int64(int64[::1], int64[::1], int64[::1], boolean, int64)", cache=True)
+@njit(cache=True)  # no eager signature: it would compile the judge beneath it at import
 def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
