@@ -13,6 +13,35 @@ from sim import encoding as E
 from sim.legality import opening_min
 
 
+@njit(cache=True, inline="always")
+def _observe_seat(st, p, obs):
+    """The seat-relative part of an observation (own hand, hand sizes, own team's melds,
+    threes, scores first), shared by ``observe`` and its oracle ``observe_table``."""
+    team = p % E.N_TEAMS
+    obs[E.OB_SEAT] = p
+    pile_n = st[E.ST_PILE_N]
+    obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
+    obs[E.OB_OPEN_MIN] = opening_min(st[E.ST_SCORES + team])
+    obs[E.OB_KEPT] = st[E.ST_KEPT + p]
+    for k in range(E.N_KINDS):
+        obs[E.OB_HAND + k] = st[E.ST_HANDS + p * E.N_KINDS + k]
+    for i in range(E.N_PLAYERS):
+        q = (p + i) % E.N_PLAYERS
+        n = 0
+        for k in range(E.N_KINDS):
+            n += st[E.ST_HANDS + q * E.N_KINDS + k]
+        obs[E.OB_HAND_SIZES + i] = n
+    width = E.N_KINDS * E.N_MELD_COLS
+    for i in range(E.N_TEAMS):
+        t = (team + i) % E.N_TEAMS
+        obs[E.OB_OPENED + i] = st[E.ST_OPENED + t]
+        obs[E.OB_SCORES + i] = st[E.ST_SCORES + t]
+        for j in range(width):
+            obs[E.OB_MELDS + i * width + j] = st[E.ST_MELDS + t * width + j]
+        obs[E.OB_THREES + 2 * i] = st[E.ST_THREES + 2 * t]
+        obs[E.OB_THREES + 2 * i + 1] = st[E.ST_THREES + 2 * t + 1]
+
+
 @njit(cache=True)
 def observe(st, p, obs):
     """Fill ``obs`` with what player ``p`` can see (layout OBS_FIELDS): own team first.
@@ -35,29 +64,7 @@ def observe(st, p, obs):
         obs[E.OB_ASIDE + j] = st[E.ST_ASIDE + j]
     for j in range(E.N_KINDS * E.N_MELD_COLS):
         obs[E.OB_PENDING + j] = st[E.ST_PENDING + j]
-    team = p % E.N_TEAMS
-    obs[E.OB_SEAT] = p
-    pile_n = st[E.ST_PILE_N]
-    obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
-    obs[E.OB_OPEN_MIN] = opening_min(st[E.ST_SCORES + team])
-    obs[E.OB_KEPT] = st[E.ST_KEPT + p]
-    for k in range(E.N_KINDS):
-        obs[E.OB_HAND + k] = st[E.ST_HANDS + p * E.N_KINDS + k]
-    for i in range(E.N_PLAYERS):
-        q = (p + i) % E.N_PLAYERS
-        n = 0
-        for k in range(E.N_KINDS):
-            n += st[E.ST_HANDS + q * E.N_KINDS + k]
-        obs[E.OB_HAND_SIZES + i] = n
-    width = E.N_KINDS * E.N_MELD_COLS
-    for i in range(E.N_TEAMS):
-        t = (team + i) % E.N_TEAMS
-        obs[E.OB_OPENED + i] = st[E.ST_OPENED + t]
-        obs[E.OB_SCORES + i] = st[E.ST_SCORES + t]
-        for j in range(width):
-            obs[E.OB_MELDS + i * width + j] = st[E.ST_MELDS + t * width + j]
-        obs[E.OB_THREES + 2 * i] = st[E.ST_THREES + 2 * t]
-        obs[E.OB_THREES + 2 * i + 1] = st[E.ST_THREES + 2 * t + 1]
+    _observe_seat(st, p, obs)
 
 
 @njit(cache=True)
@@ -68,29 +75,7 @@ def observe_table(st, p, obs):
         o, s = E.SEEN_FIELDS[f, 0], E.SEEN_FIELDS[f, 1]
         for j in range(E.SEEN_FIELDS[f, 2]):
             obs[o + j] = st[s + j]
-    team = p % E.N_TEAMS
-    obs[E.OB_SEAT] = p
-    pile_n = st[E.ST_PILE_N]
-    obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
-    obs[E.OB_OPEN_MIN] = opening_min(st[E.ST_SCORES + team])
-    obs[E.OB_KEPT] = st[E.ST_KEPT + p]
-    for k in range(E.N_KINDS):
-        obs[E.OB_HAND + k] = st[E.ST_HANDS + p * E.N_KINDS + k]
-    for i in range(E.N_PLAYERS):
-        q = (p + i) % E.N_PLAYERS
-        n = 0
-        for k in range(E.N_KINDS):
-            n += st[E.ST_HANDS + q * E.N_KINDS + k]
-        obs[E.OB_HAND_SIZES + i] = n
-    width = E.N_KINDS * E.N_MELD_COLS
-    for i in range(E.N_TEAMS):
-        t = (team + i) % E.N_TEAMS
-        obs[E.OB_OPENED + i] = st[E.ST_OPENED + t]
-        obs[E.OB_SCORES + i] = st[E.ST_SCORES + t]
-        for j in range(width):
-            obs[E.OB_MELDS + i * width + j] = st[E.ST_MELDS + t * width + j]
-        obs[E.OB_THREES + 2 * i] = st[E.ST_THREES + 2 * t]
-        obs[E.OB_THREES + 2 * i + 1] = st[E.ST_THREES + 2 * t + 1]
+    _observe_seat(st, p, obs)
 
 
 @njit(cache=True)
