@@ -597,6 +597,16 @@ OPEN_SEARCH_STATES = (int(KIND_COPIES[JOKER] + KIND_COPIES[TWO]) + 1) * 2 * 3 * 
 #: a hand, two [slot, col] tables and a meld table (PILE-1/2)
 SEARCH_WORK_SIZE = (N_KINDS - FIRST_NATURAL + 5) * OPEN_SEARCH_STATES + N_KINDS + 4 * _PLAN_CELLS
 
+#: best counts of an opening turn per (natural rank, naturals from hand, wild cards) on that
+#: rank, at least that many (``sim.legality.opening_op_values``; ``legal_actions`` answers every
+#: candidate meld operation of an opening turn from it): ranks x 0..8 naturals x 0..3 wilds
+OP_AX_SHAPE = (
+    N_KINDS - FIRST_NATURAL,
+    int(KIND_COPIES[FIRST_NATURAL:].max()) + 1,
+    MAX_OP_WILDS + 1,
+)
+OP_AX_SIZE = OP_AX_SHAPE[0] * OP_AX_SHAPE[1] * OP_AX_SHAPE[2]
+
 #: temporaries of the engine's checks from an observation (``sim.engine.judge``,
 #: ``sim.engine.invariants``), int64[TMP_SIZE]; named views in ``sim.engine.views``
 TMP_FIELDS = (
@@ -605,8 +615,9 @@ TMP_FIELDS = (
     ("melds", _MELD_CELLS),  # an empty meld table (invariants)
     ("pending", _PLAN_CELLS),  # the turn's opening melds after the operation (OPEN-1..4)
     ("plan", _PLAN_CELLS),  # best_opening's plan from there (read by check_action)
-    ("gen_plan", _PLAN_CELLS),  # the plan legal_actions judges candidates against (OPEN-1..4)
+    ("gen_plan", _PLAN_CELLS),  # a plan (unused since legal_actions reads gen_ax, issue 12)
     ("search", SEARCH_WORK_SIZE),  # the opening search's tables, PILE-1/2's copies (legality)
+    ("gen_ax", OP_AX_SIZE),  # legal_actions: an opening turn's best counts (OP_AX_SHAPE)
 )
 _TM, TMP_SIZE = layout(TMP_FIELDS)
 TM_HAND = _TM["hand"]  #: offset of hand[N_KINDS]
@@ -616,6 +627,7 @@ TM_PENDING = _TM["pending"]  #: offset of pending[N_KINDS, N_MELD_COLS]
 TM_PLAN = _TM["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
 TM_GEN_PLAN = _TM["gen_plan"]  #: offset of plan[N_KINDS, N_MELD_COLS] (legal_actions)
 TM_SEARCH = _TM["search"]  #: offset of the rules core's work area (SEARCH_WORK_SIZE words)
+TM_GEN_AX = _TM["gen_ax"]  #: offset of best_ax[OP_AX_SHAPE] (legal_actions)
 
 #: the engine's cache of an opening plan (``sim.engine.judge.check_action``), int64[PC_SIZE]
 PLAN_CACHE_FIELDS = (

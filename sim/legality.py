@@ -424,6 +424,194 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
     return best
 
 
+assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_values: one row of best_ax per layer
+
+
+@njit(cache=True)
+def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax):
+    """``best_opening_work``'s count (relax 0, same arguments; -1 if no valid opening), and for
+    every natural rank at once the best count of a valid opening whose plan puts at least
+    ``a`` naturals from hand and at least ``x`` wild cards on that rank: ``best_ax[layer, a,
+    x]`` (layer = kind - FIRST_NATURAL; -1 if none), so that one search answers, for each meld
+    operation (kind, nat, wilds) of an opening turn, whether the opening is still completable
+    after it (OPEN-1..4). Exact: the plans from the position after an operation of ``nat``
+    naturals and ``x`` wilds on a natural rank are the plans from here with at least that much
+    on the rank (the search's constraints are on the totals per rank, on the wilds placed and
+    on the cards left), and with its wild cards split jokers first the count of each plan is
+    the same (``legal_actions`` judges the other splits and a started wild meld, MELD-8,
+    apart). The same dynamic programme as ``best_opening_work``, forward with every layer's
+    values kept, then backward (the best completion of each state), combining both at each
+    rank's choices. ``work``: int64 of at least (2 x layers + 4) x states + layers + 1 words
+    (a smaller one is replaced by an allocated one)."""
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    jokers = hand[E.JOKER]
+    wilds = hand[E.JOKER] + hand[E.TWO]
+    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    n_states = (wilds + 1) * _SUB
+    n_layers = _N_LAYERS
+    need = (2 * n_layers + 4) * n_states + n_layers + 1
+    if work.shape[0] < need:
+        work = np.empty(need, dtype=np.int64)
+    # per layer l (0..n_layers): values of the states reached before rank l, and their list
+    fval = work[: (n_layers + 1) * n_states]
+    o = (n_layers + 1) * n_states
+    flist = work[o : o + (n_layers + 1) * n_states]
+    o += (n_layers + 1) * n_states
+    bcur, bnxt = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
+    o += 2 * n_states
+    nlist = work[o : o + n_layers + 1]
+    fval[:n_states] = _NO
+    fval[0] = 0
+    flist[0] = 0
+    nlist[0] = 1
+    for i in range(n_layers):
+        kind = E.FIRST_NATURAL + i
+        c = hand[kind]
+        base_n = pending[kind, E.NATURALS]
+        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
+        top = 1 if kind == pile_kind else 0
+        dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
+        row, nrow = i * n_states, (i + 1) * n_states
+        fval[nrow : nrow + n_states] = _NO
+        n_nxt = 0
+        for idx in range(nlist[i]):
+            s = flist[row + idx]
+            p, f, left, cc, bad = _decode(s)
+            for a in range(1 if dead else c + 1):
+                n = base_n + a
+                big_n = n + top
+                if top == 1 and n < 2:
+                    continue  # PILE-1: the pair comes from hand
+                for x in range(1 if dead else min(maxw, wilds - p) + 1):
+                    w = base_w + x
+                    size = big_n + w
+                    if size == 0:
+                        pass  # no meld of this rank
+                    elif size < E.MIN_MELD:
+                        continue  # MELD-1
+                    elif w > 0:
+                        if big_n < 2 or w > maxw or kind == E.SEVEN:
+                            continue  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
+                        if size >= E.CANASTA:
+                            continue  # MELD-2, OPEN-4
+                    elif size > E.CANASTA:
+                        continue  # MELD-2
+                    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0  # OPEN-2
+                    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
+                    unfinished = 0 < size < E.CANASTA
+                    nbad = bad
+                    if unfinished and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
+                        nbad = 1
+                    ns = _encode(p + x, nf, min(left + c - a, _L - 1), ncc, nbad)
+                    value = fval[row + s] + n * _VALUE[kind]
+                    if value > fval[nrow + ns]:
+                        if fval[nrow + ns] == _NO:
+                            flist[nrow + n_nxt] = ns
+                            n_nxt += 1
+                        fval[nrow + ns] = value
+        nlist[i + 1] = n_nxt
+    # The last step (wild meld, MELD-8, OUT-1/2) as in best_opening_work: the best
+    # completion of each state reached after the last rank.
+    base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
+    pending_wilds = 0
+    for slot in range(E.N_KINDS):
+        pending_wilds += (
+            pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
+        )
+    row = n_layers * n_states
+    best = _NO
+    for idx in range(nlist[n_layers]):
+        s = flist[row + idx]
+        p, f, left, cc, bad = _decode(s)
+        bnxt[s] = _NO
+        if f == 0:
+            continue  # OPEN-2
+        for q in range(wilds - p + 1):
+            wm = base_wm + q
+            if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
+                continue  # MELD-1, MELD-2
+            if p > 0 and 0 < base_wm < E.CANASTA and wm < E.CANASTA:
+                continue  # MELD-8: wilds elsewhere only once the started wild meld is done
+            left_total = left + (wilds - p - q) + extra
+            if left_total == 0:
+                continue  # OUT-2: nothing left to discard
+            elif left_total == 1 and threes == 0 and not bonus:
+                total_cc = cc + (1 if wm >= E.CANASTA else 0)
+                if total_cc < 2 or bad == 1 or 0 < wm < E.CANASTA:
+                    continue  # OUT-2, OUT-1
+            value = pending_wilds + _wild_points(p + q, jokers)
+            if value > bnxt[s]:
+                bnxt[s] = value
+        if bnxt[s] != _NO and fval[row + s] + bnxt[s] > best:
+            best = fval[row + s] + bnxt[s]
+    best_ax[:] = _NO
+    if best == _NO:
+        return -1
+    # Backward: bcur[s] = the best completion from state s before rank i; best_ax[i, a, x]
+    # the best whole opening through each choice (a, x) of rank i.
+    n_a, n_x = best_ax.shape[1], best_ax.shape[2]
+    for i in range(n_layers - 1, -1, -1):
+        kind = E.FIRST_NATURAL + i
+        c = hand[kind]
+        base_n = pending[kind, E.NATURALS]
+        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
+        top = 1 if kind == pile_kind else 0
+        dead = is_dead(melds, kind)
+        row = i * n_states
+        for idx in range(nlist[i]):
+            s = flist[row + idx]
+            p, f, left, cc, bad = _decode(s)
+            fs = fval[row + s]
+            bs = _NO
+            for a in range(1 if dead else c + 1):
+                n = base_n + a
+                big_n = n + top
+                if top == 1 and n < 2:
+                    continue  # PILE-1
+                for x in range(1 if dead else min(maxw, wilds - p) + 1):
+                    w = base_w + x
+                    size = big_n + w
+                    if size == 0:
+                        pass
+                    elif size < E.MIN_MELD:
+                        continue  # MELD-1
+                    elif w > 0:
+                        if big_n < 2 or w > maxw or kind == E.SEVEN:
+                            continue  # MELD-4, MELD-6
+                        if size >= E.CANASTA:
+                            continue  # MELD-2, OPEN-4
+                    elif size > E.CANASTA:
+                        continue  # MELD-2
+                    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0
+                    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
+                    unfinished = 0 < size < E.CANASTA
+                    nbad = bad
+                    if unfinished and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
+                        nbad = 1
+                    ns = _encode(p + x, nf, min(left + c - a, _L - 1), ncc, nbad)
+                    b = bnxt[ns]
+                    if b == _NO:
+                        continue
+                    gain = n * _VALUE[kind] + b
+                    if gain > bs:
+                        bs = gain
+                    if a < n_a and x < n_x and fs + gain > best_ax[i, a, x]:
+                        best_ax[i, a, x] = fs + gain
+            bcur[s] = bs
+        bcur, bnxt = bnxt, bcur
+    # at least a naturals and x wilds: suffix maxima over both axes
+    for i in range(n_layers):
+        for a in range(n_a - 1, -1, -1):
+            for x in range(n_x - 1, -1, -1):
+                v = best_ax[i, a, x]
+                if a + 1 < n_a and best_ax[i, a + 1, x] > v:
+                    v = best_ax[i, a + 1, x]
+                if x + 1 < n_x and best_ax[i, a, x + 1] > v:
+                    v = best_ax[i, a, x + 1]
+                best_ax[i, a, x] = v
+    return best
+
+
 @njit(cache=True)
 def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
     """The rule that refuses an opening turn that cannot reach ``min_count`` from here

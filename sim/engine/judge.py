@@ -23,7 +23,7 @@ from sim.engine.views import (
     ob_melds,
     ob_pending,
     take_operation,
-    tmp_gen_plan,
+    tmp_gen_ax,
     tmp_hand,
     tmp_leave,
     tmp_pending,
@@ -37,6 +37,7 @@ from sim.legality import (
     meld_size,
     opening_best_work,
     opening_meld_reason,
+    opening_op_values,
     opening_reason,
     opening_refusal,
     opening_upper_bound,
@@ -363,25 +364,50 @@ def forced_action(obs):
 
 
 @njit(cache=True, inline="always")
-def _meld_ok_fast(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
-    """``_meld_reason_obs(...) == R_OK`` for ``legal_actions``: in the opening turn (OPEN-1..4)
-    an operation inside ``plan`` (the plan the search found from this very position, when
-    ``has_plan``) that passes the other rules leaves the rest of that plan, so the opening
-    stays completable without searching again (the argument of ``check_action``, with its
-    exception for the wild meld)."""
-    if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) != E.R_OK:
+def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
+    """``_meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) == R_OK`` for
+    ``legal_actions``, with the cards the player holds (hand and a taken pile's rest,
+    ``held``) and the threes among them counted once per position: the same checks in the
+    same order, the full kernel only where OUT-2 looks at the table (a card or none left)."""
+    hand = ob_hand(obs)
+    if slot != E.WILD_MELD and hand[slot] < nat:
         return False
-    return _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan)
+    if hand[E.TWO] < two or hand[E.JOKER] < joker:
+        return False
+    melds = ob_melds(obs)
+    total = obs[E.OB_HAND_SIZES] - nat - two - joker
+    initial = obs[E.OB_OPENING_TURN] == 1
+    if meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules) != E.R_OK:
+        return False  # MELD-1..9
+    if initial and opening_meld_reason(melds, 0, slot, nat, two, joker) != E.R_OK:
+        return False  # OPEN-4
+    left = held - nat - two - joker
+    if left - threes <= 0:
+        return False  # OUT-2: no card to discard
+    if left <= 1 or total <= 1:
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) == E.R_OK
+    return True
 
 
 @njit(cache=True, inline="always")
-def _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
-    """The rest of ``_meld_ok_fast`` for an operation that passes the rules other than
-    OPEN-1..4: True outside an opening turn, else the plan shortcut or the full check."""
-    if obs[E.OB_OPENING_TURN] != 1:
+def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
+    """OPEN-1..4 for a meld operation on a natural ``slot`` in an opening turn that passes the
+    other rules: is the opening still completable after it? ``best_ax``: the turn's best counts
+    through at least (naturals, wilds) on each rank (``opening_op_values``), which is the
+    answer for the operation's wilds split jokers first; another split counts less by at most
+    the jokers it leaves for later, 30 points each, so it is judged by the full search only
+    when that difference matters. With a started, incomplete wild meld (MELD-8: wild cards
+    placed elsewhere are counted differently after the operation) the full search judges."""
+    w = two + joker
+    if w > 0 and wm_started:
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True, False) == E.R_OK
+    mc = obs[E.OB_OPEN_MIN]
+    v = best_ax[slot - E.FIRST_NATURAL, nat, w]
+    if v < mc:
+        return False  # OPEN-1..4: no valid opening puts this much on the rank
+    jf = min(w, obs[E.OB_HAND + E.JOKER])  # the jokers-first split of w
+    if joker == jf or v - (jf - joker) * (E.KIND_VALUE[E.JOKER] - E.KIND_VALUE[E.TWO]) >= mc:
         return True
-    if has_plan and slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker):
-        return True  # OPEN-1..4: the rest of the plan still completes the opening
     return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True, False) == E.R_OK
 
 
@@ -389,8 +415,10 @@ def _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
 def legal_actions(obs, rules, out, tmp):
     """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
     many. Generated from the position: the same list, in the same order, as
-    ``legal_actions_filter`` (the table filtered by ``action_reason``), judged per candidate
-    by ``_meld_ok_fast`` (tests/test_legal_generation.py, on every decision of real hands)."""
+    ``legal_actions_filter`` (the table filtered by ``action_reason``), the rules other than
+    OPEN-1..4 judged once per number of wild cards (``_meld_rules_ok``), OPEN-1..4 for every
+    natural-rank candidate of an opening turn by one search (``opening_op_values``,
+    ``_opening_op_ok``) (tests/test_legal_generation.py, on every decision of real hands)."""
     phase = obs[E.OB_PHASE]
     if phase != E.PH_PLAY:
         return _legal_outside_play(obs, rules, out, tmp)
@@ -404,22 +432,44 @@ def legal_actions(obs, rules, out, tmp):
         if hand[k] > 0 and _discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
             out[n] = E.A_DISCARD + k
             n += 1
-    plan = tmp_gen_plan(tmp)  # not touched by the checks below
-    has_plan = obs[E.OB_OPENING_TURN] == 1
-    if has_plan:
-        if not opening_possible(obs, rules, tmp):
-            return n  # OPEN-1: no meld can be part of a valid opening
-        plan[:] = tmp_plan(tmp)  # the plan the search found from this position
     melds = ob_melds(obs)
+    best_ax = tmp_gen_ax(tmp)  # not touched by the checks below
+    opening = obs[E.OB_OPENING_TURN] == 1
+    wm_started = False
+    if opening:
+        pending = ob_pending(obs)
+        mc = obs[E.OB_OPEN_MIN]
+        if opening_upper_bound(hand, pending, melds, rules) < mc:
+            return n  # OPEN-1: no meld can be part of a valid opening (opening_possible)
+        extra, pk, bonus = ob_aside_total(obs), obs[E.OB_PILE_KIND], bonus_owed(obs)
+        work = tmp_search(tmp)
+        if opening_op_values(hand, pending, melds, pk, extra, rules, bonus, work, best_ax) < mc:
+            return n  # OPEN-1: as opening_possible (the same count)
+        wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
+        wm_started = 0 < wm < E.CANASTA
+    held = total + ob_aside_total(obs)  # OUT-2 counts a taken pile's rest (PILE-1)
+    threes = 0
+    for k in (E.RED_THREE, E.BLACK_THREE):
+        threes += hand[k] + obs[E.OB_ASIDE + k]
     for two in range(hand[E.TWO] + 1):
         for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
             if two + joker < 1 or two + joker > E.CANASTA:
                 continue
-            if _meld_ok_fast(obs, E.WILD_MELD, 0, two, joker, rules, tmp, plan, has_plan):
-                out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-                n += 1
+            if not _meld_rules_ok(obs, E.WILD_MELD, 0, two, joker, rules, tmp, held, threes):
+                continue
+            if opening:  # OPEN-1..4 (and MELD-8's order) by the full search
+                r = _meld_reason_obs(obs, E.WILD_MELD, 0, two, joker, rules, tmp, True, False)
+                if r != E.R_OK:
+                    continue
+            out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
+            n += 1
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    long_melds = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] != 0
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
-        if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
+        cur_nat = melds[0, slot, E.NATURALS]
+        cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
+        cur = cur_nat + cur_w
+        if hand[slot] == 0 and cur == 0:
             continue
         for nat in range(min(hand[slot], E.CANASTA) + 1):
             # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
@@ -433,17 +483,27 @@ def legal_actions(obs, rules, out, tmp):
                     a = E.MELD_ACTION[slot, nat, two, joker]
                     if a < 0:
                         continue
-                    bit = 1 << (two + joker)
+                    w = two + joker
+                    bit = 1 << w
                     if not known & bit:
                         known |= bit
-                        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False)
-                        if r == E.R_OK:
+                        new = cur + nat + w
+                        if cur == 0 and new < E.MIN_MELD:
+                            pass  # MELD-1 (meld_reason refuses it whatever else holds)
+                        elif cur_w + w > 0 and (cur_nat + nat < 2 or cur_w + w > maxw):
+                            pass  # MELD-4 (likewise)
+                        elif new > E.CANASTA and not long_melds:
+                            pass  # MELD-2 (likewise: no long meld going out in these rules)
+                        elif _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
                             fine |= bit
                     if not fine & bit:
                         continue
-                    if _meld_opening_ok(obs, slot, nat, two, joker, rules, tmp, plan, has_plan):
-                        out[n] = a
-                        n += 1
+                    if opening and not _opening_op_ok(
+                        obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started
+                    ):
+                        continue
+                    out[n] = a
+                    n += 1
     return n
 
 

@@ -171,8 +171,16 @@ def tmp_plan(tmp):
 
 @njit(cache=True)
 def tmp_gen_plan(tmp):
-    """plan[slot, col]: the opening plan ``legal_actions`` judges its candidates against."""
+    """plan[slot, col]: a plan of the temporaries (``legal_actions`` judged its candidates
+    against one before ``tmp_gen_ax``; free)."""
     return c_view(tmp[E.TM_GEN_PLAN : E.TM_GEN_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
+
+
+@njit(cache=True)
+def tmp_gen_ax(tmp):
+    """best_ax[rank, naturals, wilds]: an opening turn's best counts through each choice
+    (``sim.legality.opening_op_values``), for ``legal_actions``."""
+    return c_view(tmp[E.TM_GEN_AX : E.TM_GEN_AX + E.OP_AX_SIZE], E.OP_AX_SHAPE)
 
 
 @njit(cache=True)
