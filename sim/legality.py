@@ -432,7 +432,8 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     """``best_opening_work``'s count (relax 0, same arguments; -1 if no valid opening), and for
     every natural rank at once the best count of a valid opening whose plan puts at least
     ``a`` naturals from hand and at least ``x`` wild cards on that rank: ``best_ax[layer, a,
-    x]`` (layer = kind - FIRST_NATURAL; -1 if none), so that one search answers, for each meld
+    x]`` (layer = kind - FIRST_NATURAL; -1 if none; written for ``a`` up to the rank's cards
+    in hand and ``x`` up to MELD-4's maximum only), so that one search answers, for each meld
     operation (kind, nat, wilds) of an opening turn, whether the opening is still completable
     after it (OPEN-1..4). Exact: the plans from the position after an operation of ``nat``
     naturals and ``x`` wilds on a natural rank are the plans from here with at least that much
@@ -544,12 +545,17 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
                 bnxt[s] = value
         if bnxt[s] != _NO and fval[row + s] + bnxt[s] > best:
             best = fval[row + s] + bnxt[s]
-    best_ax[:] = _NO
     if best == _NO:
+        best_ax[:] = _NO
         return -1
     # Backward: bcur[s] = the best completion from state s before rank i; best_ax[i, a, x]
-    # the best whole opening through each choice (a, x) of rank i.
-    n_a, n_x = best_ax.shape[1], best_ax.shape[2]
+    # the best whole opening through each choice (a, x) of rank i. Only the cells a <= held,
+    # x <= max wilds are written (the only ones an operation can ask).
+    n_x = min(maxw, best_ax.shape[2] - 1) + 1
+    for i in range(n_layers):
+        for a in range(hand[E.FIRST_NATURAL + i] + 1):
+            for x in range(n_x):
+                best_ax[i, a, x] = _NO
     for i in range(n_layers - 1, -1, -1):
         kind = E.FIRST_NATURAL + i
         c = hand[kind]
@@ -595,12 +601,13 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
                     gain = n * _VALUE[kind] + b
                     if gain > bs:
                         bs = gain
-                    if a < n_a and x < n_x and fs + gain > best_ax[i, a, x]:
+                    if fs + gain > best_ax[i, a, x]:
                         best_ax[i, a, x] = fs + gain
             bcur[s] = bs
         bcur, bnxt = bnxt, bcur
     # at least a naturals and x wilds: suffix maxima over both axes
     for i in range(n_layers):
+        n_a = hand[E.FIRST_NATURAL + i] + 1
         for a in range(n_a - 1, -1, -1):
             for x in range(n_x - 1, -1, -1):
                 v = best_ax[i, a, x]
@@ -851,6 +858,13 @@ def _restricted_on_empty(melds, kind):
     return (
         kind == E.SEVEN or kind == E.ACE or kind == E.JOKER or kind == E.TWO or is_dead(melds, kind)
     )
+
+
+@njit(cache=True, inline="always")
+def restricted_on_empty(melds, kind):
+    """DISCARD-3: ``kind`` may not go onto an empty pile while another discard is legal (for
+    callers judging every discard at once, ``sim.engine.judge.legal_actions``)."""
+    return _restricted_on_empty(melds, kind)
 
 
 @njit(cache=True)

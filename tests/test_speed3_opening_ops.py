@@ -42,7 +42,8 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
     ``opening_op_values`` returns the search's count from the position, and for every live
     natural rank, naturals ``nat`` and wild cards ``w`` (split jokers first) its
     ``best_ax[rank, nat, w]`` is exactly the count the search finds from the position the
-    operation leaves (the oracle ``_meld_reason_obs`` runs), -1 for none alike."""
+    operation leaves (the oracle ``_meld_reason_obs`` runs), -1 for none alike (the cells
+    an operation can ask: up to the rank's cards in hand and MELD-4's wild cards)."""
     work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     work2 = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     ax = np.zeros(E.OP_AX_SHAPE, dtype=np.int64)
@@ -59,12 +60,12 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
         assert best == best_opening_work(hand, pending, *args, plan, bonus, 0, work2)
         positions += 1
         wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
-        wilds = hand[E.TWO] + hand[E.JOKER]
+        wilds, maxw = hand[E.TWO] + hand[E.JOKER], g.rules[E.RS_MAX_WILDS_MIXED]
         for kind in range(E.FIRST_NATURAL, E.N_KINDS):
             if is_dead(melds, kind):
                 continue  # MELD-9 refuses every operation there (the search is not asked)
             for nat in range(hand[kind] + 1):
-                for w in range(min(wilds, E.MAX_OP_WILDS) + 1):
+                for w in range(min(wilds, maxw) + 1):  # MELD-4: no more on a rank
                     if w > 0 and 0 < wm < E.CANASTA:
                         continue  # MELD-8: judged by the full search (legal_actions)
                     joker = min(w, hand[E.JOKER])

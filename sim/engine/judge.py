@@ -43,6 +43,7 @@ from sim.legality import (
     opening_upper_bound,
     out_reason,
     pile_reason_work,
+    restricted_on_empty,
 )
 from sim.special import classify_special, special_reason
 
@@ -181,6 +182,41 @@ def _discard_reason_at(obs, hand, slot, total, opening_r):
             return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
         return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
     return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
+
+
+@njit(cache=True, inline="always")
+def _legal_discards(obs, hand, total, opening_r):
+    """Bit k set when discarding ``k`` is legal in the play phase (``_discard_reason_at`` of
+    every held kind), from one pass over the hand: DISCARD-1/2 need only the hand's count and
+    whether it holds nothing but wild cards and threes; DISCARD-3 (an empty pile) refuses a
+    restricted card exactly when some unrestricted kind may be discarded, the same answer for
+    every restricted kind. A last card (going out, OUT-1) is judged by ``_discard_reason_at``."""
+    mask = 0
+    if opening_r != E.R_OK:
+        return mask  # OPEN-1..4: the turn's melds must be a valid opening
+    if total == 1:
+        for k in range(E.N_KINDS):
+            if hand[k] > 0 and _discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
+                mask |= 1 << k
+        return mask
+    wilds = hand[E.JOKER] + hand[E.TWO]
+    only_wild = wilds + hand[E.RED_THREE] + hand[E.BLACK_THREE] == total
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        if hand[k] > 0:
+            mask |= 1 << k  # DISCARD-1/2: a natural may go
+    if only_wild:  # DISCARD-2: wild cards only when nothing but wilds and threes is held
+        for k in (E.JOKER, E.TWO):
+            if hand[k] > 0:
+                mask |= 1 << k
+    if obs[E.OB_PILE_N] == 0 and mask != 0:
+        melds = ob_melds(obs)
+        free = 0  # DISCARD-3: the legal discards not restricted on an empty pile
+        for k in range(E.N_KINDS):
+            if (mask >> k) & 1 and not restricted_on_empty(melds, k):
+                free |= 1 << k
+        if free != 0:
+            mask = free
+    return mask
 
 
 @njit(cache=True)
@@ -428,8 +464,9 @@ def legal_actions(obs, rules, out, tmp):
         out[n] = E.A_DECLARE
         n += 1
     total, opening_r = hand.sum(), _turn_opening_reason(obs)  # the same for every discard
+    discards = _legal_discards(obs, hand, total, opening_r)
     for k in range(E.N_KINDS):
-        if hand[k] > 0 and _discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
+        if (discards >> k) & 1:
             out[n] = E.A_DISCARD + k
             n += 1
     melds = ob_melds(obs)
