@@ -325,9 +325,17 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
         base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
         top = 1 if kind == pile_kind else 0
         dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
+        row = (i + 1) * n_states
+        if c == 0 and base_n == 0 and base_w == 0 and top == 0:
+            # nothing of this rank in hand, melded this turn or on the pile: the only choice
+            # (no cards; a meld of wild cards alone is MELD-1/4's) leaves every state as it
+            # is, with its value (issue 12: the loop below gives the same, slower)
+            for idx in range(n_cur):
+                s = cur_list[idx]
+                back[row + s] = s << 16
+            continue
         nxt_val[:] = _NO
         n_nxt = 0
-        row = (i + 1) * n_states
         for idx in range(n_cur):
             s = cur_list[idx]
             p, f, left, cc, bad = _decode(s)
@@ -474,6 +482,14 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
         top = 1 if kind == pile_kind else 0
         dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
         row, nrow = i * n_states, (i + 1) * n_states
+        if c == 0 and base_n == 0 and base_w == 0 and top == 0:
+            # every state stays as it is (best_opening_work); only listed states are read
+            for idx in range(nlist[i]):
+                s = flist[row + idx]
+                flist[nrow + idx] = s
+                fval[nrow + s] = fval[row + s]
+            nlist[i + 1] = nlist[i]
+            continue
         fval[nrow : nrow + n_states] = _NO
         n_nxt = 0
         for idx in range(nlist[i]):
@@ -565,6 +581,15 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
         top = 1 if kind == pile_kind else 0
         dead = is_dead(melds, kind)
         row = i * n_states
+        if c == 0 and base_n == 0 and base_w == 0 and top == 0:
+            for idx in range(nlist[i]):  # every state stays as it is (the forward pass)
+                s = flist[row + idx]
+                b = bnxt[s]
+                bcur[s] = b
+                if b != _NO and fval[row + s] + b > best_ax[i, 0, 0]:
+                    best_ax[i, 0, 0] = fval[row + s] + b
+            bcur, bnxt = bnxt, bcur
+            continue
         for idx in range(nlist[i]):
             s = flist[row + idx]
             p, f, left, cc, bad = _decode(s)
