@@ -31,7 +31,9 @@ from sim.engine.views import (
     tmp_search,
 )
 from sim.legality import (
+    RULE_OF_FIVE_NATURALS,
     discard_reason,
+    is_dead,
     leave_reason,
     meld_reason,
     meld_size,
@@ -400,6 +402,35 @@ def forced_action(obs):
 
 
 @njit(cache=True, inline="always")
+def meld_refused_on_counts(obs, slot, nat, w, rules):
+    """True when ``meld_reason`` refuses ``nat`` naturals and ``w`` wild cards from hand on the
+    own meld of natural ``slot`` whatever the split of the wilds and the rest of the position
+    (each test below is a refusal it reaches on every path to R_OK): a cheap pre-test for
+    callers judging many candidates (``legal_actions``, ``policies.common.largest_meld``);
+    False says nothing (the full check decides)."""
+    melds = ob_melds(obs)
+    cur_nat = melds[0, slot, E.NATURALS]
+    cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
+    new = cur_nat + cur_w + nat + w
+    if rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] == 0:
+        if new > E.CANASTA or is_dead(melds, slot):
+            return True  # MELD-2, MELD-9 (a long meld going out is their only exception)
+    if cur_nat + cur_w == 0 and new < E.MIN_MELD:
+        return True  # MELD-1
+    if cur_w + w > 0 and (cur_nat + nat < 2 or cur_w + w > rules[E.RS_MAX_WILDS_MIXED]):
+        return True  # MELD-4
+    if w > 0:
+        if slot == E.SEVEN or 0 < meld_size(melds, 0, E.WILD_MELD) < E.CANASTA:
+            return True  # MELD-6, MELD-8
+        if obs[E.OB_OPENING_TURN] != 1:
+            if slot == E.ACE and cur_w == 0:
+                return True  # MELD-7: natural aces take no wild card after the opening
+            if rules[E.RS_RULE_OF_FIVE] != 0 and cur_nat + nat < RULE_OF_FIVE_NATURALS:
+                return True  # MELD-5
+    return False
+
+
+@njit(cache=True, inline="always")
 def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
     """``_meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) == R_OK`` for
     ``legal_actions``, with the cards the player holds (hand and a taken pile's rest,
@@ -500,13 +531,8 @@ def legal_actions(obs, rules, out, tmp):
                     continue
             out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
             n += 1
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    long_melds = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] != 0
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
-        cur_nat = melds[0, slot, E.NATURALS]
-        cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
-        cur = cur_nat + cur_w
-        if hand[slot] == 0 and cur == 0:
+        if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
             continue
         for nat in range(min(hand[slot], E.CANASTA) + 1):
             # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
@@ -524,13 +550,8 @@ def legal_actions(obs, rules, out, tmp):
                     bit = 1 << w
                     if not known & bit:
                         known |= bit
-                        new = cur + nat + w
-                        if cur == 0 and new < E.MIN_MELD:
-                            pass  # MELD-1 (meld_reason refuses it whatever else holds)
-                        elif cur_w + w > 0 and (cur_nat + nat < 2 or cur_w + w > maxw):
-                            pass  # MELD-4 (likewise)
-                        elif new > E.CANASTA and not long_melds:
-                            pass  # MELD-2 (likewise: no long meld going out in these rules)
+                        if meld_refused_on_counts(obs, slot, nat, w, rules):
+                            pass  # MELD-1..9 on the counts: no need to call meld_reason
                         elif _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
                             fine |= bit
                     if not fine & bit:

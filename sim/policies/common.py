@@ -5,7 +5,12 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.judge import action_ok, action_reason, meld_reason_without_opening
+from sim.engine.judge import (
+    action_ok,
+    action_reason,
+    meld_reason_without_opening,
+    meld_refused_on_counts,
+)
 from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
@@ -189,7 +194,9 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
                 if two > hand[E.TWO]:
                     continue
                 a = E.MELD_ACTION[slot, nat, two, joker]
-                if a >= 0 and meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
+                if a < 0 or meld_refused_on_counts(obs, slot, nat, w, rules):
+                    continue  # MELD-1..9 refuse it on the counts (meld_ok would say no)
+                if meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
                     best_a, best_n = a, n
                     done = True
                     break
