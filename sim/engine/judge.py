@@ -531,10 +531,15 @@ def legal_actions(obs, rules, out, tmp):
                     continue
             out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
             n += 1
+    long_melds = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] != 0
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
-        if hand[slot] == 0 and meld_size(melds, 0, slot) == 0:
+        started = meld_size(melds, 0, slot) > 0
+        if hand[slot] == 0 and not started:
             continue
-        for nat in range(min(hand[slot], E.CANASTA) + 1):
+        if not long_melds and is_dead(melds, slot):
+            continue  # MELD-9 refuses every operation (as meld_refused_on_counts)
+        # a new meld needs two naturals at least (MELD-1/4: as meld_refused_on_counts)
+        for nat in range(0 if started else 2, min(hand[slot], E.CANASTA) + 1):
             # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
             # their number (MELD-1..9 count them; OUT-2 counts the cards left): judged once
             # per number of wilds w (bit w of ``known``, verdict in ``fine``), the first
