@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
+from sim._views import c_view
 
 # Kernels get these as module constants; they are fixed by the rules, never user-set.
 _VALUE = E.KIND_VALUE
@@ -616,10 +617,10 @@ def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count
     rest[:] = hand
     rest[top_kind] -= 2
     if not opened:
-        pending = work[_SW_PENDING : _SW_PENDING + _CELLS].reshape((E.N_KINDS, E.N_MELD_COLS))
+        pending = c_view(work[_SW_PENDING : _SW_PENDING + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
         pending[:] = 0
         pending[top_kind, E.NATURALS] = 2
-        plan = work[_SW_PLAN : _SW_PLAN + _CELLS].reshape((E.N_KINDS, E.N_MELD_COLS))
+        plan = c_view(work[_SW_PLAN : _SW_PLAN + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
         search = work[:_SW_SEARCH]  # SEARCH_WORK_FIELDS: the search's tables come first
         got = best_opening_work(
             rest, pending, melds, top_kind, size - 1, rules, plan, False, 0, search
@@ -628,7 +629,7 @@ def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count
             return E.R_PILE_CANNOT_OPEN
         return E.R_OK
     # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
-    after = work[_SW_MELDS : _SW_MELDS + 2 * _CELLS].reshape((E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS))
+    after = c_view(work[_SW_MELDS : _SW_MELDS + 2 * _CELLS], (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS))
     after[:] = melds
     after[team, top_kind, E.NATURALS] += 3
     for kind in range(E.N_KINDS):

@@ -8,59 +8,14 @@ no kernel reads another one's region by a counted offset.
 from __future__ import annotations
 
 from numba import njit
-from numba.core import cgutils, types
-from numba.core.imputils import impl_ret_borrowed
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
 
 from sim import encoding as E
+from sim._views import c_view
 
 _MELD_SHAPE = (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
 _MELD_CELLS = E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
-
-
-@intrinsic
-def c_view(typingctx, a, shape):
-    """``a.reshape(shape)`` for a 1-D C-contiguous ``a`` of exactly ``prod(shape)`` words (the
-    caller's slice; not checked): the same C-contiguous view, built inline. numba's reshape
-    calls its C helper (``numba_attempt_nocopy_reshape``) and checks the size, ~40 ns a view,
-    and the kernels take views of the state, observation and scratch at every decision
-    (issue 12, fourth pass)."""
-    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
-        return None
-    if not isinstance(shape, types.BaseTuple) or not all(
-        isinstance(t, types.Integer) for t in shape
-    ):
-        return None
-    ret = a.copy(ndim=len(shape), layout="C")
-
-    def codegen(context, builder, sig, args):
-        aryty, shapety = sig.args
-        ary = make_array(aryty)(context, builder, args[0])
-        out = make_array(sig.return_type)(context, builder)
-        dims = [
-            context.cast(builder, v, t, types.intp)
-            for v, t in zip(cgutils.unpack_tuple(builder, args[1]), shapety, strict=True)
-        ]
-        strides = []
-        step = ary.itemsize
-        for d in reversed(dims):  # C order: the last axis is contiguous
-            strides.insert(0, step)
-            step = builder.mul(step, d)
-        populate_array(
-            out,
-            data=ary.data,
-            shape=dims,
-            strides=strides,
-            itemsize=ary.itemsize,
-            meminfo=ary.meminfo,
-            parent=ary.parent,
-        )
-        return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
-
-    return ret(a, shape), codegen
 
 
 # ---------------------------------------------------------------------------------------
