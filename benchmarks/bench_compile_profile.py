@@ -1,6 +1,7 @@
 """Which kernels the first ``sim.simulate`` call compiles, and what each costs (issue 12).
 
     .venv/bin/python benchmarks/bench_compile_profile.py [--policies heuristic,heuristic] [--top 30]
+        [--literals]
 
 Runs the first ``sim.simulate(1, policies=...)`` in a fresh interpreter with an empty
 ``NUMBA_CACHE_DIR`` and records numba's ``numba:compile`` events (``numba.core.event``): one per
@@ -56,6 +57,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="heuristic,heuristic")
     ap.add_argument("--top", type=int, default=30, help="functions to list (by own time)")
+    ap.add_argument(
+        "--literals",
+        action="store_true",
+        help="also list every function compiled more than once with a literal argument, and "
+        "its argument types (a constant passed as is: see sim._views.opaque)",
+    )
     args = ap.parse_args()
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     with tempfile.TemporaryDirectory() as cache:
@@ -84,6 +91,16 @@ def main() -> None:
     print(f"{'own s':>7} {'incl s':>7} {'n':>3}  function")
     for name, (n, own, incl) in sorted(per.items(), key=lambda kv: -kv[1][1])[: args.top]:
         print(f"{own:7.2f} {incl:7.2f} {n:3d}  {name}")
+    if args.literals:
+        sigs: dict[str, list] = {}
+        for name, sig, _incl, own in data["rows"]:
+            sigs.setdefault(name, []).append((own, sig))
+        print("\nfunctions compiled more than once, with a literal argument (own s, arguments):")
+        for name, rows in sorted(sigs.items(), key=lambda kv: -sum(r[0] for r in kv[1])):
+            if len(rows) > 1 and any("Literal" in sig for _, sig in rows):
+                print(f"{name} x{len(rows)}")
+                for own, sig in rows:
+                    print(f"  {own:6.2f}  {sig}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,14 @@
-"""``c_view``: a shaped view of a 1-D slice without numba's reshape call (issue 12).
+"""Compile-time helpers shared by the rules core (``sim.legality``) and the engine.
 
-Below the rules core (``sim.legality`` uses it for its work area's tables) and the engine
-(``sim.engine.views`` names every field of the state, observation and scratch with it), so
-that both take views the same cheap way; ``sim.engine.views.c_view`` is this one.
+Two intrinsics that change how numba compiles a kernel, not what it computes:
+
+- ``c_view``: a shaped view of a slice without numba's ``reshape`` (a C helper call and a
+  size check, ~40 ns a view, and an error path whose message formatting is compiled into
+  every library that reshapes: issue 12);
+- ``opaque``: pass a constant to a kernel as a run-time value. numba types a literal
+  argument (``True``, ``0``) as its own type and compiles the callee again for each literal
+  value, with everything it calls; ``f(x, opaque(True))`` reuses the copy compiled for a
+  run-time ``bool`` (cold start, issue 12: ``docs/architecture.md``, "Compile time").
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ def c_view(typingctx, a, shape):
     calls its C helper (``numba_attempt_nocopy_reshape``) and checks the size, ~40 ns a view,
     and the kernels take views of the state, observation and scratch at every decision
     (issue 12, fourth pass)."""
-    if not (isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C"):
+    if not (isinstance(a, types.Array) and a.layout == "C"):
         return None
     if not isinstance(shape, types.BaseTuple) or not all(
         isinstance(t, types.Integer) for t in shape
@@ -53,3 +59,19 @@ def c_view(typingctx, a, shape):
         return impl_ret_borrowed(context, builder, sig.return_type, out._getvalue())
 
     return ret(a, shape), codegen
+
+
+@intrinsic
+def opaque(typingctx, x):
+    """``x`` typed as a run-time value (``types.unliteral``): a boolean or integer literal
+    becomes ``bool`` or ``int64``, so the callee is not compiled again for this constant."""
+    if not isinstance(
+        x, (types.Boolean, types.Integer, types.BooleanLiteral, types.IntegerLiteral)
+    ):
+        return None
+    ret = types.unliteral(x)
+
+    def codegen(context, builder, sig, args):
+        return context.cast(builder, args[0], sig.args[0], sig.return_type)
+
+    return ret(x), codegen

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
+from sim._views import opaque
 
 #: RS_SPECIAL_HANDS code meaning "special hands are off" (SPECIAL-7)
 SPECIALS_OFF = E.SPECIAL_HANDS_MODES.index("none")
@@ -173,9 +174,9 @@ def _nearest_refusal(counts):
     straight += min(counts[E.RED_THREE] + counts[E.BLACK_THREE], 1)
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         straight += min(counts[k], 1)
-    pairs = _top_pairs(counts, 7, -1, -1)
+    pairs = _top_pairs(counts, opaque(7), opaque(-1), opaque(-1))  # one compiled copy
     tsa = min(counts[E.TWO], 2) + min(counts[E.SEVEN], 2) + min(counts[E.ACE], 2)
-    tsa += _top_pairs(counts, 4, E.SEVEN, E.ACE)
+    tsa += _top_pairs(counts, opaque(4), E.SEVEN, E.ACE)
     garbage = _overlap_garbage(counts)
     best = max(straight, pairs, tsa, garbage)
     if straight == best:

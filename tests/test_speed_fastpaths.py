@@ -148,7 +148,7 @@ def _split_dependence(obs, rules, tmp):
             seen = np.full(E.MAX_OP_WILDS + 1, -1, dtype=np.int64)
             for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
                 for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
-                    ok = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) == 0
+                    ok = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
                     w = two + joker
                     if seen[w] >= 0 and seen[w] != ok:
                         return (slot, nat, two, joker), compared

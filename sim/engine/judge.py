@@ -14,6 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
+from sim._views import opaque
 from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
@@ -50,14 +51,15 @@ from sim.legality import (
 from sim.special import classify_special, special_reason
 
 
-# No defaults: every caller states its flags, so numba compiles one copy per flag pair
-# actually used (the flags are compile-time constants there: random's legal-action
-# generation measured ~5% faster than with one signature; cold start, issue 12).
+# No default: every caller states the flag, so numba compiles one copy per value (a
+# compile-time constant there: random's legal-action generation measured ~5% faster than with
+# one signature; cold start, issue 12).
 @njit(cache=True)
-def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening, diagnose):
+def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
     """MELD-1..9, OUT-2 and (in the opening turn, unless ``opening`` is False) OPEN-1..4 for
-    one meld operation. ``diagnose``: when the opening can no longer be completed, name the rule
-    that stands in the way (``opening_refusal``, slower) rather than OPEN-1."""
+    one meld operation. When the opening can no longer be completed it answers OPEN-1
+    (R_OPEN_MINIMUM, and no other check here does); ``action_reason`` then names the rule that
+    stands in the way (``_diagnose_opening``)."""
     hand = ob_hand(obs)
     if slot != E.WILD_MELD and hand[slot] < nat:
         return E.R_NOT_HELD
@@ -92,9 +94,9 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening, diagnose):
             leave[k] = hand[k] + obs[E.OB_ASIDE + k]
         take_operation(leave, slot, nat, two, joker)
         add_operation(melds[0], slot, nat, two, joker, 1)
-        r = leave_reason(leave, melds, 0, bonus)
+        r = leave_reason(leave, melds, opaque(0), bonus)
         if r == E.R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > E.CANASTA:
-            if out_reason(melds, 0) != E.R_OK:
+            if out_reason(melds, opaque(0)) != E.R_OK:
                 r = E.R_MELD_TOO_LONG  # MELD-2 variant: past 7 only by a player who goes out
         add_operation(melds[0], slot, nat, two, joker, -1)
         if r != E.R_OK:
@@ -116,9 +118,7 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening, diagnose):
             opening_best_work(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus, work)
             < mc
         ):
-            if diagnose:  # OPEN-1, OPEN-2, OPEN-4 or OUT-1/2: the rule that stands in the way
-                return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
-            return E.R_OPEN_MINIMUM
+            return E.R_OPEN_MINIMUM  # the only R_OPEN_MINIMUM here (_diagnose_opening)
     return E.R_OK
 
 
@@ -127,7 +127,7 @@ def meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp):
     """``action_reason`` of a meld operation minus the opening search (OPEN-1..4): for a policy
     melding a step of a plan that ``best_opening`` already showed completable (the engine still
     judges the full rule)."""
-    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False)
+    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
 
 
 @njit(cache=True, inline="always")
@@ -165,7 +165,7 @@ def _turn_opening_reason(obs):
     the turn, so they must be a valid opening), else R_OK: the same for every discard."""
     if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
         pending, melds = ob_pending(obs), ob_melds(obs)
-        return opening_reason(pending, melds, 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+        return opening_reason(pending, melds, opaque(0), obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
     return E.R_OK
 
 
@@ -182,7 +182,7 @@ def _discard_reason_at(obs, hand, slot, total, opening_r):
             return r  # DISCARD-1 (a lone three)
         if obs[E.OB_MELDED] == 1 and bonus_owed(obs):
             return E.R_OK  # OUT-2: going out if OUT-1 allows, else bonus cards (OPEN-5)
-        return out_reason(ob_melds(obs), 0)  # OUT-1: the last card goes out
+        return out_reason(ob_melds(obs), opaque(0))  # OUT-1: the last card goes out
     return discard_reason(hand, slot, ob_melds(obs), obs[E.OB_PILE_N])  # DISCARD-1..3
 
 
@@ -248,7 +248,7 @@ def action_reason(obs, a, rules, tmp):
         r = pile_reason_work(
             hand,
             ob_melds(obs),
-            0,
+            opaque(0),
             obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS],
             obs[E.OB_PILE_TOP],
             obs[E.OB_OPENED] == 1,
@@ -268,18 +268,26 @@ def action_reason(obs, a, rules, tmp):
             return E.R_NOT_HELD
         return _discard_reason_at(obs, hand, slot, hand.sum(), _turn_opening_reason(obs))
     if kind == E.AT_MELD:
-        return _meld_reason_obs(
-            obs,
-            slot,
-            E.ACTION_TABLE[a, E.AC_NAT],
-            E.ACTION_TABLE[a, E.AC_TWO],
-            E.ACTION_TABLE[a, E.AC_JOKER],
-            rules,
-            tmp,
-            True,
-            True,
-        )
+        nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
+        joker = E.ACTION_TABLE[a, E.AC_JOKER]
+        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True)
+        if r == E.R_OPEN_MINIMUM:
+            r = _diagnose_opening(obs, rules, tmp)
+        return r
     return E.R_BAD_ACTION
+
+
+@njit(cache=True)
+def _diagnose_opening(obs, rules, tmp):
+    """After ``_meld_reason_obs`` refused a meld operation with R_OPEN_MINIMUM (its opening
+    search from the position the operation leaves fell short; nothing else there returns that
+    code): the rule that stands in the way, OPEN-1, OPEN-2, OPEN-4 or OUT-1/2
+    (``opening_refusal``, slower), judged on the hand and pending melds the search was given,
+    still in ``tmp``. Apart from ``_meld_reason_obs`` so that it is compiled once, for
+    ``action_reason`` only (cold start, issue 12)."""
+    hand_after, pending, melds = tmp_hand(tmp), tmp_pending(tmp), ob_melds(obs)
+    pk, extra, mc = obs[E.OB_PILE_KIND], ob_aside_total(obs), obs[E.OB_OPEN_MIN]
+    return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus_owed(obs))
 
 
 @njit(cache=True, inline="always")
@@ -313,7 +321,7 @@ def action_ok(obs, a, rules, tmp):
         slot = E.ACTION_TABLE[a, E.AC_SLOT]
         nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
         joker = E.ACTION_TABLE[a, E.AC_JOKER]
-        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True, False) == E.R_OK
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
     return action_reason(obs, a, rules, tmp) == E.R_OK
 
 
@@ -350,7 +358,7 @@ def check_action(obs, a, rules, tmp, cache):
         # wild cards on natural melds before the wild meld is complete
         in_plan = slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker)
         if same and in_plan:
-            r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False)
+            r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
             if r == E.R_OK:
                 _keep_plan(obs, slot, nat, two, joker, cache)
                 add_operation(plan, slot, nat, two, joker, -1)
@@ -432,7 +440,7 @@ def meld_refused_on_counts(obs, slot, nat, w, rules):
 
 @njit(cache=True, inline="always")
 def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
-    """``_meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) == R_OK`` for
+    """``_meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == R_OK`` for
     ``legal_actions``, with the cards the player holds (hand and a taken pile's rest,
     ``held``) and the threes among them counted once per position: the same checks in the
     same order, the full kernel only where OUT-2 looks at the table (a card or none left)."""
@@ -452,7 +460,7 @@ def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
     if left - threes <= 0:
         return False  # OUT-2: no card to discard
     if left <= 1 or total <= 1:
-        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False, False) == E.R_OK
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
     return True
 
 
@@ -467,7 +475,7 @@ def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     placed elsewhere are counted differently after the operation) the full search judges."""
     w = two + joker
     if w > 0 and wm_started:
-        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True, False) == E.R_OK
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
     mc = obs[E.OB_OPEN_MIN]
     v = best_ax[slot - E.FIRST_NATURAL, nat, w]
     if v < mc:
@@ -475,7 +483,7 @@ def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     jf = min(w, obs[E.OB_HAND + E.JOKER])  # the jokers-first split of w
     if joker == jf or v - (jf - joker) * (E.KIND_VALUE[E.JOKER] - E.KIND_VALUE[E.TWO]) >= mc:
         return True
-    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True, False) == E.R_OK
+    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
 
 
 @njit(cache=True)
@@ -523,10 +531,12 @@ def legal_actions(obs, rules, out, tmp):
         for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
             if two + joker < 1 or two + joker > E.CANASTA:
                 continue
-            if not _meld_rules_ok(obs, E.WILD_MELD, 0, two, joker, rules, tmp, held, threes):
+            if not _meld_rules_ok(
+                obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, held, threes
+            ):
                 continue
             if opening:  # OPEN-1..4 (and MELD-8's order) by the full search
-                r = _meld_reason_obs(obs, E.WILD_MELD, 0, two, joker, rules, tmp, True, False)
+                r = _meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True)
                 if r != E.R_OK:
                     continue
             out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
@@ -570,7 +580,7 @@ def legal_actions(obs, rules, out, tmp):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # a library of its own would link the judge again
 def _legal_outside_play(obs, rules, out, tmp):
     """The legal actions (table order) outside the play phase: the red-threes decision, the
     draw, none once the hand is over. Shared by ``legal_actions`` and its oracle, so that the
@@ -617,7 +627,10 @@ def legal_actions_filter(obs, rules, out, tmp):
         for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
             if two + joker < 1 or two + joker > E.CANASTA:
                 continue
-            if _meld_reason_obs(obs, E.WILD_MELD, 0, two, joker, rules, tmp, True, False) == E.R_OK:
+            if (
+                _meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True)
+                == E.R_OK
+            ):
                 out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
                 n += 1
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
@@ -629,10 +642,7 @@ def legal_actions_filter(obs, rules, out, tmp):
                     a = E.MELD_ACTION[slot, nat, two, joker]
                     if a < 0:
                         continue
-                    if (
-                        _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True, False)
-                        == E.R_OK
-                    ):
+                    if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK:
                         out[n] = a
                         n += 1
     return n

@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
+from sim._views import opaque
 from sim.engine.judge import (
     action_ok,
     action_reason,
@@ -136,7 +137,9 @@ def opening_stands(obs):
     """OPEN-1..4: this is the team's opening turn and the melds made so far are a valid opening."""
     if obs[E.OB_OPENING_TURN] == 0 or obs[E.OB_MELDED] == 0:
         return False
-    r = opening_reason(ob_pending(obs), ob_melds(obs), 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+    r = opening_reason(
+        ob_pending(obs), ob_melds(obs), opaque(0), obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
+    )
     return r == E.R_OK
 
 
@@ -156,7 +159,7 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     pending = ob_pending(obs)
     add_operation(melds[0], slot, nat, two, joker, 1)
     add_operation(pending, slot, nat, two, joker, 1)
-    r = opening_reason(pending, melds, 0, obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+    r = opening_reason(pending, melds, opaque(0), obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
     add_operation(melds[0], slot, nat, two, joker, -1)
     add_operation(pending, slot, nat, two, joker, -1)
     return r == E.R_OK
@@ -213,7 +216,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
             if joker > E.MAX_WILD_MELD_JOKERS:
                 continue
             a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-            if a >= 0 and meld_ok(obs, E.WILD_MELD, 0, two, joker, rules, tmp, stands):
+            if a >= 0 and meld_ok(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, stands):
                 best_a, best_n = a, w
                 break
     return best_a

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
+from sim._views import opaque
 from sim.engine.judge import action_ok, action_reason
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_tmp
 from sim.errors import CanastaError
@@ -174,18 +175,18 @@ def strong_play(obs, params, rules, scratch):
         elif a < 0 and obs[E.OB_MELDED] == 1:
             melds = ob_melds(obs)
             pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
-            if opening_reason(ob_pending(obs), melds, 0, pk, mc) != E.R_OK:
+            if opening_reason(ob_pending(obs), melds, opaque(0), pk, mc) != E.R_OK:
                 a = opening_step(obs, rules, scratch)  # OPEN-1: once begun it must stand
         if a >= 0:
             return a
         if obs[E.OB_MELDED] == 0:
             return strong_discard(obs, params, rules, scratch)  # cannot open yet
     mask = _risky_start_mask(obs, params)
-    if out_reason(ob_melds(obs), 0) == E.R_OK:
-        a = largest_meld(obs, rules, scratch, True, mask)  # OUT-1 holds: meld out
+    if out_reason(ob_melds(obs), opaque(0)) == E.R_OK:
+        a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
             return a
-    a = largest_meld(obs, rules, scratch, False, mask | _hold_mask(obs, params))
+    a = largest_meld(obs, rules, scratch, opaque(False), mask | _hold_mask(obs, params))
     if a >= 0:
         return a
     late = _late(obs, params)
