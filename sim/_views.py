@@ -13,6 +13,7 @@ Two intrinsics that change how numba compiles a kernel, not what it computes:
 
 from __future__ import annotations
 
+from numba import njit
 from numba.core import cgutils, types
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
@@ -21,7 +22,7 @@ from numba.np.arrayobj import make_array, populate_array
 
 @intrinsic
 def c_view(typingctx, a, shape):
-    """``a.reshape(shape)`` for a 1-D C-contiguous ``a`` of exactly ``prod(shape)`` words (the
+    """``a.reshape(shape)`` for a C-contiguous ``a`` of exactly ``prod(shape)`` words (the
     caller's slice; not checked): the same C-contiguous view, built inline. numba's reshape
     calls its C helper (``numba_attempt_nocopy_reshape``) and checks the size, ~40 ns a view,
     and the kernels take views of the state, observation and scratch at every decision
@@ -75,3 +76,14 @@ def opaque(typingctx, x):
         return context.cast(builder, args[0], sig.args[0], sig.return_type)
 
     return ret(x), codegen
+
+
+@njit(cache=True, inline="always")
+def copy_into(dst, src):
+    """``dst[:] = src`` for two C-contiguous arrays of the same size (not checked), by a loop:
+    numba's slice assignment compiles a shape-mismatch error path whose message formatting
+    is linked into every kernel that copies (cold start, issue 12)."""
+    d = c_view(dst, (dst.size,))
+    s = c_view(src, (src.size,))
+    for i in range(d.shape[0]):
+        d[i] = s[i]

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import c_view
+from sim._views import c_view, copy_into
 
 # Kernels get these as module constants; they are fixed by the rules, never user-set.
 _VALUE = E.KIND_VALUE
@@ -834,7 +834,7 @@ def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count
     if hand[top_kind] < 2:
         return E.R_PILE_NO_PAIR  # PILE-1: always frozen
     rest = work[_SW_HAND : _SW_HAND + E.N_KINDS]
-    rest[:] = hand
+    copy_into(rest, hand)
     rest[top_kind] -= 2
     if not opened:
         pending = c_view(work[_SW_PENDING : _SW_PENDING + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
@@ -850,7 +850,7 @@ def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count
         return E.R_OK
     # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
     after = c_view(work[_SW_MELDS : _SW_MELDS + 2 * _CELLS], (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS))
-    after[:] = melds
+    copy_into(after, melds)
     after[team, top_kind, E.NATURALS] += 3
     for kind in range(E.N_KINDS):
         rest[kind] += pile_counts[kind]

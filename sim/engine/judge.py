@@ -14,7 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import opaque
+from sim._views import copy_into, opaque
 from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
@@ -104,11 +104,11 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
     if initial and opening:
         # OPEN-1..4: the opening must still be completable after this operation
         hand_after = tmp_hand(tmp)
-        hand_after[:] = hand
+        copy_into(hand_after, hand)
         take_operation(hand_after, slot, nat, two, joker)
         pending = tmp_pending(tmp)
         plan = tmp_plan(tmp)
-        pending[:] = ob_pending(obs)
+        copy_into(pending, ob_pending(obs))
         add_operation(pending, slot, nat, two, joker, 1)
         extra = ob_aside_total(obs)
         mc = obs[E.OB_OPEN_MIN]
@@ -151,7 +151,7 @@ def pile_may_open(obs, rules, tmp):
     if obs[E.OB_OPENED] == 1 or top < E.FIRST_NATURAL or obs[E.OB_HAND + top] < 2:
         return True
     rest = tmp_hand(tmp)
-    rest[:] = ob_hand(obs)
+    copy_into(rest, ob_hand(obs))
     rest[top] -= 2
     pending = tmp_pending(tmp)
     pending[:] = 0
@@ -365,7 +365,7 @@ def check_action(obs, a, rules, tmp, cache):
             return r
     r = action_reason(obs, a, rules, tmp)
     if r == E.R_OK:
-        plan[:] = tmp_plan(tmp)  # _meld_reason_obs left the plan from the position after it
+        copy_into(plan, tmp_plan(tmp))  # _meld_reason_obs left the plan from the position after it
         _keep_plan(obs, slot, nat, two, joker, cache)
     return r
 
@@ -389,7 +389,7 @@ def cache_plan(cache):
 def _keep_plan(obs, slot, nat, two, joker, cache):
     """Mark the cache valid for the hand the operation leaves (``check_action``)."""
     hand = cache[E.PC_HAND : E.PC_HAND + E.N_KINDS]
-    hand[:] = ob_hand(obs)
+    copy_into(hand, ob_hand(obs))
     take_operation(hand, slot, nat, two, joker)
     cache[E.PC_ASIDE] = ob_aside_total(obs)
     cache[E.PC_VALID] = 1
