@@ -396,6 +396,20 @@ def _keep_plan(obs, slot, nat, two, joker, cache):
 
 
 @njit(cache=True)
+def first_legal_action(obs, rules, tmp):
+    """The smallest legal action id (``legal_actions``' first, which lists them in increasing
+    order), or -1 if there is none: the engine's replacement for an illegal proposal. Judged
+    one id at a time by ``action_reason`` and stopping at the first legal one (in the play
+    phase a discard, id 6 + kind, usually comes before any meld), so a hand loop does not
+    compile the generator of every legal action for a path it rarely takes (cold start,
+    issue 12; the same id as ``legal_actions``: tests/test_speed_fastpaths.py)."""
+    for a in range(E.N_ACTIONS):
+        if action_reason(obs, a, rules, tmp) == E.R_OK:
+            return a
+    return -1
+
+
+@njit(cache=True)
 def forced_action(obs):
     """The only legal action, when the position leaves no choice, else -1: a draw when the pile
     cannot be taken for lack of a pile, of a natural top card or of a pair of it (PILE-1/2).

@@ -14,10 +14,10 @@ from numba import njit, types
 from sim import encoding as E
 from sim.engine.contract import POLICY_TYPE
 from sim.engine.invariants import check_invariants
-from sim.engine.judge import check_action, legal_actions
+from sim.engine.judge import check_action, first_legal_action
 from sim.engine.observe import observe
 from sim.engine.state import apply_action, deal, score_hand, started_col
-from sim.engine.views import scratch_legal, scratch_tmp, st_hands, st_melds
+from sim.engine.views import scratch_tmp, st_hands, st_melds
 from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
@@ -37,10 +37,7 @@ def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache
     if check_action(obs, a, rules, tmp, cache) != E.R_OK:
         st[E.ST_ERRORS] += 1
         cache[E.PC_VALID] = 0
-        legal = scratch_legal(scratch)
-        if legal_actions(obs, rules, legal, tmp) == 0:
-            return -1
-        a = legal[0]
+        a = first_legal_action(obs, rules, tmp)  # -1 if none
     return a
 
 

@@ -333,7 +333,8 @@ def score_hand(st, rules, items):
     threes = st_threes(st)
     pair = np.empty((2, E.N_KINDS), dtype=np.int64)
     for t in range(E.N_TEAMS):
-        pair[0] = hands[t]
-        pair[1] = hands[t + 2]
+        for k in range(E.N_KINDS):  # a loop: a row assignment compiles numba's shape-error path
+            pair[0, k] = hands[t, k]
+            pair[1, k] = hands[t + 2, k]
         special = st[E.ST_SPECIAL] if st[E.ST_SPECIAL_TEAM] == t else E.SPECIAL_NONE
         score_team(melds[t], threes[t], pair, st[E.ST_OUT_TEAM] == t, special, rules, items[t])

@@ -39,8 +39,8 @@ from sim.engine.judge import (
     action_ok,
     action_reason,
     check_action,
+    first_legal_action,
     forced_action,
-    legal_actions,
     pile_may_open,
 )
 from sim.engine.observe import observe
@@ -52,7 +52,7 @@ from sim.engine.search import (
     team_margin,
 )
 from sim.engine.state import apply_action
-from sim.engine.views import ob_melds, scratch_legal, scratch_tmp
+from sim.engine.views import ob_melds, scratch_tmp
 from sim.errors import CanastaError
 from sim.legality import meld_size
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
@@ -231,7 +231,6 @@ def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
     policy's proposal checked by ``check_action`` (an illegal one replaced by the first legal
     action), ``apply_action``; then ``team_margin``. ``st`` is consumed."""
     tmp = scratch_tmp(scratch)
-    legal = scratch_legal(scratch)
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan, as play_hand
     while st[E.ST_PHASE] != E.PH_OVER:
@@ -245,9 +244,9 @@ def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
             if check_action(obs, a, rules, tmp, cache) != E.R_OK:
                 cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
-                if legal_actions(obs, rules, legal, tmp) == 0:
+                a = first_legal_action(obs, rules, tmp)
+                if a < 0:
                     break  # INV_STUCK: cannot happen under the rules
-                a = legal[0]
             st[E.ST_DECISIONS] += 1
         apply_action(st, a, rules, log)
     return team_margin(st, team, rules, items)
