@@ -254,6 +254,62 @@ _CELLS = E.N_KINDS * E.N_MELD_COLS
 assert _SW_SIZE == E.SEARCH_WORK_SIZE and _SUB * 13 == E.OPEN_SEARCH_STATES
 
 
+@njit(cache=True, inline="always")
+def _rank_step(kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, relax):
+    """One choice of the opening search on natural rank ``kind`` from the state (p, f, left,
+    cc, bad): ``a`` naturals of the ``c`` held and ``x`` wild cards from hand, on top of the
+    ``base_n`` naturals and ``base_w`` wilds already melded this turn (``top``: the pile's top
+    card is of this rank). The next state, or -1 if a rule refuses the choice (PILE-1, MELD-1/2/
+    4/6, OPEN-4 unless relaxed; OPEN-2's flag and the unfinished sevens/aces flag kept).
+    Shared by ``best_opening_work`` and both passes of ``opening_op_values``."""
+    n = base_n + a
+    big_n = n + top
+    if top == 1 and n < 2:
+        return -1  # PILE-1: the pair comes from hand
+    w = base_w + x
+    size = big_n + w
+    if size == 0:
+        pass  # no meld of this rank
+    elif size < E.MIN_MELD:
+        return -1  # MELD-1
+    elif w > 0:
+        if big_n < 2 or w > maxw or kind == E.SEVEN:
+            return -1  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
+        if size > E.CANASTA or (size == E.CANASTA and not relax & RELAX_OPEN_4):
+            return -1  # MELD-2, OPEN-4
+    elif size > E.CANASTA:
+        return -1  # MELD-2
+    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0  # OPEN-2
+    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
+    nbad = bad
+    if 0 < size < E.CANASTA and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
+        nbad = 1  # an unfinished sevens or natural aces meld (OUT-1 below)
+    return _encode(p + x, nf, min(left + c - a, _L - 1), ncc, nbad)
+
+
+@njit(cache=True, inline="always")
+def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
+    """The opening search's last step from a state (p, left, cc, bad) after the last rank:
+    may ``q`` more wild cards go to the wild meld (MELD-1/2/8) and the hand left stand
+    (OUT-1/2, unless relaxed)? Shared by ``best_opening_work`` and ``opening_op_values``."""
+    wm = base_wm + q
+    if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
+        return False  # MELD-1, MELD-2
+    if p > 0 and 0 < base_wm < E.CANASTA and wm < E.CANASTA:
+        return False  # MELD-8: wilds elsewhere only once the started wild meld is done
+    if relax & RELAX_LEAVE:
+        return True
+    left_total = left + (wilds - p - q) + extra
+    if left_total == 0:
+        return False  # OUT-2: nothing left to discard
+    if left_total == 1 and threes == 0 and not bonus:
+        # OUT-2: no card to hold, so discarding the last card goes out: OUT-1
+        total_cc = cc + (1 if wm >= E.CANASTA else 0)
+        if total_cc < 2 or bad == 1 or 0 < wm < E.CANASTA:
+            return False
+    return True
+
+
 @njit(cache=True)
 def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
     """``best_opening_work`` with its tables allocated here (callers without a work area)."""
@@ -340,33 +396,13 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
             s = cur_list[idx]
             p, f, left, cc, bad = _decode(s)
             for a in range(1 if dead else c + 1):
-                n = base_n + a
-                big_n = n + top
-                if top == 1 and n < 2:
-                    continue  # PILE-1: the pair comes from hand
                 for x in range(1 if dead else min(maxw, wilds - p) + 1):
-                    w = base_w + x
-                    size = big_n + w
-                    if size == 0:
-                        pass  # no meld of this rank
-                    elif size < E.MIN_MELD:
-                        continue  # MELD-1
-                    elif w > 0:
-                        if big_n < 2 or w > maxw or kind == E.SEVEN:
-                            continue  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
-                        if size > E.CANASTA or (size == E.CANASTA and not relax & RELAX_OPEN_4):
-                            continue  # MELD-2, OPEN-4
-                    elif size > E.CANASTA:
-                        continue  # MELD-2
-                    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0  # OPEN-2
-                    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
-                    unfinished = 0 < size < E.CANASTA
-                    nbad = bad
-                    if unfinished and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
-                        nbad = 1
-                    nleft = min(left + c - a, _L - 1)
-                    ns = _encode(p + x, nf, nleft, ncc, nbad)
-                    value = cur_val[s] + n * _VALUE[kind]
+                    ns = _rank_step(
+                        kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, relax
+                    )
+                    if ns < 0:
+                        continue
+                    value = cur_val[s] + (base_n + a) * _VALUE[kind]
                     if value > nxt_val[ns]:
                         if nxt_val[ns] == _NO:
                             nxt_list[n_nxt] = ns
@@ -391,21 +427,8 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
         if f == 0 and not relax & RELAX_OPEN_2:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
-            wm = base_wm + q
-            if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
-                continue  # MELD-1, MELD-2
-            if p > 0 and 0 < base_wm < E.CANASTA and wm < E.CANASTA:
-                continue  # MELD-8: wilds elsewhere only once the started wild meld is done
-            left_total = left + (wilds - p - q) + extra
-            if relax & RELAX_LEAVE:
-                pass
-            elif left_total == 0:
-                continue  # OUT-2: nothing left to discard
-            elif left_total == 1 and threes == 0 and not bonus:
-                # OUT-2: no card to hold, so discarding the last card goes out: OUT-1
-                total_cc = cc + (1 if wm >= E.CANASTA else 0)
-                if total_cc < 2 or bad == 1 or 0 < wm < E.CANASTA:
-                    continue
+            if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
+                continue
             value = cur_val[s] + pending_wilds + _wild_points(p + q, jokers)
             if value > best:
                 best, best_s, best_q = value, s, q
@@ -496,32 +519,13 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
             s = flist[row + idx]
             p, f, left, cc, bad = _decode(s)
             for a in range(1 if dead else c + 1):
-                n = base_n + a
-                big_n = n + top
-                if top == 1 and n < 2:
-                    continue  # PILE-1: the pair comes from hand
                 for x in range(1 if dead else min(maxw, wilds - p) + 1):
-                    w = base_w + x
-                    size = big_n + w
-                    if size == 0:
-                        pass  # no meld of this rank
-                    elif size < E.MIN_MELD:
-                        continue  # MELD-1
-                    elif w > 0:
-                        if big_n < 2 or w > maxw or kind == E.SEVEN:
-                            continue  # MELD-4, MELD-6 (aces may take wilds: MELD-7)
-                        if size >= E.CANASTA:
-                            continue  # MELD-2, OPEN-4
-                    elif size > E.CANASTA:
-                        continue  # MELD-2
-                    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0  # OPEN-2
-                    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
-                    unfinished = 0 < size < E.CANASTA
-                    nbad = bad
-                    if unfinished and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
-                        nbad = 1
-                    ns = _encode(p + x, nf, min(left + c - a, _L - 1), ncc, nbad)
-                    value = fval[row + s] + n * _VALUE[kind]
+                    ns = _rank_step(
+                        kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, 0
+                    )
+                    if ns < 0:
+                        continue
+                    value = fval[row + s] + (base_n + a) * _VALUE[kind]
                     if value > fval[nrow + ns]:
                         if fval[nrow + ns] == _NO:
                             flist[nrow + n_nxt] = ns
@@ -545,18 +549,8 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
         if f == 0:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
-            wm = base_wm + q
-            if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
-                continue  # MELD-1, MELD-2
-            if p > 0 and 0 < base_wm < E.CANASTA and wm < E.CANASTA:
-                continue  # MELD-8: wilds elsewhere only once the started wild meld is done
-            left_total = left + (wilds - p - q) + extra
-            if left_total == 0:
-                continue  # OUT-2: nothing left to discard
-            elif left_total == 1 and threes == 0 and not bonus:
-                total_cc = cc + (1 if wm >= E.CANASTA else 0)
-                if total_cc < 2 or bad == 1 or 0 < wm < E.CANASTA:
-                    continue  # OUT-2, OUT-1
+            if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, 0):
+                continue
             value = pending_wilds + _wild_points(p + q, jokers)
             if value > bnxt[s]:
                 bnxt[s] = value
@@ -596,35 +590,13 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
             fs = fval[row + s]
             bs = _NO
             for a in range(1 if dead else c + 1):
-                n = base_n + a
-                big_n = n + top
-                if top == 1 and n < 2:
-                    continue  # PILE-1
                 for x in range(1 if dead else min(maxw, wilds - p) + 1):
-                    w = base_w + x
-                    size = big_n + w
-                    if size == 0:
-                        pass
-                    elif size < E.MIN_MELD:
-                        continue  # MELD-1
-                    elif w > 0:
-                        if big_n < 2 or w > maxw or kind == E.SEVEN:
-                            continue  # MELD-4, MELD-6
-                        if size >= E.CANASTA:
-                            continue  # MELD-2, OPEN-4
-                    elif size > E.CANASTA:
-                        continue  # MELD-2
-                    nf = 1 if (f == 1 or (n >= E.MIN_MELD and w == 0)) else 0
-                    ncc = min(cc + (1 if size >= E.CANASTA else 0), _C - 1)
-                    unfinished = 0 < size < E.CANASTA
-                    nbad = bad
-                    if unfinished and (kind == E.SEVEN or (kind == E.ACE and w == 0)):
-                        nbad = 1
-                    ns = _encode(p + x, nf, min(left + c - a, _L - 1), ncc, nbad)
-                    b = bnxt[ns]
-                    if b == _NO:
+                    ns = _rank_step(
+                        kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, 0
+                    )
+                    if ns < 0 or bnxt[ns] == _NO:
                         continue
-                    gain = n * _VALUE[kind] + b
+                    gain = (base_n + a) * _VALUE[kind] + bnxt[ns]
                     if gain > bs:
                         bs = gain
                     if fs + gain > best_ax[i, a, x]:
