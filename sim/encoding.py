@@ -615,7 +615,6 @@ TMP_FIELDS = (
     ("melds", _MELD_CELLS),  # an empty meld table (invariants)
     ("pending", _PLAN_CELLS),  # the turn's opening melds after the operation (OPEN-1..4)
     ("plan", _PLAN_CELLS),  # best_opening's plan from there (read by check_action)
-    ("gen_plan", _PLAN_CELLS),  # a plan (unused since legal_actions reads gen_ax, issue 12)
     ("search", SEARCH_WORK_SIZE),  # the opening search's tables, PILE-1/2's copies (legality)
     ("gen_ax", OP_AX_SIZE),  # legal_actions: an opening turn's best counts (OP_AX_SHAPE)
 )
@@ -625,7 +624,6 @@ TM_LEAVE = _TM["leave"]  #: offset of leave[N_KINDS]
 TM_MELDS = _TM["melds"]  #: offset of melds[N_TEAMS, N_KINDS, N_MELD_COLS]
 TM_PENDING = _TM["pending"]  #: offset of pending[N_KINDS, N_MELD_COLS]
 TM_PLAN = _TM["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
-TM_GEN_PLAN = _TM["gen_plan"]  #: offset of plan[N_KINDS, N_MELD_COLS] (legal_actions)
 TM_SEARCH = _TM["search"]  #: offset of the rules core's work area (SEARCH_WORK_SIZE words)
 TM_GEN_AX = _TM["gen_ax"]  #: offset of best_ax[OP_AX_SHAPE] (legal_actions)
 

@@ -22,7 +22,6 @@ VIEWS = [
     (views.tmp_melds, E.TM_MELDS, (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)),
     (views.tmp_pending, E.TM_PENDING, (E.N_KINDS, E.N_MELD_COLS)),
     (views.tmp_plan, E.TM_PLAN, (E.N_KINDS, E.N_MELD_COLS)),
-    (views.tmp_gen_plan, E.TM_GEN_PLAN, (E.N_KINDS, E.N_MELD_COLS)),
     (common.work_plan, common.PW_PLAN, (E.N_KINDS, E.N_MELD_COLS)),
     (common.work_targets, common.PW_TARGETS, (3, E.N_KINDS)),
     (common.work_pending, common.PW_TARGETS, (E.N_KINDS, E.N_MELD_COLS)),

@@ -402,7 +402,7 @@ def first_legal_action(obs, rules, tmp):
     one id at a time by ``action_reason`` and stopping at the first legal one (in the play
     phase a discard, id 6 + kind, usually comes before any meld), so a hand loop does not
     compile the generator of every legal action for a path it rarely takes (cold start,
-    issue 12; the same id as ``legal_actions``: tests/test_speed_fastpaths.py)."""
+    issue 12; the same id as ``legal_actions``: tests/test_cold_start.py)."""
     for a in range(E.N_ACTIONS):
         if action_reason(obs, a, rules, tmp) == E.R_OK:
             return a

@@ -125,13 +125,6 @@ def tmp_plan(tmp):
 
 
 @njit(cache=True)
-def tmp_gen_plan(tmp):
-    """plan[slot, col]: a plan of the temporaries (``legal_actions`` judged its candidates
-    against one before ``tmp_gen_ax``; free)."""
-    return c_view(tmp[E.TM_GEN_PLAN : E.TM_GEN_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
-
-
-@njit(cache=True)
 def tmp_gen_ax(tmp):
     """best_ax[rank, naturals, wilds]: an opening turn's best counts through each choice
     (``sim.legality.opening_op_values``), for ``legal_actions``."""
