@@ -155,16 +155,22 @@ def _run(
     row_bytes: int,
     prepare: Callable[[int], tuple[Callable, dict]],
     unit: str = "hands",
+    kernel: str = "sim.engine.play:play_hands_kernel",
     **runner_defaults,
 ):
     """Check the run (count, seed, jobs, chunks, memory or ``out``) before any work, then
     ``prepare(n) -> (work, meta)`` (names resolved, so unknown ones fail before playing) and
     play: in process for ``n_jobs=1`` without runner options, else through
-    ``sim.runner.run_chunks`` with ``meta`` as the run's settings."""
+    ``sim.runner.run_chunks`` with ``meta`` as the run's settings. On this machine's backend,
+    a first run on an empty cache compiles the chunk ``kernel`` ("module:name") and the
+    policies on two cores (``sim.warm``), before any worker starts."""
     from sim.rng import run_key
+    from sim.warm import warm_start
 
     n, seed = check_run(n, what, high, seed, n_jobs, runner_options, row_bytes, unit)
     work, meta = prepare(n)
+    if runner_options.get("backend", "loky") == "loky":
+        warm_start(kernel, meta["policies"])
     if n_jobs == 1 and not runner_options:
         return work(run_key(seed), 0, n)
     from sim.runner import run_chunks
@@ -245,6 +251,7 @@ def simulate_games(
         GAME_ROW_BYTES,
         prepare,
         unit="games",
+        kernel="sim.engine.play:play_games_kernel",
         id_column="game_id",
     )
 
@@ -276,7 +283,10 @@ def play_position(
         )
         return work, meta
 
-    return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare)
+    kernel = "sim.engine.position:play_position_kernel"
+    return _run(
+        n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare, kernel=kernel
+    )
 
 
 def script_hands(
@@ -360,4 +370,16 @@ def play_script(
         return work, meta
 
     row_bytes = POSITION_ROW_BYTES * scripts.shape[0]
-    return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, row_bytes, prepare, id_column=None)
+    kernel = "sim.engine.script:play_scripts_kernel"
+    return _run(
+        n,
+        "n",
+        MAX_HANDS,
+        seed,
+        n_jobs,
+        runner_options,
+        row_bytes,
+        prepare,
+        kernel=kernel,
+        id_column=None,
+    )

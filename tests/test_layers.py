@@ -5,7 +5,8 @@ dependency).
 - ``sim`` never imports ``analysis``, ``reports`` or the command line (``canasta``);
 - ``analysis`` never imports ``reports`` or the command line;
 - the engine (``sim/engine``) never imports the policy registry, the runner level (``sim.api``,
-  ``sim.runner``, ``sim.store``) or anything above ``sim``: it takes compiled policies.
+  ``sim.runner``, ``sim.store``, ``sim.warm``) or anything above ``sim``: it takes compiled
+  policies.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ CLI = "canasta"  #: the command line's package
 ENGINE_FORBIDDEN = (
     "sim.policies.registry",
     "sim.api",
+    "sim.warm",
     "sim.runner",
     "sim.store",
     "analysis",
