@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
+from sim._views import copy_into
 from sim.engine.judge import action_reason, forced_action
 from sim.engine.observe import bonus_owed, observe
 from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
@@ -68,7 +69,7 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     """Copy the fixed ``template`` state and deal the ``unseen`` card ids (shuffled in place
     from ``rng``) to the unfixed pile cards (never a three: threes are never discarded, DEAL-4), the
     other seats and the stock; then the fixed player's turn begins (TURN-1, DEAL-4/5)."""
-    st[:] = template
+    copy_into(st, template)
     shuffle(rng, unseen)
     seat = pos[PS_SEAT]
     # the pile first: random cards below the top, then the top (fixed in the template or
@@ -311,7 +312,8 @@ def play_position_kernel(
     cards = np.empty(unseen.shape[0], dtype=np.int64)
     for h in range(start, stop):
         seed_hand(key, h, rng)
-        cards[:] = unseen  # the same starting order for every hand: the deal depends on (key, h)
+        # the same starting order for every hand: the deal depends on (key, h)
+        copy_into(cards, unseen)
         deal_position(st, template, pos, cards, rng, log, rules)
         code, ok = play_position_hand(
             st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos

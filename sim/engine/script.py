@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
+from sim._views import copy_into
 from sim.engine.judge import action_reason, forced_action
 from sim.engine.observe import observe
 from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
@@ -134,7 +135,7 @@ def play_scripts_kernel(
     for h in range(start, stop):
         for c in range(m):
             seed_hand(key, h, rng)
-            cards[:] = unseen
+            copy_into(cards, unseen)
             deal_script(st, template, pos, cards, drawn, rng, log, rules)
             code, ok = play_script_hand(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos, scripts[c]

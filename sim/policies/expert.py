@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
+from sim._views import copy_into
 from sim.engine.judge import (
     action_ok,
     action_reason,
@@ -282,8 +283,8 @@ def search_values(obs, params, rng, rules, cands, n, totals):
                 reshuffle_stock(base, srng, work)
             seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
             for c in range(n):
-                st[:] = base
-                rrng[:] = rrng0
+                copy_into(st, base)
+                copy_into(rrng, rrng0)
                 apply_action(st, cands[c], rules, log)
                 totals[c] += base_rollout(st, team, hp, strong, rrng, rules, robs, rscratch, items)
             done += 1
