@@ -23,7 +23,7 @@ from sim.engine.views import (
     scratch_tmp,
     tmp_search,
 )
-from sim.legality import is_dead, meld_size, opening_best_work, opening_reason
+from sim.legality import meld_size, opening_best_work, opening_reason
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
@@ -143,30 +143,38 @@ def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
     the search at every opening-turn decision of real hands: tests/test_speed4_memo.py).
     A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
     plan = work_plan(scratch)
-    dead = 0
-    for k in range(E.FIRST_NATURAL, E.N_KINDS):
-        if is_dead(melds, k):
-            dead |= 1 << k
     maxw = rules[E.RS_MAX_WILDS_MIXED]
-    if scratch[OM_VALID] == 1 and _memo_rest(
-        hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch
-    ):
-        best = scratch[OM_BEST]
-    else:
-        work = tmp_search(scratch_tmp(scratch))
-        best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
-        if best < mc:
-            scratch[OM_VALID] = 0
-            return best
-        scratch[OM_BEST] = best
+    if scratch[OM_VALID] == 1:
+        dead = _dead_ranks(melds)
+        if _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+            return scratch[OM_BEST]  # the memo now holds this position and its plan
+    work = tmp_search(scratch_tmp(scratch))
+    best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+    if best < mc:
+        scratch[OM_VALID] = 0
+        return best
     # keep this search's position and plan for the next call
     scratch[OM_VALID] = 1
+    scratch[OM_BEST] = best
     args = scratch[OM_ARGS : OM_ARGS + 6]
-    args[0], args[1], args[2], args[3], args[4], args[5] = extra, pk, mc, bonus, maxw, dead
+    args[0], args[1], args[2], args[3], args[4] = extra, pk, mc, bonus, maxw
+    args[5] = _dead_ranks(melds)
     copy_into(scratch[OM_HAND : OM_HAND + E.N_KINDS], hand)
     copy_into(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], pending)
     copy_into(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], plan)
     return best
+
+
+@njit(cache=True, inline="always")
+def _dead_ranks(melds):
+    """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
+    team), read from the table directly."""
+    dead = 0
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        for t in range(E.N_TEAMS):
+            if melds[t, k, E.NATURALS] + melds[t, k, E.TWOS] + melds[t, k, E.JOKERS] >= E.CANASTA:
+                dead |= 1 << k
+    return dead
 
 
 @njit(cache=True)
@@ -241,24 +249,30 @@ def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
     if (dead & ~bit) != args[5] or (dead & bit and rest_n + rest_w > 0):
         return False  # MELD-9
     # the rest of the plan, its wild cards split as the search rebuilds it: jokers to the
-    # natural melds from the highest rank down, the rest to the wild meld
+    # natural melds from the highest rank down, the rest to the wild meld; the memo then
+    # holds this position (the operation moved from the hand to the turn's melds) and it
+    mplan[s, E.NATURALS] -= n
+    x = mplan[s, E.TWOS] + mplan[s, E.JOKERS] - w
+    mplan[s, E.TWOS], mplan[s, E.JOKERS] = x, 0
     jokers_left = hand[E.JOKER]
     for kind in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
-        a = mplan[kind, E.NATURALS] - (n if kind == s else 0)
-        x = mplan[kind, E.TWOS] + mplan[kind, E.JOKERS] - (w if kind == s else 0)
+        x = mplan[kind, E.TWOS] + mplan[kind, E.JOKERS]
         jk = min(x, jokers_left)
-        plan[kind, E.NATURALS] = a
-        plan[kind, E.JOKERS] = jk
-        plan[kind, E.TWOS] = x - jk
+        mplan[kind, E.JOKERS] = jk
+        mplan[kind, E.TWOS] = x - jk
         jokers_left -= jk
-    for kind in range(E.FIRST_NATURAL):
-        plan[kind, E.NATURALS] = 0
-        plan[kind, E.TWOS] = 0
-        plan[kind, E.JOKERS] = 0
     q = mplan[E.WILD_MELD, E.TWOS] + mplan[E.WILD_MELD, E.JOKERS]
     jk = min(q, jokers_left)
-    plan[E.WILD_MELD, E.JOKERS] = jk
-    plan[E.WILD_MELD, E.TWOS] = q - jk
+    mplan[E.WILD_MELD, E.JOKERS] = jk
+    mplan[E.WILD_MELD, E.TWOS] = q - jk
+    copy_into(plan, mplan)
+    mhand[s] -= n
+    mhand[E.TWO] -= t
+    mhand[E.JOKER] -= j
+    mpend[s, E.NATURALS] += n
+    mpend[s, E.TWOS] += t
+    mpend[s, E.JOKERS] += j
+    args[5] = dead
     return True
 
 
