@@ -452,9 +452,12 @@ def heuristic_play(obs, params, rules, scratch):
         a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
             return a
-    a = largest_meld(obs, rules, scratch, opaque(False), mask)
-    if a >= 0:
-        return a
+        # none: nor without wild cards, whose candidates (every slot it tries, each number of
+        # naturals with no wild) the call with wilds judged alike and refused (speed, exact)
+    else:
+        a = largest_meld(obs, rules, scratch, opaque(False), mask)
+        if a >= 0:
+            return a
     late = _late(obs, params)
     a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
     if a >= 0:
