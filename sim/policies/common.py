@@ -129,7 +129,9 @@ def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     extra = held_back + ob_aside_total(obs)
     mc = obs[E.OB_OPEN_MIN]
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
-    best = opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch)
+    # one copy of the search and its memo for either flag (cold start, issue 12)
+    flag = opaque(True) if bonus else opaque(False)
+    best = opening_search(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
     return best if best >= mc else -1
 
 
@@ -169,7 +171,7 @@ def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
 def _dead_ranks(melds):
     """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
     team), read from the table directly."""
-    dead = 0
+    dead = opaque(0)  # not a literal: one copy of _memo_rest
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         for t in range(E.N_TEAMS):
             if melds[t, k, E.NATURALS] + melds[t, k, E.TWOS] + melds[t, k, E.JOKERS] >= E.CANASTA:
