@@ -71,13 +71,18 @@ def main() -> None:
                 s += legal_actions(o, rules, out, tmp)
         return s
 
+    memo = getattr(E, "SCRATCH_MEMO", -1)  # the built-ins' memo (sixth pass), if any
+
     @njit
-    def t_policy(rows, params, rng, rules, scratch, reps):
+    def t_policy(rows, params, rng, rules, scratch, reps, forget=False):
         # the rows in the order played, repeated: a policy may keep what it found at one
-        # decision for the next (the opening search's memo, sixth pass), as in a hand
+        # decision for the next (the opening search's memo, sixth pass), as in a hand;
+        # ``forget`` empties the memo before each decision (every search done in full)
         s = 0
         for _ in range(reps):
             for i in range(rows.shape[0]):
+                if forget:
+                    scratch[memo] = 0
                 s += heuristic_decide(rows[i], params, rng, rules, scratch)
         return s
 
@@ -158,6 +163,16 @@ def main() -> None:
     if len(sub):
         ds = clock(t_search, sub, rules, scratch, args.reps)
         print(f"\nopening search (opening_possible) in opening turns: {ds / len(sub) * 1e6:.2f} µs")
+    if len(sub) and memo >= 0:  # the memo's effect, alternating in one process (shared machine)
+        t_policy(sub[:1], params, rng, rules, scratch, 1, True)
+        kept, forgot = [], []
+        for _ in range(5):
+            kept.append(clock(t_policy, sub, params, rng, rules, scratch, args.reps))
+            forgot.append(clock(t_policy, sub, params, rng, rules, scratch, args.reps, True))
+        k, f = min(kept) / args.hands * 1e6, min(forgot) / args.hands * 1e6
+        print(
+            f"heuristic, opening turns, µs/hand: memo kept {k:.1f}, emptied each decision {f:.1f}"
+        )
 
     # the engine's own work between decisions, on the states of the same hands
     from sim.engine.observe import observe
