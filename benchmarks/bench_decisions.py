@@ -288,16 +288,15 @@ def main() -> None:
     if len(sub):
         ds = clock(t_search, sub, rules, scratch, args.reps)
         print(f"\nopening search (opening_possible) in opening turns: {ds / len(sub) * 1e6:.2f} µs")
-    if len(sub) and memo >= 0:  # the memo's effect, alternating in one process (shared machine)
-        t_policy(sub[:1], params, rng, rules, scratch, 1, True)
-        kept, forgot = [], []
-        for _ in range(5):
-            kept.append(clock(t_policy, sub, params, rng, rules, scratch, args.reps))
-            forgot.append(clock(t_policy, sub, params, rng, rules, scratch, args.reps, True))
-        k, f = min(kept) / args.hands * 1e6, min(forgot) / args.hands * 1e6
-        print(
-            f"heuristic, opening turns, µs/hand: memo kept {k:.1f}, emptied each decision {f:.1f}"
-        )
+    if memo >= 0:  # the memo's effect, alternating in one process (shared machine)
+        t_policy(rows[:1], params, rng, rules, scratch, 1, True)
+        for name, rs in (("opening-turn play", sub), ("every decision", rows)):
+            kept, forgot = [], []
+            for _ in range(5):
+                kept.append(clock(t_policy, rs, params, rng, rules, scratch, args.reps))
+                forgot.append(clock(t_policy, rs, params, rng, rules, scratch, args.reps, True))
+            k, f = min(kept) / args.hands * 1e6, min(forgot) / args.hands * 1e6
+            print(f"heuristic, {name}, µs/hand: memo kept {k:.1f}, emptied each decision {f:.1f}")
 
     # the engine's own work between decisions, on the states of the same hands
     from sim.engine.observe import observe
