@@ -10,6 +10,12 @@ the engine's check of its choice (``action_reason``) and the opening search
 own work per step (``observe``, ``apply_action``) on the states of the same hands (the
 engine observes at a forced step too before issue 12's third pass). Runs on any commit
 of the engine since the restructuring (issue 11), so the same script gives the baseline.
+
+``--loop N`` instead plays N heuristic hands through a copy of the engine's hand loop (the
+policies called through ``POLICY_TYPE`` as in ``play_hands_kernel``) with one piece done
+twice, and prints each piece's marginal cost per hand: what the whole loop spends on it,
+caches and branches included (issue 12, sixth pass: the part the per-call timings above do
+not attribute).
 """
 
 from __future__ import annotations
@@ -46,11 +52,130 @@ def collect(pair, n_hands, states=None):
     return np.array(seen), g.rules
 
 
+#: pieces of the hand loop ``loop_profile`` can do twice: (bit, name)
+LOOP_PIECES = (
+    (1, "observe"),
+    (2, "policy, every decision"),
+    (64, "policy, opening-turn play"),
+    (128, "policy, opened play"),
+    (256, "policy, draw"),
+    (4, "engine check (check_action)"),
+    (32, "apply_action of a decision (its copy of the state taken off)"),
+    (16, "deal (generator, shuffle, deal)"),
+    (8, "score and record"),
+)
+
+
+def loop_profile(n_hands: int) -> None:
+    """Marginal cost per hand of each piece of the hand loop (``--loop``)."""
+    import numpy as np
+    from numba import njit, types
+
+    from sim import encoding as E
+    from sim.engine.judge import check_action
+    from sim.engine.observe import observe
+    from sim.engine.play import (
+        chunk_signature,
+        finish_hand,
+        forced_action_state,
+        hand_arrays,
+        new_deck,
+    )
+    from sim.engine.state import apply_action, deal
+    from sim.engine.views import scratch_tmp
+    from sim.policies import get
+    from sim.rng import run_key, seed_hand
+    from sim.ruleset import Ruleset
+
+    def loop(key, start, stop, pol0, pol1, params0, params1, rules, dup):
+        # play_hand's body, with the pieces of ``dup`` (LOOP_PIECES bits) done twice; the
+        # second policy call gets a scratch of its own (a memo sees the same sequence)
+        st, obs, scratch, rng, items, log = hand_arrays()
+        deck = np.zeros(E.N_CARDS, dtype=np.int64)
+        out = np.zeros((1, E.RECORD_WIDTH), dtype=np.int64)
+        status = np.zeros(2, dtype=np.int64)
+        cache = np.zeros(E.PC_SIZE, dtype=np.int64)
+        cache2 = np.zeros(E.PC_SIZE, dtype=np.int64)
+        st2 = st.copy()
+        scratch2 = scratch.copy()
+        s = 0
+        for h in range(start, stop):
+            for _ in range(2 if dup & 16 else 1):
+                seed_hand(key, h, rng)
+                new_deck(rng, deck)
+                deal(st, deck, h % 4, 0, 0, rules, log)
+            cache[E.PC_VALID] = 0
+            while st[E.ST_PHASE] != E.PH_OVER:
+                a = forced_action_state(st)
+                if a >= 0:
+                    cache[E.PC_VALID] = 0
+                    apply_action(st, a, rules, log)
+                    continue
+                for _ in range(2 if dup & 1 else 1):
+                    observe(st, st[E.ST_PLAYER], obs)
+                again = dup & 2
+                if obs[E.OB_PHASE] == E.PH_PLAY:
+                    again |= dup & (64 if obs[E.OB_OPENING_TURN] == 1 else 128)
+                elif obs[E.OB_PHASE] == E.PH_DRAW:
+                    again |= dup & 256
+                if st[E.ST_PLAYER] % 2 == 0:
+                    a = pol0(obs, params0, rng, rules, scratch)
+                    if again:
+                        pol0(obs, params0, rng, rules, scratch2)
+                else:
+                    a = pol1(obs, params1, rng, rules, scratch)
+                    if again:
+                        pol1(obs, params1, rng, rules, scratch2)
+                tmp = scratch_tmp(scratch)
+                if dup & 4:
+                    for i in range(E.PC_SIZE):
+                        cache2[i] = cache[i]
+                    s += check_action(obs, a, rules, tmp, cache2)
+                if check_action(obs, a, rules, tmp, cache) != E.R_OK:
+                    return -1
+                if dup & (32 | 512):
+                    for i in range(E.STATE_SIZE):
+                        st2[i] = st[i]
+                    if dup & 32:
+                        apply_action(st2, a, rules, log)
+                apply_action(st, a, rules, log)
+                st[E.ST_DECISIONS] += 1
+            for _ in range(2 if dup & 8 else 1):
+                finish_hand(st, 0, h, rules, items, out[0], status)
+            s += out[0, 0]
+        return s
+
+    kernel = njit(loop)
+    kernel.compile(chunk_signature(types.int64).args)
+    kernel.disable_compile()
+    spec = get("heuristic")
+    d, p = spec.decide, spec.param_array()
+    rules = np.ascontiguousarray(Ruleset().to_array())
+    key = run_key(2)
+    kernel(key, 0, 10, d, d, p, p, rules, 0)
+    best = {}
+    for _ in range(3):  # rounds, each piece alternating with the plain loop (shared machine)
+        for dup in (0, *(b for b, _ in LOOP_PIECES), 512):
+            t = time.process_time()
+            kernel(key, 0, n_hands, d, d, p, p, rules, dup)
+            best[dup] = min(best.get(dup, float("inf")), (time.process_time() - t) / n_hands)
+    base = best[0] * 1e6
+    print(f"heuristic vs heuristic, {n_hands} hands: {base:.1f} µs a hand ({1e6 / base:,.0f}/s)")
+    print("| piece | µs/hand |\n| --- | --- |")
+    for bit, name in LOOP_PIECES:
+        extra = best[bit] - (best[512] if bit == 32 else best[0])
+        print(f"| {name} | {extra * 1e6:.1f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=40)
     ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--loop", type=int, default=0, help="profile the hand loop on N hands")
     args = ap.parse_args()
+    if args.loop:
+        loop_profile(args.loop)
+        return
 
     import numpy as np
     from numba import njit
@@ -71,13 +196,19 @@ def main() -> None:
                 s += legal_actions(o, rules, out, tmp)
         return s
 
+    memo = getattr(E, "SCRATCH_MEMO", -1)  # the built-ins' memo (sixth pass), if any
+
     @njit
-    def t_policy(rows, params, rng, rules, scratch, reps):
+    def t_policy(rows, params, rng, rules, scratch, reps, forget=False):
+        # the rows in the order played, repeated: a policy may keep what it found at one
+        # decision for the next (the opening search's memo, sixth pass), as in a hand;
+        # ``forget`` empties the memo before each decision (every search done in full)
         s = 0
-        for i in range(rows.shape[0]):
-            o = rows[i].copy()
-            for _ in range(reps):
-                s += heuristic_decide(o, params, rng, rules, scratch)
+        for _ in range(reps):
+            for i in range(rows.shape[0]):
+                if forget:
+                    scratch[memo] = 0
+                s += heuristic_decide(rows[i], params, rng, rules, scratch)
         return s
 
     @njit
@@ -157,6 +288,15 @@ def main() -> None:
     if len(sub):
         ds = clock(t_search, sub, rules, scratch, args.reps)
         print(f"\nopening search (opening_possible) in opening turns: {ds / len(sub) * 1e6:.2f} µs")
+    if memo >= 0:  # the memo's effect, alternating in one process (shared machine)
+        t_policy(rows[:1], params, rng, rules, scratch, 1, True)
+        for name, rs in (("opening-turn play", sub), ("every decision", rows)):
+            kept, forgot = [], []
+            for _ in range(5):
+                kept.append(clock(t_policy, rs, params, rng, rules, scratch, args.reps))
+                forgot.append(clock(t_policy, rs, params, rng, rules, scratch, args.reps, True))
+            k, f = min(kept) / args.hands * 1e6, min(forgot) / args.hands * 1e6
+            print(f"heuristic, {name}, µs/hand: memo kept {k:.1f}, emptied each decision {f:.1f}")
 
     # the engine's own work between decisions, on the states of the same hands
     from sim.engine.observe import observe

@@ -642,16 +642,22 @@ PC_PLAN = _PC["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
 
 #: words of the scratch array free for a policy's own use
 POLICY_FREE = 128
+#: words the built-in policies keep from one call to the next: the last opening search's
+#: inputs and plan (``sim.policies.common.OPENING_MEMO_FIELDS``); a policy of its own leaves
+#: them alone (a built-in it calls reads them, checked against its inputs)
+POLICY_MEMO = 128
 #: scratch array a policy receives (``sim.engine.contract``), int64[SCRATCH_SIZE]
 SCRATCH_FIELDS = (
     ("legal", N_ACTIONS),  # a legal-action list
     ("tmp", TMP_SIZE),  # the temporaries of the legality checks (TMP_FIELDS)
     ("free", POLICY_FREE),  # the policy's own (the built-ins: POLICY_WORK_FIELDS)
+    ("memo", POLICY_MEMO),  # the built-ins' memo of the opening search (zeros: empty)
 )
 _SC, SCRATCH_SIZE = layout(SCRATCH_FIELDS)
 SCRATCH_LEGAL = _SC["legal"]  #: offset of a legal-action list (N_ACTIONS ids)
 SCRATCH_TMP = _SC["tmp"]  #: offset of the temporaries (TMP_FIELDS)
 SCRATCH_FREE = _SC["free"]  #: offset of the words free for the policy's own use
+SCRATCH_MEMO = _SC["memo"]  #: offset of the built-ins' memo (POLICY_MEMO words)
 
 
 #: per-game record (GAME-1) written by the engine's game kernel, one int64 row

@@ -15,13 +15,14 @@ from sim.engine.judge import (
     legal_actions,
     pile_may_open,
 )
-from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp, tmp_search
-from sim.legality import meld_size, opening_best_work, opening_reason, out_reason
+from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
+from sim.legality import meld_size, opening_reason, out_reason
 from sim.policies.common import (
     cheapest_discard,
     largest_meld,
     meld_ok,
     opening_plan,
+    opening_search,
     opening_stands,
     opening_step,
     plan_step,
@@ -406,7 +407,6 @@ def _safe_pickup(obs, params, rules, scratch):
     top = obs[E.OB_PILE_TOP]
     sub = work_sub(scratch)
     pending = work_pending(scratch)  # the chaser's targets: unused while drawing
-    plan = work_plan(scratch)
     mask = _risky_start_mask(obs, params)
     for k in range(E.N_KINDS):
         sub[k] = hand[k]
@@ -425,8 +425,11 @@ def _safe_pickup(obs, params, rules, scratch):
     pending[:] = 0
     pending[top, E.NATURALS] = 2
     mc = obs[E.OB_OPEN_MIN]
-    work = tmp_search(scratch_tmp(scratch))
-    best = opening_best_work(sub, pending, top, extra, ob_melds(obs), rules, plan, mc, False, work)
+    # through the memo (plan at work_plan): after taking the pile, the first opening-turn
+    # search (_safe_opening) is usually this very one, then answered without searching
+    best = opening_search(
+        sub, pending, top, extra, ob_melds(obs), rules, mc, opaque(False), scratch
+    )
     return best >= mc
 
 
@@ -452,9 +455,12 @@ def heuristic_play(obs, params, rules, scratch):
         a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
             return a
-    a = largest_meld(obs, rules, scratch, opaque(False), mask)
-    if a >= 0:
-        return a
+        # none: nor without wild cards, whose candidates (every slot it tries, each number of
+        # naturals with no wild) the call with wilds judged alike and refused (speed, exact)
+    else:
+        a = largest_meld(obs, rules, scratch, opaque(False), mask)
+        if a >= 0:
+            return a
     late = _late(obs, params)
     a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
     if a >= 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import opaque
+from sim._views import copy_into, opaque
 from sim.engine.judge import (
     action_ok,
     action_reason,
@@ -42,6 +42,25 @@ PW_SUB = E.SCRATCH_FREE + _PW["sub"]  #: scratch offset of sub[N_KINDS]
 PW_TARGETS = E.SCRATCH_FREE + _PW["targets"]  #: scratch offset of targets[3, N_KINDS]
 PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
 assert _POLICY_WORK <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
+
+#: the memo of the last opening search (``opening_search``), in the scratch's memo words
+#: (SCRATCH_MEMO): what the search was given and what it found
+OPENING_MEMO_FIELDS = (
+    ("valid", 1),  # 1: the words below hold a search whose count reached the minimum
+    ("args", 6),  # extra, pile kind, minimum, bonus, max wilds (MELD-4), dead ranks (MELD-9)
+    ("hand", E.N_KINDS),  # the cards the search could use
+    ("pending", _PLAN_CELLS),  # the turn's melds it started from
+    ("best", 1),  # its count
+    ("plan", _PLAN_CELLS),  # its plan
+)
+_OM, _OPENING_MEMO = E.layout(OPENING_MEMO_FIELDS)
+OM_VALID = E.SCRATCH_MEMO + _OM["valid"]  #: scratch offsets of the memo's fields
+OM_ARGS = E.SCRATCH_MEMO + _OM["args"]
+OM_HAND = E.SCRATCH_MEMO + _OM["hand"]
+OM_PENDING = E.SCRATCH_MEMO + _OM["pending"]
+OM_BEST = E.SCRATCH_MEMO + _OM["best"]
+OM_PLAN = E.SCRATCH_MEMO + _OM["plan"]
+assert _OPENING_MEMO <= E.POLICY_MEMO
 
 
 # ---------------------------------------------------------------------------------------
@@ -107,13 +126,156 @@ def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     written to the plan at ``work_plan``; its count, or -1 if below the minimum. ``bonus``: the
     player is owed bonus cards (OPEN-5), so OUT-2 asks only for a card to discard (False: a
     plan legal either way)."""
-    plan = work_plan(scratch)
     extra = held_back + ob_aside_total(obs)
     mc = obs[E.OB_OPEN_MIN]
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
+    # one copy of the search and its memo for either flag (cold start, issue 12)
+    flag = opaque(True) if bonus else opaque(False)
+    best = opening_search(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
+    return best if best >= mc else -1
+
+
+@njit(cache=True)
+def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
+    """``opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
+    with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
+    without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
+    from this position before one meld operation of its own plan (``_memo_rest``): then the
+    count is the same and the plan is the rest of that plan (issue 12, sixth pass; against
+    the search at every opening-turn decision of real hands: tests/test_speed4_memo.py).
+    A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
+    plan = work_plan(scratch)
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    if scratch[OM_VALID] == 1:
+        dead = _dead_ranks(melds)
+        if _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+            return scratch[OM_BEST]  # the memo now holds this position and its plan
     work = tmp_search(scratch_tmp(scratch))
     best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
-    return best if best >= mc else -1
+    if best < mc:
+        scratch[OM_VALID] = 0
+        return best
+    # keep this search's position and plan for the next call
+    scratch[OM_VALID] = 1
+    scratch[OM_BEST] = best
+    args = scratch[OM_ARGS : OM_ARGS + 6]
+    args[0], args[1], args[2], args[3], args[4] = extra, pk, mc, bonus, maxw
+    args[5] = _dead_ranks(melds)
+    copy_into(scratch[OM_HAND : OM_HAND + E.N_KINDS], hand)
+    copy_into(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], pending)
+    copy_into(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], plan)
+    return best
+
+
+@njit(cache=True, inline="always")
+def _dead_ranks(melds):
+    """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
+    team), read from the table directly."""
+    dead = opaque(0)  # not a literal: one copy of _memo_rest
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        for t in range(E.N_TEAMS):
+            if melds[t, k, E.NATURALS] + melds[t, k, E.TWOS] + melds[t, k, E.JOKERS] >= E.CANASTA:
+                dead |= 1 << k
+    return dead
+
+
+@njit(cache=True)
+def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+    """Is this search (``opening_search``'s arguments, ``dead``: the MELD-9 mask of
+    ``is_dead``) the memo's after one meld operation taken from the memo's plan? If so, write
+    the plan that search would find to ``plan`` and return True.
+
+    Why it is exact. The search (``best_opening_work``) is a dynamic programme over the
+    natural ranks; its states are (wilds placed from hand, OPEN-2 flag, naturals left,
+    canastas, unfinished sevens/aces), visited in increasing order, choices (naturals a,
+    wilds x) in increasing order, and the first strictly best value is kept. After an
+    operation of n naturals and w wild cards (t twos, j jokers) on natural rank s, with the
+    same rest of the arguments, the new search's paths are exactly the old search's paths
+    that put at least (n, w) on s: the same choices on the other ranks, (a - n, x - w) on s,
+    the same naturals left and the same sizes, so the same checks (MELD-1/2/4/6, OPEN-2/4,
+    OUT-1/2, PILE-1); their states are the old ones with w fewer wilds placed from hand from
+    rank s on, which keeps their order. Their values are the same when the operation's wilds
+    are split jokers first (j = min(w, jokers held), as the search counts them): the w cards
+    then count in the turn's melds what they counted among the wilds placed. So every new
+    state's value is at most the old one's, the old plan's path reaches its old value in
+    the new search, and the first best of the subset is the old plan's: same count, same
+    choices, the plan rebuilt with the jokers left, highest ranks first. Kept out: the wild
+    meld (an operation on it changes MELD-8's test), wilds while a started wild meld is
+    incomplete (the test counts the wilds placed from hand, which the operation moves to
+    the turn's melds), ranks made dead other than s (MELD-9), and s made dead (a canasta)
+    unless the plan puts nothing more on it (the search then offers s nothing more)."""
+    args = scratch[OM_ARGS : OM_ARGS + 6]
+    if args[0] != extra or args[1] != pk or args[2] != mc or args[3] != bonus or args[4] != maxw:
+        return False
+    mhand = scratch[OM_HAND : OM_HAND + E.N_KINDS]
+    mpend = c_view(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
+    mplan = c_view(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
+    s = -1  # the one slot whose pending meld changed
+    for slot in range(E.N_KINDS):
+        if (
+            pending[slot, E.NATURALS] != mpend[slot, E.NATURALS]
+            or pending[slot, E.TWOS] != mpend[slot, E.TWOS]
+            or pending[slot, E.JOKERS] != mpend[slot, E.JOKERS]
+        ):
+            if s >= 0:
+                return False
+            s = slot
+    if s < 0:  # the same position: the same answer
+        for k in range(E.N_KINDS):
+            if hand[k] != mhand[k]:
+                return False
+        if args[5] != dead:
+            return False
+        copy_into(plan, mplan)
+        return True
+    if s < E.FIRST_NATURAL:
+        return False  # the wild meld (MELD-8)
+    n = pending[s, E.NATURALS] - mpend[s, E.NATURALS]
+    t = pending[s, E.TWOS] - mpend[s, E.TWOS]
+    j = pending[s, E.JOKERS] - mpend[s, E.JOKERS]
+    w = t + j
+    if n < 0 or t < 0 or j < 0 or n > mplan[s, E.NATURALS]:
+        return False
+    if w > mplan[s, E.TWOS] + mplan[s, E.JOKERS] or j != min(w, mhand[E.JOKER]):
+        return False  # not within the plan, or not jokers first
+    wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
+    if w > 0 and 0 < wm < E.CANASTA:
+        return False  # MELD-8
+    for k in range(E.N_KINDS):
+        d = n if k == s else (t if k == E.TWO else (j if k == E.JOKER else 0))
+        if hand[k] != mhand[k] - d:
+            return False
+    bit = 1 << s
+    rest_n = mplan[s, E.NATURALS] - n
+    rest_w = mplan[s, E.TWOS] + mplan[s, E.JOKERS] - w
+    if (dead & ~bit) != args[5] or (dead & bit and rest_n + rest_w > 0):
+        return False  # MELD-9
+    # the rest of the plan, its wild cards split as the search rebuilds it: jokers to the
+    # natural melds from the highest rank down, the rest to the wild meld; the memo then
+    # holds this position (the operation moved from the hand to the turn's melds) and it
+    mplan[s, E.NATURALS] -= n
+    x = mplan[s, E.TWOS] + mplan[s, E.JOKERS] - w
+    mplan[s, E.TWOS], mplan[s, E.JOKERS] = x, 0
+    jokers_left = hand[E.JOKER]
+    for kind in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
+        x = mplan[kind, E.TWOS] + mplan[kind, E.JOKERS]
+        jk = min(x, jokers_left)
+        mplan[kind, E.JOKERS] = jk
+        mplan[kind, E.TWOS] = x - jk
+        jokers_left -= jk
+    q = mplan[E.WILD_MELD, E.TWOS] + mplan[E.WILD_MELD, E.JOKERS]
+    jk = min(q, jokers_left)
+    mplan[E.WILD_MELD, E.JOKERS] = jk
+    mplan[E.WILD_MELD, E.TWOS] = q - jk
+    copy_into(plan, mplan)
+    mhand[s] -= n
+    mhand[E.TWO] -= t
+    mhand[E.JOKER] -= j
+    mpend[s, E.NATURALS] += n
+    mpend[s, E.TWOS] += t
+    mpend[s, E.JOKERS] += j
+    args[5] = dead
+    return True
 
 
 @njit(cache=True)
