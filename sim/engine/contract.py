@@ -12,8 +12,9 @@ A policy is a compiled function ::
 - ``rng``: ``uint64[4]``, the hand's generator (``sim.rng``); draw from it for any randomness.
 - ``rules``: ``int64[N_RS]``, the ruleset array.
 - ``scratch``: ``int64[SCRATCH_SIZE]`` work space (layout ``SCRATCH_FIELDS``: a legal-action
-  list, the legality checks' temporaries, ``POLICY_FREE`` words free for the policy; views in
-  ``sim.engine.views``).
+  list, the legality checks' temporaries, ``POLICY_FREE`` words free for the policy, then the
+  built-in policies' memo of their last opening search, ``POLICY_MEMO`` words that a policy
+  of its own leaves alone; views in ``sim.engine.views``).
 
 It returns one id of ``sim.encoding.ACTION_TABLE``. A policy is not asked when the position
 leaves no choice (``sim.engine.judge.forced_action``: a draw when the pile cannot be taken for
