@@ -34,6 +34,7 @@ import sys
 from collections.abc import Sequence
 
 ENV = "CANASTA_PARALLEL_COMPILE"  #: "0" turns the second process off
+WAIT = 900  #: seconds to wait for the second process (it takes ~25 s) before compiling here
 
 
 def _cores() -> int:
@@ -92,7 +93,11 @@ def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
         s.decide  # noqa: B018 (compiles the policy, or loads it from the cache)
     ok = False
     if proc is not None:
-        ok = proc.wait() == 0
+        try:
+            ok = proc.wait(timeout=WAIT) == 0
+        except subprocess.TimeoutExpired:  # never seen; compile here rather than hang
+            proc.kill()
+            proc.wait()
     ready_kernel(kernel)  # loads what the second process wrote; compiles if it failed
     return ok
 
