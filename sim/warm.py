@@ -32,6 +32,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 ENV = "CANASTA_PARALLEL_COMPILE"  #: "0" turns the second process off
 WAIT = 900  #: seconds to wait for the second process (it takes ~25 s) before compiling here
@@ -53,6 +54,16 @@ def _kernel(path: str):
     """The chunk kernel named ``"module:name"`` (its dispatcher)."""
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
+
+
+def _child_env() -> dict:
+    """This environment, with the directory holding this ``sim`` first on ``PYTHONPATH``: the
+    second process compiles these sources even when this one found them through ``sys.path``
+    (a notebook's insert) rather than an installation."""
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
 
 
 def cached(dispatcher) -> bool | None:
@@ -83,6 +94,7 @@ def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "sim.warm", kernel_path],
+                env=_child_env(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,

@@ -53,6 +53,21 @@ def test_enabled_follows_the_environment(monkeypatch):
     assert warm.enabled()
 
 
+def test_the_second_process_imports_these_sources(monkeypatch):
+    """Whatever the caller's PYTHONPATH, the second process finds this ``sim`` first."""
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere")
+    env = warm._child_env()
+    out = subprocess.run(
+        [sys.executable, "-c", "import sim; print(sim.__file__)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd="/",
+    )
+    assert Path(out.stdout.strip()).resolve() == Path(sim.__file__).resolve()
+    assert env["PYTHONPATH"].endswith(os.pathsep + "/elsewhere")
+
+
 def test_cached_tells_a_cached_dispatcher_from_others():
     sim.simulate(1, policies=("heuristic", "heuristic"))  # both are in the cache now
     assert warm.cached(play_hands_kernel) is True
