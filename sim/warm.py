@@ -14,10 +14,11 @@ What makes it safe:
   dispatcher of ``sim`` uncached (numba's ``NullCache``): the judge, the state and the other
   kernels both processes compile are written by this process alone, so two writers never race
   on a function's cache index (numba numbers a function's overloads in one index file).
-- **Nothing depends on it.** When the cache holds the kernel or every policy, when
-  ``CANASTA_PARALLEL_COMPILE=0``, on one core, or if the second process fails in any way, this
-  process compiles what is missing itself, as before; the compiled code is the same either way
-  (the same sources, compiled by the same numba), so results never depend on it (tested).
+- **Nothing depends on it.** When the cache (or this process) holds the kernel or every
+  policy, when ``CANASTA_PARALLEL_COMPILE=0``, on one core, or if the second process fails in
+  any way, this process compiles what is missing itself, as before; the compiled code is the
+  same either way (the same sources, compiled by the same numba), so results never depend on
+  it (tested).
 - **Its CPU is counted.** ``benchmarks/bench_cold_start.py`` adds the children's CPU time.
 
 Used by ``sim.api`` before a run of the local backend (``n_jobs=1`` or joblib's loky workers,
@@ -75,6 +76,12 @@ def cached(dispatcher) -> bool | None:
         return None
 
 
+def _to_compile(dispatcher) -> bool:
+    """Neither compiled in this process nor in the on-disk cache (a cache that cannot be
+    written never fills: a process that compiled once must not start a second process again)."""
+    return not getattr(dispatcher, "signatures", None) and cached(dispatcher) is False
+
+
 def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
     """When the cache lacks the chunk kernel ``kernel_path`` or one of the ``policies``
     (registry specs), compile them now, the kernel in a second process if both are missing;
@@ -85,8 +92,8 @@ def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
 
     kernel = _kernel(kernel_path)
     specs = [resolve(p)[0] for p in policies]
-    cold = [s for s in specs if cached(s.function) is False]
-    kernel_cold = cached(kernel) is False
+    cold = [s for s in specs if _to_compile(s.function)]
+    kernel_cold = _to_compile(kernel)
     if not cold and not kernel_cold:
         return False
     proc = None

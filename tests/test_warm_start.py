@@ -84,6 +84,17 @@ def test_warm_cache_loads_nothing(monkeypatch):
     assert started == []
 
 
+def test_compiled_here_starts_nothing_even_without_a_cache(monkeypatch):
+    """A cache that cannot be written never fills: what this process compiled already is not
+    compiled again in a second process at every run."""
+    sim.simulate(1, policies=("heuristic", "heuristic"))
+    monkeypatch.setattr(warm, "cached", lambda d: False)
+    started = []
+    monkeypatch.setattr(warm.subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert warm.warm_start("sim.engine.play:play_hands_kernel", ["heuristic"]) is False
+    assert started == []
+
+
 @pytest.mark.slow
 def test_second_process_compiles_the_kernel_and_records_are_unchanged(tmp_path):
     """A first run in a fresh process on an empty cache: the kernel is compiled by the second
