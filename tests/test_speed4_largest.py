@@ -8,19 +8,12 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.game import Game
-from sim.engine.judge import forced_action
 from sim.engine.views import ob_melds
 from sim.legality import out_reason
 from sim.policies import get
 from sim.policies.builtin import _risky_start_mask
 from sim.policies.common import largest_meld
-
-RULES = [
-    None,
-    {"max_wilds_mixed": 3},
-    {"allow_long_meld_going_out": True, "rule_of_five": False},
-]
+from tests.test_speed3_opening_ops import RULES, _games
 
 
 @pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
@@ -31,17 +24,10 @@ def test_out_1_largest_meld_without_wilds_is_none_when_with_wilds_is_none(rules)
     params = get("heuristic").param_array()
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
     compared = 0
-    for hand_id in range(80):
-        g = Game(seed=47, hand_id=hand_id, rules=rules)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                if obs[E.OB_PHASE] == E.PH_PLAY and out_reason(ob_melds(obs), 0) == E.R_OK:
-                    mask = _risky_start_mask(obs, params)
-                    if largest_meld(obs, g.rules, scratch, True, mask) < 0:
-                        assert largest_meld(obs, g.rules, scratch, False, mask) < 0
-                        compared += 1
-                a = g.policy_action("heuristic")
-            g.apply(a)
+    for g, obs in _games(("heuristic", "heuristic"), 47, range(80), rules):
+        if obs[E.OB_PHASE] == E.PH_PLAY and out_reason(ob_melds(obs), 0) == E.R_OK:
+            mask = _risky_start_mask(obs, params)
+            if largest_meld(obs, g.rules, scratch, True, mask) < 0:
+                assert largest_meld(obs, g.rules, scratch, False, mask) < 0
+                compared += 1
     assert compared > 50

@@ -19,26 +19,7 @@ from sim.legality import best_opening_work, is_dead
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import _memo_rest, opening_search, work_plan
-
-RULES = [
-    None,
-    {"max_wilds_mixed": 3},
-    {"allow_long_meld_going_out": True, "rule_of_five": False},
-]
-
-
-def _games(pair, seed, hand_ids, rules):
-    """(game, observation) at every policy decision of the hands, the policies then acting
-    (through the game's own scratch, so the memo carries from one decision to the next)."""
-    for hand_id in hand_ids:
-        g = Game(seed=seed, hand_id=hand_id, rules=rules)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                yield g, obs
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+from tests.test_speed3_opening_ops import RULES, _games
 
 
 def _opening_turn(obs):
