@@ -23,7 +23,7 @@ from sim.engine.views import (
     scratch_tmp,
     tmp_search,
 )
-from sim.legality import meld_size, opening_best_work, opening_reason
+from sim.legality import is_dead, meld_size, opening_best_work, opening_reason
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
@@ -170,12 +170,11 @@ def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
 @njit(cache=True, inline="always")
 def _dead_ranks(melds):
     """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
-    team), read from the table directly."""
+    team)."""
     dead = opaque(0)  # not a literal: one copy of _memo_rest
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
-        for t in range(E.N_TEAMS):
-            if melds[t, k, E.NATURALS] + melds[t, k, E.TWOS] + melds[t, k, E.JOKERS] >= E.CANASTA:
-                dead |= 1 << k
+        if is_dead(melds, k):
+            dead |= 1 << k
     return dead
 
 
