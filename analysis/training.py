@@ -70,12 +70,12 @@ def deal_seed(seed: int, gen: int) -> np.random.SeedSequence:
 
 
 def param_names() -> tuple[str, ...]:
-    """strong's parameters in registry order (the heuristic's, then its own)."""
-    from sim.policies.strong import NEUTRAL
+    """strong's tuned parameters in registry order (the heuristic's, then its own; not the
+    evaluator's switch, which the distillation stage sets, ``analysis.distill``)."""
+    from sim.policies.strong import TUNED_NAMES
 
-    names = tuple(NEUTRAL)
-    assert set(names) == set(BOUNDS)  # a new parameter needs its range here
-    return names
+    assert set(TUNED_NAMES) == set(BOUNDS)  # a new parameter needs its range here
+    return TUNED_NAMES
 
 
 def _scale():
@@ -280,12 +280,15 @@ def _load_checkpoint(path, key: dict):
 
 
 def data_file(result: TrainResult, command: str) -> dict:
-    """The content of ``sim/policies/data/strong.json`` for a training result."""
+    """The content of ``sim/policies/data/strong.json`` for a tuning result: the evaluator
+    switched off with zero weights (``analysis.distill.with_evaluator`` adds them)."""
     from sim.policies.strong import DATA_VERSION
+    from sim.policies.strong_features import FEATURE_NAMES
 
     return {
         "version": DATA_VERSION,
-        "parameters": result.parameters,
+        "parameters": result.parameters | {"evaluator": 0.0},
+        "evaluator": {"features": list(FEATURE_NAMES), "weights": [0.0] * len(FEATURE_NAMES)},
         "training": {
             **result.settings,
             "command": command,

@@ -1,8 +1,11 @@
-"""``canasta train``: learn the ``strong`` policy's parameters (analysis.training).
+"""``canasta train``: learn the ``strong`` policy (analysis.training, analysis.distill).
 
-Black-box tuning of the heuristic kernel's parameters on duplicate deals against a pool of
-opponents (the heuristic and the optimizer's current policy), reproducible from ``--seed``.
-Writes the data file ``strong`` reads (``sim/policies/data/strong.json``'s layout) to ``--out``.
+Two stages, reproducible from ``--seed``: ``tune``, black-box tuning of the heuristic kernel's
+parameters on duplicate deals against a pool of opponents (the heuristic and the optimizer's
+current policy); ``distill``, expert iteration that fits the evaluator of candidate moves to
+the search's values (from the tuned parameters of ``--base``, or of the tune stage with
+``--stage all``). Writes the data file ``strong`` reads (``sim/policies/data/strong.json``'s
+layout) to ``--out``.
 """
 
 from __future__ import annotations
@@ -15,14 +18,19 @@ import sys
 
 from canasta import _options
 
-HELP = "learn the strong policy's parameters on duplicate deals (writes its data file)"
+HELP = "learn the strong policy on duplicate deals and from search (writes its data file)"
 DESCRIPTION = """
-Tune the heuristic kernel's parameters with a diagonal cross-entropy evolution strategy: each
-generation plays POPSIZE candidates against a pool (the heuristic, and the current mean) on
---deals fresh duplicate deals shared by every candidate, and moves toward the better half. The
-result (parameters, settings, command, the margin over the heuristic on fresh deals, and the
-history) is written as JSON to --out; copy it to sim/policies/data/strong.json to ship it.
-The same --seed gives the same parameters for any --jobs.
+Stage tune: the heuristic kernel's parameters with a diagonal cross-entropy evolution
+strategy: each generation plays POPSIZE candidates against a pool (the heuristic, and the
+current mean) on --deals fresh duplicate deals shared by every candidate, and moves toward the
+better half. Stage distill: --iterations rounds of expert iteration: --hands hands of the
+current strong, a --label-share of its decisions with candidate moves valued by the expert's
+search over its own rollouts (--samples x --rollouts positions each), and the evaluator's
+weights refitted to all the data (ridge regression of the candidates' advantages). Stage all
+(the default) runs both; distill alone starts from the tuned parameters of --base (default:
+the shipped data file). The result (parameters, weights, settings, commands, margins on fresh
+deals and the histories) is written as JSON to --out; copy it to
+sim/policies/data/strong.json to ship it. The same --seed gives the same result for any --jobs.
 """  # argparse reflows it
 
 
@@ -37,6 +45,31 @@ def add_parser(subparsers) -> None:
         type=int,
         default=10_000,
         help="fresh duplicate deals measuring the result against the heuristic (default 10000)",
+    )
+    p.add_argument(
+        "--stage",
+        choices=("all", "tune", "distill"),
+        default="all",
+        help="tune, distill, or both in turn (default all)",
+    )
+    p.add_argument(
+        "--base",
+        metavar="FILE.json",
+        help="distill: the data file whose tuned parameters to start from (default: shipped)",
+    )
+    p.add_argument("--iterations", type=int, default=3, help="distill rounds (default 3)")
+    p.add_argument("--hands", type=int, default=3000, help="hands per distill round (default 3000)")
+    p.add_argument(
+        "--label-share",
+        type=float,
+        default=0.5,
+        help="share of the decisions with candidates valued by search (default 0.5)",
+    )
+    p.add_argument(
+        "--samples", type=int, default=24, help="search: deals of the unseen cards (default 24)"
+    )
+    p.add_argument(
+        "--rollouts", type=int, default=2, help="search: stock orders per deal (default 2)"
     )
     p.add_argument("--out", required=True, metavar="FILE.json", help="where to write the result")
     _options.add(p, "seed", "jobs", "quiet", seed="training seed (default 0)")
@@ -60,17 +93,25 @@ def _check_out(out: str) -> None:
         raise CanastaError(f"--out {out}: not writable")
 
 
-def run(args: argparse.Namespace) -> int:
-    from analysis.training import data_file, train
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+def _write(out: str, data: dict) -> None:
+    try:
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=2)
+            f.write("\n")
+    except OSError as exc:
+        from sim.errors import CanastaError
 
-    # every number is checked before any work starts (sim.validate)
-    check_seed(args.seed, "--seed")
-    check_jobs(args.jobs, "--jobs")
-    check_count("--generations", args.generations, 10_000)
-    check_count("--deals", args.deals, MAX_HANDS, low=2)
-    check_count("--validation-deals", args.validation_deals, MAX_HANDS, low=2)
-    _check_out(args.out)  # before the run: a bad path must not cost an hour of training
+        raise CanastaError(f"--out {out}: {exc.strerror or exc}") from None
+
+
+def _command(args: argparse.Namespace, flags: list[str]) -> str:
+    return "canasta train " + " ".join(shlex.quote(a) for a in flags)
+
+
+def _tune(args: argparse.Namespace) -> dict:
+    """The tune stage: the data file of its result (evaluator off)."""
+    from analysis.training import data_file, train
+
     # every finished generation is kept beside --out; a rerun of the same command goes on
     checkpoint = args.out + ".partial.json"
     done = 0
@@ -86,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.generations, initial=done, desc="train", unit="gen", file=sys.stderr)
+        bar = tqdm(total=args.generations, initial=done, desc="tune", unit="gen", file=sys.stderr)
 
     def progress(row: dict) -> None:
         if bar is not None:
@@ -104,31 +145,136 @@ def run(args: argparse.Namespace) -> int:
     )
     if bar is not None:
         bar.close()
-    command = "canasta train " + " ".join(
-        shlex.quote(a)
-        for a in [
-            f"--seed={args.seed}",
-            f"--generations={args.generations}",
-            f"--deals={args.deals}",
-            f"--validation-deals={args.validation_deals}",
-            f"--jobs={args.jobs}",
-            f"--out={args.out}",
-        ]
-    )
-    data = data_file(result, command)
-    try:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=2)
-            f.write("\n")
-    except OSError as exc:
-        from sim.errors import CanastaError
-
-        raise CanastaError(f"--out {args.out}: {exc.strerror or exc}") from None
+    flags = [
+        f"--seed={args.seed}",
+        "--stage=tune",
+        f"--generations={args.generations}",
+        f"--deals={args.deals}",
+        f"--validation-deals={args.validation_deals}",
+        f"--jobs={args.jobs}",
+        f"--out={args.out}",
+    ]
     if os.path.exists(checkpoint):
-        os.remove(checkpoint)  # the result is written: the run is complete
+        os.remove(checkpoint)  # the stage is done
     v = result.validation
-    print(
-        f"strong parameters written to {args.out}; margin over heuristic on {v['deals']} fresh "
-        f"duplicate deals: {v['mean_diff']:+.1f} points a hand"
+    if not args.quiet:
+        print(
+            f"tuned: margin over heuristic on {v['deals']} fresh duplicate deals "
+            f"{v['mean_diff']:+.1f} points a hand",
+            file=sys.stderr,
+        )
+    return data_file(result, _command(args, flags))
+
+
+def _base_data(path: str | None) -> dict:
+    """The data file the distill stage starts from (its tuned parameters)."""
+    from sim.errors import CanastaError
+    from sim.policies.strong import load_data
+
+    if path is None:
+        return load_data()
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise CanastaError(f"--base {path}: not a readable data file ({exc})") from None
+    return load_data(data, source=f"--base {path}")
+
+
+def _distill(args: argparse.Namespace, data: dict) -> dict:
+    """The distill stage from ``data``'s tuned parameters: the data file with the evaluator."""
+    import numpy as np
+
+    from analysis.distill import distill, validate, with_evaluator
+    from sim.policies.strong import NEUTRAL
+
+    named = np.array([float(data["parameters"][n]) for n in NEUTRAL])
+    bars = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if args.quiet:
+            return
+        from tqdm import tqdm
+
+        if stage not in bars:
+            for b in bars.values():
+                b.close()
+            bars[stage] = tqdm(total=total, desc=f"distill {stage}", unit="hand", file=sys.stderr)
+        bars[stage].update(done)
+
+    result = distill(
+        named,
+        seed=args.seed,
+        iterations=args.iterations,
+        hands=args.hands,
+        p_label=args.label_share,
+        n_jobs=args.jobs,
+        samples=args.samples,
+        rollouts=args.rollouts,
+        checkpoint=args.out + ".distill",
+        progress=progress,
     )
+    for b in bars.values():
+        b.close()
+    from sim.policies.strong import N_STRONG, S_EVALUATOR
+
+    policy = np.concatenate([named[:N_STRONG], result.weights])
+    policy[S_EVALUATOR] = 1.0
+    validation = validate(policy, args.seed, args.validation_deals, args.jobs)
+    flags = [
+        f"--seed={args.seed}",
+        "--stage=distill",
+        *([f"--base={args.base}"] if args.base else []),
+        f"--iterations={args.iterations}",
+        f"--hands={args.hands}",
+        f"--label-share={args.label_share:g}",
+        f"--samples={args.samples}",
+        f"--rollouts={args.rollouts}",
+        f"--validation-deals={args.validation_deals}",
+        f"--jobs={args.jobs}",
+        f"--out={args.out}",
+    ]
+    import shutil
+
+    shutil.rmtree(args.out + ".distill", ignore_errors=True)  # the stage is done
+    return with_evaluator(data, result, validation, _command(args, flags))
+
+
+def run(args: argparse.Namespace) -> int:
+    from sim.errors import CanastaError
+    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+
+    # every number is checked before any work starts (sim.validate)
+    check_seed(args.seed, "--seed")
+    check_jobs(args.jobs, "--jobs")
+    check_count("--generations", args.generations, 10_000)
+    check_count("--deals", args.deals, MAX_HANDS, low=2)
+    check_count("--validation-deals", args.validation_deals, MAX_HANDS, low=2)
+    check_count("--iterations", args.iterations, 100)
+    check_count("--hands", args.hands, MAX_HANDS)
+    check_count("--samples", args.samples, 10_000)
+    check_count("--rollouts", args.rollouts, 10_000)
+    if not 0.0 < args.label_share <= 1.0:
+        raise CanastaError(f"--label-share: a share in (0, 1], got {args.label_share:g}")
+    if args.base is not None and args.stage != "distill":
+        raise CanastaError("--base: only with --stage distill (stage all distills its own tune)")
+    _check_out(args.out)  # before the run: a bad path must not cost an hour of training
+    data = _base_data(args.base) if args.stage == "distill" else _tune(args)
+    if args.stage != "tune":
+        data = _distill(args, data)
+    _write(args.out, data)
+    line = f"strong written to {args.out}"
+    if args.stage != "tune":
+        v = data["evaluator"]["training"]["validation"]
+        line += (
+            f"; on {v['deals']} fresh duplicate deals: {v['over_heuristic']:+.1f} points a hand "
+            f"over heuristic, {v['over_base']:+.1f} over its base (evaluator off)"
+        )
+    else:
+        v = data["training"]["validation"]
+        line += (
+            f"; margin over heuristic on {v['deals']} fresh duplicate deals: "
+            f"{v['mean_diff']:+.1f} points a hand"
+        )
+    print(line)
     return 0

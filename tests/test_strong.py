@@ -30,7 +30,9 @@ def test_strong_registered_with_the_shipped_parameters():
     assert dict(spec.params) == data["parameters"]
     assert strongest_fast() == "strong"
     _, arr, _ = parse("strong:sevens_threshold=6")
-    assert arr[0] == 6.0 and list(arr[1:]) == [data["parameters"][n] for n in spec.param_names[1:]]
+    n = len(spec.param_names)
+    assert arr[0] == 6.0 and list(arr[1:n]) == [data["parameters"][k] for k in spec.param_names[1:]]
+    assert list(arr[n:]) == data["evaluator"]["weights"]  # the evaluator's, after the names
     t = data["training"]
     for key in ("seed", "generations", "deals", "command", "validation", "date", "history"):
         assert key in t, key
@@ -120,12 +122,15 @@ def test_training_is_reproducible_from_its_seed():
 
 def test_train_command_writes_a_loadable_data_file(tmp_path, capsys):
     out = tmp_path / "strong.json"
-    argv = ["train", "--generations", "1", "--deals", "4", "--validation-deals", "4"]
+    argv = ["train", "--stage", "tune", "--generations", "1", "--deals", "4"]
+    argv += ["--validation-deals", "4"]
     assert main([*argv, "--jobs", "1", "--seed", "2", "--out", str(out), "--quiet"]) == 0
     data = json.loads(out.read_text())
     assert data["version"] == load_data()["version"]
     assert set(data["parameters"]) == set(get("strong").param_names)
-    assert data["training"]["command"].startswith("canasta train --seed=2 --generations=1")
+    assert load_data(data) == data
+    assert data["parameters"]["evaluator"] == 0.0  # the tune stage alone: no evaluator
+    assert data["training"]["command"].startswith("canasta train --seed=2 --stage=tune")
     assert "margin over heuristic" in capsys.readouterr().out
 
 

@@ -26,11 +26,12 @@ from sim.policies.expert import (
     EXPERT_PARAMS,
     EXPERT_TABLE,
     check_params,
+    check_params_unweighted,
     expert_decide,
     expert_strong_table,
 )
 from sim.policies.registry import register
-from sim.policies.strong import strong_decide, strong_table
+from sim.policies.strong import strong_decide, strong_table, strong_weights
 
 _register = functools.partial(register, lazy=True)  # compiled when first played
 
@@ -62,17 +63,20 @@ _register(
     "determinized Monte Carlo search over heuristic rollouts at the draw, the discard and "
     "the start of sevens/aces/wild melds (samples x rollouts per candidate):\n"
     + param_docs(EXPERT_TABLE),
-    check=check_params,
+    check=check_params_unweighted,
 )
 _STRONG_TABLE = strong_table()
+_WEIGHTS = tuple(strong_weights())  #: the evaluator's, after the named parameters
 _register(
     "strong",
     strong_decide,
     {name: default for name, default, _ in _STRONG_TABLE},
     "the heuristic's game with four more decision features (new melds held back, discard "
-    "weights), every parameter learned on duplicate deals against a pool of opponents "
-    "(canasta train; values and training record in sim/policies/data/strong.json):\n"
-    + param_docs(_STRONG_TABLE),
+    "weights) and a learned evaluator of the candidate moves at the draw, the discard and the "
+    "start of sevens/aces/wild melds; parameters tuned and the evaluator distilled from "
+    "search on duplicate deals (canasta train; values and training record in "
+    "sim/policies/data/strong.json):\n" + param_docs(_STRONG_TABLE),
+    tail=_WEIGHTS,
 )
 _EXPERT_STRONG_TABLE = expert_strong_table()
 _register(
@@ -83,4 +87,5 @@ _register(
     "candidates, plays the other moves and all four seats of every rollout, with its learned "
     "values as defaults:\n" + param_docs(_EXPERT_STRONG_TABLE),
     check=check_params,
+    tail=_WEIGHTS,
 )

@@ -53,11 +53,17 @@ from sim.engine.search import (
     team_margin,
 )
 from sim.engine.state import apply_action
-from sim.engine.views import ob_melds, scratch_tmp
+from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
-from sim.legality import meld_size
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
-from sim.policies.strong import EXTRA_TABLE, strong_decide, strong_table
+from sim.policies.strong import (
+    EXTRA_TABLE,
+    hide_slot,
+    risky_slot,
+    start_action,
+    strong_decide,
+    strong_table,
+)
 
 #: the expert's own parameters (name, default, meaning); the base policy's follow (its rollouts
 #: and its own moves): the heuristic's, then strong's extra four (used when rollout=1)
@@ -91,34 +97,6 @@ MAX_CANDIDATES = 16  #: room for candidate moves
 
 
 @njit(cache=True)
-def _risky_slot(obs, a):
-    """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
-    MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
-    out until complete)."""
-    if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
-        return -1
-    slot = E.ACTION_TABLE[a, E.AC_SLOT]
-    if slot != E.SEVEN and slot != E.ACE and slot != E.WILD_MELD:
-        return -1
-    if meld_size(ob_melds(obs), 0, slot) != 0:
-        return -1
-    return slot
-
-
-@njit(cache=True)
-def _hide(masked, obs, slot):
-    """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
-    if slot == E.WILD_MELD:
-        kinds = (E.TWO, E.JOKER)
-    else:
-        kinds = (slot, slot)
-    for k in kinds:
-        c = masked[E.OB_HAND + k]
-        masked[E.OB_HAND + k] = 0
-        masked[E.OB_HAND_SIZES] -= c
-
-
-@njit(cache=True)
 def _add(cands, n, a):
     for i in range(n):
         if cands[i] == a:
@@ -133,19 +111,10 @@ def _add(cands, n, a):
 def _start_ops(obs, rules, scratch, cands, n):
     """Add the start of a sevens, aces or wild meld (all of the rank held, twos first in a
     wild meld) when the team has none and it is legal now."""
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-    melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
-    for slot in (E.SEVEN, E.ACE):
-        if meld_size(melds, 0, slot) == 0 and hand[slot] >= 3:
-            a = E.MELD_ACTION[slot, min(hand[slot], E.CANASTA), 0, 0]
-            if a >= 0 and action_ok(obs, a, rules, tmp):
-                n = _add(cands, n, a)
-    w = min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
-    if meld_size(melds, 0, E.WILD_MELD) == 0 and w >= 3:
-        two = min(w, hand[E.TWO])
-        a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two]
-        if a >= 0 and action_ok(obs, a, rules, tmp):
+    for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
+        a = start_action(obs, slot, rules, tmp)
+        if a >= 0:
             n = _add(cands, n, a)
     return n
 
@@ -155,6 +124,17 @@ def check_params(values: dict) -> None:
     if values["rollout"] not in (ROLLOUT_HEURISTIC, ROLLOUT_STRONG):
         raise CanastaError(
             f"expert parameter 'rollout': 0 (heuristic) or 1 (strong), got {values['rollout']:g}"
+        )
+
+
+def check_params_unweighted(values: dict) -> None:
+    """``expert``'s check: ``check_params``, and no evaluator (its parameter arrays carry no
+    learned weights: expert_strong's do)."""
+    check_params(values)
+    if values["evaluator"] > 0:
+        raise CanastaError(
+            "expert parameter 'evaluator': expert carries no learned weights; "
+            "use expert_strong (strong's rollouts with its evaluator)"
         )
 
 
@@ -212,10 +192,10 @@ def candidates(obs, params, rng, rules, scratch, cands):
     if E.ACTION_TABLE[h, E.AC_TYPE] == E.AT_DISCARD:
         n = _discard_candidates(obs, hp, strong, rng, rules, scratch, h, cands, 0, limit)
         return _start_ops(obs, rules, scratch, cands, n)
-    slot = _risky_slot(obs, h)
+    slot = risky_slot(obs, h)
     if slot >= 0:
         masked = obs.copy()
-        _hide(masked, obs, slot)
+        hide_slot(masked, slot)
         if masked[E.OB_HAND_SIZES] >= 1:
             hold = base_decide(masked, hp, strong, rng, rules, scratch)
             if action_ok(obs, hold, rules, tmp):
@@ -328,6 +308,7 @@ __all__ = [
     "base_decide",
     "candidates",
     "check_params",
+    "check_params_unweighted",
     "expert_decide",
     "expert_strong_table",
 ]

@@ -43,6 +43,9 @@ class PolicySpec:
     params: tuple[tuple[str, float], ...]
     doc: str
     check: Callable[[dict], None] | None = None  #: raises CanastaError on a bad combination
+    #: constants appended to every parameter array after the named ones (a learned policy's
+    #: weights: shipped data, not settings, so they have no names and may be negative)
+    tail: tuple[float, ...] = ()
 
     @functools.cached_property
     def decide(self) -> Callable:
@@ -67,7 +70,8 @@ class PolicySpec:
             values[key] = _check_value(self.name, key, value)
         if self.check is not None:
             self.check(values)
-        return np.array([values[n] for n, _ in self.params] or [0.0], dtype=np.float64)
+        named = [values[n] for n, _ in self.params]
+        return np.array([*named, *self.tail] or [0.0], dtype=np.float64)
 
 
 _REGISTRY: dict[str, PolicySpec] = {}
@@ -121,9 +125,11 @@ def register(
     replace: bool = False,
     check: Callable[[dict], None] | None = None,
     lazy: bool = False,
+    tail=(),
 ) -> PolicySpec:
     """Register ``decide`` under ``name`` with parameters ``params`` (name -> default);
-    ``check(values)`` (optional) refuses a bad set of values with a ``CanastaError``.
+    ``check(values)`` (optional) refuses a bad set of values with a ``CanastaError``; ``tail``
+    (optional): finite constants appended to every parameter array (a learned policy's weights).
     ``decide`` is compiled now, so a function that does not fit the contract is refused here;
     ``lazy`` (the built-ins, known to compile) leaves it to the policy's first use."""
     if not isinstance(name, str) or not name or any(c in name for c in ",:= "):
@@ -131,7 +137,11 @@ def register(
     if name in _REGISTRY and not replace:
         raise CanastaError(f"a policy named {name!r} is already registered")
     checked = tuple((str(k), _check_value(name, k, v)) for k, v in dict(params or {}).items())
-    spec = PolicySpec(name, decide, checked, doc or (decide.__doc__ or "").strip(), check)
+    tail = tuple(float(v) for v in tail)
+    if not all(math.isfinite(v) for v in tail):
+        raise CanastaError(f"policy {name!r}: its constant tail must be finite numbers")
+    doc = doc or (decide.__doc__ or "").strip()
+    spec = PolicySpec(name, decide, checked, doc, check, tail)
     if not lazy:
         spec.decide  # noqa: B018 (compiles now: a bad function is refused by name)
     _REGISTRY[name] = spec

@@ -25,7 +25,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import opaque
-from sim.engine.judge import action_ok, action_reason
+from sim.engine.judge import action_ok, action_reason, pile_may_open
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_tmp
 from sim.errors import CanastaError
 from sim.legality import is_dead, meld_size, opening_reason, out_reason
@@ -46,9 +46,20 @@ from sim.policies.builtin import (
     _unseen,
 )
 from sim.policies.common import largest_meld, opening_step, work_keys
+from sim.policies.strong_features import (
+    K_DISCARD,
+    K_PICKUP,
+    K_START,
+    N_FEATURES,
+    check_layout,
+    discard_features,
+    pickup_features,
+    score,
+    start_features,
+)
 
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
-DATA_VERSION = 2  #: the layout of the data file this module reads (2: the heuristic's + EXTRA)
+DATA_VERSION = 3  #: the data file's layout (3: the heuristic's + EXTRA, the evaluator's weights)
 
 #: strong's own parameters after the heuristic's (name, neutral value = the heuristic's
 #: behaviour, meaning)
@@ -68,26 +79,48 @@ EXTRA_TABLE = (
         "discard choice before the hand is late: weight of a card's value (the late weight is "
         "dump_weight)",
     ),
+    (
+        "evaluator",
+        0.0,
+        "1: at the draw with a takeable pile, the discard and the start of a sevens/aces/wild "
+        "meld, play the candidate move the learned evaluator scores best "
+        "(sim.policies.strong_features); 0: the base move (the four extras' play)",
+    ),
 )
 N_HEURISTIC = len(HEURISTIC_TABLE)  #: strong's parameters: the heuristic's, then EXTRA_TABLE's
 S_NEW_MELD_MIN = N_HEURISTIC
 S_PAIR_KEEP = N_HEURISTIC + 1
 S_MELD_KEEP = N_HEURISTIC + 2
 S_EARLY_DUMP = N_HEURISTIC + 3
+S_EVALUATOR = N_HEURISTIC + 4
+N_STRONG = N_HEURISTIC + len(EXTRA_TABLE)  #: named parameters; the evaluator's weights follow
 NEUTRAL = {name: default for name, default, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE)}
+#: the parameters the black-box stage tunes (``analysis.training``): all but the evaluator's
+TUNED_NAMES = tuple(name for name in NEUTRAL if name != "evaluator")
 
 
-def load_data() -> dict:
-    """The shipped parameters and their training record (``sim/policies/data/strong.json``)."""
-    text = resources.files("sim.policies.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    data = json.loads(text)
-    if data.get("version") != DATA_VERSION:
-        raise CanastaError(
-            f"{DATA_FILE}: version {data.get('version')!r}, this build reads {DATA_VERSION}"
-        )
+def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
+    """The shipped parameters and their training record (``sim/policies/data/strong.json``),
+    or ``data`` (a data file read elsewhere, named ``source`` in errors), checked."""
+    if data is None:
+        path = resources.files("sim.policies.data").joinpath(DATA_FILE)
+        data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("version") != DATA_VERSION:
+        version = data.get("version") if isinstance(data, dict) else None
+        raise CanastaError(f"{source}: version {version!r}, this build reads {DATA_VERSION}")
     if sorted(data.get("parameters", {})) != sorted(NEUTRAL):
-        raise CanastaError(f"{DATA_FILE}: expected the parameters {', '.join(NEUTRAL)}")
+        raise CanastaError(f"{source}: expected the parameters {', '.join(NEUTRAL)}")
+    evaluator = data.get("evaluator", {})
+    check_layout(evaluator.get("features", ()))
+    if len(evaluator.get("weights", ())) != N_FEATURES:
+        raise CanastaError(f"{source}: expected {N_FEATURES} evaluator weights")
     return data
+
+
+def strong_weights() -> np.ndarray:
+    """The evaluator's shipped weights, in ``FEATURE_TABLE``'s order (the parameter arrays'
+    tail after the named parameters)."""
+    return np.array(load_data()["evaluator"]["weights"], dtype=np.float64)
 
 
 def strong_table() -> tuple[tuple[str, float, str], ...]:
@@ -98,14 +131,13 @@ def strong_table() -> tuple[tuple[str, float, str], ...]:
 
 
 @njit(cache=True)
-def strong_discard(obs, params, rules, scratch):
-    """``sim.policies.builtin.safe_discard`` with its keep weights as parameters (pair_keep,
-    meld_keep, early_dump); DISCARD-* legality checked in order of preference."""
+def _discard_keys(obs, params, keys):
+    """The keep value (x 1000) of discarding each kind, lowest first: ``safe_discard``'s with
+    its keep weights as parameters (pair_keep, meld_keep, early_dump); NO_KEY for a kind not
+    held or a three (DISCARD-1)."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    tmp = scratch_tmp(scratch)
     late = _late(obs, params)
-    keys = work_keys(scratch)
     for k in range(E.N_KINDS):
         if hand[k] == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
             keys[k] = NO_KEY  # DISCARD-1
@@ -136,6 +168,40 @@ def strong_discard(obs, params, rules, scratch):
             w = params[H_DUMP_WEIGHT] if late else params[S_EARLY_DUMP]
             keep -= E.KIND_VALUE[k] * w  # SCORE-5: high cards cost more if left in hand
         keys[k] = np.int64(keep * 1000.0)
+
+
+@njit(cache=True)
+def discard_order(obs, params, rules, scratch, kinds, keeps, limit):
+    """The first ``limit`` legal discards (DISCARD-*) in strong's order of preference: their
+    kinds and keep values in ``kinds``/``keeps``; returns how many (0: no legal discard)."""
+    tmp = scratch_tmp(scratch)
+    keys = work_keys(scratch)
+    _discard_keys(obs, params, keys)
+    n = 0
+    for _ in range(E.N_KINDS):
+        best_k, best = -1, NO_KEY
+        for k in range(E.N_KINDS):
+            if keys[k] < best:
+                best_k, best = k, keys[k]
+        if best_k < 0:
+            break
+        if action_reason(obs, E.A_DISCARD + best_k, rules, tmp) == E.R_OK:
+            kinds[n] = best_k
+            keeps[n] = best / 1000.0
+            n += 1
+            if n >= limit:
+                break
+        keys[best_k] = NO_KEY
+    return n
+
+
+@njit(cache=True)
+def strong_discard(obs, params, rules, scratch):
+    """``sim.policies.builtin.safe_discard`` with its keep weights as parameters (pair_keep,
+    meld_keep, early_dump); DISCARD-* legality checked in order of preference."""
+    tmp = scratch_tmp(scratch)
+    keys = work_keys(scratch)
+    _discard_keys(obs, params, keys)
     for _ in range(E.N_KINDS):
         best_k, best = -1, NO_KEY
         for k in range(E.N_KINDS):
@@ -203,9 +269,10 @@ def strong_play(obs, params, rules, scratch):
     return strong_discard(obs, params, rules, scratch)
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
-def strong_decide(obs, params, rng, rules, scratch):
-    """The heuristic's draw and declaration; strong's play step (``strong_play``)."""
+@njit(cache=True)
+def strong_base_decide(obs, params, rng, rules, scratch):
+    """The base move: the heuristic's draw and declaration, strong's play step
+    (``strong_play``); what ``strong`` plays with evaluator=0."""
     phase = obs[E.OB_PHASE]
     if phase == E.PH_THREES:
         return E.A_LAY_THREES
@@ -214,3 +281,169 @@ def strong_decide(obs, params, rng, rules, scratch):
     if action_ok(obs, E.A_DECLARE, rules, scratch_tmp(scratch)):  # as the heuristic (fast)
         return E.A_DECLARE
     return strong_play(obs, params, rules, scratch)
+
+
+# ---------------------------------------------------------------------------------------
+# the evaluator: candidate moves at the search points, scored by learned weights
+# ---------------------------------------------------------------------------------------
+MAX_CANDIDATES = 8  #: room for candidate moves (four discards, three starts, and one spare)
+DISCARD_CANDIDATES = 4  #: discards considered: the base policy's first choices
+
+
+@njit(cache=True)
+def risky_slot(obs, a):
+    """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
+    MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
+    out until complete)."""
+    if a < 0 or E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
+        return -1
+    slot = E.ACTION_TABLE[a, E.AC_SLOT]
+    if slot != E.SEVEN and slot != E.ACE and slot != E.WILD_MELD:
+        return -1
+    if meld_size(ob_melds(obs), 0, slot) != 0:
+        return -1
+    return slot
+
+
+@njit(cache=True)
+def hide_slot(masked, slot):
+    """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
+    if slot == E.WILD_MELD:
+        kinds = (E.TWO, E.JOKER)
+    else:
+        kinds = (slot, slot)
+    for k in kinds:
+        c = masked[E.OB_HAND + k]
+        masked[E.OB_HAND + k] = 0
+        masked[E.OB_HAND_SIZES] -= c
+
+
+@njit(cache=True)
+def start_action(obs, slot, rules, tmp):
+    """Starting the team's meld of ``slot`` with every card of it held (wild meld: twos first,
+    MELD-8), if legal now (MELD-1/6/7/8), else -1."""
+    hand = ob_hand(obs)
+    if meld_size(ob_melds(obs), 0, slot) != 0:
+        return -1
+    if slot == E.WILD_MELD:
+        w = min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
+        if w < 3:
+            return -1
+        two = min(w, hand[E.TWO])
+        a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two]
+    else:
+        if hand[slot] < 3:
+            return -1
+        a = E.MELD_ACTION[slot, min(hand[slot], E.CANASTA), 0, 0]
+    if a >= 0 and action_ok(obs, a, rules, tmp):
+        return a
+    return -1
+
+
+@njit(cache=True)
+def _held(obs, slot):
+    hand = ob_hand(obs)
+    if slot == E.WILD_MELD:
+        return min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
+    return min(hand[slot], E.CANASTA)
+
+
+@njit(cache=True)
+def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
+    """The candidate moves of the decision whose base move is ``a0``, with their features
+    (``sim.policies.strong_features``) in ``phi[c]``; ``cands[0] == a0``. Returns (number of
+    candidates, decision kind); one candidate where the decision is none of the evaluator's:
+
+    - the draw when the pile may be taken (PILE-1/2): drawing and taking;
+    - a discard: the base policy's first ``DISCARD_CANDIDATES`` legal discards in its order,
+      then starting a sevens, aces or wild meld with all of it held, where legal;
+    - starting a sevens, aces or wild meld: that, and holding (the base move with those cards
+      hidden), where legal.
+    """
+    tmp = scratch_tmp(scratch)
+    cands[0] = a0
+    phase = obs[E.OB_PHASE]
+    if phase == E.PH_DRAW:
+        if not pile_may_open(obs, rules, tmp):
+            return 1, K_PICKUP
+        if action_reason(obs, E.A_TAKE_PILE, rules, tmp) != E.R_OK:
+            return 1, K_PICKUP
+        takes = a0 == E.A_TAKE_PILE
+        cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
+        phi[0, :] = 0.0
+        phi[1, :] = 0.0
+        pickup_features(obs, params, takes, phi[1 if not takes else 0])
+        return 2, K_PICKUP
+    if phase != E.PH_PLAY or a0 < 0:
+        return 1, K_DISCARD
+    if E.ACTION_TABLE[a0, E.AC_TYPE] == E.AT_DISCARD:
+        kinds = np.empty(DISCARD_CANDIDATES, dtype=np.int64)
+        keeps = np.empty(DISCARD_CANDIDATES, dtype=np.float64)
+        m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES)
+        k0 = E.ACTION_TABLE[a0, E.AC_SLOT]
+        phi[0, :] = 0.0
+        n = 1
+        for i in range(m):  # a0 is the first of the order (the same keys): its rank is 0
+            if kinds[i] == k0:
+                discard_features(obs, params, k0, i, keeps[i], phi[0])
+            elif n < MAX_CANDIDATES:
+                cands[n] = E.A_DISCARD + kinds[i]
+                discard_features(obs, params, kinds[i], i, keeps[i], phi[n])
+                n += 1
+        for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
+            a = start_action(obs, slot, rules, tmp)
+            if a >= 0 and n < MAX_CANDIDATES:
+                cands[n] = a
+                start_features(obs, params, slot, _held(obs, slot), True, phi[n])
+                n += 1
+        return n, K_DISCARD
+    slot = risky_slot(obs, a0)
+    if slot < 0:
+        return 1, K_START
+    masked = obs.copy()
+    hide_slot(masked, slot)
+    if masked[E.OB_HAND_SIZES] < 1:
+        return 1, K_START
+    hold = strong_base_decide(masked, params, rng, rules, scratch)
+    if hold < 0 or hold == a0 or not action_ok(obs, hold, rules, tmp):
+        return 1, K_START
+    cands[1] = hold
+    held = E.ACTION_TABLE[a0, E.AC_NAT] + E.ACTION_TABLE[a0, E.AC_TWO]
+    held += E.ACTION_TABLE[a0, E.AC_JOKER]
+    start_features(obs, params, slot, held, False, phi[0])
+    phi[1, :] = 0.0
+    return 2, K_START
+
+
+@njit(cache=True)
+def evaluator_on(params):
+    """evaluator=1 and the weights present (a parameter vector of strong's named parameters
+    alone, as the tuning stage plays, has none)."""
+    return params.shape[0] >= N_STRONG + N_FEATURES and params[S_EVALUATOR] > 0
+
+
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+def strong_decide(obs, params, rng, rules, scratch):
+    """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
+    move with the highest learned score (``strong_candidates``; ties keep the base move)."""
+    a0 = strong_base_decide(obs, params, rng, rules, scratch)
+    if not evaluator_on(params):
+        return a0
+    phase = obs[E.OB_PHASE]
+    if phase != E.PH_DRAW and phase != E.PH_PLAY:
+        return a0
+    if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
+        if risky_slot(obs, a0) < 0:
+            return a0  # (fast: most play steps are none of the evaluator's)
+    cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    phi = np.empty((MAX_CANDIDATES, N_FEATURES), dtype=np.float64)
+    n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
+    if n <= 1:
+        return a0
+    weights = params[N_STRONG : N_STRONG + N_FEATURES]
+    best, best_s = 0, score(weights, phi[0])
+    for c in range(1, n):
+        s = score(weights, phi[c])
+        if s > best_s:
+            best, best_s = c, s
+    return cands[best]

@@ -1,0 +1,110 @@
+"""Training data for ``strong``'s evaluator (issue 13): decisions of real hands labelled by
+search. Imported by the training code (``analysis.distill``) only, never to play.
+
+``label_hands_kernel`` plays hands with ``strong`` in all four seats (the policy being
+trained: the trajectories follow its own choices, so the data covers the positions it reaches).
+At each decision where ``strong_candidates`` lists two or more moves, with probability
+``p_label``, the expert's search (``sim.policies.expert.search_values``: the unseen cards dealt
+``samples`` times, ``rollouts`` stock orders each, every candidate played to the hand's end by
+the search parameters' base policy, all candidates on the same positions) values each
+candidate; a row per candidate records its features and its mean hand margin. The search and
+the choice of decisions draw from a generator of their own, seeded per hand from
+``label_key``, so the hands played are those of the same run key without labels, and every
+row depends only on (run key, label key, hand): the same for any split into chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import encoding as E
+from sim.engine.judge import check_action, first_legal_action
+from sim.engine.observe import observe
+from sim.engine.play import forced_action_state, new_deck
+from sim.engine.state import apply_action, deal
+from sim.engine.views import scratch_tmp
+from sim.policies.expert import search_values
+from sim.policies.strong import (
+    MAX_CANDIDATES,
+    strong_base_decide,
+    strong_candidates,
+    strong_decide,
+)
+from sim.policies.strong_features import N_FEATURES
+from sim.rng import rand_float, seed_hand
+
+#: the integer columns of a training row (one row per candidate of a labelled decision)
+ROW_COLUMNS = ("hand", "decision", "kind", "candidate", "n", "done", "seat", "turn", "action")
+(R_HAND, R_DECISION, R_KIND, R_CANDIDATE, R_N, R_DONE, R_SEAT, R_TURN, R_ACTION) = range(
+    len(ROW_COLUMNS)
+)
+N_ROW_COLUMNS = len(ROW_COLUMNS)
+ROWS_PER_HAND = 64 * MAX_CANDIDATES  #: room a hand may fill (about 50 decisions a hand)
+
+
+@njit(cache=True)
+def label_hands_kernel(key, label_key, start, stop, pol, search, rules, p_label, x, v, meta):
+    """Hands ``start..stop-1`` of run key ``key`` played by strong (parameters ``pol``) in all
+    seats; decisions labelled with the search of parameters ``search`` (expert's layout) into
+    ``x`` (features), ``v`` (mean margin of the candidate for the deciding team) and ``meta``
+    (ROW_COLUMNS; ``decision`` counts the hand's labelled decisions). Returns the number of
+    rows written, -1 if the arrays ran out of room."""
+    st = np.zeros(E.STATE_SIZE, dtype=np.int64)
+    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    rng = np.zeros(4, dtype=np.uint64)
+    lrng = np.zeros(4, dtype=np.uint64)
+    log = np.zeros(1, dtype=np.int64)
+    deck = np.zeros(E.N_CARDS, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)
+    cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
+    phi = np.empty((MAX_CANDIDATES, N_FEATURES), dtype=np.float64)
+    totals = np.zeros(16, dtype=np.int64)
+    tmp = scratch_tmp(scratch)
+    rows = 0
+    for h in range(start, stop):
+        seed_hand(key, h, rng)
+        seed_hand(label_key, h, lrng)
+        new_deck(rng, deck)
+        deal(st, deck, h % 4, 0, 0, rules, log)
+        cache[E.PC_VALID] = 0
+        decision = 0  # (hand, decision) names a labelled decision
+        while st[E.ST_PHASE] != E.PH_OVER:
+            a = forced_action_state(st)
+            if a >= 0:
+                cache[E.PC_VALID] = 0
+                apply_action(st, a, rules, log)
+                continue
+            observe(st, st[E.ST_PLAYER], obs)
+            a0 = strong_base_decide(obs, pol, rng, rules, scratch)
+            n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi)
+            if n >= 2 and rand_float(lrng) < p_label:
+                if rows + n > x.shape[0]:
+                    return -1
+                done = search_values(obs, search, lrng, rules, cands, n, totals)
+                for c in range(n):
+                    r = rows + c
+                    for j in range(N_FEATURES):
+                        x[r, j] = phi[c, j]
+                    v[r] = totals[c] / max(done, 1)
+                    meta[r, R_HAND] = h
+                    meta[r, R_DECISION] = decision
+                    meta[r, R_KIND] = kind
+                    meta[r, R_CANDIDATE] = c
+                    meta[r, R_N] = n
+                    meta[r, R_DONE] = done
+                    meta[r, R_SEAT] = st[E.ST_PLAYER]
+                    meta[r, R_TURN] = st[E.ST_TURN]
+                    meta[r, R_ACTION] = cands[c]
+                rows += n
+                decision += 1
+            a = strong_decide(obs, pol, rng, rules, scratch)
+            if check_action(obs, a, rules, tmp, cache) != E.R_OK:
+                cache[E.PC_VALID] = 0
+                st[E.ST_ERRORS] += 1
+                a = first_legal_action(obs, rules, tmp)
+                if a < 0:
+                    break
+            apply_action(st, a, rules, log)
+    return rows
