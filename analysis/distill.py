@@ -1,14 +1,18 @@
 """Distilling the search into ``strong``'s evaluator (issue 13): expert iteration.
 
-Each iteration plays hands with the current ``strong`` in all four seats and, at a share of
-the decisions where ``strong`` lists candidate moves (``sim.policies.strong.strong_candidates``:
-the draw with a takeable pile, the discard, the start of a sevens/aces/wild meld), values every
-candidate with the expert's search over the current strong's rollouts
-(``sim.policies.strong_train``). The evaluator's weights are then fitted to all the data so far
-(DAgger: the new policy's own positions join the old ones) by ridge regression of the
-candidates' value advantages: for a decision with candidates ``0..n-1`` (0 the base move) and
-search values ``v_c``, ``w @ (phi_c - phi_0)`` is fitted to ``v_c - v_0``. The next iteration
-plays and searches with the new weights, so its targets are the values under better play.
+Each iteration plays hands of the current ``strong`` against a pool of opponents (the
+heuristic, strong's base without the evaluator, and the current strong itself, a third of
+the hands each) and, at a share of its decisions where it lists candidate moves
+(``sim.policies.strong.strong_candidates``: the draw with a takeable pile, the discard, the
+start of a sevens/aces/wild meld), values every candidate with a determinized search whose
+rollouts play each team as it plays: the current strong for its own team, that hand's opponent
+for the other (``sim.policies.strong_train``). A search that modelled every player as strong
+would teach it to exploit strong alone; against the pool it learns what holds against each.
+The evaluator's weights are then fitted to all the data so far (DAgger: the new policy's own
+positions join the old ones) by ridge regression of the candidates' value advantages: for a
+decision with candidates ``0..n-1`` (0 the base move) and search values ``v_c``,
+``w @ (phi_c - phi_0)`` is fitted to ``v_c - v_0``. The next iteration plays and searches with
+the new weights, so its targets are the values under better play.
 
 Everything is deterministic from the seed: iteration ``i``'s hands are ``run_key((seed, i))``,
 its labels ``run_key((seed, i, 1))``; the split into chunks and jobs changes no number
@@ -76,25 +80,21 @@ class Labels:
             return Labels(z["x"], z["v"], z["meta"])
 
 
-def search_params(policy: np.ndarray, samples: int = SAMPLES, rollouts: int = ROLLOUTS):
-    """The expert's parameter array for a search over ``policy``'s rollouts (strong's layout)."""
-    from sim.policies.expert import (
-        E_CANDIDATES,
-        E_MARGIN,
-        E_ROLLOUT,
-        E_ROLLOUTS,
-        E_SAMPLES,
-        N_EXPERT_PARAMS,
-        ROLLOUT_STRONG,
-    )
+def pool(policy: np.ndarray) -> np.ndarray:
+    """The opponents of a distillation round, rows of strong parameter arrays: the heuristic
+    (strong's kernel at its neutral values), the base (``policy`` with the evaluator off) and
+    ``policy`` itself; hand ``h`` meets row ``h % 3``."""
+    from sim.policies.strong import NEUTRAL, S_EVALUATOR
 
-    head = np.zeros(N_EXPERT_PARAMS)
-    head[E_SAMPLES], head[E_ROLLOUTS], head[E_CANDIDATES] = samples, rollouts, 4
-    head[E_MARGIN], head[E_ROLLOUT] = 0.0, ROLLOUT_STRONG
-    return np.concatenate([head, policy]).astype(np.float64)
+    policy = np.asarray(policy, dtype=np.float64)
+    heuristic = np.zeros_like(policy)
+    heuristic[: len(NEUTRAL)] = list(NEUTRAL.values())
+    base = policy.copy()
+    base[S_EVALUATOR] = 0.0
+    return np.ascontiguousarray(np.vstack([heuristic, base, policy]))
 
 
-def label_chunk(key, label_key, start, stop, policy, search, p_label) -> Labels:
+def label_chunk(key, label_key, start, stop, policy, opponents, p_label, samples, rollouts):
     """The labelled rows of hands ``start..stop-1`` (one process)."""
     from sim.policies.strong_features import N_FEATURES
     from sim.policies.strong_train import N_ROW_COLUMNS, ROWS_PER_HAND, label_hands_kernel
@@ -106,7 +106,19 @@ def label_chunk(key, label_key, start, stop, policy, search, p_label) -> Labels:
     v = np.zeros(room)
     meta = np.zeros((room, N_ROW_COLUMNS), dtype=np.int64)
     rows = label_hands_kernel(
-        key, label_key, start, stop, policy, search, rules, float(p_label), x, v, meta
+        key,
+        label_key,
+        start,
+        stop,
+        policy,
+        opponents,
+        int(samples),
+        int(rollouts),
+        rules,
+        float(p_label),
+        x,
+        v,
+        meta,
     )
     if rows < 0:  # pragma: no cover (ROWS_PER_HAND is ten times a hand's decisions)
         raise CanastaError(f"hands {start}..{stop - 1}: more labelled rows than room")
@@ -125,28 +137,30 @@ def label(
     progress: Callable[[int], None] | None = None,
 ) -> Labels:
     """Rows of ``hands`` hands of strong ``policy`` (its full parameter array, weights
-    included), labelled by a search over its own rollouts; the same for any ``n_jobs`` or
-    ``chunk``. ``seed``: a seed or a tuple of ints (hands ``run_key(seed)``, labels
-    ``run_key((*seed, 1))``). ``progress(hands_done)`` after each chunk."""
+    included) against the ``pool`` of opponents, labelled by a search whose rollouts play each
+    team as it plays; the same for any ``n_jobs`` or ``chunk``. ``seed``: a seed or a tuple of
+    ints (hands ``run_key(seed)``, labels ``run_key((*seed, 1))``). ``progress(hands_done)``
+    after each chunk."""
     from sim.rng import run_key
 
     seq = tuple(seed) if isinstance(seed, tuple | list) else (int(seed),)
     key = run_key(np.random.SeedSequence(list(seq)))
     label_key = run_key(np.random.SeedSequence([*seq, 1]))
     policy = np.ascontiguousarray(policy, dtype=np.float64)
-    search = search_params(policy, samples, rollouts)
+    opponents = pool(policy)
+    args = (opponents, p_label, samples, rollouts)
     spans = [(s, min(s + chunk, hands)) for s in range(0, hands, chunk)]
     if n_jobs == 1:
         parts = []
         for a, b in spans:
-            parts.append(label_chunk(key, label_key, a, b, policy, search, p_label))
+            parts.append(label_chunk(key, label_key, a, b, policy, *args))
             if progress is not None:
                 progress(b - a)
         return Labels.concat(parts)
     from joblib import Parallel, delayed
 
     out = Parallel(n_jobs=n_jobs, return_as="generator")(
-        delayed(label_chunk)(key, label_key, a, b, policy, search, p_label) for a, b in spans
+        delayed(label_chunk)(key, label_key, a, b, policy, *args) for a, b in spans
     )
     parts = []
     for (a, b), part in zip(spans, out, strict=True):
