@@ -52,6 +52,7 @@ from sim.policies.strong_features import (
     K_START,
     N_FEATURES,
     check_layout,
+    context,
     discard_features,
     pickup_features,
     score,
@@ -171,12 +172,15 @@ def _discard_keys(obs, params, keys):
 
 
 @njit(cache=True)
-def discard_order(obs, params, rules, scratch, kinds, keeps, limit):
+def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
     """The first ``limit`` legal discards (DISCARD-*) in strong's order of preference: their
-    kinds and keep values in ``kinds``/``keeps``; returns how many (0: no legal discard)."""
+    kinds and keep values in ``kinds``/``keeps``; returns how many (0: no legal discard).
+    ``fresh``: the scratch's keys are those ``strong_discard`` left for this observation (it
+    refused only kinds before its choice, as illegal), so they are not computed again."""
     tmp = scratch_tmp(scratch)
     keys = work_keys(scratch)
-    _discard_keys(obs, params, keys)
+    if not fresh:
+        _discard_keys(obs, params, keys)
     n = 0
     for _ in range(E.N_KINDS):
         best_k, best = -1, NO_KEY
@@ -349,7 +353,7 @@ def _held(obs, slot):
 
 
 @njit(cache=True)
-def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
+def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
     """The candidate moves of the decision whose base move is ``a0``, with their features
     (``sim.policies.strong_features``) in ``phi[c]``; ``cands[0] == a0``. Returns (number of
     candidates, decision kind); one candidate where the decision is none of the evaluator's:
@@ -359,8 +363,12 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
       then starting a sevens, aces or wild meld with all of it held, where legal;
     - starting a sevens, aces or wild meld: that, and holding (the base move with those cards
       hidden), where legal.
+
+    ``fresh``: ``a0`` was just computed by ``strong_base_decide`` on ``obs`` with this scratch
+    (its discard keys are reused, ``discard_order``).
     """
     tmp = scratch_tmp(scratch)
+    ctx = context(obs, params)
     cands[0] = a0
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
@@ -372,29 +380,31 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
         cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
         phi[0, :] = 0.0
         phi[1, :] = 0.0
-        pickup_features(obs, params, takes, phi[1 if not takes else 0])
+        pickup_features(obs, ctx, takes, phi[1 if not takes else 0])
         return 2, K_PICKUP
     if phase != E.PH_PLAY or a0 < 0:
         return 1, K_DISCARD
     if E.ACTION_TABLE[a0, E.AC_TYPE] == E.AT_DISCARD:
         kinds = np.empty(DISCARD_CANDIDATES, dtype=np.int64)
         keeps = np.empty(DISCARD_CANDIDATES, dtype=np.float64)
-        m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES)
         k0 = E.ACTION_TABLE[a0, E.AC_SLOT]
+        m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES, fresh)
+        if fresh and (m == 0 or kinds[0] != k0):  # not the keys of a0 after all: compute them
+            m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES, False)
         phi[0, :] = 0.0
         n = 1
         for i in range(m):  # a0 is the first of the order (the same keys): its rank is 0
             if kinds[i] == k0:
-                discard_features(obs, params, k0, i, keeps[i], phi[0])
+                discard_features(obs, ctx, k0, i, keeps[i], phi[0])
             elif n < MAX_CANDIDATES:
                 cands[n] = E.A_DISCARD + kinds[i]
-                discard_features(obs, params, kinds[i], i, keeps[i], phi[n])
+                discard_features(obs, ctx, kinds[i], i, keeps[i], phi[n])
                 n += 1
         for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
             a = start_action(obs, slot, rules, tmp)
             if a >= 0 and n < MAX_CANDIDATES:
                 cands[n] = a
-                start_features(obs, params, slot, _held(obs, slot), True, phi[n])
+                start_features(obs, ctx, slot, _held(obs, slot), True, phi[n])
                 n += 1
         return n, K_DISCARD
     slot = risky_slot(obs, a0)
@@ -410,7 +420,7 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     cands[1] = hold
     held = E.ACTION_TABLE[a0, E.AC_NAT] + E.ACTION_TABLE[a0, E.AC_TWO]
     held += E.ACTION_TABLE[a0, E.AC_JOKER]
-    start_features(obs, params, slot, held, False, phi[0])
+    start_features(obs, ctx, slot, held, False, phi[0])
     phi[1, :] = 0.0
     return 2, K_START
 
@@ -437,7 +447,7 @@ def strong_decide(obs, params, rng, rules, scratch):
             return a0  # (fast: most play steps are none of the evaluator's)
     cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
     phi = np.empty((MAX_CANDIDATES, N_FEATURES), dtype=np.float64)
-    n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
+    n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, True)
     if n <= 1:
         return a0
     weights = params[N_STRONG : N_STRONG + N_FEATURES]

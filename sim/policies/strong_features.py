@@ -116,8 +116,9 @@ K_PICKUP, K_DISCARD, K_START = range(len(DECISION_KINDS))
 
 
 @njit(cache=True)
-def _context(obs, params):
-    """(late, stock / 100, own canastas capped at 2 / 2, opponents could go out)."""
+def context(obs, params):
+    """What every block reads, computed once a decision: (late, stock / 100, own canastas
+    capped at 2 / 2, the opponents could go out now)."""
     melds = ob_melds(obs)
     late = 1.0 if _late(obs, params) else 0.0
     can = min(canastas(melds, 0), 2) / 2.0
@@ -126,12 +127,13 @@ def _context(obs, params):
 
 
 @njit(cache=True)
-def pickup_features(obs, params, base_takes, out):
-    """The pickup block of taking the pile (the rest of ``out`` is zeroed)."""
+def pickup_features(obs, ctx, base_takes, out):
+    """The pickup block of taking the pile (the rest of ``out`` is zeroed); ``ctx`` is
+    ``context(obs, params)``."""
     out[:] = 0.0
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    late, stock, can, opp_out = _context(obs, params)
+    late, stock, can, opp_out = ctx
     pile = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS]
     n = obs[E.OB_PILE_N]
     top = obs[E.OB_PILE_TOP]
@@ -177,13 +179,13 @@ def pickup_features(obs, params, base_takes, out):
 
 
 @njit(cache=True)
-def discard_features(obs, params, kind, rank, keep, out):
+def discard_features(obs, ctx, kind, rank, keep, out):
     """The discard block of discarding ``kind``, the base policy's ``rank``-th choice (0 its
     own) with its keep value ``keep`` (the rest of ``out`` is zeroed)."""
     out[:] = 0.0
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    late, stock, _, _ = _context(obs, params)
+    late, stock = ctx[0], ctx[1]
     held = hand[kind]
     value = E.KIND_VALUE[kind] / 50.0
     natural = kind >= E.FIRST_NATURAL
@@ -238,13 +240,13 @@ def _unseen_wilds(obs, melds):
 
 
 @njit(cache=True)
-def start_features(obs, params, slot, held, at_discard, out):
+def start_features(obs, ctx, slot, held, at_discard, out):
     """The start block of starting the team's meld of ``slot`` (SEVEN, ACE or WILD_MELD) with
     ``held`` cards (the rest of ``out`` is zeroed); ``at_discard``: the base policy would
     discard instead."""
     out[:] = 0.0
     melds = ob_melds(obs)
-    late, stock, can, opp_out = _context(obs, params)
+    late, stock, can, opp_out = ctx
     if slot == E.WILD_MELD:
         u = _unseen_wilds(obs, melds)
         in_pile = obs[E.OB_PILE_COUNTS + E.TWO] + obs[E.OB_PILE_COUNTS + E.JOKER]
