@@ -47,6 +47,7 @@ class Labels:
     x: np.ndarray
     v: np.ndarray
     meta: np.ndarray
+    seconds: float = 0.0  #: wall time of the labelling (kept with the rows in a checkpoint)
 
     @property
     def decisions(self) -> int:
@@ -71,13 +72,14 @@ class Labels:
 
     def save(self, path: Path) -> None:
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, x=self.x, v=self.v, meta=self.meta)
+        np.savez_compressed(tmp, x=self.x, v=self.v, meta=self.meta, seconds=self.seconds)
         os.replace(tmp, path)
 
     @staticmethod
     def load(path: Path) -> Labels:
         with np.load(path) as z:
-            return Labels(z["x"], z["v"], z["meta"])
+            seconds = float(z["seconds"]) if "seconds" in z else 0.0
+            return Labels(z["x"], z["v"], z["meta"], seconds)
 
 
 def pool(policy: np.ndarray) -> np.ndarray:
@@ -243,7 +245,7 @@ def distill(
     seed: int = 0,
     iterations: int = 3,
     hands: int = 2000,
-    p_label: float = 0.5,
+    p_label: float = 1.0,
     n_jobs: int = 1,
     ridge: float = RIDGE,
     samples: int = SAMPLES,
@@ -289,9 +291,11 @@ def distill(
                 if progress is not None:
                     progress(f"iteration {it + 1}/{iterations}", done, hands)
 
+            t0 = time.time()
             data = label(
                 policy, hands, (seed, it), p_label, n_jobs, samples, rollouts, progress=step
             )
+            data.seconds = round(time.time() - t0, 1)
             if rows_file is not None:
                 data.save(rows_file)
         held_out = offline_gain(weights, data) if it > 0 else None
@@ -301,10 +305,11 @@ def distill(
             "iteration": it,
             "decisions": data.decisions,
             "rows": len(data.v),
+            "label_seconds": data.seconds,
             "previous_weights_on_new_data": held_out,
         }
         history.append(row)
-    settings["wall_seconds"] = round(time.time() - start, 1)
+    settings["wall_seconds"] = round(time.time() - start, 1)  # of this run (a resumed one: less)
     return DistillResult(weights, history, settings)
 
 

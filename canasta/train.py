@@ -62,8 +62,8 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--label-share",
         type=float,
-        default=0.5,
-        help="share of the decisions with candidates valued by search (default 0.5)",
+        default=1.0,
+        help="share of the decisions with candidates valued by search (default 1: all)",
     )
     p.add_argument(
         "--samples", type=int, default=24, help="search: deals of the unseen cards (default 24)"

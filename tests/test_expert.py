@@ -187,7 +187,7 @@ def test_direct_rollout_equals_engine_hand_loop(base):
         team = o[OB_SEAT] % 2
         rng = np.zeros(4, dtype=np.uint64)
         a_st, b_st = det.copy(), det.copy()
-        m1 = base_rollout(a_st, team, hp, strong, rng.copy(), RULES, obs, scratch, items)
+        m1 = base_rollout(a_st, team, hp, hp, strong, rng.copy(), RULES, obs, scratch, items)
         m2 = rollout(
             b_st,
             team,

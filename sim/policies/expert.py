@@ -204,13 +204,15 @@ def candidates(obs, params, rng, rules, scratch, cands):
 
 
 @njit(cache=True)
-def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
-    """``sim.engine.search.rollout`` with the base policy for all four players, called directly:
+def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
+    """``sim.engine.search.rollout`` with the base policy in every seat, called directly:
     numba cannot cache a function that passes a compiled policy on as a value (its address is
     a dynamic global), and compiling the expert with the whole engine takes ~2 minutes per
-    process. The same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the
-    policy's proposal checked by ``check_action`` (an illegal one replaced by the first legal
-    action), ``apply_action``; then ``team_margin``. ``st`` is consumed."""
+    process. ``team`` plays with parameters ``own``, the other team with ``opp`` (the expert
+    passes its base parameters as both; strong's training models each team as it plays). The
+    same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the policy's
+    proposal checked by ``check_action`` (an illegal one replaced by the first legal action),
+    ``apply_action``; then ``team_margin``. ``st`` is consumed."""
     tmp = scratch_tmp(scratch)
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan, as play_hand
@@ -221,6 +223,7 @@ def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
         if a >= 0:
             cache[E.PC_VALID] = 0
         else:
+            hp = own if p % E.N_TEAMS == team else opp
             a = base_decide(obs, hp, strong, rng, rules, scratch)
             if check_action(obs, a, rules, tmp, cache) != E.R_OK:
                 cache[E.PC_VALID] = 0
@@ -234,13 +237,11 @@ def base_rollout(st, team, hp, strong, rng, rules, obs, scratch, items):
 
 
 @njit(cache=True)
-def search_values(obs, params, rng, rules, cands, n, totals):
+def search_positions(obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals):
     """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
-    candidate (same positions for every candidate); rollouts by the base policy for all."""
-    hp = params[N_EXPERT_PARAMS:]
-    strong = params[E_ROLLOUT] == ROLLOUT_STRONG
-    n_samples = max(int(params[E_SAMPLES]), 1)
-    n_rollouts = max(int(params[E_ROLLOUTS]), 1)
+    candidate (same positions for every candidate: common random numbers), rollouts by
+    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); returns how
+    many positions were played."""
     team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
     seed_search(rng, srng)
@@ -253,12 +254,13 @@ def search_values(obs, params, rng, rules, cands, n, totals):
     rrng = np.zeros(4, dtype=np.uint64)
     rrng0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros(1, dtype=np.int64)
-    totals[:n] = 0
+    for c in range(n):
+        totals[c] = 0
     done = 0
-    for _ in range(n_samples):
+    for _ in range(samples):
         if not determinize(obs, base, srng, work):
             break
-        for r in range(n_rollouts):
+        for r in range(rollouts):
             if r > 0:
                 reshuffle_stock(base, srng, work)
             seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
@@ -266,9 +268,23 @@ def search_values(obs, params, rng, rules, cands, n, totals):
                 copy_into(st, base)
                 copy_into(rrng, rrng0)
                 apply_action(st, cands[c], rules, log)
-                totals[c] += base_rollout(st, team, hp, strong, rrng, rules, robs, rscratch, items)
+                m = base_rollout(st, team, own, opp, strong, rrng, rules, robs, rscratch, items)
+                totals[c] += m
             done += 1
     return done
+
+
+@njit(cache=True)
+def search_values(obs, params, rng, rules, cands, n, totals):
+    """``search_positions`` with the expert's parameters: ``samples`` x ``rollouts``
+    positions, the base policy in every seat."""
+    hp = params[N_EXPERT_PARAMS:]
+    strong = params[E_ROLLOUT] == ROLLOUT_STRONG
+    n_samples = max(int(params[E_SAMPLES]), 1)
+    n_rollouts = max(int(params[E_ROLLOUTS]), 1)
+    return search_positions(
+        obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals
+    )
 
 
 @njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)

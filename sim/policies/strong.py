@@ -172,6 +172,23 @@ def _discard_keys(obs, params, keys):
 
 
 @njit(cache=True)
+def _next_discard(obs, keys, rules, tmp):
+    """The kind of lowest key whose discard is legal (DISCARD-*), -1 if none; the kinds of
+    lower key, refused, get NO_KEY (the chosen one keeps its key)."""
+    for _ in range(E.N_KINDS):
+        best_k, best = -1, NO_KEY
+        for k in range(E.N_KINDS):
+            if keys[k] < best:
+                best_k, best = k, keys[k]
+        if best_k < 0:
+            return -1
+        if action_reason(obs, E.A_DISCARD + best_k, rules, tmp) == E.R_OK:
+            return best_k
+        keys[best_k] = NO_KEY
+    return -1
+
+
+@njit(cache=True)
 def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
     """The first ``limit`` legal discards (DISCARD-*) in strong's order of preference: their
     kinds and keep values in ``kinds``/``keeps``; returns how many (0: no legal discard).
@@ -182,20 +199,14 @@ def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
     if not fresh:
         _discard_keys(obs, params, keys)
     n = 0
-    for _ in range(E.N_KINDS):
-        best_k, best = -1, NO_KEY
-        for k in range(E.N_KINDS):
-            if keys[k] < best:
-                best_k, best = k, keys[k]
-        if best_k < 0:
+    while n < limit:
+        k = _next_discard(obs, keys, rules, tmp)
+        if k < 0:
             break
-        if action_reason(obs, E.A_DISCARD + best_k, rules, tmp) == E.R_OK:
-            kinds[n] = best_k
-            keeps[n] = best / 1000.0
-            n += 1
-            if n >= limit:
-                break
-        keys[best_k] = NO_KEY
+        kinds[n] = k
+        keeps[n] = keys[k] / 1000.0
+        keys[k] = NO_KEY
+        n += 1
     return n
 
 
@@ -203,20 +214,10 @@ def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
 def strong_discard(obs, params, rules, scratch):
     """``sim.policies.builtin.safe_discard`` with its keep weights as parameters (pair_keep,
     meld_keep, early_dump); DISCARD-* legality checked in order of preference."""
-    tmp = scratch_tmp(scratch)
     keys = work_keys(scratch)
     _discard_keys(obs, params, keys)
-    for _ in range(E.N_KINDS):
-        best_k, best = -1, NO_KEY
-        for k in range(E.N_KINDS):
-            if keys[k] < best:
-                best_k, best = k, keys[k]
-        if best_k < 0:
-            break
-        if action_reason(obs, E.A_DISCARD + best_k, rules, tmp) == E.R_OK:
-            return E.A_DISCARD + best_k
-        keys[best_k] = NO_KEY
-    return -1
+    k = _next_discard(obs, keys, rules, scratch_tmp(scratch))
+    return E.A_DISCARD + k if k >= 0 else -1
 
 
 @njit(cache=True)

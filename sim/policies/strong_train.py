@@ -9,8 +9,8 @@ data covers the positions the policy reaches against each. At each decision of t
 search values each candidate: the unseen cards dealt ``samples`` times
 (``sim.engine.search.determinize``), ``rollouts`` stock orders each, every candidate played to
 the hand's end by the policy for its team and by that hand's opponent for the other (the
-expert's search, ``sim.policies.expert.search_values``, with the opponents modelled as they
-play), all candidates on the same positions. A row per candidate records its features and its
+expert's search, ``sim.policies.expert.search_positions``, with the opponents modelled as
+they play), all candidates on the same positions. A row per candidate records its features and its
 mean hand margin. The search and the choice of decisions draw from a generator of their own,
 seeded per hand from ``label_key``, so the hands played are those of the same run key without
 labels, and every row depends only on (run key, label key, hand): the same for any split into
@@ -23,13 +23,12 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import copy_into
 from sim.engine.judge import check_action, first_legal_action
 from sim.engine.observe import observe
 from sim.engine.play import forced_action_state, new_deck
-from sim.engine.search import WORK_SIZE, determinize, reshuffle_stock, seed_search, team_margin
 from sim.engine.state import apply_action, deal
 from sim.engine.views import scratch_tmp
+from sim.policies.expert import search_positions
 from sim.policies.strong import (
     MAX_CANDIDATES,
     strong_base_decide,
@@ -60,76 +59,14 @@ ROWS_PER_HAND = 64 * MAX_CANDIDATES  #: room a hand may fill (about 20 decisions
 
 
 @njit(cache=True)
-def team_rollout(st, team, own, opp, rng, rules, obs, scratch, items):
-    """Play ``st`` to the hand's end, strong with parameters ``own`` for ``team`` and ``opp``
-    for the other (the engine's hand loop, as ``sim.policies.expert.base_rollout``), and
-    return the hand margin of ``team``. ``st`` is consumed."""
-    tmp = scratch_tmp(scratch)
-    log = np.zeros(1, dtype=np.int64)
-    cache = np.zeros(E.PC_SIZE, dtype=np.int64)
-    while st[E.ST_PHASE] != E.PH_OVER:
-        a = forced_action_state(st)
-        if a < 0:
-            observe(st, st[E.ST_PLAYER], obs)
-            params = own if st[E.ST_PLAYER] % E.N_TEAMS == team else opp
-            a = strong_decide(obs, params, rng, rules, scratch)
-            if check_action(obs, a, rules, tmp, cache) != E.R_OK:
-                cache[E.PC_VALID] = 0
-                a = first_legal_action(obs, rules, tmp)
-                if a < 0:
-                    break  # INV_STUCK: cannot happen under the rules
-        else:
-            cache[E.PC_VALID] = 0
-        apply_action(st, a, rules, log)
-    return team_margin(st, team, rules, items)
-
-
-@njit(cache=True)
-def team_search(obs, samples, rollouts, own, opp, rng, rules, cands, n, totals):
-    """``sim.policies.expert.search_values`` with the rollouts of ``team_rollout``: the sum
-    over ``samples`` x ``rollouts`` positions of each candidate's hand margin; returns how many
-    positions."""
-    team = obs[E.OB_SEAT] % E.N_TEAMS
-    srng = np.zeros(4, dtype=np.uint64)
-    seed_search(rng, srng)
-    base = np.zeros(E.STATE_SIZE, dtype=np.int64)
-    st = np.zeros(E.STATE_SIZE, dtype=np.int64)
-    work = np.zeros(WORK_SIZE, dtype=np.int64)
-    robs = np.zeros(E.OBS_SIZE, dtype=np.int64)
-    rscratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-    items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
-    rrng = np.zeros(4, dtype=np.uint64)
-    rrng0 = np.zeros(4, dtype=np.uint64)
-    log = np.zeros(1, dtype=np.int64)
-    for c in range(n):
-        totals[c] = 0
-    done = 0
-    for _ in range(samples):
-        if not determinize(obs, base, srng, work):
-            break
-        for r in range(rollouts):
-            if r > 0:
-                reshuffle_stock(base, srng, work)
-            seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
-            for c in range(n):
-                copy_into(st, base)
-                copy_into(rrng, rrng0)
-                apply_action(st, cands[c], rules, log)
-                totals[c] += team_rollout(st, team, own, opp, rrng, rules, robs, rscratch, items)
-            done += 1
-    return done
-
-
-@njit(cache=True)
 def label_hands_kernel(
     key, label_key, start, stop, pol, pool, samples, rollouts, rules, p_label, x, v, meta
 ):
     """Hands ``start..stop-1`` of run key ``key``: strong with parameters ``pol`` as team 0
     against ``pool[h % len(pool)]`` (rows of strong parameter arrays); team 0's decisions
-    labelled by ``team_search`` into
-    ``x`` (features), ``v`` (mean margin of the candidate for the deciding team) and ``meta``
-    (ROW_COLUMNS; ``decision`` counts the hand's labelled decisions). Returns the number of
-    rows written, -1 if the arrays ran out of room."""
+    labelled by ``search_positions`` into ``x`` (features), ``v`` (mean margin of the
+    candidate for the deciding team) and ``meta`` (ROW_COLUMNS; ``decision`` counts the hand's
+    labelled decisions). Returns the number of rows written, -1 if the arrays ran out of room."""
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
     obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
@@ -158,40 +95,34 @@ def label_hands_kernel(
                 apply_action(st, a, rules, log)
                 continue
             observe(st, st[E.ST_PLAYER], obs)
-            if st[E.ST_PLAYER] % E.N_TEAMS == 1:
-                a = strong_decide(obs, opp, rng, rules, scratch)
-                if check_action(obs, a, rules, tmp, cache) != E.R_OK:
-                    cache[E.PC_VALID] = 0
-                    st[E.ST_ERRORS] += 1
-                    a = first_legal_action(obs, rules, tmp)
-                    if a < 0:
-                        break
-                apply_action(st, a, rules, log)
-                continue
-            a0 = strong_base_decide(obs, pol, rng, rules, scratch)
-            n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi, True)
-            if n >= 2 and rand_float(lrng) < p_label:
-                if rows + n > x.shape[0]:
-                    return -1
-                done = team_search(obs, samples, rollouts, pol, opp, lrng, rules, cands, n, totals)
-                for c in range(n):
-                    r = rows + c
-                    for j in range(N_FEATURES):
-                        x[r, j] = phi[c, j]
-                    v[r] = totals[c] / max(done, 1)
-                    meta[r, R_HAND] = h
-                    meta[r, R_DECISION] = decision
-                    meta[r, R_KIND] = kind
-                    meta[r, R_CANDIDATE] = c
-                    meta[r, R_N] = n
-                    meta[r, R_DONE] = done
-                    meta[r, R_SEAT] = st[E.ST_PLAYER]
-                    meta[r, R_TURN] = st[E.ST_TURN]
-                    meta[r, R_ACTION] = cands[c]
-                    meta[r, R_OPPONENT] = h % pool.shape[0]
-                rows += n
-                decision += 1
-            a = strong_decide(obs, pol, rng, rules, scratch)
+            mine = st[E.ST_PLAYER] % E.N_TEAMS == 0
+            if mine:
+                a0 = strong_base_decide(obs, pol, rng, rules, scratch)
+                n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi, True)
+                if n >= 2 and rand_float(lrng) < p_label:
+                    if rows + n > x.shape[0]:
+                        return -1
+                    done = search_positions(
+                        obs, samples, rollouts, pol, opp, True, lrng, rules, cands, n, totals
+                    )
+                    for c in range(n):
+                        r = rows + c
+                        for j in range(N_FEATURES):
+                            x[r, j] = phi[c, j]
+                        v[r] = totals[c] / max(done, 1)
+                        meta[r, R_HAND] = h
+                        meta[r, R_DECISION] = decision
+                        meta[r, R_KIND] = kind
+                        meta[r, R_CANDIDATE] = c
+                        meta[r, R_N] = n
+                        meta[r, R_DONE] = done
+                        meta[r, R_SEAT] = st[E.ST_PLAYER]
+                        meta[r, R_TURN] = st[E.ST_TURN]
+                        meta[r, R_ACTION] = cands[c]
+                        meta[r, R_OPPONENT] = h % pool.shape[0]
+                    rows += n
+                    decision += 1
+            a = strong_decide(obs, pol if mine else opp, rng, rules, scratch)
             if check_action(obs, a, rules, tmp, cache) != E.R_OK:
                 cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
