@@ -42,7 +42,7 @@ def _observe_seat(st, p, obs):
         obs[E.OB_THREES + 2 * i + 1] = st[E.ST_THREES + 2 * t + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe(st, p, obs):
     """Fill ``obs`` with what player ``p`` can see (layout OBS_FIELDS): own team first.
     The fields of ``SEEN_FIELDS`` are copied one by one with fixed bounds (a loop over the
@@ -67,7 +67,7 @@ def observe(st, p, obs):
     _observe_seat(st, p, obs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_table(st, p, obs):
     """``observe`` driven by the table ``SEEN_FIELDS``: the oracle the unrolled ``observe``
     is tested against (tests/test_speed2_observe.py, every step of real hands)."""
@@ -78,7 +78,7 @@ def observe_table(st, p, obs):
     _observe_seat(st, p, obs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bonus_owed(obs):
     """OPEN-5/DEAL-3: a player melding in the opening turn will be owed bonus cards after the
     discard: not after taking the pile, not once the turn card has been drawn."""
