@@ -15,7 +15,8 @@ of the engine since the restructuring (issue 11), so the same script gives the b
 policies called through ``POLICY_TYPE`` as in ``play_hands_kernel``) with one piece done
 twice, and prints each piece's marginal cost per hand: what the whole loop spends on it,
 caches and branches included (issue 12, sixth pass: the part the per-call timings above do
-not attribute).
+not attribute; ``--rounds`` sets how many rounds each piece's best is taken over, more on a
+busy machine).
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ LOOP_PIECES = (
 )
 
 
-def loop_profile(n_hands: int) -> None:
+def loop_profile(n_hands: int, rounds: int = 3) -> None:
     """Marginal cost per hand of each piece of the hand loop (``--loop``)."""
     import numpy as np
     from numba import njit, types
@@ -154,7 +155,7 @@ def loop_profile(n_hands: int) -> None:
     key = run_key(2)
     kernel(key, 0, 10, d, d, p, p, rules, 0)
     best = {}
-    for _ in range(3):  # rounds, each piece alternating with the plain loop (shared machine)
+    for _ in range(rounds):  # each piece alternating with the plain loop (shared machine)
         for dup in (0, *(b for b, _ in LOOP_PIECES), 512):
             t = time.process_time()
             kernel(key, 0, n_hands, d, d, p, p, rules, dup)
@@ -172,9 +173,10 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=40)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--loop", type=int, default=0, help="profile the hand loop on N hands")
+    ap.add_argument("--rounds", type=int, default=3, help="--loop: rounds (best of each piece)")
     args = ap.parse_args()
     if args.loop:
-        loop_profile(args.loop)
+        loop_profile(args.loop, args.rounds)
         return
 
     import numpy as np

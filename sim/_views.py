@@ -1,6 +1,6 @@
 """Compile-time helpers shared by the rules core (``sim.legality``) and the engine.
 
-Two intrinsics that change how numba compiles a kernel, not what it computes:
+Intrinsics that change how numba compiles a kernel, not what it computes:
 
 - ``c_view``: a shaped view of a slice without numba's ``reshape`` (a C helper call and a
   size check, ~40 ns a view, and an error path whose message formatting is compiled into
@@ -8,7 +8,9 @@ Two intrinsics that change how numba compiles a kernel, not what it computes:
 - ``opaque``: pass a constant to a kernel as a run-time value. numba types a literal
   argument (``True``, ``0``) as its own type and compiles the callee again for each literal
   value, with everything it calls; ``f(x, opaque(True))`` reuses the copy compiled for a
-  run-time ``bool`` (cold start, issue 12: ``docs/architecture.md``, "Compile time").
+  run-time ``bool`` (cold start, issue 12: ``docs/architecture.md``, "Compile time");
+- ``copy_words``: a block of words copied from one array to another as one ``memcpy``, which
+  LLVM turns into vector moves (``observe``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,36 @@ def opaque(typingctx, x):
         return context.cast(builder, args[0], sig.args[0], sig.return_type)
 
     return ret(x), codegen
+
+
+@intrinsic
+def copy_words(typingctx, dst, dst_at, src, src_at, n):
+    """``dst[dst_at : dst_at + n] = src[src_at : src_at + n]`` for two different 1-d
+    C-contiguous arrays of the same dtype (the caller's bounds: not checked), as one
+    ``llvm.memcpy``: with constant offsets and count, LLVM copies by vector moves, where a loop
+    between two arrays that may overlap is copied a word at a time (``observe``: 221 words an
+    observation, issue 12, seventh pass)."""
+    if not (isinstance(dst, types.Array) and isinstance(src, types.Array)):
+        return None
+    if dst.layout != "C" or src.layout != "C" or dst.ndim != 1 or src.ndim != 1:
+        return None
+    if dst.dtype != src.dtype or not all(isinstance(t, types.Integer) for t in (dst_at, src_at, n)):
+        return None
+
+    def codegen(context, builder, sig, args):
+        dty, dat, sty, sat, nty = sig.args
+        d = make_array(dty)(context, builder, args[0])
+        s = make_array(sty)(context, builder, args[2])
+        d_at, s_at, count = (
+            context.cast(builder, v, t, types.intp)
+            for v, t in ((args[1], dat), (args[3], sat), (args[4], nty))
+        )
+        size = context.get_abi_sizeof(context.get_data_type(dty.dtype))
+        dp, sp = builder.gep(d.data, [d_at]), builder.gep(s.data, [s_at])
+        cgutils.raw_memcpy(builder, dp, sp, count, size)
+        return context.get_dummy_value()
+
+    return types.none(dst, dst_at, src, src_at, n), codegen
 
 
 @njit(cache=True, inline="always")

@@ -26,19 +26,19 @@ OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band
 # ---------------------------------------------------------------------------------------
 # Meld table helpers (MELD-9, MELD-10)
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_size(melds, team, slot):
     """Cards in the team's meld of ``slot`` (0 if none)."""
     return melds[team, slot, E.NATURALS] + melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_wilds(melds, team, slot):
     """Wild cards in the team's meld of ``slot``."""
     return melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_dead(melds, kind):
     """MELD-9: a natural rank is dead once either team has a canasta of it."""
     if kind < E.FIRST_NATURAL:
@@ -49,7 +49,7 @@ def is_dead(melds, kind):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def team_canastas(melds_team):
     """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
     n = 0
@@ -62,13 +62,13 @@ def team_canastas(melds_team):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def canastas(melds, team):
     """MELD-10: number of the team's completed canastas."""
     return team_canastas(melds[team])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wild_meld_incomplete(melds, team):
     """MELD-8: the team has a wild meld that is not yet a canasta."""
     size = meld_size(melds, team, E.WILD_MELD)
@@ -83,6 +83,7 @@ def wild_meld_incomplete(melds, team):
 @njit(
     "int64(int64[:, :, ::1], int64, int64, int64, int64, int64, boolean, boolean, int64[::1])",
     cache=True,
+    _nrt=False,
 )
 def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
     """May ``team`` put ``nat`` naturals of ``slot``, ``two`` twos and ``joker`` jokers from hand
@@ -141,7 +142,7 @@ def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
 # ---------------------------------------------------------------------------------------
 # OPEN-1..4: the initial meld
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_min(team_score):
     """OPEN-1: minimum count of the initial meld for a team's cumulative score."""
     if team_score < OPEN_THRESHOLDS[0]:
@@ -151,7 +152,7 @@ def opening_min(team_score):
     return OPEN_MINIMUMS[2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def from_hand_count(from_hand):
     """OPEN-1/OPEN-3: points of the cards melded from hand (the pile's top card excluded)."""
     total = 0
@@ -164,7 +165,7 @@ def from_hand_count(from_hand):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_reason(from_hand, melds, team, pile_kind, min_count):
     """OPEN-1,2,4: is this turn's set of melds a valid initial meld?
 
@@ -190,7 +191,7 @@ def opening_reason(from_hand, melds, team, pile_kind, min_count):
     return E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_meld_reason(melds, team, slot, nat, two, joker):
     """OPEN-4 for one meld operation of the opening turn: may it leave the team's meld of
     ``slot`` as a completed mixed canasta? ``melds`` is the position before the operation.
@@ -230,7 +231,7 @@ def _decode(s):
     return s // _SUB, s // (_B * _C * _L) % _F, s // (_B * _C) % _L, s // _B % _C, s % _B
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _wild_points(used, jokers):
     """Points of ``used`` wild cards from a hand holding ``jokers`` jokers, jokers first."""
     j = min(used, jokers)
@@ -310,7 +311,7 @@ def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
     """``best_opening_work`` with its tables allocated here (callers without a work area)."""
     n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
@@ -320,7 +321,7 @@ def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=Fals
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sort_small(a, n):
     """Sort ``a[:n]`` in place (insertion sort: a few dozen states)."""
     for i in range(1, n):
@@ -336,6 +337,7 @@ def _sort_small(a, n):
     "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
     " boolean, int64, int64[::1])",
     cache=True,
+    _nrt=True,  # allocates its tables when ``work`` is too small (8+ wild cards)
 )
 def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
@@ -459,7 +461,7 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
 assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_values: one row of best_ax per layer
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax):
     """``best_opening_work``'s count (relax 0, same arguments; -1 if no valid opening), and for
     every natural rank at once the best count of a valid opening whose plan puts at least
@@ -617,7 +619,7 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
     """The rule that refuses an opening turn that cannot reach ``min_count`` from here
     (arguments as ``best_opening``; ``team``: the opener's team in ``melds``), R_OK if it can:
@@ -643,7 +645,7 @@ def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_cou
     return E.R_OPEN_MINIMUM  # OPEN-1: no meldable set of cards reaches the count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
     """OUT-1/2: why an opening ``plan`` found with the leave rule relaxed may not stand."""
     left = extra - hand[E.RED_THREE] - hand[E.BLACK_THREE]
@@ -670,7 +672,7 @@ _PAIR_ORDER = np.array(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_upper_bound(hand, pending, melds, rules):
     """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
     counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
@@ -719,7 +721,7 @@ def opening_upper_bound(hand, pending, melds, rules):
     return bound if natural_meld else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False):
     """``best_opening`` on this position, skipped (-1) when the cheap
     ``opening_upper_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
@@ -741,7 +743,7 @@ def opening_best_work(hand, pending, pile_kind, extra, melds, rules, plan, min_c
 # ---------------------------------------------------------------------------------------
 # OUT-1, OUT-2
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def out_reason(melds, team):
     """OUT-1: may the team go out now?"""
     if canastas(melds, team) < 2:
@@ -755,7 +757,7 @@ def out_reason(melds, team):
     return E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leave_reason(hand_after, melds_after, team, bonus=False):
     """OUT-2: may melding leave this hand? A player not going out keeps a card to discard
     (threes never are, DISCARD-1) and a card to hold (any card, a kept three included); so
@@ -775,7 +777,7 @@ def leave_reason(hand_after, melds_after, team, bonus=False):
 # ---------------------------------------------------------------------------------------
 # PILE-1, PILE-2
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rules):
     """PILE-1/2: may a player of ``team`` holding ``hand`` take the pile?
 
@@ -788,7 +790,7 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work):
     """``pile_reason`` with its copies and the opening search's tables in ``work``
     (int64[SEARCH_WORK_SIZE], layout ``SEARCH_WORK_FIELDS``)."""
@@ -833,7 +835,7 @@ def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count
 # ---------------------------------------------------------------------------------------
 # DISCARD-1..3
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_basic(hand, kind):
     """DISCARD-1/2 alone: may ``kind`` be discarded, ignoring DISCARD-3?"""
     if hand[kind] <= 0:
@@ -850,7 +852,7 @@ def _discard_basic(hand, kind):
     return E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _restricted_on_empty(melds, kind):
     """DISCARD-3: cards that may not go onto an empty pile while another discard is legal."""
     return (
@@ -865,7 +867,7 @@ def restricted_on_empty(melds, kind):
     return _restricted_on_empty(melds, kind)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_reason(hand, kind, melds, pile_size):
     """DISCARD-1..3: may ``kind`` be discarded from ``hand``? (Going out, when it is the last
     card, is judged by ``out_reason``.)"""

@@ -34,7 +34,7 @@ MELD_SLOTS = (*E.NATURAL_KINDS, E.WILD_MELD)  #: every slot a team may meld in
 THREES_VALUE = np.array([0, 100, 300, 500, 1000], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def meld_value(melds_team, slot):
     """SCORE-6 point value of the cards in one meld (CARD-3)."""
     return (
@@ -44,7 +44,7 @@ def meld_value(melds_team, slot):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def natural_meld_bonus(melds_team, kind):
     """SCORE-1/2 bonus (> 0) or unfinished penalty (< 0) of the team's meld of natural kind.
 
@@ -63,7 +63,7 @@ def natural_meld_bonus(melds_team, kind):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wild_meld_bonus(melds_team, rules):
     """SCORE-3 bonus (> 0) or unfinished penalty (< 0) of the team's all-wild meld."""
     twos = melds_team[E.WILD_MELD, E.TWOS]
@@ -82,7 +82,7 @@ def wild_meld_bonus(melds_team, rules):
     return -WILD_CANASTA
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def threes_score(threes_team, canastas):
     """SCORE-7: per colour 100/300/500/1000; minus with no canasta, 0 with one, plus with two+."""
     total = 0
@@ -95,7 +95,7 @@ def threes_score(threes_team, canastas):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def held_penalties(hands, aces_took_wilds):
     """SCORE-4: -1,500 per partner holding 3+ sevens, likewise aces (not after MELD-7 wilds)."""
     total = 0
@@ -107,7 +107,7 @@ def held_penalties(hands, aces_took_wilds):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score_team(melds_team, threes_team, hands, went_out, special_code, rules, out):
     """Fill ``out[N_SCORE_ITEMS]`` with the team's hand score by item (SCORE-1..8, OUT-3)."""
     for i in range(E.N_SCORE_ITEMS):

@@ -21,7 +21,7 @@ SPECIALS_OFF = E.SPECIAL_HANDS_MODES.index("none")
 FIXED_AWARD = np.array([0, 3000, 2500, 2000, 0], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_straight(counts):
     """SPECIAL-3: one each of A, 2, 3 (either colour), 4..K, and one joker."""
     if counts[E.JOKER] != 1 or counts[E.TWO] != 1:
@@ -34,7 +34,7 @@ def is_straight(counts):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _natural_groups(counts, size):
     """Number of natural ranks held exactly ``size`` times; -1 if any other count > 0 occurs."""
     n = 0
@@ -47,7 +47,7 @@ def _natural_groups(counts, size):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_pairs(counts):
     """SPECIAL-4 (and SPECIAL-2): seven pairs of seven natural ranks, no wilds, no threes."""
     if counts[E.JOKER] + counts[E.TWO] + counts[E.RED_THREE] + counts[E.BLACK_THREE] != 0:
@@ -55,7 +55,7 @@ def is_pairs(counts):
     return _natural_groups(counts, 2) == 7
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_pairs_twos_sevens_aces(counts):
     """SPECIAL-5 (and SPECIAL-2): seven pairs of different ranks incl. 2s, 7s, As; no jokers."""
     if counts[E.JOKER] + counts[E.RED_THREE] + counts[E.BLACK_THREE] != 0:
@@ -66,7 +66,7 @@ def is_pairs_twos_sevens_aces(counts):
     return _natural_groups(counts, 2) == 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_garbage(counts):
     """SPECIAL-6 (and SPECIAL-2): two fours and two threes of a kind, four natural ranks, no
     wilds."""
@@ -85,7 +85,7 @@ def is_garbage(counts):
     return fours == 2 and threes == 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def classify_special(counts, rules):
     """SPECIAL-3..7: the special code of a 14-card hand, SPECIAL_NONE if none (or specials off).
 
@@ -105,14 +105,14 @@ def classify_special(counts, rules):
     return E.SPECIAL_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def classify_many(rows, rules, out):
     """classify_special over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
     for i in range(rows.shape[0]):
         out[i] = classify_special(rows[i], rules)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def special_reason(counts, team_has_melded, drew_from_stock, rules):
     """May a player holding ``counts`` declare a special hand now? R_OK or the first refusal.
 
@@ -139,7 +139,7 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     return E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _overlap_garbage(counts):
     """Most cards of ``counts`` a Garbage hand (SPECIAL-6) could share with it."""
     best = 0
@@ -155,7 +155,7 @@ def _overlap_garbage(counts):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _top_pairs(counts, n, skip_a, skip_b):
     """Cards the best ``n`` natural pairs could share with ``counts`` (two ranks left out): each
     rank shares 2, 1 or 0 cards, so the best ``n`` are the twos first, then the ones (no sort:
@@ -172,7 +172,7 @@ def _top_pairs(counts, n, skip_a, skip_b):
     return 2 * t + min(ones, n - t)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _nearest_refusal(counts):
     """SPECIAL-3..6: the refusal of a hand that is no special hand names the rule of the special
     hand it comes nearest to (most cards in common; ties in the order Straight, Pairs, Pairs
@@ -195,7 +195,7 @@ def _nearest_refusal(counts):
     return E.R_SPECIAL_NOT_GARBAGE  # SPECIAL-6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def _three_spoils(counts, rules):
     """SPECIAL-2 names a refusal only when the one three is what the hand breaks: some other
     card in its place would make a special hand (a Pairs or Garbage hand holding a three).
@@ -214,7 +214,7 @@ def _three_spoils(counts, rules):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def special_award(code, rules):
     """SPECIAL-3..6 award of a special code: 3,000 / 2,500 / 2,000 / garbage_award; 0 if none."""
     if code == E.SPECIAL_GARBAGE:

@@ -54,7 +54,7 @@ from sim.special import classify_special, special_reason
 # No default: every caller states the flag, so numba compiles one copy per value (a
 # compile-time constant there: random's legal-action generation measured ~5% faster than with
 # one signature; cold start, issue 12).
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
     """MELD-1..9, OUT-2 and (in the opening turn, unless ``opening`` is False) OPEN-1..4 for
     one meld operation. When the opening can no longer be completed it answers OPEN-1
@@ -159,7 +159,7 @@ def pile_may_open(obs, rules, tmp):
     return opening_upper_bound(rest, pending, ob_melds(obs), rules) >= obs[E.OB_OPEN_MIN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turn_opening_reason(obs):
     """OPEN-1..4 on the turn's melds when this is an opening turn with melds (a discard ends
     the turn, so they must be a valid opening), else R_OK: the same for every discard."""
@@ -169,7 +169,7 @@ def _turn_opening_reason(obs):
     return E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_reason_at(obs, hand, slot, total, opening_r):
     """``action_reason`` of discarding ``slot`` (held) in the play phase, given the hand's
     card count ``total`` and ``opening_r = _turn_opening_reason(obs)``, both the same for
@@ -221,7 +221,7 @@ def _legal_discards(obs, hand, total, opening_r):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def action_reason(obs, a, rules, tmp):
     """Is action ``a`` legal for the player whose observation is ``obs``? R_OK or the code of
     the rule that refuses it (``sim.encoding.explain``). ``tmp``: int64[TMP_SIZE] scratch."""
@@ -277,7 +277,7 @@ def action_reason(obs, a, rules, tmp):
     return E.R_BAD_ACTION
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _diagnose_opening(obs, rules, tmp):
     """After ``_meld_reason_obs`` refused a meld operation with R_OPEN_MINIMUM (its opening
     search from the position the operation leaves fell short; nothing else there returns that
@@ -325,7 +325,7 @@ def action_ok(obs, a, rules, tmp):
     return action_reason(obs, a, rules, tmp) == E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_action(obs, a, rules, tmp, cache):
     """``action_reason`` for the engine's check of a policy's proposal, with the same answer,
     made cheaper in an opening turn (OPEN-1..4): after a meld operation passes, the opening
@@ -370,7 +370,7 @@ def check_action(obs, a, rules, tmp, cache):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_plan(plan, slot, nat, two, joker):
     """The operation's naturals, twos and jokers are each within the plan's for the slot."""
     if nat > plan[slot, E.NATURALS] or two > plan[slot, E.TWOS]:
@@ -378,14 +378,14 @@ def _in_plan(plan, slot, nat, two, joker):
     return joker <= plan[slot, E.JOKERS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cache_plan(cache):
     """plan[slot, col] view of the plan cache (``PLAN_CACHE_FIELDS``)."""
     n = E.N_KINDS * E.N_MELD_COLS
     return c_view(cache[E.PC_PLAN : E.PC_PLAN + n], (E.N_KINDS, E.N_MELD_COLS))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep_plan(obs, slot, nat, two, joker, cache):
     """Mark the cache valid for the hand the operation leaves (``check_action``)."""
     hand = cache[E.PC_HAND : E.PC_HAND + E.N_KINDS]
@@ -395,7 +395,7 @@ def _keep_plan(obs, slot, nat, two, joker, cache):
     cache[E.PC_VALID] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_legal_action(obs, rules, tmp):
     """The smallest legal action id (``legal_actions``' first, which lists them in increasing
     order), or -1 if there is none: the engine's replacement for an illegal proposal. Judged
@@ -409,7 +409,7 @@ def first_legal_action(obs, rules, tmp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forced_action(obs):
     """The only legal action, when the position leaves no choice, else -1: a draw when the pile
     cannot be taken for lack of a pile, of a natural top card or of a pair of it (PILE-1/2).
@@ -500,7 +500,7 @@ def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions(obs, rules, out, tmp):
     """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
     many. Generated from the position: the same list, in the same order, as
@@ -619,7 +619,7 @@ def _legal_outside_play(obs, rules, out, tmp):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_actions_filter(obs, rules, out, tmp):
     """``legal_actions`` by filtering the fixed action table with ``action_reason`` (the one
     validator): the oracle the generator is tested against (tests/test_legal_generation.py)."""

@@ -10,13 +10,15 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
+from sim._views import copy_words
 from sim.legality import opening_min
 
 
 @njit(cache=True, inline="always")
 def _observe_seat(st, p, obs):
     """The seat-relative part of an observation (own hand, hand sizes, own team's melds,
-    threes, scores first), shared by ``observe`` and its oracle ``observe_table``."""
+    threes, scores first), of the oracle ``observe_table`` (``observe`` copies its blocks of
+    words by ``copy_words``)."""
     team = p % E.N_TEAMS
     obs[E.OB_SEAT] = p
     pile_n = st[E.ST_PILE_N]
@@ -42,11 +44,17 @@ def _observe_seat(st, p, obs):
         obs[E.OB_THREES + 2 * i + 1] = st[E.ST_THREES + 2 * t + 1]
 
 
-@njit(cache=True)
+assert E.N_PLAYERS == 4  # observe sums the four hand sizes unrolled
+
+
+@njit(cache=True, _nrt=False)
 def observe(st, p, obs):
     """Fill ``obs`` with what player ``p`` can see (layout OBS_FIELDS): own team first.
     The fields of ``SEEN_FIELDS`` are copied one by one with fixed bounds (a loop over the
-    table's rows of variable widths cost ~0.1 µs more an observation); the same words as
+    table's rows of variable widths cost ~0.1 µs more an observation), the blocks of words
+    (the pile by kind, the discards, the cards aside, the pending melds, the own hand, each
+    team's melds) each by one ``copy_words``: vector moves, where a loop between two arrays
+    that may overlap copies a word at a time (issue 12, seventh pass). The same words as
     ``observe_table`` (tests/test_speed2_observe.py)."""
     obs[E.OB_PHASE] = st[E.ST_PHASE]
     obs[E.OB_TURN] = st[E.ST_TURN]
@@ -58,16 +66,48 @@ def observe(st, p, obs):
     obs[E.OB_OPENING_TURN] = st[E.ST_OPENING_TURN]
     obs[E.OB_PILE_KIND] = st[E.ST_PILE_KIND]
     obs[E.OB_MELDED] = st[E.ST_MELDED]
-    for j in range(E.N_KINDS):
-        obs[E.OB_PILE_COUNTS + j] = st[E.ST_PILE_COUNTS + j]
-        obs[E.OB_DISCARDS + j] = st[E.ST_DISCARDS + j]
-        obs[E.OB_ASIDE + j] = st[E.ST_ASIDE + j]
-    for j in range(E.N_KINDS * E.N_MELD_COLS):
-        obs[E.OB_PENDING + j] = st[E.ST_PENDING + j]
-    _observe_seat(st, p, obs)
+    copy_words(obs, E.OB_PILE_COUNTS, st, E.ST_PILE_COUNTS, E.N_KINDS)
+    copy_words(obs, E.OB_DISCARDS, st, E.ST_DISCARDS, E.N_KINDS)
+    copy_words(obs, E.OB_ASIDE, st, E.ST_ASIDE, E.N_KINDS)
+    for c in range(E.N_MELD_COLS):  # copies of 16 words are inlined, longer ones call memcpy
+        copy_words(obs, E.OB_PENDING + c * E.N_KINDS, st, E.ST_PENDING + c * E.N_KINDS, E.N_KINDS)
+    # the seat-relative part (``_observe_seat``, the oracle's), its blocks by ``copy_words``
+    team = p % E.N_TEAMS
+    obs[E.OB_SEAT] = p
+    pile_n = st[E.ST_PILE_N]
+    obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
+    obs[E.OB_OPEN_MIN] = opening_min(st[E.ST_SCORES + team])
+    obs[E.OB_KEPT] = st[E.ST_KEPT + p]
+    copy_words(obs, E.OB_HAND, st, E.ST_HANDS + p * E.N_KINDS, E.N_KINDS)
+    # the hand sizes from the player on, each summed before any is written (sums between
+    # stores to an array that may overlap are not interleaved)
+    h0 = E.ST_HANDS + p * E.N_KINDS
+    h1 = E.ST_HANDS + (p + 1) % E.N_PLAYERS * E.N_KINDS
+    h2 = E.ST_HANDS + (p + 2) % E.N_PLAYERS * E.N_KINDS
+    h3 = E.ST_HANDS + (p + 3) % E.N_PLAYERS * E.N_KINDS
+    s0, s1, s2, s3 = 0, 0, 0, 0
+    for k in range(E.N_KINDS):
+        s0 += st[h0 + k]
+        s1 += st[h1 + k]
+        s2 += st[h2 + k]
+        s3 += st[h3 + k]
+    obs[E.OB_HAND_SIZES] = s0
+    obs[E.OB_HAND_SIZES + 1] = s1
+    obs[E.OB_HAND_SIZES + 2] = s2
+    obs[E.OB_HAND_SIZES + 3] = s3
+    width = E.N_KINDS * E.N_MELD_COLS
+    for i in range(E.N_TEAMS):
+        t = (team + i) % E.N_TEAMS
+        obs[E.OB_OPENED + i] = st[E.ST_OPENED + t]
+        obs[E.OB_SCORES + i] = st[E.ST_SCORES + t]
+        for c in range(E.N_MELD_COLS):
+            at = c * E.N_KINDS
+            copy_words(obs, E.OB_MELDS + i * width + at, st, E.ST_MELDS + t * width + at, E.N_KINDS)
+        obs[E.OB_THREES + 2 * i] = st[E.ST_THREES + 2 * t]
+        obs[E.OB_THREES + 2 * i + 1] = st[E.ST_THREES + 2 * t + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_table(st, p, obs):
     """``observe`` driven by the table ``SEEN_FIELDS``: the oracle the unrolled ``observe``
     is tested against (tests/test_speed2_observe.py, every step of real hands)."""
@@ -78,7 +118,7 @@ def observe_table(st, p, obs):
     _observe_seat(st, p, obs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bonus_owed(obs):
     """OPEN-5/DEAL-3: a player melding in the opening turn will be owed bonus cards after the
     discard: not after taking the pile, not once the turn card has been drawn."""

@@ -34,7 +34,7 @@ from sim.scoring import score_team
 from sim.special import classify_special
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clear_state(st):
     """An empty state: no cards anywhere, no kept three, no meld started, no team out or
     declaring (the -1 fields of ``STATE_FIELDS``)."""
@@ -50,7 +50,7 @@ def clear_state(st):
     st[E.ST_SPECIAL_TEAM] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _log(log, event, player, a, b):
     """Append an event to ``log`` (log[0] = count) if there is room; a 1-word log is off."""
     n = log[0]
@@ -63,7 +63,7 @@ def _log(log, event, player, a, b):
         log[0] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(st, deck, first_player, score0, score1, rules, log):
     """DEAL-1/2: 13 cards to each player from ``deck`` (108 card ids, top of the packet
     first), the rest is the stock (its top is ``deck[-1]``); the pile starts empty. Then the
@@ -85,7 +85,7 @@ def deal(st, deck, first_player, score0, score1, rules, log):
     begin_turn(st, rules, log)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def end_hand(st, reason, log):
     """END-1: the hand is over."""
     st[E.ST_PHASE] = E.PH_OVER
@@ -93,7 +93,7 @@ def end_hand(st, reason, log):
     _log(log, E.EV_END, st[E.ST_PLAYER], reason, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(st, p, event, log):
     """Move the stock's top card to player ``p``'s hand. DEAL-3: the turn card is the 9th
     from the bottom. END-1: if it was the last card and a three, the hand ends at once and the
@@ -113,7 +113,7 @@ def draw_card(st, p, event, log):
     return kind
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def may_keep_three(st, p, rules):
     """DEAL-5: a player may keep one three (toward a Straight) while the team has not melded
     and holds none kept yet; only with special hands on (SPECIAL-7)."""
@@ -125,7 +125,7 @@ def may_keep_three(st, p, rules):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lay_threes(st, p, log):
     """DEAL-4: lay every three except the kept one (DEAL-5) face up and replace each from the
     stock. Replacement threes are left in hand for ``settle_threes`` to handle."""
@@ -145,7 +145,7 @@ def lay_threes(st, p, log):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle_threes(st, rules, log, resume):
     """DEAL-4/5 for the current player: lay down and replace threes until none is left to lay,
     stopping at a keep-or-lay decision (PH_THREES) when DEAL-5 offers one; then go on with
@@ -171,7 +171,7 @@ def settle_threes(st, rules, log, resume):
         lay_threes(st, p, log)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_turn(st, rules, log):
     """TURN-1: reset the turn's flags for the current player, then DEAL-4/5."""
     st[E.ST_TURN] += 1
@@ -190,7 +190,7 @@ def begin_turn(st, rules, log):
     settle_threes(st, rules, log, E.PH_DRAW)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def started_col(slot):
     """The column of ``started[team, :]`` for a meld of ``slot`` (STARTED_SLOTS), else -1."""
     for col in range(len(E.STARTED_SLOTS)):
@@ -199,7 +199,7 @@ def started_col(slot):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def note_started_by(st, p, slot):
     """Records: player ``p`` starts its team's meld of ``slot`` now (called before the cards
     leave the hand): the turn, for sevens and aces how many of the rank ``p`` holds, and for
@@ -214,7 +214,7 @@ def note_started_by(st, p, slot):
     st[E.ST_STARTED + team * 3 + col] = st[E.ST_TURN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _join_aside(st, p, log):
     """PILE-1: the rest of a taken pile joins the hand."""
     moved = 0
@@ -228,7 +228,7 @@ def _join_aside(st, p, log):
         _log(log, E.EV_PILE_JOINS, p, moved, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(st, a, rules, log):
     """Apply action ``a`` (already judged legal) for the current player."""
     p = st[E.ST_PLAYER]

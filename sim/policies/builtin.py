@@ -35,7 +35,7 @@ from sim.policies.common import (
 from sim.rng import rand_below
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+@njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def random_decide(obs, params, rng, rules, scratch):
     """Uniform over the legal actions of the decision."""
     legal = scratch_legal(scratch)
@@ -43,7 +43,7 @@ def random_decide(obs, params, rng, rules, scratch):
     return legal[rand_below(rng, n)]
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+@njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def greedy_decide(obs, params, rng, rules, scratch):
     """Lays every three, takes the pile whenever legal, opens as soon as it can, then melds the
     largest legal operation (wilds included) until none is left, and discards its cheapest
@@ -183,7 +183,7 @@ def param_docs(table) -> str:
     return "\n".join(f"  {name} ({default:g}): {doc}" for name, default, doc in table)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unseen(obs, melds, kind):
     """Copies of ``kind`` the player cannot see (in other hands or the stock)."""
     seen = obs[E.OB_HAND + kind] + obs[E.OB_PILE_COUNTS + kind]
@@ -191,7 +191,7 @@ def _unseen(obs, melds, kind):
     return E.KIND_COPIES[kind] - seen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _may_start(obs, params, kind, held, taking_pile):
     """SCORE-2/3: may the team start its sevens, aces or wild meld (``kind``: SEVEN, ACE or
     WILD_MELD) holding ``held`` of it? Enough in hand, enough stock left to finish it, and
@@ -211,7 +211,7 @@ def _may_start(obs, params, kind, held, taking_pile):
     return live >= params[H_LIVE_MIN]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _risky_start_mask(obs, params):
     """Bit mask of slots whose new meld the heuristic will not start now (sevens, aces, wild)."""
     hand = ob_hand(obs)
@@ -225,7 +225,7 @@ def _risky_start_mask(obs, params):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _late(obs, params):
     """The hand may end soon: the stock is low, or the opponents could go out (OUT-1)."""
     if obs[E.OB_STOCK_N] <= params[H_LATE_STOCK]:
@@ -233,7 +233,7 @@ def _late(obs, params):
     return params[H_OPP_OUT_LATE] > 0 and out_reason(ob_melds(obs), opaque(1)) == E.R_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe_opening(obs, params, rules, scratch):
     """OPEN-1..4 without starting a risky meld: the next step of the best opening that starts no
     sevens, natural aces or wild meld the heuristic would not start (``_may_start``), or -1.
@@ -270,7 +270,7 @@ def _safe_opening(obs, params, rules, scratch):
     return -2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish_with_wilds(obs, rules, scratch, free_wilds):
     """A wild-card addition that completes a canasta (or, if ``free_wilds``, any legal one),
     or one that grows the team's wild meld; -1 if none."""
@@ -315,7 +315,7 @@ def safe_discard(obs, params, rules, scratch):
     return _safe_discard(obs, params, rules, scratch, _late(obs, params))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe_discard(obs, params, rules, scratch, late):
     """``safe_discard`` with ``late`` (``_late``) already known."""
     hand = ob_hand(obs)
@@ -398,7 +398,7 @@ def _take_pile_ok(obs, params, rules, scratch):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe_pickup(obs, params, rules, scratch):
     """PILE-2 with the heuristic's caution: can the team open after taking the pile without
     starting a sevens, aces or wild meld it would not start (``_safe_opening``)? A partial check:
@@ -475,7 +475,7 @@ def heuristic_play(obs, params, rules, scratch):
     return _safe_discard(obs, params, rules, scratch, late)
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+@njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def heuristic_decide(obs, params, rng, rules, scratch):
     """A sensible club player: opens without a risky meld when it can, takes a worthwhile pile,
     starts sevens, aces and a wild meld only with enough of them in hand and of the stock left,
@@ -525,7 +525,7 @@ STRAIGHT_KINDS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def special_targets(hand, need_straight, need_pairs, need_garbage):
     """Cards per kind each special hand wants from this hand (SPECIAL-3,4,6), and the number
     of cards missing for each: (straight, pairs, garbage)."""
@@ -564,7 +564,7 @@ def special_targets(hand, need_straight, need_pairs, need_garbage):
     return miss_s, miss_p, miss_g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _chase_discard(obs, params, rules, scratch, need):
     """The legal discard most in excess of what the chased hand needs (safest on ties)."""
     hand = ob_hand(obs)
@@ -579,7 +579,7 @@ def _chase_discard(obs, params, rules, scratch, need):
     return best_a
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+@njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def special_chaser_decide(obs, params, rng, rules, scratch):
     """The heuristic, except that while its team has not melded it keeps a three (DEAL-5),
     draws from the stock and discards toward the nearest Straight, Pairs or Garbage, opening

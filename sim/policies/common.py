@@ -66,32 +66,32 @@ assert _OPENING_MEMO <= E.POLICY_MEMO
 # ---------------------------------------------------------------------------------------
 # Named views of the built-ins' words in the scratch (POLICY_WORK_FIELDS)
 # ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def work_plan(scratch):
     """plan[slot, col]: an opening plan (``opening_plan`` writes it, ``plan_step`` reads it)."""
     return c_view(scratch[PW_PLAN : PW_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def work_sub(scratch):
     """sub[kind]: the part of the hand an opening may use."""
     return scratch[PW_SUB : PW_SUB + E.N_KINDS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def work_targets(scratch):
     """targets[3, kind]: the cards each special hand wants (special_chaser)."""
     return c_view(scratch[PW_TARGETS : PW_TARGETS + 3 * E.N_KINDS], (3, E.N_KINDS))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def work_pending(scratch):
     """pending[slot, col] in the targets' words, for a policy's check while drawing (no chase
     is on then)."""
     return c_view(scratch[PW_TARGETS : PW_TARGETS + _PLAN_CELLS], _PLAN_SHAPE)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def work_keys(scratch):
     """keys[kind]: discard preference keys."""
     return scratch[PW_KEYS : PW_KEYS + E.N_KINDS]
@@ -135,7 +135,7 @@ def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     return best if best >= mc else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
     """``opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
     with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
@@ -178,7 +178,7 @@ def _dead_ranks(melds):
     return dead
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
     """Is this search (``opening_search``'s arguments, ``dead``: the MELD-9 mask of
     ``is_dead``) the memo's after one meld operation taken from the memo's plan? If so, write
@@ -277,7 +277,7 @@ def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_step(obs, rules, scratch):
     """The next meld operation of the plan ``opening_plan`` wrote, or -1 if none is left."""
     plan = work_plan(scratch)
@@ -293,7 +293,7 @@ def plan_step(obs, rules, scratch):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def opening_stands(obs):
     """OPEN-1..4: this is the team's opening turn and the melds made so far are a valid opening."""
     if obs[E.OB_OPENING_TURN] == 0 or obs[E.OB_MELDED] == 0:
@@ -326,7 +326,7 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     return r == E.R_OK
 
 
-@njit(cache=True)  # no eager signature: it would compile the judge beneath it at import
+@njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
 def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
@@ -383,7 +383,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     return best_a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cheapest_discard(obs, rules, scratch):
     """The legal discard of the kind held fewest times, then of lowest value (wilds last)."""
     hand = ob_hand(obs)
