@@ -275,3 +275,24 @@ def test_train_distill_bad_input_is_one_line(tmp_path, capsys, args, message):
     assert main(["train", *args, "--out", out, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("canasta: error:") and message in err and "Traceback" not in err
+
+
+def test_train_all_stages_tunes_then_distills_from_its_own_tune(tmp_path):
+    """The default --stage all: the tune stage's parameters (not the shipped ones) with the
+    distill stage's evaluator on top, both records kept."""
+    import json
+
+    from canasta import main
+    from sim.policies.strong import load_data
+
+    out = tmp_path / "strong.json"
+    argv = ["train", "--generations", "1", "--deals", "4", "--iterations", "1", "--hands", "2"]
+    argv += ["--label-share", "0.3", "--samples", "2", "--rollouts", "1"]
+    argv += ["--validation-deals", "4", "--jobs", "1", "--seed", "3", "--out", str(out)]
+    assert main([*argv, "--quiet"]) == 0
+    data = json.loads(out.read_text())
+    assert load_data(data) == data and data["parameters"]["evaluator"] == 1.0
+    assert data["training"]["command"].startswith("canasta train --seed=3 --stage=tune")
+    assert data["evaluator"]["training"]["command"].startswith("canasta train --seed=3 --stage=dis")
+    shipped = load_data()["parameters"]
+    assert data["parameters"]["sevens_threshold"] != shipped["sevens_threshold"]
