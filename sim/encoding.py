@@ -640,8 +640,10 @@ PC_ASIDE = _PC["aside"]  #: aside total
 PC_HAND = _PC["hand"]  #: offset of hand[N_KINDS]
 PC_PLAN = _PC["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
 
-#: words of the scratch array free for a policy's own use
-POLICY_FREE = 128
+#: words of the scratch array free for a policy's own use (the built-ins': their work fields,
+#: ``sim.policies.common.POLICY_WORK_FIELDS``, then strong's evaluator's,
+#: ``sim.policies.strong.EVALUATOR_WORK_FIELDS``)
+POLICY_FREE = 1024
 #: words the built-in policies keep from one call to the next: the last opening search's
 #: inputs and plan (``sim.policies.common.OPENING_MEMO_FIELDS``); a policy of its own leaves
 #: them alone (a built-in it calls reads them, checked against its inputs)

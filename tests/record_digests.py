@@ -24,6 +24,7 @@ DIGESTS = Path(__file__).with_name("data") / "record_digests.json"
 FAST = ("random", "greedy", "heuristic", "special_chaser")
 HANDS = 120  # per ordered pairing: 16 pairings, a few seconds once compiled
 EXPERT = "expert:samples=2,rollouts=1,candidates=2"
+EXPERT_STRONG = "expert_strong:samples=2,rollouts=1,candidates=2"
 
 
 def digest(df) -> str:
@@ -50,6 +51,15 @@ def runs():
     yield (
         "hands expert vs heuristic",
         lambda: sim.simulate(4, policies=(EXPERT, "heuristic"), seed=5),
+    )
+    for pair in (("strong", "heuristic"), ("strong", "strong")):  # strong's evaluator included
+        yield (
+            f"hands {pair[0]} vs {pair[1]}",
+            lambda pair=pair: sim.simulate(HANDS, policies=pair, seed=11),
+        )
+    yield (
+        "hands expert_strong vs strong",
+        lambda: sim.simulate(4, policies=(EXPERT_STRONG, "strong"), seed=5),
     )
     yield (
         "games heuristic vs greedy",

@@ -32,7 +32,7 @@ from sim.engine import views as engine_views
 from sim.engine.judge import action_reason, check_action, legal_actions, legal_actions_filter
 from sim.engine.observe import observe as observe_state
 from sim.engine.state import apply_action
-from sim.policies import builtin, common
+from sim.policies import builtin, common, strong, strong_features
 from sim.policies.builtin import (
     greedy_decide,
     heuristic_decide,
@@ -42,6 +42,7 @@ from sim.policies.builtin import (
 from tests.test_speed3_opening_ops import RULES, _games
 
 HOT_MODULES = (legality, special, scoring, judge, state, observe, engine_views, builtin, common)
+HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
 
 
 def test_every_hot_kernel_states_its_reference_counting_or_is_inlined():
@@ -68,6 +69,11 @@ def _counted_policies(obs, params, rng, rules, scratch):
 
 
 @njit
+def _counted_strong(obs, params, rng, rules, scratch):
+    return strong.strong_decide(obs, params, rng, rules, scratch)
+
+
+@njit
 def _counted_judge(obs, a, rules, scratch, cache):
     tmp = scratch[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
     out = scratch[E.SCRATCH_LEGAL : E.SCRATCH_LEGAL + E.N_ACTIONS]
@@ -89,11 +95,12 @@ def test_uncounted_kernels_release_every_reference_of_a_counted_caller(rules):
     from sim.policies import get
 
     params = np.ascontiguousarray(get("special_chaser").param_array())
+    sp = np.ascontiguousarray(get("strong").param_array())  # the evaluator on, its weights
     rng = np.ones(4, dtype=np.uint64)
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)
     log = np.zeros(1, dtype=np.int64)
-    arrays = (params, rng, scratch, cache, log)
+    arrays = (params, sp, rng, scratch, cache, log)
     decisions = 0
     for pair in (("heuristic", "heuristic"), ("random", "random")):
         for g, obs in _games(pair, 31, range(2), rules):
@@ -102,6 +109,7 @@ def test_uncounted_kernels_release_every_reference_of_a_counted_caller(rules):
             before = [sys.getrefcount(x) for x in (*arrays, obs, r, st)]
             for _ in range(3):
                 _counted_policies(obs, params, rng, r, scratch)
+                _counted_strong(obs, sp, rng, r, scratch)
                 a = int(heuristic_decide(obs, params, rng, r, scratch))
                 _counted_judge(obs, a, r, scratch, cache)
                 s = st.copy()

@@ -36,12 +36,12 @@ POLICY_WORK_FIELDS = (
     # [slot, col] table while drawing (heuristic: _safe_pickup), when no chase is on
     ("keys", E.N_KINDS),  # discard preference keys (heuristic: safe_discard)
 )
-_PW, _POLICY_WORK = E.layout(POLICY_WORK_FIELDS)
+_PW, POLICY_WORK_SIZE = E.layout(POLICY_WORK_FIELDS)
 PW_PLAN = E.SCRATCH_FREE + _PW["plan"]  #: scratch offset of plan[N_KINDS, N_MELD_COLS]
 PW_SUB = E.SCRATCH_FREE + _PW["sub"]  #: scratch offset of sub[N_KINDS]
 PW_TARGETS = E.SCRATCH_FREE + _PW["targets"]  #: scratch offset of targets[3, N_KINDS]
 PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
-assert _POLICY_WORK <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
+assert POLICY_WORK_SIZE <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
 
 #: the memo of the last opening search (``opening_search``), in the scratch's memo words
 #: (SCRATCH_MEMO): what the search was given and what it found

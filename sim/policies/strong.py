@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import opaque
+from sim._views import c_view, copy_into, opaque
 from sim.engine.judge import action_ok, action_reason, pile_may_open
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_tmp
 from sim.errors import CanastaError
@@ -45,7 +45,7 @@ from sim.policies.builtin import (
     _take_pile_ok,
     _unseen,
 )
-from sim.policies.common import largest_meld, opening_step, work_keys
+from sim.policies.common import POLICY_WORK_SIZE, largest_meld, opening_step, work_keys
 from sim.policies.strong_features import (
     K_DISCARD,
     K_PICKUP,
@@ -131,7 +131,7 @@ def strong_table() -> tuple[tuple[str, float, str], ...]:
     return tuple((n, float(params[n]), doc) for n, _, doc in (*HEURISTIC_TABLE, *EXTRA_TABLE))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard_keys(obs, params, keys):
     """The keep value (x 1000) of discarding each kind, lowest first: ``safe_discard``'s with
     its keep weights as parameters (pair_keep, meld_keep, early_dump); NO_KEY for a kind not
@@ -171,7 +171,7 @@ def _discard_keys(obs, params, keys):
         keys[k] = np.int64(keep * 1000.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_discard(obs, keys, rules, tmp):
     """The kind of lowest key whose discard is legal (DISCARD-*), -1 if none; the kinds of
     lower key, refused, get NO_KEY (the chosen one keeps its key)."""
@@ -188,7 +188,7 @@ def _next_discard(obs, keys, rules, tmp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
     """The first ``limit`` legal discards (DISCARD-*) in strong's order of preference: their
     kinds and keep values in ``kinds``/``keeps``; returns how many (0: no legal discard).
@@ -210,7 +210,7 @@ def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strong_discard(obs, params, rules, scratch):
     """``sim.policies.builtin.safe_discard`` with its keep weights as parameters (pair_keep,
     meld_keep, early_dump); DISCARD-* legality checked in order of preference."""
@@ -220,7 +220,7 @@ def strong_discard(obs, params, rules, scratch):
     return E.A_DISCARD + k if k >= 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hold_mask(obs, params):
     """Bits of natural ranks whose new meld strong holds back (new_meld_min): once opened and
     not late, a rank held fewer than new_meld_min times stays in hand as a pair (PILE-1)."""
@@ -234,7 +234,7 @@ def _hold_mask(obs, params):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strong_play(obs, params, rules, scratch):
     """One play step: ``sim.policies.builtin.heuristic_play`` with strong's discard and its
     held-back new melds (never when the team may go out, OUT-1)."""
@@ -274,7 +274,7 @@ def strong_play(obs, params, rules, scratch):
     return strong_discard(obs, params, rules, scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strong_base_decide(obs, params, rng, rules, scratch):
     """The base move: the heuristic's draw and declaration, strong's play step
     (``strong_play``); what ``strong`` plays with evaluator=0."""
@@ -293,9 +293,49 @@ def strong_base_decide(obs, params, rng, rules, scratch):
 # ---------------------------------------------------------------------------------------
 MAX_CANDIDATES = 8  #: room for candidate moves (four discards, three starts, and one spare)
 DISCARD_CANDIDATES = 4  #: discards considered: the base policy's first choices
+#: the evaluator's words in the scratch, after the built-ins' work fields (so that strong's
+#: kernels allocate nothing and count no references, as the built-ins, issue 12)
+EVALUATOR_WORK_FIELDS = (
+    ("cands", MAX_CANDIDATES),  # the candidate moves
+    ("kinds", DISCARD_CANDIDATES),  # the discards' kinds in the base policy's order
+    ("keeps", DISCARD_CANDIDATES),  # their keep values (float64 words)
+    ("phi", MAX_CANDIDATES * N_FEATURES),  # the candidates' features (float64 words)
+    ("masked", E.OBS_SIZE),  # the observation with a meld's cards hidden (holding)
+)
+_EW, _EVALUATOR_WORK = E.layout(EVALUATOR_WORK_FIELDS)
+_EW0 = E.SCRATCH_FREE + POLICY_WORK_SIZE
+EW_CANDS, EW_KINDS, EW_KEEPS = _EW0 + _EW["cands"], _EW0 + _EW["kinds"], _EW0 + _EW["keeps"]
+EW_PHI, EW_MASKED = _EW0 + _EW["phi"], _EW0 + _EW["masked"]
+assert POLICY_WORK_SIZE + _EVALUATOR_WORK <= E.POLICY_FREE  # room after the built-ins'
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def ev_cands(scratch):
+    return scratch[EW_CANDS : EW_CANDS + MAX_CANDIDATES]
+
+
+@njit(cache=True, inline="always")
+def ev_kinds(scratch):
+    return scratch[EW_KINDS : EW_KINDS + DISCARD_CANDIDATES]
+
+
+@njit(cache=True, inline="always")
+def ev_keeps(scratch):
+    return scratch[EW_KEEPS : EW_KEEPS + DISCARD_CANDIDATES].view(np.float64)
+
+
+@njit(cache=True, inline="always")
+def ev_phi(scratch):
+    words = scratch[EW_PHI : EW_PHI + MAX_CANDIDATES * N_FEATURES].view(np.float64)
+    return c_view(words, (MAX_CANDIDATES, N_FEATURES))
+
+
+@njit(cache=True, inline="always")
+def ev_masked(scratch):
+    return scratch[EW_MASKED : EW_MASKED + E.OBS_SIZE]
+
+
+@njit(cache=True, _nrt=False)
 def risky_slot(obs, a):
     """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
     MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
@@ -310,7 +350,7 @@ def risky_slot(obs, a):
     return slot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hide_slot(masked, slot):
     """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
     if slot == E.WILD_MELD:
@@ -323,7 +363,7 @@ def hide_slot(masked, slot):
         masked[E.OB_HAND_SIZES] -= c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_action(obs, slot, rules, tmp):
     """Starting the team's meld of ``slot`` with every card of it held (wild meld: twos first,
     MELD-8), if legal now (MELD-1/6/7/8), else -1."""
@@ -345,7 +385,7 @@ def start_action(obs, slot, rules, tmp):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _held(obs, slot):
     hand = ob_hand(obs)
     if slot == E.WILD_MELD:
@@ -353,7 +393,7 @@ def _held(obs, slot):
     return min(hand[slot], E.CANASTA)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
     """The candidate moves of the decision whose base move is ``a0``, with their features
     (``sim.policies.strong_features``) in ``phi[c]``; ``cands[0] == a0``. Returns (number of
@@ -386,8 +426,8 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
     if phase != E.PH_PLAY or a0 < 0:
         return 1, K_DISCARD
     if E.ACTION_TABLE[a0, E.AC_TYPE] == E.AT_DISCARD:
-        kinds = np.empty(DISCARD_CANDIDATES, dtype=np.int64)
-        keeps = np.empty(DISCARD_CANDIDATES, dtype=np.float64)
+        kinds = ev_kinds(scratch)
+        keeps = ev_keeps(scratch)
         k0 = E.ACTION_TABLE[a0, E.AC_SLOT]
         m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES, fresh)
         if fresh and (m == 0 or kinds[0] != k0):  # not the keys of a0 after all: compute them
@@ -411,7 +451,8 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
     slot = risky_slot(obs, a0)
     if slot < 0:
         return 1, K_START
-    masked = obs.copy()
+    masked = ev_masked(scratch)
+    copy_into(masked, obs)
     hide_slot(masked, slot)
     if masked[E.OB_HAND_SIZES] < 1:
         return 1, K_START
@@ -426,14 +467,14 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
     return 2, K_START
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluator_on(params):
     """evaluator=1 and the weights present (a parameter vector of strong's named parameters
     alone, as the tuning stage plays, has none)."""
     return params.shape[0] >= N_STRONG + N_FEATURES and params[S_EVALUATOR] > 0
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+@njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def strong_decide(obs, params, rng, rules, scratch):
     """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
     move with the highest learned score (``strong_candidates``; ties keep the base move)."""
@@ -446,8 +487,8 @@ def strong_decide(obs, params, rng, rules, scratch):
     if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
         if risky_slot(obs, a0) < 0:
             return a0  # (fast: most play steps are none of the evaluator's)
-    cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    phi = np.empty((MAX_CANDIDATES, N_FEATURES), dtype=np.float64)
+    cands = ev_cands(scratch)
+    phi = ev_phi(scratch)
     n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, True)
     if n <= 1:
         return a0

@@ -115,7 +115,7 @@ DECISION_KINDS = ("pickup", "discard", "start")
 K_PICKUP, K_DISCARD, K_START = range(len(DECISION_KINDS))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def context(obs, params):
     """What every block reads, computed once a decision: (late, stock / 100, own canastas
     capped at 2 / 2, the opponents could go out now)."""
@@ -126,7 +126,7 @@ def context(obs, params):
     return late, obs[E.OB_STOCK_N] / 100.0, can, opp_out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pickup_features(obs, ctx, base_takes, out):
     """The pickup block of taking the pile (the rest of ``out`` is zeroed); ``ctx`` is
     ``context(obs, params)``."""
@@ -178,7 +178,7 @@ def pickup_features(obs, ctx, base_takes, out):
     out[f + 20] = late
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_features(obs, ctx, kind, rank, keep, out):
     """The discard block of discarding ``kind``, the base policy's ``rank``-th choice (0 its
     own) with its keep value ``keep`` (the rest of ``out`` is zeroed)."""
@@ -228,7 +228,7 @@ def discard_features(obs, ctx, kind, rank, keep, out):
     out[f + 28] = 1.0 if obs[E.OB_PILE_N] == 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unseen_wilds(obs, melds):
     """Wild cards the player cannot see: twos and jokers not in hand, the pile or any meld."""
     seen = obs[E.OB_HAND + E.TWO] + obs[E.OB_HAND + E.JOKER]
@@ -239,7 +239,7 @@ def _unseen_wilds(obs, melds):
     return E.KIND_COPIES[E.TWO] + E.KIND_COPIES[E.JOKER] - seen
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_features(obs, ctx, slot, held, at_discard, out):
     """The start block of starting the team's meld of ``slot`` (SEVEN, ACE or WILD_MELD) with
     ``held`` cards (the rest of ``out`` is zeroed); ``at_discard``: the base policy would
@@ -273,7 +273,7 @@ def start_features(obs, ctx, slot, held, at_discard, out):
     out[f + 14] = obs[E.OB_OPENED]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def score(weights, phi):
     """The evaluator's score of one candidate: ``weights @ phi``."""
     s = 0.0
