@@ -40,7 +40,7 @@ def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def splitmix64(x):
     """One splitmix64 output for input x (uint64); used only to seed states."""
     z = x + _GOLDEN
@@ -49,7 +49,7 @@ def splitmix64(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_hand(key, index, state):
     """Fill ``state`` (uint64[4]) for hand ``index`` of the run with key ``key``."""
     x = np.uint64(index) * _GOLDEN
@@ -60,7 +60,7 @@ def seed_hand(key, index, state):
         state[0] = _GOLDEN  # xoshiro's one forbidden state
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_u64(state):
     """Next 64 random bits (xoshiro256**), advancing ``state``."""
     result = _rotl(state[1] * np.uint64(5), 7) * np.uint64(9)
@@ -74,7 +74,7 @@ def next_u64(state):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_below(state, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift, unbiased)."""
     bound = np.uint64(n)
@@ -86,13 +86,13 @@ def rand_below(state, n):
             return np.int64(m >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rand_float(state):
     """Uniform float in [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(state, arr):
     """Fisher-Yates shuffle of ``arr`` in place."""
     for i in range(arr.shape[0] - 1, 0, -1):

@@ -26,8 +26,8 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from sim import encoding as E
-from sim import legality, scoring, special
-from sim.engine import judge, observe, state
+from sim import legality, rng, scoring, special
+from sim.engine import invariants, judge, observe, play, state
 from sim.engine import views as engine_views
 from sim.engine.judge import action_reason, check_action, legal_actions, legal_actions_filter
 from sim.engine.observe import observe as observe_state
@@ -43,6 +43,7 @@ from tests.test_speed3_opening_ops import RULES, _games
 
 HOT_MODULES = (legality, special, scoring, judge, state, observe, engine_views, builtin, common)
 HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
+HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop), eighth pass
 
 
 def test_every_hot_kernel_states_its_reference_counting_or_is_inlined():

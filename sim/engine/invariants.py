@@ -14,7 +14,7 @@ from sim.engine.views import st_hands, st_melds, tmp_hand, tmp_leave, tmp_melds
 from sim.legality import meld_reason
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_invariants(st, rules, tmp):
     """Debug mode: every card accounted for once, every meld legal, the pile consistent."""
     total = tmp_hand(tmp)

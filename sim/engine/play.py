@@ -41,7 +41,7 @@ def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def forced_action_state(st):
     """``forced_action`` of the current player's observation, read from the state itself
     (PILE-1/2: a draw when there is no pile, its top card is not natural or the player holds
@@ -63,6 +63,19 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, d
     """Play the dealt hand in ``st`` to its end. Team 0 (seats 0, 2) uses ``pol0``. Returns 0,
     or an invariant code (``INV_*``) at the first broken invariant (debug)."""
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
+    return play_hand_loop(
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug
+    )
+
+
+@njit(cache=True, _nrt=False)
+def play_hand_loop(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug):
+    """``play_hand`` with check_action's plan ``cache`` (``E.PC_SIZE`` words, emptied here)
+    passed in. Compiled without reference counting (issue 12): a counted loop paid an atomic
+    increment and decrement for every array it handed to a policy, the judge or a transition at
+    every step of the hand; every array here belongs to the caller."""
+    for i in range(E.PC_SIZE):
+        cache[i] = 0
     while st[E.ST_PHASE] != E.PH_OVER:
         a = forced_action_state(st)
         if a >= 0:
@@ -82,7 +95,7 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, d
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def write_record(st, hand_id, items, row):
     """The per-hand record row (layout RECORD_COLUMNS) of a finished, scored hand."""
     row[:] = 0
@@ -145,7 +158,7 @@ def chunk_kernel(*tail):
     sig = chunk_signature(*tail)
 
     def wrap(fn):
-        kernel = njit(cache=True)(fn)
+        kernel = njit(cache=True, _nrt=True)(fn)  # allocates; its loop counts nothing
         _KERNEL_SIGNATURES[kernel] = sig
         return kernel
 
@@ -163,7 +176,7 @@ def ready_kernel(kernel):
     return kernel
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # allocates the work arrays
 def hand_arrays():
     """A chunk kernel's work arrays: state, observation, scratch, generator, score items and
     a log that records nothing."""
@@ -176,7 +189,7 @@ def hand_arrays():
     return st, obs, scratch, rng, items, log
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # counted: score_hand's temporaries
 def finish_hand(st, code, hand_id, rules, items, row, status):
     """The end of a chunk kernel's hand: scored and recorded in ``row``, or, if ``code`` is an
     invariant code, ``status = (hand_id, turn)`` of the failure. Returns ``code``."""
@@ -189,7 +202,7 @@ def finish_hand(st, code, hand_id, rules, items, row, status):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_deck(rng, deck):
     """DEAL-1: a shuffled deck of the 108 card ids from the hand's generator."""
     for i in range(E.N_CARDS):
@@ -205,11 +218,14 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     ``status = (hand_id, turn)`` of the failure."""
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     for h in range(start, stop):
         seed_hand(key, h, rng)
         new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
-        code = play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug)
+        code = play_hand_loop(
+            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug
+        )
         if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
     return 0
@@ -224,6 +240,7 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     team's running score (OPEN-1). Rows go to ``out[g - start]`` (GAME_RECORD_COLUMNS)."""
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     target = rules[E.RS_TARGET]
     for g in range(start, stop):
         s0, s1, errors, k, winner = 0, 0, 0, 0, -1
@@ -231,7 +248,9 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
             seed_hand(key, g * E.GAME_HAND_STRIDE + k, rng)
             new_deck(rng, deck)
             deal(st, deck, (g + k) % 4, s0, s1, rules, log)
-            code = play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug)
+            code = play_hand_loop(
+                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug
+            )
             if code != 0:
                 status[0] = g
                 status[1] = k
