@@ -103,13 +103,10 @@ def heuristic_defaults() -> np.ndarray:
     return np.array([NEUTRAL[n] for n in param_names()], dtype=np.float64)
 
 
-def margins(
-    candidates: list[np.ndarray], opponents: list[np.ndarray], seed: int, deals: int
-) -> np.ndarray:
-    """Mean duplicate margin (points per hand) of each candidate against each opponent, all
-    parameter vectors of strong's kernel, on deals ``0..deals-1`` of ``seed`` (an int or a
-    SeedSequence): ``[cand, opp]``.
-    One process; ``margins_parallel`` splits the candidates over jobs."""
+def deal_margins(a: np.ndarray, b: np.ndarray, seed, deals: int) -> np.ndarray:
+    """Per deal ``0..deals-1`` of ``seed`` (an int or a SeedSequence), the duplicate margin of
+    ``a`` over ``b`` (parameter vectors of strong's kernel), points a hand: each deal played
+    twice, seats swapped, the two margins averaged."""
     from sim.encoding import RC_SCORE0, RC_SCORE1
     from sim.engine.hands import play_hands_arrays
     from sim.policies.strong import strong_decide
@@ -119,14 +116,23 @@ def margins(
     key = run_key(seed)
     rules = np.ascontiguousarray(Ruleset().to_array())
     decides = [strong_decide, strong_decide]
+    a, b = np.ascontiguousarray(a, np.float64), np.ascontiguousarray(b, np.float64)
+    ab = play_hands_arrays(key, 0, deals, decides, [a, b], rules)
+    ba = play_hands_arrays(key, 0, deals, decides, [b, a], rules)
+    return ((ab[:, RC_SCORE0] - ab[:, RC_SCORE1]) + (ba[:, RC_SCORE1] - ba[:, RC_SCORE0])) / 2.0
+
+
+def margins(
+    candidates: list[np.ndarray], opponents: list[np.ndarray], seed: int, deals: int
+) -> np.ndarray:
+    """Mean duplicate margin (points per hand) of each candidate against each opponent, all
+    parameter vectors of strong's kernel, on deals ``0..deals-1`` of ``seed`` (an int or a
+    SeedSequence): ``[cand, opp]``.
+    One process; ``margins_parallel`` splits the candidates over jobs."""
     out = np.zeros((len(candidates), len(opponents)))
     for i, c in enumerate(candidates):
         for j, o in enumerate(opponents):
-            c, o = np.ascontiguousarray(c, np.float64), np.ascontiguousarray(o, np.float64)
-            ab = play_hands_arrays(key, 0, deals, decides, [c, o], rules)
-            ba = play_hands_arrays(key, 0, deals, decides, [o, c], rules)
-            d = (ab[:, RC_SCORE0] - ab[:, RC_SCORE1]) + (ba[:, RC_SCORE1] - ba[:, RC_SCORE0])
-            out[i, j] = d.mean() / 2.0
+            out[i, j] = deal_margins(c, o, seed, deals).mean()
     return out
 
 

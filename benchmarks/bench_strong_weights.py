@@ -40,23 +40,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=999)
     args = ap.parse_args()
 
-    from analysis.training import heuristic_defaults
-    from sim.encoding import RC_SCORE0, RC_SCORE1
-    from sim.engine.hands import play_hands_arrays
-    from sim.policies.strong import strong_decide
-    from sim.rng import run_key
-    from sim.ruleset import Ruleset
+    from analysis.training import deal_margins, heuristic_defaults
 
     shipped, other = policy_array(args.shipped), policy_array(args.other)
     heur = heuristic_defaults()
-    key = run_key(np.random.SeedSequence([args.seed, 1]))
-    rules = np.ascontiguousarray(Ruleset().to_array())
-    decides = [strong_decide, strong_decide]
+    seed = np.random.SeedSequence([args.seed, 1])
 
     def per_deal(a, b):
-        ab = play_hands_arrays(key, 0, args.deals, decides, [a, b], rules)
-        ba = play_hands_arrays(key, 0, args.deals, decides, [b, a], rules)
-        return ((ab[:, RC_SCORE0] - ab[:, RC_SCORE1]) + (ba[:, RC_SCORE1] - ba[:, RC_SCORE0])) / 2
+        return deal_margins(a, b, seed, args.deals)
 
     def show(name, d):
         m, se = d.mean(), d.std(ddof=1) / np.sqrt(len(d))
