@@ -8,7 +8,7 @@ from numba import njit
 from sim import encoding as E
 from sim._views import opaque
 from sim.engine.judge import (
-    _discard_reason_at,
+    _legal_discards,
     _turn_opening_reason,
     action_ok,
     action_reason,
@@ -317,60 +317,66 @@ def safe_discard(obs, params, rules, scratch):
 
 @njit(cache=True, _nrt=False)
 def _safe_discard(obs, params, rules, scratch, late):
-    """``safe_discard`` with ``late`` (``_late``) already known."""
+    """``safe_discard`` with ``late`` (``_late``) already known. One pass over the kinds reads
+    the melds, the unseen copies and the hand's size from the observation's words; the legal
+    discards come as one mask (``_legal_discards``, what ``legal_actions`` uses), and the
+    legal kind of lowest key wins, the lower kind on a tie: the order in which the earlier
+    version tried them (issue 12, ninth pass; the same decisions: tests/test_records_unchanged)."""
     hand = ob_hand(obs)
-    melds = ob_melds(obs)
     keys = work_keys(scratch)
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
+    pile_n = obs[E.OB_PILE_N]
+    safe_w = params[H_SAFE_WEIGHT]
+    feed = 1.0 + params[H_FEED_WEIGHT]
+    w = params[H_DUMP_WEIGHT] if late else 0.2
+    own_at = E.OB_MELDS  # melds[own, slot, col] and melds[opp, slot, col], row-major
+    opp_at = E.OB_MELDS + E.N_KINDS * E.N_MELD_COLS
+    total = 0
     for k in range(E.N_KINDS):
-        if hand[k] == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
+        h = hand[k]
+        total += h
+        if h == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
             keys[k] = NO_KEY  # DISCARD-1
             continue
+        o = own_at + k * E.N_MELD_COLS
+        q = opp_at + k * E.N_MELD_COLS
+        own_nat, opp_nat = obs[o + E.NATURALS], obs[q + E.NATURALS]
+        own = own_nat + obs[o + E.TWOS] + obs[o + E.JOKERS]
+        opp = opp_nat + obs[q + E.TWOS] + obs[q + E.JOKERS]
         keep = 0.0
-        own = meld_size(melds, 0, k)
-        opp = meld_size(melds, 1, k)
         if k == E.JOKER or k == E.TWO:
             keep = 1000.0
         elif own >= E.CANASTA or opp >= E.CANASTA:  # is_dead: a natural rank (k >= FOUR)
             keep = -30.0 - E.KIND_VALUE[k]  # MELD-9: no use, and it blocks the pile (PILE-2)
-            if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3:
+            if (k == E.SEVEN or k == E.ACE) and h >= 3:
                 keep -= 60.0  # SCORE-4
         else:
-            keep = 10.0 * (hand[k] - 1)
+            keep = 10.0 * (h - 1)
             if own > 0 and own < E.CANASTA:
                 keep += 25.0
-            if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3 and own == 0:
+            if (k == E.SEVEN or k == E.ACE) and h >= 3 and own == 0:
                 if shed:
                     keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
             risk = 0.0
             if opp < 5:  # (the rank is live here)
-                u = _unseen(obs, melds, k)
-                if u >= 2:
-                    risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
+                u = E.KIND_COPIES[k] - (h + obs[E.OB_PILE_COUNTS + k] + own_nat + opp_nat)
+                if u >= 2:  # copies unseen (_unseen)
+                    risk = u / 8.0 * (3.0 + pile_n)
                     if opp > 0:
-                        risk *= 1.0 + params[H_FEED_WEIGHT]
-            keep += params[H_SAFE_WEIGHT] * risk
-            w = params[H_DUMP_WEIGHT] if late else 0.2
+                        risk *= feed
+            keep += safe_w * risk
             keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
         keys[k] = np.int64(keep * 1000.0)
-    # check legality in order of preference, stopping at the first legal discard: the
-    # candidates are held (hand[k] > 0), so ``action_reason`` of a discard is TURN-1's phase
-    # and ``_discard_reason_at`` with the hand's count and the turn's OPEN-1..4 check, the
-    # same for every kind (computed once, as ``legal_actions`` does)
-    play = obs[E.OB_PHASE] == E.PH_PLAY
-    total, opening_r = hand.sum(), _turn_opening_reason(obs)
-    for _ in range(E.N_KINDS):
-        best_k, best = opaque(-1), NO_KEY  # not a literal: one copy of the checks below
-        for k in range(E.N_KINDS):
-            if keys[k] < best:
-                best_k, best = k, keys[k]
-        if best_k < 0:
-            break
-        if play and _discard_reason_at(obs, hand, best_k, total, opening_r) == E.R_OK:
-            return E.A_DISCARD + best_k
-        keys[best_k] = NO_KEY
-    best_a = -1
-    return best_a
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return -1  # TURN-1: no discard is legal
+    legal = _legal_discards(obs, hand, total, _turn_opening_reason(obs))
+    best_k, best = -1, NO_KEY
+    for k in range(E.N_KINDS):
+        if (legal >> k) & 1 and keys[k] < best:
+            best_k, best = k, keys[k]
+    if best_k < 0:
+        return -1
+    return E.A_DISCARD + best_k
 
 
 @njit(cache=True, inline="always")
