@@ -88,6 +88,18 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     from sim.rng import run_key, seed_hand
     from sim.ruleset import Ruleset
 
+    if hasattr(E, "SCRATCH_HINT"):  # the check reads the policy's plan (issue 12, ninth pass)
+        from sim.engine.views import scratch_hint
+
+        @njit(inline="always")
+        def hint(scratch):
+            return (scratch_hint(scratch),)
+    else:  # an older engine: check_action(obs, a, rules, tmp, cache)
+
+        @njit(inline="always")
+        def hint(scratch):
+            return ()
+
     def loop(key, start, stop, pol0, pol1, params0, params1, rules, dup):
         # play_hand's body, with the pieces of ``dup`` (LOOP_PIECES bits) done twice; the
         # second policy call gets a scratch of its own (a memo sees the same sequence)
@@ -131,8 +143,8 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
                 if dup & 4:
                     for i in range(E.PC_SIZE):
                         cache2[i] = cache[i]
-                    s += check_action(obs, a, rules, tmp, cache2)
-                if check_action(obs, a, rules, tmp, cache) != E.R_OK:
+                    s += check_action(obs, a, rules, tmp, cache2, *hint(scratch))
+                if check_action(obs, a, rules, tmp, cache, *hint(scratch)) != E.R_OK:
                     return -1
                 if dup & (32 | 512):
                     for i in range(E.STATE_SIZE):

@@ -660,6 +660,11 @@ SCRATCH_LEGAL = _SC["legal"]  #: offset of a legal-action list (N_ACTIONS ids)
 SCRATCH_TMP = _SC["tmp"]  #: offset of the temporaries (TMP_FIELDS)
 SCRATCH_FREE = _SC["free"]  #: offset of the words free for the policy's own use
 SCRATCH_MEMO = _SC["memo"]  #: offset of the built-ins' memo (POLICY_MEMO words)
+#: the first free words: an opening plan [slot, col] (PLAN_CELLS words) that a policy may
+#: leave there for its proposal, the further cards it means to meld from the position it saw
+#: (the built-ins' ``work_plan``). The engine reads it only as a hint it verifies exactly
+#: (``sim.engine.judge.check_action``): whatever the words hold, its answer is the rules'.
+SCRATCH_HINT = SCRATCH_FREE
 
 
 #: per-game record (GAME-1) written by the engine's game kernel, one int64 row

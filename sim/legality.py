@@ -458,6 +458,62 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
     return best
 
 
+@njit(cache=True, _nrt=False)
+def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonus):
+    """The count of the opening that ``path[slot, col]`` (further cards to meld, as the plan
+    ``best_opening_work`` returns) completes from this position, if that search would reach
+    it: every rank's choice (naturals a, wild cards x) one the search makes from the state the
+    ranks before lead to (``_rank_step``, the same bounds on a and x), the wild meld's share
+    and the hand left accepted (``_end_ok``), OPEN-2's natural meld found; else -1. Only the
+    number of wild cards per meld counts, valued jokers first as the search values them. So a
+    path's count is one the search compares, and ``best_opening_work`` returns at least it:
+    a count here of at least the minimum proves the opening can be completed without
+    searching (issue 12, ninth pass: the engine checks a policy's plan this way,
+    ``sim.engine.judge.check_action``; tested against the search at every opening-turn
+    operation of real hands, tests/test_speed6_hint.py)."""
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    jokers = hand[E.JOKER]
+    wilds = hand[E.JOKER] + hand[E.TWO]
+    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    p, f, left, cc, bad = 0, 0, 0, 0, 0
+    value = 0
+    for i in range(_N_LAYERS):
+        kind = E.FIRST_NATURAL + i
+        c = hand[kind]
+        a = path[kind, E.NATURALS]
+        x = path[kind, E.TWOS] + path[kind, E.JOKERS]
+        if path[kind, E.TWOS] < 0 or path[kind, E.JOKERS] < 0:
+            return -1
+        base_n = pending[kind, E.NATURALS]
+        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
+        top = 1 if kind == pile_kind else 0
+        if (c == 0 and base_n == 0 and base_w == 0 and top == 0) or is_dead(melds, kind):
+            if a != 0 or x != 0:
+                return -1  # the search offers such a rank nothing (MELD-9 for a dead one)
+            if c == 0 and base_n == 0 and base_w == 0 and top == 0:
+                continue  # the search's shortcut: state and value unchanged
+        if a < 0 or a > c or x < 0 or x > min(maxw, wilds - p):
+            return -1  # not one of the search's choices
+        ns = _rank_step(kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, 0)
+        if ns < 0:
+            return -1
+        value += (base_n + a) * _VALUE[kind]
+        p, f, left, cc, bad = _decode(ns)
+    if f == 0:
+        return -1  # OPEN-2
+    q = path[E.WILD_MELD, E.TWOS] + path[E.WILD_MELD, E.JOKERS]
+    if path[E.WILD_MELD, E.TWOS] < 0 or path[E.WILD_MELD, E.JOKERS] < 0 or not 0 <= q <= wilds - p:
+        return -1
+    if path[E.WILD_MELD, E.NATURALS] != 0:
+        return -1  # the wild meld takes no natural (MELD-1)
+    base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
+    if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, 0):
+        return -1
+    for slot in range(E.N_KINDS):
+        value += pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
+    return value + _wild_points(p + q, jokers)
+
+
 assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_values: one row of best_ax per layer
 
 

@@ -47,6 +47,14 @@ REQUIRED = [
 ]
 
 
+def _hint(g):
+    """The plan the game's policies left in their scratch (the engine's hint, SCRATCH_HINT)."""
+    from sim.encoding import N_KINDS, N_MELD_COLS, SCRATCH_HINT
+
+    n = N_KINDS * N_MELD_COLS
+    return g._scratch[SCRATCH_HINT : SCRATCH_HINT + n].reshape(N_KINDS, N_MELD_COLS)
+
+
 def test_records_schema_and_breakdown_sums_to_total():
     """SCORE-*: each team's itemised breakdown sums to its score; the schema of docs/records.md."""
     df = sim.simulate(300, policies=("heuristic", "random"), seed=5)
@@ -299,10 +307,12 @@ def test_open_1_check_action_plan_cache_agrees_with_action_reason():
                 hits += 1
                 for b in range(A_FIRST_MELD, N_ACTIONS):
                     probe = cache.copy()
-                    assert check_action(obs, b, rules, tmp, probe) == action_reason(
+                    assert check_action(obs, b, rules, tmp, probe, _hint(g)) == action_reason(
                         obs, b, rules, tmp2
                     ), (hand_id, b)
             a = g.policy_action("heuristic")
-            assert check_action(obs, a, rules, tmp, cache) == action_reason(obs, a, rules, tmp2)
+            assert check_action(obs, a, rules, tmp, cache, _hint(g)) == action_reason(
+                obs, a, rules, tmp2
+            )
             g.apply(a)
     assert hits >= 20, hits  # the cache was in use

@@ -27,6 +27,14 @@ PAIRS = [
 ]
 
 
+def _hint(g):
+    """The plan the game's policies left in their scratch (the engine's hint, SCRATCH_HINT)."""
+    from sim.encoding import N_KINDS, N_MELD_COLS, SCRATCH_HINT
+
+    n = N_KINDS * N_MELD_COLS
+    return g._scratch[SCRATCH_HINT : SCRATCH_HINT + n].reshape(N_KINDS, N_MELD_COLS)
+
+
 def _agree_on_hands(pair, seed, hand_ids):
     out1 = np.zeros(N_ACTIONS, dtype=np.int64)
     out2 = np.zeros(N_ACTIONS, dtype=np.int64)
@@ -165,9 +173,11 @@ def test_meld_8_wild_meld_started_in_an_opening_turn_is_judged_by_the_search():
         if cache[PC_VALID] == 1:
             for b in range(A_FIRST_MELD, N_ACTIONS):
                 want = action_reason(obs, b, g.rules, tmp2)
-                assert check_action(obs, b, g.rules, tmp, cache.copy()) == want, b
+                assert check_action(obs, b, g.rules, tmp, cache.copy(), _hint(g)) == want, b
                 probed += 1
         a = g.policy_action("random")
-        assert check_action(obs, a, g.rules, tmp, cache) == action_reason(obs, a, g.rules, tmp2)
+        assert check_action(obs, a, g.rules, tmp, cache, _hint(g)) == action_reason(
+            obs, a, g.rules, tmp2
+        )
         g.apply(a)
     assert probed > 0

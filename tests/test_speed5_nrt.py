@@ -32,6 +32,7 @@ from sim.engine import views as engine_views
 from sim.engine.judge import action_reason, check_action, legal_actions, legal_actions_filter
 from sim.engine.observe import observe as observe_state
 from sim.engine.state import apply_action
+from sim.engine.views import scratch_hint
 from sim.policies import builtin, common, strong, strong_features
 from sim.policies.builtin import (
     greedy_decide,
@@ -79,7 +80,11 @@ def _counted_judge(obs, a, rules, scratch, cache):
     tmp = scratch[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
     out = scratch[E.SCRATCH_LEGAL : E.SCRATCH_LEGAL + E.N_ACTIONS]
     n = legal_actions(obs, rules, out, tmp) + legal_actions_filter(obs, rules, out, tmp)
-    return n + action_reason(obs, a, rules, tmp) + check_action(obs, a, rules, tmp, cache)
+    return (
+        n
+        + action_reason(obs, a, rules, tmp)
+        + check_action(obs, a, rules, tmp, cache, scratch_hint(scratch))
+    )
 
 
 @njit

@@ -41,6 +41,7 @@ from sim.legality import (
     opening_best_work,
     opening_meld_reason,
     opening_op_values,
+    opening_path_value,
     opening_reason,
     opening_refusal,
     opening_upper_bound,
@@ -326,16 +327,26 @@ def action_ok(obs, a, rules, tmp):
 
 
 @njit(cache=True, _nrt=False)
-def check_action(obs, a, rules, tmp, cache):
+def check_action(obs, a, rules, tmp, cache, hint):
     """``action_reason`` for the engine's check of a policy's proposal, with the same answer,
-    made cheaper in an opening turn (OPEN-1..4): after a meld operation passes, the opening
-    plan the search found from the position it leaves is kept in ``cache``
-    (int64[PC_SIZE], layout ``PLAN_CACHE_FIELDS``). The next operation, if part of that plan
-    (each of its naturals, twos and jokers within the plan's for the slot) on the very hand the
-    plan was made for, leaves the rest of the plan available, so the opening is still
-    completable without searching again (the rest of the operation's rules are judged in full);
-    except an operation on the wild meld (MELD-8: once started, wild cards may join natural
-    melds only after it is complete, which the rest of the plan may not respect).
+    made cheaper in an opening turn (OPEN-1..4), where a meld operation is legal only if the
+    opening can still be completed from the position it leaves, which ``action_reason`` finds
+    by searching. Two ways to show it without the search:
+
+    - the cache (int64[PC_SIZE], layout ``PLAN_CACHE_FIELDS``): after a meld operation
+      passes, an opening plan from the position it leaves is kept. The next operation, if part
+      of that plan (each of its naturals, twos and jokers within the plan's for the slot) on
+      the very hand the plan was made for, leaves the rest of the plan available, so the
+      opening is still completable (the rest of the operation's rules are judged in full);
+      except an operation on the wild meld (MELD-8: once started, wild cards may join natural
+      melds only after it is complete, which the rest of the plan may not respect);
+    - the ``hint`` (plan[slot, col], the scratch's ``SCRATCH_HINT`` words): the plan the
+      policy says it follows from this position. What is left of it after the operation is
+      checked exactly as a path of the search (``sim.legality.opening_path_value``): if it
+      reaches the minimum, the search would too (issue 12, ninth pass: the first operation of
+      an opening searched again what the policy had just searched). Never trusted: any other
+      content fails the check and the search decides.
+
     Anything else clears the cache."""
     valid = cache[E.PC_VALID] == 1
     cache[E.PC_VALID] = 0
@@ -363,11 +374,58 @@ def check_action(obs, a, rules, tmp, cache):
                 _keep_plan(obs, slot, nat, two, joker, cache)
                 add_operation(plan, slot, nat, two, joker, -1)
             return r
+    if _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
+        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+        if r == E.R_OK:  # (a refusal is named by action_reason below, as before)
+            rest = tmp_plan(tmp)  # the hint less the operation, a path of the search
+            if _jokers_first(rest, obs[E.OB_HAND + E.JOKER] - joker):
+                copy_into(plan, rest)  # kept as the search's plan would be (see _jokers_first)
+                _keep_plan(obs, slot, nat, two, joker, cache)
+            return r
     r = action_reason(obs, a, rules, tmp)
     if r == E.R_OK:
         copy_into(plan, tmp_plan(tmp))  # _meld_reason_obs left the plan from the position after it
         _keep_plan(obs, slot, nat, two, joker, cache)
     return r
+
+
+@njit(cache=True, _nrt=False)
+def _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
+    """Does the ``hint`` less this operation complete an opening from the position the
+    operation leaves, as a path of the search ``_meld_reason_obs`` would run there (the same
+    hand, turn's melds, table, pile kind, cards aside and OPEN-5 flag; ``opening_path_value``)?
+    Leaves that rest of the hint in ``tmp_plan``."""
+    hand_after = tmp_hand(tmp)
+    copy_into(hand_after, ob_hand(obs))
+    take_operation(hand_after, slot, nat, two, joker)
+    pending = tmp_pending(tmp)
+    copy_into(pending, ob_pending(obs))
+    add_operation(pending, slot, nat, two, joker, 1)
+    rest = tmp_plan(tmp)
+    copy_into(rest, hint)
+    add_operation(rest, slot, nat, two, joker, -1)
+    extra = ob_aside_total(obs)
+    pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
+    melds = ob_melds(obs)
+    value = opening_path_value(hand_after, pending, melds, pk, extra, rules, rest, bonus_owed(obs))
+    return value >= mc
+
+
+@njit(cache=True, _nrt=False)
+def _jokers_first(plan, jokers):
+    """The plan's wild cards are split as the search rebuilds its plans: all the jokers held
+    when it uses at least as many wild cards, else jokers only. The cache's argument needs
+    it (taking an operation's twos and jokers within the plan's leaves the count of the rest
+    unchanged only then)."""
+    used, used_j = 0, 0
+    for slot in range(E.N_KINDS):
+        if E.WILD_MELD < slot < E.FIRST_NATURAL:
+            if plan[slot, E.NATURALS] != 0 or plan[slot, E.TWOS] != 0 or plan[slot, E.JOKERS] != 0:
+                return False  # no meld of these (a hint's stray words)
+            continue
+        used += plan[slot, E.TWOS] + plan[slot, E.JOKERS]
+        used_j += plan[slot, E.JOKERS]
+    return used_j == min(used, jokers)
 
 
 @njit(cache=True, _nrt=False)

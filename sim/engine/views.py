@@ -86,6 +86,12 @@ def ob_aside_total(obs):
 # The scratch space (SCRATCH_FIELDS) and the checks' temporaries (TMP_FIELDS)
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
+def scratch_hint(scratch):
+    """hint[slot, col]: the opening plan a policy may leave for the engine (``SCRATCH_HINT``)."""
+    return c_view(scratch[E.SCRATCH_HINT : E.SCRATCH_HINT + _PLAN_CELLS], _PLAN_SHAPE)
+
+
+@njit(cache=True, inline="always")
 def scratch_legal(scratch):
     """Room for a legal-action list (N_ACTIONS ids)."""
     return scratch[E.SCRATCH_LEGAL : E.SCRATCH_LEGAL + E.N_ACTIONS]

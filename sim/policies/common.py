@@ -42,6 +42,7 @@ PW_SUB = E.SCRATCH_FREE + _PW["sub"]  #: scratch offset of sub[N_KINDS]
 PW_TARGETS = E.SCRATCH_FREE + _PW["targets"]  #: scratch offset of targets[3, N_KINDS]
 PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
 assert POLICY_WORK_SIZE <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
+assert PW_PLAN == E.SCRATCH_HINT  # the plan is where the engine looks for a hint (check_action)
 
 #: the memo of the last opening search (``opening_search``), in the scratch's memo words
 #: (SCRATCH_MEMO): what the search was given and what it found

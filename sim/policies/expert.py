@@ -53,7 +53,7 @@ from sim.engine.search import (
     team_margin,
 )
 from sim.engine.state import apply_action
-from sim.engine.views import scratch_tmp
+from sim.engine.views import scratch_hint, scratch_tmp
 from sim.errors import CanastaError
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 from sim.policies.strong import (
@@ -225,7 +225,7 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
         else:
             hp = own if p % E.N_TEAMS == team else opp
             a = base_decide(obs, hp, strong, rng, rules, scratch)
-            if check_action(obs, a, rules, tmp, cache) != E.R_OK:
+            if check_action(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
                 cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
                 a = first_legal_action(obs, rules, tmp)
