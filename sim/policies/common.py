@@ -331,7 +331,68 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
 def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
-    bit ``1 << slot`` set for slots not to start a new meld in."""
+    bit ``1 << slot`` set for slots not to start a new meld in. Naturals alone after the
+    opening turn, the common call, are judged by ``_largest_natural_meld`` (the same answer:
+    tests/test_speed6_largest.py)."""
+    if not use_wilds and obs[E.OB_OPENING_TURN] == 0:
+        return _largest_natural_meld(obs, rules, scratch, skip_mask)
+    return largest_meld_general(obs, rules, scratch, use_wilds, skip_mask)
+
+
+@njit(cache=True, _nrt=False)
+def _largest_natural_meld(obs, rules, scratch, skip_mask):
+    """``largest_meld_general`` without wild cards, outside the opening turn: the same
+    candidates in the same order (ranks from the highest, the most naturals first, larger
+    than the best found), each judged as ``action_reason`` would (``_meld_reason_obs``,
+    ``meld_reason``) with what every candidate shares counted once: the cards the player
+    holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; OUT-2's check of
+    the table when a card or none would be left goes to the full check (issue 12, ninth
+    pass: ~45 calls a hand)."""
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return -1  # TURN-1 (action_ok)
+    hand = ob_hand(obs)
+    melds = ob_melds(obs)
+    held, threes = 0, 0
+    for k in range(E.N_KINDS):
+        held += hand[k] + obs[E.OB_ASIDE + k]
+    for k in (E.RED_THREE, E.BLACK_THREE):
+        threes += hand[k] + obs[E.OB_ASIDE + k]
+    total = obs[E.OB_HAND_SIZES]
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    best_a, best_n = -1, 0
+    for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
+        h = hand[slot]
+        if h == 0:
+            continue
+        cur_nat = melds[0, slot, E.NATURALS]
+        cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
+        cur = cur_nat + cur_w
+        if cur == 0 and ((skip_mask >> slot) & 1 or h < E.MIN_MELD):
+            continue  # not started here; MELD-1: too few for a new meld
+        if cur >= E.CANASTA or is_dead(melds, slot):
+            continue  # MELD-2 (no wild card to add), MELD-9
+        for nat in range(min(h, E.CANASTA), best_n, -1):
+            new = cur + nat
+            if new > E.CANASTA:
+                continue  # MELD-2
+            if cur == 0 and new < E.MIN_MELD:
+                continue  # MELD-1
+            if cur_w > 0 and (cur_nat + nat < 2 or cur_w > maxw):
+                continue  # MELD-4
+            left = held - nat
+            if left - threes <= 0:
+                continue  # OUT-2: no card to discard
+            if left <= 1 or total - nat <= 1:  # OUT-2 on the table: the full check
+                if not action_ok(obs, E.MELD_ACTION[slot, nat, 0, 0], rules, scratch_tmp(scratch)):
+                    continue
+            best_a, best_n = E.MELD_ACTION[slot, nat, 0, 0], nat
+            break
+    return best_a
+
+
+@njit(cache=True, _nrt=False)
+def largest_meld_general(obs, rules, scratch, use_wilds, skip_mask):
+    """``largest_meld`` for any call: every candidate through ``meld_ok``."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)

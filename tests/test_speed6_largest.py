@@ -1,0 +1,34 @@
+"""MELD-1..9, OUT-2 (issue 12, ninth pass): ``largest_meld`` without wild cards outside the
+opening turn is answered by ``_largest_natural_meld``, which judges each candidate from the
+counts, the cards held counted once; it must return what ``largest_meld_general`` (every
+candidate through the full check) returns, at every play decision of real hands, for every
+skip mask the built-ins pass and for none."""
+
+import numpy as np
+import pytest
+
+from sim import encoding as E
+from sim.policies import get
+from sim.policies.builtin import _risky_start_mask
+from sim.policies.common import _largest_natural_meld, largest_meld, largest_meld_general
+from tests.test_speed3_opening_ops import RULES, _games
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("pair", [("heuristic", "heuristic"), ("random", "greedy")])
+def test_meld_1_9_natural_meld_shortcut_equals_the_full_check(rules, pair):
+    """MELD-1/2/4/9, OUT-2: the same operation (or -1) as the full check, at every decision
+    (the draw and threes phases too, where both must find none)."""
+    params = get("heuristic").param_array()
+    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    compared = found = 0
+    for g, obs in _games(pair, 29, range(40), rules):
+        if obs[E.OB_OPENING_TURN] == 1:
+            continue
+        for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
+            want = largest_meld_general(obs, g.rules, scratch, False, mask)
+            assert _largest_natural_meld(obs, g.rules, scratch, mask) == want
+            assert largest_meld(obs, g.rules, scratch, False, mask) == want
+            compared += 1
+            found += want >= 0
+    assert compared > 1000 and found > 200, (compared, found)
