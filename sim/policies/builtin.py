@@ -16,8 +16,9 @@ from sim.engine.judge import (
     pile_may_open,
 )
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
-from sim.legality import meld_size, opening_reason, out_reason
+from sim.legality import meld_size, opening_reason, opening_upper_bound, out_reason
 from sim.policies.common import (
+    OM_VALID,
     cheapest_discard,
     largest_meld,
     meld_ok,
@@ -239,6 +240,20 @@ def _safe_opening(obs, params, rules, scratch):
     sevens, natural aces or wild meld the heuristic would not start (``_may_start``), or -1.
     Natural aces that take wilds in the opening are a mixed meld (MELD-7) and allowed.
     -2 when no such opening exists (-1: it exists and needs no further step)."""
+    hand = ob_hand(obs)
+    melds = ob_melds(obs)
+    if opening_upper_bound(hand, ob_pending(obs), melds, rules) < obs[E.OB_OPEN_MIN]:
+        # no opening from the whole hand, so none from a part of it (a part's openings, the
+        # cards left out held, are the hand's, of no higher count): the searches below would
+        # all fail, and the first would empty the memo (issue 12, ninth pass)
+        scratch[OM_VALID] = 0
+        return -2
+    return _safe_opening_search(obs, params, rules, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def _safe_opening_search(obs, params, rules, scratch):
+    """``_safe_opening`` without its first test: the searches themselves."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     sub = work_sub(scratch)
