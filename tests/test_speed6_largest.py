@@ -1,8 +1,8 @@
-"""MELD-1..9, OUT-2 (issue 12, ninth pass): ``largest_meld`` without wild cards outside the
-opening turn is answered by ``_largest_natural_meld``, which judges each candidate from the
+"""MELD-1..9, OUT-1/2 (issue 12, ninth pass): ``largest_meld`` outside the opening turn is
+answered by ``_largest_meld_opened``, which judges each candidate on a natural rank from the
 counts, the cards held counted once; it must return what ``largest_meld_general`` (every
-candidate through the full check) returns, at every play decision of real hands, for every
-skip mask the built-ins pass and for none."""
+candidate through the full check) returns, at every decision of real hands, with and without
+wild cards, for the skip mask the heuristic passes, none and all."""
 
 import numpy as np
 import pytest
@@ -10,13 +10,18 @@ import pytest
 from sim import encoding as E
 from sim.policies import get
 from sim.policies.builtin import _risky_start_mask
-from sim.policies.common import _largest_natural_meld, largest_meld, largest_meld_general
+from sim.policies.common import (
+    _largest_meld_opened,
+    _largest_natural_meld,
+    largest_meld,
+    largest_meld_general,
+)
 from tests.test_speed3_opening_ops import RULES, _games
 
 
 @pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
 @pytest.mark.parametrize("pair", [("heuristic", "heuristic"), ("random", "greedy")])
-def test_meld_1_9_natural_meld_shortcut_equals_the_full_check(rules, pair):
+def test_meld_1_9_opened_largest_meld_equals_the_full_check(rules, pair):
     """MELD-1/2/4/9, OUT-2: the same operation (or -1) as the full check, at every decision
     (the draw and threes phases too, where both must find none)."""
     params = get("heuristic").param_array()
@@ -25,10 +30,13 @@ def test_meld_1_9_natural_meld_shortcut_equals_the_full_check(rules, pair):
     for g, obs in _games(pair, 29, range(40), rules):
         if obs[E.OB_OPENING_TURN] == 1:
             continue
-        for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
-            want = largest_meld_general(obs, g.rules, scratch, False, mask)
-            assert _largest_natural_meld(obs, g.rules, scratch, mask) == want
-            assert largest_meld(obs, g.rules, scratch, False, mask) == want
-            compared += 1
-            found += want >= 0
-    assert compared > 1000 and found > 200, (compared, found)
+        for wilds in (False, True):
+            for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
+                want = largest_meld_general(obs, g.rules, scratch, wilds, mask)
+                assert _largest_meld_opened(obs, g.rules, scratch, wilds, mask) == want
+                if not wilds:
+                    assert _largest_natural_meld(obs, g.rules, scratch, mask) == want
+                assert largest_meld(obs, g.rules, scratch, wilds, mask) == want
+                compared += 1
+                found += want >= 0
+    assert compared > 2000 and found > 400, (compared, found)
