@@ -333,13 +333,24 @@ def _sort_small(a, n):
         a[j + 1] = v
 
 
+@njit(cache=True, _nrt=False)
+def _search_words(hand, rules):
+    """Words of the tables ``_best_opening_in`` needs for ``hand``: back pointers, two layers
+    of values and of states, and one rank's choices."""
+    most = 0  # the most naturals of one rank held
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        most = max(most, hand[k])
+    n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
+    return (_N_LAYERS + 5) * n_states + (most + 1) * (rules[E.RS_MAX_WILDS_MIXED] + 1)
+
+
 @njit(
     "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
     " boolean, int64, int64[::1])",
     cache=True,
-    _nrt=True,  # allocates its tables when ``work`` is too small (8+ wild cards)
+    _nrt=False,  # every table is in ``work`` (_search_words): no view of it is counted
 )
-def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
+def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
 
     ``hand``: cards still in hand (the pile's top card not included); ``pending[slot, col]``:
@@ -352,8 +363,8 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
     canasta (OPEN-4), and leaves a card to discard and a card to hold, or goes out legally
     (OUT-1/2); ``bonus``: the player is owed bonus cards (OPEN-5), so the card to discard is
     enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only. ``work``: int64
-    of at least (number of natural ranks + 5) x states words (``E.SEARCH_WORK_SIZE`` holds any
-    hand of one deck); a smaller one is replaced by an allocated one.
+    of at least ``_search_words`` words (``best_opening_work`` sees to it; ``E.SEARCH_WORK_SIZE``
+    holds the tables of any hand of up to 7 wild cards).
     Exact: a dynamic programme over the natural ranks, wild cards placed jokers first. Only
     the states reached are visited, in increasing order (as a scan of every state would),
     so ties resolve the same way and the plan is that of the full table.
@@ -364,8 +375,7 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
     threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
-    if work.shape[0] < (n_layers + 5) * n_states:
-        work = np.empty((n_layers + 5) * n_states, dtype=np.int64)
+    n_choices = _search_words(hand, rules) - (n_layers + 5) * n_states
     # back pointers (naturals a, wilds x, previous state s) packed in one word, row i + 1 for
     # layer i; written with every state reached, so only those are read (no clearing)
     back = work[: (n_layers + 1) * n_states]
@@ -373,6 +383,13 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
     cur_val, nxt_val = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
     o += 2 * n_states
     cur_list, nxt_list = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
+    choices = work[o + 2 * n_states : o + 2 * n_states + n_choices]
+    # the value tables are emptied once here; afterwards a layer empties only the states it
+    # listed, so the next layer's table is empty again (issue 12, ninth pass: ~3 states a
+    # layer against (wilds + 1) x 36 words emptied at every layer before)
+    for j in range(n_states):
+        cur_val[j] = _NO
+        nxt_val[j] = _NO
     cur_list[0] = 0  # p=0 wilds placed, no natural meld, 0 naturals left, 0 canastas, not bad
     cur_val[0] = 0
     n_cur = 1
@@ -392,26 +409,48 @@ def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus
                 s = cur_list[idx]
                 back[row + s] = s << 16
             continue
-        nxt_val[:] = _NO
-        n_nxt = 0
+        # the choices (naturals a, wilds x) the rules allow on this rank, in the order the
+        # search tries them, and what each does to a state: ``_rank_step`` refuses a choice
+        # by the rank's counts alone, never by the state, and from the empty state it gives
+        # what the choice adds (wild cards placed x, OPEN-2's natural meld, a canasta, an
+        # unfinished sevens or aces meld; naturals left c - a), which it adds to any state
+        # the same way (the natural meld and the unfinished meld as flags, the canastas and
+        # the naturals left counted up to their caps). So the states try only these, without
+        # the rules (issue 12, ninth pass: ~155 steps a search before, most of them refused)
+        n_ch = 0
+        for a in range(1 if dead else c + 1):
+            for x in range(1 if dead else maxw + 1):
+                ns = _rank_step(kind, 0, 0, 0, 0, 0, a, x, c, base_n, base_w, top, maxw, relax)
+                if ns >= 0:
+                    _, df, _, dcc, dbad = _decode(ns)
+                    choices[n_ch] = a | (x << 8) | (df << 16) | (dcc << 17) | (dbad << 18)
+                    n_ch += 1
+        n_nxt = 0  # (nxt_val is empty: see above)
         for idx in range(n_cur):
             s = cur_list[idx]
             p, f, left, cc, bad = _decode(s)
-            for a in range(1 if dead else c + 1):
-                for x in range(1 if dead else min(maxw, wilds - p) + 1):
-                    ns = _rank_step(
-                        kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, relax
-                    )
-                    if ns < 0:
-                        continue
-                    value = cur_val[s] + (base_n + a) * _VALUE[kind]
-                    if value > nxt_val[ns]:
-                        if nxt_val[ns] == _NO:
-                            nxt_list[n_nxt] = ns
-                            n_nxt += 1
-                        nxt_val[ns] = value
-                        back[row + ns] = (s << 16) | (x << 8) | a  # a, x < 256
+            for j in range(n_ch):
+                ch = choices[j]
+                a, x = ch & 255, (ch >> 8) & 255
+                if x > wilds - p:
+                    continue
+                ns = _encode(
+                    p + x,
+                    f | ((ch >> 16) & 1),
+                    min(left + c - a, _L - 1),
+                    min(cc + ((ch >> 17) & 1), _C - 1),
+                    bad | ((ch >> 18) & 1),
+                )  # = _rank_step(kind, p, f, left, cc, bad, a, x, ...)
+                value = cur_val[s] + (base_n + a) * _VALUE[kind]
+                if value > nxt_val[ns]:
+                    if nxt_val[ns] == _NO:
+                        nxt_list[n_nxt] = ns
+                        n_nxt += 1
+                    nxt_val[ns] = value
+                    back[row + ns] = (s << 16) | (x << 8) | a  # a, x < 256
         _sort_small(nxt_list, n_nxt)
+        for idx in range(n_cur):
+            cur_val[cur_list[idx]] = _NO  # empty for the layer after next
         cur_val, nxt_val = nxt_val, cur_val
         cur_list, nxt_list = nxt_list, cur_list
         n_cur = n_nxt
@@ -512,6 +551,21 @@ def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonu
     for slot in range(E.N_KINDS):
         value += pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
     return value + _wild_points(p + q, jokers)
+
+
+@njit(
+    "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
+    " boolean, int64, int64[::1])",
+    cache=True,
+    _nrt=True,  # allocates its tables when ``work`` is too small (8+ wild cards)
+)
+def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
+    """The search below (``_best_opening_in``), with its tables in ``work`` or, when that is
+    too small, in tables allocated here."""
+    need = _search_words(hand, rules)
+    if work.shape[0] < need:
+        work = np.empty(need, dtype=np.int64)
+    return _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work)
 
 
 assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_values: one row of best_ax per layer
