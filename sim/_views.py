@@ -119,3 +119,14 @@ def copy_into(dst, src):
     s = c_view(src, (src.size,))
     for i in range(d.shape[0]):
         d[i] = s[i]
+
+
+@njit(cache=True, inline="always")
+def sum_words(a, at, n):
+    """``a[at : at + n].sum()`` by a loop compiled in place: numba's ``sum`` is a function of
+    its own, called (~1% of a heuristic hand through the judge's discards and the aside
+    totals, issue 12, ninth pass)."""
+    total = 0
+    for i in range(at, at + n):
+        total += a[i]
+    return total

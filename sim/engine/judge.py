@@ -14,7 +14,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import copy_into, opaque
+from sim._views import copy_into, opaque, sum_words
 from sim.engine.observe import bonus_owed
 from sim.engine.views import (
     add_operation,
@@ -267,7 +267,8 @@ def action_reason(obs, a, rules, tmp):
     if kind == E.AT_DISCARD:
         if hand[slot] < 1:
             return E.R_NOT_HELD
-        return _discard_reason_at(obs, hand, slot, hand.sum(), _turn_opening_reason(obs))
+        total = sum_words(obs, E.OB_HAND, E.N_KINDS)
+        return _discard_reason_at(obs, hand, slot, total, _turn_opening_reason(obs))
     if kind == E.AT_MELD:
         nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
         joker = E.ACTION_TABLE[a, E.AC_JOKER]
@@ -574,7 +575,8 @@ def legal_actions(obs, rules, out, tmp):
     if declare_ok(obs, rules, tmp):
         out[n] = E.A_DECLARE
         n += 1
-    total, opening_r = hand.sum(), _turn_opening_reason(obs)  # the same for every discard
+    total = sum_words(obs, E.OB_HAND, E.N_KINDS)  # the same for every discard
+    opening_r = _turn_opening_reason(obs)
     discards = _legal_discards(obs, hand, total, opening_r)
     for k in range(E.N_KINDS):
         if (discards >> k) & 1:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import c_view
+from sim._views import c_view, sum_words
 
 _MELD_SHAPE = (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
 _MELD_CELLS = E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS
@@ -51,7 +51,7 @@ def st_pending(st):
 @njit(cache=True, _nrt=False)
 def st_aside_total(st):
     """Cards of a taken pile's rest held aside (PILE-1/2)."""
-    return st[E.ST_ASIDE : E.ST_ASIDE + E.N_KINDS].sum()
+    return sum_words(st, E.ST_ASIDE, E.N_KINDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -79,7 +79,7 @@ def ob_pending(obs):
 def ob_aside_total(obs):
     """Cards of a taken pile's rest held aside (PILE-1/2): they join the hand once the
     opening stands."""
-    return obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum()
+    return sum_words(obs, E.OB_ASIDE, E.N_KINDS)
 
 
 # ---------------------------------------------------------------------------------------
