@@ -311,6 +311,41 @@ def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
     return True
 
 
+@njit(cache=True, inline="always")
+def _rank_choices(kind, c, base_n, base_w, top, maxw, relax, dead, choices):
+    """The choices (naturals a, wilds x) the opening search may make on rank ``kind``, in the
+    order it tries them (a, then x, increasing), into ``choices``; their number. Whether
+    ``_rank_step`` refuses a choice depends on the rank's counts alone, never on the state, and
+    from the empty state it gives what the choice adds to any state: wild cards placed x,
+    OPEN-2's natural meld, a canasta, an unfinished sevens or aces meld (flags and counts up to
+    their caps, as ``_next_state`` adds them), naturals left c - a. Each is packed in a word
+    (issue 12, ninth pass: the states then try only these, ~155 steps a search before, most
+    of them refused). A dead rank (MELD-9) offers only (0, 0)."""
+    n = 0
+    for a in range(1 if dead else c + 1):
+        for x in range(1 if dead else maxw + 1):
+            ns = _rank_step(kind, 0, 0, 0, 0, 0, a, x, c, base_n, base_w, top, maxw, relax)
+            if ns >= 0:
+                _, df, _, dcc, dbad = _decode(ns)
+                choices[n] = a | (x << 8) | (df << 16) | (dcc << 17) | (dbad << 18)
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _next_state(p, f, left, cc, bad, c, ch):
+    """``_rank_step`` from the state (p, f, left, cc, bad) for the choice ``ch`` of
+    ``_rank_choices`` (a rank held ``c`` times)."""
+    a, x = ch & 255, (ch >> 8) & 255
+    return _encode(
+        p + x,
+        f | ((ch >> 16) & 1),
+        min(left + c - a, _L - 1),
+        min(cc + ((ch >> 17) & 1), _C - 1),
+        bad | ((ch >> 18) & 1),
+    )
+
+
 @njit(cache=True, _nrt=True)
 def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
     """``best_opening_work`` with its tables allocated here (callers without a work area)."""
@@ -409,22 +444,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
                 s = cur_list[idx]
                 back[row + s] = s << 16
             continue
-        # the choices (naturals a, wilds x) the rules allow on this rank, in the order the
-        # search tries them, and what each does to a state: ``_rank_step`` refuses a choice
-        # by the rank's counts alone, never by the state, and from the empty state it gives
-        # what the choice adds (wild cards placed x, OPEN-2's natural meld, a canasta, an
-        # unfinished sevens or aces meld; naturals left c - a), which it adds to any state
-        # the same way (the natural meld and the unfinished meld as flags, the canastas and
-        # the naturals left counted up to their caps). So the states try only these, without
-        # the rules (issue 12, ninth pass: ~155 steps a search before, most of them refused)
-        n_ch = 0
-        for a in range(1 if dead else c + 1):
-            for x in range(1 if dead else maxw + 1):
-                ns = _rank_step(kind, 0, 0, 0, 0, 0, a, x, c, base_n, base_w, top, maxw, relax)
-                if ns >= 0:
-                    _, df, _, dcc, dbad = _decode(ns)
-                    choices[n_ch] = a | (x << 8) | (df << 16) | (dcc << 17) | (dbad << 18)
-                    n_ch += 1
+        n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, relax, dead, choices)
         n_nxt = 0  # (nxt_val is empty: see above)
         for idx in range(n_cur):
             s = cur_list[idx]
@@ -434,13 +454,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
                 a, x = ch & 255, (ch >> 8) & 255
                 if x > wilds - p:
                     continue
-                ns = _encode(
-                    p + x,
-                    f | ((ch >> 16) & 1),
-                    min(left + c - a, _L - 1),
-                    min(cc + ((ch >> 17) & 1), _C - 1),
-                    bad | ((ch >> 18) & 1),
-                )  # = _rank_step(kind, p, f, left, cc, bad, a, x, ...)
+                ns = _next_state(p, f, left, cc, bad, c, ch)
                 value = cur_val[s] + (base_n + a) * _VALUE[kind]
                 if value > nxt_val[ns]:
                     if nxt_val[ns] == _NO:
@@ -586,15 +600,16 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     the same (``legal_actions`` judges the other splits and a started wild meld, MELD-8,
     apart). The same dynamic programme as ``best_opening_work``, forward with every layer's
     values kept, then backward (the best completion of each state), combining both at each
-    rank's choices. ``work``: int64 of at least (2 x layers + 4) x states + layers + 1 words
-    (a smaller one is replaced by an allocated one)."""
+    rank's choices (``_rank_choices``). ``work``: int64 of at least (2 x layers + 4) x states +
+    layers + 1 words and one rank's choices (a smaller one is replaced by an allocated one)."""
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     jokers = hand[E.JOKER]
     wilds = hand[E.JOKER] + hand[E.TWO]
     threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
-    need = (2 * n_layers + 4) * n_states + n_layers + 1
+    n_choices = _search_words(hand, rules) - (n_layers + 5) * n_states
+    need = (2 * n_layers + 4) * n_states + n_layers + 1 + n_choices
     if work.shape[0] < need:
         work = np.empty(need, dtype=np.int64)
     # per layer l (0..n_layers): values of the states reached before rank l, and their list
@@ -605,6 +620,8 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     bcur, bnxt = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
     o += 2 * n_states
     nlist = work[o : o + n_layers + 1]
+    o += n_layers + 1
+    choices = work[o : o + n_choices]
     fval[:n_states] = _NO
     fval[0] = 0
     flist[0] = 0
@@ -626,23 +643,23 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
             nlist[i + 1] = nlist[i]
             continue
         fval[nrow : nrow + n_states] = _NO
+        n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, 0, dead, choices)
         n_nxt = 0
         for idx in range(nlist[i]):
             s = flist[row + idx]
             p, f, left, cc, bad = _decode(s)
-            for a in range(1 if dead else c + 1):
-                for x in range(1 if dead else min(maxw, wilds - p) + 1):
-                    ns = _rank_step(
-                        kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, 0
-                    )
-                    if ns < 0:
-                        continue
-                    value = fval[row + s] + (base_n + a) * _VALUE[kind]
-                    if value > fval[nrow + ns]:
-                        if fval[nrow + ns] == _NO:
-                            flist[nrow + n_nxt] = ns
-                            n_nxt += 1
-                        fval[nrow + ns] = value
+            for j in range(n_ch):
+                ch = choices[j]
+                a, x = ch & 255, (ch >> 8) & 255
+                if x > wilds - p:
+                    continue
+                ns = _next_state(p, f, left, cc, bad, c, ch)
+                value = fval[row + s] + (base_n + a) * _VALUE[kind]
+                if value > fval[nrow + ns]:
+                    if fval[nrow + ns] == _NO:
+                        flist[nrow + n_nxt] = ns
+                        n_nxt += 1
+                    fval[nrow + ns] = value
         nlist[i + 1] = n_nxt
     # The last step (wild meld, MELD-8, OUT-1/2) as in best_opening_work: the best
     # completion of each state reached after the last rank.
@@ -696,23 +713,25 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
                     best_ax[i, 0, 0] = fval[row + s] + b
             bcur, bnxt = bnxt, bcur
             continue
+        n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, 0, dead, choices)
         for idx in range(nlist[i]):
             s = flist[row + idx]
             p, f, left, cc, bad = _decode(s)
             fs = fval[row + s]
             bs = _NO
-            for a in range(1 if dead else c + 1):
-                for x in range(1 if dead else min(maxw, wilds - p) + 1):
-                    ns = _rank_step(
-                        kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, 0
-                    )
-                    if ns < 0 or bnxt[ns] == _NO:
-                        continue
-                    gain = (base_n + a) * _VALUE[kind] + bnxt[ns]
-                    if gain > bs:
-                        bs = gain
-                    if fs + gain > best_ax[i, a, x]:
-                        best_ax[i, a, x] = fs + gain
+            for j in range(n_ch):
+                ch = choices[j]
+                a, x = ch & 255, (ch >> 8) & 255
+                if x > wilds - p:
+                    continue
+                ns = _next_state(p, f, left, cc, bad, c, ch)
+                if bnxt[ns] == _NO:
+                    continue
+                gain = (base_n + a) * _VALUE[kind] + bnxt[ns]
+                if gain > bs:
+                    bs = gain
+                if fs + gain > best_ax[i, a, x]:
+                    best_ax[i, a, x] = fs + gain
             bcur[s] = bs
         bcur, bnxt = bnxt, bcur
     # at least a naturals and x wilds: suffix maxima over both axes
