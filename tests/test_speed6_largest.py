@@ -1,8 +1,9 @@
-"""MELD-1..9, OUT-1/2 (issue 12, ninth pass): ``largest_meld`` outside the opening turn is
-answered by ``_largest_meld_opened``, which judges each candidate on a natural rank from the
+"""MELD-1..9, OUT-2 (issue 12, ninth pass): ``largest_meld`` without wild cards outside the
+opening turn is answered by ``_largest_natural_meld``, which judges each candidate from the
 counts, the cards held counted once; it must return what ``largest_meld_general`` (every
-candidate through the full check) returns, at every decision of real hands, with and without
-wild cards, for the skip mask the heuristic passes, none and all."""
+candidate through the full check) returns, at every decision of real hands, for the skip mask
+the heuristic passes, none and all (and ``largest_meld`` with wild cards what the general
+path returns)."""
 
 import numpy as np
 import pytest
@@ -11,7 +12,6 @@ from sim import encoding as E
 from sim.policies import get
 from sim.policies.builtin import _risky_start_mask
 from sim.policies.common import (
-    _largest_meld_opened,
     _largest_natural_meld,
     largest_meld,
     largest_meld_general,
@@ -33,7 +33,6 @@ def test_meld_1_9_opened_largest_meld_equals_the_full_check(rules, pair):
         for wilds in (False, True):
             for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
                 want = largest_meld_general(obs, g.rules, scratch, wilds, mask)
-                assert _largest_meld_opened(obs, g.rules, scratch, wilds, mask) == want
                 if not wilds:
                     assert _largest_natural_meld(obs, g.rules, scratch, mask) == want
                 assert largest_meld(obs, g.rules, scratch, wilds, mask) == want

@@ -24,7 +24,6 @@ from sim.engine.views import (
     tmp_search,
 )
 from sim.legality import (
-    RULE_OF_FIVE_NATURALS,
     is_dead,
     meld_size,
     opening_best_work,
@@ -338,13 +337,10 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Naturals alone after the
-    opening turn are judged from the counts, without wild cards (the common call) by
-    ``_largest_natural_meld``, with them by ``_largest_meld_opened`` (the same answers:
-    tests/test_speed6_largest.py)."""
-    if obs[E.OB_OPENING_TURN] == 0:
-        if not use_wilds:  # the loop below without wild cards, ~1.6x faster on its own
-            return _largest_natural_meld(obs, rules, scratch, skip_mask)
-        return _largest_meld_opened(obs, rules, scratch, use_wilds, skip_mask)
+    opening turn, the common call, are judged from the counts by ``_largest_natural_meld``
+    (the same answer: tests/test_speed6_largest.py)."""
+    if obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
+        return _largest_natural_meld(obs, rules, scratch, skip_mask)
     return largest_meld_general(obs, rules, scratch, use_wilds, skip_mask)
 
 
@@ -392,104 +388,16 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
             if left - threes <= 0:
                 continue  # OUT-2: no card to discard
             if left <= 1 or total - nat <= 1:  # OUT-2 on the table: the full check
-                if not action_ok(obs, E.MELD_ACTION[slot, nat, 0, 0], rules, scratch_tmp(scratch)):
+                # (action_ok's check: outside the opening turn it never searches, so the copy
+                # without the opening search, which keeps the search out of this kernel's code)
+                none = opaque(0)  # not a literal: the one copy of the check
+                r = meld_reason_without_opening(
+                    obs, slot, nat, none, none, rules, scratch_tmp(scratch)
+                )
+                if r != E.R_OK:
                     continue
             best_a, best_n = E.MELD_ACTION[slot, nat, 0, 0], nat
             break
-    return best_a
-
-
-@njit(cache=True, _nrt=False)
-def _largest_meld_opened(obs, rules, scratch, use_wilds, skip_mask):
-    """``largest_meld_general`` outside the opening turn: the same candidates in the same
-    order (ranks from the highest, for each the most naturals first and then the most wild
-    cards, larger than the best found; then the wild meld), each natural rank's candidates
-    judged as ``action_reason`` would (``meld_reason`` without the opening's rules, then
-    OUT-2) from the counts, with what they share counted once: the cards the player holds
-    and the threes among them, the wild meld's size. A candidate that would leave one card or
-    none (going out: OUT-1/2, the MELD-2 variant) goes to the full check, as does every
-    wild-meld candidate (issue 12, ninth pass: ~45 calls a hand)."""
-    if obs[E.OB_PHASE] != E.PH_PLAY:
-        return -1  # TURN-1 (action_ok)
-    hand = ob_hand(obs)
-    melds = ob_melds(obs)
-    tmp = scratch_tmp(scratch)
-    held, threes = 0, 0
-    for k in range(E.N_KINDS):
-        held += hand[k] + obs[E.OB_ASIDE + k]
-    for k in (E.RED_THREE, E.BLACK_THREE):
-        threes += hand[k] + obs[E.OB_ASIDE + k]
-    total = obs[E.OB_HAND_SIZES]
-    maxw_rule = rules[E.RS_MAX_WILDS_MIXED]
-    wm = meld_size(melds, 0, E.WILD_MELD)
-    wm_open = 0 < wm < E.CANASTA  # MELD-8: wild cards join natural melds only after it
-    five = rules[E.RS_RULE_OF_FIVE] != 0
-    wilds = hand[E.TWO] + hand[E.JOKER]
-    best_a, best_n = -1, 0
-    for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
-        h = hand[slot]
-        cur_nat = melds[0, slot, E.NATURALS]
-        cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
-        cur = cur_nat + cur_w
-        if cur == 0 and (skip_mask >> slot) & 1:
-            continue
-        if h == 0 and (cur == 0 or not use_wilds):
-            continue
-        maxw = min(wilds, E.MAX_OP_WILDS) if use_wilds else 0
-        if cur == 0 and (h < 2 or h + maxw < E.MIN_MELD):
-            continue  # MELD-1/4: no new meld of this rank is possible
-        if cur >= E.CANASTA and maxw == 0:
-            continue  # MELD-2
-        dead = is_dead(melds, slot)
-        done = False
-        for nat in range(min(h, E.CANASTA), -1, -1):
-            for w in range(maxw, -1, -1):
-                n = nat + w
-                if n <= best_n:
-                    break
-                joker = min(w, hand[E.JOKER])
-                two = w - joker
-                if two > hand[E.TWO]:
-                    continue
-                a = E.MELD_ACTION[slot, nat, two, joker]
-                if a < 0:
-                    continue
-                left = held - n
-                if left - threes <= 0:
-                    continue  # OUT-2: no card to discard
-                if left <= 1 or total - n <= 1:  # going out, or OUT-2 on the table: in full
-                    if meld_refused_on_counts(obs, slot, nat, w, rules) or not action_ok(
-                        obs, a, rules, tmp
-                    ):
-                        continue
-                else:  # meld_reason, not going out (no MELD-2 variant)
-                    new = cur + n
-                    if dead or new > E.CANASTA or (cur == 0 and new < E.MIN_MELD):
-                        continue  # MELD-9, MELD-2, MELD-1
-                    if w > 0:
-                        if slot == E.SEVEN or wm_open or (slot == E.ACE and cur_w == 0):
-                            continue  # MELD-6, MELD-8, MELD-7 (after the opening turn)
-                        if five and cur_nat + nat < RULE_OF_FIVE_NATURALS:
-                            continue  # MELD-5
-                    if cur_w + w > 0 and (cur_nat + nat < 2 or cur_w + w > maxw_rule):
-                        continue  # MELD-4
-                best_a, best_n = a, n
-                done = True
-                break
-            if done:
-                break
-    if use_wilds and not (wm == 0 and skip_mask & 1):
-        for w in range(min(wilds, E.CANASTA - wm), 0, -1):
-            if w <= best_n:
-                break
-            two = min(w, hand[E.TWO])  # twos first: a wild meld of all twos is worth the most
-            joker = w - two
-            if joker > E.MAX_WILD_MELD_JOKERS:
-                continue
-            a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-            if a >= 0 and action_ok(obs, a, rules, tmp):
-                best_a, best_n = a, w
-                break
     return best_a
 
 
