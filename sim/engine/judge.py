@@ -390,7 +390,7 @@ def check_action(obs, a, rules, tmp, cache, hint):
     return r
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # inlined in check_action: one compiled function
 def _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
     """Does the ``hint`` less this operation complete an opening from the position the
     operation leaves, as a path of the search ``_meld_reason_obs`` would run there (the same

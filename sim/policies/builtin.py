@@ -251,7 +251,7 @@ def _safe_opening(obs, params, rules, scratch):
     return _safe_opening_search(obs, params, rules, scratch)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # inlined in _safe_opening: one compiled function
 def _safe_opening_search(obs, params, rules, scratch):
     """``_safe_opening`` without its first test: the searches themselves."""
     hand = ob_hand(obs)

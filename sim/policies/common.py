@@ -338,21 +338,30 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Naturals alone after the
     opening turn, the common call, are judged from the counts by ``_largest_natural_meld``
-    (the same answer: tests/test_speed6_largest.py)."""
+    (the same answer: tests/test_speed6_largest.py). Both paths are inlined here: one
+    compiled function, as before the shortcut (issue 12: each compiled layer compiles the
+    judge beneath it again, the cold start)."""
     if obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
-        return _largest_natural_meld(obs, rules, scratch, skip_mask)
+        a = _largest_natural_meld(obs, rules, scratch, skip_mask)
+        if a != FULL_CHECK:
+            return a
     return largest_meld_general(obs, rules, scratch, use_wilds, skip_mask)
 
 
-@njit(cache=True, _nrt=False)
+FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check (OUT-2's table)
+
+
+@njit(cache=True, inline="always")
 def _largest_natural_meld(obs, rules, scratch, skip_mask):
     """``largest_meld_general`` without wild cards, outside the opening turn: the same
     candidates in the same order (ranks from the highest, the most naturals first, larger
     than the best found), each judged as ``action_reason`` would (``_meld_reason_obs``,
     ``meld_reason``) with what every candidate shares counted once: the cards the player
-    holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; OUT-2's check of
-    the table when a card or none would be left goes to the full check (issue 12, ninth
-    pass: ~45 calls a hand)."""
+    holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; a candidate that
+    would leave a card or none (OUT-2's check of the table) returns ``FULL_CHECK``, and
+    ``largest_meld`` asks ``largest_meld_general``, which judges every candidate in full
+    (issue 12, ninth pass: ~45 calls a hand; the fallback keeps the judge's code out of this
+    shortcut, a cold-start cost)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return -1  # TURN-1 (action_ok)
     hand = ob_hand(obs)
@@ -387,21 +396,14 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
             left = held - nat
             if left - threes <= 0:
                 continue  # OUT-2: no card to discard
-            if left <= 1 or total - nat <= 1:  # OUT-2 on the table: the full check
-                # (action_ok's check: outside the opening turn it never searches, so the copy
-                # without the opening search, which keeps the search out of this kernel's code)
-                none = opaque(0)  # not a literal: the one copy of the check
-                r = meld_reason_without_opening(
-                    obs, slot, nat, none, none, rules, scratch_tmp(scratch)
-                )
-                if r != E.R_OK:
-                    continue
+            if left <= 1 or total - nat <= 1:
+                return FULL_CHECK  # OUT-2 on the table: the full check decides
             best_a, best_n = E.MELD_ACTION[slot, nat, 0, 0], nat
             break
     return best_a
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # inlined in largest_meld (one compiled function)
 def largest_meld_general(obs, rules, scratch, use_wilds, skip_mask):
     """``largest_meld`` for any call: every candidate through ``meld_ok``."""
     hand = ob_hand(obs)
