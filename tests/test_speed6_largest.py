@@ -2,9 +2,9 @@
 opening turn is answered by ``_largest_natural_meld``, which judges each candidate from the
 counts, the cards held counted once; it must return what ``largest_meld_general`` (every
 candidate through the full check) returns, or ``FULL_CHECK`` (a candidate that would leave a
-card or none: ``largest_meld`` then asks the general path), and that for a minority, at every decision of real hands, for the skip mask
-the heuristic passes, none and all (and ``largest_meld`` with wild cards what the general
-path returns)."""
+card or none: ``largest_meld`` then asks the general path), and that for a minority, at
+every decision of real hands, for the skip mask the heuristic passes, none and all (and
+``largest_meld`` with wild cards what the general path returns)."""
 
 import numpy as np
 import pytest

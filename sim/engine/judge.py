@@ -226,6 +226,24 @@ def _legal_discards(obs, hand, total, opening_r):
 def action_reason(obs, a, rules, tmp):
     """Is action ``a`` legal for the player whose observation is ``obs``? R_OK or the code of
     the rule that refuses it (``sim.encoding.explain``). ``tmp``: int64[TMP_SIZE] scratch."""
+    r = _action_reason_body(obs, a, rules, tmp)
+    if r == E.R_OPEN_MINIMUM and E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
+        r = _diagnose_opening(obs, rules, tmp)
+    return r
+
+
+@njit(cache=True, _nrt=False)
+def _action_reason_plain(obs, a, rules, tmp):
+    """``action_reason`` without naming the rule that stands in an opening's way: a meld
+    operation after which no opening can be completed is R_OPEN_MINIMUM. What ``action_ok``
+    asks, so a policy's code never holds ``_diagnose_opening`` (several more opening searches
+    only to name the rule: cold start, issue 12, tenth pass)."""
+    return _action_reason_body(obs, a, rules, tmp)
+
+
+@njit(cache=True, inline="always")  # one compiled copy in each caller above: no extra layer
+def _action_reason_body(obs, a, rules, tmp):
+    """``_action_reason_plain``'s checks, by the action's type."""
     if a < 0 or a >= E.N_ACTIONS:
         return E.R_BAD_ACTION
     kind = E.ACTION_TABLE[a, E.AC_TYPE]
@@ -272,10 +290,7 @@ def action_reason(obs, a, rules, tmp):
     if kind == E.AT_MELD:
         nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
         joker = E.ACTION_TABLE[a, E.AC_JOKER]
-        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True)
-        if r == E.R_OPEN_MINIMUM:
-            r = _diagnose_opening(obs, rules, tmp)
-        return r
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True)
     return E.R_BAD_ACTION
 
 
@@ -306,7 +321,7 @@ def declare_ok(obs, rules, tmp):
         return False  # SPECIAL-1: the team has melded, or the pile was taken (special_reason)
     if classify_special(ob_hand(obs), rules) == E.SPECIAL_NONE:
         return False  # SPECIAL-3..7: no special hand (or specials off)
-    return action_reason(obs, E.A_DECLARE, rules, tmp) == E.R_OK
+    return _action_reason_plain(obs, E.A_DECLARE, rules, tmp) == E.R_OK
 
 
 @njit(cache=True, inline="always")
@@ -314,7 +329,8 @@ def action_ok(obs, a, rules, tmp):
     """``action_reason(obs, a, rules, tmp) == R_OK``, for callers that need only yes or no: a
     meld operation refused in an opening turn is not diagnosed (``opening_refusal`` runs
     several more opening searches only to name the rule), nor a refused declaration
-    (``declare_ok``); the answer is the same."""
+    (``declare_ok``); the answer is the same. It never calls ``action_reason``: a policy that
+    asks only this compiles no diagnosis (cold start)."""
     if a == E.A_DECLARE:
         return declare_ok(obs, rules, tmp)
     if 0 <= a < E.N_ACTIONS and E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
@@ -324,7 +340,7 @@ def action_ok(obs, a, rules, tmp):
         nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
         joker = E.ACTION_TABLE[a, E.AC_JOKER]
         return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
-    return action_reason(obs, a, rules, tmp) == E.R_OK
+    return _action_reason_plain(obs, a, rules, tmp) == E.R_OK
 
 
 @njit(cache=True, _nrt=False)

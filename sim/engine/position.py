@@ -26,7 +26,7 @@ from numba import njit, types
 
 from sim import encoding as E
 from sim._views import copy_into
-from sim.engine.judge import action_reason, forced_action
+from sim.engine.judge import action_ok, forced_action
 from sim.engine.observe import bonus_owed, observe
 from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
 from sim.engine.state import apply_action, begin_turn, clear_state
@@ -123,7 +123,7 @@ def _hold_discard(obs, kind, rules, tmp):
     for k in range(E.N_KINDS):
         if k == kind or obs[E.OB_HAND + k] == 0:
             continue
-        if action_reason(obs, E.A_DISCARD + k, rules, tmp) != E.R_OK:
+        if not action_ok(obs, E.A_DISCARD + k, rules, tmp):
             continue
         if best < 0:
             best = k
@@ -145,7 +145,7 @@ def _meld_with_wilds(obs, slot, naturals, max_wilds, rules, tmp):
         if naturals + t + j > E.CANASTA:
             continue
         a = E.MELD_ACTION[slot, naturals, t, j]
-        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
+        if a >= 0 and action_ok(obs, a, rules, tmp):
             return a
     return -1
 
@@ -217,7 +217,7 @@ def forced_choice(obs, choice, proposed, first_play, rules, tmp):
         if phase != E.PH_DRAW:
             return proposed, 0
         a = E.A_DRAW if choice == CH_DRAW else E.A_TAKE_PILE
-        if action_reason(obs, a, rules, tmp) == E.R_OK:
+        if action_ok(obs, a, rules, tmp):
             return a, 1
         return proposed, 0
     if choice == CH_POLICY or phase != E.PH_PLAY:
@@ -227,7 +227,7 @@ def forced_choice(obs, choice, proposed, first_play, rules, tmp):
         if not first_play:
             return proposed, 0
         a = E.MELD_ACTION[kind, min(obs[E.OB_HAND + kind], E.CANASTA), 0, 0]
-        if a >= 0 and action_reason(obs, a, rules, tmp) == E.R_OK:
+        if a >= 0 and action_ok(obs, a, rules, tmp):
             return a, 1
         return proposed, 0
     # hold: never meld the rank this turn; in its place end the turn with a discard

@@ -11,7 +11,6 @@ from sim.engine.judge import (
     _legal_discards,
     _turn_opening_reason,
     action_ok,
-    action_reason,
     legal_actions,
     pile_may_open,
 )
@@ -54,10 +53,7 @@ def greedy_decide(obs, params, rng, rules, scratch):
     if phase == E.PH_THREES:
         return E.A_LAY_THREES
     if phase == E.PH_DRAW:
-        if (
-            pile_may_open(obs, rules, tmp)
-            and action_reason(obs, E.A_TAKE_PILE, rules, tmp) == E.R_OK
-        ):
+        if pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             return E.A_TAKE_PILE
         return E.A_DRAW
     if action_ok(obs, E.A_DECLARE, rules, tmp):
@@ -407,10 +403,7 @@ def _take_pile_ok(obs, params, rules, scratch):
         if not _may_start(obs, params, top, hand[top] + obs[E.OB_PILE_COUNTS + top], True):
             return False
     tmp = scratch_tmp(scratch)
-    if (
-        not pile_may_open(obs, rules, tmp)
-        or action_reason(obs, E.A_TAKE_PILE, rules, tmp) != E.R_OK
-    ):
+    if not pile_may_open(obs, rules, tmp) or not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
         return False
     return (
         obs[E.OB_OPENED] == 1
@@ -593,7 +586,7 @@ def _chase_discard(obs, params, rules, scratch, need):
     best_a, best_x = -1, 0
     for k in range(E.N_KINDS):
         x = hand[k] - need[k]
-        if x > best_x and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+        if x > best_x and action_ok(obs, E.A_DISCARD + k, rules, tmp):
             best_a, best_x = E.A_DISCARD + k, x
     if best_a < 0:
         return safe_discard(obs, params, rules, scratch)

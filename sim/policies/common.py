@@ -8,7 +8,6 @@ from sim import encoding as E
 from sim._views import copy_into, opaque
 from sim.engine.judge import (
     action_ok,
-    action_reason,
     meld_reason_without_opening,
     meld_refused_on_counts,
 )
@@ -470,6 +469,6 @@ def cheapest_discard(obs, rules, scratch):
         key = hand[k] * 1000 + E.KIND_VALUE[k]
         if k == E.JOKER or k == E.TWO:
             key += 100000
-        if key < best_key and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
+        if key < best_key and action_ok(obs, E.A_DISCARD + k, rules, tmp):
             best_a, best_key = E.A_DISCARD + k, key
     return best_a

@@ -38,7 +38,6 @@ from sim import encoding as E
 from sim._views import copy_into
 from sim.engine.judge import (
     action_ok,
-    action_reason,
     check_action,
     first_legal_action,
     forced_action,
@@ -177,10 +176,7 @@ def candidates(obs, params, rng, rules, scratch, cands):
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
         cands[0] = E.A_DRAW
-        if (
-            pile_may_open(obs, rules, tmp)
-            and action_reason(obs, E.A_TAKE_PILE, rules, tmp) == E.R_OK
-        ):
+        if pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             cands[1] = E.A_TAKE_PILE
             return 2
         return 1

@@ -25,7 +25,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import c_view, copy_into, opaque
-from sim.engine.judge import action_ok, action_reason, pile_may_open
+from sim.engine.judge import action_ok, pile_may_open
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_tmp
 from sim.errors import CanastaError
 from sim.legality import is_dead, meld_size, opening_reason, out_reason
@@ -182,7 +182,7 @@ def _next_discard(obs, keys, rules, tmp):
                 best_k, best = k, keys[k]
         if best_k < 0:
             return -1
-        if action_reason(obs, E.A_DISCARD + best_k, rules, tmp) == E.R_OK:
+        if action_ok(obs, E.A_DISCARD + best_k, rules, tmp):
             return best_k
         keys[best_k] = NO_KEY
     return -1
@@ -415,7 +415,7 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
     if phase == E.PH_DRAW:
         if not pile_may_open(obs, rules, tmp):
             return 1, K_PICKUP
-        if action_reason(obs, E.A_TAKE_PILE, rules, tmp) != E.R_OK:
+        if not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             return 1, K_PICKUP
         takes = a0 == E.A_TAKE_PILE
         cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
