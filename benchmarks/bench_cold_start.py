@@ -1,7 +1,7 @@
 """Cold and warm start (issue 12): the first ``sim.simulate`` call of a fresh process.
 
     .venv/bin/python benchmarks/bench_cold_start.py [--policies heuristic,heuristic]
-        [--breakdown] [--baseline DIR] [--serial]
+        [--breakdown] [--code-size] [--baseline DIR] [--serial]
 
 Cold: a fresh interpreter with an empty ``NUMBA_CACHE_DIR``, timing ``import sim`` and the
 first ``sim.simulate(1, policies=...)``: wall seconds, and CPU seconds of that process plus
@@ -12,6 +12,11 @@ compiles the compiled modules one at a time in another fresh process (engine ker
 built-in policies, strong, expert) to show where a full compile goes. ``--baseline DIR``
 measures a checkout of another commit (e.g. a ``git worktree``) the same way, right after, and
 prints the ratio: on a shared machine only figures from the same window compare.
+``--code-size`` compiles the chunk kernel and the policies, each in a fresh process on an empty
+cache, and counts the lines of machine code numba emitted for every compiled function (each
+library holds the code of the callees LLVM inlined into it): a measure of compile work that,
+unlike seconds, does not depend on what else the machine is doing (issue 12, tenth pass: the
+shared machine's cold start varied by 30% within an hour; this count does not vary).
 """
 
 from __future__ import annotations
@@ -59,6 +64,25 @@ for name, stmt in [
 print(json.dumps(out))
 """
 
+_CODE_SIZE = """
+import gc, json, sys
+import sim
+from numba.core.registry import CPUDispatcher
+what = {what!r}
+if what == "kernel":
+    from sim.engine.play import play_hands_kernel, ready_kernel
+    ready_kernel(play_hands_kernel)
+else:
+    from sim.policies import get
+    get(what).decide
+sizes = {{}}
+for obj in gc.get_objects():
+    if isinstance(obj, CPUDispatcher):
+        name = obj.py_func.__module__ + "." + obj.py_func.__qualname__
+        for cres in obj.overloads.values():
+            sizes[name] = sizes.get(name, 0) + cres.library.get_asm_str().count("\\n")
+print(json.dumps(sizes))
+"""
 
 SERIAL = {}  #: extra environment (--serial)
 
@@ -73,8 +97,20 @@ def _run(snippet: str, root: Path, cache: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(root: Path, policies: list[str], breakdown: bool) -> dict:
-    """Cold then warm first call of ``root``'s sources (and the breakdown, if asked)."""
+def code_size(root: Path, policies: list[str]) -> dict:
+    """Lines of machine code per compiled function: the chunk kernel's process and each
+    policy's, each compiled alone on an empty cache (what the two processes of a first run
+    compile)."""
+    out = {}
+    for what in ["kernel", *dict.fromkeys(policies)]:
+        with tempfile.TemporaryDirectory() as cache:
+            out[what] = _run(_CODE_SIZE.format(what=what), root, cache)
+    return out
+
+
+def measure(root: Path, policies: list[str], breakdown: bool, sizes: bool = False) -> dict:
+    """Cold then warm first call of ``root``'s sources (and the breakdown and code sizes, if
+    asked)."""
     snippet = _FIRST_CALL.format(policies=policies)
     with tempfile.TemporaryDirectory() as cache:
         cold = _run(snippet, root, cache)
@@ -83,6 +119,8 @@ def measure(root: Path, policies: list[str], breakdown: bool) -> dict:
     if breakdown:
         with tempfile.TemporaryDirectory() as cache:
             result["breakdown"] = _run(_BREAKDOWN, root, cache)
+    if sizes:
+        result["code_size"] = code_size(root, policies)
     return result
 
 
@@ -96,12 +134,19 @@ def _show(label: str, r: dict) -> None:
     )
     for name, sec in r.get("breakdown", {}).items():
         print(f"    {name:<36}{sec:7.1f} s CPU")
+    for what, sizes in r.get("code_size", {}).items():
+        top = sorted(sizes.items(), key=lambda kv: -kv[1])[:8]
+        print(
+            f"    {what}: {sum(sizes.values()):,} lines of machine code in {len(sizes)} "
+            "functions; largest: " + ", ".join(f"{n.rsplit('.', 1)[-1]} {v:,}" for n, v in top)
+        )
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="heuristic,heuristic")
     ap.add_argument("--breakdown", action="store_true")
+    ap.add_argument("--code-size", action="store_true", help="machine code per function")
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare")
     ap.add_argument("--serial", action="store_true", help="compile in one process only")
     args = ap.parse_args()
@@ -109,16 +154,22 @@ def main() -> None:
         SERIAL["CANASTA_PARALLEL_COMPILE"] = "0"
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     print(f"sim.simulate(1, policies={tuple(policies)}), fresh process, empty numba cache")
-    here = measure(ROOT, policies, args.breakdown)
+    here = measure(ROOT, policies, args.breakdown, args.code_size)
     _show(f"this tree ({ROOT})", here)
     if args.baseline:
-        base = measure(args.baseline.resolve(), policies, args.breakdown)
+        base = measure(args.baseline.resolve(), policies, args.breakdown, args.code_size)
         _show(f"baseline ({args.baseline})", base)
         b, h = base["cold"], here["cold"]
         print(
             f"cold first call: {b['first_call_wall'] / h['first_call_wall']:.2f}x less wall, "
             f"{b['first_call_cpu'] / h['first_call_cpu']:.2f}x less CPU than the baseline"
         )
+        for what in here.get("code_size", {}):
+            hs, bs = sum(here["code_size"][what].values()), sum(base["code_size"][what].values())
+            print(
+                f"{what}: {hs:,} lines of machine code against the baseline's {bs:,} "
+                f"({hs / bs:.2f}x)"
+            )
 
 
 if __name__ == "__main__":

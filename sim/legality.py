@@ -312,6 +312,16 @@ def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
 
 
 @njit(cache=True, inline="always")
+def _pending_wild_points(pending):
+    """OPEN-1: the points of the wild cards already melded this turn (the search's count
+    includes them whatever it plans)."""
+    points = 0
+    for slot in range(E.N_KINDS):
+        points += pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
+    return points
+
+
+@njit(cache=True, inline="always")
 def _rank_choices(kind, c, base_n, base_w, top, maxw, relax, dead, choices):
     """The choices (naturals a, wilds x) the opening search may make on rank ``kind``, in the
     order it tries them (a, then x, increasing), into ``choices``; their number. Whether
@@ -372,11 +382,18 @@ def _sort_small(a, n):
 def _search_words(hand, rules):
     """Words of the tables ``_best_opening_in`` needs for ``hand``: back pointers, two layers
     of values and of states, and one rank's choices."""
+    n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
+    return (_N_LAYERS + 5) * n_states + _choice_words(hand, rules)
+
+
+@njit(cache=True, inline="always")
+def _choice_words(hand, rules):
+    """Words of one rank's choices (``_rank_choices``): at most (naturals held + 1) x
+    (MELD-4's wild cards + 1)."""
     most = 0  # the most naturals of one rank held
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         most = max(most, hand[k])
-    n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
-    return (_N_LAYERS + 5) * n_states + (most + 1) * (rules[E.RS_MAX_WILDS_MIXED] + 1)
+    return (most + 1) * (rules[E.RS_MAX_WILDS_MIXED] + 1)
 
 
 @njit(
@@ -410,7 +427,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
     threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
-    n_choices = _search_words(hand, rules) - (n_layers + 5) * n_states
+    n_choices = _choice_words(hand, rules)
     # back pointers (naturals a, wilds x, previous state s) packed in one word, row i + 1 for
     # layer i; written with every state reached, so only those are read (no clearing)
     back = work[: (n_layers + 1) * n_states]
@@ -470,11 +487,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
         n_cur = n_nxt
     # Combine with the wild meld (MELD-8) and judge what is left in hand (OUT-1/2).
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
-    pending_wilds = 0
-    for slot in range(E.N_KINDS):
-        pending_wilds += (
-            pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
-        )
+    pending_wilds = _pending_wild_points(pending)
     best, best_s, best_q = _NO, -1, 0
     for idx in range(n_cur):
         s = cur_list[idx]
@@ -562,9 +575,7 @@ def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonu
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, 0):
         return -1
-    for slot in range(E.N_KINDS):
-        value += pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
-    return value + _wild_points(p + q, jokers)
+    return value + _pending_wild_points(pending) + _wild_points(p + q, jokers)
 
 
 @njit(
@@ -608,7 +619,7 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
-    n_choices = _search_words(hand, rules) - (n_layers + 5) * n_states
+    n_choices = _choice_words(hand, rules)
     need = (2 * n_layers + 4) * n_states + n_layers + 1 + n_choices
     if work.shape[0] < need:
         work = np.empty(need, dtype=np.int64)
@@ -664,11 +675,7 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     # The last step (wild meld, MELD-8, OUT-1/2) as in best_opening_work: the best
     # completion of each state reached after the last rank.
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
-    pending_wilds = 0
-    for slot in range(E.N_KINDS):
-        pending_wilds += (
-            pending[slot, E.TWOS] * _VALUE[E.TWO] + pending[slot, E.JOKERS] * _VALUE[E.JOKER]
-        )
+    pending_wilds = _pending_wild_points(pending)
     row = n_layers * n_states
     best = _NO
     for idx in range(nlist[n_layers]):

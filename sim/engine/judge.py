@@ -104,13 +104,8 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
             return r
     if initial and opening:
         # OPEN-1..4: the opening must still be completable after this operation
-        hand_after = tmp_hand(tmp)
-        copy_into(hand_after, hand)
-        take_operation(hand_after, slot, nat, two, joker)
-        pending = tmp_pending(tmp)
+        hand_after, pending = _opening_after(obs, slot, nat, two, joker, tmp)
         plan = tmp_plan(tmp)
-        copy_into(pending, ob_pending(obs))
-        add_operation(pending, slot, nat, two, joker, 1)
         extra = ob_aside_total(obs)
         mc = obs[E.OB_OPEN_MIN]
         pk = obs[E.OB_PILE_KIND]
@@ -121,6 +116,19 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
         ):
             return E.R_OPEN_MINIMUM  # the only R_OPEN_MINIMUM here (_diagnose_opening)
     return E.R_OK
+
+
+@njit(cache=True, inline="always")
+def _opening_after(obs, slot, nat, two, joker, tmp):
+    """The hand and the turn's melds (OPEN-1..4's ``pending``) after the meld operation, in
+    ``tmp``'s hand and pending words: the position whose opening search judges it."""
+    hand_after = tmp_hand(tmp)
+    copy_into(hand_after, ob_hand(obs))
+    take_operation(hand_after, slot, nat, two, joker)
+    pending = tmp_pending(tmp)
+    copy_into(pending, ob_pending(obs))
+    add_operation(pending, slot, nat, two, joker, 1)
+    return hand_after, pending
 
 
 @njit(cache=True, inline="always")
@@ -412,12 +420,7 @@ def _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
     operation leaves, as a path of the search ``_meld_reason_obs`` would run there (the same
     hand, turn's melds, table, pile kind, cards aside and OPEN-5 flag; ``opening_path_value``)?
     Leaves that rest of the hint in ``tmp_plan``."""
-    hand_after = tmp_hand(tmp)
-    copy_into(hand_after, ob_hand(obs))
-    take_operation(hand_after, slot, nat, two, joker)
-    pending = tmp_pending(tmp)
-    copy_into(pending, ob_pending(obs))
-    add_operation(pending, slot, nat, two, joker, 1)
+    hand_after, pending = _opening_after(obs, slot, nat, two, joker, tmp)
     rest = tmp_plan(tmp)
     copy_into(rest, hint)
     add_operation(rest, slot, nat, two, joker, -1)

@@ -328,11 +328,11 @@ def safe_discard(obs, params, rules, scratch):
 
 @njit(cache=True, _nrt=False)
 def _safe_discard(obs, params, rules, scratch, late):
-    """``safe_discard`` with ``late`` (``_late``) already known. One pass over the kinds reads
-    the melds, the unseen copies and the hand's size from the observation's words; the legal
-    discards come as one mask (``_legal_discards``, what ``legal_actions`` uses), and the
-    legal kind of lowest key wins, the lower kind on a tie: the order in which the earlier
-    version tried them (issue 12, ninth pass; the same decisions: tests/test_records_unchanged)."""
+    """``safe_discard`` with ``late`` (``_late``) already known. One pass over the kinds keys
+    each kind and counts the hand's size; the legal discards come as one mask
+    (``_legal_discards``, what ``legal_actions`` uses), and the legal kind of lowest key wins,
+    the lower kind on a tie: the order in which the earlier version tried them (issue 12,
+    ninth pass; the same decisions: tests/test_records_unchanged)."""
     hand = ob_hand(obs)
     keys = work_keys(scratch)
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
@@ -340,8 +340,7 @@ def _safe_discard(obs, params, rules, scratch, late):
     safe_w = params[H_SAFE_WEIGHT]
     feed = 1.0 + params[H_FEED_WEIGHT]
     w = params[H_DUMP_WEIGHT] if late else 0.2
-    own_at = E.OB_MELDS  # melds[own, slot, col] and melds[opp, slot, col], row-major
-    opp_at = E.OB_MELDS + E.N_KINDS * E.N_MELD_COLS
+    melds = ob_melds(obs)
     total = 0
     for k in range(E.N_KINDS):
         h = hand[k]
@@ -349,11 +348,7 @@ def _safe_discard(obs, params, rules, scratch, late):
         if h == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
             keys[k] = NO_KEY  # DISCARD-1
             continue
-        o = own_at + k * E.N_MELD_COLS
-        q = opp_at + k * E.N_MELD_COLS
-        own_nat, opp_nat = obs[o + E.NATURALS], obs[q + E.NATURALS]
-        own = own_nat + obs[o + E.TWOS] + obs[o + E.JOKERS]
-        opp = opp_nat + obs[q + E.TWOS] + obs[q + E.JOKERS]
+        own, opp = meld_size(melds, 0, k), meld_size(melds, 1, k)
         keep = 0.0
         if k == E.JOKER or k == E.TWO:
             keep = 1000.0
@@ -370,8 +365,8 @@ def _safe_discard(obs, params, rules, scratch, late):
                     keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
             risk = 0.0
             if opp < 5:  # (the rank is live here)
-                u = E.KIND_COPIES[k] - (h + obs[E.OB_PILE_COUNTS + k] + own_nat + opp_nat)
-                if u >= 2:  # copies unseen (_unseen)
+                u = _unseen(obs, melds, k)
+                if u >= 2:
                     risk = u / 8.0 * (3.0 + pile_n)
                     if opp > 0:
                         risk *= feed
