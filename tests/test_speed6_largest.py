@@ -1,10 +1,10 @@
 """MELD-1..9, OUT-2 (issue 12, ninth pass): ``largest_meld`` without wild cards outside the
 opening turn is answered by ``_largest_natural_meld``, which judges each candidate from the
-counts, the cards held counted once; it must return what ``largest_meld_general`` (every
-candidate through the full check) returns, or ``FULL_CHECK`` (a candidate that would leave a
-card or none: ``largest_meld`` then asks the general path), and that for a minority, at
-every decision of real hands, for the skip mask the heuristic passes, none and all (and
-``largest_meld`` with wild cards what the general path returns)."""
+counts, the cards held counted once; it must return what ``largest_meld`` without the
+shortcut (every candidate through the full check) returns, or ``FULL_CHECK`` (a candidate
+that would leave a card or none: ``largest_meld`` then judges in full), and that for a
+minority, at every decision of real hands, for the skip mask the heuristic passes, none and
+all (and ``largest_meld`` with wild cards what it returns without the shortcut)."""
 
 import numpy as np
 import pytest
@@ -16,7 +16,6 @@ from sim.policies.common import (
     FULL_CHECK,
     _largest_natural_meld,
     largest_meld,
-    largest_meld_general,
 )
 from tests.test_speed3_opening_ops import RULES, _games
 
@@ -34,7 +33,7 @@ def test_meld_1_9_opened_largest_meld_equals_the_full_check(rules, pair):
             continue
         for wilds in (False, True):
             for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
-                want = largest_meld_general(obs, g.rules, scratch, wilds, mask)
+                want = largest_meld(obs, g.rules, scratch, wilds, mask, False)
                 if not wilds:
                     got = _largest_natural_meld(obs, g.rules, scratch, mask)
                     assert got in (want, FULL_CHECK), (got, want)

@@ -331,36 +331,19 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     return r == E.R_OK
 
 
-@njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
-def largest_meld(obs, rules, scratch, use_wilds, skip_mask):
-    """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
-    ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
-    bit ``1 << slot`` set for slots not to start a new meld in. Naturals alone after the
-    opening turn, the common call, are judged from the counts by ``_largest_natural_meld``
-    (the same answer: tests/test_speed6_largest.py). Both paths are inlined here: one
-    compiled function, as before the shortcut (issue 12: each compiled layer compiles the
-    judge beneath it again, the cold start)."""
-    if obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
-        a = _largest_natural_meld(obs, rules, scratch, skip_mask)
-        if a != FULL_CHECK:
-            return a
-    return largest_meld_general(obs, rules, scratch, use_wilds, skip_mask)
-
-
 FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check (OUT-2's table)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False)
 def _largest_natural_meld(obs, rules, scratch, skip_mask):
-    """``largest_meld_general`` without wild cards, outside the opening turn: the same
+    """``largest_meld`` without wild cards, outside the opening turn: the same
     candidates in the same order (ranks from the highest, the most naturals first, larger
     than the best found), each judged as ``action_reason`` would (``_meld_reason_obs``,
     ``meld_reason``) with what every candidate shares counted once: the cards the player
     holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; a candidate that
     would leave a card or none (OUT-2's check of the table) returns ``FULL_CHECK``, and
-    ``largest_meld`` asks ``largest_meld_general``, which judges every candidate in full
-    (issue 12, ninth pass: ~45 calls a hand; the fallback keeps the judge's code out of this
-    shortcut, a cold-start cost)."""
+    ``largest_meld`` judges every candidate in full (issue 12, ninth pass: ~45 calls a hand;
+    the fallback keeps the judge's code out of this shortcut, a cold-start cost)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return -1  # TURN-1 (action_ok)
     hand = ob_hand(obs)
@@ -402,9 +385,20 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
     return best_a
 
 
-@njit(cache=True, inline="always")  # inlined in largest_meld (one compiled function)
-def largest_meld_general(obs, rules, scratch, use_wilds, skip_mask):
-    """``largest_meld`` for any call: every candidate through ``meld_ok``."""
+@njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
+def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
+    """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
+    ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
+    bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
+    through ``meld_ok``, except that naturals alone after the opening turn, the common call,
+    are judged from the counts by ``_largest_natural_meld`` (the same answer, tested against
+    ``shortcut=False``: tests/test_speed6_largest.py). One compiled function with the
+    shortcut a call of its own, as before it (issue 12, tenth pass: inlining the general
+    path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
+    if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
+        a = _largest_natural_meld(obs, rules, scratch, skip_mask)
+        if a != FULL_CHECK:
+            return a
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
