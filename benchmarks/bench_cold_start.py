@@ -16,7 +16,8 @@ prints the ratio: on a shared machine only figures from the same window compare.
 cache, and counts the lines of machine code numba emitted for every compiled function (each
 library holds the code of the callees LLVM inlined into it): a measure of compile work that,
 unlike seconds, does not depend on what else the machine is doing (issue 12, tenth pass: the
-shared machine's cold start varied by 30% within an hour; this count does not vary).
+shared machine's cold start varied by 30% within an hour; this count does not vary); beside
+it, the CPU seconds of each function's own compile (numba's compile events, callees apart).
 """
 
 from __future__ import annotations
@@ -65,9 +66,22 @@ print(json.dumps(out))
 """
 
 _CODE_SIZE = """
-import gc, json, sys
-import sim
+import gc, json, time
+from numba.core import event
 from numba.core.registry import CPUDispatcher
+stack, seconds = [], {{}}  # CPU seconds of each function's own compile (its callees' apart)
+class Listener(event.Listener):
+    def on_start(self, e):
+        f = e.data["dispatcher"].py_func
+        stack.append([f.__module__ + "." + f.__qualname__, time.process_time(), 0.0])
+    def on_end(self, e):
+        name, t0, inner = stack.pop()
+        took = time.process_time() - t0
+        seconds[name] = seconds.get(name, 0.0) + took - inner
+        if stack:
+            stack[-1][2] += took
+event.register("numba:compile", Listener())
+import sim
 what = {what!r}
 if what == "kernel":
     from sim.engine.play import play_hands_kernel, ready_kernel
@@ -75,13 +89,13 @@ if what == "kernel":
 else:
     from sim.policies import get
     get(what).decide
-sizes = {{}}
+asm = {{}}
 for obj in gc.get_objects():
     if isinstance(obj, CPUDispatcher):
         name = obj.py_func.__module__ + "." + obj.py_func.__qualname__
         for cres in obj.overloads.values():
-            sizes[name] = sizes.get(name, 0) + cres.library.get_asm_str().count("\\n")
-print(json.dumps(sizes))
+            asm[name] = asm.get(name, 0) + cres.library.get_asm_str().count("\\n")
+print(json.dumps({{"asm": asm, "seconds": seconds}}))
 """
 
 SERIAL = {}  #: extra environment (--serial)
@@ -98,9 +112,9 @@ def _run(snippet: str, root: Path, cache: str) -> dict:
 
 
 def code_size(root: Path, policies: list[str]) -> dict:
-    """Lines of machine code per compiled function: the chunk kernel's process and each
-    policy's, each compiled alone on an empty cache (what the two processes of a first run
-    compile)."""
+    """Lines of machine code and compile seconds per compiled function: the chunk kernel's
+    process and each policy's, each compiled alone on an empty cache (what the two processes
+    of a first run compile)."""
     out = {}
     for what in ["kernel", *dict.fromkeys(policies)]:
         with tempfile.TemporaryDirectory() as cache:
@@ -134,11 +148,13 @@ def _show(label: str, r: dict) -> None:
     )
     for name, sec in r.get("breakdown", {}).items():
         print(f"    {name:<36}{sec:7.1f} s CPU")
-    for what, sizes in r.get("code_size", {}).items():
-        top = sorted(sizes.items(), key=lambda kv: -kv[1])[:8]
+    for what, c in r.get("code_size", {}).items():
+        asm, sec = c["asm"], c["seconds"]
+        top = sorted(asm.items(), key=lambda kv: -kv[1])[:6]
         print(
-            f"    {what}: {sum(sizes.values()):,} lines of machine code in {len(sizes)} "
-            "functions; largest: " + ", ".join(f"{n.rsplit('.', 1)[-1]} {v:,}" for n, v in top)
+            f"    {what}: {sum(asm.values()):,} lines of machine code in {len(asm)} functions "
+            f"({sum(sec.values()):.1f} s CPU compiling); largest: "
+            + ", ".join(f"{n.rsplit('.', 1)[-1]} {v:,} ({sec.get(n, 0):.1f} s)" for n, v in top)
         )
 
 
@@ -165,7 +181,8 @@ def main() -> None:
             f"{b['first_call_cpu'] / h['first_call_cpu']:.2f}x less CPU than the baseline"
         )
         for what in here.get("code_size", {}):
-            hs, bs = sum(here["code_size"][what].values()), sum(base["code_size"][what].values())
+            hs = sum(here["code_size"][what]["asm"].values())
+            bs = sum(base["code_size"][what]["asm"].values())
             print(
                 f"{what}: {hs:,} lines of machine code against the baseline's {bs:,} "
                 f"({hs / bs:.2f}x)"
