@@ -14,7 +14,7 @@ from numba import njit, types
 from sim import encoding as E
 from sim.engine.contract import POLICY_TYPE
 from sim.engine.invariants import check_invariants
-from sim.engine.judge import check_action, first_legal_action
+from sim.engine.judge import first_legal_action, judge_choice
 from sim.engine.observe import observe
 from sim.engine.state import apply_action, deal, score_hand, started_col
 from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
@@ -26,16 +26,16 @@ from sim.scoring import HELD_PENALTY_AT
 @njit(cache=True, inline="always")
 def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache):
     """The action of the acting player's policy (team 0, seats 0 and 2: ``pol0``), judged by
-    the engine (``check_action``, its plan ``cache`` and the plan the policy may leave in the
-    scratch's hint words); an illegal one is counted in
-    ``policy_errors`` and replaced by the first legal action. -1 if there is none (INV_STUCK:
-    the rules always leave one)."""
+    the engine (``judge_choice``: ``check_action``, its plan ``cache`` and the plan the policy
+    may leave in the scratch's hint words, after the quick test of common actions); an
+    illegal one is counted in ``policy_errors`` and replaced by the first legal action. -1 if
+    there is none (INV_STUCK: the rules always leave one)."""
     if st[E.ST_PLAYER] % E.N_TEAMS == 0:
         a = pol0(obs, params0, rng, rules, scratch)
     else:
         a = pol1(obs, params1, rng, rules, scratch)
     tmp = scratch_tmp(scratch)
-    if check_action(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
+    if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
         st[E.ST_ERRORS] += 1
         cache[E.PC_VALID] = 0
         a = first_legal_action(obs, rules, tmp)  # -1 if none

@@ -38,9 +38,9 @@ from sim import encoding as E
 from sim._views import copy_into
 from sim.engine.judge import (
     action_ok,
-    check_action,
     first_legal_action,
     forced_action,
+    judge_choice,
     pile_may_open,
 )
 from sim.engine.observe import observe
@@ -207,7 +207,7 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
     process. ``team`` plays with parameters ``own``, the other team with ``opp`` (the expert
     passes its base parameters as both; strong's training models each team as it plays). The
     same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the policy's
-    proposal checked by ``check_action`` (an illegal one replaced by the first legal action),
+    proposal checked by ``judge_choice`` (an illegal one replaced by the first legal action),
     ``apply_action``; then ``team_margin``. ``st`` is consumed."""
     tmp = scratch_tmp(scratch)
     log = np.zeros(1, dtype=np.int64)
@@ -221,7 +221,7 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
         else:
             hp = own if p % E.N_TEAMS == team else opp
             a = base_decide(obs, hp, strong, rng, rules, scratch)
-            if check_action(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
+            if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
                 cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
                 a = first_legal_action(obs, rules, tmp)

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.judge import check_action, first_legal_action
+from sim.engine.judge import first_legal_action, judge_choice
 from sim.engine.observe import observe
 from sim.engine.play import forced_action_state, new_deck
 from sim.engine.state import apply_action, deal
@@ -123,7 +123,7 @@ def label_hands_kernel(
                     rows += n
                     decision += 1
             a = strong_decide(obs, pol if mine else opp, rng, rules, scratch)
-            if check_action(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
+            if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
                 cache[E.PC_VALID] = 0
                 st[E.ST_ERRORS] += 1
                 a = first_legal_action(obs, rules, tmp)
