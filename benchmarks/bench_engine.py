@@ -71,19 +71,41 @@ def per_decision(n_hands: int = 40, reps: int = 50) -> None:
     params = get("heuristic").param_array()
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     rng = np.ones(4, dtype=np.uint64)
+    cache = np.zeros(1, dtype=np.int64)
+
+    try:  # the engine's check as the hand loop makes it (issue 12, eleventh pass)
+        from sim.encoding import PC_SIZE, PC_VALID
+        from sim.engine.views import scratch_hint
+
+        try:
+            from sim.engine.judge import judge_choice
+        except ImportError:  # before the eleventh pass: check_action alone
+            from sim.engine.judge import check_action as judge_choice
+
+        @njit(inline="always")
+        def check(o, a, rules, tmp, cache, scratch):
+            cache[PC_VALID] = 0
+            return judge_choice(o, a, rules, tmp, cache, scratch_hint(scratch))
+
+        cache = np.zeros(PC_SIZE, dtype=np.int64)  # check_action's plan, emptied at each check
+    except ImportError:  # an engine before the ninth pass, for a baseline: its validator
+
+        @njit(inline="always")
+        def check(o, a, rules, tmp, cache, scratch):
+            return action_reason(o, a, rules, tmp)
 
     @njit
-    def timed(obs_rows, params, rng, rules, scratch, reps):
+    def timed(obs_rows, params, rng, rules, scratch, cache, reps):
         tmp = scratch[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
         s = 0
         for i in range(obs_rows.shape[0]):
             o = obs_rows[i].copy()
             for _ in range(reps):
                 a = heuristic_decide(o, params, rng, rules, scratch)
-                s += action_reason(o, a, rules, tmp)
+                s += check(o, a, rules, tmp, cache, scratch)
         return s
 
-    timed(obs_all[:1], params, rng, rules, scratch, 1)
+    timed(obs_all[:1], params, rng, rules, scratch, cache, 1)
     print("\n| step | decisions (40 hands) | µs per decision | µs per hand |")
     print("| --- | --- | --- | --- |")
     for phase in (1, 2):
@@ -94,7 +116,7 @@ def per_decision(n_hands: int = 40, reps: int = 50) -> None:
             if len(rows) == 0:
                 continue
             t = time.perf_counter()
-            timed(rows, params, rng, rules, scratch, reps)
+            timed(rows, params, rng, rules, scratch, cache, reps)
             dt = (time.perf_counter() - t) / reps
             label = f"{PHASE_NAMES[phase]}, {'opened' if opened else 'not opened'}"
             print(
