@@ -16,7 +16,9 @@ policies called through ``POLICY_TYPE`` as in ``play_hands_kernel``) with one pi
 twice, and prints each piece's marginal cost per hand: what the whole loop spends on it,
 caches and branches included (issue 12, sixth pass: the part the per-call timings above do
 not attribute; ``--rounds`` sets how many rounds each piece's best is taken over, more on a
-busy machine).
+busy machine). The engine's check is also measured by leaving it out (the heuristic's choices
+are all legal, so the hands are the same; issue 12, eleventh pass: 7.9 µs of a 46 µs hand at
+``52e874e``, which led to ``sim.engine.judge.quick_ok``).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ LOOP_PIECES = (
     (64, "policy, opening-turn play"),
     (128, "policy, opened play"),
     (256, "policy, draw"),
-    (4, "engine check (check_action)"),
+    (4, "engine check (judge_choice, as the hand loop makes it)"),
     (32, "apply_action of a decision (its copy of the state taken off)"),
     (16, "deal (generator, shuffle, deal)"),
     (8, "score and record"),
@@ -88,17 +90,21 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     from sim.rng import run_key, seed_hand
     from sim.ruleset import Ruleset
 
+    try:  # the hand loop's check (issue 12, eleventh pass: the quick test, then check_action)
+        from sim.engine.judge import judge_choice as engine_check
+    except ImportError:
+        engine_check = check_action
     if hasattr(E, "SCRATCH_HINT"):  # the check reads the policy's plan (issue 12, ninth pass)
         from sim.engine.views import scratch_hint
 
         @njit(inline="always")
-        def hint(scratch):
-            return (scratch_hint(scratch),)
+        def check(obs, a, rules, tmp, cache, scratch):
+            return engine_check(obs, a, rules, tmp, cache, scratch_hint(scratch))
     else:  # an older engine: check_action(obs, a, rules, tmp, cache)
 
         @njit(inline="always")
-        def hint(scratch):
-            return ()
+        def check(obs, a, rules, tmp, cache, scratch):
+            return engine_check(obs, a, rules, tmp, cache)
 
     def loop(key, start, stop, pol0, pol1, params0, params1, rules, dup):
         # play_hand's body, with the pieces of ``dup`` (LOOP_PIECES bits) done twice; the
@@ -143,9 +149,10 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
                 if dup & 4:
                     for i in range(E.PC_SIZE):
                         cache2[i] = cache[i]
-                    s += check_action(obs, a, rules, tmp, cache2, *hint(scratch))
-                if check_action(obs, a, rules, tmp, cache, *hint(scratch)) != E.R_OK:
-                    return -1
+                    s += check(obs, a, rules, tmp, cache2, scratch)
+                if not dup & 1024:  # (1024: no check; the heuristic's choices are all legal)
+                    if check(obs, a, rules, tmp, cache, scratch) != E.R_OK:
+                        return -1
                 if dup & (32 | 512):
                     for i in range(E.STATE_SIZE):
                         st2[i] = st[i]
@@ -168,7 +175,7 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     kernel(key, 0, 10, d, d, p, p, rules, 0)
     best = {}
     for _ in range(rounds):  # each piece alternating with the plain loop (shared machine)
-        for dup in (0, *(b for b, _ in LOOP_PIECES), 512):
+        for dup in (0, *(b for b, _ in LOOP_PIECES), 512, 1024):
             t = time.process_time()
             kernel(key, 0, n_hands, d, d, p, p, rules, dup)
             best[dup] = min(best.get(dup, float("inf")), (time.process_time() - t) / n_hands)
@@ -178,6 +185,8 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     for bit, name in LOOP_PIECES:
         extra = best[bit] - (best[512] if bit == 32 else best[0])
         print(f"| {name} | {extra * 1e6:.1f} |")
+    # the check measured the other way: the loop without it (the same hands)
+    print(f"| engine check, measured by leaving it out | {(best[0] - best[1024]) * 1e6:.1f} |")
 
 
 def main() -> None:

@@ -361,8 +361,9 @@ def quick_ok(obs, a, rules):
     - TURN-1: a draw in the draw phase, laying the threes in the threes phase (no other
       condition in ``action_reason``);
     - DISCARD-1..3: a natural card held (no three, no wild card), more than one card in hand
-      (the last card is OUT-1's), a pile that is not empty (DISCARD-3), and no melds of an
-      opening turn to validate (OPEN-1..4 at the discard);
+      (the last card is OUT-1's), not a restricted card on an empty pile (DISCARD-3: sevens,
+      aces, a dead rank), and the turn's melds, in an opening turn, a valid opening
+      (OPEN-1..4 at the discard, by ``opening_reason`` as the full check);
     - a meld operation outside the opening turn: ``_meld_reason_obs``'s checks in its order
       (the cards held, MELD-1..9 by ``meld_reason``, OUT-2's card to discard), except that
       leaving a card or none (OUT-2 on the table after it) goes to the full check.
@@ -382,11 +383,19 @@ def quick_ok(obs, a, rules):
     slot = E.ACTION_TABLE[a, E.AC_SLOT]
     hand = ob_hand(obs)
     if kind == E.AT_DISCARD:
-        if slot < E.FIRST_NATURAL or hand[slot] < 1 or obs[E.OB_PILE_N] == 0:
-            return False  # DISCARD-1/2/3 may refuse it
+        if slot < E.FIRST_NATURAL or hand[slot] < 1:
+            return False  # DISCARD-1/2 may refuse a three or a wild card
+        if obs[E.OB_PILE_N] == 0 and (
+            slot == E.SEVEN or slot == E.ACE or is_dead(ob_melds(obs), slot)
+        ):
+            return False  # DISCARD-3: a restricted card on an empty pile
+        if sum_words(obs, E.OB_HAND, E.N_KINDS) <= 1:
+            return False  # the last card: going out (OUT-1)
         if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
-            return False  # OPEN-1..4: the turn's melds are judged at the discard
-        return sum_words(obs, E.OB_HAND, E.N_KINDS) > 1  # one card: going out (OUT-1)
+            # OPEN-1..4: the turn's melds must be a valid opening when the turn ends
+            pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
+            return opening_reason(ob_pending(obs), ob_melds(obs), opaque(0), pk, mc) == E.R_OK
+        return True
     if kind != E.AT_MELD or obs[E.OB_OPENING_TURN] == 1:
         return False  # the opening turn's melds: the search or check_action's plan
     nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
