@@ -365,8 +365,9 @@ def quick_ok(obs, a, rules):
       aces, a dead rank), and the turn's melds, in an opening turn, a valid opening
       (OPEN-1..4 at the discard, by ``opening_reason`` as the full check);
     - a meld operation outside the opening turn: ``_meld_reason_obs``'s checks in its order
-      (the cards held, MELD-1..9 by ``meld_reason``, OUT-2's card to discard), except that
-      leaving a card or none (OUT-2 on the table after it) goes to the full check.
+      (``_meld_on_counts``: the cards held, MELD-1..9 by ``meld_reason``, OUT-2's card to
+      discard), except that leaving a card or none (OUT-2 on the table after it) goes to the
+      full check.
 
     Property-tested against ``action_reason`` on every action of every decision of real
     hands (tests/test_speed11_quick.py)."""
@@ -385,35 +386,26 @@ def quick_ok(obs, a, rules):
     if kind == E.AT_DISCARD:
         if slot < E.FIRST_NATURAL or hand[slot] < 1:
             return False  # DISCARD-1/2 may refuse a three or a wild card
-        if obs[E.OB_PILE_N] == 0 and (
-            slot == E.SEVEN or slot == E.ACE or is_dead(ob_melds(obs), slot)
-        ):
+        if obs[E.OB_PILE_N] == 0 and restricted_on_empty(ob_melds(obs), slot):
             return False  # DISCARD-3: a restricted card on an empty pile
-        if sum_words(obs, E.OB_HAND, E.N_KINDS) <= 1:
+        total = sum_words(obs, E.OB_HAND, E.N_KINDS)
+        if total <= 1:
             return False  # the last card: going out (OUT-1)
         if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
-            # OPEN-1..4: the turn's melds must be a valid opening when the turn ends
-            pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
-            return opening_reason(ob_pending(obs), ob_melds(obs), opaque(0), pk, mc) == E.R_OK
+            # OPEN-1..4: the turn's melds must be a valid opening when the turn ends (the
+            # flags tested here too keep the call off the common path)
+            return _turn_opening_reason(obs) == E.R_OK
         return True
     if kind != E.AT_MELD or obs[E.OB_OPENING_TURN] == 1:
         return False  # the opening turn's melds: the search or check_action's plan
     nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
     joker = E.ACTION_TABLE[a, E.AC_JOKER]
-    if slot != E.WILD_MELD and hand[slot] < nat:
-        return False
-    if hand[E.TWO] < two or hand[E.JOKER] < joker:
-        return False
-    total = obs[E.OB_HAND_SIZES] - nat - two - joker
-    if meld_reason(ob_melds(obs), 0, slot, nat, two, joker, False, total <= 1, rules) != E.R_OK:
-        return False  # MELD-1..9
-    left = -nat - two - joker
-    for k in range(E.N_KINDS):
-        left += hand[k] + obs[E.OB_ASIDE + k]
+    held = sum_words(obs, E.OB_HAND, E.N_KINDS) + ob_aside_total(obs)
     threes = 0
     for k in (E.RED_THREE, E.BLACK_THREE):
         threes += hand[k] + obs[E.OB_ASIDE + k]
-    return left - threes > 0 and left > 1 and total > 1  # OUT-2
+    # 1 only: an operation leaving a card or none goes to the full check (TABLE_DECIDES)
+    return _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes) == 1
 
 
 @njit(cache=True, inline="always")
@@ -610,25 +602,43 @@ def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
     """``_meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == R_OK`` for
     ``legal_actions``, with the cards the player holds (hand and a taken pile's rest,
     ``held``) and the threes among them counted once per position: the same checks in the
-    same order, the full kernel only where OUT-2 looks at the table (a card or none left)."""
+    same order (``_meld_on_counts``), the full kernel only where OUT-2 looks at the table (a
+    card or none left)."""
+    r = _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes)
+    if r == TABLE_DECIDES:
+        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
+    return r == 1
+
+
+TABLE_DECIDES = -1  #: ``_meld_on_counts``: OUT-2 on the table after the operation decides
+
+
+@njit(cache=True, inline="always")
+def _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
+    """``_meld_reason_obs``'s checks without the opening search, in its order, from the
+    counts: the cards held, MELD-1..9 (``meld_reason``), OPEN-4 in an opening turn, OUT-2's
+    card to discard (``held``: the hand and a taken pile's rest; ``threes``: the threes among
+    them). 1: legal; 0: refused; ``TABLE_DECIDES``: the operation leaves a card or none, and
+    OUT-2 must look at the table after it (``_meld_reason_obs``). Shared by
+    ``legal_actions`` (``_meld_rules_ok``) and the engine's ``quick_ok``."""
     hand = ob_hand(obs)
     if slot != E.WILD_MELD and hand[slot] < nat:
-        return False
+        return 0
     if hand[E.TWO] < two or hand[E.JOKER] < joker:
-        return False
+        return 0
     melds = ob_melds(obs)
     total = obs[E.OB_HAND_SIZES] - nat - two - joker
     initial = obs[E.OB_OPENING_TURN] == 1
     if meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules) != E.R_OK:
-        return False  # MELD-1..9
+        return 0  # MELD-1..9
     if initial and opening_meld_reason(melds, 0, slot, nat, two, joker) != E.R_OK:
-        return False  # OPEN-4
+        return 0  # OPEN-4
     left = held - nat - two - joker
     if left - threes <= 0:
-        return False  # OUT-2: no card to discard
+        return 0  # OUT-2: no card to discard
     if left <= 1 or total <= 1:
-        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
-    return True
+        return TABLE_DECIDES
+    return 1
 
 
 @njit(cache=True, inline="always")
