@@ -76,14 +76,21 @@ def next_u64(state):
 
 @njit(cache=True, _nrt=False)
 def rand_below(state, n):
-    """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift, unbiased)."""
+    """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift, unbiased).
+    The rejection threshold ``2**32 mod n`` is below ``n``, so it is computed (a division)
+    only when the low word falls below ``n``: the same draws as computing it first (issue 12,
+    twelfth pass; tests/test_speed12.py)."""
     bound = np.uint64(n)
-    threshold = (np.uint64(1 << 32) - bound) % bound
-    while True:
-        x = next_u64(state) >> np.uint64(32)
-        m = x * bound
-        if (m & np.uint64(0xFFFFFFFF)) >= threshold:
-            return np.int64(m >> np.uint64(32))
+    x = next_u64(state) >> np.uint64(32)
+    m = x * bound
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < bound:
+        threshold = (np.uint64(1 << 32) - bound) % bound
+        while low < threshold:
+            x = next_u64(state) >> np.uint64(32)
+            m = x * bound
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
 
 
 @njit(cache=True, _nrt=False)
