@@ -3,7 +3,9 @@
 threshold is below ``n``, so a low word of ``n`` or more is accepted either way and the draws
 are the same. The oracle is the function as it was (below, compiled here): the same values and
 the same generator state after every draw, for every bound a deck or a policy uses and for
-bounds where rejection is frequent (near 2**31 and 2**32)."""
+large bounds: just above 2**31, where about half the draws are rejected, and near 2**32, where
+the low word nearly always falls below the bound, so the threshold is computed at nearly every
+draw (though it is tiny there and almost nothing is rejected)."""
 
 import numpy as np
 from numba import njit
@@ -46,7 +48,8 @@ def _mismatches(key, bounds, draws):
 def test_rand_below_draws_unchanged():
     key = np.array([1, 2, 3, 4], dtype=np.uint64)
     small = np.arange(1, 1000, dtype=np.int64)  # decks (108), action lists, rollouts
-    # near 2**31 about half the low words would be rejected, near 2**32 nearly all
+    # just above 2**31 about half the draws are rejected (2**32 mod n ~ 2**31); near 2**32 the
+    # threshold is computed at nearly every draw (low word < n) but rejects almost none
     large = np.array(
         [2**31 - 1, 2**31, 2**31 + 1, 3 * 2**30 + 7, 2**32 - 5, 2**32 - 1], dtype=np.int64
     )
