@@ -71,25 +71,24 @@ def team_view(records: pd.DataFrame) -> pd.DataFrame:
     parts = []
     for t in range(N_TEAMS):
         o = 1 - t
-        part = pd.DataFrame(
-            {
-                "hand_id": records["hand_id"].to_numpy(),
-                "team": t,
-                "policy": records[f"policy_team{t}"].to_numpy(),
-                "opp_policy": records[f"policy_team{o}"].to_numpy(),
-                "first_player": records["first_player"].to_numpy(),
-                "turns": records["turns"].to_numpy(),
-                "end_reason": records["end_reason"].to_numpy(),
-                "score": records[f"score_team{t}"].to_numpy(),
-                "opp_score": records[f"score_team{o}"].to_numpy(),
-                "went_out": (records["out_team"] == t).to_numpy(),
-            }
-        )
+        columns = {
+            "hand_id": records["hand_id"].to_numpy(),
+            "team": np.full(len(records), t, dtype=np.int64),
+            "policy": records[f"policy_team{t}"].to_numpy(),
+            "opp_policy": records[f"policy_team{o}"].to_numpy(),
+            "first_player": records["first_player"].to_numpy(),
+            "turns": records["turns"].to_numpy(),
+            "end_reason": records["end_reason"].to_numpy(),
+            "score": records[f"score_team{t}"].to_numpy(),
+            "opp_score": records[f"score_team{o}"].to_numpy(),
+            "went_out": (records["out_team"] == t).to_numpy(),
+        }
         for f in fields:
-            part[f] = records[f"team{t}_{f}"].to_numpy()
+            columns[f] = records[f"team{t}_{f}"].to_numpy()
         if "special_team" in records.columns:  # the engine names the declaring team
-            part["declared_special"] = (records["special_team"] == t).to_numpy()
-        parts.append(part)
+            columns["declared_special"] = (records["special_team"] == t).to_numpy()
+        # one constructor call: ~60 column insertions one by one cost ~40 ms a view
+        parts.append(pd.DataFrame(columns))
     view = pd.concat(parts, ignore_index=True)
     view["net"] = view["score"] - view["opp_score"]
     view["won"] = np.sign(view["net"]).map({1: 1.0, 0: 0.5, -1: 0.0}).astype(np.float64)

@@ -43,15 +43,17 @@ def _bins(values: pd.Series, edges: Sequence[int]) -> pd.Series:
     return pd.cut(values, cut_edges, right=False, labels=labels)
 
 
-def started(records: pd.DataFrame, meld: str) -> pd.DataFrame:
-    """Team-hands in which the team started a ``meld`` ('sevens', 'aces' natural only, 'wild')."""
+def started(records: pd.DataFrame, meld: str, view: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Team-hands in which the team started a ``meld`` ('sevens', 'aces' natural only, 'wild');
+    ``view``, if given, is ``team_view(records)`` already made (it is not modified)."""
     if meld not in MELD_KINDS:
         raise CanastaError(f"unknown meld {meld!r}: choose from {', '.join(MELD_KINDS)}")
     need = [f"{meld}_started_turn", f"{meld}_completed"] + (
         ["aces_mixed"] if meld == "aces" else []
     )
     require(records, team_columns(need), f"{meld} meld risk")
-    view = team_view(records)
+    if view is None:
+        view = team_view(records)
     view = view[view[f"{meld}_started_turn"] >= 0]
     if meld == "aces":
         view = view[view["aces_mixed"] == 0]  # MELD-7: mixed aces reported apart
@@ -66,14 +68,19 @@ def started(records: pd.DataFrame, meld: str) -> pd.DataFrame:
 
 
 def grouped_starts(
-    records: pd.DataFrame, meld: str, by: str, bins: Sequence[int] | None = None
+    records: pd.DataFrame,
+    meld: str,
+    by: str,
+    bins: Sequence[int] | None = None,
+    view: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """:func:`started` with the group column ``by`` added: the turn or stock bin when the meld
-    was started, or the count of its rank held then (shared by ``analysis.stream``)."""
+    was started, or the count of its rank held then (shared by ``analysis.stream``, which
+    passes the ``view`` it has made once for all its tables)."""
     if by == "held" and meld == "wild":
         raise CanastaError("a wild meld has no rank held: group it by turn or stock")
     col = BY_COLUMN[by]
-    view = started(records, meld)
+    view = started(records, meld, view)
     if col not in view.columns:
         raise CanastaError(
             f"records lack column(s) team0_{meld}_{col}, team1_{meld}_{col} needed for "

@@ -421,12 +421,9 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     view = team_view(records)
     tables["scores"] = iv.mean_table(view, "score", by="policy")
     tables["net"] = iv.mean_table(view, "net", by="policy")
-    matchup = records["policy_team0"].where(
-        records["policy_team0"] <= records["policy_team1"], records["policy_team1"]
-    )
-    other = records["policy_team1"].where(
-        records["policy_team0"] <= records["policy_team1"], records["policy_team0"]
-    )
+    # as strings: names stored as categories cannot be ordered
+    p0, p1 = records["policy_team0"].astype(str), records["policy_team1"].astype(str)
+    matchup, other = p0.where(p0 <= p1, p1), p1.where(p0 <= p1, p0)
     ends = records.assign(matchup=matchup + " vs " + other)
     parts = []
     for reason in sorted(ends["end_reason"].astype(str).unique()):

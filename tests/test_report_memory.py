@@ -18,6 +18,7 @@ import pytest
 from analysis.stream import TABLES, Tally
 from analysis.synthetic import synthetic_records
 from reports.build import COMPACT_COLUMNS, Run, Settings, analyse, build, plan
+from sim.errors import CanastaError
 
 POLICIES = ("heuristic", "special_chaser", "random")
 
@@ -42,26 +43,65 @@ def synthetic_runs(hands: int, seed: int = 3) -> list[Run]:
     ]
 
 
-def streamed_tables(runs: list[Run], chunk: int) -> tuple[dict, dict]:
-    tally = Tally()
+def streamed_tables(runs: list[Run], chunk: int, buffer_rows: int = 4096) -> tuple[dict, dict]:
+    tally = Tally(buffer_rows=buffer_rows)
     for r in runs:
         for start in range(0, len(r.records), chunk):
             tally.add(r.records.iloc[start : start + chunk])
     return tally.tables()
 
 
-@pytest.mark.parametrize("chunk", [1, 37, 400])
-def test_tally_equals_in_memory_tables(chunk):
+@pytest.mark.parametrize(
+    ("hands", "chunk", "buffer_rows"),
+    [(400, 1, 4096), (400, 37, 4096), (400, 400, 4096), (400, 37, 0), (400, 400, 0),
+     (60, 1, 0)],
+)  # fmt: skip
+def test_tally_equals_in_memory_tables(hands, chunk, buffer_rows):
     """Every record table (SPECIAL-3..6 frequency and curve, SCORE-2/SCORE-4/MELD-6..8 meld
-    risk, SCORE-4 penalties, MELD-7 mixed aces, scores, net, end reasons) from 6 runs of 400
-    synthetic hands cut in chunks of 1, 37 and 400 equals the in-memory analysis."""
-    runs = synthetic_runs(400)
-    _, want, notes = analyse(runs, None, None, Settings(hands=400, deals=0, policies=POLICIES))
-    got, got_notes = streamed_tables(runs, chunk)
+    risk, SCORE-4 penalties, MELD-7 mixed aces, scores, net, end reasons) from 6 runs of
+    synthetic hands cut in chunks of 1, 37 and 400 equals the in-memory analysis, with small
+    chunks buffered (the default) and each chunk summed on its own (``buffer_rows=0``; one-row
+    chunks on 60 hands a run: a chunk's sums cost ~0.1 s unbuffered)."""
+    runs = synthetic_runs(hands)
+    _, want, notes = analyse(runs, None, None, Settings(hands=hands, deals=0, policies=POLICIES))
+    got, got_notes = streamed_tables(runs, chunk, buffer_rows)
     assert got_notes == notes == {}
     assert set(got) == set(TABLES)
     assert_tables_equal(got, {k: want[k] for k in got})
     assert got["special_frequency"]["successes"].sum() > 0  # the test sees special hands
+
+
+def test_tally_buffer_keeps_schemas_apart():
+    """Buffered chunks are summed together only when their columns and types agree: chunks
+    that alternate between all columns, some columns missing, and policy names as categories
+    give the tables and notes of a Tally that sums every chunk on its own."""
+    runs = synthetic_runs(120)
+    drop = ["team0_aces_mixed", "team1_aces_mixed"]
+    chunks = []
+    for r in runs:
+        for i, start in enumerate(range(0, 120, 20)):
+            c = r.records.iloc[start : start + 20]
+            if i % 3 == 1:
+                c = c.drop(columns=drop)
+            elif i % 3 == 2:
+                c = c.astype({"policy_team0": "category", "policy_team1": "category"})
+            chunks.append(c)
+    buffered, unbuffered = Tally(), Tally(buffer_rows=0)
+    for c in chunks:
+        buffered.add(c)
+        unbuffered.add(c)
+        assert buffered._buffered < buffered.buffer_rows  # the buffer stays bounded
+    got, got_notes = buffered.tables()
+    want, want_notes = unbuffered.tables()
+    assert got_notes == want_notes and "mixed_aces" in got_notes
+    assert_tables_equal(got, want)
+    assert buffered.hands == unbuffered.hands == 6 * 120
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, "4096"])
+def test_tally_refuses_a_bad_buffer(bad):
+    with pytest.raises(CanastaError, match="buffer_rows"):
+        Tally(buffer_rows=bad)
 
 
 def test_tally_notes_equal_in_memory_notes():
@@ -85,7 +125,7 @@ def test_tally_memory_does_not_grow_with_hands():
     runs = synthetic_runs(2_000)
 
     def kept(n):
-        tally = Tally()
+        tally = Tally(buffer_rows=0)  # every chunk summed as it arrives: nothing buffered
         for r in runs:
             tally.add(r.records.iloc[:n])
         return sum(len(t) for s in tally._sums.values() for t in s.values())
