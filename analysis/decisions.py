@@ -37,6 +37,7 @@ is 1–3 cards from a Straight, Pairs or Garbage (``special_chaser``'s own count
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -244,11 +245,13 @@ BY_KEY = {e.key: e for e in EXPERIMENTS}
 # ---------------------------------------------------------------------------------------
 # Positions from real play
 # ---------------------------------------------------------------------------------------
-def _card_ids() -> list[list[int]]:
+@functools.cache
+def _card_ids() -> tuple[tuple[int, ...], ...]:
+    """The card ids of each kind, in id order (made once)."""
     out: list[list[int]] = [[] for _ in range(E.N_KINDS)]
     for c, k in enumerate(E.CARD_KIND.tolist()):
         out[k].append(c)
-    return out
+    return tuple(tuple(ids) for ids in out)
 
 
 def snapshot(game, special_rules: bool = True) -> dict:
@@ -267,18 +270,18 @@ def snapshot(game, special_rules: bool = True) -> dict:
     def take(kind: int, n: int) -> list[int]:
         got = ids[kind][used[kind] : used[kind] + n]
         used[kind] += n
-        return got
+        return list(got)
 
     hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
     melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
         E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
     )
-    hand = [c for k in range(E.N_KINDS) for c in take(k, int(hands[p, k]))]
+    own = hands[p].tolist()  # Python ints: a loop over numpy rows cost ~0.4 ms a snapshot
+    hand = [c for k in range(E.N_KINDS) for c in take(k, own[k])]
     fixed = {}
-    for t in range(E.N_TEAMS):
+    for t, team_melds in enumerate(melds.tolist()):
         groups = []
-        for slot in range(E.N_KINDS):
-            nat, two, joker = (int(x) for x in melds[t, slot])
+        for slot, (nat, two, joker) in enumerate(team_melds):
             if nat + two + joker:
                 natural = take(slot, nat) if slot != E.WILD_MELD else []
                 groups.append(np.array(natural + take(E.TWO, two) + take(E.JOKER, joker)))
@@ -286,7 +289,10 @@ def snapshot(game, special_rules: bool = True) -> dict:
             fixed[t] = tuple(groups)
     n_pile = int(st[E.ST_PILE_N])
     pile_kinds = st[E.ST_PILE : E.ST_PILE + n_pile].tolist()
-    pile = [take(k, 1)[0] for k in pile_kinds]
+    pile = []
+    for k in pile_kinds:  # one card at a time, inline (a pile holds up to ~60)
+        pile.append(ids[k][used[k]])
+        used[k] += 1
     laid = int(st[E.ST_THREES : E.ST_THREES + 2 * E.N_TEAMS].sum())
     stock = int(st[E.ST_STOCK_N])
     pos = Position(
@@ -334,7 +340,8 @@ def sample_positions(
     """Snapshots of every turn start of ``hands`` hands of ``policy`` (default the strongest
     fast one) against itself; hand ``h`` is ``sim.Game(seed, hand_id=h)``. Each snapshot's
     ``hand`` is h and ``went_out`` is set when the player went out (not by a special hand)
-    in that turn."""
+    in that turn. Serial on purpose: handing ~40 snapshots a hand back from worker processes
+    (pickled Positions, ~0.1 ms each) cost more than the play (issue 12)."""
     import sim
     from sim.engine.judge import forced_action
     from sim.policies.registry import strongest_fast
@@ -422,6 +429,11 @@ def play_arms(
     }
 
 
+def _play_arms_task(snap, key, deals, seed, strong, ruleset, play) -> dict:
+    """:func:`play_arms` for a worker (the experiment by its key: a name travels, not code)."""
+    return play_arms(snap, BY_KEY[key], deals, seed, strong, ruleset, play)
+
+
 FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance")
 
 
@@ -435,15 +447,20 @@ def run_experiments(
     experiments: Sequence[str] | None = None,
     play: Callable | None = None,
     progress: Callable[[str], None] | None = None,
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
     """Every experiment at up to ``positions`` positions, ``deals`` paired deals each: one
-    row per (experiment, position) with its features, hand and mean paired difference."""
+    row per (experiment, position) with its features, hand and mean paired difference.
+    ``n_jobs``: positions in parallel (``sim.runner.parallel_map``); every position has its
+    own seed, so the rows are the same for any number."""
     from sim.policies.registry import strongest_fast
+    from sim.runner import check_jobs, parallel_map
     from sim.validate import check_count, check_seed
 
     positions = check_count("positions per experiment", positions, 100_000, low=1)
     deals = check_count("deals per position", deals, 1_000_000, low=2)
     seed = check_seed(seed)
+    n_jobs = check_jobs(n_jobs)
     strong = policy or strongest_fast()
     chosen = [BY_KEY[k] for k in experiments] if experiments else list(EXPERIMENTS)
     n_hands = sample_hands or max(100, 6 * positions)
@@ -455,8 +472,9 @@ def run_experiments(
         picked = choose(snaps, exp, positions, seed)
         if progress:
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
-        for i, snap in enumerate(picked):
-            r = play_arms(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
+        tasks = [(snap, exp.key, deals, position_seed(seed, exp, i), strong, ruleset, play)
+                 for i, snap in enumerate(picked)]  # fmt: skip
+        for snap, r in zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True):
             rows.append({"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
                          **{f: snap[f] for f in FEATURES}, **r})  # fmt: skip
     cols = ["experiment", "hand", "seat", *FEATURES, "diff", "net_a", "net_b", "deals", "applied"]

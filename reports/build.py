@@ -518,9 +518,9 @@ def build(
     ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` defaults to the engine's
     ``sim.simulate``; ``sample_odds(n_deals, seed=S, n_jobs=J, ruleset=R)`` (hits and deals per
     hand) to ``sim.sampler.sample_dealt_odds``; ``load(DIR)`` to ``sim.load``;
-    ``decide(positions, deals, seed=S, ruleset=R, progress=F)`` (the decision experiments'
-    per-position rows) to ``analysis.decisions.run_experiments``. Tests inject small
-    stand-ins; the report states which source each part came from.
+    ``decide(positions, deals, seed=S, ruleset=R, progress=F[, n_jobs=J])`` (the decision
+    experiments' per-position rows) to ``analysis.decisions.run_experiments``. Tests inject
+    small stand-ins; the report states which source each part came from.
     """
     from analysis.stream import Tally
     from sim.ruleset import as_ruleset
@@ -584,6 +584,8 @@ def build(
 
         t0 = time.perf_counter()
         run = decide or decisions.run_experiments
+        if settings.jobs != 1 and _accepts(run, "n_jobs"):  # the same rows for any number
+            run = functools.partial(run, n_jobs=settings.jobs)
         decided = run(settings.positions, settings.decision_deals, seed=settings.seed,
                       ruleset=ruleset, progress=(lambda text: _say(show, text)))  # fmt: skip
         sources["decisions_seconds"] = time.perf_counter() - t0

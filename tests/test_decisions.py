@@ -228,6 +228,22 @@ def test_run_experiments_is_deterministic():
         assert len(tab) == 1 + sum(len(g.bins) for g in exp.groupings)
 
 
+def test_run_experiments_rows_do_not_depend_on_jobs():
+    """Positions played in two worker processes (``n_jobs=2``, issue 12) give the rows of one
+    process, in the same order: each position has its own seed."""
+    kw = dict(positions=3, deals=4, seed=4, sample_hands=20, experiments=["sevens", "pile", "wild"])
+    one, two = D.run_experiments(**kw), D.run_experiments(**kw, n_jobs=2)
+    assert len(one) >= 4
+    pd.testing.assert_frame_equal(one, two, check_exact=True)
+    assert one.attrs == two.attrs
+
+
+@pytest.mark.parametrize("bad", [0, "2", 2.0])
+def test_run_experiments_refuses_bad_jobs(bad):
+    with pytest.raises(CanastaError, match="jobs"):
+        D.run_experiments(positions=1, deals=2, sample_hands=1, n_jobs=bad)
+
+
 def test_new_choices_are_checked():
     """MELD-7 / MELD-8: the new forced choices refuse a hand that cannot make them."""
     from analysis.whatif import check_choice, position
