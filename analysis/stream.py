@@ -392,7 +392,8 @@ class Tally:
     """
 
     def __init__(self, confidence: float = iv.CONFIDENCE, buffer_rows: int = 4096):
-        if not isinstance(buffer_rows, int | np.integer) or buffer_rows < 0:
+        if (isinstance(buffer_rows, bool) or not isinstance(buffer_rows, int | np.integer)
+                or buffer_rows < 0):  # fmt: skip
             raise CanastaError(f"buffer_rows must be a non-negative integer, got {buffer_rows!r}")
         self.confidence = confidence
         self.buffer_rows = int(buffer_rows)

@@ -98,7 +98,7 @@ def test_tally_buffer_keeps_schemas_apart():
     assert buffered.hands == unbuffered.hands == 6 * 120
 
 
-@pytest.mark.parametrize("bad", [-1, 2.5, "4096"])
+@pytest.mark.parametrize("bad", [-1, 2.5, "4096", True])
 def test_tally_refuses_a_bad_buffer(bad):
     with pytest.raises(CanastaError, match="buffer_rows"):
         Tally(buffer_rows=bad)
