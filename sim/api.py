@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from sim.encoding import GAME_RECORD_COLUMNS, RECORD_WIDTH
+from sim.encoding import GAME_RECORD_COLUMNS, RECORD_COLUMNS, RECORD_WIDTH
 from sim.engine.hands import (
     GAME_ROW_BYTES,
     ROW_BYTES,
@@ -287,6 +287,38 @@ def play_position(
     return _run(
         n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare, kernel=kernel
     )
+
+
+def position_outcomes(
+    n: int,
+    position,
+    choice: str = "policy",
+    seed: int = 0,
+    policies: Sequence = ("heuristic", "heuristic"),
+    ruleset=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`play_position` in this process, as arrays, without the records frame: ``scores``
+    int64[n, 2] (the two teams' hand scores, ``score_team0``/``score_team1``) and ``applied``
+    bool[n], hand i in row i: the same hands (tests/test_decisions.py). For callers that play
+    thousands of small runs (the decision experiments), where building a frame of ~60
+    columns cost more than playing 64 hands."""
+    from sim.engine.position import play_position_arrays, position_arrays
+    from sim.rng import run_key
+    from sim.warm import warm_start
+
+    n, seed = check_run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, "hands")
+    rules = as_ruleset(ruleset)
+    template, pos, unseen = position_arrays(position, choice, rules)
+    specs, meta = _labels_and_meta("position", policies, rules, params=False)
+    warm_start("sim.engine.position:play_position_kernel", meta["policies"])
+    decides, arrays, _ = compile_policies(specs)
+    out, applied = play_position_arrays(
+        run_key(seed), 0, n, decides, arrays, _rules_array(rules), template, pos, unseen
+    )
+    return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
+
+
+_SCORE_AT = tuple(RECORD_COLUMNS.index(f"score_team{t}") for t in range(2))
 
 
 def script_hands(

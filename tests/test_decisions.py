@@ -238,6 +238,38 @@ def test_run_experiments_rows_do_not_depend_on_jobs():
     assert one.attrs == two.attrs
 
 
+def test_position_outcomes_are_play_position_s_hands(snaps):
+    """``sim.api.position_outcomes`` (the decision experiments' arrays, issue 12) gives the
+    team scores and ``applied`` flags of ``sim.play_position``'s records, hand by hand, for
+    several positions, choices, seeds and policy pairs."""
+    import sim
+    from sim.api import position_outcomes
+
+    cases = [(snaps[3], "policy", 1, ("heuristic", "greedy")),
+             (snaps[len(snaps) // 2], "draw", 2, ("heuristic", "heuristic")),
+             (snaps[-5], "policy", 3, ("random", "heuristic"))]  # fmt: skip
+    for snap, choice, seed, pair in cases:
+        rec = sim.play_position(24, snap["position"], choice, seed=seed, policies=pair)
+        scores, applied = position_outcomes(24, snap["position"], choice, seed=seed,
+                                            policies=pair)  # fmt: skip
+        assert rec["hand_id"].tolist() == list(range(24))
+        np.testing.assert_array_equal(scores, rec[["score_team0", "score_team1"]].to_numpy())
+        np.testing.assert_array_equal(applied, rec["applied"].to_numpy(dtype=bool))
+    with pytest.raises(CanastaError):
+        position_outcomes(-1, snaps[3]["position"])
+
+
+def test_run_experiments_rows_equal_the_records_path():
+    """The experiments' arms from ``position_outcomes`` arrays (the default) give the rows of
+    the records path (``play=``, the engine's ``sim.play_position`` frames)."""
+    from analysis.whatif import resolve_play
+
+    kw = dict(positions=3, deals=6, seed=6, sample_hands=20, experiments=["sevens", "pile", "wild"])
+    arrays, frames = D.run_experiments(**kw), D.run_experiments(**kw, play=resolve_play(None))
+    assert len(arrays) >= 4
+    pd.testing.assert_frame_equal(arrays, frames, check_exact=True)
+
+
 @pytest.mark.parametrize("bad", [0, "2", 2.0])
 def test_run_experiments_refuses_bad_jobs(bad):
     with pytest.raises(CanastaError, match="jobs"):
