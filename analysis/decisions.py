@@ -403,7 +403,9 @@ def play_arms(
     play: Callable | None = None,
 ) -> dict:
     """Both arms of ``exp`` at one position on the same ``deals`` deals: the mean paired
-    difference of net points (A − B) over the deals where the conditioned choices were made."""
+    difference of net points (A − B) over the deals where the conditioned choices were made.
+    Without ``play`` the engine's arrays (``sim.api.position_outcomes``) are read; with it,
+    the records ``play`` returns (``analysis.whatif.resolve_play``): the same rows."""
     from analysis.whatif import resolve_play
 
     pos, team = snap["position"], snap["team"]
