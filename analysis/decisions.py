@@ -412,7 +412,7 @@ def play_arms(
     nets, applied = [], []
     for choice, arm_policy in exp.arms:
         policies = _policies(team, arm_policy, strong)
-        if play is None:  # the engine's arrays: no records frame (~60% of an arm's time)
+        if play is None:  # the engine's arrays: no records frame to build and sort
             from sim.api import position_outcomes
 
             scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,

@@ -36,7 +36,7 @@ import pandas as pd
 
 from analysis import intervals as iv
 from analysis import risk
-from analysis.records import HAND_COLUMNS, require, team_columns, team_view
+from analysis.records import HAND_COLUMNS, matchups, require, team_columns, team_view
 from analysis.special import HANDS
 from sim.errors import CanastaError
 
@@ -220,13 +220,8 @@ def _partials(records: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame] | Cana
         return {"": group_sums(v, ["policy"], moments={"score": v["score"], "net": v["net"]})}
 
     def end_reasons():
-        # as strings: names stored as categories cannot be ordered
-        p0, p1 = records["policy_team0"].astype(str), records["policy_team1"].astype(str)
-        first = p0 <= p1
-        matchup = p0.where(first, p1) + " vs " + p1.where(first, p0)
-        frame = pd.DataFrame(
-            {"matchup": matchup.to_numpy(), "end_reason": records["end_reason"].astype(str)}
-        )
+        matchup = matchups(records).to_numpy()
+        frame = pd.DataFrame({"matchup": matchup, "end_reason": records["end_reason"].astype(str)})
         return {"": group_sums(frame, ["matchup", "end_reason"])}
 
     require(records, HAND_COLUMNS, "a team view")

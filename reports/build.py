@@ -388,7 +388,7 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     are computed from all the records in memory."""
     from analysis import intervals as iv
     from analysis import risk, special
-    from analysis.records import team_view
+    from analysis.records import matchups, team_view
 
     tables: dict[str, pd.DataFrame] = {}
     notes: dict[str, str] = {}
@@ -421,10 +421,7 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     view = team_view(records)
     tables["scores"] = iv.mean_table(view, "score", by="policy")
     tables["net"] = iv.mean_table(view, "net", by="policy")
-    # as strings: names stored as categories cannot be ordered
-    p0, p1 = records["policy_team0"].astype(str), records["policy_team1"].astype(str)
-    matchup, other = p0.where(p0 <= p1, p1), p1.where(p0 <= p1, p0)
-    ends = records.assign(matchup=matchup + " vs " + other)
+    ends = records.assign(matchup=matchups(records))
     parts = []
     for reason in sorted(ends["end_reason"].astype(str).unique()):
         t = iv.proportion_table(ends.assign(hit=ends["end_reason"] == reason), "hit", by="matchup")

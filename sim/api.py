@@ -130,16 +130,41 @@ def position_hands(
 ) -> pd.DataFrame:
     """Hands ``start..stop-1`` from a checked position (``sim.engine.position.position_arrays``);
     records of the ``sim.simulate`` schema plus ``applied``."""
-    from sim.engine.position import play_position_arrays
-
-    decides, arrays, labels = compile_policies(policies)
-    rules_arr = _rules_array(rules)
-    out, applied = play_position_arrays(
-        key, start, stop, decides, arrays, rules_arr, template, pos, unseen
-    )
+    out, applied, labels = _position_rows(key, start, stop, template, pos, unseen, policies, rules)
     df = records_frame(out, *labels)
     df["applied"] = applied
     return df
+
+
+def position_scores(
+    key: np.ndarray,
+    start: int,
+    stop: int,
+    template: np.ndarray,
+    pos: np.ndarray,
+    unseen: np.ndarray,
+    policies: Sequence = ("heuristic", "heuristic"),
+    rules=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`position_hands`' team scores (int64[n, 2], ``score_team0``/``score_team1``) and
+    ``applied`` (bool[n]) as arrays, without the records frame."""
+    out, applied, _ = _position_rows(key, start, stop, template, pos, unseen, policies, rules)
+    return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
+
+
+_SCORE_AT = tuple(RECORD_COLUMNS.index(f"score_team{t}") for t in range(2))
+
+
+def _position_rows(key, start, stop, template, pos, unseen, policies, rules):
+    """The kernel's record rows, ``applied`` flags and the policies' labels of hands
+    ``start..stop-1`` from a checked position."""
+    from sim.engine.position import play_position_arrays
+
+    decides, arrays, labels = compile_policies(policies)
+    out, applied = play_position_arrays(
+        key, start, stop, decides, arrays, _rules_array(rules), template, pos, unseen
+    )
+    return out, applied, labels
 
 
 # ---------------------------------------------------------------------------------------
@@ -271,6 +296,18 @@ def play_position(
     made: the rules allowed it in that deal). Hand ``i``'s unseen cards depend only on
     (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
     ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
+    prepare = _position_prepare(position, choice, policies, ruleset, position_hands)
+    return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare,
+                kernel=POSITION_KERNEL)  # fmt: skip
+
+
+POSITION_KERNEL = "sim.engine.position:play_position_kernel"  #: compiled by a first run (warm)
+
+
+def _position_prepare(position, choice, policies, ruleset, work: Callable) -> Callable:
+    """``_run``'s ``prepare`` for hands from ``position``: the position checked and made
+    arrays, the policies resolved, ``work`` (:func:`position_hands` or
+    :func:`position_scores`) given them."""
     from sim.engine.position import position_arrays
 
     def prepare(n):
@@ -278,15 +315,12 @@ def play_position(
         template, pos, unseen = position_arrays(position, choice, rules)
         specs, meta = _labels_and_meta("position", policies, rules, params=False)
         meta["position"] = {"template": template.tolist(), "pos": pos.tolist()}
-        work = functools.partial(
-            position_hands, template=template, pos=pos, unseen=unseen, policies=specs, rules=rules
+        bound = functools.partial(
+            work, template=template, pos=pos, unseen=unseen, policies=specs, rules=rules
         )
-        return work, meta
+        return bound, meta
 
-    kernel = "sim.engine.position:play_position_kernel"
-    return _run(
-        n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare, kernel=kernel
-    )
+    return prepare
 
 
 def position_outcomes(
@@ -302,23 +336,9 @@ def position_outcomes(
     bool[n], hand i in row i: the same hands (tests/test_decisions.py). For callers that play
     thousands of small runs (the decision experiments), where building a frame of ~60
     columns cost more than playing 64 hands."""
-    from sim.engine.position import play_position_arrays, position_arrays
-    from sim.rng import run_key
-    from sim.warm import warm_start
-
-    n, seed = check_run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, "hands")
-    rules = as_ruleset(ruleset)
-    template, pos, unseen = position_arrays(position, choice, rules)
-    specs, meta = _labels_and_meta("position", policies, rules, params=False)
-    warm_start("sim.engine.position:play_position_kernel", meta["policies"])
-    decides, arrays, _ = compile_policies(specs)
-    out, applied = play_position_arrays(
-        run_key(seed), 0, n, decides, arrays, _rules_array(rules), template, pos, unseen
-    )
-    return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
-
-
-_SCORE_AT = tuple(RECORD_COLUMNS.index(f"score_team{t}") for t in range(2))
+    prepare = _position_prepare(position, choice, policies, ruleset, position_scores)
+    return _run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, prepare,
+                kernel=POSITION_KERNEL)  # fmt: skip
 
 
 def script_hands(
