@@ -617,6 +617,7 @@ TMP_FIELDS = (
     ("plan", _PLAN_CELLS),  # best_opening's plan from there (read by check_action)
     ("search", SEARCH_WORK_SIZE),  # the opening search's tables, PILE-1/2's copies (legality)
     ("gen_ax", OP_AX_SIZE),  # legal_actions: an opening turn's best counts (OP_AX_SHAPE)
+    ("gen_wm", CANASTA + 1),  # legal_actions: the same after a wild meld operation of w cards
 )
 _TM, TMP_SIZE = layout(TMP_FIELDS)
 TM_HAND = _TM["hand"]  #: offset of hand[N_KINDS]
@@ -626,6 +627,7 @@ TM_PENDING = _TM["pending"]  #: offset of pending[N_KINDS, N_MELD_COLS]
 TM_PLAN = _TM["plan"]  #: offset of plan[N_KINDS, N_MELD_COLS]
 TM_SEARCH = _TM["search"]  #: offset of the rules core's work area (SEARCH_WORK_SIZE words)
 TM_GEN_AX = _TM["gen_ax"]  #: offset of best_ax[OP_AX_SHAPE] (legal_actions)
+TM_GEN_WM = _TM["gen_wm"]  #: offset of best_wm[CANASTA + 1] (legal_actions)
 
 #: the engine's cache of an opening plan (``sim.engine.judge.check_action``), int64[PC_SIZE]
 PLAN_CACHE_FIELDS = (

@@ -597,7 +597,7 @@ assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_values: one row of best_ax pe
 
 
 @njit(cache=True, _nrt=True)
-def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax):
+def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax, best_wm):
     """``best_opening_work``'s count (relax 0, same arguments; -1 if no valid opening), and for
     every natural rank at once the best count of a valid opening whose plan puts at least
     ``a`` naturals from hand and at least ``x`` wild cards on that rank: ``best_ax[layer, a,
@@ -611,8 +611,13 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     the same (``legal_actions`` judges the other splits and a started wild meld, MELD-8,
     apart). The same dynamic programme as ``best_opening_work``, forward with every layer's
     values kept, then backward (the best completion of each state), combining both at each
-    rank's choices (``_rank_choices``). ``work``: int64 of at least (2 x layers + 4) x states +
-    layers + 1 words and one rank's choices (a smaller one is replaced by an allocated one)."""
+    rank's choices (``_rank_choices``). ``best_wm[w]`` (w = 1..7, up to the wild cards held):
+    the same for a wild meld operation of ``w`` wild cards split jokers first, -1 if none: the
+    plans from the position after it are the plans from here with at least ``w`` wild cards on
+    the wild meld, judged by the last step as that position's search judges them (MELD-8:
+    the wild meld is started then, whatever ``w``). ``work``: int64 of at least (2 x layers +
+    4) x states + layers + 1 words and one rank's choices (a smaller one is replaced by an
+    allocated one)."""
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     jokers = hand[E.JOKER]
     wilds = hand[E.JOKER] + hand[E.TWO]
@@ -678,6 +683,8 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     pending_wilds = _pending_wild_points(pending)
     row = n_layers * n_states
     best = _NO
+    n_wm = min(wilds, E.CANASTA) + 1
+    best_wm[:n_wm] = _NO
     for idx in range(nlist[n_layers]):
         s = flist[row + idx]
         p, f, left, cc, bad = _decode(s)
@@ -685,13 +692,23 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
         if f == 0:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
+            value = pending_wilds + _wild_points(p + q, jokers)
+            # after a wild meld operation of w <= q cards: q - w more from a hand of wilds - w,
+            # on a meld of base_wm + w; w = 1 stands for every w (MELD-8 differs only when
+            # base_wm + w reaches 7, and then so does base_wm + q)
+            if q > 0 and _end_ok(
+                p, left, cc, bad, q - 1, wilds - 1, base_wm + 1, extra, threes, bonus, 0
+            ):
+                if fval[row + s] + value > best_wm[q]:
+                    best_wm[q] = fval[row + s] + value
             if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, 0):
                 continue
-            value = pending_wilds + _wild_points(p + q, jokers)
             if value > bnxt[s]:
                 bnxt[s] = value
         if bnxt[s] != _NO and fval[row + s] + bnxt[s] > best:
             best = fval[row + s] + bnxt[s]
+    for w in range(n_wm - 2, 0, -1):  # at least w wild cards: suffix maxima
+        best_wm[w] = max(best_wm[w], best_wm[w + 1])
     if best == _NO:
         best_ax[:] = _NO
         return -1

@@ -1,5 +1,6 @@
 """OPEN-1..4, MELD-1..9, OUT-1/2 (issue 12, fifth pass): ``legality.opening_op_values`` answers
-for every meld operation of an opening turn at once whether the opening stays completable, and
+for every meld operation of an opening turn at once (natural ranks; the wild meld since issue
+12's fourteenth pass) whether the opening stays completable, and
 ``judge.legal_actions`` uses it. Checked against the code it replaces, kept as the oracle: the
 opening search (``best_opening_work``) from the position each operation leaves, and the action
 table filtered by ``action_reason`` (``legal_actions_filter``), on every decision of real hands,
@@ -47,8 +48,9 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
     work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     work2 = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     ax = np.zeros(E.OP_AX_SHAPE, dtype=np.int64)
+    wm_ax = np.zeros(E.CANASTA + 1, dtype=np.int64)
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
-    positions = compared = reached = 0
+    positions = compared = reached = wm_compared = wm_reached = 0
     for g, obs in _games(("random", "random"), 23, range(10), rules):
         if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
             continue
@@ -56,11 +58,21 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
         pk, bonus = obs[E.OB_PILE_KIND], bool(bonus_owed(obs))
         extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
         args = (melds, pk, extra, g.rules)
-        best = opening_op_values(hand, pending, *args, bonus, work, ax)
+        best = opening_op_values(hand, pending, *args, bonus, work, ax, wm_ax)
         assert best == best_opening_work(hand, pending, *args, plan, bonus, 0, work2)
         positions += 1
         wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
         wilds, maxw = hand[E.TWO] + hand[E.JOKER], g.rules[E.RS_MAX_WILDS_MIXED]
+        # the wild meld, started or not (legal_actions reads no cell when best < 0)
+        for w in range(1, min(wilds, E.CANASTA) + 1 if best >= 0 else 1):
+            joker = min(w, hand[E.JOKER])
+            hand_after, pending_after = hand.copy(), pending.copy()
+            take_operation(hand_after, E.WILD_MELD, 0, w - joker, joker)
+            add_operation(pending_after, E.WILD_MELD, 0, w - joker, joker, 1)
+            want = best_opening_work(hand_after, pending_after, *args, plan, bonus, 0, work2)
+            assert wm_ax[w] == want, ("wild meld", w, wm_ax[w], want)
+            wm_compared += 1
+            wm_reached += want >= 0
         for kind in range(E.FIRST_NATURAL, E.N_KINDS):
             if is_dead(melds, kind):
                 continue  # MELD-9 refuses every operation there (the search is not asked)
@@ -80,6 +92,7 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
                     reached += want >= 0
     assert positions >= 100 and compared >= 2000, (positions, compared)
     assert 0 < reached < compared, (reached, compared)
+    assert wm_compared >= 100 and 0 < wm_reached < wm_compared, (wm_compared, wm_reached)
 
 
 @pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])

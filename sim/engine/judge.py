@@ -25,6 +25,7 @@ from sim.engine.views import (
     ob_pending,
     take_operation,
     tmp_gen_ax,
+    tmp_gen_wm,
     tmp_hand,
     tmp_leave,
     tmp_pending,
@@ -663,14 +664,33 @@ def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
 
 
+@njit(cache=True, inline="always")
+def _opening_wm_ok(obs, two, joker, rules, tmp, best_wm):
+    """OPEN-1..4 for a wild meld operation of an opening turn that passes the other rules, as
+    ``_opening_op_ok`` for a natural rank: ``best_wm[w]`` (``opening_op_values``) is the
+    answer for the jokers-first split of its ``w`` wild cards, another split counts less by at
+    most the jokers it leaves for later, and only when that matters does the full search
+    judge."""
+    w = two + joker
+    mc = obs[E.OB_OPEN_MIN]
+    v = best_wm[w]
+    if v < mc:
+        return False  # OPEN-1..4: no valid opening after this operation
+    jf = min(w, obs[E.OB_HAND + E.JOKER])  # the jokers-first split of w
+    if joker == jf or v - (jf - joker) * (E.KIND_VALUE[E.JOKER] - E.KIND_VALUE[E.TWO]) >= mc:
+        return True
+    return _meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True) == E.R_OK
+
+
 @njit(cache=True, _nrt=False)
 def legal_actions(obs, rules, out, tmp):
     """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
     many. Generated from the position: the same list, in the same order, as
     ``legal_actions_filter`` (the table filtered by ``action_reason``), the rules other than
     OPEN-1..4 judged once per number of wild cards (``_meld_rules_ok``), OPEN-1..4 for every
-    natural-rank candidate of an opening turn by one search (``opening_op_values``,
-    ``_opening_op_ok``) (tests/test_legal_generation.py, on every decision of real hands)."""
+    candidate of an opening turn by one search (``opening_op_values``; ``_opening_op_ok`` on a
+    natural rank, ``_opening_wm_ok`` on the wild meld) (tests/test_legal_generation.py, on
+    every decision of real hands)."""
     phase = obs[E.OB_PHASE]
     if phase != E.PH_PLAY:
         return _legal_outside_play(obs, rules, out, tmp)
@@ -688,6 +708,7 @@ def legal_actions(obs, rules, out, tmp):
             n += 1
     melds = ob_melds(obs)
     best_ax = tmp_gen_ax(tmp)  # not touched by the checks below
+    best_wm = tmp_gen_wm(tmp)
     opening = obs[E.OB_OPENING_TURN] == 1
     wm_started = False
     if opening:
@@ -697,7 +718,10 @@ def legal_actions(obs, rules, out, tmp):
             return n  # OPEN-1: no meld can be part of a valid opening (opening_possible)
         extra, pk, bonus = ob_aside_total(obs), obs[E.OB_PILE_KIND], bonus_owed(obs)
         work = tmp_search(tmp)
-        if opening_op_values(hand, pending, melds, pk, extra, rules, bonus, work, best_ax) < mc:
+        if (
+            opening_op_values(hand, pending, melds, pk, extra, rules, bonus, work, best_ax, best_wm)
+            < mc
+        ):
             return n  # OPEN-1: as opening_possible (the same count)
         wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
         wm_started = 0 < wm < E.CANASTA
@@ -713,13 +737,13 @@ def legal_actions(obs, rules, out, tmp):
                 obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, held, threes
             ):
                 continue
-            if opening:  # OPEN-1..4 (and MELD-8's order) by the full search
-                r = _meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True)
-                if r != E.R_OK:
-                    continue
+            if opening and not _opening_wm_ok(obs, two, joker, rules, tmp, best_wm):
+                continue  # OPEN-1..4
             out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
             n += 1
     long_melds = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] != 0
+    two_cap, joker_cap = min(hand[E.TWO], E.MAX_OP_WILDS), hand[E.JOKER]
+    n_wilds = min(hand[E.TWO] + joker_cap, E.MAX_OP_WILDS)
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
         started = meld_size(melds, 0, slot) > 0
         if hand[slot] == 0 and not started:
@@ -730,24 +754,29 @@ def legal_actions(obs, rules, out, tmp):
         for nat in range(0 if started else 2, min(hand[slot], E.CANASTA) + 1):
             # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
             # their number (MELD-1..9 count them; OUT-2 counts the cards left): judged once
-            # per number of wilds w (bit w of ``known``, verdict in ``fine``), the first
-            # time a split of w twos and jokers comes up (tests/test_speed_fastpaths.py)
-            known = 0
+            # per number of wilds w (verdict in bit w of ``fine``) with the first split of w
+            # twos and jokers in table order (tests/test_speed_fastpaths.py); the splits are
+            # listed only when some w > 0 passes (a natural-only operation is the first)
             fine = 0
-            for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
-                for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
+            for w in range(max(1 - nat, 0), min(n_wilds, E.CANASTA - nat) + 1):
+                two = max(0, w - joker_cap)  # the fewest twos: the first split in order
+                if meld_refused_on_counts(obs, slot, nat, w, rules):
+                    continue  # MELD-1..9 on the counts: no need to call meld_reason
+                if _meld_rules_ok(obs, slot, nat, two, w - two, rules, tmp, held, threes):
+                    fine |= 1 << w
+            if fine == 0:
+                continue
+            if fine == 1:  # natural cards only: one operation
+                if not opening or _opening_op_ok(
+                    obs, slot, nat, 0, 0, rules, tmp, best_ax, wm_started
+                ):
+                    out[n] = E.MELD_ACTION[slot, nat, 0, 0]
+                    n += 1
+                continue
+            for two in range(two_cap + 1):
+                for joker in range(min(joker_cap, E.MAX_OP_WILDS - two) + 1):
                     a = E.MELD_ACTION[slot, nat, two, joker]
-                    if a < 0:
-                        continue
-                    w = two + joker
-                    bit = 1 << w
-                    if not known & bit:
-                        known |= bit
-                        if meld_refused_on_counts(obs, slot, nat, w, rules):
-                            pass  # MELD-1..9 on the counts: no need to call meld_reason
-                        elif _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
-                            fine |= bit
-                    if not fine & bit:
+                    if a < 0 or not (fine >> (two + joker)) & 1:
                         continue
                     if opening and not _opening_op_ok(
                         obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started

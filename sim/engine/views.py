@@ -141,6 +141,13 @@ def tmp_gen_ax(tmp):
 
 
 @njit(cache=True, inline="always")
+def tmp_gen_wm(tmp):
+    """best_wm[w]: an opening turn's best count after a wild meld operation of ``w`` wild
+    cards (``sim.legality.opening_op_values``), for ``legal_actions``."""
+    return tmp[E.TM_GEN_WM : E.TM_GEN_WM + E.CANASTA + 1]
+
+
+@njit(cache=True, inline="always")
 def tmp_search(tmp):
     """The rules core's work area, int64[SEARCH_WORK_SIZE] (``sim.legality``: the opening
     search's tables, ``pile_reason_work``'s copies)."""
