@@ -254,16 +254,40 @@ def _card_ids() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(ids) for ids in out)
 
 
-def snapshot(game, special_rules: bool = True) -> dict:
-    """The position the current player of ``game`` faces at the start of its turn (the draw
-    step), as an ``analysis.whatif.Position`` (key ``position``) and its features."""
-    from analysis.whatif import Position
-    from sim.legality import canastas, is_dead
-    from sim.policies.builtin import special_targets
+class Snapshot(dict):
+    """A turn start's features (a dict, as :func:`snapshot` describes). Its ``position`` key,
+    the ``analysis.whatif.Position``, is made from the cards kept with it when first read: a
+    sample keeps ~40 turn starts a hand and the experiments play a few hundred of them, and
+    a Position costs more to make and to send to a worker than the rest (issue 12)."""
 
-    st = game.state
-    p = int(st[E.ST_PLAYER])
-    team = p % E.N_TEAMS
+    def __missing__(self, key):
+        if key != "position":
+            raise KeyError(key)
+        self["position"] = pos = _position(*self.cards)
+        return pos
+
+
+_HAND_WORDS = E.N_PLAYERS * E.N_KINDS
+_MELD_WORDS = E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS
+
+
+def _position(p, turn, scores, counts, stock):
+    """The ``Position`` of a turn start from its cards by kind as :func:`snapshot` keeps them
+    (``counts``: the four hands, both meld tables and the pile's kinds, one byte each): card
+    ids assigned in id order, kind by kind."""
+    from analysis.whatif import Position
+
+    a = np.frombuffer(counts, dtype=np.int8).tolist()
+    hands = [a[i : i + E.N_KINDS] for i in range(0, _HAND_WORDS, E.N_KINDS)]
+    flat = a[_HAND_WORDS : _HAND_WORDS + _MELD_WORDS]
+    melds = [
+        [
+            flat[o : o + E.N_MELD_COLS]
+            for o in range(t, t + E.N_KINDS * E.N_MELD_COLS, E.N_MELD_COLS)
+        ]
+        for t in range(0, _MELD_WORDS, E.N_KINDS * E.N_MELD_COLS)
+    ]
+    pile_kinds = a[_HAND_WORDS + _MELD_WORDS :]
     ids = _card_ids()
     used = [0] * E.N_KINDS
 
@@ -272,14 +296,10 @@ def snapshot(game, special_rules: bool = True) -> dict:
         used[kind] += n
         return list(got)
 
-    hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
-    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
-        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
-    )
-    own = hands[p].tolist()  # Python ints: a loop over numpy rows cost ~0.4 ms a snapshot
+    own = hands[p]
     hand = [c for k in range(E.N_KINDS) for c in take(k, own[k])]
     fixed = {}
-    for t, team_melds in enumerate(melds.tolist()):
+    for t, team_melds in enumerate(melds):
         groups = []
         for slot, (nat, two, joker) in enumerate(team_melds):
             if nat + two + joker:
@@ -287,71 +307,119 @@ def snapshot(game, special_rules: bool = True) -> dict:
                 groups.append(np.array(natural + take(E.TWO, two) + take(E.JOKER, joker)))
         if groups:
             fixed[t] = tuple(groups)
-    n_pile = int(st[E.ST_PILE_N])
-    pile_kinds = st[E.ST_PILE : E.ST_PILE + n_pile].tolist()
     pile = []
     for k in pile_kinds:  # one card at a time, inline (a pile holds up to ~60)
         pile.append(ids[k][used[k]])
         used[k] += 1
-    laid = int(st[E.ST_THREES : E.ST_THREES + 2 * E.N_TEAMS].sum())
-    stock = int(st[E.ST_STOCK_N])
-    pos = Position(
+    return Position(
         np.array(hand, dtype=np.int64),
         seat=p,
-        turn=int(st[E.ST_TURN]),
-        scores=(int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1])),
+        turn=turn,
+        scores=scores,
         melds=fixed,
         pile_top=pile[-1] if pile else -1,
         pile=np.array(pile[:-1], dtype=np.int64),
-        pile_size=n_pile,
-        stock=stock + laid,  # the laid threes rejoin the unseen cards (a Position has no threes)
-        hand_sizes=tuple(int(x) for x in hands.sum(axis=1)),
+        pile_size=len(pile_kinds),
+        stock=stock,
+        hand_sizes=tuple(sum(h) for h in hands),
+    )
+
+
+def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
+    """The position the current player of ``game`` faces at the start of its turn (the draw
+    step), as an ``analysis.whatif.Position`` (key ``position``) and its features. ``lazy``:
+    the Position is made when the key is first read (:class:`Snapshot`)."""
+    from sim.legality import canastas, is_dead
+    from sim.policies.builtin import special_targets
+
+    st = game.state
+    p = int(st[E.ST_PLAYER])
+    team = p % E.N_TEAMS
+    hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
+    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
+        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
+    )
+    n_pile = int(st[E.ST_PILE_N])
+    laid = int(st[E.ST_THREES : E.ST_THREES + 2 * E.N_TEAMS].sum())
+    stock = int(st[E.ST_STOCK_N])
+    # the counts as bytes: one object to pickle (lists of lists made a sample's return from
+    # a worker slow to unpickle, ~60-90 us a snapshot)
+    counts = np.concatenate((hands.ravel(), melds.ravel(), st[E.ST_PILE : E.ST_PILE + n_pile]))
+    cards = (
+        p,
+        int(st[E.ST_TURN]),
+        (int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1])),
+        counts.astype(np.int8).tobytes(),
+        stock + laid,  # the laid threes rejoin the unseen cards (a Position has no threes)
     )
     h = hands[p]
     need = np.zeros((3, E.N_KINDS), dtype=np.int64)
     distance = min(special_targets(np.ascontiguousarray(h), need[0], need[1], need[2]))
     m = np.ascontiguousarray(melds)
-    return {
-        "position": pos,
-        "seat": p,
-        "team": team,
-        "turn": int(st[E.ST_TURN]),
-        "stock": stock,
-        "pile": n_pile,
-        "sevens": int(h[E.SEVEN]),
-        "aces": int(h[E.ACE]),
-        "wilds": int(h[E.TWO] + h[E.JOKER]),
-        "opened": int(st[E.ST_OPENED + team]),
-        "canastas": int(canastas(m, team)),
-        "sevens_meld": bool(melds[team, E.SEVEN].sum()),
-        "aces_meld": bool(melds[team, E.ACE].sum()),
-        "wild_meld": bool(melds[team, E.WILD_MELD].sum()),
-        "sevens_dead": bool(is_dead(m, E.SEVEN)),
-        "aces_dead": bool(is_dead(m, E.ACE)),
-        "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
-        "special_distance": int(distance) if special_rules else 99,
-        "went_out": False,
-    }
+    snap = Snapshot(
+        {
+            "seat": p,
+            "team": team,
+            "turn": int(st[E.ST_TURN]),
+            "stock": stock,
+            "pile": n_pile,
+            "sevens": int(h[E.SEVEN]),
+            "aces": int(h[E.ACE]),
+            "wilds": int(h[E.TWO] + h[E.JOKER]),
+            "opened": int(st[E.ST_OPENED + team]),
+            "canastas": int(canastas(m, team)),
+            "sevens_meld": bool(melds[team, E.SEVEN].sum()),
+            "aces_meld": bool(melds[team, E.ACE].sum()),
+            "wild_meld": bool(melds[team, E.WILD_MELD].sum()),
+            "sevens_dead": bool(is_dead(m, E.SEVEN)),
+            "aces_dead": bool(is_dead(m, E.ACE)),
+            "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
+            "special_distance": int(distance) if special_rules else 99,
+            "went_out": False,
+        }
+    )
+    snap.cards = cards
+    if not lazy:
+        snap["position"] = _position(*cards)
+    return snap
 
 
 def sample_positions(
-    hands: int, seed: int = 0, policy: str | None = None, ruleset=None
-) -> list[dict]:
+    hands: int, seed: int = 0, policy: str | None = None, ruleset=None, n_jobs: int = 1
+) -> list[Snapshot]:
     """Snapshots of every turn start of ``hands`` hands of ``policy`` (default the strongest
     fast one) against itself; hand ``h`` is ``sim.Game(seed, hand_id=h)``. Each snapshot's
     ``hand`` is h and ``went_out`` is set when the player went out (not by a special hand)
-    in that turn. Serial on purpose: handing ~40 snapshots a hand back from worker processes
-    (pickled Positions, ~0.1 ms each) cost more than the play (issue 12)."""
+    in that turn. ``n_jobs``: blocks of hands in parallel (``sim.runner.parallel_map``); the
+    snapshots are the same, in the same order, for any number. Their Positions are made when
+    read (:class:`Snapshot`): sent back from a worker as Positions, ~40 a hand at ~0.1 ms
+    each, they had cost more than the play (issue 12)."""
+    from sim.policies.registry import parse, strongest_fast
+    from sim.ruleset import as_ruleset
+    from sim.runner import check_jobs, parallel_map
+
+    n_jobs = check_jobs(n_jobs)
+    name = policy or strongest_fast()
+    parse(name)  # an unknown policy or a bad ruleset is refused here, not in a worker
+    ruleset = as_ruleset(ruleset)
+    block = max(1, -(-hands // (4 * n_jobs)))  # a few blocks a worker: even finishing times
+    tasks = [(range(b, min(b + block, hands)), seed, name, ruleset)
+             for b in range(0, hands, block)]  # fmt: skip
+    return [snap for part in parallel_map(_sample_hands, tasks, n_jobs) for snap in part]
+
+
+def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snapshot]:
+    """:func:`sample_positions` of the hands ``hand_ids``, in this process."""
     import sim
     from sim.engine.judge import forced_action
-    from sim.policies.registry import strongest_fast
+    from sim.policies.registry import parse
     from sim.ruleset import as_ruleset
 
     ruleset = as_ruleset(ruleset)
     specials = ruleset.to_array()[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON
-    name = policy or strongest_fast()
+    spec, params, _ = parse(policy)
     out = []
-    for h in range(hands):
+    for h in hand_ids:
         g = sim.Game(seed=seed, hand_id=h, rules=ruleset)
         last_turn, current = -1, None
         while not g.is_over:
@@ -359,13 +427,16 @@ def sample_positions(
             if int(st[E.ST_PHASE]) == E.PH_DRAW and int(st[E.ST_TURN]) != last_turn:
                 last_turn = int(st[E.ST_TURN])
                 if int(st[E.ST_STOCK_N]) > 0:
-                    current = snapshot(g, specials)
+                    current = snapshot(g, specials, lazy=True)
                     current["hand"] = h
                     out.append(current)
                 else:
                     current = None
-            a = int(forced_action(g.observation()))
-            g.apply(a if a >= 0 else g.policy_action(name))
+            obs = g.observation()  # one for both: Game.policy_action would observe again
+            a = int(forced_action(obs))
+            if a < 0:
+                a = int(spec.decide(obs, params, g.rng, g.rules, g._scratch))
+            g.apply(a)
         went = g.out_team
         if current is not None and went == current["team"] and g.special_hand[1] < 0:
             current["went_out"] = int(g.state[E.ST_PLAYER]) == current["seat"]
@@ -476,7 +547,7 @@ def run_experiments(
     n_hands = sample_hands or max(100, 6 * positions)
     if progress:
         progress(f"decision experiments: sampling positions from {n_hands:,} hands of {strong}")
-    snaps = sample_positions(n_hands, seed, strong, ruleset)
+    snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs)
     rows = []
     for exp in chosen:
         picked = choose(snaps, exp, positions, seed)

@@ -374,3 +374,27 @@ def test_notebook_executes_and_asserts(monkeypatch):
     )
     client.execute()
     assert os.environ["CANASTA_NB_N"] == "12"
+
+
+def test_sampled_snapshots_do_not_depend_on_jobs_and_make_their_positions_when_read():
+    """Issue 12: ``sample_positions(n_jobs=2)`` gives the snapshots of ``n_jobs=1``, in the
+    same order; a sampled snapshot makes its Position when first read, the same Position as
+    :func:`analysis.decisions.snapshot` makes at once (keys, features and cards)."""
+    import pickle
+
+    one = D.sample_positions(9, seed=7)
+    two = D.sample_positions(9, seed=7, n_jobs=2)
+    assert len(one) == len(two) > 100
+    for a, b in zip(one, two, strict=True):
+        assert "position" not in a and "position" not in b  # not made yet
+        assert dict(a) == dict(b)
+        pa, pb = a["position"], pickle.loads(pickle.dumps(b))["position"]
+        for f in ("hand", "pile", "seat", "turn", "scores", "pile_top", "pile_size", "stock",
+                  "hand_sizes"):  # fmt: skip
+            assert np.array_equal(getattr(pa, f), getattr(pb, f)), f
+        assert pa.melds.keys() == pb.melds.keys()
+        for t in pa.melds:
+            for g, h in zip(pa.melds[t], pb.melds[t], strict=True):
+                assert np.array_equal(g, h)
+    with pytest.raises(CanastaError, match="policy"):
+        D.sample_positions(2, policy="no_such_policy", n_jobs=2)
