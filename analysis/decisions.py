@@ -532,8 +532,9 @@ def run_experiments(
 ) -> pd.DataFrame:
     """Every experiment at up to ``positions`` positions, ``deals`` paired deals each: one
     row per (experiment, position) with its features, hand and mean paired difference.
-    ``n_jobs``: positions in parallel (``sim.runner.parallel_map``); every position has its
-    own seed, so the rows are the same for any number."""
+    ``n_jobs``: the sampling of positions and the positions' arms in parallel
+    (``sim.runner.parallel_map``); every hand and every position has its own seed, so the rows
+    are the same for any number."""
     from sim.policies.registry import strongest_fast
     from sim.runner import check_jobs, parallel_map
     from sim.validate import check_count, check_seed
