@@ -409,13 +409,12 @@ def sample_positions(
 
 
 def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snapshot]:
-    """:func:`sample_positions` of the hands ``hand_ids``, in this process."""
+    """:func:`sample_positions` of the hands ``hand_ids``, in this process (``ruleset``: a
+    ``Ruleset``, as :func:`sample_positions` made it)."""
     import sim
     from sim.engine.judge import forced_action
     from sim.policies.registry import parse
-    from sim.ruleset import as_ruleset
 
-    ruleset = as_ruleset(ruleset)
     specials = ruleset.to_array()[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON
     spec, params, _ = parse(policy)
     out = []
@@ -434,9 +433,7 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snap
                     current = None
             obs = g.observation()  # one for both: Game.policy_action would observe again
             a = int(forced_action(obs))
-            if a < 0:
-                a = int(spec.decide(obs, params, g.rng, g.rules, g._scratch))
-            g.apply(a)
+            g.apply(a if a >= 0 else g.decide(spec, params, obs))
         went = g.out_team
         if current is not None and went == current["team"] and g.special_hand[1] < 0:
             current["went_out"] = int(g.state[E.ST_PLAYER]) == current["seat"]

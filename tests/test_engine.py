@@ -316,3 +316,25 @@ def test_open_1_check_action_plan_cache_agrees_with_action_reason():
             )
             g.apply(a)
     assert hits >= 20, hits  # the cache was in use
+
+
+def test_turn_1_game_decide_on_the_callers_observation_plays_as_policy_action():
+    """``Game.decide`` (a policy resolved once, the observation the caller made) takes the
+    actions ``Game.policy_action`` takes, hand for hand: two games of the same seed, each
+    policy asked through one of them."""
+    from sim.engine.game import Game
+    from sim.engine.judge import forced_action
+    from sim.policies.registry import parse
+
+    spec, params, _ = parse("strong")
+    for hand_id in range(3):
+        a_game, b_game = Game(seed=12, hand_id=hand_id), Game(seed=12, hand_id=hand_id)
+        while not a_game.is_over:
+            obs = a_game.observation()
+            forced = int(forced_action(obs))
+            a = forced if forced >= 0 else a_game.decide(spec, params, obs)
+            b = forced if forced >= 0 else b_game.policy_action("strong")
+            assert a == b, (hand_id, a_game.turn)
+            a_game.apply(a)
+            b_game.apply(b)
+        assert b_game.is_over and a_game.actions == b_game.actions

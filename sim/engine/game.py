@@ -199,7 +199,15 @@ class Game:
                     f"params of {policy!r}: expected {p.size} numbers (the policy's parameters)"
                 )
             p = np.ascontiguousarray(given, dtype=np.float64)
-        return int(spec.decide(self.observation(), p, self.rng, self.rules, self._scratch))
+        return self.decide(spec, p)
+
+    def decide(self, spec, params: np.ndarray, obs: np.ndarray | None = None) -> int:
+        """The action of a policy resolved once (``sim.policies.registry.parse``: its spec and
+        parameter array), from this game's rng; ``obs``: the current player's observation when
+        the caller has made it already (a loop that also asks ``forced_action``)."""
+        if obs is None:
+            obs = self.observation()
+        return int(spec.decide(obs, params, self.rng, self.rules, self._scratch))
 
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
         """Play to the end of the hand with one policy per team."""

@@ -646,40 +646,31 @@ def _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
 def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     """OPEN-1..4 for a meld operation on a natural ``slot`` in an opening turn that passes the
     other rules: is the opening still completable after it? ``best_ax``: the turn's best counts
-    through at least (naturals, wilds) on each rank (``opening_op_values``), which is the
-    answer for the operation's wilds split jokers first; another split counts less by at most
-    the jokers it leaves for later, 30 points each, so it is judged by the full search only
-    when that difference matters. With a started, incomplete wild meld (MELD-8: wild cards
-    placed elsewhere are counted differently after the operation) the full search judges."""
+    through at least (naturals, wilds) on each rank (``opening_op_values``), judged by
+    ``_opening_ok_from``. With a started, incomplete wild meld (MELD-8: wild cards placed
+    elsewhere are counted differently after the operation) the full search judges."""
     w = two + joker
     if w > 0 and wm_started:
         return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
-    mc = obs[E.OB_OPEN_MIN]
     v = best_ax[slot - E.FIRST_NATURAL, nat, w]
+    return _opening_ok_from(obs, slot, nat, two, joker, rules, tmp, v)
+
+
+@njit(cache=True, inline="always")
+def _opening_ok_from(obs, slot, nat, two, joker, rules, tmp, v):
+    """OPEN-1..4 for a meld operation of an opening turn that passes the other rules, from
+    ``v``: the best count of a valid opening after it with its wild cards split jokers first
+    (``opening_op_values``: ``best_ax`` on a natural rank, ``best_wm`` on the wild meld).
+    Another split counts less by at most the jokers it leaves for later, 30 points each, so
+    the full search judges only when that difference matters."""
+    mc = obs[E.OB_OPEN_MIN]
     if v < mc:
-        return False  # OPEN-1..4: no valid opening puts this much on the rank
+        return False  # OPEN-1..4: no valid opening after this operation
+    w = two + joker
     jf = min(w, obs[E.OB_HAND + E.JOKER])  # the jokers-first split of w
     if joker == jf or v - (jf - joker) * (E.KIND_VALUE[E.JOKER] - E.KIND_VALUE[E.TWO]) >= mc:
         return True
     return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
-
-
-@njit(cache=True, inline="always")
-def _opening_wm_ok(obs, two, joker, rules, tmp, best_wm):
-    """OPEN-1..4 for a wild meld operation of an opening turn that passes the other rules, as
-    ``_opening_op_ok`` for a natural rank: ``best_wm[w]`` (``opening_op_values``) is the
-    answer for the jokers-first split of its ``w`` wild cards, another split counts less by at
-    most the jokers it leaves for later, and only when that matters does the full search
-    judge."""
-    w = two + joker
-    mc = obs[E.OB_OPEN_MIN]
-    v = best_wm[w]
-    if v < mc:
-        return False  # OPEN-1..4: no valid opening after this operation
-    jf = min(w, obs[E.OB_HAND + E.JOKER])  # the jokers-first split of w
-    if joker == jf or v - (jf - joker) * (E.KIND_VALUE[E.JOKER] - E.KIND_VALUE[E.TWO]) >= mc:
-        return True
-    return _meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True) == E.R_OK
 
 
 @njit(cache=True, _nrt=False)
@@ -689,7 +680,7 @@ def legal_actions(obs, rules, out, tmp):
     ``legal_actions_filter`` (the table filtered by ``action_reason``), the rules other than
     OPEN-1..4 judged once per number of wild cards (``_meld_rules_ok``), OPEN-1..4 for every
     candidate of an opening turn by one search (``opening_op_values``; ``_opening_op_ok`` on a
-    natural rank, ``_opening_wm_ok`` on the wild meld) (tests/test_legal_generation.py, on
+    natural rank, ``_opening_ok_from`` on the wild meld) (tests/test_legal_generation.py, on
     every decision of real hands)."""
     phase = obs[E.OB_PHASE]
     if phase != E.PH_PLAY:
@@ -737,7 +728,9 @@ def legal_actions(obs, rules, out, tmp):
                 obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, held, threes
             ):
                 continue
-            if opening and not _opening_wm_ok(obs, two, joker, rules, tmp, best_wm):
+            if opening and not _opening_ok_from(
+                obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, best_wm[two + joker]
+            ):
                 continue  # OPEN-1..4
             out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
             n += 1
