@@ -26,7 +26,6 @@ from sim.policies.common import (
     opening_stands,
     opening_step,
     plan_step,
-    work_keys,
     work_pending,
     work_plan,
     work_sub,
@@ -334,26 +333,33 @@ def safe_discard(obs, params, rules, scratch):
 
 @njit(cache=True, _nrt=False)
 def _safe_discard(obs, params, rules, scratch, late):
-    """``safe_discard`` with ``late`` (``_late``) already known. One pass over the kinds keys
-    each kind and counts the hand's size; the legal discards come as one mask
-    (``_legal_discards``, what ``legal_actions`` uses), and the legal kind of lowest key wins,
-    the lower kind on a tie: the order in which the earlier version tried them (issue 12,
-    ninth pass; the same decisions: tests/test_records_unchanged)."""
+    """``safe_discard`` with ``late`` (``_late``) already known. The legal discards come first,
+    as one mask (``_legal_discards``, what ``legal_actions`` uses), then one pass over the held
+    kinds keys each legal one and keeps the lowest key, the lower kind on a tie: the order in
+    which the earlier versions tried them (issue 12, ninth and fifteenth passes: the keys of
+    illegal kinds are no longer computed nor stored; the same decisions:
+    tests/test_records_unchanged)."""
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return -1  # TURN-1: no discard is legal
     hand = ob_hand(obs)
-    keys = work_keys(scratch)
+    total = 0
+    for k in range(E.N_KINDS):
+        total += hand[k]
+    legal = _legal_discards(obs, hand, total, _turn_opening_reason(obs))
+    legal &= ~((1 << E.RED_THREE) | (1 << E.BLACK_THREE))  # DISCARD-1: never a three
+    if legal == 0:
+        return -1
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
     pile_n = obs[E.OB_PILE_N]
     safe_w = params[H_SAFE_WEIGHT]
     feed = 1.0 + params[H_FEED_WEIGHT]
     w = params[H_DUMP_WEIGHT] if late else 0.2
     melds = ob_melds(obs)
-    total = 0
+    best_k, best = -1, NO_KEY
     for k in range(E.N_KINDS):
-        h = hand[k]
-        total += h
-        if h == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
-            keys[k] = NO_KEY  # DISCARD-1
+        if not (legal >> k) & 1:
             continue
+        h = hand[k]
         own, opp = meld_size(melds, 0, k), meld_size(melds, 1, k)
         keep = 0.0
         if k == E.JOKER or k == E.TWO:
@@ -378,14 +384,9 @@ def _safe_discard(obs, params, rules, scratch, late):
                         risk *= feed
             keep += safe_w * risk
             keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
-        keys[k] = np.int64(keep * 1000.0)
-    if obs[E.OB_PHASE] != E.PH_PLAY:
-        return -1  # TURN-1: no discard is legal
-    legal = _legal_discards(obs, hand, total, _turn_opening_reason(obs))
-    best_k, best = -1, NO_KEY
-    for k in range(E.N_KINDS):
-        if (legal >> k) & 1 and keys[k] < best:
-            best_k, best = k, keys[k]
+        key = np.int64(keep * 1000.0)
+        if key < best:
+            best_k, best = k, key
     if best_k < 0:
         return -1
     return E.A_DISCARD + best_k
