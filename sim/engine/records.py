@@ -24,7 +24,28 @@ def records_frame(rows: np.ndarray, policy_team0: str, policy_team1: str) -> pd.
     # every row) has the type even with no rows, and the names have it when there are rows
     text = pd.Series(["x"]).dtype
     for name, names in (("end_reason", END_NAMES), ("special_hand", SPECIAL_NAMES)):
-        cols[name] = pd.Series(np.asarray(names, dtype=object)[cols[name]], copy=False).array
+        if n > 0 and _arrow_text(text):
+            cols[name] = _arrow_names(text, names, cols[name])
+        else:
+            cols[name] = pd.Series(np.asarray(names, dtype=object)[cols[name]], copy=False).array
     for name, label in zip(POLICY_COLUMNS, (policy_team0, policy_team1), strict=True):
-        cols[name] = pd.array(np.full(n, label, dtype=object), dtype=text)
+        if _arrow_text(text):
+            cols[name] = _arrow_names(text, (label,), np.zeros(n, dtype=np.int64))
+        else:
+            cols[name] = pd.array(np.full(n, label, dtype=object), dtype=text)
     return pd.DataFrame({name: cols[name] for name in FRAME_COLUMNS}, copy=False)
+
+
+def _arrow_text(dtype) -> bool:
+    """pandas' string type is stored by pyarrow (pandas 3's ``str``)."""
+    return isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow"
+
+
+def _arrow_names(dtype, names, codes: np.ndarray):
+    """``names[codes]`` as an array of the string type ``dtype``, built by pyarrow from the few
+    names (issue 12, fifteenth pass: converting a column of Python strings cost ~0.4 us a
+    row, ~1% of a heuristic hand; the same values and types: tests/test_speed12_frames.py)."""
+    import pyarrow as pa
+
+    table = pa.array(list(names), type=pa.large_string())
+    return dtype.__from_arrow__(table.take(pa.array(codes)))
