@@ -7,7 +7,10 @@ A policy is a compiled function ::
 - ``obs``: ``int64[OBS_SIZE]``, what the acting player can see (layout ``OBS_FIELDS`` in
   ``sim.encoding``: own team first, seats counted from the player). Its phase (``OB_PHASE``)
   says which decision is asked: the DEAL-5 keep-or-lay choice, the draw, or a play step (one
-  meld operation, a special-hand declaration, or the discard that ends the turn).
+  meld operation, a special-hand declaration, or the discard that ends the turn). A policy
+  leaves it as it found it (a check may change words and undo the change, as the built-in
+  ones do): the engine judges the proposal on it and, after the player's own meld
+  operation, updates only the words the operation changed (``observe_after_meld``).
 - ``params``: ``float64[n]``, the policy's named parameters in registry order.
 - ``rng``: ``uint64[4]``, the hand's generator (``sim.rng``); draw from it for any randomness.
 - ``rules``: ``int64[N_RS]``, the ruleset array.

@@ -108,6 +108,33 @@ def observe(st, p, obs):
 
 
 @njit(cache=True, _nrt=False)
+def observe_after_meld(st, p, obs, slot):
+    """``observe(st, p, obs)`` when ``obs`` already holds player ``p``'s observation from
+    before the meld operation on ``slot`` that p has just made (``apply_action``; the policy
+    returned the observation as it found it, ``sim.engine.contract``): only the words such an
+    operation changes are copied again (issue 12, fifteenth pass: ~30 of a heuristic hand's ~73
+    observations follow a meld of the same player). A meld operation changes the player's
+    hand, the team's meld of ``slot``, the turn's pending melds on ``slot`` (OPEN-1..4) and
+    the turn's melded flag, and when the opening then stands the cards aside join the hand
+    (PILE-1/2): nothing else seen (the phase, the turn, the pile, the other seats, scores).
+    The same words as ``observe`` (tests/test_speed15_observe.py, every such step of real
+    hands)."""
+    obs[E.OB_MELDED] = st[E.ST_MELDED]
+    copy_words(obs, E.OB_HAND, st, E.ST_HANDS + p * E.N_KINDS, E.N_KINDS)
+    copy_words(obs, E.OB_ASIDE, st, E.ST_ASIDE, E.N_KINDS)
+    n = 0
+    for k in range(E.N_KINDS):
+        n += st[E.ST_HANDS + p * E.N_KINDS + k]
+    obs[E.OB_HAND_SIZES] = n
+    team = p % E.N_TEAMS
+    at = slot * E.N_MELD_COLS
+    width = E.N_KINDS * E.N_MELD_COLS
+    for c in range(E.N_MELD_COLS):
+        obs[E.OB_MELDS + at + c] = st[E.ST_MELDS + team * width + at + c]
+        obs[E.OB_PENDING + at + c] = st[E.ST_PENDING + at + c]
+
+
+@njit(cache=True, _nrt=False)
 def observe_table(st, p, obs):
     """``observe`` driven by the table ``SEEN_FIELDS``: the oracle the unrolled ``observe``
     is tested against (tests/test_speed2_observe.py, every step of real hands)."""

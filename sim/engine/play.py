@@ -15,7 +15,7 @@ from sim import encoding as E
 from sim.engine.contract import POLICY_TYPE
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import first_legal_action, judge_choice
-from sim.engine.observe import observe
+from sim.engine.observe import observe, observe_after_meld
 from sim.engine.state import apply_action, deal, score_hand, started_col
 from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
 from sim.legality import canastas, meld_size
@@ -77,18 +77,26 @@ def play_hand_loop(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, c
     every step of the hand; every array here belongs to the caller."""
     for i in range(E.PC_SIZE):
         cache[i] = 0
+    melded = -1  # the slot of the meld operation the player to act has just made, else -1
     while st[E.ST_PHASE] != E.PH_OVER:
         a = forced_action_state(st)
         if a >= 0:
             cache[E.PC_VALID] = 0
+            melded = -1
             apply_action(st, a, rules, log)  # no choice: the policy is not asked
             continue
-        observe(st, st[E.ST_PLAYER], obs)  # only when the policy is asked (speed)
+        # only when the policy is asked (speed); after the player's own meld operation only
+        # the words it changed (observe_after_meld)
+        if melded >= 0:
+            observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
+        else:
+            observe(st, st[E.ST_PLAYER], obs)
         a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
         if a < 0:
             return E.INV_STUCK
         apply_action(st, a, rules, log)
         st[E.ST_DECISIONS] += 1
+        melded = E.ACTION_TABLE[a, E.AC_SLOT] if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD else -1
         if debug:
             code = check_invariants(st, rules, scratch_tmp(scratch))
             if code != 0:
