@@ -22,6 +22,12 @@ from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
 
+#: ``apply_action`` and ``observe`` inlined into the hand loop alone (issue 12, fifteenth pass:
+#: a call between compiled functions passes each array as ~7 words, most of them on the stack,
+#: ~110 transitions and ~45 observations a hand); every other caller calls the one compiled copy
+_apply_inline = njit(inline="always")(apply_action.py_func)
+_observe_inline = njit(inline="always")(observe.py_func)
+
 
 @njit(cache=True, inline="always")
 def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache):
@@ -83,18 +89,18 @@ def play_hand_loop(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, c
         if a >= 0:
             cache[E.PC_VALID] = 0
             melded = -1
-            apply_action(st, a, rules, log)  # no choice: the policy is not asked
+            _apply_inline(st, a, rules, log)  # no choice: the policy is not asked
             continue
         # only when the policy is asked (speed); after the player's own meld operation only
         # the words it changed (observe_after_meld)
         if melded >= 0:
             observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
         else:
-            observe(st, st[E.ST_PLAYER], obs)
+            _observe_inline(st, st[E.ST_PLAYER], obs)
         a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
         if a < 0:
             return E.INV_STUCK
-        apply_action(st, a, rules, log)
+        _apply_inline(st, a, rules, log)
         st[E.ST_DECISIONS] += 1
         melded = E.ACTION_TABLE[a, E.AC_SLOT] if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD else -1
         if debug:
