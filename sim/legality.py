@@ -49,7 +49,7 @@ def is_dead(melds, kind):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # a short loop, inlined where counted (issue 12)
 def team_canastas(melds_team):
     """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
     n = 0
@@ -62,7 +62,7 @@ def team_canastas(melds_team):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")
 def canastas(melds, team):
     """MELD-10: number of the team's completed canastas."""
     return team_canastas(melds[team])

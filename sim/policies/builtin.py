@@ -221,12 +221,17 @@ def _risky_start_mask(obs, params):
     return mask
 
 
+#: OUT-1 inlined at the heuristic's two calls of every play decision (issue 12, fifteenth pass:
+#: a call between compiled functions passes each array as ~7 words, mostly on the stack)
+_out_reason_inline = njit(inline="always")(out_reason.py_func)
+
+
 @njit(cache=True, _nrt=False)
 def _late(obs, params):
     """The hand may end soon: the stock is low, or the opponents could go out (OUT-1)."""
     if obs[E.OB_STOCK_N] <= params[H_LATE_STOCK]:
         return True
-    return params[H_OPP_OUT_LATE] > 0 and out_reason(ob_melds(obs), opaque(1)) == E.R_OK
+    return params[H_OPP_OUT_LATE] > 0 and _out_reason_inline(ob_melds(obs), opaque(1)) == E.R_OK
 
 
 @njit(cache=True, _nrt=False)
@@ -392,6 +397,10 @@ def _safe_discard(obs, params, rules, scratch, late):
     return E.A_DISCARD + best_k
 
 
+#: inlined at the heuristic's own discard, ~36 calls a hand (the call's cost, as above)
+_safe_discard_inline = njit(inline="always")(_safe_discard.py_func)
+
+
 @njit(cache=True, inline="always")
 def _take_pile_ok(obs, params, rules, scratch):
     """PILE-1/2 and judgement: a big enough pile, and no sevens/aces meld it would not start."""
@@ -467,7 +476,7 @@ def heuristic_play(obs, params, rules, scratch):
         if obs[E.OB_MELDED] == 0:
             return safe_discard(obs, params, rules, scratch)  # cannot open yet
     mask = _risky_start_mask(obs, params)
-    if out_reason(ob_melds(obs), opaque(0)) == E.R_OK:
+    if _out_reason_inline(ob_melds(obs), opaque(0)) == E.R_OK:
         a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
             return a
@@ -488,7 +497,7 @@ def heuristic_play(obs, params, rules, scratch):
         a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two] if w - two <= 4 else -1
         if a >= 0 and action_ok(obs, a, rules, tmp):
             return a
-    return _safe_discard(obs, params, rules, scratch, late)
+    return _safe_discard_inline(obs, params, rules, scratch, late)
 
 
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)

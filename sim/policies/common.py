@@ -386,6 +386,11 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
     return best_a
 
 
+#: inlined in ``largest_meld``, its common call (issue 12, fifteenth pass: a call between
+#: compiled functions passes each array as ~7 words, mostly on the stack)
+_largest_natural_meld_inline = njit(inline="always")(_largest_natural_meld.py_func)
+
+
 @njit(cache=True, inline="always")
 def _op_wilds_cap(obs, melds, slot, held, maxw, rules):
     """The most wild cards ``largest_meld`` need try on natural ``slot`` (holding ``held``),
@@ -425,7 +430,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     shortcut a call of its own, as before it (issue 12, tenth pass: inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
     if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
-        a = _largest_natural_meld(obs, rules, scratch, skip_mask)
+        a = _largest_natural_meld_inline(obs, rules, scratch, skip_mask)
         if a != FULL_CHECK:
             return a
     hand = ob_hand(obs)
