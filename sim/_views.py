@@ -121,6 +121,15 @@ def copy_into(dst, src):
         d[i] = s[i]
 
 
+def inline_copy(fn):
+    """A copy of the compiled function ``fn`` that numba inlines where it is called, for the
+    one or two callers on a hot path; every other caller keeps calling ``fn``'s one compiled
+    copy. A call between compiled functions passes each array argument as its whole
+    structure (7 words for a 1-D array, 11 for a 3-D one), most of them on the stack: about as
+    much work as a small function's body, paid at every call (issue 12, fifteenth pass)."""
+    return njit(inline="always")(fn.py_func)
+
+
 @njit(cache=True, inline="always")
 def sum_words(a, at, n):
     """``a[at : at + n].sum()`` by a loop compiled in place: numba's ``sum`` is a function of

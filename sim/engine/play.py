@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
+from sim._views import inline_copy
 from sim.engine.contract import POLICY_TYPE
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import first_legal_action, judge_choice
@@ -22,11 +23,9 @@ from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
 
-#: ``apply_action`` and ``observe`` inlined into the hand loop alone (issue 12, fifteenth pass:
-#: a call between compiled functions passes each array as ~7 words, most of them on the stack,
-#: ~110 transitions and ~45 observations a hand); every other caller calls the one compiled copy
-_apply_inline = njit(inline="always")(apply_action.py_func)
-_observe_inline = njit(inline="always")(observe.py_func)
+#: inlined into the hand loop alone (``inline_copy``): ~110 transitions and ~45 observations a hand
+_apply_inline = inline_copy(apply_action)
+_observe_inline = inline_copy(observe)
 
 
 @njit(cache=True, inline="always")

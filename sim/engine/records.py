@@ -23,13 +23,14 @@ def records_frame(rows: np.ndarray, policy_team0: str, policy_team1: str) -> pd.
     # (``str`` in pandas 3, object before); as that assignment did, a label (one string for
     # every row) has the type even with no rows, and the names have it when there are rows
     text = pd.Series(["x"]).dtype
+    arrow = _arrow_text(text)
     for name, names in (("end_reason", END_NAMES), ("special_hand", SPECIAL_NAMES)):
-        if n > 0 and _arrow_text(text):
+        if n > 0 and arrow:
             cols[name] = _arrow_names(text, names, cols[name])
         else:
             cols[name] = pd.Series(np.asarray(names, dtype=object)[cols[name]], copy=False).array
     for name, label in zip(POLICY_COLUMNS, (policy_team0, policy_team1), strict=True):
-        if _arrow_text(text):
+        if arrow:
             cols[name] = _arrow_names(text, (label,), np.zeros(n, dtype=np.int64))
         else:
             cols[name] = pd.array(np.full(n, label, dtype=object), dtype=text)

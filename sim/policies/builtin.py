@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import opaque
+from sim._views import inline_copy, opaque, sum_words
 from sim.engine.judge import (
     _legal_discards,
     _turn_opening_reason,
@@ -221,9 +221,8 @@ def _risky_start_mask(obs, params):
     return mask
 
 
-#: OUT-1 inlined at the heuristic's two calls of every play decision (issue 12, fifteenth pass:
-#: a call between compiled functions passes each array as ~7 words, mostly on the stack)
-_out_reason_inline = njit(inline="always")(out_reason.py_func)
+#: OUT-1 inlined at the heuristic's two calls of every play decision (``inline_copy``)
+_out_reason_inline = inline_copy(out_reason)
 
 
 @njit(cache=True, _nrt=False)
@@ -347,11 +346,8 @@ def _safe_discard(obs, params, rules, scratch, late):
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return -1  # TURN-1: no discard is legal
     hand = ob_hand(obs)
-    total = 0
-    for k in range(E.N_KINDS):
-        total += hand[k]
-    legal = _legal_discards(obs, hand, total, _turn_opening_reason(obs))
-    legal &= ~((1 << E.RED_THREE) | (1 << E.BLACK_THREE))  # DISCARD-1: never a three
+    total = sum_words(obs, E.OB_HAND, E.N_KINDS)
+    legal = _legal_discards(obs, hand, total, _turn_opening_reason(obs))  # DISCARD-1..3, OUT-1
     if legal == 0:
         return -1
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
@@ -397,8 +393,8 @@ def _safe_discard(obs, params, rules, scratch, late):
     return E.A_DISCARD + best_k
 
 
-#: inlined at the heuristic's own discard, ~36 calls a hand (the call's cost, as above)
-_safe_discard_inline = njit(inline="always")(_safe_discard.py_func)
+#: inlined at the heuristic's own discard, ~36 calls a hand (``inline_copy``)
+_safe_discard_inline = inline_copy(_safe_discard)
 
 
 @njit(cache=True, inline="always")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import copy_into, opaque
+from sim._views import copy_into, inline_copy, opaque
 from sim.engine.judge import (
     action_ok,
     meld_reason_without_opening,
@@ -386,9 +386,8 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
     return best_a
 
 
-#: inlined in ``largest_meld``, its common call (issue 12, fifteenth pass: a call between
-#: compiled functions passes each array as ~7 words, mostly on the stack)
-_largest_natural_meld_inline = njit(inline="always")(_largest_natural_meld.py_func)
+#: inlined in ``largest_meld``, its common call (``inline_copy``)
+_largest_natural_meld_inline = inline_copy(_largest_natural_meld)
 
 
 @njit(cache=True, inline="always")
