@@ -4,6 +4,8 @@ dependency).
 
 - ``sim`` never imports ``analysis``, ``reports`` or the command line (``canasta``);
 - ``analysis`` never imports ``reports`` or the command line;
+- the rules core (``sim/legality``, ``special``, ``scoring``, ``odds``, ``sampler``, ``finished``)
+  imports nothing above it: no engine, policy, runner or face;
 - the engine (``sim/engine``) never imports the policy registry, the runner level (``sim.api``,
   ``sim.runner``, ``sim.store``, ``sim.warm``) or anything above ``sim``: it takes compiled
   policies.
@@ -122,3 +124,56 @@ def test_the_scan_sees_lazy_relative_and_aliased_imports(tmp_path, source, expec
     f.parent.mkdir()
     f.write_text(source)
     assert expected in imports(f, tmp_path)
+
+
+#: the rules core (layer 2 of docs/architecture.md): the rules kernels and the exact odds
+RULES_CORE = (
+    "sim/legality",
+    "sim/special.py",
+    "sim/scoring.py",
+    "sim/odds.py",
+    "sim/sampler.py",
+    "sim/finished.py",
+)
+#: what lies above the rules core: the engine, the policies, the runner level and the faces
+RULES_CORE_FORBIDDEN = (
+    "sim.engine",
+    "sim.policies",
+    "sim.api",
+    "sim.runner",
+    "sim.store",
+    "sim.warm",
+    "sim.env",
+    "analysis",
+    "reports",
+    CLI,
+)
+#: the sampler's runner import is removed by issue 32 (drop this entry when it merges: the
+#: test below fails while an entry is no longer needed)
+RULES_CORE_EXCEPTIONS = {("sim/sampler.py", "sim.runner")}
+
+
+def rules_core_files() -> list[Path]:
+    out = []
+    for entry in RULES_CORE:
+        path = ROOT / entry
+        out += sorted(path.rglob("*.py")) if path.is_dir() else [path]
+    return out
+
+
+def test_rules_core_imports_nothing_above_it():
+    """The rules kernels see only the vocabulary and each other: never the engine, a policy,
+    the runner or a face (layers 1-2 of docs/architecture.md)."""
+    found = []
+    for f in rules_core_files():
+        rel = f.relative_to(ROOT).as_posix()
+        for mod in sorted(imports(f)):
+            for bad in RULES_CORE_FORBIDDEN:
+                if under(mod, bad) and (rel, bad) not in RULES_CORE_EXCEPTIONS:
+                    found.append(f"{rel} imports {mod}")
+    assert found == []
+
+
+def test_rules_core_exceptions_are_still_needed():
+    for rel, bad in RULES_CORE_EXCEPTIONS:
+        assert any(under(m, bad) for m in imports(ROOT / rel)), f"{rel} no longer imports {bad}"

@@ -26,13 +26,14 @@ from numba import njit
 from numba.core.registry import CPUDispatcher
 
 from sim import encoding as E
-from sim import legality, rng, scoring, special
+from sim import rng, scoring, special
 from sim.engine import invariants, judge, observe, play, state
 from sim.engine import views as engine_views
 from sim.engine.judge import action_reason, check_action, legal_actions, legal_actions_filter
 from sim.engine.observe import observe as observe_state
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_hint
+from sim.legality import cards, discard, melds, opening, opening_search, out, pile
 from sim.policies import builtin, common, strong, strong_features
 from sim.policies.builtin import (
     greedy_decide,
@@ -42,7 +43,8 @@ from sim.policies.builtin import (
 )
 from tests.test_speed3_opening_ops import RULES, _games
 
-HOT_MODULES = (legality, special, scoring, judge, state, observe, engine_views, builtin, common)
+HOT_MODULES = (melds, opening, opening_search, pile, discard, out, cards)
+HOT_MODULES += (special, scoring, judge, state, observe, engine_views, builtin, common)
 HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
 HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop), eighth pass
 

@@ -14,6 +14,18 @@ from sim.engine.game import Game
 from sim.engine.judge import forced_action
 from sim.engine.views import ob_aside_total, ob_hand, ob_melds, ob_pending
 from sim.legality import (
+    PILE_MELD_LIMIT,
+    RELAX_LEAVE,
+    RELAX_OPEN_2,
+    RELAX_OPEN_4,
+    best_opening,
+    best_opening_work,
+    is_dead,
+    leave_reason,
+    meld_size,
+    pile_reason_work,
+)
+from sim.legality.opening_search import (
     _B,
     _C,
     _F,
@@ -21,19 +33,9 @@ from sim.legality import (
     _NO,
     _SUB,
     _VALUE,
-    PILE_MELD_LIMIT,
-    RELAX_LEAVE,
-    RELAX_OPEN_2,
-    RELAX_OPEN_4,
     _decode,
     _encode,
     _wild_points,
-    best_opening,
-    best_opening_work,
-    is_dead,
-    leave_reason,
-    meld_size,
-    pile_reason_work,
 )
 from tests.test_legality import _pending_from, random_hand, random_rules
 

@@ -1,10 +1,11 @@
-"""Compiled rule checks for melds, the opening, the pile, discards and going out.
+"""OPEN-1..4 with MELD-1..9 and OUT-1/2: the opening search, the largest count an initial
+meld can reach from a position, with its plan.
 
-Each kernel judges one rule family on plain int64 arrays (layouts in ``sim.encoding``) and
-returns a reason code: ``R_OK`` when legal, otherwise the code of the rule that refuses
-(``sim.encoding.explain`` turns it into "MELD-6: ..."). The engine, the command line and the
-tests all use these kernels; nothing else re-implements a rule. ``tests/twins/legality_twin.py``
-is the slow, obvious twin they are checked against.
+A dynamic programme over the natural ranks (``_search_in``); ``opening_path_count`` checks one
+given plan as a path of it, ``opening_op_counts`` answers for every meld operation of an
+opening turn at once. Its rank step (``_rank_step``) restates MELD-1/2/4/6 and OPEN-4 on one
+rank's totals: checked against ``meld_reason`` by tests/test_rule_shortcuts.py, and the whole
+search against the slow twin (tests/twins/legality_twin.py).
 """
 
 from __future__ import annotations
@@ -13,196 +14,21 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import c_view, copy_into
+from sim.legality.melds import is_dead
 
-# Kernels get these as module constants; they are fixed by the rules, never user-set.
+__all__ = [
+    "RELAX_LEAVE",
+    "RELAX_OPEN_2",
+    "RELAX_OPEN_4",
+    "SEARCH_TABLE_WORDS",
+    "best_opening",
+    "best_opening_work",
+    "opening_op_values",
+    "opening_path_value",
+    "search_words",
+]
+
 _VALUE = E.KIND_VALUE
-RULE_OF_FIVE_NATURALS = 5  #: MELD-5
-PILE_MELD_LIMIT = 5  #: PILE-2: a meld of 5+ cannot take a pair and the top card
-OPEN_THRESHOLDS = (3000, 5000)  #: OPEN-1 score bands
-OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band
-
-
-# ---------------------------------------------------------------------------------------
-# Meld table helpers (MELD-9, MELD-10)
-# ---------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def meld_size(melds, team, slot):
-    """Cards in the team's meld of ``slot`` (0 if none)."""
-    return melds[team, slot, E.NATURALS] + melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
-
-
-@njit(cache=True, _nrt=False)
-def meld_wilds(melds, team, slot):
-    """Wild cards in the team's meld of ``slot``."""
-    return melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
-
-
-@njit(cache=True, _nrt=False)
-def is_dead(melds, kind):
-    """MELD-9: a natural rank is dead once either team has a canasta of it."""
-    if kind < E.FIRST_NATURAL:
-        return False  # the wild meld is not a rank for MELD-9 (docs/rules.md)
-    for team in range(E.N_TEAMS):
-        if meld_size(melds, team, kind) >= E.CANASTA:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")  # a short loop, inlined where counted (issue 12)
-def team_canastas(melds_team):
-    """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
-    n = 0
-    for slot in range(E.N_KINDS):
-        if (
-            melds_team[slot, E.NATURALS] + melds_team[slot, E.TWOS] + melds_team[slot, E.JOKERS]
-            >= E.CANASTA
-        ):
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def canastas(melds, team):
-    """MELD-10: number of the team's completed canastas."""
-    return team_canastas(melds[team])
-
-
-@njit(cache=True, _nrt=False)
-def wild_meld_incomplete(melds, team):
-    """MELD-8: the team has a wild meld that is not yet a canasta."""
-    size = meld_size(melds, team, E.WILD_MELD)
-    return 0 < size < E.CANASTA
-
-
-# ---------------------------------------------------------------------------------------
-# MELD-1..9: one meld operation
-# ---------------------------------------------------------------------------------------
-# Explicit signatures here and below: callers pass constant flags, and numba would otherwise
-# compile a copy of the kernel (and of all it calls) per literal value (cold start, issue 12).
-@njit(
-    "int64(int64[:, :, ::1], int64, int64, int64, int64, int64, boolean, boolean, int64[::1])",
-    cache=True,
-    _nrt=False,
-)
-def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
-    """May ``team`` put ``nat`` naturals of ``slot``, ``two`` twos and ``joker`` jokers from hand
-    on its meld of ``slot`` (starting it if absent)? ``slot`` is a natural kind or WILD_MELD.
-
-    ``initial``: the operation is part of the team's opening turn (MELD-5, MELD-7).
-    ``going_out``: the player goes out this turn (MELD-2 variant). ``melds`` is the position
-    before the operation.
-    """
-    wild = two + joker
-    if nat < 0 or two < 0 or joker < 0 or nat + wild == 0:
-        return E.R_EMPTY_MELD
-    if slot == E.RED_THREE or slot == E.BLACK_THREE:
-        return E.R_THREE_MELDED  # DEAL-4
-    if slot < 0 or slot >= E.N_KINDS or slot == E.TWO:
-        return E.R_MELD_MIXED_RANKS
-    cur = meld_size(melds, team, slot)
-    new = cur + nat + wild
-    if slot == E.WILD_MELD:
-        if nat > 0:
-            return E.R_MELD_MIXED_RANKS  # MELD-1: the wild meld holds wild cards only
-        if cur == 0 and new < E.MIN_MELD:
-            return E.R_MELD_TOO_SMALL  # MELD-1
-        if new > E.CANASTA and not (
-            rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and cur > 0
-        ):
-            return E.R_MELD_TOO_LONG  # MELD-2 (a finished wild canasta is closed: MELD-3)
-        return E.R_OK
-    # MELD-2 variant: wild cards beyond 7 on an existing meld by a player going out
-    long_ok = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and nat == 0 and cur > 0
-    if is_dead(melds, slot) and not (long_ok and cur >= E.CANASTA):
-        return E.R_DEAD_RANK  # MELD-9
-    if cur == 0 and new < E.MIN_MELD:
-        return E.R_MELD_TOO_SMALL  # MELD-1
-    if new > E.CANASTA and not long_ok:
-        return E.R_MELD_TOO_LONG  # MELD-2
-    new_nat = melds[team, slot, E.NATURALS] + nat
-    new_wild = meld_wilds(melds, team, slot) + wild
-    if wild > 0:
-        if slot == E.SEVEN:
-            return E.R_SEVENS_WILD  # MELD-6
-        if slot == E.ACE and not initial and meld_wilds(melds, team, slot) == 0:
-            return E.R_ACES_WILD  # MELD-7 (a mixed aces meld is ordinary: MELD-5 governs it)
-        if wild_meld_incomplete(melds, team):
-            return E.R_WILD_MELD_INCOMPLETE  # MELD-8
-        if not initial and rules[E.RS_RULE_OF_FIVE] and new_nat < RULE_OF_FIVE_NATURALS:
-            return E.R_RULE_OF_FIVE  # MELD-5 (naturals counted after this operation's join)
-    if new_wild > 0:
-        if new_nat < 2:
-            return E.R_MIXED_TOO_FEW_NATURALS  # MELD-4
-        if new_wild > rules[E.RS_MAX_WILDS_MIXED]:
-            return E.R_MIXED_TOO_MANY_WILDS  # MELD-4
-    return E.R_OK
-
-
-# ---------------------------------------------------------------------------------------
-# OPEN-1..4: the initial meld
-# ---------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def opening_min(team_score):
-    """OPEN-1: minimum count of the initial meld for a team's cumulative score."""
-    if team_score < OPEN_THRESHOLDS[0]:
-        return OPEN_MINIMUMS[0]
-    if team_score < OPEN_THRESHOLDS[1]:
-        return OPEN_MINIMUMS[1]
-    return OPEN_MINIMUMS[2]
-
-
-@njit(cache=True, _nrt=False)
-def from_hand_count(from_hand):
-    """OPEN-1/OPEN-3: points of the cards melded from hand (the pile's top card excluded)."""
-    total = 0
-    for slot in range(E.N_KINDS):
-        if slot != E.WILD_MELD:
-            total += from_hand[slot, E.NATURALS] * _VALUE[slot]
-        total += (
-            from_hand[slot, E.TWOS] * _VALUE[E.TWO] + from_hand[slot, E.JOKERS] * _VALUE[E.JOKER]
-        )
-    return total
-
-
-@njit(cache=True, _nrt=False)
-def opening_reason(from_hand, melds, team, pile_kind, min_count):
-    """OPEN-1,2,4: is this turn's set of melds a valid initial meld?
-
-    ``from_hand[slot, col]``: cards melded from hand this turn; ``melds``: the position after;
-    ``pile_kind``: kind of the pile's top card melded this turn, or -1 (OPEN-3: it counts for
-    neither the minimum nor the natural meld, and is not in ``from_hand``).
-    """
-    if from_hand_count(from_hand) < min_count:
-        return E.R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
-    natural = False
-    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
-        if from_hand[slot, E.NATURALS] >= E.MIN_MELD and meld_wilds(melds, team, slot) == 0:
-            natural = True  # OPEN-2: 3+ naturals from hand, no wild, top card not counted
-    if not natural:
-        return E.R_OPEN_NO_NATURAL_MELD
-    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
-        touched = (
-            from_hand[slot, E.NATURALS] + from_hand[slot, E.TWOS] + from_hand[slot, E.JOKERS] > 0
-        )
-        if (touched or slot == pile_kind) and meld_size(melds, team, slot) >= E.CANASTA:
-            if meld_wilds(melds, team, slot) > 0:
-                return E.R_OPEN_MIXED_CANASTA  # OPEN-4
-    return E.R_OK
-
-
-@njit(cache=True, _nrt=False)
-def opening_meld_reason(melds, team, slot, nat, two, joker):
-    """OPEN-4 for one meld operation of the opening turn: may it leave the team's meld of
-    ``slot`` as a completed mixed canasta? ``melds`` is the position before the operation.
-    (A natural canasta may be completed; the wild meld is not mixed: docs/rules.md.)"""
-    if slot < E.FIRST_NATURAL or slot >= E.N_KINDS:
-        return E.R_OK
-    size = meld_size(melds, team, slot) + nat + two + joker
-    if size >= E.CANASTA and meld_wilds(melds, team, slot) + two + joker > 0:
-        return E.R_OPEN_MIXED_CANASTA  # OPEN-4
-    return E.R_OK
-
 
 # State of the opening search, one axis per quantity the validity of a plan depends on.
 _F = 2  # OPEN-2 natural meld found (0/1)
@@ -238,21 +64,11 @@ def _wild_points(used, jokers):
     return j * _VALUE[E.JOKER] + (used - j) * _VALUE[E.TWO]
 
 
-#: the rules core's work area (``E.SEARCH_WORK_SIZE`` words: ``sim.engine.views.tmp_search``
-#: in the engine): the opening search's tables, then PILE-1/2's copies (``pile_reason_work``)
 _N_LAYERS = E.N_KINDS - E.FIRST_NATURAL
-SEARCH_WORK_FIELDS = (
-    ("search", (_N_LAYERS + 5) * E.OPEN_SEARCH_STATES),  # back pointers, 2 layers, 2 lists
-    ("hand", E.N_KINDS),  # the hand after the pickup pair (PILE-1)
-    ("pending", E.N_KINDS * E.N_MELD_COLS),  # the pickup meld as the opening's pending melds
-    ("plan", E.N_KINDS * E.N_MELD_COLS),  # the opening plan (not read)
-    ("melds", E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS),  # the table after the pickup meld
-)
-_SW, _SW_SIZE = E.layout(SEARCH_WORK_FIELDS)
-_SW_SEARCH = (_N_LAYERS + 5) * E.OPEN_SEARCH_STATES
-_SW_HAND, _SW_PENDING, _SW_PLAN, _SW_MELDS = (_SW[k] for k in ("hand", "pending", "plan", "melds"))
-_CELLS = E.N_KINDS * E.N_MELD_COLS
-assert _SW_SIZE == E.SEARCH_WORK_SIZE and _SUB * 13 == E.OPEN_SEARCH_STATES
+#: words of the search's tables for any hand of up to 7 wild cards (back pointers, 2 layers,
+#: 2 lists: ``search_words``), the head of the rules core's work area (``sim.legality.pile``)
+SEARCH_TABLE_WORDS = (_N_LAYERS + 5) * E.OPEN_SEARCH_STATES
+assert _SUB * 13 == E.OPEN_SEARCH_STATES
 
 
 @njit(cache=True, inline="always")
@@ -379,7 +195,7 @@ def _sort_small(a, n):
 
 
 @njit(cache=True, _nrt=False)
-def _search_words(hand, rules):
+def search_words(hand, rules):
     """Words of the tables ``_best_opening_in`` needs for ``hand``: back pointers, two layers
     of values and of states, and one rank's choices."""
     n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
@@ -400,7 +216,7 @@ def _choice_words(hand, rules):
     "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
     " boolean, int64, int64[::1])",
     cache=True,
-    _nrt=False,  # every table is in ``work`` (_search_words): no view of it is counted
+    _nrt=False,  # every table is in ``work`` (search_words): no view of it is counted
 )
 def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
@@ -415,7 +231,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
     canasta (OPEN-4), and leaves a card to discard and a card to hold, or goes out legally
     (OUT-1/2); ``bonus``: the player is owed bonus cards (OPEN-5), so the card to discard is
     enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only. ``work``: int64
-    of at least ``_search_words`` words (``best_opening_work`` sees to it; ``E.SEARCH_WORK_SIZE``
+    of at least ``search_words`` words (``best_opening_work`` sees to it; ``E.SEARCH_WORK_SIZE``
     holds the tables of any hand of up to 7 wild cards).
     Exact: a dynamic programme over the natural ranks, wild cards placed jokers first. Only
     the states reached are visited, in increasing order (as a scan of every state would),
@@ -587,7 +403,7 @@ def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonu
 def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """The search below (``_best_opening_in``), with its tables in ``work`` or, when that is
     too small, in tables allocated here."""
-    need = _search_words(hand, rules)
+    need = search_words(hand, rules)
     if work.shape[0] < need:
         work = np.empty(need, dtype=np.int64)
     return _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work)
@@ -770,298 +586,3 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
                     v = best_ax[i, a, x + 1]
                 best_ax[i, a, x] = v
     return best
-
-
-@njit(cache=True, _nrt=True)
-def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
-    """The rule that refuses an opening turn that cannot reach ``min_count`` from here
-    (arguments as ``best_opening``; ``team``: the opener's team in ``melds``), R_OK if it can:
-    OPEN-2 if an opening without a natural meld would reach it, OPEN-4 if one with a mixed
-    canasta would, OUT-1/2 if one leaving too few cards in hand would; OPEN-1 only when no
-    meldable set of cards reaches the count. When the count needs two of these rules broken,
-    the first in that order is named."""
-    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
-    work = np.empty((_N_LAYERS + 5) * (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB, dtype=np.int64)
-    args = (hand, pending, melds, pile_kind, extra, rules, plan, bonus)
-    if best_opening_work(*args, 0, work) >= min_count:
-        return E.R_OK
-    # masks of RELAX_* bits, one rule relaxed first, then two, then all three
-    for relax in (RELAX_OPEN_2, RELAX_OPEN_4, RELAX_LEAVE, 3, 5, 6, 7):
-        got = best_opening_work(*args, relax, work)
-        if got < min_count:
-            continue
-        if relax & RELAX_OPEN_2:
-            return E.R_OPEN_NO_NATURAL_MELD  # OPEN-2
-        if relax & RELAX_OPEN_4:
-            return E.R_OPEN_MIXED_CANASTA  # OPEN-4
-        return _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan)
-    return E.R_OPEN_MINIMUM  # OPEN-1: no meldable set of cards reaches the count
-
-
-@njit(cache=True, _nrt=True)
-def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
-    """OUT-1/2: why an opening ``plan`` found with the leave rule relaxed may not stand."""
-    left = extra - hand[E.RED_THREE] - hand[E.BLACK_THREE]
-    for k in range(E.N_KINDS):
-        left += hand[k] - plan[k, E.TWOS] - plan[k, E.JOKERS]
-        if k != E.WILD_MELD:
-            left -= plan[k, E.NATURALS]
-    if left <= 0:
-        return E.R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
-    after = melds.copy()
-    for k in range(E.N_KINDS):
-        for col in range(E.N_MELD_COLS):
-            after[team, k, col] = pending[k, col] + plan[k, col]
-    if pile_kind >= 0:
-        after[team, pile_kind, E.NATURALS] += 1
-    r = out_reason(after, team)  # OUT-2: one card and none to hold: discarding it goes out
-    return r if r != E.R_OK else E.R_MELD_LEAVES_NO_DISCARD
-
-
-#: the natural kinds by value, highest first (ties by kind): the order the bound takes pairs
-_PAIR_ORDER = np.array(
-    sorted(range(E.FIRST_NATURAL, E.N_KINDS), key=lambda k: (-int(E.KIND_VALUE[k]), k)),
-    dtype=np.int64,
-)
-
-
-@njit(cache=True, _nrt=False)
-def opening_upper_bound(hand, pending, melds, rules):
-    """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
-    counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
-    melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
-    only with a wild card to go with it; wild cards only where some meld could take them."""
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    bound = 0
-    natural_meld = False
-    for k in range(E.N_KINDS):
-        if k >= E.FIRST_NATURAL:
-            bound += pending[k, E.NATURALS] * E.KIND_VALUE[k]
-        bound += (
-            pending[k, E.TWOS] * E.KIND_VALUE[E.TWO] + pending[k, E.JOKERS] * E.KIND_VALUE[E.JOKER]
-        )
-    wilds = hand[E.TWO] + hand[E.JOKER]
-    slots = 0  # wild cards the natural melds could take (MELD-4, MELD-6)
-    n_pairs = 0
-    for k in range(E.FIRST_NATURAL, E.N_KINDS):
-        if pending[k, E.NATURALS] >= 3:
-            natural_meld = True  # already melded this turn (maybe a canasta, so now dead)
-        started = pending[k, E.NATURALS] + pending[k, E.TWOS] + pending[k, E.JOKERS] > 0
-        if (hand[k] == 0 and not started) or is_dead(melds, k):
-            continue
-        n = hand[k] + pending[k, E.NATURALS]
-        if started or n >= 3:
-            bound += hand[k] * E.KIND_VALUE[k]
-            if k != E.SEVEN:
-                slots += maxw
-            if n >= 3:
-                natural_meld = True
-        elif n == 2 and k != E.SEVEN:
-            n_pairs += 1  # needs a wild card to become a meld (MELD-4)
-    wild_meld = wilds >= 3 or pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS] > 0
-    pairs_used = min(n_pairs, wilds)
-    if pairs_used > 0:  # the best pairs, each with one wild card at least
-        taken = 0
-        for k in _PAIR_ORDER:
-            if taken < pairs_used and hand[k] == 2:
-                if pending[k, E.NATURALS] == 0 and k != E.SEVEN and not is_dead(melds, k):
-                    bound += 2 * E.KIND_VALUE[k]
-                    taken += 1
-        slots += pairs_used * maxw
-    usable = wilds if wild_meld else min(wilds, slots)
-    j = min(usable, hand[E.JOKER])  # jokers first: the bound takes the most valuable
-    bound += j * E.KIND_VALUE[E.JOKER] + (usable - j) * E.KIND_VALUE[E.TWO]
-    return bound if natural_meld else -1
-
-
-@njit(cache=True, _nrt=False)
-def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False):
-    """``best_opening`` on this position, skipped (-1) when the cheap
-    ``opening_upper_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
-    cards (OPEN-5), so OUT-2 asks only for a card to discard (False gives a plan that is legal
-    either way)."""
-    if opening_upper_bound(hand, pending, melds, rules) < min_count:
-        return -1
-    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
-
-
-@njit(cache=True, inline="always")
-def opening_best_work(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work):
-    """``opening_best`` with the search's tables in ``work`` (``best_opening_work``)."""
-    if opening_upper_bound(hand, pending, melds, rules) < min_count:
-        return -1
-    return best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0, work)
-
-
-# ---------------------------------------------------------------------------------------
-# OUT-1, OUT-2
-# ---------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def out_reason(melds, team):
-    """OUT-1: may the team go out now?"""
-    if canastas(melds, team) < 2:
-        return E.R_OUT_CANASTAS
-    if 0 < meld_size(melds, team, E.SEVEN) < E.CANASTA:
-        return E.R_OUT_INCOMPLETE_SEVENS
-    if 0 < meld_size(melds, team, E.ACE) < E.CANASTA and meld_wilds(melds, team, E.ACE) == 0:
-        return E.R_OUT_INCOMPLETE_ACES
-    if wild_meld_incomplete(melds, team):
-        return E.R_OUT_INCOMPLETE_WILD
-    return E.R_OK
-
-
-@njit(cache=True, _nrt=False)
-def leave_reason(hand_after, melds_after, team, bonus=False):
-    """OUT-2: may melding leave this hand? A player not going out keeps a card to discard
-    (threes never are, DISCARD-1) and a card to hold (any card, a kept three included); so
-    keeping exactly one card means discarding it goes out, and OUT-1 must hold. Except that a
-    player owed bonus cards (``bonus``, OPEN-5) needs only the card to discard."""
-    total = 0
-    for kind in range(E.N_KINDS):
-        total += hand_after[kind]
-    playable = total - hand_after[E.RED_THREE] - hand_after[E.BLACK_THREE]
-    if playable <= 0:
-        return E.R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
-    if total == 1 and not bonus:
-        return out_reason(melds_after, team)  # OUT-2: no card to hold, so this goes out
-    return E.R_OK
-
-
-# ---------------------------------------------------------------------------------------
-# PILE-1, PILE-2
-# ---------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=True)
-def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rules):
-    """PILE-1/2: may a player of ``team`` holding ``hand`` take the pile?
-
-    ``pile_counts``: the pile by kind (top card included); ``opened``: the team has made its
-    initial meld; ``min_count``: its OPEN-1 minimum, used when it has not.
-    """
-    work = np.empty(E.SEARCH_WORK_SIZE, dtype=np.int64)
-    return pile_reason_work(
-        hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work
-    )
-
-
-@njit(cache=True, _nrt=False)
-def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work):
-    """``pile_reason`` with its copies and the opening search's tables in ``work``
-    (int64[SEARCH_WORK_SIZE], layout ``SEARCH_WORK_FIELDS``)."""
-    size = 0
-    for kind in range(E.N_KINDS):
-        size += pile_counts[kind]
-    if size == 0:
-        return E.R_PILE_EMPTY
-    if top_kind < E.FIRST_NATURAL:
-        return E.R_PILE_TOP_WILD_OR_THREE
-    if is_dead(melds, top_kind):
-        return E.R_PILE_DEAD_RANK  # MELD-9
-    if meld_size(melds, team, top_kind) >= PILE_MELD_LIMIT:
-        return E.R_PILE_MELD_FULL
-    if hand[top_kind] < 2:
-        return E.R_PILE_NO_PAIR  # PILE-1: always frozen
-    rest = work[_SW_HAND : _SW_HAND + E.N_KINDS]
-    copy_into(rest, hand)
-    rest[top_kind] -= 2
-    if not opened:
-        pending = c_view(work[_SW_PENDING : _SW_PENDING + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
-        pending[:] = 0
-        pending[top_kind, E.NATURALS] = 2
-        plan = c_view(work[_SW_PLAN : _SW_PLAN + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
-        search = work[:_SW_SEARCH]  # SEARCH_WORK_FIELDS: the search's tables come first
-        got = best_opening_work(
-            rest, pending, melds, top_kind, size - 1, rules, plan, False, 0, search
-        )
-        if got < min_count:
-            return E.R_PILE_CANNOT_OPEN
-        return E.R_OK
-    # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
-    after = c_view(work[_SW_MELDS : _SW_MELDS + 2 * _CELLS], (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS))
-    copy_into(after, melds)
-    after[team, top_kind, E.NATURALS] += 3
-    for kind in range(E.N_KINDS):
-        rest[kind] += pile_counts[kind]
-    rest[top_kind] -= 1
-    return leave_reason(rest, after, team)
-
-
-# ---------------------------------------------------------------------------------------
-# DISCARD-1..3
-# ---------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
-def _discard_basic(hand, kind):
-    """DISCARD-1/2 alone: may ``kind`` be discarded, ignoring DISCARD-3?"""
-    if hand[kind] <= 0:
-        return E.R_NOT_HELD
-    if kind == E.RED_THREE or kind == E.BLACK_THREE:
-        return E.R_DISCARD_THREE  # DISCARD-1
-    if kind == E.JOKER or kind == E.TWO:
-        total = 0
-        for k in range(E.N_KINDS):
-            total += hand[k]
-        only_wild = hand[E.JOKER] + hand[E.TWO] + hand[E.RED_THREE] + hand[E.BLACK_THREE] == total
-        if total != 1 and not only_wild:
-            return E.R_DISCARD_WILD  # DISCARD-2 (going out, or nothing but wilds besides threes)
-    return E.R_OK
-
-
-@njit(cache=True, _nrt=False)
-def _restricted_on_empty(melds, kind):
-    """DISCARD-3: cards that may not go onto an empty pile while another discard is legal."""
-    return (
-        kind == E.SEVEN or kind == E.ACE or kind == E.JOKER or kind == E.TWO or is_dead(melds, kind)
-    )
-
-
-@njit(cache=True, inline="always")
-def restricted_on_empty(melds, kind):
-    """DISCARD-3: ``kind`` may not go onto an empty pile while another discard is legal (for
-    callers judging every discard at once, ``sim.engine.judge.legal_actions``)."""
-    return _restricted_on_empty(melds, kind)
-
-
-@njit(cache=True, _nrt=False)
-def discard_reason(hand, kind, melds, pile_size):
-    """DISCARD-1..3: may ``kind`` be discarded from ``hand``? (Going out, when it is the last
-    card, is judged by ``out_reason``.)"""
-    code = _discard_basic(hand, kind)
-    if code != E.R_OK:
-        return code
-    if pile_size == 0 and _restricted_on_empty(melds, kind):
-        for other in range(E.N_KINDS):
-            if other != kind and _discard_basic(hand, other) == E.R_OK:
-                if not _restricted_on_empty(melds, other):
-                    return E.R_DISCARD_EMPTY_PILE  # DISCARD-3
-    return E.R_OK
-
-
-# ---------------------------------------------------------------------------------------
-# Python layer: a meld given as cards
-# ---------------------------------------------------------------------------------------
-def meld_slot(counts: np.ndarray) -> tuple[int, int]:
-    """(slot, reason) of a meld given as counts per kind: the one natural kind it holds, or
-    WILD_MELD for wild cards only; reason R_OK, or why the cards are not one meld (MELD-1,
-    DEAL-4)."""
-    if counts.sum() == 0:
-        return -1, E.R_EMPTY_MELD
-    if counts[E.RED_THREE] or counts[E.BLACK_THREE]:
-        return -1, E.R_THREE_MELDED  # DEAL-4
-    naturals = [k for k in range(E.FIRST_NATURAL, E.N_KINDS) if counts[k] > 0]
-    if len(naturals) > 1:
-        return -1, E.R_MELD_MIXED_RANKS  # MELD-1: runs and mixed ranks are never melds
-    return (naturals[0] if naturals else E.WILD_MELD), E.R_OK
-
-
-def judge_meld(counts, melds, team, initial, going_out, rules) -> int:
-    """Reason code for melding the cards ``counts`` (per kind) onto the team's position.
-    ``initial``: as part of the team's opening turn, where OPEN-4 concerns the one meld too
-    (the opening's totals, OPEN-1/2, concern the whole turn and are not judged here)."""
-    slot, code = meld_slot(counts)
-    if code != E.R_OK:
-        return code
-    nat = int(counts[slot]) if slot != E.WILD_MELD else 0
-    two, joker = int(counts[E.TWO]), int(counts[E.JOKER])
-    code = int(meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules))
-    if code == E.R_OK and initial:
-        code = int(opening_meld_reason(melds, team, slot, nat, two, joker))  # OPEN-4
-    return code

@@ -1,0 +1,135 @@
+"""MELD-1..10: the meld table's helpers and the one check of a meld operation, ``meld_reason``.
+
+Every shortcut elsewhere that restates MELD-4..8 (the engine's count pre-tests, the opening
+search's rank step, the policies' cheap tests) says so in a line and is checked against
+``meld_reason`` on the decisions of real hands (tests/test_rule_shortcuts.py).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim import encoding as E
+
+__all__ = [
+    "RULE_OF_FIVE_NATURALS",
+    "canastas",
+    "is_dead",
+    "meld_reason",
+    "meld_size",
+    "meld_wilds",
+    "team_canastas",
+    "wild_meld_incomplete",
+]
+
+RULE_OF_FIVE_NATURALS = 5  #: MELD-5 (fixed by the rules, never user-set: a kernel constant)
+
+
+@njit(cache=True, _nrt=False)
+def meld_size(melds, team, slot):
+    """Cards in the team's meld of ``slot`` (0 if none)."""
+    return melds[team, slot, E.NATURALS] + melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
+
+
+@njit(cache=True, _nrt=False)
+def meld_wilds(melds, team, slot):
+    """Wild cards in the team's meld of ``slot``."""
+    return melds[team, slot, E.TWOS] + melds[team, slot, E.JOKERS]
+
+
+@njit(cache=True, _nrt=False)
+def is_dead(melds, kind):
+    """MELD-9: a natural rank is dead once either team has a canasta of it."""
+    if kind < E.FIRST_NATURAL:
+        return False  # the wild meld is not a rank for MELD-9 (docs/rules.md)
+    for team in range(E.N_TEAMS):
+        if meld_size(melds, team, kind) >= E.CANASTA:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")  # a short loop, inlined where counted (issue 12)
+def team_canastas(melds_team):
+    """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
+    n = 0
+    for slot in range(E.N_KINDS):
+        if (
+            melds_team[slot, E.NATURALS] + melds_team[slot, E.TWOS] + melds_team[slot, E.JOKERS]
+            >= E.CANASTA
+        ):
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def canastas(melds, team):
+    """MELD-10: number of the team's completed canastas."""
+    return team_canastas(melds[team])
+
+
+@njit(cache=True, _nrt=False)
+def wild_meld_incomplete(melds, team):
+    """MELD-8: the team has a wild meld that is not yet a canasta."""
+    size = meld_size(melds, team, E.WILD_MELD)
+    return 0 < size < E.CANASTA
+
+
+# Explicit signatures here and below: callers pass constant flags, and numba would otherwise
+# compile a copy of the kernel (and of all it calls) per literal value (cold start, issue 12).
+@njit(
+    "int64(int64[:, :, ::1], int64, int64, int64, int64, int64, boolean, boolean, int64[::1])",
+    cache=True,
+    _nrt=False,
+)
+def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
+    """May ``team`` put ``nat`` naturals of ``slot``, ``two`` twos and ``joker`` jokers from hand
+    on its meld of ``slot`` (starting it if absent)? ``slot`` is a natural kind or WILD_MELD.
+
+    ``initial``: the operation is part of the team's opening turn (MELD-5, MELD-7).
+    ``going_out``: the player goes out this turn (MELD-2 variant). ``melds`` is the position
+    before the operation.
+    """
+    wild = two + joker
+    if nat < 0 or two < 0 or joker < 0 or nat + wild == 0:
+        return E.R_EMPTY_MELD
+    if slot == E.RED_THREE or slot == E.BLACK_THREE:
+        return E.R_THREE_MELDED  # DEAL-4
+    if slot < 0 or slot >= E.N_KINDS or slot == E.TWO:
+        return E.R_MELD_MIXED_RANKS
+    cur = meld_size(melds, team, slot)
+    new = cur + nat + wild
+    if slot == E.WILD_MELD:
+        if nat > 0:
+            return E.R_MELD_MIXED_RANKS  # MELD-1: the wild meld holds wild cards only
+        if cur == 0 and new < E.MIN_MELD:
+            return E.R_MELD_TOO_SMALL  # MELD-1
+        if new > E.CANASTA and not (
+            rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and cur > 0
+        ):
+            return E.R_MELD_TOO_LONG  # MELD-2 (a finished wild canasta is closed: MELD-3)
+        return E.R_OK
+    # MELD-2 variant: wild cards beyond 7 on an existing meld by a player going out
+    long_ok = rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] and going_out and nat == 0 and cur > 0
+    if is_dead(melds, slot) and not (long_ok and cur >= E.CANASTA):
+        return E.R_DEAD_RANK  # MELD-9
+    if cur == 0 and new < E.MIN_MELD:
+        return E.R_MELD_TOO_SMALL  # MELD-1
+    if new > E.CANASTA and not long_ok:
+        return E.R_MELD_TOO_LONG  # MELD-2
+    new_nat = melds[team, slot, E.NATURALS] + nat
+    new_wild = meld_wilds(melds, team, slot) + wild
+    if wild > 0:
+        if slot == E.SEVEN:
+            return E.R_SEVENS_WILD  # MELD-6
+        if slot == E.ACE and not initial and meld_wilds(melds, team, slot) == 0:
+            return E.R_ACES_WILD  # MELD-7 (a mixed aces meld is ordinary: MELD-5 governs it)
+        if wild_meld_incomplete(melds, team):
+            return E.R_WILD_MELD_INCOMPLETE  # MELD-8
+        if not initial and rules[E.RS_RULE_OF_FIVE] and new_nat < RULE_OF_FIVE_NATURALS:
+            return E.R_RULE_OF_FIVE  # MELD-5 (naturals counted after this operation's join)
+    if new_wild > 0:
+        if new_nat < 2:
+            return E.R_MIXED_TOO_FEW_NATURALS  # MELD-4
+        if new_wild > rules[E.RS_MAX_WILDS_MIXED]:
+            return E.R_MIXED_TOO_MANY_WILDS  # MELD-4
+    return E.R_OK

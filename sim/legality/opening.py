@@ -1,0 +1,219 @@
+"""OPEN-1..4: the initial meld's minimum, its check, and the opening search's cheap bound and
+bounded entry points; why an opening cannot be made (``opening_refusal``)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import encoding as E
+from sim.legality.melds import is_dead, meld_size, meld_wilds
+from sim.legality.opening_search import (
+    RELAX_LEAVE,
+    RELAX_OPEN_2,
+    RELAX_OPEN_4,
+    best_opening,
+    best_opening_work,
+    search_words,
+)
+from sim.legality.out import out_reason
+
+__all__ = [
+    "OPEN_MINIMUMS",
+    "OPEN_THRESHOLDS",
+    "from_hand_count",
+    "opening_best",
+    "opening_best_work",
+    "opening_meld_reason",
+    "opening_min",
+    "opening_reason",
+    "opening_refusal",
+    "opening_upper_bound",
+]
+
+_VALUE = E.KIND_VALUE
+OPEN_THRESHOLDS = (3000, 5000)  #: OPEN-1 score bands
+OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band
+
+
+@njit(cache=True, _nrt=False)
+def opening_min(team_score):
+    """OPEN-1: minimum count of the initial meld for a team's cumulative score."""
+    if team_score < OPEN_THRESHOLDS[0]:
+        return OPEN_MINIMUMS[0]
+    if team_score < OPEN_THRESHOLDS[1]:
+        return OPEN_MINIMUMS[1]
+    return OPEN_MINIMUMS[2]
+
+
+@njit(cache=True, _nrt=False)
+def from_hand_count(from_hand):
+    """OPEN-1/OPEN-3: points of the cards melded from hand (the pile's top card excluded)."""
+    total = 0
+    for slot in range(E.N_KINDS):
+        if slot != E.WILD_MELD:
+            total += from_hand[slot, E.NATURALS] * _VALUE[slot]
+        total += (
+            from_hand[slot, E.TWOS] * _VALUE[E.TWO] + from_hand[slot, E.JOKERS] * _VALUE[E.JOKER]
+        )
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def opening_reason(from_hand, melds, team, pile_kind, min_count):
+    """OPEN-1,2,4: is this turn's set of melds a valid initial meld?
+
+    ``from_hand[slot, col]``: cards melded from hand this turn; ``melds``: the position after;
+    ``pile_kind``: kind of the pile's top card melded this turn, or -1 (OPEN-3: it counts for
+    neither the minimum nor the natural meld, and is not in ``from_hand``).
+    """
+    if from_hand_count(from_hand) < min_count:
+        return E.R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
+    natural = False
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        if from_hand[slot, E.NATURALS] >= E.MIN_MELD and meld_wilds(melds, team, slot) == 0:
+            natural = True  # OPEN-2: 3+ naturals from hand, no wild, top card not counted
+    if not natural:
+        return E.R_OPEN_NO_NATURAL_MELD
+    for slot in range(E.FIRST_NATURAL, E.N_KINDS):
+        touched = (
+            from_hand[slot, E.NATURALS] + from_hand[slot, E.TWOS] + from_hand[slot, E.JOKERS] > 0
+        )
+        if (touched or slot == pile_kind) and meld_size(melds, team, slot) >= E.CANASTA:
+            if meld_wilds(melds, team, slot) > 0:
+                return E.R_OPEN_MIXED_CANASTA  # OPEN-4
+    return E.R_OK
+
+
+@njit(cache=True, _nrt=False)
+def opening_meld_reason(melds, team, slot, nat, two, joker):
+    """OPEN-4 for one meld operation of the opening turn: may it leave the team's meld of
+    ``slot`` as a completed mixed canasta? ``melds`` is the position before the operation.
+    (A natural canasta may be completed; the wild meld is not mixed: docs/rules.md.)"""
+    if slot < E.FIRST_NATURAL or slot >= E.N_KINDS:
+        return E.R_OK
+    size = meld_size(melds, team, slot) + nat + two + joker
+    if size >= E.CANASTA and meld_wilds(melds, team, slot) + two + joker > 0:
+        return E.R_OPEN_MIXED_CANASTA  # OPEN-4
+    return E.R_OK
+
+
+@njit(cache=True, _nrt=True)
+def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
+    """The rule that refuses an opening turn that cannot reach ``min_count`` from here
+    (arguments as ``best_opening``; ``team``: the opener's team in ``melds``), R_OK if it can:
+    OPEN-2 if an opening without a natural meld would reach it, OPEN-4 if one with a mixed
+    canasta would, OUT-1/2 if one leaving too few cards in hand would; OPEN-1 only when no
+    meldable set of cards reaches the count. When the count needs two of these rules broken,
+    the first in that order is named."""
+    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    work = np.empty(search_words(hand, rules), dtype=np.int64)
+    args = (hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+    if best_opening_work(*args, 0, work) >= min_count:
+        return E.R_OK
+    # masks of RELAX_* bits, one rule relaxed first, then two, then all three
+    for relax in (RELAX_OPEN_2, RELAX_OPEN_4, RELAX_LEAVE, 3, 5, 6, 7):
+        got = best_opening_work(*args, relax, work)
+        if got < min_count:
+            continue
+        if relax & RELAX_OPEN_2:
+            return E.R_OPEN_NO_NATURAL_MELD  # OPEN-2
+        if relax & RELAX_OPEN_4:
+            return E.R_OPEN_MIXED_CANASTA  # OPEN-4
+        return _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan)
+    return E.R_OPEN_MINIMUM  # OPEN-1: no meldable set of cards reaches the count
+
+
+@njit(cache=True, _nrt=True)
+def _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan):
+    """OUT-1/2: why an opening ``plan`` found with the leave rule relaxed may not stand."""
+    left = extra - hand[E.RED_THREE] - hand[E.BLACK_THREE]
+    for k in range(E.N_KINDS):
+        left += hand[k] - plan[k, E.TWOS] - plan[k, E.JOKERS]
+        if k != E.WILD_MELD:
+            left -= plan[k, E.NATURALS]
+    if left <= 0:
+        return E.R_MELD_LEAVES_NO_DISCARD  # OUT-2: no card to discard
+    after = melds.copy()
+    for k in range(E.N_KINDS):
+        for col in range(E.N_MELD_COLS):
+            after[team, k, col] = pending[k, col] + plan[k, col]
+    if pile_kind >= 0:
+        after[team, pile_kind, E.NATURALS] += 1
+    r = out_reason(after, team)  # OUT-2: one card and none to hold: discarding it goes out
+    return r if r != E.R_OK else E.R_MELD_LEAVES_NO_DISCARD
+
+
+#: the natural kinds by value, highest first (ties by kind): the order the bound takes pairs
+_PAIR_ORDER = np.array(
+    sorted(range(E.FIRST_NATURAL, E.N_KINDS), key=lambda k: (-int(E.KIND_VALUE[k]), k)),
+    dtype=np.int64,
+)
+
+
+@njit(cache=True, _nrt=False)
+def opening_upper_bound(hand, pending, melds, rules):
+    """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
+    counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
+    melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
+    only with a wild card to go with it; wild cards only where some meld could take them."""
+    maxw = rules[E.RS_MAX_WILDS_MIXED]
+    bound = 0
+    natural_meld = False
+    for k in range(E.N_KINDS):
+        if k >= E.FIRST_NATURAL:
+            bound += pending[k, E.NATURALS] * E.KIND_VALUE[k]
+        bound += (
+            pending[k, E.TWOS] * E.KIND_VALUE[E.TWO] + pending[k, E.JOKERS] * E.KIND_VALUE[E.JOKER]
+        )
+    wilds = hand[E.TWO] + hand[E.JOKER]
+    slots = 0  # wild cards the natural melds could take (MELD-4, MELD-6)
+    n_pairs = 0
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        if pending[k, E.NATURALS] >= 3:
+            natural_meld = True  # already melded this turn (maybe a canasta, so now dead)
+        started = pending[k, E.NATURALS] + pending[k, E.TWOS] + pending[k, E.JOKERS] > 0
+        if (hand[k] == 0 and not started) or is_dead(melds, k):
+            continue
+        n = hand[k] + pending[k, E.NATURALS]
+        if started or n >= 3:
+            bound += hand[k] * E.KIND_VALUE[k]
+            if k != E.SEVEN:
+                slots += maxw
+            if n >= 3:
+                natural_meld = True
+        elif n == 2 and k != E.SEVEN:
+            n_pairs += 1  # needs a wild card to become a meld (MELD-4)
+    wild_meld = wilds >= 3 or pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS] > 0
+    pairs_used = min(n_pairs, wilds)
+    if pairs_used > 0:  # the best pairs, each with one wild card at least
+        taken = 0
+        for k in _PAIR_ORDER:
+            if taken < pairs_used and hand[k] == 2:
+                if pending[k, E.NATURALS] == 0 and k != E.SEVEN and not is_dead(melds, k):
+                    bound += 2 * E.KIND_VALUE[k]
+                    taken += 1
+        slots += pairs_used * maxw
+    usable = wilds if wild_meld else min(wilds, slots)
+    j = min(usable, hand[E.JOKER])  # jokers first: the bound takes the most valuable
+    bound += j * E.KIND_VALUE[E.JOKER] + (usable - j) * E.KIND_VALUE[E.TWO]
+    return bound if natural_meld else -1
+
+
+@njit(cache=True, _nrt=False)
+def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False):
+    """``best_opening`` on this position, skipped (-1) when the cheap
+    ``opening_upper_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
+    cards (OPEN-5), so OUT-2 asks only for a card to discard (False gives a plan that is legal
+    either way)."""
+    if opening_upper_bound(hand, pending, melds, rules) < min_count:
+        return -1
+    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+
+
+@njit(cache=True, inline="always")
+def opening_best_work(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work):
+    """``opening_best`` with the search's tables in ``work`` (``best_opening_work``)."""
+    if opening_upper_bound(hand, pending, melds, rules) < min_count:
+        return -1
+    return best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0, work)
