@@ -1,0 +1,339 @@
+"""Special-hand catalogues as data (SPECIAL-7..9): the hand and group types, the presets, and
+the reading of a list written in a ruleset file.
+
+A hand is its groups, its award and whether it wins the game (SPECIAL-9). A group is ``size``
+cards of one kind, the groups of a hand being of different kinds (SPECIAL-8):
+
+``natural``   one natural rank (A, 4 .. K); ``rank`` fixes which, else any rank not used
+``wild``      a matching wild group: all twos or all jokers; ``rank`` "2" or "JK" fixes which
+``either``    a natural or a matching wild group (Zip Code, Blast Off)
+``any_wild``  wild cards of any mix, twos and jokers together (Dream Hand Plus 5)
+``three``     the one three of a Straight (SPECIAL-2, DEAL-5: a player keeps at most one)
+
+``max_wild_groups`` caps the matching wild groups of a hand ("at most one of them a matching
+wild group"). ``matches`` is the plain reading of a hand against counts per kind
+(``sim.encoding`` kinds).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sim import encoding as E
+from sim.errors import CanastaError
+
+__all__ = [
+    "CLA",
+    "GROUP_KINDS",
+    "PRESETS",
+    "TOURNAMENT",
+    "Group",
+    "Hand",
+    "best_hand",
+    "catalogue_from",
+    "describe",
+    "matches",
+]
+
+GROUP_KINDS = ("natural", "wild", "either", "any_wild", "three")  #: SPECIAL-9 group kinds
+_WILD_RANKS = {"2": E.TWO, "JK": E.JOKER}  #: ranks a matching wild group may name
+_NATURAL_RANKS = {E.KIND_NAMES[k]: k for k in E.NATURAL_KINDS}  #: "A", "4" .. "K"
+#: CARD-1 the most cards a group of each kind can hold
+_MAX_SIZE = {
+    "natural": int(E.KIND_COPIES[E.FOUR]),
+    "wild": int(E.KIND_COPIES[E.TWO]),
+    "either": int(E.KIND_COPIES[E.FOUR]),
+    "any_wild": int(E.KIND_COPIES[E.TWO] + E.KIND_COPIES[E.JOKER]),
+    "three": 1,  # DEAL-5: one three kept, SPECIAL-2
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Group:
+    """``size`` cards of one kind (SPECIAL-8/9); ``rank`` the kind it must be, '' for any."""
+
+    size: int
+    kind: str = "natural"
+    rank: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Hand:
+    """A special hand (SPECIAL-9): its groups, award, and whether it wins the game."""
+
+    name: str
+    groups: tuple[Group, ...]
+    award: int
+    wins_game: bool = False  #: SPECIAL-10
+    max_wild_groups: int = 2  #: matching wild groups allowed (there are two wild kinds)
+    rule: str = "SPECIAL-9"  #: the rule ID that defines it
+
+    @property
+    def size(self) -> int:
+        return sum(g.size for g in self.groups)
+
+
+def _g(spec: str) -> tuple[Group, ...]:
+    """Compact preset notation: 'A2 72 n2 n2' = natural aces pair, sevens pair, two pairs."""
+    out = []
+    for tok in spec.split():
+        head, size = tok[:-1], int(tok[-1])
+        if head in ("n", "w", "e", "x", "t"):
+            kind = {"n": "natural", "w": "wild", "e": "either", "x": "any_wild", "t": "three"}
+            out.append(Group(size, kind[head]))
+        elif head in _WILD_RANKS:
+            out.append(Group(size, "wild", head))
+        else:
+            out.append(Group(size, "natural", head))
+    return tuple(out)
+
+
+_STRAIGHT = _g("A1 21 t1 41 51 61 71 81 91 101 J1 Q1 K1 JK1")
+#: SPECIAL-3..6: the tournament list (the default)
+TOURNAMENT = (
+    Hand("straight", _STRAIGHT, 3000, rule="SPECIAL-3"),
+    Hand("pairs", _g("n2 n2 n2 n2 n2 n2 n2"), 2500, rule="SPECIAL-4"),
+    Hand("pairs_twos_sevens_aces", _g("22 72 A2 n2 n2 n2 n2"), 2000, rule="SPECIAL-5"),
+    Hand("garbage", _g("n4 n4 n3 n3"), 2000, rule="SPECIAL-6"),
+)
+#: SPECIAL-8: the Canasta League of America list
+CLA = (
+    Hand("pairs", _g("n2 n2 n2 n2 n2 n2 n2"), 2500, rule="SPECIAL-8"),
+    Hand("wild_pairs", _g("A2 72 w2 n2 n2 n2 n2"), 2000, max_wild_groups=1, rule="SPECIAL-8"),
+    Hand("miami_pairs", _g("A2 72 22 JK2 n2 n2 n2"), 2500, rule="SPECIAL-8"),
+    Hand("zip_code", _g("e2 e2 e3 e3 e4"), 2500, max_wild_groups=1, rule="SPECIAL-8"),
+    Hand("straight", _STRAIGHT, 3000, rule="SPECIAL-8"),
+    Hand("garbage", _g("n4 n4 n3 n3"), 3000, rule="SPECIAL-8"),
+    Hand("blast_off", _g("e5 e4 e3 e2"), 3000, max_wild_groups=1, rule="SPECIAL-8"),
+    Hand("triples", _g("n3 n3 n3 n3 w2"), 3500, rule="SPECIAL-8"),
+    Hand("quads", _g("n4 n4 n4 w2"), 3500, rule="SPECIAL-8"),
+    Hand("dream_hand_plus_4", _g("n5 n5 w4"), 8500, wins_game=True, rule="SPECIAL-8"),
+    Hand("dream_hand_plus_5", _g("n5 n4 x5"), 8500, wins_game=True, rule="SPECIAL-8"),
+)
+PRESETS = {"tournament": TOURNAMENT, "cla": CLA, "none": ()}  #: SPECIAL-7 names
+
+
+def _fail(where: str, msg: str):
+    raise CanastaError(f"ruleset key {where}: {msg}")
+
+
+def _group(data: Any, where: str) -> Group:
+    if not isinstance(data, Mapping):
+        _fail(where, f"a group is a table {{size=..., kind=...}}, got {data!r}")
+    unknown = sorted(set(data) - {"size", "kind", "rank"})
+    if unknown:
+        _fail(f"{where}.{unknown[0]}", "unknown key; a group has size, kind, rank")
+    size, kind, rank = data.get("size"), data.get("kind", "natural"), str(data.get("rank", ""))
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        _fail(f"{where}.size", f"expected a positive integer, got {size!r}")
+    if kind not in GROUP_KINDS:
+        _fail(f"{where}.kind", f"unknown kind {kind!r}; known: {', '.join(GROUP_KINDS)}")
+    if rank:
+        ok = {"natural": _NATURAL_RANKS, "wild": _WILD_RANKS}.get(kind, {})
+        if rank not in ok:
+            known = ", ".join(ok) if ok else f"none (a {kind} group names no rank)"
+            _fail(f"{where}.rank", f"unknown rank {rank!r} for a {kind} group; known: {known}")
+    most = int(E.KIND_COPIES[_WILD_RANKS[rank]]) if rank in _WILD_RANKS else _MAX_SIZE[kind]
+    if size > most:  # CARD-1 / DEAL-5
+        _fail(f"{where}.size", f"a {kind} group {rank} holds at most {most} cards, not {size}")
+    return Group(size, kind, rank)
+
+
+def _hand(data: Any, where: str) -> Hand:
+    if not isinstance(data, Mapping):
+        _fail(where, f"a hand is a table with name, award, groups; got {data!r}")
+    keys = {"name", "award", "groups", "wins_game", "max_wild_groups"}
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        _fail(f"{where}.{unknown[0]}", f"unknown key; a hand has {', '.join(sorted(keys))}")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        _fail(f"{where}.name", f"expected a name, got {name!r}")
+    where = f"{where} ({name})"
+    award = data.get("award")
+    if isinstance(award, bool) or not isinstance(award, int) or award < 0:
+        _fail(f"{where}.award", f"expected a non-negative integer, got {award!r}")
+    wins = data.get("wins_game", False)
+    if not isinstance(wins, bool):
+        _fail(f"{where}.wins_game", f"expected true or false, got {wins!r}")
+    cap = data.get("max_wild_groups", 2)
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= 2:
+        _fail(f"{where}.max_wild_groups", f"expected 0, 1 or 2, got {cap!r}")
+    raw = data.get("groups")
+    if not isinstance(raw, Sequence) or isinstance(raw, str) or not raw:
+        _fail(f"{where}.groups", "expected a non-empty list of groups")
+    groups = tuple(_group(g, f"{where}.groups[{i}]") for i, g in enumerate(raw))
+    hand = Hand(name, groups, award, wins, cap)
+    _check_possible(hand, where)
+    return hand
+
+
+def _check_possible(hand: Hand, where: str) -> None:
+    """Refuse a hand no 14 cards can form (SPECIAL-1, SPECIAL-8 groups of different kinds)."""
+    if hand.size != E.SPECIAL_HAND_SIZE:  # SPECIAL-1
+        _fail(f"{where}.groups", f"the groups hold {hand.size} cards, not 14")
+    kinds = [g.kind for g in hand.groups]
+    fixed = [g.rank for g in hand.groups if g.rank]
+    if len(set(fixed)) < len(fixed):
+        _fail(f"{where}.groups", "two groups name the same rank (groups are of different kinds)")
+    if kinds.count("three") > 1:
+        _fail(f"{where}.groups", "at most one three (SPECIAL-2, DEAL-5)")
+    if kinds.count("any_wild") > 1 or (
+        "any_wild" in kinds and any(k in ("wild", "either") for k in kinds)
+    ):
+        _fail(f"{where}.groups", "an any_wild group holds every wild card of the hand")
+    if kinds.count("wild") > hand.max_wild_groups:
+        _fail(f"{where}.max_wild_groups", "fewer than the hand's wild groups")
+    if _example(hand) is None:
+        _fail(f"{where}.groups", "no 14 cards of the deck form these groups")
+
+
+def _example(hand: Hand) -> dict[int, int] | None:
+    """Counts per kind of one set of cards forming ``hand``, or None if none exists."""
+    naturals = [k for k in E.NATURAL_KINDS if E.KIND_NAMES[k] not in {g.rank for g in hand.groups}]
+    wilds = [k for k in E.WILD_KINDS if E.KIND_NAMES[k] not in {g.rank for g in hand.groups}]
+
+    def place(i, counts, nat, wil, n_wild):
+        if i == len(hand.groups):
+            return dict(counts)
+        g = hand.groups[i]
+        options = []
+        if g.kind == "three":
+            options = [((E.RED_THREE, g.size),)]
+        elif g.rank:
+            k = _NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank))
+            options = [((k, g.size),)]
+        elif g.kind == "any_wild":
+            options = [
+                ((E.JOKER, j), (E.TWO, g.size - j))
+                for j in range(int(E.KIND_COPIES[E.JOKER]) + 1)
+                if 0 <= g.size - j <= E.KIND_COPIES[E.TWO]
+            ]
+        else:
+            if g.kind in ("natural", "either") and nat:
+                options.append(((nat[0], g.size),))
+            if g.kind in ("wild", "either"):
+                options += [((k, g.size),) for k in wil]
+        for opt in options:
+            if any(E.KIND_COPIES[k] < n or counts.get(k, 0) for k, n in opt if n):
+                continue
+            is_wild = g.kind != "any_wild" and opt[0][0] in E.WILD_KINDS
+            if is_wild and n_wild + 1 > hand.max_wild_groups:
+                continue
+            new = dict(counts)
+            new.update({k: n for k, n in opt if n})
+            got = place(
+                i + 1,
+                new,
+                [k for k in nat if k not in new],
+                [k for k in wil if k not in new],
+                n_wild + is_wild,
+            )
+            if got is not None:
+                return got
+        return None
+
+    return place(0, {}, naturals, wilds, 0)
+
+
+def catalogue_from(value: Any) -> tuple[Hand, ...]:
+    """The catalogue of a ``special_hands`` value: a preset name or a list of hand tables."""
+    if isinstance(value, str):
+        if value not in PRESETS:
+            _fail(
+                "'special_hands'",
+                f"expected one of {', '.join(PRESETS)} or a list of hands, got {value!r}",
+            )
+        return PRESETS[value]
+    if isinstance(value, Sequence) and all(isinstance(h, Hand) for h in value):
+        return tuple(value)
+    if not isinstance(value, Sequence) or not value:
+        _fail("'special_hands'", f"expected a preset name or a list of hands, got {value!r}")
+    hands = tuple(_hand(h, f"special_hands[{i}]") for i, h in enumerate(value))
+    names = [h.name for h in hands]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup:
+        _fail("'special_hands'", f"two hands are named {dup!r}")
+    return hands
+
+
+def _kind_counts(counts) -> tuple[list[int], int, int, int]:
+    nat = [int(counts[k]) for k in E.NATURAL_KINDS]
+    return (
+        nat,
+        int(counts[E.TWO]),
+        int(counts[E.JOKER]),
+        int(counts[E.RED_THREE] + counts[E.BLACK_THREE]),
+    )
+
+
+def matches(hand: Hand, counts) -> bool:
+    """Do the cards ``counts`` (per kind) form ``hand`` exactly? (SPECIAL-8/9, SPECIAL-2)."""
+    held = {k: int(counts[k]) for k in range(E.N_KINDS) if counts[k]}
+    threes = held.pop(E.RED_THREE, 0) + held.pop(E.BLACK_THREE, 0)
+    want_three = sum(g.size for g in hand.groups if g.kind == "three")
+    if threes != want_three:  # SPECIAL-2: a three only where a group wants it
+        return False
+    free = []
+    for g in hand.groups:
+        if g.kind == "three":
+            continue
+        if g.rank:
+            k = _NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank))
+            if held.pop(k, 0) != g.size:
+                return False
+        else:
+            free.append(g)
+    any_wild = [g for g in free if g.kind == "any_wild"]
+    if any_wild:
+        if held.pop(E.TWO, 0) + held.pop(E.JOKER, 0) != any_wild[0].size:
+            return False
+        free = [g for g in free if g.kind != "any_wild"]
+    n_wild = sum(1 for g in hand.groups if g.rank in _WILD_RANKS) + sum(
+        1 for k in held if k in E.WILD_KINDS
+    )
+    if not any_wild and n_wild > hand.max_wild_groups:
+        return False
+    # every remaining kind held is one group of its size: Hall's condition per size
+    for s in {*(g.size for g in free), *held.values()}:
+        nat = sum(1 for k, c in held.items() if c == s and k not in E.WILD_KINDS)
+        wil = sum(1 for k, c in held.items() if c == s and k in E.WILD_KINDS)
+        gn = sum(1 for g in free if g.size == s and g.kind == "natural")
+        gw = sum(1 for g in free if g.size == s and g.kind == "wild")
+        ge = sum(1 for g in free if g.size == s and g.kind == "either")
+        if nat + wil != gn + gw + ge or nat > gn + ge or wil > gw + ge:
+            return False
+    return True
+
+
+def best_hand(catalogue: Sequence[Hand], counts) -> int:
+    """Index of the hand ``counts`` is declared as: of those it forms, the highest award,
+    first in the list on a tie (SPECIAL-8); -1 if none."""
+    best = -1
+    for i, hand in enumerate(catalogue):
+        if matches(hand, counts) and (best < 0 or hand.award > catalogue[best].award):
+            best = i
+    return best
+
+
+def describe(catalogue: Sequence[Hand]) -> list[str]:
+    """Each hand of a catalogue in words, one line a hand."""
+    words = {
+        "natural": "natural",
+        "wild": "matching wild",
+        "either": "natural or matching wild",
+        "any_wild": "wild cards of any mix",
+        "three": "three",
+    }
+    lines = []
+    for h in catalogue:
+        parts = [
+            f"{g.size}x{' ' + g.rank if g.rank else ''} {words[g.kind]}".replace("  ", " ")
+            for g in h.groups
+        ]
+        cap = " (at most one matching wild group)" if h.max_wild_groups == 1 else ""
+        wins = ", and the team wins the game (SPECIAL-10)" if h.wins_game else ""
+        lines.append(f"{h.name}: {', '.join(parts)}{cap}; {h.award:,}{wins}")
+    return lines
