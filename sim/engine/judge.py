@@ -55,7 +55,7 @@ from sim.special import classify_special, special_reason
 
 # No default: every caller states the flag, so numba compiles one copy per value (a
 # compile-time constant there: random's legal-action generation measured ~5% faster than with
-# one signature; cold start, issue 12).
+# one signature; cold start).
 @njit(cache=True, _nrt=False)
 def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
     """MELD-1..9, OUT-2 and (in the opening turn, unless ``opening`` is False) OPEN-1..4 for
@@ -246,7 +246,7 @@ def _action_reason_plain(obs, a, rules, tmp):
     """``action_reason`` without naming the rule that stands in an opening's way: a meld
     operation after which no opening can be completed is R_OPEN_MINIMUM. What ``action_ok``
     asks, so a policy's code never holds ``_diagnose_opening`` (several more opening searches
-    only to name the rule: cold start, issue 12, tenth pass)."""
+    only to name the rule: cold start)."""
     return _action_reason_body(obs, a, rules, tmp)
 
 
@@ -310,7 +310,7 @@ def _diagnose_opening(obs, rules, tmp):
     code): the rule that stands in the way, OPEN-1, OPEN-2, OPEN-4 or OUT-1/2
     (``opening_refusal``, slower), judged on the hand and pending melds the search was given,
     still in ``tmp``. Apart from ``_meld_reason_obs`` so that it is compiled once, for
-    ``action_reason`` only (cold start, issue 12)."""
+    ``action_reason`` only (cold start)."""
     hand_after, pending, melds = tmp_hand(tmp), tmp_pending(tmp), ob_melds(obs)
     pk, extra, mc = obs[E.OB_PILE_KIND], ob_aside_total(obs), obs[E.OB_OPEN_MIN]
     return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus_owed(obs))
@@ -356,8 +356,8 @@ def action_ok(obs, a, rules, tmp):
 def quick_ok(obs, a, rules):
     """True only where ``action_reason(obs, a, rules, tmp)`` is R_OK and the counts show it
     without the rest of the judge: the engine's check of a policy's choice in the common cases
-    (issue 12, eleventh pass: the check cost ~8 µs of a ~46 µs heuristic hand, most of it
-    on plain draws, discards and melds). False says nothing: ``check_action`` judges. Proved:
+    (plain draws, discards and melds, most of the checks of a hand). False says nothing:
+    ``check_action`` judges. Proved:
 
     - TURN-1: a draw in the draw phase, laying the threes in the threes phase (no other
       condition in ``action_reason``);
@@ -436,8 +436,8 @@ def check_action(obs, a, rules, tmp, cache, hint):
     - the ``hint`` (plan[slot, col], the scratch's ``SCRATCH_HINT`` words): the plan the
       policy says it follows from this position. What is left of it after the operation is
       checked exactly as a path of the search (``sim.legality.opening_path_value``): if it
-      reaches the minimum, the search would too (issue 12, ninth pass: the first operation of
-      an opening searched again what the policy had just searched). Never trusted: any other
+      reaches the minimum, the search would too, so the first operation of an opening does not
+      search again what the policy has just searched. Never trusted: any other
       content fails the check and the search decides.
 
     Anything else clears the cache."""
@@ -547,8 +547,8 @@ def first_legal_action(obs, rules, tmp):
     order), or -1 if there is none: the engine's replacement for an illegal proposal. Judged
     one id at a time by ``action_reason`` and stopping at the first legal one (in the play
     phase a discard, id 6 + kind, usually comes before any meld), so a hand loop does not
-    compile the generator of every legal action for a path it rarely takes (cold start,
-    issue 12; the same id as ``legal_actions``: tests/test_cold_start.py)."""
+    compile the generator of every legal action for a path it rarely takes (cold start; the
+    same id as ``legal_actions``: tests/test_cold_start.py)."""
     for a in range(E.N_ACTIONS):
         if action_reason(obs, a, rules, tmp) == E.R_OK:
             return a
@@ -784,7 +784,7 @@ def legal_actions(obs, rules, out, tmp):
 def _legal_outside_play(obs, rules, out, tmp):
     """The legal actions (table order) outside the play phase: the red-threes decision, the
     draw, none once the hand is over. Shared by ``legal_actions`` and its oracle, so that the
-    engine's hand loop does not compile the oracle's play-phase filter (cold start, issue 12)."""
+    engine's hand loop does not compile the oracle's play-phase filter (cold start)."""
     n = 0
     phase = obs[E.OB_PHASE]
     if phase == E.PH_THREES:

@@ -3,9 +3,9 @@
 Each kernel judges one rule family on plain int64 arrays (layouts in ``sim.encoding``) and
 returns a reason code: ``R_OK`` when legal, otherwise the code of the rule that refuses
 (``sim.encoding.explain`` turns it into "MELD-6: ..."). The engine, the command line and the
-tests all use these kernels; a shortcut elsewhere that restates a rule names the kernel it
-mirrors and is checked against it (tests/test_rule_shortcuts.py). ``tests/twins/legality_twin.py``
-is the slow, obvious twin they are checked against. One module per phase:
+tests all use these kernels; a shortcut elsewhere that restates a rule must agree with them.
+``tests/twins/legality_twin.py`` is the slow, obvious twin they are checked against. One module
+per phase:
 
 - ``melds``: MELD-1..10, the meld table's helpers and ``meld_reason``;
 - ``opening``: OPEN-1..4, the minimum, the opening's check, why one cannot be made;

@@ -1,8 +1,7 @@
 """MELD-1..10: the meld table's helpers and the one check of a meld operation, ``meld_reason``.
 
-Every shortcut elsewhere that restates MELD-4..8 (the engine's count pre-tests, the opening
-search's rank step, the policies' cheap tests) says so in a line and is checked against
-``meld_reason`` on the decisions of real hands (tests/test_rule_shortcuts.py).
+Shortcuts elsewhere restate MELD-4..8 (the engine's count pre-tests, the opening search's rank
+step, the policies' cheap tests); ``meld_reason`` is the law they must agree with.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ def is_dead(melds, kind):
     return False
 
 
-@njit(cache=True, inline="always")  # a short loop, inlined where counted (issue 12)
+@njit(cache=True, inline="always")  # a short loop, inlined where counted
 def team_canastas(melds_team):
     """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
     n = 0
@@ -75,7 +74,7 @@ def wild_meld_incomplete(melds, team):
 
 
 # Explicit signatures here and below: callers pass constant flags, and numba would otherwise
-# compile a copy of the kernel (and of all it calls) per literal value (cold start, issue 12).
+# compile a copy of the kernel (and of all it calls) per literal value (cold start).
 @njit(
     "int64(int64[:, :, ::1], int64, int64, int64, int64, int64, boolean, boolean, int64[::1])",
     cache=True,

@@ -1,11 +1,10 @@
 """OPEN-1..4 with MELD-1..9 and OUT-1/2: the opening search, the largest count an initial
 meld can reach from a position, with its plan.
 
-A dynamic programme over the natural ranks (``_search_in``); ``opening_path_count`` checks one
-given plan as a path of it, ``opening_op_counts`` answers for every meld operation of an
-opening turn at once. Its rank step (``_rank_step``) restates MELD-1/2/4/6 and OPEN-4 on one
-rank's totals: checked against ``meld_reason`` by tests/test_rule_shortcuts.py, and the whole
-search against the slow twin (tests/twins/legality_twin.py).
+A dynamic programme over the natural ranks (``_best_opening_in``); ``opening_path_value``
+checks one given plan as a path of it, ``opening_op_values`` answers for every meld operation of
+an opening turn at once. Its rank step (``_rank_step``) restates MELD-1/2/4/6 and OPEN-4 on one
+rank's totals; the whole search is checked against the slow twin (tests/twins/legality_twin.py).
 """
 
 from __future__ import annotations
@@ -144,9 +143,8 @@ def _rank_choices(kind, c, base_n, base_w, top, maxw, relax, dead, choices):
     ``_rank_step`` refuses a choice depends on the rank's counts alone, never on the state, and
     from the empty state it gives what the choice adds to any state: wild cards placed x,
     OPEN-2's natural meld, a canasta, an unfinished sevens or aces meld (flags and counts up to
-    their caps, as ``_next_state`` adds them), naturals left c - a. Each is packed in a word
-    (issue 12, ninth pass: the states then try only these, ~155 steps a search before, most
-    of them refused). A dead rank (MELD-9) offers only (0, 0)."""
+    their caps, as ``_next_state`` adds them), naturals left c - a. Each is packed in a word,
+    so the states try only the choices a rule allows. A dead rank (MELD-9) offers only (0, 0)."""
     n = 0
     for a in range(1 if dead else c + 1):
         for x in range(1 if dead else maxw + 1):
@@ -253,8 +251,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
     cur_list, nxt_list = work[o : o + n_states], work[o + n_states : o + 2 * n_states]
     choices = work[o + 2 * n_states : o + 2 * n_states + n_choices]
     # the value tables are emptied once here; afterwards a layer empties only the states it
-    # listed, so the next layer's table is empty again (issue 12, ninth pass: ~3 states a
-    # layer against (wilds + 1) x 36 words emptied at every layer before)
+    # listed, so the next layer's table is empty again (a few states a layer, not the table)
     for j in range(n_states):
         cur_val[j] = _NO
         nxt_val[j] = _NO
@@ -272,7 +269,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             # nothing of this rank in hand, melded this turn or on the pile: the only choice
             # (no cards; a meld of wild cards alone is MELD-1/4's) leaves every state as it
-            # is, with its value (issue 12: the loop below gives the same, slower)
+            # is, with its value (the loop below gives the same, slower)
             for idx in range(n_cur):
                 s = cur_list[idx]
                 back[row + s] = s << 16
@@ -350,9 +347,8 @@ def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonu
     number of wild cards per meld counts, valued jokers first as the search values them. So a
     path's count is one the search compares, and ``best_opening_work`` returns at least it:
     a count here of at least the minimum proves the opening can be completed without
-    searching (issue 12, ninth pass: the engine checks a policy's plan this way,
-    ``sim.engine.judge.check_action``; tested against the search at every opening-turn
-    operation of real hands, tests/test_speed6_hint.py)."""
+    searching (the engine checks a policy's plan this way, ``sim.engine.judge.check_action``;
+    tested against the search at every opening-turn operation of real hands)."""
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     jokers = hand[E.JOKER]
     wilds = hand[E.JOKER] + hand[E.TWO]
