@@ -162,8 +162,9 @@ COLUMNS: dict[str, list[Column]] = {
         Column("source", _text("source"), left=True),
         Column("tested as", lambda r: _tested(r), left=True),
         Column("verdict", _text("verdict"), left=True),
-        *_pts("effect of following it, net points per hand", "effect", "ci_low", "ci_high"),
-        Column("hands", lambda r: fmt.count(r["hands"])),
+        Column("effect of following it, net points per hand", lambda r: _measured(r, "effect")),
+        Column("95% CI", lambda r: _measured(r, "ci")),
+        Column("hands", lambda r: _measured(r, "hands")),
     ],
     "end_reasons": [
         Column("matchup", _text("matchup"), left=True),
@@ -185,6 +186,17 @@ GROUPING_NAMES = {
     "wilds_held": "wilds held",
     "distance": "from a special hand",
 }
+
+
+def _measured(r, what: str) -> str:
+    """A claim's effect, interval or hands; a dash where no experiment measured it."""
+    if r["verdict"] == "not measured":
+        return "—"
+    if what == "effect":
+        return fmt.points(r["effect"])
+    if what == "ci":
+        return fmt.points_range(r["ci_low"], r["ci_high"])
+    return fmt.count(r["hands"])
 
 
 def _tested(r) -> str:
