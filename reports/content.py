@@ -19,8 +19,8 @@ from reports.figures import HAND_LABELS
 
 SECTIONS = (
     ("advice", "Advice"),
-    ("claims", "Claims checked"),
     ("say", "What the numbers say"),
+    ("claims", "Claims checked"),
     ("decisions", "Decision experiments"),
     ("dealt", "Dealt special-hand odds"),
     ("play", "Special hands made during play"),
