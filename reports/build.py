@@ -48,23 +48,6 @@ from reports.defaults import (
 from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
-TABLE_ORDER = (
-    "dealt_odds",
-    "special_frequency",
-    "special_by_turn",
-    "sevens_by_turn",
-    "aces_by_turn",
-    "sevens_by_held",
-    "aces_by_held",
-    "penalties",
-    "mixed_aces",
-    "wild_by_turn",
-    "comparison",
-    "scores",
-    "net",
-    "end_reasons",
-)
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -590,12 +573,15 @@ def build(
     _say(show, "analysing and drawing")
     records, tables, notes = analyse(runs, ruleset, sampled, settings, tally)
     if decided is not None:
-        from analysis import decisions
+        from analysis import claims, decisions
 
         tables |= decisions.tables(decided)
+        tables["claims"] = claims.verdicts(tables)
         for exp in decisions.EXPERIMENTS:
             if exp.table not in tables:
                 notes[exp.table] = "no position where this decision arose in the sampled hands"
+    else:
+        notes["claims"] = "the decision experiments were not run (--positions 0)"
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),

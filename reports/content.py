@@ -20,6 +20,7 @@ from reports.figures import HAND_LABELS
 SECTIONS = (
     ("advice", "Advice"),
     ("say", "What the numbers say"),
+    ("claims", "Claims checked"),
     ("decisions", "Decision experiments"),
     ("dealt", "Dealt special-hand odds"),
     ("play", "Special hands made during play"),
@@ -156,6 +157,15 @@ COLUMNS: dict[str, list[Column]] = {
         Column("Holm p", lambda r: _p(r["p_adj"])),
         Column("better", _text("better"), left=True),
     ],
+    "claims": [
+        Column("claim", lambda r: f"{r['id']}. {r['claim']}", left=True),
+        Column("source", _text("source"), left=True),
+        Column("tested as", lambda r: _tested(r), left=True),
+        Column("verdict", _text("verdict"), left=True),
+        Column("effect of following it, net points per hand", lambda r: _measured(r, "effect")),
+        Column("95% CI", lambda r: _measured(r, "ci")),
+        Column("hands", lambda r: _measured(r, "hands")),
+    ],
     "end_reasons": [
         Column("matchup", _text("matchup"), left=True),
         Column("hand ended by", _text("end_reason"), left=True),
@@ -176,6 +186,23 @@ GROUPING_NAMES = {
     "wilds_held": "wilds held",
     "distance": "from a special hand",
 }
+
+
+def _measured(r, what: str) -> str:
+    """A claim's effect, interval or hands; a dash where no experiment measured it."""
+    if r["verdict"] == "not measured":
+        return "—"
+    if what == "effect":
+        return fmt.points(r["effect"])
+    if what == "ci":
+        return fmt.points_range(r["ci_low"], r["ci_high"])
+    return fmt.count(r["hands"])
+
+
+def _tested(r) -> str:
+    where = f" (table decision_{r['experiment']})" if r["experiment"] else ""
+    note = f"; not measured: needs {r['note']}" if r["note"] else ""
+    return f"{r['test']}{where}{note}"
 
 
 def _situation(r) -> str:
@@ -204,6 +231,7 @@ TABLE_COLUMNS = {  # table key -> column set
     "scores": "scores",
     "net": "net",
     "end_reasons": "end_reasons",
+    "claims": "claims",
     **{f"decision_{e.key}": "decision" for e in EXPERIMENTS},
 }
 
@@ -244,7 +272,20 @@ def _decision_blocks() -> tuple[tuple[str, str, str], ...]:
     return tuple(out)
 
 
+CLAIMS_INTRO = (
+    "What players, teachers and strategy writers of Modern American Canasta say, each with its "
+    "source, checked against the decision experiments below (analysis.claims). A claim is "
+    "supported when at least one of its situations favours the choice it advises and none the "
+    "other, after Holm's correction across all {tests} situations of the report (family-wise "
+    "error 5%); contradicted in the mirror case; no clear difference when nothing passes. The "
+    "effect is the gain of following the claim, pooled over its situations, with its 95% "
+    "interval. A claim no experiment measures yet says what it needs."
+)
 LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "claims": (
+        ("text", "", CLAIMS_INTRO),
+        ("table", "claims", "Published strategy claims and their verdicts."),
+    ),
     "decisions": _decision_blocks(),
     "dealt": (
         (
@@ -437,10 +478,26 @@ def layout(results) -> dict[str, list[tuple[str, str, str]]]:
     }
 
 
+def ruleset_label(results) -> str:
+    """The ruleset the report was measured under, named: the ``--rules`` file (or, loaded runs,
+    the stored ruleset) and every field that differs from the tournament default."""
+    from pathlib import Path
+
+    from sim.ruleset import DEFAULT_RULESET
+
+    used, default = results.ruleset.to_dict(), DEFAULT_RULESET.to_dict()
+    changed = [f"{k} = {v}" for k, v in used.items() if v != default[k]]
+    s = results.settings
+    name = f"ruleset file {Path(s.rules).name}" if s.rules else "the tournament ruleset"
+    if not changed:
+        return name if s.rules else f"{name} (defaults)"
+    return f"{name} ({', '.join(changed)})"
+
+
 def subtitle(results) -> str:
     s = results.settings
     hands = sum(len(r.records) for r in results.runs)
-    variant = f", house rules {s.rules}" if s.rules else ""
+    variant = f", measured under {ruleset_label(results)}"
     if s.positions:
         variant += f", decision experiments at {fmt.count(s.positions)} positions each"
     return (
@@ -499,6 +556,7 @@ def methods(results) -> dict:
         "settings": s,
         "ruleset_rows": [(k, v, default[k], v != default[k]) for k, v in used.items()],
         "variants": ", ".join(f"{k} = {used[k]}" for k in variants) or "none",
+        "ruleset_label": ruleset_label(results),
         "rules_text": results.rules_text,
         "runs": [
             (r.policies[0], r.policies[1], r.seed, fmt.count(len(r.records)), r.source)

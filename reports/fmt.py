@@ -43,11 +43,6 @@ def pct(p: float) -> str:
     return f"{sig(100.0 * float(p))}%"
 
 
-def pct_ci(p: float, low: float, high: float) -> str:
-    """'12.3% (95% CI 11.8–12.9%)'."""
-    return f"{pct(p)} (95% CI {pct(low)[:-1]}{DASH}{pct(high)})"
-
-
 def one_in(p: float) -> str:
     """Odds as '1 in N' (N = 1/p to 3 significant figures, at least the integer part)."""
     if not _finite(p) or float(p) <= 0:
@@ -57,13 +52,6 @@ def one_in(p: float) -> str:
         return f"1 in {sig(n)}"
     keep = 10 ** (math.floor(math.log10(n)) - 2)  # 3 significant figures
     return f"1 in {round(n / keep) * keep:,}"
-
-
-def one_in_ci(low: float, high: float) -> str:
-    """The interval of a probability as odds, rarest first: '1 in 6,500 – 1 in 5,600'."""
-    lo = one_in(high)  # the higher probability is the smaller N
-    hi = one_in(low) if float(low) > 0 else "1 in ∞"
-    return f"{hi} {DASH} {lo}"
 
 
 def points(x: float) -> str:
@@ -85,10 +73,6 @@ def rate(x: float) -> str:
     if not _finite(x):
         return "n/a"
     return f"{float(x):.3f}"
-
-
-def rate_ci(x: float, low: float, high: float) -> str:
-    return f"{rate(x)} (95% CI {rate(low)}{DASH}{rate(high)})"
 
 
 def pct_range(low: float, high: float) -> str:

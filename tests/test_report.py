@@ -418,3 +418,20 @@ def test_from_run_directories(tmp_path):
     rules.write_text("garbage_award = 3000\n")
     with pytest.raises(CanastaError, match="differs from the ruleset"):
         build(Settings(from_dirs=(str(ab),), deals=0, rules=str(rules), quiet=True, positions=0))
+
+
+def test_report_names_the_ruleset_it_was_measured_under():
+    """The header and Methods name the ruleset: the default, a file, or a loaded run's variant."""
+    from types import SimpleNamespace
+
+    from reports.content import ruleset_label
+    from sim.ruleset import as_ruleset
+
+    plain = SimpleNamespace(ruleset=as_ruleset(None), settings=SimpleNamespace(rules=None))
+    assert ruleset_label(plain) == "the tournament ruleset (defaults)"
+    loaded = SimpleNamespace(
+        ruleset=as_ruleset({"garbage_award": 3000}), settings=SimpleNamespace(rules=None)
+    )
+    assert ruleset_label(loaded) == "the tournament ruleset (garbage_award = 3000)"
+    filed = SimpleNamespace(ruleset=as_ruleset(None), settings=SimpleNamespace(rules="x/club.toml"))
+    assert ruleset_label(filed) == "ruleset file club.toml"
