@@ -392,31 +392,20 @@ class Session:
         self.out(f"you may: {allowed_summary(self.game)}   (help: commands)")
 
     def finish(self) -> None:
-        """The end of the hand: final table, every hand, the itemised score."""
-        from canasta.score import format_table
-        from sim.cards import format_counts
-        from sim.engine.views import st_hands, st_melds, st_threes
+        """The end of the hand: final table, every hand, the itemised score (sim.text)."""
+        from sim.text import end_lines, score_lines
 
         g = self.game
-        melds, threes, hands = st_melds(g.state), st_threes(g.state), st_hands(g.state)
-        special, special_team = g.special_hand
-        if special:
-            self.out(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
-        for t in range(E.N_TEAMS):
-            self.out(
-                f"team {t} melds: {format_melds(melds[t])}; threes laid: "
-                f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
-            )
-            for p in (t, t + E.N_TEAMS):
-                self.out(f"  {self.who(p)} held: {format_counts(hands[p]) or '(nothing)'}")
+        for line in end_lines(g, name=self.who, verb="held"):
+            self.out(line)
         scores = g.scores()
-        teams = [{"total": scores[t].pop("total"), "breakdown": scores[t]} for t in range(2)]
         self.out("score of the hand (SCORE-1..8, OUT-3):")
-        self.out(format_table(teams))
+        for line in score_lines(scores):
+            self.out(line)
         own = self.seat % E.N_TEAMS
-        margin = teams[own]["total"] - teams[1 - own]["total"]
+        margin = scores[own]["total"] - scores[1 - own]["total"]
         verdict = "you win" if margin > 0 else "you lose" if margin < 0 else "a tie"
-        self.out(f"your team (team {own}): {teams[own]['total']:+,}; {verdict} by {abs(margin):,}")
+        self.out(f"your team (team {own}): {scores[own]['total']:+,}; {verdict} by {abs(margin):,}")
 
     # --- playing ----------------------------------------------------------------------
     def bots(self) -> None:

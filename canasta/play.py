@@ -41,41 +41,14 @@ def add_parser(subparsers) -> None:
 
 
 def transcript(game, policies) -> list[str]:
-    """Lines of a finished game: deal, events, final table and itemised scores."""
-    from sim.cards import format_cards, format_counts, format_melds
-    from sim.encoding import HAND_SIZE, N_PLAYERS, N_TEAMS, SCORE_ITEMS
-    from sim.engine.views import st_hands, st_melds, st_threes
+    """Lines of a finished game: deal, events, final table and itemised scores (sim.text)."""
+    from sim.text import hand_lines
 
-    lines = [
+    header = (
         f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2) {policies[0]}; "
-        f"team 1 (seats 1, 3) {policies[1]}; seat {game.first_player} plays first (DEAL-1)",
-        "deal (DEAL-1; no up-card, DEAL-2):",
-    ]
-    for p in range(N_PLAYERS):
-        cards = game.deck[p * HAND_SIZE : (p + 1) * HAND_SIZE]
-        lines.append(f"  P{p}: {format_cards(sorted(cards.tolist()))}")
-    turn_card = game.deck[N_PLAYERS * HAND_SIZE + 8]
-    lines.append(f"  turn card (DEAL-3, 9th from the stock's bottom): {format_cards([turn_card])}")
-    lines += game.transcript()
-    melds = st_melds(game.state)
-    threes = st_threes(game.state)
-    hands = st_hands(game.state)
-    special, special_team = game.special_hand
-    if special:
-        lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
-    for t in range(N_TEAMS):
-        lines.append(
-            f"team {t} melds: {format_melds(melds[t])}; threes laid: "
-            f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
-        )
-        for p in (t, t + N_TEAMS):
-            lines.append(f"  P{p} holds: {format_counts(hands[p]) or '(nothing)'}")
-    scores = game.scores()
-    width = max(len(i) for i in SCORE_ITEMS)
-    lines.append(f"{'score':<{width}} {'team 0':>8} {'team 1':>8}")
-    for item in (*SCORE_ITEMS, "total"):
-        lines.append(f"{item:<{width}} {scores[0][item]:>8} {scores[1][item]:>8}")
-    return lines
+        f"team 1 (seats 1, 3) {policies[1]}; seat {game.first_player} plays first (DEAL-1)"
+    )
+    return hand_lines(game, header)
 
 
 def run(args) -> int:
