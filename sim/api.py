@@ -397,9 +397,9 @@ def play_script(
     ``sim.engine.script``), the fixed player drawing card id ``drawn`` (-1: not fixed). One
     record row per (hand, script), plus ``script`` and ``applied`` (every step was made).
     Hand ``i``'s unseen cards depend only on (``seed``, i), never on the script or the jobs."""
-    from sim.engine.script import script_arrays
+    from sim.engine.script import check_scripts, script_arrays
 
-    scripts = np.ascontiguousarray(np.atleast_2d(scripts), dtype=np.int64)
+    scripts = check_scripts(scripts)
     first = int(first)
     if first < 0:
         raise CanastaError("first: hands are numbered from 0")

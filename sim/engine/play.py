@@ -13,9 +13,11 @@ from numba import njit, types
 
 from sim import encoding as E
 from sim._views import inline_copy
+from sim.engine import intercept as ic
 from sim.engine.contract import POLICY_TYPE
+from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
 from sim.engine.invariants import check_invariants
-from sim.engine.judge import first_legal_action, judge_choice
+from sim.engine.judge import action_reason, first_legal_action, forced_action, judge_choice
 from sim.engine.observe import observe, observe_after_meld
 from sim.engine.state import apply_action, deal, score_hand, started_col
 from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
@@ -65,48 +67,161 @@ def forced_action_state(st):
 
 
 @njit(cache=True, inline="always")
+def intercept_step(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt):
+    """One step of the player at the intercept (``sim.engine.intercept``): observed in full,
+    the script's next action if the rules accept it (a step refused ends the script: the
+    policy decides from there; DEAL-5's keep-or-lay stays the policy's), else the forced draw
+    or the policy's judged proposal, the forced choice put in its place; or, at a pause, the
+    loop's ``PAUSED``. Returns 0, ``PAUSED`` or ``INV_STUCK``."""
+    observe(st, st[E.ST_PLAYER], obs)
+    tmp = scratch_tmp(scratch)
+    kind = icpt[ic.IC_KIND]
+    if kind == ic.IK_SCRIPT and obs[E.OB_PHASE] != E.PH_THREES:
+        k = icpt[ic.IC_STEP]
+        a = icpt[ic.IC_SCRIPT + k]
+        if action_reason(obs, a, rules, tmp) == E.R_OK:
+            choice = forced_action(obs) < 0
+            cache[E.PC_VALID] = 0
+            apply_action(st, a, rules, log)
+            if choice:
+                st[E.ST_DECISIONS] += 1
+            icpt[ic.IC_STEP] = k + 1
+            if k + 1 == icpt[ic.IC_N]:
+                icpt[ic.IC_ACTIVE] = 0
+                icpt[ic.IC_APPLIED] = 1
+            return 0
+        icpt[ic.IC_ACTIVE] = 0  # refused in this deal
+    choice = icpt[ic.IC_CHOICE]
+    a = forced_action(obs)
+    if a >= 0:
+        if kind == ic.IK_CHOICE:
+            a, ok = forced_choice(obs, choice, a, False, rules, tmp)
+            icpt[ic.IC_APPLIED] |= ok
+        cache[E.PC_VALID] = 0
+        apply_action(st, a, rules, log)  # no choice left to the policy
+        return 0
+    if kind == ic.IK_PAUSE:
+        if icpt[ic.IC_ACTIVE] == 1:
+            icpt[ic.IC_ACTIVE] = 0  # asked when called again
+            return ic.PAUSED
+        icpt[ic.IC_ACTIVE] = 1
+    a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+    if a < 0:
+        return E.INV_STUCK
+    if kind == ic.IK_CHOICE:
+        is_play = obs[E.OB_PHASE] == E.PH_PLAY
+        first = icpt[ic.IC_FIRST_PLAY] == 1 and is_play
+        f, ok = forced_choice(obs, choice, a, first, rules, tmp)
+        icpt[ic.IC_APPLIED] |= ok
+        if is_play:
+            icpt[ic.IC_FIRST_PLAY] = 0
+        if f != a:
+            cache[E.PC_VALID] = 0  # the plan kept was for the policy's action
+        a = f
+    apply_action(st, a, rules, log)
+    st[E.ST_DECISIONS] += 1
+    return 0
+
+
+@njit(cache=True, inline="always")
 def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug):
     """Play the dealt hand in ``st`` to its end. Team 0 (seats 0, 2) uses ``pol0``. Returns 0,
     or an invariant code (``INV_*``) at the first broken invariant (debug)."""
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
+    icpt = np.zeros(ic.IC_SIZE, dtype=np.int64)  # IK_NONE
     return play_hand_loop(
-        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
     )
 
 
 @njit(cache=True, _nrt=False)
-def play_hand_loop(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug):
-    """``play_hand`` with check_action's plan ``cache`` (``E.PC_SIZE`` words, emptied here)
-    passed in. Compiled without reference counting (issue 12): a counted loop paid an atomic
-    increment and decrement for every array it handed to a policy, the judge or a transition at
-    every step of the hand; every array here belongs to the caller."""
+def play_hand_loop(
+    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+):
+    """The engine's one hand loop: the dealt hand in ``st`` played to its end, or to a pause,
+    with the intercept ``icpt`` (``sim.engine.intercept``; reset here) and check_action's plan
+    ``cache`` (``E.PC_SIZE`` words, emptied here). Returns 0, ``PAUSED`` or an invariant code
+    (``resume_hand`` goes on after a pause)."""
     for i in range(E.PC_SIZE):
         cache[i] = 0
+    reset_intercept(icpt)
+    return resume_hand(
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+    )
+
+
+@njit(cache=True, _nrt=False)
+def resume_hand(
+    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+):
+    """``play_hand_loop`` from the state as it stands (its intercept and plan kept). TURN-1's
+    steps: the forced draw (PILE-1/2) made without asking, else observe, ask the acting
+    team's policy (``pol0``/``params0`` for team 0), judge and apply; the intercept's steps
+    are ``intercept_step``'s. Policies receive compiled functions of ``POLICY_TYPE`` or, from
+    a policy's own search, a compiled dispatcher, called directly. Compiled without reference
+    counting: a counted loop paid an atomic increment and decrement for every array it handed
+    on at every step; every array here belongs to the caller."""
+    intercepting = icpt[ic.IC_KIND] != ic.IK_NONE
     melded = -1  # the slot of the meld operation the player to act has just made, else -1
     while st[E.ST_PHASE] != E.PH_OVER:
-        a = forced_action_state(st)
-        if a >= 0:
-            cache[E.PC_VALID] = 0
+        if intercepting and at_intercept(st, icpt):
+            code = intercept_step(
+                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt
+            )
+            if code != 0:
+                return code
             melded = -1
-            _apply_inline(st, a, rules, log)  # no choice: the policy is not asked
-            continue
-        # only when the policy is asked (speed); after the player's own meld operation only
-        # the words it changed (observe_after_meld)
-        if melded >= 0:
-            observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
         else:
-            _observe_inline(st, st[E.ST_PLAYER], obs)
-        a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
-        if a < 0:
-            return E.INV_STUCK
-        _apply_inline(st, a, rules, log)
-        st[E.ST_DECISIONS] += 1
-        melded = E.ACTION_TABLE[a, E.AC_SLOT] if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD else -1
+            a = forced_action_state(st)
+            if a >= 0:
+                cache[E.PC_VALID] = 0
+                melded = -1
+                _apply_inline(st, a, rules, log)  # no choice: the policy is not asked
+                continue
+            # only when the policy is asked (speed); after the player's own meld operation
+            # only the words it changed (observe_after_meld)
+            if melded >= 0:
+                observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
+            else:
+                _observe_inline(st, st[E.ST_PLAYER], obs)
+            a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+            if a < 0:
+                return E.INV_STUCK
+            _apply_inline(st, a, rules, log)
+            st[E.ST_DECISIONS] += 1
+            is_meld = E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+            melded = E.ACTION_TABLE[a, E.AC_SLOT] if is_meld else -1
         if debug:
             code = check_invariants(st, rules, scratch_tmp(scratch))
             if code != 0:
                 return code
     return 0
+
+
+#: ``resume_hand`` inlined where a policy's own search plays hands (``hand_direct``)
+_resume_inline = inline_copy(resume_hand)
+
+
+@njit(cache=True, inline="always")
+def hand_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt):
+    """``play_hand_loop`` compiled into its caller, for policies passed as compiled
+    dispatchers (a policy's own search: the expert's rollouts, strong's labelling). Passed on
+    as values to a compiled call they would become dynamic addresses, which numba cannot
+    cache; inlined, they are calls resolved when compiled."""
+    for i in range(E.PC_SIZE):
+        cache[i] = 0
+    reset_intercept(icpt)
+    return _resume_inline(
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
+    )
+
+
+@njit(cache=True, inline="always")
+def resume_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt):
+    """``resume_hand`` compiled into its caller (``hand_direct``)."""
+    return _resume_inline(
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -233,12 +348,13 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
+    icpt = np.zeros(ic.IC_SIZE, dtype=np.int64)  # IK_NONE: plain play
     for h in range(start, stop):
         seed_hand(key, h, rng)
         new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         code = play_hand_loop(
-            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug
+            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
         )
         if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
@@ -255,6 +371,7 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
+    icpt = np.zeros(ic.IC_SIZE, dtype=np.int64)  # IK_NONE: plain play
     target = rules[E.RS_TARGET]
     for g in range(start, stop):
         s0, s1, errors, k, winner = 0, 0, 0, 0, -1
@@ -263,7 +380,7 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
             new_deck(rng, deck)
             deal(st, deck, (g + k) % 4, s0, s1, rules, log)
             code = play_hand_loop(
-                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug
+                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
             )
             if code != 0:
                 status[0] = g

@@ -8,9 +8,10 @@ i)`` and deals them (the unfixed pile cards, then the other hands in seat order,
 then plays on from the same generator, so the unseen cards depend only on (S, i): every choice
 meets the same deals (common random numbers).
 
-The *choice* (``CHOICES``) forces the fixed player's first decision(s) in that turn; the
-policies play everything else. A forced action the rules refuse in a deal is not made there
-(the policy decides) and the record's ``applied`` column is 0.
+The *choice* (``CHOICES``, ``sim.engine.intercept``) forces the fixed player's first
+decision(s) in that turn through the engine's one hand loop (``play_hand_loop``'s intercept);
+the policies play everything else. A forced action the rules refuse in a deal is not made
+there (the policy decides) and the record's ``applied`` column is 0.
 
 Kernel: ``play_position_kernel``; Python: ``position_arrays`` (check a position, build the
 template) and ``play_position_arrays`` (compiled policies in, record arrays out). Policy names,
@@ -26,34 +27,22 @@ from numba import njit, types
 
 from sim import encoding as E
 from sim._views import copy_into
-from sim.engine.judge import action_ok, forced_action
-from sim.engine.observe import bonus_owed, observe
-from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
-from sim.engine.state import apply_action, begin_turn, clear_state
-from sim.engine.views import scratch_tmp
+from sim.engine.intercept import (
+    CH_POLICY,
+    CHOICES,
+    IC_APPLIED,
+    IC_CHOICE,
+    IC_KIND,
+    IC_SEAT,
+    IC_SIZE,
+    IC_TURN,
+    IK_CHOICE,
+)
+from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_loop
+from sim.engine.state import begin_turn, clear_state
 from sim.errors import CanastaError
 from sim.rng import seed_hand, shuffle
 from sim.validate import check_cards, check_int, check_scores, check_seat, check_turn
-
-#: choice name -> what the fixed player does at the position (then the policies play on)
-CHOICES = {
-    "policy": "let the seat's policy decide (the baseline)",
-    "meld_sevens": "meld all the sevens held now (needs 3+ sevens, MELD-1/MELD-6)",
-    "hold_sevens": "meld no seven this turn; the policy decides everything else",
-    "meld_aces": "meld all the aces held now (needs 3+ aces, MELD-1/MELD-7)",
-    "hold_aces": "meld no ace this turn; the policy decides everything else",
-    "take_pile": "take the discard pile where the rules allow it (PILE-1/2)",
-    "draw": "draw from the stock instead of taking the pile",
-    # added for the decision experiments (analysis.decisions); the numbers above are unchanged
-    "meld_aces_wild": "meld all the aces held now with up to 2 wilds (MELD-7: opening turn only)",
-    "meld_wilds": "start a wild meld with all the wilds held now (up to 7, MELD-8)",
-    "hold_wilds": "start no wild meld this turn; the policy decides everything else",
-    "stay_in": "do not go out this turn: a meld that would leave no card to hold is refused",
-}
-CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_PILE, CH_DRAW = (
-    range(7)
-)
-CH_MELD_ACES_WILD, CH_MELD_WILDS, CH_HOLD_WILDS, CH_STAY_IN = range(7, len(CHOICES))
 
 #: the position array handed to the kernel (besides the template state and the unseen cards)
 (PS_SEAT, PS_TURN, PS_CHOICE, PS_PILE_RANDOM, PS_TOP_RANDOM, PS_PILE_N, PS_STOCK_N) = range(7)
@@ -64,6 +53,19 @@ PS_WIDTH = PS_SIZES + E.N_PLAYERS
 # ---------------------------------------------------------------------------------------
 # The kernel
 # ---------------------------------------------------------------------------------------
+@njit(cache=True)
+def position_intercept(pos):
+    """The intercept of the position's choice (``sim.engine.intercept``): forced at the fixed
+    seat's fixed turn; none for the ``policy`` choice."""
+    icpt = np.zeros(IC_SIZE, dtype=np.int64)
+    if pos[PS_CHOICE] != CH_POLICY:
+        icpt[IC_KIND] = IK_CHOICE
+        icpt[IC_SEAT] = pos[PS_SEAT]
+        icpt[IC_TURN] = pos[PS_TURN]
+        icpt[IC_CHOICE] = pos[PS_CHOICE]
+    return icpt
+
+
 @njit(cache=True)
 def deal_position(st, template, pos, unseen, rng, log, rules):
     """Copy the fixed ``template`` state and deal the ``unseen`` card ids (shuffled in place
@@ -115,172 +117,6 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     begin_turn(st, rules, log)
 
 
-@njit(cache=True)
-def _hold_discard(obs, kind, rules, tmp):
-    """In place of melding ``kind``: the legal discard of the kind held fewest times (then the
-    lowest value, then the lowest kind), never of ``kind``; -1 if none."""
-    best = -1
-    for k in range(E.N_KINDS):
-        if k == kind or obs[E.OB_HAND + k] == 0:
-            continue
-        if not action_ok(obs, E.A_DISCARD + k, rules, tmp):
-            continue
-        if best < 0:
-            best = k
-            continue
-        h, hb = obs[E.OB_HAND + k], obs[E.OB_HAND + best]
-        if h < hb or (h == hb and E.KIND_VALUE[k] < E.KIND_VALUE[best]):
-            best = k
-    return -1 if best < 0 else E.A_DISCARD + best
-
-
-@njit(cache=True)
-def _meld_with_wilds(obs, slot, naturals, max_wilds, rules, tmp):
-    """The legal meld op putting ``naturals`` of ``slot`` down with as many of the wilds held as
-    the rules allow, up to ``max_wilds`` (jokers first), and at least one wild; -1 if none."""
-    twos, jokers = obs[E.OB_HAND + E.TWO], obs[E.OB_HAND + E.JOKER]
-    for w in range(min(max_wilds, twos + jokers), 0, -1):
-        j = min(jokers, w)
-        t = w - j
-        if naturals + t + j > E.CANASTA:
-            continue
-        a = E.MELD_ACTION[slot, naturals, t, j]
-        if a >= 0 and action_ok(obs, a, rules, tmp):
-            return a
-    return -1
-
-
-@njit(cache=True)
-def _goes_out(obs, proposed):
-    """Does the meld op ``proposed`` leave no card to hold (OUT-2: that is going out)?"""
-    if proposed < 0 or E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD:
-        return False
-    total = 0
-    for k in range(E.N_KINDS):
-        total += obs[E.OB_HAND + k]
-    used = (
-        E.ACTION_TABLE[proposed, E.AC_NAT]
-        + E.ACTION_TABLE[proposed, E.AC_TWO]
-        + E.ACTION_TABLE[proposed, E.AC_JOKER]
-    )
-    left = total - used
-    return left == 0 or (left == 1 and not bonus_owed(obs))  # OPEN-5: owed cards still come
-
-
-@njit(cache=True)
-def _forced_new(obs, choice, proposed, first_play, rules, tmp):
-    """``forced_choice`` for the choices added after ``draw`` (same contract)."""
-    if obs[E.OB_PHASE] != E.PH_PLAY:
-        return proposed, 0
-    if choice == CH_MELD_ACES_WILD:  # MELD-7: wilds join aces only in the initial meld
-        if not first_play or obs[E.OB_OPENED] == 1:
-            return proposed, 0
-        a = _meld_with_wilds(obs, E.ACE, min(obs[E.OB_HAND + E.ACE], E.CANASTA), 2, rules, tmp)
-        if a < 0:
-            return proposed, 0
-        return a, 1
-    if choice == CH_MELD_WILDS:  # MELD-8: a meld of wild cards only
-        if not first_play:
-            return proposed, 0
-        a = _meld_with_wilds(obs, E.WILD_MELD, 0, E.CANASTA, rules, tmp)
-        if a < 0:
-            return proposed, 0
-        return a, 1
-    if choice == CH_HOLD_WILDS:
-        if (
-            E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
-            or E.ACTION_TABLE[proposed, E.AC_SLOT] != E.WILD_MELD
-            or obs[E.OB_MELDS + E.WILD_MELD * E.N_MELD_COLS + E.TWOS]
-            + obs[E.OB_MELDS + E.WILD_MELD * E.N_MELD_COLS + E.JOKERS]
-            > 0  # adding to a wild meld already started is not starting one
-        ):
-            return proposed, 1
-        a = _hold_discard(obs, E.WILD_MELD, rules, tmp)
-        return (proposed, 0) if a < 0 else (a, 1)
-    # CH_STAY_IN: refuse the going-out meld, end the turn with a discard instead; applied
-    # (1) only when it refused one, so the paired deals where the policy would go out are known
-    if not _goes_out(obs, proposed):
-        return proposed, 0
-    a = _hold_discard(obs, -1, rules, tmp)
-    return (proposed, 0) if a < 0 else (a, 1)
-
-
-@njit(cache=True)
-def forced_choice(obs, choice, proposed, first_play, rules, tmp):
-    """The fixed player's action in its fixed turn instead of ``proposed`` (-1 in ``proposed``:
-    no proposal, at a draw the engine would force), and 1 if the choice was made or confirmed,
-    0 if the rules refuse it here (then ``proposed`` stands)."""
-    phase = obs[E.OB_PHASE]
-    if choice >= CH_MELD_ACES_WILD:
-        return _forced_new(obs, choice, proposed, first_play, rules, tmp)
-    if choice == CH_DRAW or choice == CH_TAKE_PILE:
-        if phase != E.PH_DRAW:
-            return proposed, 0
-        a = E.A_DRAW if choice == CH_DRAW else E.A_TAKE_PILE
-        if action_ok(obs, a, rules, tmp):
-            return a, 1
-        return proposed, 0
-    if choice == CH_POLICY or phase != E.PH_PLAY:
-        return proposed, 0
-    kind = E.SEVEN if choice == CH_MELD_SEVENS or choice == CH_HOLD_SEVENS else E.ACE
-    if choice == CH_MELD_SEVENS or choice == CH_MELD_ACES:
-        if not first_play:
-            return proposed, 0
-        a = E.MELD_ACTION[kind, min(obs[E.OB_HAND + kind], E.CANASTA), 0, 0]
-        if a >= 0 and action_ok(obs, a, rules, tmp):
-            return a, 1
-        return proposed, 0
-    # hold: never meld the rank this turn; in its place end the turn with a discard
-    if (
-        E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
-        or E.ACTION_TABLE[proposed, E.AC_SLOT] != kind
-    ):
-        return proposed, 1
-    a = _hold_discard(obs, kind, rules, tmp)
-    if a < 0:
-        return proposed, 0
-    return a, 1
-
-
-@njit(cache=True)
-def play_position_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos):
-    """``sim.engine.play.play_hand`` with the fixed player's choice forced in its fixed turn.
-    Returns (code, applied): code 0 or an invariant code; applied 1 if the choice was made."""
-    tmp = scratch_tmp(scratch)
-    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
-    seat, turn, choice = pos[PS_SEAT], pos[PS_TURN], pos[PS_CHOICE]
-    applied = 0
-    first_play = True
-    while st[E.ST_PHASE] != E.PH_OVER:
-        p = st[E.ST_PLAYER]
-        observe(st, p, obs)
-        fixed = choice != CH_POLICY and p == seat and st[E.ST_TURN] == turn
-        a = forced_action(obs)
-        if fixed and a >= 0:
-            f, ok = forced_choice(obs, choice, a, False, rules, tmp)
-            applied |= ok
-            a = f
-        if a >= 0:
-            cache[E.PC_VALID] = 0
-            apply_action(st, a, rules, log)  # no choice left to the policy
-            continue
-        a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
-        if a < 0:
-            return E.INV_STUCK, applied
-        if fixed:
-            is_play = obs[E.OB_PHASE] == E.PH_PLAY
-            f, ok = forced_choice(obs, choice, a, first_play and is_play, rules, tmp)
-            applied |= ok
-            if is_play:
-                first_play = False
-            if f != a:
-                cache[E.PC_VALID] = 0  # the plan kept was for the policy's action
-            a = f
-        apply_action(st, a, rules, log)
-        st[E.ST_DECISIONS] += 1
-    return 0, applied
-
-
 @chunk_kernel(
     types.int64[::1],  # template
     types.int64[::1],  # pos
@@ -310,17 +146,19 @@ def play_position_kernel(
     go to ``out[h - start]``, the choice's ``applied`` flag to ``applied[h - start]``."""
     st, obs, scratch, rng, items, log = hand_arrays()
     cards = np.empty(unseen.shape[0], dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
+    icpt = position_intercept(pos)
     for h in range(start, stop):
         seed_hand(key, h, rng)
         # the same starting order for every hand: the deal depends on (key, h)
         copy_into(cards, unseen)
         deal_position(st, template, pos, cards, rng, log, rules)
-        code, ok = play_position_hand(
-            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos
+        code = play_hand_loop(
+            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
         )
         if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
-        applied[h - start] = ok
+        applied[h - start] = icpt[IC_APPLIED]
     return 0
 
 
@@ -563,3 +401,14 @@ def play_position_arrays(
     args = (decides, params, rules_arr, inputs, (out, applied))
     call_kernel(play_position_kernel, key, start, stop, *args)
     return out, applied.astype(bool) | (pos[PS_CHOICE] == CH_POLICY)
+
+
+__all__ = [
+    "CHOICES",
+    "PS_WIDTH",
+    "deal_position",
+    "play_position_arrays",
+    "play_position_kernel",
+    "position_arrays",
+    "position_intercept",
+]

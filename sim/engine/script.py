@@ -11,10 +11,11 @@ out of the unseen cards and put on top of the stock once the turn has begun (aft
 hand's threes are laid and replaced, DEAL-4), so a script ``[A_DRAW, ...]`` is the play step
 after drawing that card.
 
-A script step the rules refuse in a deal (``action_reason``) ends the script there: the policy
-decides from that point and ``applied`` is 0 for that deal. At the play step after a fixed
-draw every step is decided by the observation, which the position fixes, so a plan legal on
-one deal is legal on all (``plans`` checks it on deal 0).
+The engine's one hand loop plays the script as its intercept (``sim.engine.intercept``,
+``IK_SCRIPT``). A script step the rules refuse in a deal (``action_reason``) ends the script
+there: the policy decides from that point and ``applied`` is 0 for that deal. At the play
+step after a fixed draw every step is decided by the observation, which the position fixes,
+so a plan legal on one deal is legal on all (``plans`` checks it on deal 0).
 
 Kernel: ``play_scripts_kernel`` (several scripts on each deal); Python: ``script_arrays``
 (check the position, remove the drawn card), ``play_scripts_arrays`` (compiled policies in,
@@ -29,9 +30,21 @@ from numba import njit, types
 
 from sim import encoding as E
 from sim._views import copy_into
-from sim.engine.judge import action_reason, forced_action
+from sim.engine.intercept import (
+    IC_APPLIED,
+    IC_KIND,
+    IC_N,
+    IC_SCRIPT,
+    IC_SEAT,
+    IC_SIZE,
+    IC_TURN,
+    IK_SCRIPT,
+    MAX_SCRIPT,
+    NO_ACTION,
+)
+from sim.engine.judge import action_reason
 from sim.engine.observe import observe
-from sim.engine.play import ask_policy, chunk_kernel, finish_hand, hand_arrays
+from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_loop
 from sim.engine.position import CH_POLICY, PS_SEAT, PS_STOCK_N, PS_TURN, deal_position
 from sim.engine.position import position_arrays as _position_arrays
 from sim.engine.state import apply_action
@@ -39,8 +52,20 @@ from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
 from sim.rng import seed_hand
 
-NO_ACTION = -1  #: pads a script row (scripts of several lengths share one array)
-MAX_SCRIPT = 24  #: actions in one script (a draw, meld operations and the discard)
+
+@njit(cache=True)
+def set_script(icpt, seat, turn, script):
+    """``icpt`` made the intercept of ``script`` (padded with ``NO_ACTION``) at ``seat``'s
+    turn ``turn``: its actions forced in order (``sim.engine.intercept``)."""
+    n = 0
+    while n < min(script.shape[0], MAX_SCRIPT) and script[n] != NO_ACTION:
+        n += 1
+    icpt[IC_KIND] = IK_SCRIPT
+    icpt[IC_SEAT] = seat
+    icpt[IC_TURN] = turn
+    icpt[IC_N] = n
+    for i in range(MAX_SCRIPT):
+        icpt[IC_SCRIPT + i] = script[i] if i < n else NO_ACTION
 
 
 @njit(cache=True)
@@ -53,49 +78,6 @@ def deal_script(st, template, pos, unseen, drawn, rng, log, rules):
         st[E.ST_STOCK + n] = drawn
         st[E.ST_STOCK_N] = n + 1
         st[E.ST_TURN_CARD_DRAWN] = 1 if n + 1 <= E.TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
-
-
-@njit(cache=True)
-def play_script_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos, script):
-    """``sim.engine.play.play_hand`` with ``script`` forced at the fixed seat's fixed turn.
-    Returns (code, applied): code 0 or an invariant code; applied 1 if every step was made."""
-    tmp = scratch_tmp(scratch)
-    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
-    seat, turn = pos[PS_SEAT], pos[PS_TURN]
-    n_steps = 0
-    while n_steps < script.shape[0] and script[n_steps] != NO_ACTION:
-        n_steps += 1
-    k = 0
-    active = n_steps > 0
-    while st[E.ST_PHASE] != E.PH_OVER:
-        p = st[E.ST_PLAYER]
-        observe(st, p, obs)
-        if active and (p != seat or st[E.ST_TURN] != turn):
-            active = False  # the turn ended before the script did (e.g. END-1)
-        if active and obs[E.OB_PHASE] != E.PH_THREES:
-            a = script[k]
-            if action_reason(obs, a, rules, tmp) == E.R_OK:
-                choice = forced_action(obs) < 0
-                cache[E.PC_VALID] = 0
-                apply_action(st, a, rules, log)
-                if choice:
-                    st[E.ST_DECISIONS] += 1
-                k += 1
-                if k == n_steps:
-                    active = False
-                continue
-            active = False  # refused in this deal: the policy decides from here
-        a = forced_action(obs)
-        if a >= 0:
-            cache[E.PC_VALID] = 0
-            apply_action(st, a, rules, log)
-            continue
-        a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
-        if a < 0:
-            return E.INV_STUCK, 0
-        apply_action(st, a, rules, log)
-        st[E.ST_DECISIONS] += 1
-    return 0, 1 if k == n_steps else 0
 
 
 @chunk_kernel(
@@ -131,19 +113,24 @@ def play_scripts_kernel(
     record goes to ``out[(h - start) * n_scripts + c]``."""
     st, obs, scratch, rng, items, log = hand_arrays()
     cards = np.empty(unseen.shape[0], dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     m = scripts.shape[0]
+    icpts = np.zeros((m, IC_SIZE), dtype=np.int64)  # each script's intercept
+    for c in range(m):
+        set_script(icpts[c], pos[PS_SEAT], pos[PS_TURN], scripts[c])
     for h in range(start, stop):
         for c in range(m):
             seed_hand(key, h, rng)
             copy_into(cards, unseen)
             deal_script(st, template, pos, cards, drawn, rng, log, rules)
-            code, ok = play_script_hand(
-                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, pos, scripts[c]
+            icpt = icpts[c]
+            code = play_hand_loop(
+                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
             )
             row = (h - start) * m + c
             if finish_hand(st, code, h, rules, items, out[row], status) != 0:
                 return code
-            applied[row] = ok
+            applied[row] = icpt[IC_APPLIED]
     return 0
 
 
@@ -179,6 +166,18 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
     return template, pos, unseen[unseen != drawn]
 
 
+def check_scripts(scripts) -> np.ndarray:
+    """``scripts`` as an int64[n_scripts, width] array, each row at most ``MAX_SCRIPT``
+    actions before its ``NO_ACTION`` padding (a CanastaError otherwise)."""
+    arr = np.ascontiguousarray(np.atleast_2d(scripts), dtype=np.int64)
+    for i, row in enumerate(arr):
+        pad = np.flatnonzero(row == NO_ACTION)
+        n = int(pad[0]) if pad.size else row.size
+        if n > MAX_SCRIPT:
+            raise CanastaError(f"script {i}: {n} actions; a script holds at most {MAX_SCRIPT}")
+    return arr
+
+
 def play_scripts_arrays(
     key, start, stop, decides, params, rules_arr, template, pos, unseen, scripts, drawn=-1
 ):
@@ -188,7 +187,7 @@ def play_scripts_arrays(
     from sim.engine.hands import call_kernel, check_range
 
     start, stop = check_range(start, stop, "hand")
-    scripts = np.ascontiguousarray(np.atleast_2d(scripts), dtype=np.int64)
+    scripts = check_scripts(scripts)
     m = scripts.shape[0]
     out = np.zeros(((stop - start) * m, E.RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros((stop - start) * m, dtype=np.int64)
@@ -289,3 +288,17 @@ def plans(st, rules_arr, max_wilds: int = E.MAX_OP_WILDS, limit: int = 20_000):
                 continue  # not a meld that keeps the turn (never expected)
             stack.append((nxt, (*path, a), touched | {slot}))
     return sorted(out.values(), key=lambda t: (len(t), t))
+
+
+__all__ = [
+    "MAX_SCRIPT",
+    "NO_ACTION",
+    "check_scripts",
+    "deal_script",
+    "decision_state",
+    "plans",
+    "play_scripts_arrays",
+    "play_scripts_kernel",
+    "script_arrays",
+    "set_script",
+]

@@ -36,14 +36,9 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import copy_into
-from sim.engine.judge import (
-    action_ok,
-    first_legal_action,
-    forced_action,
-    judge_choice,
-    pile_may_open,
-)
-from sim.engine.observe import observe
+from sim.engine.intercept import IC_SIZE
+from sim.engine.judge import action_ok, pile_may_open
+from sim.engine.play import hand_direct
 from sim.engine.search import (
     WORK_SIZE,
     determinize,
@@ -52,7 +47,7 @@ from sim.engine.search import (
     team_margin,
 )
 from sim.engine.state import apply_action
-from sim.engine.views import scratch_hint, scratch_tmp
+from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 from sim.policies.strong import (
@@ -201,34 +196,36 @@ def candidates(obs, params, rng, rules, scratch, cands):
 
 @njit(cache=True)
 def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
-    """``sim.engine.search.rollout`` with the base policy in every seat, called directly:
-    numba cannot cache a function that passes a compiled policy on as a value (its address is
-    a dynamic global), and compiling the expert with the whole engine takes ~2 minutes per
-    process. ``team`` plays with parameters ``own``, the other team with ``opp`` (the expert
-    passes its base parameters as both; strong's training models each team as it plays). The
-    same steps as ``sim.engine.play.play_hand``: observe, the forced draw, the policy's
-    proposal checked by ``judge_choice`` (an illegal one replaced by the first legal action),
-    ``apply_action``; then ``team_margin``. ``st`` is consumed."""
-    tmp = scratch_tmp(scratch)
+    """``sim.engine.search.rollout`` with the base policy in every seat, through the engine's
+    one hand loop compiled in place (``hand_direct``) with the base policy's kernel called
+    directly: numba cannot cache a function that passes a compiled policy on as a value (its
+    address is a dynamic global). ``team`` plays with
+    parameters ``own``, the other team with ``opp`` (the expert passes its base parameters as
+    both; strong's training models each team as it plays); then ``team_margin``. ``st`` is
+    consumed."""
     log = np.zeros(1, dtype=np.int64)
-    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan, as play_hand
-    while st[E.ST_PHASE] != E.PH_OVER:
-        p = st[E.ST_PLAYER]
-        observe(st, p, obs)
-        a = forced_action(obs)
-        if a >= 0:
-            cache[E.PC_VALID] = 0
-        else:
-            hp = own if p % E.N_TEAMS == team else opp
-            a = base_decide(obs, hp, strong, rng, rules, scratch)
-            if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
-                cache[E.PC_VALID] = 0
-                st[E.ST_ERRORS] += 1
-                a = first_legal_action(obs, rules, tmp)
-                if a < 0:
-                    break  # INV_STUCK: cannot happen under the rules
-            st[E.ST_DECISIONS] += 1
-        apply_action(st, a, rules, log)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
+    icpt = np.zeros(IC_SIZE, dtype=np.int64)  # IK_NONE: plain play
+    p0, p1 = (own, opp) if team == 0 else (opp, own)
+    if strong:
+        hand_direct(
+            st, obs, strong_decide, strong_decide, p0, p1, rng, rules, scratch, cache, log, icpt
+        )
+    else:
+        hand_direct(
+            st,
+            obs,
+            heuristic_decide,
+            heuristic_decide,
+            p0,
+            p1,
+            rng,
+            rules,
+            scratch,
+            cache,
+            log,
+            icpt,
+        )
     return team_margin(st, team, rules, items)
 
 

@@ -23,11 +23,9 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.judge import first_legal_action, judge_choice
-from sim.engine.observe import observe
-from sim.engine.play import forced_action_state, new_deck
-from sim.engine.state import apply_action, deal
-from sim.engine.views import scratch_hint, scratch_tmp
+from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED
+from sim.engine.play import hand_direct, new_deck, resume_direct
+from sim.engine.state import deal
 from sim.policies.expert import search_positions
 from sim.policies.strong import (
     MAX_CANDIDATES,
@@ -78,7 +76,8 @@ def label_hands_kernel(
     cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
     phi = np.empty((MAX_CANDIDATES, N_FEATURES), dtype=np.float64)
     totals = np.zeros(16, dtype=np.int64)
-    tmp = scratch_tmp(scratch)
+    icpt = np.zeros(IC_SIZE, dtype=np.int64)
+    icpt[IC_KIND] = IK_PAUSE  # at team 0's decisions (IC_TEAM 0)
     rows = 0
     for h in range(start, stop):
         seed_hand(key, h, rng)
@@ -86,48 +85,60 @@ def label_hands_kernel(
         new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         opp = pool[h % pool.shape[0]]
-        cache[E.PC_VALID] = 0
         decision = 0  # (hand, decision) names a labelled decision
-        while st[E.ST_PHASE] != E.PH_OVER:
-            a = forced_action_state(st)
-            if a >= 0:
-                cache[E.PC_VALID] = 0
-                apply_action(st, a, rules, log)
-                continue
-            observe(st, st[E.ST_PLAYER], obs)
-            mine = st[E.ST_PLAYER] % E.N_TEAMS == 0
-            if mine:
-                a0 = strong_base_decide(obs, pol, rng, rules, scratch)
-                n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi, True)
-                if n >= 2 and rand_float(lrng) < p_label:
-                    if rows + n > x.shape[0]:
-                        return -1
-                    done = search_positions(
-                        obs, samples, rollouts, pol, opp, True, lrng, rules, cands, n, totals
-                    )
-                    for c in range(n):
-                        r = rows + c
-                        for j in range(N_FEATURES):
-                            x[r, j] = phi[c, j]
-                        v[r] = totals[c] / max(done, 1)
-                        meta[r, R_HAND] = h
-                        meta[r, R_DECISION] = decision
-                        meta[r, R_KIND] = kind
-                        meta[r, R_CANDIDATE] = c
-                        meta[r, R_N] = n
-                        meta[r, R_DONE] = done
-                        meta[r, R_SEAT] = st[E.ST_PLAYER]
-                        meta[r, R_TURN] = st[E.ST_TURN]
-                        meta[r, R_ACTION] = cands[c]
-                        meta[r, R_OPPONENT] = h % pool.shape[0]
-                    rows += n
-                    decision += 1
-            a = strong_decide(obs, pol if mine else opp, rng, rules, scratch)
-            if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
-                cache[E.PC_VALID] = 0
-                st[E.ST_ERRORS] += 1
-                a = first_legal_action(obs, rules, tmp)
-                if a < 0:
-                    break
-            apply_action(st, a, rules, log)
+        # the hand on the engine's one loop, paused at each of team 0's decisions
+        code = hand_direct(
+            st,
+            obs,
+            strong_decide,
+            strong_decide,
+            pol,
+            opp,
+            rng,
+            rules,
+            scratch,
+            cache,
+            log,
+            icpt,
+        )
+        while code == PAUSED:
+            a0 = strong_base_decide(obs, pol, rng, rules, scratch)
+            n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi, True)
+            if n >= 2 and rand_float(lrng) < p_label:
+                if rows + n > x.shape[0]:
+                    return -1
+                done = search_positions(
+                    obs, samples, rollouts, pol, opp, True, lrng, rules, cands, n, totals
+                )
+                for c in range(n):
+                    r = rows + c
+                    for j in range(N_FEATURES):
+                        x[r, j] = phi[c, j]
+                    v[r] = totals[c] / max(done, 1)
+                    meta[r, R_HAND] = h
+                    meta[r, R_DECISION] = decision
+                    meta[r, R_KIND] = kind
+                    meta[r, R_CANDIDATE] = c
+                    meta[r, R_N] = n
+                    meta[r, R_DONE] = done
+                    meta[r, R_SEAT] = st[E.ST_PLAYER]
+                    meta[r, R_TURN] = st[E.ST_TURN]
+                    meta[r, R_ACTION] = cands[c]
+                    meta[r, R_OPPONENT] = h % pool.shape[0]
+                rows += n
+                decision += 1
+            code = resume_direct(
+                st,
+                obs,
+                strong_decide,
+                strong_decide,
+                pol,
+                opp,
+                rng,
+                rules,
+                scratch,
+                cache,
+                log,
+                icpt,
+            )
     return rows

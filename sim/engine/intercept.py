@@ -1,0 +1,303 @@
+"""What the hand loop does instead of asking a policy: the intercept (``sim.engine.play``).
+
+One int64 array of ``IC_SIZE`` words tells the engine's one hand loop where it stops asking the
+policies and what it does there; its inputs come first, then its progress, reset per hand:
+
+- ``IK_NONE``: plain play, every decision the policy's;
+- ``IK_CHOICE``: at seat ``IC_SEAT``'s turn ``IC_TURN`` the ``IC_CHOICE`` of ``CHOICES`` is
+  forced on the policy's decisions (``forced_choice``; what-if positions, ``sim.engine.position``);
+- ``IK_SCRIPT``: at that seat and turn the ``IC_N`` actions of ``IC_SCRIPT`` are made in order
+  while the rules accept them, then the policy decides (plans, ``sim.engine.script``);
+- ``IK_PAUSE``: the loop returns ``PAUSED`` at each decision of team ``IC_TEAM`` before asking
+  its policy, the observation filled in; called again it asks the policy and plays on
+  (``strong``'s labelling reads those decisions, ``sim.policies.strong_train``).
+
+``IC_APPLIED`` says whether the choice was made (or every script step); ``IC_ACTIVE`` whether the
+script is still being played, or a pause is armed. The Python builders are ``no_intercept``,
+``choice_intercept``, ``script_intercept`` and ``pause_intercept``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim import encoding as E
+from sim.engine.judge import action_ok
+from sim.engine.observe import bonus_owed
+
+#: choice name -> what the fixed player does at the position (then the policies play on)
+CHOICES = {
+    "policy": "let the seat's policy decide (the baseline)",
+    "meld_sevens": "meld all the sevens held now (needs 3+ sevens, MELD-1/MELD-6)",
+    "hold_sevens": "meld no seven this turn; the policy decides everything else",
+    "meld_aces": "meld all the aces held now (needs 3+ aces, MELD-1/MELD-7)",
+    "hold_aces": "meld no ace this turn; the policy decides everything else",
+    "take_pile": "take the discard pile where the rules allow it (PILE-1/2)",
+    "draw": "draw from the stock instead of taking the pile",
+    # added for the decision experiments (analysis.decisions); the numbers above are unchanged
+    "meld_aces_wild": "meld all the aces held now with up to 2 wilds (MELD-7: opening turn only)",
+    "meld_wilds": "start a wild meld with all the wilds held now (up to 7, MELD-8)",
+    "hold_wilds": "start no wild meld this turn; the policy decides everything else",
+    "stay_in": "do not go out this turn: a meld that would leave no card to hold is refused",
+}
+CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_PILE, CH_DRAW = (
+    range(7)
+)
+CH_MELD_ACES_WILD, CH_MELD_WILDS, CH_HOLD_WILDS, CH_STAY_IN = range(7, len(CHOICES))
+
+
+NO_ACTION = -1  #: pads a script row (scripts of several lengths share one array)
+MAX_SCRIPT = 24  #: actions in one script (a draw, meld operations and the discard)
+
+#: the intercept's words: (name, width); inputs, then the progress ``reset_intercept`` sets
+INTERCEPT_FIELDS = (
+    ("kind", 1),  # IK_*
+    ("seat", 1),  # the fixed seat (choice, script)
+    ("turn", 1),  # its fixed turn
+    ("choice", 1),  # CH_* (choice)
+    ("team", 1),  # the team whose decisions pause the loop (pause)
+    ("n", 1),  # script length
+    ("script", MAX_SCRIPT),  # action ids, padded with NO_ACTION
+    ("applied", 1),  # 1 if the choice was made, or every script step
+    ("active", 1),  # the script still playing; a pause armed
+    ("step", 1),  # the next script step
+    ("first_play", 1),  # the fixed turn's first play decision is still to come (choice)
+)
+_IC, IC_SIZE = E.layout(INTERCEPT_FIELDS)
+IC_KIND, IC_SEAT, IC_TURN, IC_CHOICE = _IC["kind"], _IC["seat"], _IC["turn"], _IC["choice"]
+IC_TEAM, IC_N, IC_SCRIPT = _IC["team"], _IC["n"], _IC["script"]
+IC_APPLIED, IC_ACTIVE, IC_STEP = _IC["applied"], _IC["active"], _IC["step"]
+IC_FIRST_PLAY = _IC["first_play"]
+IK_NONE, IK_CHOICE, IK_SCRIPT, IK_PAUSE = range(4)  #: the kinds of intercept
+PAUSED = -1  #: the hand loop's code at a paused decision (0: the hand is over; > 0: INV_*)
+
+
+@njit(cache=True, _nrt=False)
+def reset_intercept(icpt):
+    """The progress words at the start of a hand: nothing applied yet (a script of no step is
+    applied at once), the script playing, a pause armed, the first play decision to come."""
+    n = icpt[IC_N] if icpt[IC_KIND] == IK_SCRIPT else 0
+    icpt[IC_APPLIED] = 1 if icpt[IC_KIND] == IK_SCRIPT and n == 0 else 0
+    icpt[IC_ACTIVE] = 1 if icpt[IC_KIND] != IK_SCRIPT or n > 0 else 0
+    icpt[IC_STEP] = 0
+    icpt[IC_FIRST_PLAY] = 1
+
+
+@njit(cache=True, inline="always")
+def at_intercept(st, icpt):
+    """Does the intercept take the step of the player to act (its kind is not ``IK_NONE``)?"""
+    if icpt[IC_KIND] == IK_PAUSE:
+        return st[E.ST_PLAYER] % E.N_TEAMS == icpt[IC_TEAM]
+    return (
+        icpt[IC_ACTIVE] == 1 and st[E.ST_PLAYER] == icpt[IC_SEAT] and st[E.ST_TURN] == icpt[IC_TURN]
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _hold_discard(obs, kind, rules, tmp):
+    """In place of melding ``kind``: the legal discard of the kind held fewest times (then the
+    lowest value, then the lowest kind), never of ``kind``; -1 if none."""
+    best = -1
+    for k in range(E.N_KINDS):
+        if k == kind or obs[E.OB_HAND + k] == 0:
+            continue
+        if not action_ok(obs, E.A_DISCARD + k, rules, tmp):
+            continue
+        if best < 0:
+            best = k
+            continue
+        h, hb = obs[E.OB_HAND + k], obs[E.OB_HAND + best]
+        if h < hb or (h == hb and E.KIND_VALUE[k] < E.KIND_VALUE[best]):
+            best = k
+    return -1 if best < 0 else E.A_DISCARD + best
+
+
+@njit(cache=True, _nrt=False)
+def _meld_with_wilds(obs, slot, naturals, max_wilds, rules, tmp):
+    """The legal meld op putting ``naturals`` of ``slot`` down with as many of the wilds held as
+    the rules allow, up to ``max_wilds`` (jokers first), and at least one wild; -1 if none."""
+    twos, jokers = obs[E.OB_HAND + E.TWO], obs[E.OB_HAND + E.JOKER]
+    for w in range(min(max_wilds, twos + jokers), 0, -1):
+        j = min(jokers, w)
+        t = w - j
+        if naturals + t + j > E.CANASTA:
+            continue
+        a = E.MELD_ACTION[slot, naturals, t, j]
+        if a >= 0 and action_ok(obs, a, rules, tmp):
+            return a
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _goes_out(obs, proposed):
+    """Does the meld op ``proposed`` leave no card to hold (OUT-2: that is going out)?"""
+    if proposed < 0 or E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD:
+        return False
+    total = 0
+    for k in range(E.N_KINDS):
+        total += obs[E.OB_HAND + k]
+    used = (
+        E.ACTION_TABLE[proposed, E.AC_NAT]
+        + E.ACTION_TABLE[proposed, E.AC_TWO]
+        + E.ACTION_TABLE[proposed, E.AC_JOKER]
+    )
+    left = total - used
+    return left == 0 or (left == 1 and not bonus_owed(obs))  # OPEN-5: owed cards still come
+
+
+@njit(cache=True, _nrt=False)
+def _forced_new(obs, choice, proposed, first_play, rules, tmp):
+    """``forced_choice`` for the choices added after ``draw`` (same contract)."""
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return proposed, 0
+    if choice == CH_MELD_ACES_WILD:  # MELD-7: wilds join aces only in the initial meld
+        if not first_play or obs[E.OB_OPENED] == 1:
+            return proposed, 0
+        a = _meld_with_wilds(obs, E.ACE, min(obs[E.OB_HAND + E.ACE], E.CANASTA), 2, rules, tmp)
+        if a < 0:
+            return proposed, 0
+        return a, 1
+    if choice == CH_MELD_WILDS:  # MELD-8: a meld of wild cards only
+        if not first_play:
+            return proposed, 0
+        a = _meld_with_wilds(obs, E.WILD_MELD, 0, E.CANASTA, rules, tmp)
+        if a < 0:
+            return proposed, 0
+        return a, 1
+    if choice == CH_HOLD_WILDS:
+        if (
+            E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
+            or E.ACTION_TABLE[proposed, E.AC_SLOT] != E.WILD_MELD
+            or obs[E.OB_MELDS + E.WILD_MELD * E.N_MELD_COLS + E.TWOS]
+            + obs[E.OB_MELDS + E.WILD_MELD * E.N_MELD_COLS + E.JOKERS]
+            > 0  # adding to a wild meld already started is not starting one
+        ):
+            return proposed, 1
+        a = _hold_discard(obs, E.WILD_MELD, rules, tmp)
+        return (proposed, 0) if a < 0 else (a, 1)
+    # CH_STAY_IN: refuse the going-out meld, end the turn with a discard instead; applied
+    # (1) only when it refused one, so the paired deals where the policy would go out are known
+    if not _goes_out(obs, proposed):
+        return proposed, 0
+    a = _hold_discard(obs, -1, rules, tmp)
+    return (proposed, 0) if a < 0 else (a, 1)
+
+
+@njit(cache=True, _nrt=False)
+def forced_choice(obs, choice, proposed, first_play, rules, tmp):
+    """The fixed player's action in its fixed turn instead of ``proposed`` (-1 in ``proposed``:
+    no proposal, at a draw the engine would force), and 1 if the choice was made or confirmed,
+    0 if the rules refuse it here (then ``proposed`` stands)."""
+    phase = obs[E.OB_PHASE]
+    if choice >= CH_MELD_ACES_WILD:
+        return _forced_new(obs, choice, proposed, first_play, rules, tmp)
+    if choice == CH_DRAW or choice == CH_TAKE_PILE:
+        if phase != E.PH_DRAW:
+            return proposed, 0
+        a = E.A_DRAW if choice == CH_DRAW else E.A_TAKE_PILE
+        if action_ok(obs, a, rules, tmp):
+            return a, 1
+        return proposed, 0
+    if choice == CH_POLICY or phase != E.PH_PLAY:
+        return proposed, 0
+    kind = E.SEVEN if choice == CH_MELD_SEVENS or choice == CH_HOLD_SEVENS else E.ACE
+    if choice == CH_MELD_SEVENS or choice == CH_MELD_ACES:
+        if not first_play:
+            return proposed, 0
+        a = E.MELD_ACTION[kind, min(obs[E.OB_HAND + kind], E.CANASTA), 0, 0]
+        if a >= 0 and action_ok(obs, a, rules, tmp):
+            return a, 1
+        return proposed, 0
+    # hold: never meld the rank this turn; in its place end the turn with a discard
+    if (
+        E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
+        or E.ACTION_TABLE[proposed, E.AC_SLOT] != kind
+    ):
+        return proposed, 1
+    a = _hold_discard(obs, kind, rules, tmp)
+    if a < 0:
+        return proposed, 0
+    return a, 1
+
+
+# ---------------------------------------------------------------------------------------
+# Python builders
+# ---------------------------------------------------------------------------------------
+def no_intercept() -> np.ndarray:
+    """Plain play: every decision the policies'."""
+    return np.zeros(IC_SIZE, dtype=np.int64)
+
+
+def choice_intercept(seat: int, turn: int, choice: int) -> np.ndarray:
+    """``choice`` (a ``CH_*`` number) forced at ``seat``'s turn ``turn``; plain play for
+    ``CH_POLICY``."""
+    icpt = no_intercept()
+    if choice != CH_POLICY:
+        icpt[IC_KIND], icpt[IC_SEAT], icpt[IC_TURN] = IK_CHOICE, seat, turn
+        icpt[IC_CHOICE] = choice
+    return icpt
+
+
+def script_intercept(seat: int, turn: int, script) -> np.ndarray:
+    """The actions of ``script`` (padded with ``NO_ACTION``) made in order at ``seat``'s turn
+    ``turn``."""
+    steps = [int(a) for a in np.asarray(script).reshape(-1)]
+    n = steps.index(NO_ACTION) if NO_ACTION in steps else len(steps)
+    if n > MAX_SCRIPT:
+        raise ValueError(f"a script holds at most {MAX_SCRIPT} actions")
+    icpt = no_intercept()
+    icpt[IC_KIND], icpt[IC_SEAT], icpt[IC_TURN], icpt[IC_N] = IK_SCRIPT, seat, turn, n
+    icpt[IC_SCRIPT : IC_SCRIPT + MAX_SCRIPT] = NO_ACTION
+    icpt[IC_SCRIPT : IC_SCRIPT + n] = steps[:n]
+    return icpt
+
+
+def pause_intercept(team: int) -> np.ndarray:
+    """A pause at each decision of ``team`` (seats ``team``, ``team + 2``)."""
+    icpt = no_intercept()
+    icpt[IC_KIND], icpt[IC_TEAM] = IK_PAUSE, team
+    return icpt
+
+
+__all__ = [
+    "CHOICES",
+    "CH_DRAW",
+    "CH_HOLD_ACES",
+    "CH_HOLD_SEVENS",
+    "CH_HOLD_WILDS",
+    "CH_MELD_ACES",
+    "CH_MELD_ACES_WILD",
+    "CH_MELD_SEVENS",
+    "CH_MELD_WILDS",
+    "CH_POLICY",
+    "CH_STAY_IN",
+    "CH_TAKE_PILE",
+    "IC_ACTIVE",
+    "IC_APPLIED",
+    "IC_CHOICE",
+    "IC_FIRST_PLAY",
+    "IC_KIND",
+    "IC_N",
+    "IC_SCRIPT",
+    "IC_SEAT",
+    "IC_SIZE",
+    "IC_STEP",
+    "IC_TEAM",
+    "IC_TURN",
+    "IK_CHOICE",
+    "IK_NONE",
+    "IK_PAUSE",
+    "IK_SCRIPT",
+    "INTERCEPT_FIELDS",
+    "MAX_SCRIPT",
+    "NO_ACTION",
+    "PAUSED",
+    "at_intercept",
+    "choice_intercept",
+    "forced_choice",
+    "no_intercept",
+    "pause_intercept",
+    "reset_intercept",
+    "script_intercept",
+]
