@@ -65,7 +65,7 @@ def test_turn_1_generated_legal_actions_equal_the_filtered_table(pair):
 
 
 def _meld_reason_reference(obs, slot, nat, two, joker, rules):
-    """The meld operation's judgement as ``judge._meld_reason_obs`` stated it before issue 12
+    """The meld operation's judgement as ``validate.meld_reason_obs`` stated it before issue 12
     (OUT-2 always on a copied hand and the table after the operation), in Python over the
     rules core: the oracle of its count-based OUT-2 shortcut."""
     from sim import encoding as E

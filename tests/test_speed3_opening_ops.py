@@ -43,7 +43,7 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
     ``opening_op_counts`` returns the search's count from the position, and for every live
     natural rank, naturals ``nat`` and wild cards ``w`` (split jokers first) its
     ``best_ax[rank, nat, w]`` is exactly the count the search finds from the position the
-    operation leaves (the oracle ``_meld_reason_obs`` runs), -1 for none alike (the cells
+    operation leaves (the oracle ``meld_reason_obs`` runs), -1 for none alike (the cells
     an operation can ask: up to the rank's cards in hand and MELD-4's wild cards)."""
     work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     work2 = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)

@@ -27,7 +27,7 @@ from numba.core.registry import CPUDispatcher
 
 from sim import encoding as E
 from sim import rng, scoring, special
-from sim.engine import invariants, judge, observe, play, state
+from sim.engine import fastpath, generate, invariants, observe, play, state, validate
 from sim.engine import views as engine_views
 from sim.engine.judge import action_reason, check_action, legal_actions, legal_actions_filter
 from sim.engine.observe import observe as observe_state
@@ -44,7 +44,8 @@ from sim.policies.builtin import (
 from tests.test_speed3_opening_ops import RULES, _games
 
 HOT_MODULES = (melds, opening, search, pile, discard, out, cards)
-HOT_MODULES += (special, scoring, judge, state, observe, engine_views, builtin, common)
+HOT_MODULES += (special, scoring, validate, fastpath, generate, state, observe, engine_views)
+HOT_MODULES += (builtin, common)
 HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
 HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop), eighth pass
 

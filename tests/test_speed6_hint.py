@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import _hint_completes, action_reason, check_action
+from sim.engine.fastpath import hint_completes
+from sim.engine.judge import action_reason, check_action
 from sim.engine.observe import bonus_owed
 from sim.legality import opening_path_count, opening_search
 from tests.test_speed3_opening_ops import RULES, _games
@@ -82,6 +83,6 @@ def test_open_1_4_check_with_any_hint_equals_action_reason(rules):
                 compared += 1
         if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
             op = (E.ACTION_TABLE[a, c] for c in (E.AC_SLOT, E.AC_NAT, E.AC_TWO, E.AC_JOKER))
-            used += _hint_completes(obs, *op, g.rules, tmp2, own.copy())  # the policy's plan
+            used += hint_completes(obs, *op, g.rules, tmp2, own.copy())  # the policy's plan
         assert check_action(obs, a, g.rules, tmp, cache, own.copy()) == E.R_OK
     assert compared > 1000 and used > 10, (compared, used)

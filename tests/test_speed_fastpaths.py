@@ -10,11 +10,11 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.game import Game
 from sim.engine.judge import (
-    _meld_reason_obs,
     action_ok,
     action_reason,
     declare_ok,
     forced_action,
+    meld_reason_obs,
 )
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
@@ -138,7 +138,7 @@ def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_han
 @njit
 def _split_dependence(obs, rules, tmp):
     """(slot, nat, two, joker) of the first natural-slot operation whose verdict without the
-    opening search (``_meld_reason_obs(..., opening=False) == R_OK``) differs from that of
+    opening search (``meld_reason_obs(..., opening=False) == R_OK``) differs from that of
     another split of the same number of wild cards, else (-1, ...); and the number of
     operations compared."""
     hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
@@ -148,7 +148,7 @@ def _split_dependence(obs, rules, tmp):
             seen = np.full(E.MAX_OP_WILDS + 1, -1, dtype=np.int64)
             for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
                 for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
-                    ok = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
+                    ok = meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
                     w = two + joker
                     if seen[w] >= 0 and seen[w] != ok:
                         return (slot, nat, two, joker), compared

@@ -8,11 +8,11 @@ from numba import njit
 from sim import encoding as E
 from sim._views import inline_copy, opaque, sum_words
 from sim.engine.judge import (
-    _legal_discards,
-    _turn_opening_reason,
     action_ok,
     legal_actions,
+    legal_discards,
     pile_may_open,
+    turn_opening_reason,
 )
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
 from sim.legality import meld_size, opening_count_bound, opening_reason, out_reason
@@ -338,7 +338,7 @@ def safe_discard(obs, params, rules, scratch):
 @njit(cache=True, _nrt=False)
 def _safe_discard(obs, params, rules, scratch, late):
     """``safe_discard`` with ``late`` (``_late``) already known. The legal discards come first,
-    as one mask (``_legal_discards``, what ``legal_actions`` uses), then one pass over the held
+    as one mask (``legal_discards``, what ``legal_actions`` uses), then one pass over the held
     kinds keys each legal one and keeps the lowest key, the lower kind on a tie: the order in
     which the earlier versions tried them (issue 12, ninth and fifteenth passes: the keys of
     illegal kinds are no longer computed nor stored; the same decisions:
@@ -347,7 +347,7 @@ def _safe_discard(obs, params, rules, scratch, late):
         return -1  # TURN-1: no discard is legal
     hand = ob_hand(obs)
     total = sum_words(obs, E.OB_HAND, E.N_KINDS)
-    legal = _legal_discards(obs, hand, total, _turn_opening_reason(obs))  # DISCARD-1..3, OUT-1
+    legal = legal_discards(obs, hand, total, turn_opening_reason(obs))  # DISCARD-1..3, OUT-1
     if legal == 0:
         return -1
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]

@@ -339,7 +339,7 @@ FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check 
 def _largest_natural_meld(obs, rules, scratch, skip_mask):
     """``largest_meld`` without wild cards, outside the opening turn: the same
     candidates in the same order (ranks from the highest, the most naturals first, larger
-    than the best found), each judged as ``action_reason`` would (``_meld_reason_obs``,
+    than the best found), each judged as ``action_reason`` would (``meld_reason_obs``,
     ``meld_reason``) with what every candidate shares counted once: the cards the player
     holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; a candidate that
     would leave a card or none (OUT-2's check of the table) returns ``FULL_CHECK``, and
