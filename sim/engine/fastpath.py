@@ -6,7 +6,7 @@ of a held natural, melds outside the opening turn: ``meld_on_counts``); ``check_
 the rest, in an opening turn without searching where the plan cache (``PLAN_CACHE_FIELDS``) or
 the policy's hint (``SCRATCH_HINT``) shows the opening still completable; ``judge_choice`` is
 the two together, the engine's check. Each gives ``action_reason``'s answer on every action
-of real hands (tests/test_speed11_quick.py, tests/test_speed6_hint.py).
+of real hands (tests/test_judge_fastpaths.py).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def quick_ok(obs, a, rules):
       full check.
 
     Property-tested against ``action_reason`` on every action of every decision of real
-    hands (tests/test_speed11_quick.py)."""
+    hands (tests/test_judge_fastpaths.py)."""
     if a < 0 or a >= E.N_ACTIONS:
         return False
     phase = obs[E.OB_PHASE]

@@ -263,7 +263,7 @@ def legal_actions(obs, rules, out, tmp):
             # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
             # their number (MELD-1..9 count them; OUT-2 counts the cards left): judged once
             # per number of wilds w (verdict in bit w of ``fine``) with the first split of w
-            # twos and jokers in table order (tests/test_speed_fastpaths.py); the splits are
+            # twos and jokers in table order (tests/test_judge_fastpaths.py); the splits are
             # listed only when some w > 0 passes (a natural-only operation is the first)
             fine = 0
             for w in range(max(1 - nat, 0), min(n_wilds, E.CANASTA - nat) + 1):

@@ -55,7 +55,7 @@ def observe(st, p, obs):
     (the pile by kind, the discards, the cards aside, the pending melds, the own hand, each
     team's melds) each by one ``copy_words``: vector moves, where a loop between two arrays
     that may overlap copies a word at a time (issue 12, seventh pass). The same words as
-    ``observe_table`` (tests/test_speed2_observe.py)."""
+    ``observe_table`` (tests/test_observe_fastpaths.py)."""
     obs[E.OB_PHASE] = st[E.ST_PHASE]
     obs[E.OB_TURN] = st[E.ST_TURN]
     obs[E.OB_STOCK_N] = st[E.ST_STOCK_N]
@@ -117,7 +117,7 @@ def observe_after_meld(st, p, obs, slot):
     hand, the team's meld of ``slot``, the turn's pending melds on ``slot`` (OPEN-1..4) and
     the turn's melded flag, and when the opening then stands the cards aside join the hand
     (PILE-1/2): nothing else seen (the phase, the turn, the pile, the other seats, scores).
-    The same words as ``observe`` (tests/test_speed15_observe.py, every such step of real
+    The same words as ``observe`` (tests/test_observe_fastpaths.py, every such step of real
     hands)."""
     obs[E.OB_MELDED] = st[E.ST_MELDED]
     copy_words(obs, E.OB_HAND, st, E.ST_HANDS + p * E.N_KINDS, E.N_KINDS)
@@ -137,7 +137,7 @@ def observe_after_meld(st, p, obs, slot):
 @njit(cache=True, _nrt=False)
 def observe_table(st, p, obs):
     """``observe`` driven by the table ``SEEN_FIELDS``: the oracle the unrolled ``observe``
-    is tested against (tests/test_speed2_observe.py, every step of real hands)."""
+    is tested against (tests/test_observe_fastpaths.py, every step of real hands)."""
     for f in range(E.SEEN_FIELDS.shape[0]):  # the fields seen as they are
         o, s = E.SEEN_FIELDS[f, 0], E.SEEN_FIELDS[f, 1]
         for j in range(E.SEEN_FIELDS[f, 2]):

@@ -54,7 +54,7 @@ def forced_action_state(st):
     """``forced_action`` of the current player's observation, read from the state itself
     (PILE-1/2: a draw when there is no pile, its top card is not natural or the player holds
     no pair of it), so that the engine observes only when the policy is asked; the same
-    answer at every step of real hands (tests/test_speed_fastpaths.py)."""
+    answer at every step of real hands (tests/test_judge_fastpaths.py)."""
     if st[E.ST_PHASE] != E.PH_DRAW:
         return -1
     n = st[E.ST_PILE_N]

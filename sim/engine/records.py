@@ -45,7 +45,7 @@ def _arrow_text(dtype) -> bool:
 def _arrow_names(dtype, names, codes: np.ndarray):
     """``names[codes]`` as an array of the string type ``dtype``, built by pyarrow from the few
     names (issue 12, fifteenth pass: converting a column of Python strings cost ~0.4 us a
-    row, ~1% of a heuristic hand; the same values and types: tests/test_speed12_frames.py)."""
+    row, ~1% of a heuristic hand; the same values and types: tests/test_records_frames.py)."""
     import pyarrow as pa
 
     table = pa.array(list(names), type=pa.large_string())

@@ -148,7 +148,7 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
     without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
     from this position before one meld operation of its own plan (``_memo_rest``): then the
     count is the same and the plan is the rest of that plan (issue 12, sixth pass; against
-    the search at every opening-turn decision of real hands: tests/test_speed4_memo.py).
+    the search at every opening-turn decision of real hands: tests/test_opening_search_memo.py).
     A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
     plan = work_plan(scratch)
     maxw = rules[E.RS_MAX_WILDS_MIXED]
@@ -425,7 +425,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
     through ``meld_ok``, except that naturals alone after the opening turn, the common call,
     are judged from the counts by ``_largest_natural_meld`` (the same answer, tested against
-    ``shortcut=False``: tests/test_speed6_largest.py). One compiled function with the
+    ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (issue 12, tenth pass: inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
     if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:

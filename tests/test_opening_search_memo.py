@@ -1,4 +1,4 @@
-"""OPEN-1..4, MELD-1..9, OUT-1/2 (issue 12, sixth pass): the built-in policies' memo of the
+"""OPEN-1..4, MELD-1..9, OUT-1/2: the built-in policies' memo of the
 opening search (``sim.policies.common.opening_search_memo``) answers a search from the position one
 meld operation of the last search's plan leaves with that plan's count and its rest, instead
 of searching again. Checked against the search it stands in for, kept as the oracle
@@ -19,7 +19,7 @@ from sim.legality import is_dead, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import _memo_rest, opening_search_memo, work_plan
-from tests.test_speed3_opening_ops import RULES, _games
+from tests.real_hands import RULES, games
 
 
 def _opening_turn(obs):
@@ -41,7 +41,7 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
     probe = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     positions = answered = 0
     hands = range(60) if pair[0] == "heuristic" else range(15)
-    for g, obs in _games(pair, 41, hands, rules):
+    for g, obs in games(pair, 41, hands, rules):
         if not _opening_turn(obs):
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)

@@ -1,7 +1,6 @@
-"""OPEN-1..4, MELD-1..9, OUT-1/2 (issue 12, fifth pass): ``legality.opening_op_counts`` answers
-for every meld operation of an opening turn at once (natural ranks; the wild meld since issue
-12's fourteenth pass) whether the opening stays completable, and
-``judge.legal_actions`` uses it. Checked against the code it replaces, kept as the oracle: the
+"""OPEN-1..4, MELD-1..9, OUT-1/2: ``legality.opening_op_counts`` answers for every meld
+operation of an opening turn at once (natural ranks and the wild meld) whether the opening
+stays completable, and ``judge.legal_actions`` uses it. Checked against the law: the
 opening search (``opening_search``) from the position each operation leaves, and the action
 table filtered by ``action_reason`` (``legal_actions_filter``), on every decision of real hands,
 random policies (the most opening-turn decisions with many candidate operations), under the
@@ -11,30 +10,11 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.game import Game
-from sim.engine.judge import forced_action, legal_actions, legal_actions_filter
+from sim.engine.judge import legal_actions, legal_actions_filter
 from sim.engine.observe import bonus_owed
 from sim.engine.views import add_operation, ob_hand, ob_melds, ob_pending, take_operation
 from sim.legality import is_dead, opening_op_counts, opening_search
-
-RULES = [
-    None,
-    {"max_wilds_mixed": 3},
-    {"allow_long_meld_going_out": True, "rule_of_five": False},
-]
-
-
-def _games(pair, seed, hand_ids, rules):
-    """(game, observation) at every policy decision of the hands, the policies then acting."""
-    for hand_id in hand_ids:
-        g = Game(seed=seed, hand_id=hand_id, rules=rules)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                yield g, obs
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+from tests.real_hands import RULES, games
 
 
 @pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
@@ -51,7 +31,7 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
     wm_ax = np.zeros(E.CANASTA + 1, dtype=np.int64)
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     positions = compared = reached = wm_compared = wm_reached = 0
-    for g, obs in _games(("random", "random"), 23, range(10), rules):
+    for g, obs in games(("random", "random"), 23, range(10), rules):
         if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
@@ -102,7 +82,7 @@ def test_turn_1_open_1_4_generated_legal_actions_equal_the_filter_random_hands(r
     out2 = np.zeros(E.N_ACTIONS, dtype=np.int64)
     tmp = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
     opening = 0
-    for g, obs in _games(("random", "random"), 29, range(12), rules):
+    for g, obs in games(("random", "random"), 29, range(12), rules):
         n1 = legal_actions(obs, g.rules, out1, tmp)
         n2 = legal_actions_filter(obs, g.rules, out2, tmp)
         assert n1 == n2 and (out1[:n1] == out2[:n2]).all(), (g.turn, out1[:n1], out2[:n2])
@@ -122,7 +102,7 @@ def test_meld_1_9_refused_on_counts_only_when_meld_reason_refuses(rules):
 
     refused = spared = 0
     for pair in (("random", "random"), ("heuristic", "random")):
-        for g, obs in _games(pair, 37, range(4), rules):
+        for g, obs in games(pair, 37, range(4), rules):
             if obs[E.OB_PHASE] != E.PH_PLAY:
                 continue
             hand, melds = ob_hand(obs), ob_melds(obs)

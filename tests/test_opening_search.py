@@ -1,4 +1,4 @@
-"""Issue 12, third speed pass: the opening search that visits only the states it reaches, in
+"""OPEN-1..4, PILE-1/2: the opening search that visits only the states it reaches, in
 tables from a work area (``opening_search``, OPEN-1..4 with MELD-1..9, OUT-1/2, PILE-1),
 gives the count AND the plan of the search as it stood before (kept below, verbatim, as the
 oracle) on random positions, under every ``relax`` mask, and on every opening-turn decision
@@ -42,7 +42,7 @@ from tests.test_legality import _pending_from, random_hand, random_rules
 assert (_B, _C, _F, _L) == (2, 3, 2, 3)  # the state layout the copy below was written for
 
 
-# The search as it was before issue 12's third pass (sim/legality.py at 1227ea4): full
+# The search with a full table (sim/legality.py at 1227ea4): full
 # tables allocated per call, every state scanned. Kept only as the oracle.
 @njit
 def _best_opening_before(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):

@@ -1,4 +1,4 @@
-"""Reference counting off in the hot kernels (issue 12, seventh pass).
+"""Reference counting off in the hot kernels.
 
 The rules core, the judge, the engine's transitions and observation and the built-in
 policies are compiled with ``_nrt=False`` (numba emits no ``NRT_incref``/``NRT_decref``: they
@@ -41,13 +41,13 @@ from sim.policies.builtin import (
     random_decide,
     special_chaser_decide,
 )
-from tests.test_speed3_opening_ops import RULES, _games
+from tests.real_hands import RULES, games
 
 HOT_MODULES = (melds, opening, search, pile, discard, out, cards)
 HOT_MODULES += (special, scoring, validate, fastpath, generate, state, observe, engine_views)
 HOT_MODULES += (builtin, common)
 HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
-HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop), eighth pass
+HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop)
 
 
 def test_every_hot_kernel_states_its_reference_counting_or_is_inlined():
@@ -112,7 +112,7 @@ def test_uncounted_kernels_release_every_reference_of_a_counted_caller(rules):
     arrays = (params, sp, rng, scratch, cache, log)
     decisions = 0
     for pair in (("heuristic", "heuristic"), ("random", "random")):
-        for g, obs in _games(pair, 31, range(2), rules):
+        for g, obs in games(pair, 31, range(2), rules):
             r = g.rules
             st = g.state.copy()
             before = [sys.getrefcount(x) for x in (*arrays, obs, r, st)]

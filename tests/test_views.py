@@ -1,4 +1,4 @@
-"""Issue 12, fourth speed pass: the named views of the state, an observation, the scratch and
+"""The named views of the state, an observation, the scratch and
 the plan cache are built by ``views.c_view`` instead of numba's ``reshape`` (which calls a C
 helper, ~40 ns a view). Each view must be the very array ``reshape`` gives: same shape,
 strides, C order, values, and the same memory (a write through the view reaches the array)."""

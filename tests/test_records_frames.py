@@ -1,4 +1,4 @@
-"""Issue 12, twelfth pass: the decision experiments' Python layer made cheaper, with the same
+"""The decision experiments' Python layer made cheaper, with the same
 outputs. The oracles are the functions as they were before (commit 35ca48d), copied below:
 
 - ``sim.engine.records.records_frame`` builds the frame in one constructor call (it inserted

@@ -1,4 +1,4 @@
-"""DEAL-1 (issue 12, twelfth pass): ``rand_below`` computes Lemire's rejection threshold
+"""DEAL-1: ``rand_below`` computes Lemire's rejection threshold
 (``2**32 mod n``, a division) only when the low word of the product falls below ``n``. The
 threshold is below ``n``, so a low word of ``n`` or more is accepted either way and the draws
 are the same. The oracle is the function as it was (below, compiled here): the same values and
@@ -15,7 +15,7 @@ from sim.rng import next_u64, rand_below, seed_hand
 
 @njit(cache=True)
 def _rand_below_before(state, n):
-    """``rand_below`` before the twelfth pass (commit a203b06)."""
+    """``rand_below`` computing the threshold at every draw (commit a203b06)."""
     bound = np.uint64(n)
     threshold = (np.uint64(1 << 32) - bound) % bound
     while True:

@@ -1,21 +1,37 @@
-"""Issue 12, third speed pass: each yes/no fast path gives the answer of the full check it
-replaces (``action_reason`` as the oracle), on every decision of real hands and on positions
-built around every special hand (SPECIAL-1..7, TURN-1, MELD-1..9, OPEN-1..5, OUT-1/2,
-DISCARD-1..3, PILE-1/2)."""
+"""TURN-1, SPECIAL-1..7, MELD-1..9, OPEN-1..5, OUT-1/2, DISCARD-1..3, PILE-1/2: each fast path
+of the judge gives the answer of the validator it stands for (``action_reason``, the law), on every
+decision of real hands and on positions built around every special hand:
+
+- ``action_ok``, ``declare_ok``: the validator's yes or no without naming a refusal;
+- ``quick_ok``: the engine's proof of the common cases from the counts, which must never accept
+  what ``action_reason`` refuses and must carry most of the engine's checks of the heuristic;
+- ``check_action`` with the policy's hint, and ``sim.legality.opening_path_count`` (one plan
+  judged as a path of the opening search), against the search at every opening-turn decision,
+  whatever the hint holds;
+- the forced draw read from the state against ``forced_action``.
+"""
 
 import numpy as np
 import pytest
 from numba import njit
 
 from sim import encoding as E
+from sim.engine.fastpath import hint_completes
 from sim.engine.game import Game
 from sim.engine.judge import (
     action_ok,
     action_reason,
+    check_action,
     declare_ok,
     forced_action,
     meld_reason_obs,
+    quick_ok,
 )
+from sim.engine.observe import bonus_owed
+from sim.legality import opening_path_count, opening_search
+from sim.policies import get
+from sim.policies.builtin import heuristic_decide
+from tests.real_hands import RULES, games
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
 
@@ -195,3 +211,134 @@ def test_pile_1_2_forced_draw_read_from_the_state_equals_forced_action(pair):
             forced += a >= 0
             g.apply(a if a >= 0 else g.policy_action(pair[g.current_player % 2]))
     assert steps > 4 * 60 and 0 < forced < steps, (steps, forced)
+
+
+@njit(cache=True)
+def _quick_against_full(obs, rules, tmp):
+    """(actions quick_ok accepts, of those the ones action_reason refuses), over the table
+    and a few ids outside it."""
+    accepted = wrong = 0
+    for a in range(-2, E.N_ACTIONS + 2):
+        if quick_ok(obs, a, rules):
+            accepted += 1
+            if action_reason(obs, a, rules, tmp) != E.R_OK:
+                wrong += 1
+    return accepted, wrong
+
+
+@njit(cache=True)
+def _quick(obs, a, rules):
+    return quick_ok(obs, a, rules)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize(
+    "pair",
+    [("heuristic", "heuristic"), ("random", "greedy"), ("special_chaser", "random")],
+)
+def test_turn_1_discard_meld_out_2_quick_ok_accepts_only_legal_actions(rules, pair):
+    """At every decision, every action quick_ok accepts is one action_reason accepts."""
+    tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
+    decisions = accepted = 0
+    kinds = set()
+    for g, obs in games(pair, 31, range(25), rules):
+        n, wrong = _quick_against_full(obs, g.rules, tmp)
+        assert wrong == 0, (pair, g.hand_id, obs.tolist())
+        decisions += 1
+        accepted += n
+        kinds.add((int(obs[E.OB_PHASE]), int(obs[E.OB_OPENING_TURN]), int(obs[E.OB_PILE_N] == 0)))
+    # real hands reach every phase, opening turns and an empty pile (DISCARD-3)
+    assert decisions > 1000 and accepted > 2 * decisions, (decisions, accepted)
+    assert len(kinds) >= 5, kinds
+
+
+def test_turn_1_discard_meld_quick_ok_carries_most_of_the_heuristic_checks():
+    """The heuristic's own choices: most (measured ~80%: draws, threes, discards and melds
+    after the opening turn) are proved at once; the opening turn's melds never are."""
+    params = get("heuristic").param_array()
+    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    rng = np.ones(4, dtype=np.uint64)
+    quick = total = opening_melds = 0
+    for g, obs in games(("heuristic", "heuristic"), 37, range(40), None):
+        a = heuristic_decide(obs.copy(), params, rng, g.rules, scratch)
+        q = _quick(obs, a, g.rules)
+        total += 1
+        quick += q
+        if obs[E.OB_OPENING_TURN] == 1 and E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
+            opening_melds += 1
+            assert not q  # OPEN-1..4: check_action's plan or search judges these
+    assert opening_melds > 0
+    assert quick > 0.7 * total, (quick, total)
+
+
+CELLS = E.N_KINDS * E.N_MELD_COLS
+
+
+def _position(obs):
+    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].copy()
+    pending = obs[E.OB_PENDING : E.OB_PENDING + CELLS].reshape(E.N_KINDS, E.N_MELD_COLS).copy()
+    melds = obs[E.OB_MELDS : E.OB_MELDS + 2 * CELLS].reshape(2, E.N_KINDS, E.N_MELD_COLS).copy()
+    extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
+    return hand, pending, melds, int(obs[E.OB_PILE_KIND]), extra
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+def test_open_1_4_path_count_is_the_search_count_of_its_plan_and_never_more(rules):
+    """OPEN-1..4: the search's own plan is valued at the search's count; any other plan
+    (the search's changed by one card in one cell, a hundred times a position) at no more
+    than the search's count, or -1."""
+    work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
+    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    gen = np.random.default_rng(5)
+    positions = valued = 0
+    for g, obs in games(("heuristic", "random"), 13, range(25), rules):
+        if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
+            continue
+        hand, pending, melds, pk, extra = _position(obs)
+        bonus = bool(bonus_owed(obs))
+        best = opening_search(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
+        positions += 1
+        if best >= 0:
+            assert opening_path_count(hand, pending, melds, pk, extra, g.rules, plan, bonus) == best
+            valued += 1
+        for _ in range(100):
+            other = plan.copy()
+            other[gen.integers(E.N_KINDS), gen.integers(E.N_MELD_COLS)] += gen.choice((-1, 1))
+            got = opening_path_count(hand, pending, melds, pk, extra, g.rules, other, bonus)
+            assert got <= best and (got >= 0 or got == -1)
+    assert positions > 100 and valued > 30, (positions, valued)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+def test_open_1_4_check_with_any_hint_equals_action_reason(rules):
+    """OPEN-1..4: at every play decision of an opening turn, for every meld operation, the
+    engine's check with a hint (the policy's plan, that plan with one cell changed, random
+    words, with and without the cache) answers as ``action_reason``; the hint is used."""
+    tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
+    tmp2 = np.zeros(E.TMP_SIZE, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)
+    gen = np.random.default_rng(8)
+    compared = used = 0
+    turn = -1
+    for g, obs in games(("heuristic", "heuristic"), 17, range(12), rules):
+        if obs[E.OB_TURN] != turn:
+            cache[E.PC_VALID] = 0  # as the engine's loop empties it between turns
+            turn = obs[E.OB_TURN]
+        if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
+            continue
+        own = g._scratch[E.SCRATCH_HINT : E.SCRATCH_HINT + CELLS].reshape(E.N_KINDS, -1)
+        a = g.policy_action("heuristic")  # leaves its plan from this position in the hint words
+        changed = own.copy()
+        changed[gen.integers(E.N_KINDS), gen.integers(E.N_MELD_COLS)] += gen.choice((-1, 1))
+        junk = gen.integers(-3, 4, size=own.shape)
+        for hint in (own.copy(), changed, junk):
+            for b in range(E.A_FIRST_MELD, E.N_ACTIONS):
+                want = action_reason(obs, b, g.rules, tmp2)
+                assert check_action(obs, b, g.rules, tmp, cache.copy(), hint) == want, b
+                assert check_action(obs, b, g.rules, tmp, np.zeros_like(cache), hint) == want
+                compared += 1
+        if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
+            op = (E.ACTION_TABLE[a, c] for c in (E.AC_SLOT, E.AC_NAT, E.AC_TWO, E.AC_JOKER))
+            used += hint_completes(obs, *op, g.rules, tmp2, own.copy())  # the policy's plan
+        assert check_action(obs, a, g.rules, tmp, cache, own.copy()) == E.R_OK
+    assert compared > 1000 and used > 10, (compared, used)

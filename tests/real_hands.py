@@ -1,0 +1,28 @@
+"""Real hands for the tests that check a shortcut against the law at every decision: the rule
+variants they run under and the decisions of fixed-seed hands."""
+
+from sim.engine.game import Game
+from sim.engine.judge import forced_action
+
+__all__ = ["RULES", "RULE_IDS", "games"]
+
+#: the tournament rules and two variants (MELD-4 with 3 wilds, MELD-2's long meld going out)
+RULES = [
+    None,
+    {"max_wilds_mixed": 3},
+    {"allow_long_meld_going_out": True, "rule_of_five": False},
+]
+RULE_IDS = ["tournament", "wilds3", "long"]
+
+
+def games(pair, seed, hand_ids, rules):
+    """(game, observation) at every policy decision of the hands, the policies then acting."""
+    for hand_id in hand_ids:
+        g = Game(seed=seed, hand_id=hand_id, rules=rules)
+        while not g.is_over:
+            obs = g.observation()
+            a = int(forced_action(obs))
+            if a < 0:
+                yield g, obs
+                a = g.policy_action(pair[g.current_player % 2])
+            g.apply(a)
