@@ -1,7 +1,9 @@
-"""Cold and warm start (issue 12): the first ``sim.simulate`` call of a fresh process.
+"""Cold and warm start, and where the compile time goes: the first ``sim.simulate`` call of a
+fresh process.
 
     .venv/bin/python benchmarks/bench_cold_start.py [--policies heuristic,heuristic]
         [--breakdown] [--code-size] [--baseline DIR] [--serial]
+    .venv/bin/python benchmarks/bench_cold_start.py --profile [--top 30] [--literals]
 
 Cold: a fresh interpreter with an empty ``NUMBA_CACHE_DIR``, timing ``import sim`` and the
 first ``sim.simulate(1, policies=...)``: wall seconds, and CPU seconds of that process plus
@@ -18,6 +20,15 @@ library holds the code of the callees LLVM inlined into it): a measure of compil
 unlike seconds, does not depend on what else the machine is doing (issue 12, tenth pass: the
 shared machine's cold start varied by 30% within an hour; this count does not vary); beside
 it, the CPU seconds of each function's own compile (numba's compile events, callees apart).
+
+``--profile``: which kernels the first call compiles and what each costs. It runs the first
+``sim.simulate(1, policies=...)`` in a fresh interpreter with an empty ``NUMBA_CACHE_DIR`` and
+records numba's ``numba:compile`` events (``numba.core.event``): one per specialisation
+compiled, nested when compiling a kernel compiles those it calls. For each function it prints
+how many specialisations were compiled (more than one: the same kernel compiled again for
+other argument types, often literal constants) and the CPU seconds spent in its own
+compilation and including those it compiled (the profiler's small overhead included).
+``--literals`` lists the functions compiled more than once with a literal argument.
 """
 
 from __future__ import annotations
@@ -158,6 +169,73 @@ def _show(label: str, r: dict) -> None:
         )
 
 
+_PROFILE = """
+import json, sys, time
+from numba.core import event
+
+class Recorder(event.Listener):
+    def __init__(self):
+        self.stack, self.rows = [], []
+    def on_start(self, ev):
+        self.stack.append([time.process_time(), 0.0])
+    def on_end(self, ev):
+        t0, inner = self.stack.pop()
+        dt = time.process_time() - t0
+        if self.stack:
+            self.stack[-1][1] += dt
+        f = getattr(ev.data.get("dispatcher"), "py_func", None)
+        name = f.__module__ + "." + f.__qualname__ if f is not None else "?"
+        self.rows.append((name, str(ev.data.get("args")), dt, dt - inner))
+
+rec = Recorder()
+event.register("numba:compile", rec)
+import sim
+t = time.process_time()
+sim.simulate(1, policies=tuple({policies!r}))
+print(json.dumps({{"total": time.process_time() - t, "rows": rec.rows}}))
+"""
+
+
+def profile(policies: list[str], top: int, literals: bool) -> None:
+    """``--profile``: the first call's compile events, per function (own and inclusive CPU s)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        out = subprocess.run(
+            [sys.executable, "-c", _PROFILE.format(policies=policies)],
+            env=env,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+    if out.returncode != 0:
+        raise SystemExit(f"profile failed:\n{out.stderr[-2000:]}")
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    per: dict[str, list] = {}
+    for name, _sig, incl, own in data["rows"]:
+        p = per.setdefault(name, [0, 0.0, 0.0])
+        p[0] += 1
+        p[1] += own
+        p[2] += incl
+    repeats = sum(p[0] - 1 for p in per.values())
+    print(
+        f"first sim.simulate(1, {tuple(policies)}), empty cache: {data['total']:.1f} s CPU; "
+        f"{len(data['rows'])} specialisations of {len(per)} functions ({repeats} repeats)"
+    )
+    print(f"{'own s':>7} {'incl s':>7} {'n':>3}  function")
+    for name, (n, own, incl) in sorted(per.items(), key=lambda kv: -kv[1][1])[:top]:
+        print(f"{own:7.2f} {incl:7.2f} {n:3d}  {name}")
+    if literals:
+        sigs: dict[str, list] = {}
+        for name, sig, _incl, own in data["rows"]:
+            sigs.setdefault(name, []).append((own, sig))
+        print("\nfunctions compiled more than once, with a literal argument (own s, arguments):")
+        for name, rows in sorted(sigs.items(), key=lambda kv: -sum(r[0] for r in kv[1])):
+            if len(rows) > 1 and any("Literal" in sig for _, sig in rows):
+                print(f"{name} x{len(rows)}")
+                for own, sig in rows:
+                    print(f"  {own:6.2f}  {sig}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policies", default="heuristic,heuristic")
@@ -165,10 +243,21 @@ def main() -> None:
     ap.add_argument("--code-size", action="store_true", help="machine code per function")
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout to compare")
     ap.add_argument("--serial", action="store_true", help="compile in one process only")
+    ap.add_argument("--profile", action="store_true", help="compile events per function instead")
+    ap.add_argument("--top", type=int, default=30, help="--profile: functions to list (own time)")
+    ap.add_argument(
+        "--literals",
+        action="store_true",
+        help="--profile: also list every function compiled more than once with a literal "
+        "argument, and its argument types (a constant passed as is: see sim._views.opaque)",
+    )
     args = ap.parse_args()
     if args.serial:
         SERIAL["CANASTA_PARALLEL_COMPILE"] = "0"
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
+    if args.profile:
+        profile(policies, args.top, args.literals)
+        return
     print(f"sim.simulate(1, policies={tuple(policies)}), fresh process, empty numba cache")
     here = measure(ROOT, policies, args.breakdown, args.code_size)
     _show(f"this tree ({ROOT})", here)
