@@ -26,9 +26,26 @@ import pandas as pd
 from analysis import intervals as iv
 from analysis.records import MELD_KINDS, require, team_columns, team_view
 from sim.errors import CanastaError
+from sim.scoring import HELD_SEVENS_ACES_PENALTY, SEVENS_ACES_CANASTA
 
-NATURAL_MELD_POINTS = 2500  #: SCORE-2 bonus of a natural sevens/aces canasta = its penalty
-HAND_PENALTY = 1500  #: SCORE-4 per player and rank
+__all__ = [
+    "BY_COLUMN",
+    "HAND_PENALTY",
+    "NATURAL_MELD_POINTS",
+    "STOCK_BINS",
+    "TURN_BINS",
+    "add_meld_points",
+    "completion_columns",
+    "grouped_starts",
+    "meld_risk",
+    "mixed_aces",
+    "penalties",
+    "started",
+]
+
+#: SCORE-2 bonus of a natural sevens/aces canasta = its penalty
+NATURAL_MELD_POINTS = SEVENS_ACES_CANASTA
+HAND_PENALTY = HELD_SEVENS_ACES_PENALTY  #: SCORE-4 per player and rank
 TURN_BINS = (0, 4, 8, 12, 16, 20, 30, 40, 60)  #: default edges of the started-turn bins
 STOCK_BINS = (0, 10, 20, 30, 40, 50, 60, 80)  #: default edges of the stock-left bins
 BY_COLUMN = {"turn": "started_turn", "held": "started_held", "stock": "started_stock"}

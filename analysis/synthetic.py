@@ -25,6 +25,31 @@ import numpy as np
 import pandas as pd
 
 from sim.encoding import N_TEAMS, SCORE_ITEMS, SPECIAL_NAMES
+from sim.ruleset import Ruleset
+from sim.scoring import (
+    GOING_OUT,
+    HELD_SEVENS_ACES_PENALTY,
+    MIXED_CANASTA,
+    SEVENS_ACES_CANASTA,
+    WILD_CANASTA,
+)
+from sim.special import FIXED_AWARD
+
+__all__ = [
+    "ACES_COMPLETE",
+    "HAND_PENALTY",
+    "HELD",
+    "MIXED_ACES_P",
+    "NATURAL_BONUS",
+    "PENALTY_P",
+    "SEVENS_COMPLETE",
+    "START_P",
+    "WILD_BONUS",
+    "WILD_COMPLETE",
+    "WILD_PENALTY",
+    "WILD_START_P",
+    "synthetic_records",
+]
 
 START_P = 0.6  #: probability a team starts a sevens (and, apart, an aces) meld
 HELD = (3, 4, 5, 6)  #: the counts held when starting, equally likely
@@ -34,9 +59,9 @@ WILD_START_P = 0.3  #: probability a team starts a wild meld
 WILD_COMPLETE = 0.5  #: completion probability of a wild meld
 MIXED_ACES_P = 0.2  #: probability an aces meld is mixed (MELD-7)
 PENALTY_P = 0.05  #: probability each player pays each in-hand penalty
-NATURAL_BONUS = 2500  #: SCORE-2 sevens/aces canasta and incomplete penalty
-WILD_BONUS, WILD_PENALTY = 2000, 2000  #: SCORE-3 (the common case)
-HAND_PENALTY = 1500  #: SCORE-4
+NATURAL_BONUS = SEVENS_ACES_CANASTA  #: SCORE-2 sevens/aces canasta and incomplete penalty
+WILD_BONUS = WILD_PENALTY = WILD_CANASTA  #: SCORE-3 (the common case)
+HAND_PENALTY = HELD_SEVENS_ACES_PENALTY  #: SCORE-4
 
 
 def synthetic_records(
@@ -73,7 +98,8 @@ def synthetic_records(
     cols["special_hand"] = np.where(
         declared >= 0, np.asarray(SPECIAL_NAMES, dtype=object)[special_code], ""
     )
-    awards = np.array([0, 3000, 2500, 2000, 2000])
+    awards = FIXED_AWARD.copy()
+    awards[-1] = Ruleset().garbage_award  # SPECIAL-6 under the tournament rules
     for t in range(N_TEAMS):
         items = {k: np.zeros(n, dtype=np.int64) for k in SCORE_ITEMS}
         played = declared < 0
@@ -91,7 +117,9 @@ def synthetic_records(
                 mixed = started & (rng.random(n) < MIXED_ACES_P)
                 cols[f"team{t}_aces_mixed"] = mixed.astype(np.int64)
                 natural_done, natural_open = done & ~mixed, started & ~done & ~mixed
-                items["canasta_bonus"] += NATURAL_BONUS * natural_done + 300 * (done & mixed)
+                items["canasta_bonus"] += NATURAL_BONUS * natural_done + MIXED_CANASTA * (
+                    done & mixed
+                )
                 items["incomplete_melds"] -= NATURAL_BONUS * natural_open
             else:
                 items["canasta_bonus"] += NATURAL_BONUS * done
@@ -112,7 +140,7 @@ def synthetic_records(
             items["hand_penalties"] -= HAND_PENALTY * pen
         base = np.round(rng.normal(skill.get(policies[t], 0.0), noise, size=n)).astype(np.int64)
         items["melded_cards"] += np.where(played, base, 0)
-        items["going_out"] += 100 * (cols["out_team"] == t)
+        items["going_out"] += GOING_OUT * (cols["out_team"] == t)
         items["special_hand"] += np.where(declared == t, awards[special_code], 0)
         for k in SCORE_ITEMS:
             cols[f"team{t}_{k}"] = items[k]

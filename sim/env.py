@@ -23,10 +23,9 @@ Seeding: ``reset(seed=s)`` deals hand 0 of run ``s`` exactly as ``sim.simulate(n
 deals the run's next hand. With ``game=True`` an episode is a whole game to the ruleset's
 target (GAME-1), dealt as ``sim.simulate_games`` deals game ``g``.
 
-``python_policy(fn, name)`` registers a Python callable ``(observation, action_mask) ->
-action`` as a policy the runner plays (``sim.simulate``, ``analysis.compare.duplicate``): in
-Python, one call per decision (a trivial callable: about 60 µs a decision, against about 5 µs
-for the compiled heuristic; docs/env.md).
+``python_policy(fn, name)`` (``sim.policies.python_agent``, re-exported here) registers a
+Python callable ``(observation, action_mask) -> action`` as a policy the runner plays; it
+needs no optional extra.
 
 Needs the ``rl`` extra (``pip install 'canasta-sim[rl]'``: pettingzoo, gymnasium); the rest of
 the package never imports this module. Documentation: docs/env.md.
@@ -34,14 +33,14 @@ the package never imports this module. Documentation: docs/env.md.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from sim import encoding as E
 from sim.errors import CanastaError
+from sim.policies.python_agent import legal_mask, observation_vector, python_policy
 from sim.ruleset import Ruleset, as_ruleset
 
 try:
@@ -52,6 +51,16 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
     raise ImportError(
         "sim.env needs pettingzoo and gymnasium: pip install 'canasta-sim[rl]'"
     ) from exc
+
+__all__ = [
+    "AGENTS",
+    "env",
+    "legal_mask",
+    "observation_bounds",
+    "policy_action",
+    "python_policy",
+    "raw_env",
+]
 
 AGENTS = tuple(f"player_{p}" for p in range(E.N_PLAYERS))  #: seat p is player_p; team p % 2
 REWARDS = ("margin", "win")  #: reward modes: the score margin, or +1 / -1 / 0 for a tie
@@ -321,7 +330,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi')")
             return None
-        return "\n".join(table_lines(self.game))
+        from sim.text import hand_lines
+
+        return "\n".join(hand_lines(self.game))
 
     def close(self) -> None:
         pass
@@ -353,67 +364,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         return out
 
 
-# --- rendering ---------------------------------------------------------------------------
-def table_lines(game) -> list[str]:
-    """The table of a hand as ``canasta play`` prints it: the deal, every draw, pickup, meld,
-    discard and three so far, each team's melds, threes and hands, and once the hand is over
-    the itemised score; while it runs, the pile, the stock and who is to act."""
-    from sim.cards import format_cards, format_counts, format_melds
-    from sim.engine.views import st_hands, st_melds, st_threes
-
-    lines = [
-        f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2), team 1 (seats 1, 3); "
-        f"seat {game.first_player} plays first (DEAL-1); scores at the start "
-        f"{game.start_scores[0]}, {game.start_scores[1]}",
-        "deal (DEAL-1; no up-card, DEAL-2):",
-    ]
-    for p in range(E.N_PLAYERS):
-        cards = game.deck[p * E.HAND_SIZE : (p + 1) * E.HAND_SIZE]
-        lines.append(f"  P{p}: {format_cards(sorted(cards.tolist()))}")
-    turn_card = game.deck[E.N_PLAYERS * E.HAND_SIZE + 8]
-    lines.append(f"  turn card (DEAL-3, 9th from the stock's bottom): {format_cards([turn_card])}")
-    lines += game.transcript()
-    melds, threes, hands = st_melds(game.state), st_threes(game.state), st_hands(game.state)
-    special, special_team = game.special_hand
-    if special:
-        lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
-    for t in range(E.N_TEAMS):
-        lines.append(
-            f"team {t} melds: {format_melds(melds[t])}; threes laid: "
-            f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
-        )
-        for p in (t, t + E.N_TEAMS):
-            lines.append(f"  P{p} holds: {format_counts(hands[p]) or '(nothing)'}")
-    if not game.is_over:
-        obs = game.observation()
-        top = int(obs[E.OB_PILE_TOP])
-        lines.append(
-            f"pile: {int(obs[E.OB_PILE_N])} cards, top {E.KIND_NAMES[top] if top >= 0 else '-'}; "
-            f"stock: {int(obs[E.OB_STOCK_N])} cards; turn {game.turn}: P{game.current_player} "
-            f"to act ({game.phase})"
-        )
-        return lines
-    scores = game.scores()
-    width = max(len(i) for i in E.SCORE_ITEMS)
-    lines.append(f"{'score':<{width}} {'team 0':>8} {'team 1':>8}")
-    for item in (*E.SCORE_ITEMS, "total"):
-        lines.append(f"{item:<{width}} {scores[0][item]:>8} {scores[1][item]:>8}")
-    return lines
-
-
 # --- policies between Python and the engine ----------------------------------------------
-def _vector(observation) -> np.ndarray:
-    """The int64 observation vector of an env observation (its Dict or the vector itself)."""
-    if isinstance(observation, dict):
-        if "observation" not in observation:
-            raise CanastaError("an env observation is a dict with the key 'observation'")
-        observation = observation["observation"]
-    obs = np.asarray(observation)
-    if obs.shape != (E.OBS_SIZE,) or not np.issubdtype(obs.dtype, np.integer):
-        raise CanastaError(f"an observation is {E.OBS_SIZE} integers (layout OBS_FIELDS)")
-    return np.ascontiguousarray(obs, dtype=np.int64)
-
-
 def policy_action(
     policy,
     observation,
@@ -440,7 +391,7 @@ def policy_action(
             raise CanastaError(f"params of {label!r}: expected {p.size} numbers")
         p = given
     p = np.ascontiguousarray(p, dtype=np.float64)
-    obs = _vector(observation)
+    obs = observation_vector(observation)
     if isinstance(rng, np.ndarray):
         if rng.shape != (4,) or rng.dtype != np.uint64 or not rng.flags.c_contiguous:
             raise CanastaError("rng: a generator state is a contiguous uint64 array of 4")
@@ -460,78 +411,3 @@ def policy_action(
         rules_arr = np.ascontiguousarray(as_ruleset(rules).to_array())
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
     return int(spec.decide(obs, p, rng, rules_arr, scratch))
-
-
-#: Python callables behind the policies registered by ``python_policy``, by slot
-_CALLBACKS: dict[int, Callable] = {}
-_SLOTS = itertools.count()
-
-
-def legal_mask(observation, rules: Ruleset | dict | np.ndarray | None = None) -> np.ndarray:
-    """int8[N_ACTIONS] mask of the legal actions of the player whose observation this is
-    (``sim.engine.judge.legal_actions``: the rules core, from the observation alone)."""
-    from sim.engine.judge import legal_actions
-
-    obs = _vector(observation)
-    if isinstance(rules, np.ndarray):
-        rules_arr = np.ascontiguousarray(rules, dtype=np.int64)
-    else:
-        rules_arr = np.ascontiguousarray(as_ruleset(rules).to_array())
-    out = np.zeros(E.N_ACTIONS, dtype=np.int64)
-    tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
-    n = int(legal_actions(obs, rules_arr, out, tmp))
-    mask = np.zeros(E.N_ACTIONS, dtype=np.int8)
-    mask[out[:n]] = 1
-    return mask
-
-
-def _call_python(slot, obs, rules):
-    """Run in numba's object mode by the policies ``python_policy`` compiles: the callable's
-    answer, or -1 (which the engine counts as an illegal proposal) if it is not an id."""
-    vector = np.array(obs, dtype=np.int64)  # a copy: the callable may keep or change it
-    a = _CALLBACKS[int(slot)](vector, legal_mask(vector, rules))
-    if isinstance(a, bool | np.bool_) or not isinstance(a, int | np.integer):
-        return -1
-    return int(a) if 0 <= a < E.N_ACTIONS else -1
-
-
-def _trampoline(slot: int):
-    """A compiled policy (the contract's signature) that asks ``_CALLBACKS[slot]`` in Python
-    through numba's object mode: the engine kernels take it like any compiled policy."""
-    from numba import njit, objmode
-
-    @njit
-    def decide(obs, params, rng, rules, scratch):
-        s = slot
-        with objmode(a="int64"):
-            a = _call_python(s, obs, rules)
-        return a
-
-    return decide
-
-
-def python_policy(fn: Callable, name: str, doc: str = "", *, replace: bool = False):
-    """Register a Python callable ``fn(observation, action_mask) -> action id`` as the policy
-    ``name``: ``sim.simulate(n, policies=(name, "heuristic"))``,
-    ``analysis.compare.duplicate(name, "heuristic", n)`` and the env's ``policy_action`` then
-    play it like any policy, with the same records.
-
-    ``observation`` is the player's int64 observation vector (the env's
-    ``observation["observation"]``, layout OBS_FIELDS), ``action_mask`` the int8 mask of its
-    legal actions. The engine calls it from its compiled loop through numba's object mode, once
-    per decision: Python speed (measured in docs/env.md), in this process only (registered
-    policies do not reach joblib's workers: use ``n_jobs=1``). An answer that is not a legal
-    action id is counted in the records' ``policy_errors`` and replaced by the first legal
-    action, as for any policy. Returns the registry's ``PolicySpec``."""
-    from sim.policies.registry import register
-
-    if not callable(fn):
-        raise CanastaError(f"python_policy: {fn!r} is not callable")
-    slot = next(_SLOTS)
-    _CALLBACKS[slot] = fn
-    try:
-        doc = doc or (fn.__doc__ or "").strip()
-        return register(name, _trampoline(slot), doc=doc, replace=replace)
-    except Exception:
-        del _CALLBACKS[slot]
-        raise

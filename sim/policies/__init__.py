@@ -1,9 +1,17 @@
 """Policies: the registry and the built-ins (contract in ``sim.engine.contract``).
 
 The built-ins are registered in one place, ``builtin_registry``, loaded on the registry's
-first look-up (so importing the registry does not load the compiled policies).
+first look-up (so importing the registry does not load the compiled policies). The package:
+
+- ``registry``: names to compiled policies (``register``, ``get``, ``resolve``, ``parse``);
+- ``builtin``: random, greedy, heuristic, special_chaser; ``common``: the helpers they share
+  (largest meld, opening search with its memo, cheapest discard);
+- ``strong``, ``strong_features``, ``strong_train``: strong, its features and its training;
+- ``expert``: the search policy; ``ladder``: the strength ladder;
+- ``python_agent``: ``python_policy``, a Python callable played as a policy.
 """
 
+from sim.policies.python_agent import python_policy
 from sim.policies.registry import (
     PolicySpec,
     add_loader,
@@ -28,6 +36,7 @@ __all__ = [
     "get",
     "names",
     "parse",
+    "python_policy",
     "register",
     "resolve",
     "strongest_fast",

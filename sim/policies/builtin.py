@@ -33,6 +33,38 @@ from sim.policies.common import (
 )
 from sim.rng import rand_below
 
+__all__ = [
+    "CHASER_PARAMS",
+    "CHASER_TABLE",
+    "C_OPEN_DISTANCE",
+    "HEURISTIC_PARAMS",
+    "HEURISTIC_TABLE",
+    "H_ACES_THRESHOLD",
+    "H_COMPLETE_WITH_WILDS",
+    "H_DUMP_WEIGHT",
+    "H_FEED_WEIGHT",
+    "H_LATE_STOCK",
+    "H_LIVE_MIN",
+    "H_OPEN_RISKY",
+    "H_OPP_OUT_LATE",
+    "H_PILE_MIN",
+    "H_RISKY_MIN_STOCK",
+    "H_SAFE_WEIGHT",
+    "H_SEVENS_THRESHOLD",
+    "H_SHED_STOCK",
+    "H_WILD_MELD_THRESHOLD",
+    "NO_KEY",
+    "STRAIGHT_KINDS",
+    "greedy_decide",
+    "heuristic_decide",
+    "heuristic_play",
+    "param_docs",
+    "random_decide",
+    "safe_discard",
+    "special_chaser_decide",
+    "special_targets",
+]
+
 
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def random_decide(obs, params, rng, rules, scratch):

@@ -33,6 +33,8 @@ from sim.policies.expert import (
 from sim.policies.registry import register
 from sim.policies.strong import strong_decide, strong_table, strong_weights
 
+__all__: list[str] = []  # registers the built-ins on import; no names of its own
+
 _register = functools.partial(register, lazy=True)  # compiled when first played
 
 _register("random", random_decide, {}, "uniform over the legal actions")

@@ -32,6 +32,20 @@ import numpy as np
 
 from sim.errors import CanastaError
 
+__all__ = [
+    "STRENGTH_ORDER",
+    "PolicySpec",
+    "add_loader",
+    "get",
+    "names",
+    "parse",
+    "register",
+    "resolve",
+    "split_list",
+    "strongest_fast",
+    "unregister",
+]
+
 
 @dataclasses.dataclass(frozen=True)
 class PolicySpec:

@@ -59,6 +59,47 @@ from sim.policies.strong_features import (
     start_features,
 )
 
+__all__ = [
+    "DATA_FILE",
+    "DATA_VERSION",
+    "DISCARD_CANDIDATES",
+    "EVALUATOR_WORK_FIELDS",
+    "EW_CANDS",
+    "EW_KEEPS",
+    "EW_KINDS",
+    "EW_MASKED",
+    "EW_PHI",
+    "EXTRA_TABLE",
+    "MAX_CANDIDATES",
+    "NEUTRAL",
+    "N_HEURISTIC",
+    "N_STRONG",
+    "S_EARLY_DUMP",
+    "S_EVALUATOR",
+    "S_MELD_KEEP",
+    "S_NEW_MELD_MIN",
+    "S_PAIR_KEEP",
+    "TUNED_NAMES",
+    "discard_order",
+    "ev_cands",
+    "ev_keeps",
+    "ev_kinds",
+    "ev_masked",
+    "ev_phi",
+    "evaluator_on",
+    "hide_slot",
+    "load_data",
+    "risky_slot",
+    "start_action",
+    "strong_base_decide",
+    "strong_candidates",
+    "strong_decide",
+    "strong_discard",
+    "strong_play",
+    "strong_table",
+    "strong_weights",
+]
+
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
 DATA_VERSION = 3  #: the data file's layout (3: the heuristic's + EXTRA, the evaluator's weights)
 

@@ -31,6 +31,28 @@ from sim.engine.views import ob_hand, ob_melds
 from sim.legality import canastas, is_dead, meld_size, out_reason
 from sim.policies.builtin import _late, _unseen
 
+__all__ = [
+    "DECISION_KINDS",
+    "D_BLOCK",
+    "D_FIRST",
+    "FEATURE_NAMES",
+    "FEATURE_TABLE",
+    "K_DISCARD",
+    "K_PICKUP",
+    "K_START",
+    "N_FEATURES",
+    "P_BLOCK",
+    "P_FIRST",
+    "S_BLOCK",
+    "S_FIRST",
+    "check_layout",
+    "context",
+    "discard_features",
+    "pickup_features",
+    "score",
+    "start_features",
+]
+
 #: (name, meaning) of every feature, in layout order: the pickup, discard and start blocks
 FEATURE_TABLE = (
     # -- pickup: taking the pile (PILE-1/2) instead of drawing from the stock

@@ -36,6 +36,23 @@ from sim.policies.strong import (
 from sim.policies.strong_features import N_FEATURES
 from sim.rng import rand_float, seed_hand
 
+__all__ = [
+    "N_ROW_COLUMNS",
+    "ROWS_PER_HAND",
+    "ROW_COLUMNS",
+    "R_ACTION",
+    "R_CANDIDATE",
+    "R_DECISION",
+    "R_DONE",
+    "R_HAND",
+    "R_KIND",
+    "R_N",
+    "R_OPPONENT",
+    "R_SEAT",
+    "R_TURN",
+    "label_hands_kernel",
+]
+
 #: the integer columns of a training row (one row per candidate of a labelled decision)
 ROW_COLUMNS = (
     "hand",

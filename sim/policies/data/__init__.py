@@ -1,0 +1,3 @@
+"""Data files of the policies (strong's weights), read with ``importlib.resources``."""
+
+__all__: list[str] = []
