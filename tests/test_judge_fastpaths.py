@@ -31,7 +31,7 @@ from sim.engine.observe import bonus_owed
 from sim.legality import opening_path_count, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
-from tests.real_hands import RULES, games
+from tests.real_hands import RULE_IDS, RULES, games
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
 
@@ -231,7 +231,7 @@ def _quick(obs, a, rules):
     return quick_ok(obs, a, rules)
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 @pytest.mark.parametrize(
     "pair",
     [("heuristic", "heuristic"), ("random", "greedy"), ("special_chaser", "random")],
@@ -282,7 +282,7 @@ def _position(obs):
     return hand, pending, melds, int(obs[E.OB_PILE_KIND]), extra
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_open_1_4_path_count_is_the_search_count_of_its_plan_and_never_more(rules):
     """OPEN-1..4: the search's own plan is valued at the search's count; any other plan
     (the search's changed by one card in one cell, a hundred times a position) at no more
@@ -309,7 +309,7 @@ def test_open_1_4_path_count_is_the_search_count_of_its_plan_and_never_more(rule
     assert positions > 100 and valued > 30, (positions, valued)
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_open_1_4_check_with_any_hint_equals_action_reason(rules):
     """OPEN-1..4: at every play decision of an opening turn, for every meld operation, the
     engine's check with a hint (the policy's plan, that plan with one cell changed, random

@@ -19,14 +19,14 @@ from sim.legality import is_dead, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import _memo_rest, opening_search_memo, work_plan
-from tests.real_hands import RULES, games
+from tests.real_hands import RULE_IDS, RULES, games
 
 
 def _opening_turn(obs):
     return obs[E.OB_PHASE] == E.PH_PLAY and obs[E.OB_OPENING_TURN] == 1
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 @pytest.mark.parametrize(
     "pair", [("heuristic", "greedy"), ("random", "random")], ids=["plans", "random"]
 )
@@ -66,7 +66,7 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
         assert answered > positions // 10  # the memo is exercised, not only the search
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_open_1_4_heuristic_decides_the_same_with_an_empty_memo(rules):
     """OPEN-1..4: at every play decision of an opening turn of heuristic hands (the memo
     carried along in the game's scratch), the heuristic's action equals its action from a

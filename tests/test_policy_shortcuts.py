@@ -1,21 +1,19 @@
 """OPEN-1..4, MELD-1..9, OUT-1/2: the built-in policies' shortcuts give the answer of the full
-search or check they skip, at every decision of real hands:
+search or check they skip, at every decision of real hands (the wild-card cap per rank,
+``meld_wilds_cap``, is checked against the law in tests/test_shortcuts.py):
 
 - ``largest_meld`` without wild cards when the call with wild cards found nothing (OUT-1);
 - ``_largest_natural_meld`` (the opened player's natural melds judged from the counts) against
   ``largest_meld`` without the shortcut;
-- the wild-card cap per rank (``_op_wilds_cap``, MELD-2/4..9 on the counts) against every split;
 - the heuristic's ``_safe_opening`` answering from ``opening_count_bound`` against its searches.
 """
 
 import numpy as np
 import pytest
-from numba import njit
 
 from sim import encoding as E
-from sim.engine.judge import meld_refused_on_counts
-from sim.engine.views import ob_hand, ob_melds, scratch_tmp
-from sim.legality import meld_size, out_reason
+from sim.engine.views import ob_melds
+from sim.legality import out_reason
 from sim.policies import get
 from sim.policies.builtin import _risky_start_mask, _safe_opening, _safe_opening_search
 from sim.policies.common import (
@@ -23,13 +21,11 @@ from sim.policies.common import (
     OM_VALID,
     _largest_natural_meld,
     largest_meld,
-    meld_ok,
-    opening_stands,
 )
-from tests.real_hands import RULES, games
+from tests.real_hands import RULE_IDS, RULES, games
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_out_1_largest_meld_without_wilds_is_none_when_with_wilds_is_none(rules):
     """OUT-1, MELD-1..9: at every play decision of heuristic hands where the team may go out,
     ``largest_meld`` with wild cards returning -1 implies -1 without them (and the heuristic's
@@ -46,7 +42,7 @@ def test_out_1_largest_meld_without_wilds_is_none_when_with_wilds_is_none(rules)
     assert compared > 50
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 @pytest.mark.parametrize("pair", [("heuristic", "heuristic"), ("random", "greedy")])
 def test_meld_1_9_opened_largest_meld_equals_the_full_check(rules, pair):
     """MELD-1/2/4/9, OUT-2: the same operation (or -1) as the full check, at every decision
@@ -73,82 +69,7 @@ def test_meld_1_9_opened_largest_meld_equals_the_full_check(rules, pair):
     assert deferred < 0.25 * natural, (deferred, natural)
 
 
-@njit(cache=True)
-def _every_split(obs, rules, scratch, use_wilds, skip_mask):
-    """``largest_meld``'s general search before the cap (commit 55875bb)."""
-    hand = ob_hand(obs)
-    melds = ob_melds(obs)
-    tmp = scratch_tmp(scratch)
-    stands = opening_stands(obs)
-    best_a, best_n = -1, 0
-    for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
-        cur = meld_size(melds, 0, slot)
-        if cur == 0 and (skip_mask >> slot) & 1:
-            continue
-        if hand[slot] == 0 and (cur == 0 or not use_wilds):
-            continue
-        maxw = min(hand[E.TWO] + hand[E.JOKER], E.MAX_OP_WILDS) if use_wilds else 0
-        if cur == 0 and (hand[slot] < 2 or hand[slot] + maxw < 3):
-            continue
-        if cur >= E.CANASTA and maxw == 0:
-            continue
-        for nat in range(min(hand[slot], E.CANASTA), -1, -1):
-            done = False
-            for w in range(maxw, -1, -1):
-                n = nat + w
-                if n <= best_n:
-                    break
-                joker = min(w, hand[E.JOKER])
-                two = w - joker
-                if two > hand[E.TWO]:
-                    continue
-                a = E.MELD_ACTION[slot, nat, two, joker]
-                if a < 0 or meld_refused_on_counts(obs, slot, nat, w, rules):
-                    continue
-                if meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
-                    best_a, best_n = a, n
-                    done = True
-                    break
-            if done:
-                break
-    cur = meld_size(melds, 0, E.WILD_MELD)
-    if use_wilds and not (cur == 0 and skip_mask & 1):
-        for w in range(min(hand[E.TWO] + hand[E.JOKER], E.CANASTA - cur), 0, -1):
-            if w <= best_n:
-                break
-            two = min(w, hand[E.TWO])
-            joker = w - two
-            if joker > E.MAX_WILD_MELD_JOKERS:
-                continue
-            a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-            if a >= 0 and meld_ok(obs, E.WILD_MELD, 0, two, joker, rules, tmp, stands):
-                best_a, best_n = a, w
-                break
-    return best_a
-
-
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
-@pytest.mark.parametrize("pair", [("heuristic", "heuristic"), ("greedy", "random")])
-def test_meld_2_9_largest_meld_with_the_wilds_cap_equals_every_split(rules, pair):
-    params = get("heuristic").param_array()
-    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-    compared = with_wilds = 0
-    for g, obs in games(pair, 53, range(40), rules):
-        if obs[E.OB_PHASE] != E.PH_PLAY:
-            continue
-        for wilds in (False, True):
-            for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
-                want = _every_split(obs, g.rules, scratch, wilds, mask)
-                assert largest_meld(obs, g.rules, scratch, wilds, mask, False) == want
-                assert largest_meld(obs, g.rules, scratch, wilds, mask) == want
-                compared += 1
-                if want >= 0 and E.ACTION_TABLE[want, E.AC_TWO] + E.ACTION_TABLE[want, E.AC_JOKER]:
-                    with_wilds += 1
-    # real hands meld with wild cards often enough to test the cap
-    assert compared > 2000 and with_wilds > 100, (compared, with_wilds)
-
-
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 @pytest.mark.parametrize("name", ["heuristic", "strong"])
 def test_open_1_4_safe_opening_bound_answers_as_the_searches(rules, name):
     """OPEN-1..4: the same step (or -1, -2) and the same memo state after the call, from

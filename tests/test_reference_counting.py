@@ -41,7 +41,7 @@ from sim.policies.builtin import (
     random_decide,
     special_chaser_decide,
 )
-from tests.real_hands import RULES, games
+from tests.real_hands import RULE_IDS, RULES, games
 
 HOT_MODULES = (melds, opening, search, pile, discard, out, cards)
 HOT_MODULES += (special, scoring, validate, fastpath, generate, state, observe, engine_views)
@@ -96,7 +96,7 @@ def _counted_engine(st, obs, a, rules, log):
     apply_action(st, a, rules, log)
 
 
-@pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_uncounted_kernels_release_every_reference_of_a_counted_caller(rules):
     """At every decision of real hands (heuristic and random play), the policies, the judge
     and the engine's steps called from counted kernels leave the Python reference count of

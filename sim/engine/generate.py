@@ -34,8 +34,8 @@ from sim.engine.views import (
     tmp_search,
 )
 from sim.legality import (
-    RULE_OF_FIVE_NATURALS,
     is_dead,
+    meld_counts_refused,
     meld_size,
     opening_count_bound,
     opening_op_counts,
@@ -117,31 +117,11 @@ def forced_action(obs):
 
 @njit(cache=True, inline="always")
 def meld_refused_on_counts(obs, slot, nat, w, rules):
-    """True when ``meld_reason`` refuses ``nat`` naturals and ``w`` wild cards from hand on the
-    own meld of natural ``slot`` whatever the split of the wilds and the rest of the position
-    (each test below is a refusal it reaches on every path to R_OK): a cheap pre-test for
-    callers judging many candidates (``legal_actions``, ``policies.common.largest_meld``);
-    False says nothing (the full check decides)."""
-    melds = ob_melds(obs)
-    cur_nat = melds[0, slot, E.NATURALS]
-    cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
-    new = cur_nat + cur_w + nat + w
-    if rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] == 0:
-        if new > E.CANASTA or is_dead(melds, slot):
-            return True  # MELD-2, MELD-9 (a long meld going out is their only exception)
-    if cur_nat + cur_w == 0 and new < E.MIN_MELD:
-        return True  # MELD-1
-    if cur_w + w > 0 and (cur_nat + nat < 2 or cur_w + w > rules[E.RS_MAX_WILDS_MIXED]):
-        return True  # MELD-4
-    if w > 0:
-        if slot == E.SEVEN or 0 < meld_size(melds, 0, E.WILD_MELD) < E.CANASTA:
-            return True  # MELD-6, MELD-8
-        if obs[E.OB_OPENING_TURN] != 1:
-            if slot == E.ACE and cur_w == 0:
-                return True  # MELD-7: natural aces take no wild card after the opening
-            if rules[E.RS_RULE_OF_FIVE] != 0 and cur_nat + nat < RULE_OF_FIVE_NATURALS:
-                return True  # MELD-5
-    return False
+    """``sim.legality.meld_counts_refused`` (a shortcut of MELD-1/2/4..9 on the counts) for the
+    acting player's own meld of natural ``slot``: a cheap pre-test for callers judging many
+    candidates (``legal_actions``, ``policies.common.largest_meld``); False says nothing."""
+    initial = obs[E.OB_OPENING_TURN] == 1
+    return meld_counts_refused(ob_melds(obs), slot, nat, w, initial, rules)
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,8 @@ tests all use these kernels; a shortcut elsewhere that restates a rule must agre
 ``tests/twins/legality_twin.py`` is the slow, obvious twin they are checked against. One module
 per phase:
 
-- ``melds``: MELD-1..10, the meld table's helpers and ``meld_reason``;
+- ``melds``: MELD-1..10, the meld table's helpers, ``meld_reason`` and its shortcuts on the
+  counts (``meld_counts_refused``, ``meld_wilds_cap``);
 - ``opening``: OPEN-1..4, the minimum, the opening's check, why one cannot be made;
 - ``search``: the opening search, the largest count an initial meld can reach, with its plan;
 - ``pile``: PILE-1/2 and the rules core's work area;
@@ -33,9 +34,11 @@ from sim.legality.melds import (
     RULE_OF_FIVE_NATURALS,
     canastas,
     is_dead,
+    meld_counts_refused,
     meld_reason,
     meld_size,
     meld_wilds,
+    meld_wilds_cap,
     team_canastas,
     wild_meld_incomplete,
 )
@@ -89,10 +92,12 @@ __all__ = [
     "is_dead",
     "judge_meld",
     "leave_reason",
+    "meld_counts_refused",
     "meld_reason",
     "meld_size",
     "meld_slot",
     "meld_wilds",
+    "meld_wilds_cap",
     "opening_count_bound",
     "opening_meld_reason",
     "opening_min",

@@ -14,9 +14,11 @@ __all__ = [
     "RULE_OF_FIVE_NATURALS",
     "canastas",
     "is_dead",
+    "meld_counts_refused",
     "meld_reason",
     "meld_size",
     "meld_wilds",
+    "meld_wilds_cap",
     "team_canastas",
     "wild_meld_incomplete",
 ]
@@ -132,3 +134,63 @@ def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
         if new_wild > rules[E.RS_MAX_WILDS_MIXED]:
             return E.R_MIXED_TOO_MANY_WILDS  # MELD-4
     return E.R_OK
+
+
+# Shortcuts that restate the rules above on the counts, beside the law they must agree with;
+# each is checked against ``meld_reason`` at every decision of real hands
+# (tests/test_shortcuts.py).
+
+
+@njit(cache=True, inline="always")
+def meld_counts_refused(melds, slot, nat, w, initial, rules):
+    """Shortcut of ``meld_reason`` (MELD-1/2/4..9) on the counts: True when it refuses ``nat``
+    naturals and ``w`` wild cards from hand on team 0's meld of natural ``slot`` whatever
+    the split of the wilds and the rest of the position (each test below is a refusal it
+    reaches on every path to R_OK; ``initial``: the team's opening turn). False says nothing."""
+    cur_nat = melds[0, slot, E.NATURALS]
+    cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
+    new = cur_nat + cur_w + nat + w
+    if rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] == 0:
+        if new > E.CANASTA or is_dead(melds, slot):
+            return True  # MELD-2, MELD-9 (a long meld going out is their only exception)
+    if cur_nat + cur_w == 0 and new < E.MIN_MELD:
+        return True  # MELD-1
+    if cur_w + w > 0 and (cur_nat + nat < 2 or cur_w + w > rules[E.RS_MAX_WILDS_MIXED]):
+        return True  # MELD-4
+    if w > 0:
+        if slot == E.SEVEN or 0 < meld_size(melds, 0, E.WILD_MELD) < E.CANASTA:
+            return True  # MELD-6, MELD-8
+        if not initial:
+            if slot == E.ACE and cur_w == 0:
+                return True  # MELD-7: natural aces take no wild card after the opening
+            if rules[E.RS_RULE_OF_FIVE] != 0 and cur_nat + nat < RULE_OF_FIVE_NATURALS:
+                return True  # MELD-5
+    return False
+
+
+@njit(cache=True, inline="always")
+def meld_wilds_cap(melds, slot, held, maxw, initial, rules):
+    """Shortcut of ``meld_reason`` (MELD-2/4..9) on the counts: the most wild cards an
+    operation on team 0's meld of natural ``slot`` (``held`` of it in hand) may hold, from
+    ``maxw``; every operation with more is refused (``meld_counts_refused``) whatever the
+    naturals. 0 when every operation with a wild card is refused: MELD-6 (sevens), MELD-8 (a
+    started wild meld), MELD-7 and MELD-5 after the opening turn (natural aces; fewer than five
+    naturals even with all held), MELD-4 (fewer than two naturals even with all held; the wild
+    cards already there), MELD-2/9 (a canasta or a dead rank, unless long melds going out are
+    allowed)."""
+    cur_nat = melds[0, slot, E.NATURALS]
+    cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
+    most_nat = cur_nat + min(held, E.CANASTA)
+    if slot == E.SEVEN or 0 < meld_size(melds, 0, E.WILD_MELD) < E.CANASTA:
+        return 0  # MELD-6, MELD-8
+    if not initial:
+        if slot == E.ACE and cur_w == 0:
+            return 0  # MELD-7
+        if rules[E.RS_RULE_OF_FIVE] != 0 and most_nat < RULE_OF_FIVE_NATURALS:
+            return 0  # MELD-5
+    if most_nat < 2:
+        return 0  # MELD-4
+    if rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] == 0:
+        if cur_nat + cur_w >= E.CANASTA or is_dead(melds, slot):
+            return 0  # MELD-2, MELD-9
+    return max(0, min(maxw, rules[E.RS_MAX_WILDS_MIXED] - cur_w))  # MELD-4

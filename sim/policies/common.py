@@ -23,9 +23,9 @@ from sim.engine.views import (
     tmp_search,
 )
 from sim.legality import (
-    RULE_OF_FIVE_NATURALS,
     is_dead,
     meld_size,
+    meld_wilds_cap,
     opening_reason,
     opening_search_bounded,
 )
@@ -420,34 +420,6 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
 _largest_natural_meld_inline = inline_copy(_largest_natural_meld)
 
 
-@njit(cache=True, inline="always")
-def _op_wilds_cap(obs, melds, slot, held, maxw, rules):
-    """The most wild cards ``largest_meld`` need try on natural ``slot`` (holding ``held``),
-    from ``maxw``: wild cards beyond it are refused on the counts (``meld_refused_on_counts``)
-    whatever the naturals, so skipping them changes no answer (issue 12, eleventh pass: the
-    search with wild cards tried every split on every rank). 0 when every operation with a
-    wild card is refused: MELD-6 (sevens), MELD-8 (a started wild meld), MELD-7 and MELD-5
-    after the opening turn (natural aces; fewer than five naturals even with all held),
-    MELD-4 (fewer than two naturals even with all held; the wild cards already there),
-    MELD-2/9 (a canasta or a dead rank, unless long melds going out are allowed)."""
-    cur_nat = melds[0, slot, E.NATURALS]
-    cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
-    most_nat = cur_nat + min(held, E.CANASTA)
-    if slot == E.SEVEN or 0 < meld_size(melds, 0, E.WILD_MELD) < E.CANASTA:
-        return 0  # MELD-6, MELD-8
-    if obs[E.OB_OPENING_TURN] != 1:
-        if slot == E.ACE and cur_w == 0:
-            return 0  # MELD-7
-        if rules[E.RS_RULE_OF_FIVE] != 0 and most_nat < RULE_OF_FIVE_NATURALS:
-            return 0  # MELD-5
-    if most_nat < 2:
-        return 0  # MELD-4
-    if rules[E.RS_ALLOW_LONG_MELD_GOING_OUT] == 0:
-        if cur_nat + cur_w >= E.CANASTA or is_dead(melds, slot):
-            return 0  # MELD-2, MELD-9
-    return max(0, min(maxw, rules[E.RS_MAX_WILDS_MIXED] - cur_w))  # MELD-4
-
-
 @njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
 def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
@@ -475,7 +447,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             continue
         maxw = min(hand[E.TWO] + hand[E.JOKER], E.MAX_OP_WILDS) if use_wilds else 0
         if maxw > 0:
-            maxw = _op_wilds_cap(obs, melds, slot, hand[slot], maxw, rules)
+            maxw = meld_wilds_cap(melds, slot, hand[slot], maxw, obs[E.OB_OPENING_TURN] == 1, rules)
         if cur == 0 and (hand[slot] < 2 or hand[slot] + maxw < 3):
             continue  # MELD-1/4: no new meld of this rank is possible
         if cur >= E.CANASTA and maxw == 0:
