@@ -551,26 +551,30 @@ def why(advice: Advice) -> str:
     shows: its paired difference from the runner-up with the interval, and the rate (a meld
     completed, a penalty held, going out) that differs most between the two."""
     ch = advice.choices
+
+    def cap(text: str) -> str:
+        return text[:1].upper() + text[1:]
+
     if not ch:
         return "No choice to compare."
     best = ch[0]
     if len(ch) == 1:
-        return f"{best.label.capitalize()} is the only choice here."
+        return f"{cap(best.label)} is the only choice here."
     second = ch[1]
     gap = -second.diff_from_best  # second's paired difference from the best, sign flipped
     lo, hi = -second.diff_high, -second.diff_low
     n = min(best.n, second.n)
     if math.isnan(gap):
-        return f"{best.label.capitalize()} and {second.label} could not be told apart yet."
+        return f"{cap(best.label)} and {second.label} could not be told apart yet."
     if lo <= 0 <= hi or math.isnan(lo):
         lead = (
-            f"{best.label.capitalize()} and {second.label} score about the same "
+            f"{cap(best.label)} and {second.label} score about the same "
             f"({gap:+.0f} points, 95% interval {lo:+.0f} to {hi:+.0f} over {n} paired deals): "
             "either is fine"
         )
     else:
         lead = (
-            f"{best.label.capitalize()} scores {gap:.0f} more points for your team than "
+            f"{cap(best.label)} scores {gap:.0f} more points for your team than "
             f"{second.label} (95% interval {lo:+.0f} to {hi:+.0f} over {n} paired deals)"
         )
     found = None

@@ -486,6 +486,7 @@ class Table:
             "log": self._log(g)[-LOG_TAIL:],
             "can_undo": bool(self.decisions) and game is None,
             "allowed": allowed_summary(g) if not g.is_over and g.current_player == s else "",
+            "moves": _move_names(g) if not g.is_over and g.current_player == s else [],
             "over": bool(g.is_over),
         }
         aside = obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
@@ -497,8 +498,10 @@ class Table:
 
     def _log(self, g) -> list[str]:
         """The hand's events in words, other seats' cards hidden (as canasta._human)."""
-        from sim.cards import format_card
         from sim.engine.game import describe_action
+
+        def _card(c: int) -> str:
+            return kind_name(int(E.CARD_KIND[c]))
 
         lines = []
         for name, p, a, b in g.events():
@@ -512,11 +515,11 @@ class Table:
                     text = f"takes the pile (top {kind_name(b)})"
                 lines.append(f"{who}: {text}")
             elif name == "draw":
-                lines.append(f"{who}: drew {format_card(b)}" if mine else f"{who}: draws a card")
+                lines.append(f"{who}: drew {_card(b)}" if mine else f"{who}: draws a card")
             elif name == "replace":
-                lines.append(f"{who}: replacement card {format_card(b) if mine else '(hidden)'}")
+                lines.append(f"{who}: replacement card {_card(b) if mine else '(hidden)'}")
             elif name == "bonus":
-                lines.append(f"{who}: bonus card {format_card(b) if mine else '(hidden)'}")
+                lines.append(f"{who}: bonus card {_card(b) if mine else '(hidden)'}")
             elif name == "lay_three":
                 lines.append(f"{who}: lays down a {kind_name(a)} (DEAL-4)")
             elif name == "pile_joins":
@@ -546,6 +549,26 @@ class Table:
             "target": int(self.ruleset.target),
         }
         return res
+
+
+def _move_names(g) -> list[str]:
+    """The page's move names that are legal now (the buttons for threes follow them)."""
+    names = {
+        E.AT_DRAW: "draw",
+        E.AT_TAKE_PILE: "pile",
+        E.AT_LAY_THREES: "lay",
+        E.AT_DECLARE: "declare",
+        E.AT_DISCARD: "discard",
+        E.AT_MELD: "meld",
+    }
+    out = set()
+    for a in g.legal_actions():
+        kind, slot = int(E.ACTION_TABLE[a, E.AC_TYPE]), int(E.ACTION_TABLE[a, E.AC_SLOT])
+        if kind == E.AT_KEEP_THREE:
+            out.add("keep_red" if slot == E.RED_THREE else "keep_black")
+        elif kind in names:
+            out.add(names[kind])
+    return sorted(out)
 
 
 def _fresh(g):

@@ -24,7 +24,7 @@ const WILD = new Set(["2", "JK"]);
 function cardEl(name, extra) {
   const d = document.createElement("span");
   d.className = "card" + (WILD.has(name) ? " wild" : "") + (name === "3r" ? " red" : "") + (extra ? " " + extra : "");
-  d.textContent = name === "3r" ? "3♥" : name === "3b" ? "3♠" : name === "JK" ? "🃏" : name;
+  d.textContent = name === "3r" ? "3♥" : name === "3b" ? "3♠" : name === "JK" ? "JK" : name;
   d.title = name === "JK" ? "joker (wild)" : name === "2" ? "two (wild)" : name === "3r" ? "red three" : name === "3b" ? "black three" : name;
   return d;
 }
@@ -61,7 +61,8 @@ function render(v) {
   $("setup").hidden = true;
   $("table").hidden = false;
   const [us, them] = v.teams;
-  $("scores").textContent = `Your team ${us.score.toLocaleString()} · Opponents ${them.score.toLocaleString()}` + (v.table.mode === "game" ? ` · hand ${v.hand_no} · game to ${v.ruleset.rules.target.toLocaleString()}` : " · one hand");
+  const tot = v.over ? [v.result.totals[v.result.your_team], v.result.totals[1 - v.result.your_team]] : [us.score, them.score];
+  $("scores").textContent = (v.over ? "After this hand: " : "") + `Your team ${tot[0].toLocaleString()} · Opponents ${tot[1].toLocaleString()}` + (v.table.mode === "game" ? ` · hand ${v.hand_no} · game to ${v.ruleset.rules.target.toLocaleString()}` : " · one hand");
   $("rules-shown").textContent = "Rules: " + v.ruleset.name + " — rule of five " + (v.ruleset.rules.rule_of_five ? "on" : "off") + ", up to " + v.ruleset.rules.max_wilds_mixed + " wilds in a mixed meld, special hands " + v.ruleset.rules.special_hands;
   const hs = v.hand_sizes;
   $("them-seats").textContent = `— ${v.players[them.seats[0]]}: ${hs[them.seats[0]]} cards, ${v.players[them.seats[1]]}: ${hs[them.seats[1]]} cards` + (them.opened ? "" : " · not opened yet");
@@ -95,7 +96,10 @@ function render(v) {
   const en = (id, on) => { $(id).disabled = !on || busy; $(id).hidden = false; };
   en("b-draw", ph === "draw"); en("b-pile", ph === "draw");
   for (const id of ["b-meld", "b-discard", "b-out", "b-declare"]) en(id, ph === "play");
-  for (const id of ["b-lay", "b-keep-red", "b-keep-black"]) { en(id, ph === "threes"); $(id).hidden = ph !== "threes"; }
+  for (const [id, m] of [["b-lay", "lay"], ["b-keep-red", "keep_red"], ["b-keep-black", "keep_black"]]) {
+    const legal = ph === "threes" && v.moves.includes(m);
+    en(id, legal); $(id).hidden = !legal;
+  }
   en("b-hint", ph === "draw" || ph === "play");
   en("b-undo", v.can_undo);
   const log = $("log");
@@ -226,5 +230,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("r-next").onclick = () => { if (!replay) return; const h = replay.hands[rh]; if (rf < h.frames.length - 1) rf++; else if (rh < replay.hands.length - 1) { rh++; rf = 0; } showFrame(); };
   $("r-prev").onclick = () => { if (!replay) return; if (rf > 0) rf--; else if (rh > 0) { rh--; rf = replay.hands[rh].frames.length - 1; } showFrame(); };
   await options();
+  $("start").disabled = false;
   try { render(await api("/api/state")); } catch (e) { /* no table yet: the start panel */ }
 });
