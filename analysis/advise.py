@@ -546,11 +546,14 @@ _RATE_WORDS = {
 _GOOD = {"sevens_completion", "aces_completion", "went_out"}
 
 
-def why(advice: Advice) -> str:
+def why(advice: Advice, against: Choice | None = None) -> str:
     """One plain sentence of why the best choice leads, built only from what the measurement
-    shows: its paired difference from the runner-up with the interval, and the rate (a meld
-    completed, a penalty held, going out) that differs most between the two."""
+    shows: its paired difference from the runner-up (or from ``against``, e.g. the choice a
+    player made) with the interval, and the rate (a meld completed, a penalty held, going out)
+    that differs most between the two."""
     ch = advice.choices
+    if against is not None and ch and against is not ch[0]:
+        ch = [ch[0], against]
 
     def cap(text: str) -> str:
         return text[:1].upper() + text[1:]

@@ -44,7 +44,11 @@ def run(args) -> int:
         ) from None
     from sim.api import resolve_policies
 
-    resolve_policies([args.bot])  # an unknown bot: refused before the server starts
+    resolve_policies([args.bot])  # an unknown bot or ruleset: refused before the server starts
+    if args.rules is not None:
+        from sim.ruleset import Ruleset
+
+        Ruleset.from_toml(args.rules)
     state = Path(args.state) if args.state else Path.home() / ".canasta-sim" / "tables"
     try:
         state.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx works th
     from starlette.testclient import TestClient
 
 from canasta.web.app import create_app
-from canasta.web.table import Table
+from canasta.web.table import Table, move_for
 from sim import encoding as E
 from sim import record as R
 
@@ -36,27 +36,6 @@ def _client(tmp_path=None, **kw):
 def _table(client) -> Table:
     tid = client.cookies.get("canasta_table")
     return client.app.state.tables.get(tid)
-
-
-def move_for(action: int) -> dict:
-    """The page's request for an engine action (as the buttons send it)."""
-    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[action])
-    simple = {
-        E.AT_DRAW: "draw",
-        E.AT_TAKE_PILE: "pile",
-        E.AT_LAY_THREES: "lay",
-        E.AT_DECLARE: "declare",
-    }
-    if kind in simple:
-        return {"move": simple[kind]}
-    if kind == E.AT_KEEP_THREE:
-        return {"move": "keep_red" if slot == E.RED_THREE else "keep_black"}
-    if kind == E.AT_DISCARD:
-        return {"move": "discard", "cards": [E.KIND_NAMES[slot]]}
-    cards = [E.KIND_NAMES[slot]] * (nat if slot != E.WILD_MELD else 0)
-    cards += ["2"] * two + ["JK"] * joker
-    target = "wild" if slot == E.WILD_MELD else E.KIND_NAMES[slot]
-    return {"move": "meld", "cards": cards, "target": target}
 
 
 def counterfactual(game, seat: int):
@@ -274,3 +253,39 @@ def test_restart_resumes_a_saved_table(tmp_path):
     assert resumed.status_code == 200
     assert resumed.json() == body
     assert resumed.json()["table"]["mode"] == "game"
+
+
+def _choice(label, mean, diff, lo, hi, n=64, **rates):
+    from analysis.advise import Choice
+
+    return Choice(label, [], None, mean, mean - 50, mean + 50, diff, lo, hi, n, rates)
+
+
+def test_why_is_built_from_the_measurement():
+    from analysis.advise import Advice, why
+
+    best = _choice("discard 4", 900.0, 0.0, 0.0, 0.0, sevens_completion=0.8, went_out=0.3)
+    second = _choice(
+        "discard 7", 700.0, -200.0, -320.0, -80.0, sevens_completion=0.5, went_out=0.32
+    )
+    text = why(Advice("play", [best, second]))
+    assert text.startswith("Discard 4 scores 200 more points") and "+80 to +320" in text
+    assert "completes its sevens in 80%" in text and "50% after discard 7" in text
+    # an interval over 0: said to be about the same, never a lead
+    close = _choice("discard 7", 880.0, -20.0, -150.0, 110.0)
+    assert "about the same" in why(Advice("play", [best, close]))
+    # against the choice a player made
+    made = _choice("discard K", 500.0, -400.0, -520.0, -280.0, sevens_completion=0.1)
+    assert "than discard K" in why(Advice("play", [best, second, made]), made)
+
+
+def test_review_lists_only_clear_losses():
+    t = Table(seed=6, partner=BOT, opponents=BOT)
+    while not t.game.is_over:
+        t.move(move_for(t.game.policy_action("random")))
+    items = t.review(budget=None)  # no time limit: 64 deals a choice, the same on any machine
+    assert items  # random play leaves clear losses
+    for it in items:
+        assert it["gain"] > 100 and it["gain_ci"][0] > 0
+        assert it["best"] != it["you"] and it["why"]
+    assert t.review() is items  # computed once per finished hand

@@ -299,11 +299,11 @@ def create_app(
 
 
 def _warm(bot: str) -> None:
-    """Compile (or load from the cache) the bots and the hint's simulation at start, so the
-    first turn and the first hint do not wait for it."""
+    """canasta.web.table.warm in the background (best effort: a failure only costs time)."""
+    from canasta.web.table import warm
+
     try:
-        t = Table(seed=0, partner=bot, opponents=bot)
-        t.hint(budget=0.3)
+        warm(bot)
     except Exception:  # pragma: no cover - warming is best effort
         pass
 

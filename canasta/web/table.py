@@ -306,7 +306,7 @@ class Table:
             "ruleset": self.rules_name,
         }
 
-    def review(self, budget: float = REVIEW_BUDGET, gain: float = REVIEW_GAIN) -> list[dict]:
+    def review(self, budget: float | None = REVIEW_BUDGET, gain: float = REVIEW_GAIN) -> list[dict]:
         """At the end of the hand: each of the human's draws, and plays right after a stock
         draw, where the best choice beat the one made by more than ``gain`` points."""
         from analysis.advise import advise, why
@@ -337,7 +337,9 @@ class Table:
                     if adv is not None and adv.choices:
                         made = _made_choice(g.actions, i, self.seat, h, adv)
                         best = adv.choices[0]
-                        if made is not None and best.mean - made.mean > gain:
+                        # the paired difference (same deals), and only where its 95% interval
+                        # lies wholly below 0: a gap within the noise is no lesson
+                        if made is not None and -made.diff_from_best > gain and made.diff_high < 0:
                             out.append(
                                 {
                                     "turn": h.turn,
@@ -345,8 +347,9 @@ class Table:
                                     "you_mean": made.mean,
                                     "best": plain(best.label),
                                     "best_mean": best.mean,
-                                    "gain": best.mean - made.mean,
-                                    "why": plain(why(adv)),
+                                    "gain": -made.diff_from_best,
+                                    "gain_ci": [-made.diff_high, -made.diff_low],
+                                    "why": plain(why(adv, made)),
                                 }
                             )
             h.apply(a)
@@ -513,6 +516,12 @@ class Table:
                 text = describe_action(a)
                 if kind == E.AT_TAKE_PILE:
                     text = f"takes the pile (top {kind_name(b)})"
+                elif kind == E.AT_MELD:
+                    _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
+                    cards = [kind_name(slot)] * (nat if slot != E.WILD_MELD else 0)
+                    cards = " ".join(cards + ["2"] * two + ["JK"] * joker)
+                    meld = "the wild meld" if slot == E.WILD_MELD else f"the {kind_name(slot)}s"
+                    text = f"melds {cards} ({meld})"
                 lines.append(f"{who}: {text}")
             elif name == "draw":
                 lines.append(f"{who}: drew {_card(b)}" if mine else f"{who}: draws a card")
@@ -549,6 +558,23 @@ class Table:
             "target": int(self.ruleset.target),
         }
         return res
+
+
+def move_for(action: int) -> dict:
+    """The page's request for an engine action, as its buttons send it (tests, benchmarks)."""
+    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[action])
+    simple = {E.AT_DRAW: "draw", E.AT_TAKE_PILE: "pile", E.AT_LAY_THREES: "lay"}
+    simple[E.AT_DECLARE] = "declare"
+    if kind in simple:
+        return {"move": simple[kind]}
+    if kind == E.AT_KEEP_THREE:
+        return {"move": "keep_red" if slot == E.RED_THREE else "keep_black"}
+    if kind == E.AT_DISCARD:
+        return {"move": "discard", "cards": [kind_name(slot)]}
+    cards = [kind_name(slot)] * (nat if slot != E.WILD_MELD else 0)
+    cards += ["2"] * two + ["JK"] * joker
+    target = "wild" if slot == E.WILD_MELD else kind_name(slot)
+    return {"move": "meld", "cards": cards, "target": target}
 
 
 def _move_names(g) -> list[str]:
@@ -633,3 +659,16 @@ def _made_choice(actions: Sequence[int], i: int, seat: int, h, adv):
         if kinds == want and d == discard:
             return c
     return None
+
+
+def warm(bot: str = "strong") -> None:
+    """Compile (or load from numba's cache) the bots and a hint's simulation, so the first
+    turn and the first hint of a table do not wait for it: a table dealt until its first
+    decision that a hint can open."""
+    for seed in range(20):
+        t = Table(seed=seed, partner=bot, opponents=bot)
+        try:
+            t.hint(budget=0.3)
+            return
+        except CanastaError:
+            continue

@@ -219,9 +219,9 @@ document.addEventListener("DOMContentLoaded", async () => {
     try {
       const r = await api("/api/review", {});
       box.innerHTML = "";
-      if (!r.review.length) { box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure.`; return; }
+      if (!r.review.length) { box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure (a clear gap on the same simulated deals).`; return; }
       const ul = document.createElement("ul");
-      for (const x of r.review) { const li = document.createElement("li"); li.textContent = `Turn ${x.turn}: you chose "${x.you}" (${x.you_mean.toFixed(0)}); the hint would have said "${x.best}" (${x.best_mean.toFixed(0)}, +${x.gain.toFixed(0)}). ${x.why}`; ul.appendChild(li); }
+      for (const x of r.review) { const li = document.createElement("li"); li.textContent = `Turn ${x.turn}: you chose "${x.you}" (${x.you_mean.toFixed(0)}); the hint would have said "${x.best}" (${x.best_mean.toFixed(0)}: +${x.gain.toFixed(0)} on the same deals, 95% interval +${x.gain_ci[0].toFixed(0)} to +${x.gain_ci[1].toFixed(0)}). ${x.why}`; ul.appendChild(li); }
       box.appendChild(ul);
     } catch (e) { box.textContent = "No review: " + e.message; }
   };
