@@ -289,3 +289,46 @@ def test_review_lists_only_clear_losses():
         assert it["gain"] > 100 and it["gain_ci"][0] > 0
         assert it["best"] != it["you"] and it["why"]
     assert t.review() is items  # computed once per finished hand
+
+
+def test_canasta_serve_starts_and_prints_its_address(tmp_path):
+    """``canasta serve`` as a user starts it: one line with the address, then the page."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "canasta", "serve", "--port", str(port), "--state", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "<title>Canasta table</title>" in page and "http" not in page.split("<body>")[1]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_canasta_serve_bad_flags_one_line(capsys):
+    from canasta import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port 70000" in capsys.readouterr().err
+    assert main(["serve", "--bot", "nobody"]) == 2
+    assert main(["serve", "--rules", "/no/such.toml"]) == 2
+    assert capsys.readouterr().out == ""

@@ -129,6 +129,7 @@ class Table:
         self.games.append(game_hand(self.seed, 0, k, self.totals(), self.ruleset))
         self.decisions = []
         self.review_cache = None
+        self.mark = 0
         self.run_bots()
 
     def run_bots(self) -> None:
@@ -171,6 +172,8 @@ class Table:
                 for a in order:
                     self.decisions.append(len(g.actions))
                     g.apply(a)
+                if g.is_over or g.current_player != self.seat:
+                    self.mark = len(g.events())  # the turn ends: "since your last move"
                 break
         else:
             self._refuse(first, what)
@@ -276,6 +279,7 @@ class Table:
             fresh.apply(a)
         self.games[-1] = fresh
         self.review_cache = None
+        self.mark = 0
 
     # --- advice -------------------------------------------------------------------------
     def hint(self, budget: float = HINT_BUDGET) -> dict:
@@ -487,6 +491,13 @@ class Table:
             "open_min": int(obs[E.OB_OPEN_MIN]),
             "teams": teams,
             "log": self._log(g)[-LOG_TAIL:],
+            "recent": [
+                line
+                for line in self._log(g, getattr(self, "mark", 0))
+                if not line.startswith("You")
+                and "draws a card" not in line
+                and "(hidden)" not in line
+            ],
             "can_undo": bool(self.decisions) and game is None,
             "allowed": allowed_summary(g) if not g.is_over and g.current_player == s else "",
             "moves": _move_names(g) if not g.is_over and g.current_player == s else [],
@@ -499,20 +510,21 @@ class Table:
             out["result"] = self._result(g)
         return out
 
-    def _log(self, g) -> list[str]:
-        """The hand's events in words, other seats' cards hidden (as canasta._human)."""
+    def _log(self, g, start: int = 0) -> list[str]:
+        """The hand's events (from event ``start``) in words, other seats' cards hidden (as
+        canasta._human)."""
         from sim.engine.game import describe_action
 
         def _card(c: int) -> str:
             return kind_name(int(E.CARD_KIND[c]))
 
         lines = []
-        for name, p, a, b in g.events():
+        for name, p, a, b in g.events()[start:]:
             who, mine = self.who(p), p == self.seat
             if name == "action":
                 kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-                if kind == E.AT_DRAW:
-                    continue
+                if kind in (E.AT_DRAW, E.AT_LAY_THREES):
+                    continue  # the draw and lay_three events say it
                 text = describe_action(a)
                 if kind == E.AT_TAKE_PILE:
                     text = f"takes the pile (top {kind_name(b)})"

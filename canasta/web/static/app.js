@@ -81,6 +81,8 @@ function render(v) {
   const st = $("status");
   st.textContent = statusText(v);
   st.className = v.your_turn ? "you" : "";
+  const recent = v.recent;
+  $("recent").textContent = recent.length ? (v.can_undo ? "Since your last move: " : "So far: ") + recent.join(" · ") : "";
   $("hand-n").textContent = `(${v.hand.length} cards)`;
   const hand = $("hand");
   hand.innerHTML = "";
