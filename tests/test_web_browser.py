@@ -132,8 +132,9 @@ def test_a_hand_by_clicks(server, browser, tmp_path):
     assert page.is_disabled("#b-pile")  # the page offers only what the phase allows...
     page.evaluate("document.getElementById('b-pile').disabled = false")  # ...so force it
     _post(page, "move", lambda: page.click("#b-pile"))
-    msg = page.inner_text("#message")
-    assert "TURN-1" in msg and "Not allowed" in msg
+    expect = sync_api.expect  # retries until the page has drawn the answer
+    expect(page.locator("#message")).to_contain_text("TURN-1")
+    assert "Not allowed" in page.inner_text("#message")
     assert page.locator("#hand .card").count() == hand_before
 
     # a hint with its sentence of why
@@ -149,7 +150,7 @@ def test_a_hand_by_clicks(server, browser, tmp_path):
     before = page.inner_text("#hand")
     _click_action(page, table.game.policy_action(BOT))
     _post(page, "undo", lambda: page.click("#b-undo"))
-    assert page.inner_text("#hand") == before
+    expect(page.locator("#hand")).to_have_text(before)
 
     moves = 0
     while not table.game.is_over:

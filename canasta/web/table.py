@@ -379,6 +379,7 @@ class Table:
         return from_games(self.games, players=self.policies, kind=self.mode) | {
             "table": self.settings(),
             "decisions": list(self.decisions),
+            "mark": int(getattr(self, "mark", 0)),
         }
 
     def settings(self) -> dict:
@@ -407,6 +408,7 @@ class Table:
         t.ruleset = t.games[0].ruleset
         t.policies = list(saved.get("players") or [s["partner"], s["opponents"]] * 2)
         t.decisions = [int(d) for d in saved.get("decisions", [])]
+        t.mark = int(saved.get("mark", 0))
         t.review_cache = None
         t.run_bots()
         return t
