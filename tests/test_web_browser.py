@@ -72,9 +72,14 @@ def _table(app, page):
 
 
 def _post(page, what: str, click, timeout: float = 30_000):
-    """Click and wait for the API's answer to that click."""
+    """Click and wait for the API's answer to that click, and for the page to draw it (the
+    page counts the answers it has drawn in ``body[data-answered]``)."""
+    before = page.evaluate("Number(document.body.dataset.answered || 0)")
     with page.expect_response(lambda r: f"/api/{what}" in r.url, timeout=timeout) as resp:
         click()
+    page.wait_for_function(
+        f"Number(document.body.dataset.answered || 0) > {before}", timeout=timeout
+    )
     return resp.value
 
 

@@ -4,6 +4,8 @@ const $ = (id) => document.getElementById(id);
 let view = null;          // the last table view from the server
 let selected = [];        // indices into view.hand
 let busy = false;
+let answered = 0;         // answers drawn so far (document.body.dataset.answered: for tests)
+function drawn() { document.body.dataset.answered = String(++answered); }
 
 async function api(path, body) {
   const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
@@ -153,6 +155,7 @@ async function run(promise, clearHint) {
     selected = keep;
     say("Not allowed: " + e.message, true);
   }
+  drawn();
 }
 
 async function hint() {
@@ -167,6 +170,7 @@ async function hint() {
   } catch (e) {
     box.textContent = "No hint: " + e.message;
   }
+  drawn();
 }
 
 async function options() {
@@ -188,6 +192,7 @@ async function start() {
   try { render(await api("/api/new", body)); $("hint").hidden = true; say("Dealt. " + (view.your_turn ? "" : "")); }
   catch (e) { alert("Cannot start: " + e.message); }
   $("start").disabled = false;
+  drawn();
 }
 
 let replay = null, rh = 0, rf = 0;
@@ -206,6 +211,7 @@ async function loadReplay() {
     replay = await api("/api/replay", JSON.parse(await f.text()));
     rh = 0; rf = 0; $("replay-view").hidden = false; showFrame();
   } catch (e) { $("replay-view").hidden = false; $("r-move").textContent = "Cannot replay it: " + e.message; $("r-table").textContent = ""; }
+  drawn();
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
@@ -221,11 +227,12 @@ document.addEventListener("DOMContentLoaded", async () => {
     try {
       const r = await api("/api/review", {});
       box.innerHTML = "";
-      if (!r.review.length) { box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure (a clear gap on the same simulated deals).`; return; }
+      if (!r.review.length) { drawn(); box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure (a clear gap on the same simulated deals).`; return; }
       const ul = document.createElement("ul");
       for (const x of r.review) { const li = document.createElement("li"); li.textContent = `Turn ${x.turn}: you chose "${x.you}" (${x.you_mean.toFixed(0)}); the hint would have said "${x.best}" (${x.best_mean.toFixed(0)}: +${x.gain.toFixed(0)} on the same deals, 95% interval +${x.gain_ci[0].toFixed(0)} to +${x.gain_ci[1].toFixed(0)}). ${x.why}`; ul.appendChild(li); }
       box.appendChild(ul);
     } catch (e) { box.textContent = "No review: " + e.message; }
+    drawn();
   };
   $("start").onclick = start;
   $("replay-file").onchange = loadReplay;
