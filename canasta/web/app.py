@@ -10,6 +10,7 @@ the rules refuse: 422 with its ``rule``), never a traceback.
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 import tomllib
@@ -24,7 +25,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from canasta.web.table import MoveRefused, Table
+from canasta.web.table import REVIEW_GAIN, MoveRefused, Table
 from sim import encoding as _E
 from sim.errors import CanastaError
 
@@ -237,13 +238,26 @@ def create_app(
 
     async def hint(request: Request) -> JSONResponse:
         t = table_of(request)
-        result = await run_in_threadpool(t.hint)
-        return JSONResponse(result)
+        lock = tables.lock(t.id)
+
+        def work():
+            with lock:  # a copy of the position, so a move meanwhile changes nothing here
+                snap = copy.copy(t)
+                snap.games = [*t.games[:-1], copy.deepcopy(t.game)]
+            return snap.hint()
+
+        return JSONResponse(await run_in_threadpool(work))
 
     async def review(request: Request) -> JSONResponse:
         t = table_of(request)
-        result = await run_in_threadpool(t.review)
-        return JSONResponse({"review": result, "threshold": 100})
+        lock = tables.lock(t.id)
+
+        def work():
+            with lock:
+                return t.review()
+
+        result = await run_in_threadpool(work)
+        return JSONResponse({"review": result, "threshold": REVIEW_GAIN})
 
     async def record(request: Request) -> Response:
         t = table_of(request)
