@@ -43,6 +43,7 @@ __all__ = [
     "hand_entry",
     "load",
     "parse_move",
+    "redeal",
     "replay",
     "seats_of",
 ]
@@ -167,11 +168,12 @@ def parse_move(text: str) -> int:
 # ---------------------------------------------------------------------------------------
 # Writing
 # ---------------------------------------------------------------------------------------
-def seats_of(game) -> list[int]:
-    """The seat that took each action of ``game`` (replayed from its deal)."""
+def redeal(game):
+    """A new ``Game`` of the same deal as ``game`` (seed, hand, ruleset, first player,
+    scores, deck), before any action: what a replay or an undo starts from."""
     from sim.engine.game import Game
 
-    g = Game(
+    return Game(
         seed=game.seed,
         hand_id=game.hand_id,
         rules=game.ruleset,
@@ -179,6 +181,11 @@ def seats_of(game) -> list[int]:
         scores=game.start_scores,
         deck=game.deck.tolist(),
     )
+
+
+def seats_of(game) -> list[int]:
+    """The seat that took each action of ``game`` (replayed from its deal)."""
+    g = redeal(game)
     seats = []
     for a in game.actions:
         seats.append(g.current_player)

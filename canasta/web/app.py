@@ -326,9 +326,9 @@ def replay_frames(record: Any) -> dict:
     """A record's every step for the page's replay: the move and the whole table after it
     (a finished hand: every card may be shown). Checked as ``canasta replay`` checks it."""
     from sim.cards import format_counts, format_melds
-    from sim.engine.game import Game, describe_action
+    from sim.engine.game import describe_action
     from sim.engine.views import st_hands, st_melds
-    from sim.record import load, replay
+    from sim.record import load, redeal, replay
 
     rec = load(record)
     games = replay(rec)
@@ -337,14 +337,7 @@ def replay_frames(record: Any) -> dict:
     for g in games:
         if not g.is_over:
             raise CanastaError("the record's hand is not over: only finished hands replay")
-        h = Game(
-            seed=g.seed,
-            hand_id=g.hand_id,
-            rules=g.ruleset,
-            first_player=g.first_player,
-            scores=g.start_scores,
-            deck=g.deck.tolist(),
-        )
+        h = redeal(g)
 
         def frame(move: str, h=h) -> dict:
             hs, ms = st_hands(h.state), st_melds(h.state)

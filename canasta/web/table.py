@@ -612,16 +612,9 @@ def _move_names(g) -> list[str]:
 
 
 def _fresh(g):
-    from sim.engine.game import Game
+    from sim.record import redeal
 
-    return Game(
-        seed=g.seed,
-        hand_id=g.hand_id,
-        rules=g.ruleset,
-        first_player=g.first_player,
-        scores=g.start_scores,
-        deck=g.deck.tolist(),
-    )
+    return redeal(g)
 
 
 _SUIT = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
