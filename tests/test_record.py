@@ -196,3 +196,26 @@ def test_cli_advise_record_decision(tmp_path, capsys):
     assert f"decision #{n}" in out and "draw decision at seat" in out and "1. " in out
     assert main(["advise", "--record", str(path), "--decision", str(len(moves) + 1)]) == 2
     assert "the record has moves" in capsys.readouterr().err
+
+
+def test_decision_numbers_run_over_a_game(tmp_path):
+    """--decision N counts the moves of the whole record (canasta replay's numbers): a
+    number past hand 1 opens hand 2, as its seat saw it."""
+    from canasta.advise import record_position
+
+    totals, games = (0, 0), []
+    for k in range(2):
+        g = R.game_hand(3, 0, k, totals)
+        g.play(["heuristic", "heuristic"])
+        items = g.score_items()
+        totals = tuple(int(totals[t] + items[t].sum()) for t in range(2))
+        games.append(g)
+    path = tmp_path / "game.json"
+    path.write_text(R.dumps(R.from_games(games)))
+    n1 = len(games[0].actions)
+    h2 = games[1]
+    i = next(i for i, a in enumerate(h2.actions) if a == E.A_DRAW)
+    pos, drawn, rules, what = record_position(str(path), n1 + i + 1)
+    assert drawn is None and f"#{n1 + i + 1}" in what and "draw from the stock" in what
+    assert rules == h2.ruleset
+    assert pos.seat == R.seats_of(h2)[i] and tuple(pos.scores) == h2.start_scores != (0, 0)
