@@ -332,3 +332,16 @@ def test_canasta_serve_bad_flags_one_line(capsys):
     assert main(["serve", "--bot", "nobody"]) == 2
     assert main(["serve", "--rules", "/no/such.toml"]) == 2
     assert capsys.readouterr().out == ""
+
+
+def test_rules_file_offered_first_and_played(tmp_path):
+    """``canasta serve --rules FILE``: the file's ruleset is the page's default, and shown."""
+    path = tmp_path / "club.toml"
+    path.write_text("max_wilds_mixed = 3\n")
+    c = _client(rules_file=str(path))
+    opts = c.get("/api/options").json()
+    assert opts["default_rules"] == "club.toml (--rules)"
+    assert opts["rulesets"]["club.toml (--rules)"]["max_wilds_mixed"] == 3
+    body = c.post("/api/new", json={"partner": BOT, "opponents": BOT}).json()
+    assert body["ruleset"]["name"] == "club.toml (--rules)"
+    assert _table(c).game.ruleset.max_wilds_mixed == 3
