@@ -22,7 +22,7 @@ with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx works th
     from starlette.testclient import TestClient
 
 from canasta.web.app import create_app
-from canasta.web.table import Table, move_for
+from canasta.web.table import MoveRefused, Table, move_for
 from sim import encoding as E
 from sim import record as R
 
@@ -345,3 +345,29 @@ def test_rules_file_offered_first_and_played(tmp_path):
     body = c.post("/api/new", json={"partner": BOT, "opponents": BOT}).json()
     assert body["ruleset"]["name"] == "club.toml (--rules)"
     assert _table(c).game.ruleset.max_wilds_mixed == 3
+
+
+def test_undo_takes_back_a_whole_meld_command():
+    """A click that melds two ranks is two engine actions and one decision: undo takes both."""
+    for seed in range(40):
+        t = Table(seed=seed, partner=BOT, opponents=BOT)
+        while not t.game.is_over:
+            g = t.game
+            if g.phase == "play":
+                hand = g.observation(t.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+                ranks = [k for k in range(E.N_KINDS) if E.IS_NATURAL[k] and hand[k] >= 3]
+                if len(ranks) >= 2:
+                    cards = [E.KIND_NAMES[k] for k in ranks[:2] for _ in range(3)]
+                    before = (list(g.actions), t.view())
+                    try:
+                        t.move({"move": "meld", "cards": cards})
+                    except MoveRefused:  # e.g. short of the opening minimum (OPEN-1)
+                        pass
+                    else:
+                        assert len(t.game.actions) == len(before[0]) + 2
+                        t.undo()
+                        assert t.game.actions == before[0]
+                        assert t.view() == before[1]
+                        return
+            t.move(move_for(g.policy_action(BOT)))
+    pytest.fail("no two-rank meld found in 40 hands")

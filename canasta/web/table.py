@@ -169,8 +169,8 @@ class Table:
                     break
                 trial.apply(a)
             else:
+                self.decisions.append(start)  # one decision: undo takes it back whole
                 for a in order:
-                    self.decisions.append(len(g.actions))
                     g.apply(a)
                 if g.is_over or g.current_player != self.seat:
                     self.mark = len(g.events())  # the turn ends: "since your last move"
@@ -178,7 +178,6 @@ class Table:
         else:
             self._refuse(first, what)
         self.review_cache = None
-        del start
         self.run_bots()
 
     def move(self, body: dict) -> None:
