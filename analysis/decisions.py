@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
-from analysis import multiple
+from analysis import multiple, specs
 from sim import encoding as E
 
 ALPHA = 0.05  #: family-wise error rate of the Holm correction
@@ -55,190 +55,11 @@ STRONG = "strong"  #: placeholder in an arm: the strongest fast policy of the re
 
 
 # ---------------------------------------------------------------------------------------
-# What is tested
+# What is tested: the spec files of the ``experiments`` package (``analysis.specs``)
 # ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Grouping:
-    """Situations of one experiment: bins of one feature of the position."""
-
-    key: str
-    feature: str
-    bins: tuple[tuple[int, int, str], ...]  #: (low, high, label), in order
-    phrase: str  #: "holding {label} sevens": the situation in words
-    until: str = ""  #: "until you hold {low}": a threshold in words (ordered features)
-
-
-@dataclass(frozen=True)
-class Experiment:
-    key: str
-    title: str
-    do: str  #: arm A in the imperative: "start a sevens meld now"
-    dont: str  #: arm B: "hold your sevens"
-    do_ing: str  #: arm A as a gerund: "starting a sevens meld now"
-    dont_ing: str  #: arm B as a gerund: "holding the sevens"
-    arms: tuple[tuple[str, str], tuple[str, str]]  #: (choice, the team's policy) per arm
-    conditioned: tuple[int, ...]  #: arms whose choice must have been made in a deal
-    select: Callable[[dict], bool] = field(repr=False)
-    groupings: tuple[Grouping, ...] = ()
-
-    @property
-    def table(self) -> str:
-        return f"decision_{self.key}"
-
-
-STOCK = Grouping(
-    "stock",
-    "stock",
-    ((40, 999, "40+"), (20, 39, "20–39"), (0, 19, "0–19")),
-    "with {label} cards left in the stock",
-)
-TURN = Grouping(
-    "turn",
-    "turn",
-    ((0, 11, "0–11"), (12, 23, "12–23"), (24, 999, "24+")),
-    "on turns {label} of the hand",
-    "until turn {low}",
-)
-OPENED = Grouping(
-    "opened",
-    "opened",
-    ((0, 0, "not opened"), (1, 1, "opened")),
-    "when your team has {label}",
-)
-
-
-def _held(rank: str, feature: str) -> Grouping:
-    bins = ((3, 3, "3"), (4, 4, "4"), (5, 99, "5+"))
-    return Grouping(f"held_{feature}", feature, bins, f"holding {{label}} {rank}",
-                    f"until you hold {{low}} {rank}")  # fmt: skip
-
-
-def _natural(kind_key: str, meld: str):
-    def select(f: dict) -> bool:
-        return f[kind_key] >= 3 and not f[f"{meld}_meld"] and not f[f"{meld}_dead"]
-
-    return select
-
-
-EXPERIMENTS: tuple[Experiment, ...] = (
-    Experiment(
-        "sevens",
-        "Start a sevens meld now, or hold the sevens",
-        "start a sevens meld now",
-        "hold your sevens",
-        "starting a sevens meld now",
-        "holding the sevens",
-        (("meld_sevens", STRONG), ("hold_sevens", STRONG)),
-        (0, 1),
-        _natural("sevens", "sevens"),
-        (_held("sevens", "sevens"), STOCK, TURN),
-    ),
-    Experiment(
-        "aces",
-        "Start an aces meld now, or hold the aces",
-        "start an aces meld now",
-        "hold your aces",
-        "starting an aces meld now",
-        "holding the aces",
-        (("meld_aces", STRONG), ("hold_aces", STRONG)),
-        (0, 1),
-        _natural("aces", "aces"),
-        (_held("aces", "aces"), STOCK, TURN),
-    ),
-    Experiment(
-        "aces_wild",
-        "Open with aces and wilds (MELD-7), or with the aces alone",
-        "put wilds in your opening aces meld",
-        "open with natural aces",
-        "putting wilds in the opening aces meld",
-        "opening with natural aces",
-        (("meld_aces_wild", STRONG), ("meld_aces", STRONG)),
-        (0, 1),
-        lambda f: f["aces"] >= 3 and f["wilds"] >= 1 and not f["opened"] and not f["aces_meld"],
-        (
-            Grouping(
-                "wilds_held",
-                "wilds",
-                ((1, 1, "1 wild"), (2, 99, "2+ wilds")),
-                "holding {label}",
-                "until you hold {low} wilds",
-            ),
-        ),
-    ),
-    Experiment(
-        "pile",
-        "Take the pile, or draw, when the rules allow the pile",
-        "take the pile",
-        "draw from the stock",
-        "taking the pile",
-        "drawing",
-        (("take_pile", STRONG), ("draw", STRONG)),
-        (0, 1),
-        lambda f: f["can_take"],
-        (
-            Grouping(
-                "pile_size",
-                "pile",
-                ((1, 5, "1–5"), (6, 10, "6–10"), (11, 999, "11+")),
-                "with {label} cards in the pile",
-                "until the pile holds {low}",
-            ),
-            OPENED,
-        ),
-    ),
-    Experiment(
-        "go_out",
-        "Go out now, or keep playing",
-        "go out as soon as you can",
-        "keep playing",
-        "going out at once",
-        "playing on",
-        (("policy", STRONG), ("stay_in", STRONG)),
-        (1,),
-        lambda f: f["went_out"],
-        (STOCK, TURN),
-    ),
-    Experiment(
-        "special",
-        "Chase a special hand 1–3 cards away, or play normally",
-        "chase the special hand",
-        "play normally",
-        "chasing the special hand",
-        "playing normally",
-        (("policy", "special_chaser"), ("policy", STRONG)),
-        (),
-        lambda f: not f["opened"] and 1 <= f["special_distance"] <= 3,
-        (
-            Grouping(
-                "distance",
-                "special_distance",
-                ((1, 1, "1 card"), (2, 2, "2 cards"), (3, 3, "3 cards")),
-                "{label} from a special hand",
-            ),
-        ),
-    ),
-    Experiment(
-        "wild",
-        "Start a wild meld, or not",
-        "start a wild meld",
-        "keep your wilds out of a wild meld",
-        "starting a wild meld",
-        "not starting one",
-        (("meld_wilds", STRONG), ("hold_wilds", STRONG)),
-        (0, 1),
-        lambda f: f["wilds"] >= 3 and not f["wild_meld"],
-        (
-            Grouping(
-                "wilds_held",
-                "wilds",
-                ((3, 3, "3 wilds"), (4, 99, "4+ wilds")),
-                "holding {label}",
-                "until you hold {low} wilds",
-            ),
-            OPENED,
-        ),
-    ),
-)
+Grouping = specs.GroupingSpec
+Experiment = specs.ExperimentSpec
+EXPERIMENTS: tuple[Experiment, ...] = specs.builtin()
 BY_KEY = {e.key: e for e in EXPERIMENTS}
 
 
@@ -329,7 +150,7 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     """The position the current player of ``game`` faces at the start of its turn (the draw
     step), as an ``analysis.whatif.Position`` (key ``position``) and its features. ``lazy``:
     the Position is made when the key is first read (:class:`Snapshot`)."""
-    from sim.legality import canastas, is_dead
+    from sim.legality import canastas, is_dead, opening_min
     from sim.policies.builtin import special_targets
 
     st = game.state
@@ -356,6 +177,12 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     need = np.zeros((3, E.N_KINDS), dtype=np.int64)
     distance = min(special_targets(np.ascontiguousarray(h), need[0], need[1], need[2]))
     m = np.ascontiguousarray(melds)
+    opp = 1 - team
+    pile_kinds = st[E.ST_PILE : E.ST_PILE + n_pile]
+    sevens_pile = int(np.count_nonzero(pile_kinds == E.SEVEN))
+    aces_pile = int(np.count_nonzero(pile_kinds == E.ACE))
+    triples = [k for k in range(E.FIRST_NATURAL, E.ACE) if k != E.SEVEN and h[k] >= 3]
+    own_score, opp_score = int(st[E.ST_SCORES + team]), int(st[E.ST_SCORES + opp])
     snap = Snapshot(
         {
             "seat": p,
@@ -376,6 +203,17 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
             "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
             "special_distance": int(distance) if special_rules else 99,
             "went_out": False,
+            # what else a player can count at the table (analysis.specs.FEATURES)
+            "hand_size": int(h.sum()),
+            "opp_opened": int(st[E.ST_OPENED + opp]),
+            "opp_canastas": int(canastas(m, opp)),
+            "sevens_pile": sevens_pile,
+            "aces_pile": aces_pile,
+            "sevens_gone": sevens_pile + int(melds[opp, E.SEVEN, 0]),
+            "aces_gone": aces_pile + int(melds[opp, E.ACE, 0]),
+            "natural_triple": int(bool(triples)),
+            "margin": own_score - opp_score,
+            "min_meld": int(opening_min(own_score)),
         }
     )
     snap.cards = cards
@@ -443,9 +281,25 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snap
 def choose(snaps: Sequence[dict], exp: Experiment, positions: int, seed: int) -> list[dict]:
     """Up to ``positions`` snapshots where ``exp``'s decision arises, drawn at random."""
     pool = [s for s in snaps if exp.select(s)]
-    rng = np.random.default_rng([seed, EXPERIMENTS.index(exp)])
+    rng = np.random.default_rng([seed, exp.number])
     order = rng.permutation(len(pool))
     return [pool[i] for i in order[:positions]]
+
+
+def scored(snap: Snapshot, exp: Experiment, i: int) -> Snapshot:
+    """Position ``i`` of ``exp`` with the game scores of its spec given in turn
+    (``positions.scores``: a generator of positions over the sampled ones); as is without."""
+    if not exp.scores:
+        return snap
+    from sim.legality import opening_min
+
+    team = snap["team"]
+    mine, theirs = exp.scores[i % len(exp.scores)]
+    scores = (mine, theirs) if team == 0 else (theirs, mine)
+    out = Snapshot({k: v for k, v in snap.items() if k != "position"})
+    out.cards = (*snap.cards[:2], scores, *snap.cards[3:])
+    out["margin"], out["min_meld"] = mine - theirs, int(opening_min(mine))
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -458,7 +312,7 @@ def _policies(team: int, arm_policy: str, strong: str) -> tuple[str, str]:
 
 def position_seed(seed: int, exp: Experiment, i: int) -> int:
     """The seed of position ``i`` of ``exp``: both arms use it (paired deals)."""
-    return (seed * 1_000_003 + EXPERIMENTS.index(exp) * 10_007 + i) % (2**31)
+    return (seed * 1_000_003 + exp.number * 10_007 + i) % (2**31)
 
 
 def play_arms(
@@ -485,13 +339,13 @@ def play_arms(
 
             scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,
                                              ruleset=ruleset)  # fmt: skip
-            nets.append((scores[:, team] - scores[:, 1 - team]).astype(np.float64))
+            nets.append(_outcome(exp.outcome, scores[:, team], scores[:, 1 - team]))
             applied.append(done)
             continue
         rec = resolve_play(play)(deals, pos, choice, seed=seed, policies=policies,
                                  ruleset=ruleset).sort_values("hand_id")  # fmt: skip
         own, opp = rec[f"score_team{team}"], rec[f"score_team{1 - team}"]
-        nets.append((own - opp).to_numpy(dtype=np.float64))
+        nets.append(_outcome(exp.outcome, own.to_numpy(), opp.to_numpy()))
         applied.append(rec["applied"].to_numpy(dtype=bool))
     mask = np.ones(deals, dtype=bool)
     for k in exp.conditioned:
@@ -507,12 +361,48 @@ def play_arms(
     }
 
 
-def _play_arms_task(snap, key, deals, seed, strong, ruleset, play) -> dict:
-    """:func:`play_arms` for a worker (the experiment by its key: a name travels, not code)."""
-    return play_arms(snap, BY_KEY[key], deals, seed, strong, ruleset, play)
+def _outcome(name: str, own, opp) -> np.ndarray:
+    """The spec's outcome column per deal (``analysis.specs.OUTCOMES``)."""
+    x = {"net": lambda: own - opp, "own": lambda: own, "opp": lambda: opp}[name]()
+    return np.asarray(x, dtype=np.float64)
 
 
-FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance")
+def _play_arms_task(snap, exp, deals, seed, strong, ruleset, play) -> dict:
+    """:func:`play_arms` for a worker (the experiment is data: its spec travels)."""
+    return play_arms(snap, exp, deals, seed, strong, ruleset, play)
+
+
+def resolve(experiments) -> list[Experiment]:
+    """Experiments by key (the report's, ``BY_KEY``) or as specs (``analysis.specs``)."""
+    out = []
+    for e in experiments:
+        if isinstance(e, Experiment):
+            out.append(e)
+        elif e in BY_KEY:
+            out.append(BY_KEY[e])
+        else:
+            raise specs.SpecError(f"unknown experiment {e!r}: choose from {', '.join(BY_KEY)}")
+    keys = [e.key for e in out]
+    if len(set(keys)) != len(keys):
+        raise specs.SpecError(f"experiments: a key is repeated ({', '.join(keys)})")
+    return out
+
+
+def experiments_of(raw: pd.DataFrame) -> list[Experiment]:
+    """The experiments of :func:`run_experiments` rows, in the order they were run."""
+    known = raw.attrs.get("specs") or {}
+    out = []
+    for key in dict.fromkeys(raw["experiment"]) if len(raw) else ():
+        exp = known.get(key) or BY_KEY.get(key)
+        if exp is None:
+            raise specs.SpecError(f"rows of experiment {key!r}, whose spec is unknown")
+        out.append(exp)
+    return out
+
+
+FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance",
+            "hand_size", "opp_opened", "canastas", "opp_canastas", "sevens_pile", "aces_pile",
+            "sevens_gone", "aces_gone", "natural_triple", "margin", "min_meld")  # fmt: skip
 
 
 def run_experiments(
@@ -541,17 +431,17 @@ def run_experiments(
     seed = check_seed(seed)
     n_jobs = check_jobs(n_jobs)
     strong = policy or strongest_fast()
-    chosen = [BY_KEY[k] for k in experiments] if experiments else list(EXPERIMENTS)
+    chosen = resolve(experiments) if experiments else list(EXPERIMENTS)
     n_hands = sample_hands or max(100, 6 * positions)
     if progress:
         progress(f"decision experiments: sampling positions from {n_hands:,} hands of {strong}")
     snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs)
     rows = []
     for exp in chosen:
-        picked = choose(snaps, exp, positions, seed)
+        picked = [scored(s, exp, i) for i, s in enumerate(choose(snaps, exp, positions, seed))]
         if progress:
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
-        tasks = [(snap, exp.key, deals, position_seed(seed, exp, i), strong, ruleset, play)
+        tasks = [(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
                  for i, snap in enumerate(picked)]  # fmt: skip
         for snap, r in zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True):
             rows.append({"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
@@ -559,7 +449,7 @@ def run_experiments(
     cols = ["experiment", "hand", "seat", *FEATURES, "diff", "net_a", "net_b", "deals", "applied"]
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {"policy": strong, "deals": deals, "positions": positions, "seed": seed,
-                  "sample_hands": n_hands}  # fmt: skip
+                  "sample_hands": n_hands, "specs": {e.key: e for e in chosen}}  # fmt: skip
     return out
 
 
@@ -611,11 +501,15 @@ def tables(
     confidence: float = iv.CONFIDENCE,
     correction: str = CORRECTION,
     alpha: float = ALPHA,
+    experiments=None,
 ) -> dict[str, pd.DataFrame]:
     """One table per experiment (``decision_<key>``): an ``all`` row, then a row per situation
-    of each grouping; p-values adjusted across every row of every table."""
+    of each grouping; p-values adjusted across every row of every table. ``experiments``
+    (keys or specs): default those of the rows (:func:`experiments_of`)."""
     out = {}
-    for exp in EXPERIMENTS:
+    by_table = {}
+    for exp in experiments_of(raw) if experiments is None else resolve(experiments):
+        by_table[exp.table] = exp
         part = raw[raw["experiment"] == exp.key]
         if part.empty:
             continue
@@ -638,7 +532,7 @@ def tables(
         t["p"], t["p_adj"] = p_all[i : i + n], adj[i : i + n]
         i += n
         t["verdict"] = verdicts(t["estimate"], t["p_adj"], alpha)
-        exp = BY_KEY[key.removeprefix("decision_")]
+        exp = by_table[key]
         t["better"] = [{1: exp.do, -1: exp.dont}.get(int(x), "no clear difference")
                        for x in t["verdict"]]  # fmt: skip
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
@@ -772,15 +666,114 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}".replace("-", "−")
 
 
-def rules_of_thumb(tabs: dict[str, pd.DataFrame]) -> list[Rule]:
-    """One rule per experiment and grouping whose table is present, in ``EXPERIMENTS`` order."""
+def rules_of_thumb(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
+    """One rule per experiment and grouping whose table is present, in ``experiments`` order
+    (default ``EXPERIMENTS``)."""
     out = []
-    for exp in EXPERIMENTS:
+    for exp in EXPERIMENTS if experiments is None else resolve(experiments):
         t = tabs.get(exp.table)
         if t is None:
             continue
         out += [rule_of_thumb(exp, g, t) for g in exp.groupings]
     return out
+
+
+# ---------------------------------------------------------------------------------------
+# Thresholds: where the effect changes sign along an ordered feature
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Threshold:
+    """The zero of a straight line fitted to the positions' effects along ``feature``
+    (least squares, each sampled hand's positions weighted 1/k so a hand counts once), with a
+    95% interval from resampling hands (``reps`` bootstrap draws, fixed seed)."""
+
+    experiment: str
+    grouping: str
+    feature: str
+    at: float  #: the fitted sign change (nan: the line does not cross zero in the range)
+    ci_low: float
+    ci_high: float
+    slope_sure: float  #: share of resamples whose slope has the fitted slope's sign
+    low: int  #: the range of the feature seen
+    high: int
+    hands: int
+    slope: float  #: points a hand per unit of the feature
+
+
+def _line(x, y, w):
+    sw = w.sum()
+    mx, my = (w * x).sum() / sw, (w * y).sum() / sw
+    vx = (w * (x - mx) ** 2).sum()
+    if vx <= 0:
+        return np.nan, np.nan
+    b = (w * (x - mx) * (y - my)).sum() / vx
+    return my - b * mx, b
+
+
+def threshold(exp: Experiment, grouping: Grouping, raw: pd.DataFrame, reps: int = 400,
+              seed: int = 0) -> Threshold | None:  # fmt: skip
+    """Where ``exp``'s effect changes sign along ``grouping``'s feature (None: too few)."""
+    part = raw[(raw["experiment"] == exp.key) & np.isfinite(raw["diff"])]
+    if grouping.feature not in part.columns or part["hand"].nunique() < MIN_HANDS:
+        return None
+    x = part[grouping.feature].to_numpy(dtype=np.float64)
+    y = part["diff"].to_numpy(dtype=np.float64)
+    hands = part["hand"].to_numpy()
+    uniq, inv, k = np.unique(hands, return_inverse=True, return_counts=True)
+    w = 1.0 / k[inv]
+    a, b = _line(x, y, w)
+    lo, hi = int(x.min()), int(x.max())
+    if not np.isfinite(b) or lo == hi:
+        return None
+    at = -a / b if b != 0 else np.nan
+    rng = np.random.default_rng([seed, exp.number, 7])
+    rows = [np.flatnonzero(inv == i) for i in range(len(uniq))]
+    zeros, same = [], 0
+    for _ in range(reps):
+        pick = np.concatenate([rows[i] for i in rng.integers(0, len(uniq), len(uniq))])
+        ra, rb = _line(x[pick], y[pick], w[pick])
+        if np.isfinite(rb) and rb != 0:
+            same += np.sign(rb) == np.sign(b)
+            zeros.append(-ra / rb)
+    z = np.array(zeros)
+    inside = np.isfinite(at) and lo - 0.5 <= at <= hi + 0.5
+    q = np.quantile(z, [0.025, 0.975]) if len(z) else (np.nan, np.nan)
+    at = float(at) if inside else np.nan
+    return Threshold(exp.key, grouping.key, grouping.feature, at, float(q[0]), float(q[1]),
+                     same / reps, lo, hi, len(uniq), float(b))  # fmt: skip
+
+
+def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
+    """:func:`threshold` of every ordered grouping (one with ``until``) of the experiments."""
+    out = []
+    for exp in experiments_of(raw) if experiments is None else resolve(experiments):
+        for g in exp.groupings:
+            if g.until:
+                t = threshold(exp, g, raw)
+                if t is not None:
+                    out.append(t)
+    return out
+
+
+def describe_threshold(t: Threshold, exp: Experiment) -> str:
+    """A threshold in words."""
+    from analysis.specs import FEATURES
+
+    what = FEATURES.get(t.feature, t.feature)
+    gain = f"{abs(t.slope):,.0f} points a hand per unit, {t.slope_sure:.0%} of resamples agree"
+    if np.isfinite(t.at):
+        side = exp.do_ing if t.slope > 0 else exp.dont_ing
+        return (f"{exp.do_ing} minus {exp.dont_ing} changes sign at {t.feature} ≈ {t.at:.1f} "
+                f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands; "
+                f"{what}); above it {side} is ahead ({gain})")  # fmt: skip
+    return (f"{exp.do_ing} minus {exp.dont_ing} does not change sign for {t.feature} "
+            f"{t.low}–{t.high} ({what}; a fitted line, {gain})")  # fmt: skip
+
+
+def threshold_text(exp: Experiment, raw: pd.DataFrame | None) -> list[str]:
+    if raw is None or raw.empty:
+        return []
+    return [describe_threshold(t, exp) for t in thresholds(raw, [exp])]
 
 
 # ---------------------------------------------------------------------------------------

@@ -398,3 +398,120 @@ def test_sampled_snapshots_do_not_depend_on_jobs_and_make_their_positions_when_r
                 assert np.array_equal(g, h)
     with pytest.raises(CanastaError, match="policy"):
         D.sample_positions(2, policy="no_such_policy", n_jobs=2)
+
+
+# ---------------------------------------------------------------------------------------
+# Experiments as data (issue 34): spec files, a user's file end to end, malformed ones refused
+# ---------------------------------------------------------------------------------------
+EXAMPLE = ROOT / "experiments" / "example_sevens_late.toml"
+
+
+def test_the_report_experiments_are_the_spec_files():
+    """Every experiment of the report comes from a spec file of the ``experiments`` package,
+    seeded by its own ``number`` (not its place in a list)."""
+    from analysis import specs
+
+    files = sorted(p.name for p in (ROOT / "experiments").glob("*.toml")
+                   if not p.name.startswith("example"))  # fmt: skip
+    assert sorted(e.source for e in D.EXPERIMENTS) == files
+    assert len({e.number for e in D.EXPERIMENTS}) == len(D.EXPERIMENTS)
+    for e in D.EXPERIMENTS:
+        assert specs.load(ROOT / "experiments" / e.source) == e
+        for g in e.groupings:
+            assert g.feature in specs.FEATURES  # a grouping reads only what a player counts
+
+
+def test_spec_filters_read_the_conditions():
+    from analysis import specs
+
+    c = specs.condition("2 <= pile <= 5", "t")
+    assert [c({"pile": n}) for n in (1, 2, 5, 6)] == [False, True, True, False]
+    assert specs.condition("not opened", "t")({"opened": 0})
+    assert not specs.condition("opened", "t")({"opened": 0})
+    assert specs.condition("wilds > 4", "t")({"wilds": 5})
+    assert not specs.condition("wilds > 4", "t")({"wilds": 4})
+
+
+BAD_SPECS = [
+    ("key = 3", "key 'key'"),
+    ("colour = 'red'", "unknown key 'colour'"),
+    ("[positions]\nwhere = ['sevens >> 3']", "positions.where"),
+    ("[positions]\nwhere = ['hidden_cards >= 3']", "unknown feature 'hidden_cards'"),
+    ("[[groupings]]\nkey='g'\nfeature='went_out'\nbins=[[0,0,'a']]\nphrase='x'", "'feature'"),
+    ("[[groupings]]\nkey='g'\nfeature='stock'\nbins=[[5,1,'a']]\nphrase='x'", "'bins'"),
+    ("outcome = 'win'", "key 'outcome'"),
+]
+
+
+@pytest.mark.parametrize("edit,named", BAD_SPECS)
+def test_malformed_spec_is_refused_in_one_line_naming_the_key(tmp_path, edit, named):
+    import tomllib
+
+    from analysis import specs
+
+    data = tomllib.loads(EXAMPLE.read_text())
+    extra = tomllib.loads(edit)
+    for k, v in extra.items():
+        if isinstance(v, list) and k in data:
+            data[k] = data[k] + v
+        elif isinstance(v, dict) and k in data:
+            data[k] = data[k] | v
+        else:
+            data[k] = v
+    with pytest.raises(specs.SpecError) as err:
+        specs.parse(data, "mine.toml")
+    msg = str(err.value)
+    assert "\n" not in msg and named in msg and msg.startswith("mine.toml")
+
+
+def test_malformed_arm_choice_from_the_command_line(tmp_path, capsys):
+    from canasta import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text().replace('choice = "hold_sevens"', 'choice = "sulk"'))
+    assert main(["experiment", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "arms[1]" in err and "'choice'" in err and "sulk" in err
+    (tmp_path / "notoml.toml").write_text("key = ")
+    assert main(["experiment", str(tmp_path / "notoml.toml")]) == 2
+    assert "not TOML" in capsys.readouterr().err
+
+
+def test_a_user_spec_runs_end_to_end(tmp_path, capsys):
+    """``canasta experiment FILE.toml`` on the worked example: a table with the ruleset named,
+    every grouping's rows, and its CSV the rows of ``decisions.tables`` for the same run."""
+    from canasta import main
+
+    out = tmp_path / "t.csv"
+    args = ["experiment", str(EXAMPLE), "--positions", "12", "--deals", "4", "--hands", "60",
+            "--jobs", "1", "--quiet", "--csv", str(out)]  # fmt: skip
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "measured under the tournament ruleset" in text
+    assert "sevens_gone: no" in text and "opp_canastas: 2+" in text and "rule:" in text
+    table = pd.read_csv(out)
+    assert list(table["grouping"].unique()) == ["all", "sevens_gone", "opp_canastas"]
+    from analysis import specs
+
+    exp = specs.load(EXAMPLE)
+    raw = D.run_experiments(12, 4, sample_hands=60, experiments=[exp])
+    assert (raw["stock"] <= 30).all() and (raw["sevens"] >= 3).all()
+    np.testing.assert_allclose(D.tables(raw)[exp.table]["estimate"], table["estimate"])
+
+
+def test_score_generator_gives_the_positions_game_scores():
+    """``positions.scores`` gives the sampled positions game scores in turn: the margin and the
+    opening minimum (OPEN-1) follow, and the played Position carries them."""
+    from analysis import specs
+
+    data = {"key": "m", "title": "t", "do": "a", "dont": "b", "do_ing": "a", "dont_ing": "b",
+            "positions": {"where": ["not opened"], "scores": [[0, 0], [3500, 0], [0, 5200]]},
+            "arms": [{"choice": "policy"}, {"choice": "draw"}]}  # fmt: skip
+    exp = specs.parse(data)
+    snaps = [s for s in D.sample_positions(4, seed=2) if exp.select(s)][:3]
+    got = [D.scored(s, exp, i) for i, s in enumerate(snaps)]
+    assert [g["margin"] for g in got] == [0, 3500, -5200]
+    assert [g["min_meld"] for g in got] == [125, 155, 125]
+    for g in got:
+        mine = g["position"].scores[g["team"]]
+        assert mine - g["position"].scores[1 - g["team"]] == g["margin"]
