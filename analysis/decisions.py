@@ -212,6 +212,13 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
             "sevens_gone": sevens_pile + int(melds[opp, E.SEVEN, 0]),
             "aces_gone": aces_pile + int(melds[opp, E.ACE, 0]),
             "natural_triple": int(bool(triples)),
+            "natural_six": int(
+                any(
+                    melds[team, k, 0] == 6 and not melds[team, k, 1:].sum()
+                    for k in range(E.FIRST_NATURAL, E.ACE)
+                    if k != E.SEVEN
+                )
+            ),
             "margin": own_score - opp_score,
             "min_meld": int(opening_min(own_score)),
         }
@@ -223,7 +230,12 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
 
 
 def sample_positions(
-    hands: int, seed: int = 0, policy: str | None = None, ruleset=None, n_jobs: int = 1
+    hands: int,
+    seed: int = 0,
+    policy: str | None = None,
+    ruleset=None,
+    n_jobs: int = 1,
+    summaries: list | None = None,
 ) -> list[Snapshot]:
     """Snapshots of every turn start of ``hands`` hands of ``policy`` (default the strongest
     fast one) against itself; hand ``h`` is ``sim.Game(seed, hand_id=h)``. Each snapshot's
@@ -231,7 +243,8 @@ def sample_positions(
     in that turn. ``n_jobs``: blocks of hands in parallel (``sim.runner.parallel_map``); the
     snapshots are the same, in the same order, for any number. Their Positions are made when
     read (:class:`Snapshot`): sent back from a worker as Positions, ~40 a hand at ~0.1 ms
-    each, they had cost more than the play (issue 12)."""
+    each, they had cost more than the play (issue 12). ``summaries``: a list that gets one
+    :func:`hand_summary` per hand, in hand order."""
     from sim.policies.registry import parse, strongest_fast
     from sim.ruleset import as_ruleset
     from sim.runner import check_jobs, parallel_map
@@ -243,10 +256,45 @@ def sample_positions(
     block = max(1, -(-hands // (4 * n_jobs)))  # a few blocks a worker: even finishing times
     tasks = [(range(b, min(b + block, hands)), seed, name, ruleset)
              for b in range(0, hands, block)]  # fmt: skip
-    return [snap for part in parallel_map(_sample_hands, tasks, n_jobs) for snap in part]
+    parts = list(parallel_map(_sample_hands, tasks, n_jobs))
+    if summaries is not None:
+        summaries.extend(row for _, rows in parts for row in rows)
+    return [snap for part, _ in parts for snap in part]
 
 
-def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snapshot]:
+def hand_summary(g, h: int, first_take: tuple[int, int]) -> dict:
+    """What a played hand shows a table (``analysis.numbers``): its score items per team, the
+    canastas of each kind, the special hand, and the first pickup of the pile (team, size)."""
+    st = g.state
+    items = g.score_items()
+    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
+        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
+    )
+    row = {"hand": h, "turns": int(st[E.ST_TURN]), "end_reason": g.end_reason,
+           "out_team": g.out_team, "special": g.special_hand[0],
+           "special_team": g.special_hand[1], "first_take_team": first_take[0],
+           "first_take_size": first_take[1]}  # fmt: skip
+    for t in range(E.N_TEAMS):
+        for i, name in enumerate(E.SCORE_ITEMS):
+            row[f"team{t}_{name}"] = int(items[t, i])
+        row[f"team{t}_score"] = int(items[t].sum())
+        kinds = dict.fromkeys(("natural", "mixed", "sevens", "aces", "wild"), 0)
+        for k in range(E.N_KINDS):
+            nat, two, joker = (int(x) for x in melds[t, k])
+            if nat + two + joker < E.CANASTA:
+                continue
+            if k == E.WILD_MELD:
+                kinds["wild"] += 1
+            elif k in (E.SEVEN, E.ACE):
+                kinds["sevens" if k == E.SEVEN else "aces"] += 1
+            else:
+                kinds["natural" if two + joker == 0 else "mixed"] += 1
+        for kind, n in kinds.items():
+            row[f"team{t}_canasta_{kind}"] = n
+    return row
+
+
+def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset):
     """:func:`sample_positions` of the hands ``hand_ids``, in this process (``ruleset``: a
     ``Ruleset``, as :func:`sample_positions` made it)."""
     import sim
@@ -255,10 +303,10 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snap
 
     specials = ruleset.to_array()[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON
     spec, params, _ = parse(policy)
-    out = []
+    out, summaries = [], []
     for h in hand_ids:
         g = sim.Game(seed=seed, hand_id=h, rules=ruleset)
-        last_turn, current = -1, None
+        last_turn, current, first_take = -1, None, (-1, 0)
         while not g.is_over:
             st = g.state
             if int(st[E.ST_PHASE]) == E.PH_DRAW and int(st[E.ST_TURN]) != last_turn:
@@ -271,11 +319,15 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snap
                     current = None
             obs = g.observation()  # one for both: Game.policy_action would observe again
             a = int(forced_action(obs))
-            g.apply(a if a >= 0 else g.decide(spec, params, obs))
+            a = a if a >= 0 else g.decide(spec, params, obs)
+            if a == E.A_TAKE_PILE and first_take[0] < 0:
+                first_take = (int(st[E.ST_PLAYER]) % E.N_TEAMS, int(st[E.ST_PILE_N]))
+            g.apply(a)
+        summaries.append(hand_summary(g, h, first_take))
         went = g.out_team
         if current is not None and went == current["team"] and g.special_hand[1] < 0:
             current["went_out"] = int(g.state[E.ST_PLAYER]) == current["seat"]
-    return out
+    return out, summaries
 
 
 def choose(snaps: Sequence[dict], exp: Experiment, positions: int, seed: int) -> list[dict]:
@@ -283,7 +335,20 @@ def choose(snaps: Sequence[dict], exp: Experiment, positions: int, seed: int) ->
     pool = [s for s in snaps if exp.select(s)]
     rng = np.random.default_rng([seed, exp.number])
     order = rng.permutation(len(pool))
-    return [pool[i] for i in order[:positions]]
+    if not exp.balance:
+        return [pool[i] for i in order[:positions]]
+    # positions.balance: taken in turn from each value of the feature (rare values get their
+    # share while they last), each value's positions in the random order
+    groups: dict[int, list[int]] = {}
+    for i in order:
+        groups.setdefault(int(pool[i][exp.balance]), []).append(i)
+    queues = [groups[v] for v in sorted(groups)]
+    out: list[int] = []
+    while len(out) < min(positions, len(pool)):
+        for q in queues:
+            if q and len(out) < positions:
+                out.append(q.pop(0))
+    return [pool[i] for i in out]
 
 
 def scored(snap: Snapshot, exp: Experiment, i: int) -> Snapshot:
@@ -332,6 +397,8 @@ def play_arms(
 
     pos, team = snap["position"], snap["team"]
     nets, applied = [], []
+    if exp.scripts:
+        return _play_scripts(snap, exp, deals, seed, strong, ruleset)
     for choice, arm_policy in exp.arms:
         policies = _policies(team, arm_policy, strong)
         if play is None:  # the engine's arrays: no records frame to build and sort
@@ -350,6 +417,81 @@ def play_arms(
     mask = np.ones(deals, dtype=bool)
     for k in exp.conditioned:
         mask &= applied[k]
+    diff = nets[0] - nets[1]
+    used = int(mask.sum())
+    return {
+        "diff": float(diff[mask].mean()) if used else float("nan"),
+        "net_a": float(nets[0][mask].mean()) if used else float("nan"),
+        "net_b": float(nets[1][mask].mean()) if used else float("nan"),
+        "deals": used,
+        "applied": used / deals,
+    }
+
+
+def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
+    """The action ids of a scripted arm's ``steps`` (``analysis.specs.SCRIPT_STEPS``) at
+    ``snap``'s position, from the player's hand and the team's melds; None if a step has no
+    card to act on here."""
+    pos, team = snap["position"], snap["team"]
+    held = np.bincount(E.CARD_KIND[pos.hand], minlength=E.N_KINDS)
+    melded = np.zeros((E.N_KINDS, 3), dtype=np.int64)
+    for group in pos.melds.get(team, ()):
+        kinds = E.CARD_KIND[np.asarray(group)]
+        nat = [k for k in kinds.tolist() if k not in (E.TWO, E.JOKER)]
+        slot = nat[0] if nat else E.WILD_MELD
+        melded[slot] += (len(nat), int(np.sum(kinds == E.TWO)), int(np.sum(kinds == E.JOKER)))
+    plain = [k for k in range(E.FIRST_NATURAL, E.ACE) if k != E.SEVEN]
+    out = []
+    for step in steps:
+        a = -1
+        if step == "draw":
+            a = E.A_DRAW
+        elif step in ("discard seven", "discard ace"):
+            k = E.SEVEN if step == "discard seven" else E.ACE
+            a = E.A_DISCARD + k if held[k] else -1
+        elif step == "discard other":
+            have = [k for k in plain if held[k]]
+            if have:
+                a = E.A_DISCARD + min(have, key=lambda k: (held[k], E.KIND_VALUE[k], k))
+        elif step == "meld triple":
+            have = [k for k in plain if held[k] >= 3 and not melded[k].sum()]
+            if have:
+                a = int(E.MELD_ACTION[max(have, key=lambda k: (held[k], k)), 3, 0, 0])
+        elif step == "add wild":
+            six = [k for k in plain if melded[k, 0] == 6 and not melded[k, 1:].sum()]
+            if six and held[E.TWO] + held[E.JOKER]:
+                two = 1 if held[E.TWO] else 0
+                a = int(E.MELD_ACTION[six[0], 0, two, 1 - two])
+        if a < 0:
+            return None
+        out.append(a)
+    return out
+
+
+def _play_scripts(snap, exp, deals, seed, strong, ruleset) -> dict:
+    """``play_arms`` for scripted arms: both scripts on the same deals (``sim.play_script``,
+    one row per deal and script); only deals where every step of both was made count."""
+    from sim.api import play_script
+    from sim.engine.intercept import NO_ACTION
+
+    team = snap["team"]
+    rows = [script_actions(snap, s) for s in exp.scripts]
+    if any(r is None for r in rows):
+        return {"diff": np.nan, "net_a": np.nan, "net_b": np.nan, "deals": 0, "applied": 0.0}
+    width = max(1, *(len(r) for r in rows))
+    scripts = np.full((2, width), NO_ACTION, dtype=np.int64)
+    for i, r in enumerate(rows):
+        scripts[i, : len(r)] = r
+    policies = _policies(team, exp.arms[0][1], strong)
+    rec = play_script(deals, snap["position"], scripts, seed=seed, policies=policies,
+                      ruleset=ruleset).sort_values(["hand_id", "script"])  # fmt: skip
+    own = rec[f"score_team{team}"].to_numpy().reshape(deals, 2)
+    opp = rec[f"score_team{1 - team}"].to_numpy().reshape(deals, 2)
+    done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
+    nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
+    mask = np.ones(deals, dtype=bool)
+    for k in exp.conditioned:
+        mask &= done[:, k]
     diff = nets[0] - nets[1]
     used = int(mask.sum())
     return {
@@ -402,7 +544,8 @@ def experiments_of(raw: pd.DataFrame) -> list[Experiment]:
 
 FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance",
             "hand_size", "opp_opened", "canastas", "opp_canastas", "sevens_pile", "aces_pile",
-            "sevens_gone", "aces_gone", "natural_triple", "margin", "min_meld")  # fmt: skip
+            "sevens_gone", "aces_gone", "natural_triple", "natural_six", "margin",
+            "min_meld")  # fmt: skip
 
 
 def run_experiments(
@@ -435,7 +578,8 @@ def run_experiments(
     n_hands = sample_hands or max(100, 6 * positions)
     if progress:
         progress(f"decision experiments: sampling positions from {n_hands:,} hands of {strong}")
-    snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs)
+    summaries: list[dict] = []
+    snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs, summaries)
     rows = []
     for exp in chosen:
         picked = [scored(s, exp, i) for i, s in enumerate(choose(snaps, exp, positions, seed))]
@@ -449,7 +593,8 @@ def run_experiments(
     cols = ["experiment", "hand", "seat", *FEATURES, "diff", "net_a", "net_b", "deals", "applied"]
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {"policy": strong, "deals": deals, "positions": positions, "seed": seed,
-                  "sample_hands": n_hands, "specs": {e.key: e for e in chosen}}  # fmt: skip
+                  "sample_hands": n_hands, "specs": {e.key: e for e in chosen},
+                  "hands": summaries}  # fmt: skip
     return out
 
 
@@ -506,9 +651,13 @@ def tables(
     """One table per experiment (``decision_<key>``): an ``all`` row, then a row per situation
     of each grouping; p-values adjusted across every row of every table. ``experiments``
     (keys or specs): default those of the rows (:func:`experiments_of`)."""
+    chosen = experiments_of(raw) if experiments is None else resolve(experiments)
+    hands = raw.attrs.get("hands")
+    raw = raw.copy(deep=False)
+    raw.attrs = {}  # every filtered copy would deep-copy the hand summaries
     out = {}
     by_table = {}
-    for exp in experiments_of(raw) if experiments is None else resolve(experiments):
+    for exp in chosen:
         by_table[exp.table] = exp
         part = raw[raw["experiment"] == exp.key]
         if part.empty:
@@ -521,12 +670,28 @@ def tables(
                 rows.append({"grouping": g.key, "situation": label, "low": low,
                              **_situation(sel, confidence)})  # fmt: skip
         out[exp.table] = pd.DataFrame(rows)
-    if not out:
+    pickup = None
+    if hands:  # claim G's statistic joins the family: one correction across the report
+        from analysis.numbers import first_pickup
+
+        pickup = first_pickup(pd.DataFrame(hands))
+    if not out and pickup is None:
         return out
-    p_all = np.concatenate([_p_values(t) for t in out.values()])
+    parts = [_p_values(t) for t in out.values()]
+    if pickup is not None:
+        parts.append(pickup["p"].to_numpy(dtype=np.float64))
+    p_all = np.concatenate(parts)
     adj = multiple.adjust(p_all, correction)
     i = 0
     method = multiple.METHODS[correction]
+    family = f"{method}, alpha {alpha:g}, across {len(p_all)} situations"
+    if pickup is not None:
+        n = len(pickup)
+        pickup["p_adj"] = adj[len(p_all) - n :]
+        pickup["verdict"] = verdicts(pickup["estimate"] - 0.5, pickup["p_adj"], alpha)
+        said = {1: "the first-pickup team wins more", -1: "the other team wins more"}
+        pickup["better"] = [said.get(int(x), "no clear difference") for x in pickup["verdict"]]
+        pickup.attrs["correction"] = family
     for key, t in out.items():
         n = len(t)
         t["p"], t["p_adj"] = p_all[i : i + n], adj[i : i + n]
@@ -536,9 +701,11 @@ def tables(
         t["better"] = [{1: exp.do, -1: exp.dont}.get(int(x), "no clear difference")
                        for x in t["verdict"]]  # fmt: skip
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
-        t.attrs["correction"] = f"{method}, alpha {alpha:g}, across {len(p_all)} situations"
+        t.attrs["correction"] = family
         out[key] = t[list(TABLE_COLUMNS)]
         out[key].attrs.update(t.attrs)
+    if pickup is not None:
+        out["first_pickup"] = pickup
     return out
 
 
@@ -757,17 +924,17 @@ def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
 
 def describe_threshold(t: Threshold, exp: Experiment) -> str:
     """A threshold in words."""
-    from analysis.specs import FEATURES
-
-    what = FEATURES.get(t.feature, t.feature)
-    gain = f"{abs(t.slope):,.0f} points a hand per unit, {t.slope_sure:.0%} of resamples agree"
+    gain = (
+        f"{abs(t.slope):,.0f} points a hand per unit; the slope's sign in "
+        f"{t.slope_sure:.0%} of resamples"
+    )
     if np.isfinite(t.at):
         side = exp.do_ing if t.slope > 0 else exp.dont_ing
         return (f"{exp.do_ing} minus {exp.dont_ing} changes sign at {t.feature} ≈ {t.at:.1f} "
-                f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands; "
-                f"{what}); above it {side} is ahead ({gain})")  # fmt: skip
+                f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands); "
+                f"above it {side} is ahead ({gain})")  # fmt: skip
     return (f"{exp.do_ing} minus {exp.dont_ing} does not change sign for {t.feature} "
-            f"{t.low}–{t.high} ({what}; a fitted line, {gain})")  # fmt: skip
+            f"{t.low}–{t.high} (a fitted line, {gain})")  # fmt: skip
 
 
 def threshold_text(exp: Experiment, raw: pd.DataFrame | None) -> list[str]:
@@ -785,9 +952,11 @@ def synthetic_raw(
     deals: int = 40,
     sd: float = 400.0,
     seed: int = 0,
+    pickup_share: float | None = None,
 ) -> pd.DataFrame:
     """Rows shaped like :func:`run_experiments`' with a known effect per position
-    (``effects[key](features)``, default 0) and normal noise of ``sd`` per deal."""
+    (``effects[key](features)``, default 0) and normal noise of ``sd`` per deal; with
+    ``pickup_share``, hand summaries too (:func:`synthetic_hands`)."""
     rng = np.random.default_rng(seed)
     effects = effects or {}
     rows = []
@@ -802,7 +971,20 @@ def synthetic_raw(
                 "wilds": int(rng.integers(1, 6)),
                 "opened": int(rng.integers(0, 2)),
                 "special_distance": int(rng.integers(1, 4)),
+                "hand_size": int(rng.integers(2, 16)),
+                "opp_opened": int(rng.integers(0, 2)),
+                "canastas": int(rng.integers(0, 4)),
+                "opp_canastas": int(rng.integers(0, 4)),
+                "sevens_pile": int(rng.integers(0, 6)),
+                "aces_pile": int(rng.integers(0, 6)),
+                "natural_triple": int(rng.integers(0, 2)),
+                "natural_six": 1,
+                "margin": int(rng.choice([-4000, 0, 4000])),
+                "min_meld": int(rng.choice([125, 155, 180])),
             }
+            f["wilds"] = 3 + i % 5 if exp.key == "wild" else f["wilds"]
+            f["sevens_gone"] = f["sevens_pile"] + int(rng.integers(0, 2))
+            f["aces_gone"] = f["aces_pile"] + int(rng.integers(0, 2))
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
             rows.append({"experiment": exp.key, "hand": i, "seat": i % 4, **f,
@@ -811,4 +993,31 @@ def synthetic_raw(
     out = pd.DataFrame(rows)
     out.attrs |= {"policy": "synthetic", "deals": deals, "positions": positions, "seed": seed,
                   "sample_hands": positions}  # fmt: skip
+    if pickup_share is not None:
+        out.attrs["hands"] = synthetic_hands(4 * positions, pickup_share, seed)
+    return out
+
+
+def synthetic_hands(n: int, pickup_share: float = 0.5, seed: int = 0) -> list[dict]:
+    """Hand summaries shaped like :func:`hand_summary`'s: the team of the first pickup wins the
+    hand with probability ``pickup_share``; scores, canastas and penalties drawn at random."""
+    rng = np.random.default_rng([seed, 77])
+    out = []
+    kinds = ("natural", "mixed", "sevens", "aces", "wild")
+    for h in range(n):
+        first = int(rng.integers(-1, 2))  # -1: nobody took the pile
+        win, lose = int(rng.integers(500, 4000)), int(rng.integers(-500, 2000))
+        wins = rng.random() < pickup_share
+        winner = first if (first >= 0 and wins) else (1 - first if first >= 0 else 0)
+        row = {"hand": h, "turns": int(rng.integers(10, 60)), "end_reason": "out",
+               "out_team": winner, "special": "straight" if rng.random() < 0.01 else "",
+               "special_team": -1, "first_take_team": first,
+               "first_take_size": int(rng.integers(1, 25)) if first >= 0 else 0}  # fmt: skip
+        for t in range(E.N_TEAMS):
+            for name in E.SCORE_ITEMS:
+                row[f"team{t}_{name}"] = -int(rng.integers(0, 2)) * 100 if "pen" in name else 0
+            row[f"team{t}_score"] = win if t == winner else min(lose, win - 1)
+            for kind in kinds:
+                row[f"team{t}_canasta_{kind}"] = int(rng.integers(0, 3))
+        out.append(row)
     return out

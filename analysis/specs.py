@@ -19,11 +19,14 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     [positions]
     where = ["sevens >= 3", "not sevens_meld", "not sevens_dead"]
     scores = [[0, 0], [3000, 0]]        # optional: game scores, given in turn to the positions
+    balance = "sevens"                  # optional: draw positions in turn from each value
 
     [[arms]]                            # exactly two: A then B
     choice = "meld_sevens"
     policy = "strong"                   # "strong": the strongest fast policy; or a registry name
     required = true                     # only deals where the rules allowed this choice count
+    # script = ["draw", "discard seven"]  # instead of a choice: steps of SCRIPT_STEPS, then the
+    #                                     # policy; both arms scripted ([] = the policy's turn)
 
     [[groupings]]
     key = "held_sevens"
@@ -82,6 +85,7 @@ FEATURES = {
     "sevens_gone": "sevens out of reach: in the pile or in the opponents' melds",
     "aces_gone": "aces out of reach: in the pile or in the opponents' melds",
     "natural_triple": "1 if the hand holds three naturals of a rank it may meld (4 to K)",
+    "natural_six": "1 if the team has a meld of six naturals and no wild (4 to K, not 7)",
     "margin": "the team's game score minus the opponents'",
     "min_meld": "the team's opening minimum (OPEN-2: by its game score)",
     "special_distance": "cards the hand is from a Straight, Pairs or Garbage",
@@ -96,6 +100,17 @@ FILTER_FEATURES = {
     "sevens_dead": "a sevens meld can no longer be started",
     "aces_dead": "an aces meld can no longer be started",
     "went_out": "the player went out in this turn as the hand was played",
+}
+#: the steps of a scripted arm (``sim.api.play_script``), resolved at each position from the
+#: player's hand and the team's melds; the turn's remaining decisions are the policy's
+SCRIPT_STEPS = {
+    "draw": "draw from the stock",
+    "discard seven": "discard a seven",
+    "discard ace": "discard an ace",
+    "discard other": "discard the natural (4 to K, not 7) held fewest times, the lowest value",
+    "meld triple": "meld three naturals of a rank held 3+ times (4 to K, not 7) the team has "
+    "not melded",
+    "add wild": "add one wild (a two first) to the team's meld of six naturals",
 }
 OUTCOMES = {"net": "own minus opponents' points in the hand", "own": "own points",
             "opp": "opponents' points"}  # fmt: skip
@@ -171,6 +186,8 @@ class ExperimentSpec:
     number: int = 0  #: seeds the choice of positions and their deals
     outcome: str = "net"
     scores: tuple[tuple[int, int], ...] = ()  #: game scores given in turn (empty: as sampled)
+    scripts: tuple[tuple[str, ...], ...] = ()  #: the arms' script steps (empty: choices)
+    balance: str = ""  #: a feature whose values the positions are drawn from in turn
     source: str = field(default="", compare=False)
 
     @property
@@ -227,7 +244,11 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     pos = data.get("positions", {})
     if not isinstance(pos, dict):
         raise SpecError(f"{name}: key 'positions': need a table")
-    _unknown(pos, {"where", "scores"}, f"{name}: [positions]")
+    _unknown(pos, {"where", "scores", "balance"}, f"{name}: [positions]")
+    balance = pos.get("balance", "")
+    if balance and balance not in FEATURES:
+        raise SpecError(f"{name}: key 'positions.balance' {balance!r}: one of "
+                        f"{', '.join(FEATURES)}")  # fmt: skip
     where = pos.get("where", [])
     if not isinstance(where, list):
         raise SpecError(f"{name}: key 'positions.where': need a list of conditions")
@@ -241,13 +262,21 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     arms = data.get("arms")
     if not isinstance(arms, list) or len(arms) != 2:
         raise SpecError(f"{name}: key 'arms': need exactly two [[arms]] tables (A, then B)")
-    parsed, conditioned = [], []
+    parsed, conditioned, scripts = [], [], []
     for i, arm in enumerate(arms):
         where_arm = f"{name}: arms[{i}]"
         if not isinstance(arm, dict):
             raise SpecError(f"{where_arm}: need a table")
-        _unknown(arm, {"choice", "policy", "required"}, where_arm)
-        choice = _str(arm, "choice", where_arm)
+        _unknown(arm, {"choice", "policy", "required", "script"}, where_arm)
+        script = arm.get("script")
+        if script is not None:
+            if not isinstance(script, list) or not all(x in SCRIPT_STEPS for x in script):
+                raise SpecError(f"{where_arm}: key 'script': a list of steps among "
+                                f"{', '.join(map(repr, SCRIPT_STEPS))}")  # fmt: skip
+            scripts.append(tuple(script))
+        choice = _str(arm, "choice", where_arm, "policy" if script is not None else None)
+        if script is not None and choice != "policy":
+            raise SpecError(f"{where_arm}: key 'choice': a scripted arm leaves it 'policy'")
         if choice not in CHOICES:
             raise SpecError(f"{where_arm}: key 'choice' {choice!r}: one of {', '.join(CHOICES)}")
         policy = _str(arm, "policy", where_arm, "strong")
@@ -257,7 +286,12 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
         parsed.append((choice, policy))
         if req:
             conditioned.append(i)
-    if parsed[0] == parsed[1]:
+    if scripts and len(scripts) != 2:
+        raise SpecError(f"{name}: key 'arms': script both arms or neither ('script = []': "
+                        "the policy plays the whole turn)")  # fmt: skip
+    if scripts and parsed[0][1] != parsed[1][1]:
+        raise SpecError(f"{name}: key 'arms': scripted arms share one policy")
+    if parsed[0] == parsed[1] and (not scripts or scripts[0] == scripts[1]):
         raise SpecError(f"{name}: key 'arms': the two arms are the same")
     groups = []
     for i, g in enumerate(data.get("groupings", [])):
@@ -288,6 +322,7 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     return ExperimentSpec(
         key=key, **text, arms=(parsed[0], parsed[1]), conditioned=tuple(conditioned),
         where=conds, groupings=tuple(groups), number=number, outcome=outcome,
+        scripts=tuple(scripts), balance=balance,
         scores=tuple((int(a), int(b)) for a, b in scores), source=name,
     )  # fmt: skip
 

@@ -41,6 +41,7 @@ import pandas as pd
 from reports.defaults import (
     DEFAULT_DEALS,
     DEFAULT_DECISION_DEALS,
+    DEFAULT_GAMES,
     DEFAULT_HANDS,
     DEFAULT_POSITIONS,
     default_policies,
@@ -63,9 +64,10 @@ class Settings:
     quiet: bool = False
     positions: int = DEFAULT_POSITIONS  #: per decision experiment; 0 leaves them out
     decision_deals: int = DEFAULT_DECISION_DEALS  #: paired deals per position and choice
+    games: int = DEFAULT_GAMES  #: whole games for the First numbers; 0 leaves them out
 
     def __post_init__(self):
-        for name in ("hands", "deals", "positions", "decision_deals"):
+        for name in ("hands", "deals", "positions", "decision_deals", "games"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
                 raise CanastaError(f"--{name} {v!r}: need a non-negative integer")
@@ -414,6 +416,17 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     return records, tables, notes
 
 
+def _games(settings: Settings, ruleset, policy, show: bool) -> pd.DataFrame:
+    """Whole games to the target of the strongest fast policy against itself (hands a game)."""
+    import sim
+    from sim.policies.registry import strongest_fast
+
+    name = policy or strongest_fast()
+    _say(show, f"first numbers: {settings.games:,} games of {name} against itself")
+    return sim.simulate_games(settings.games, policies=(name, name), seed=settings.seed,
+                              ruleset=ruleset, n_jobs=settings.jobs)  # fmt: skip
+
+
 def _engine() -> Callable | None:
     import sim
 
@@ -569,19 +582,35 @@ def build(
         decided = run(settings.positions, settings.decision_deals, seed=settings.seed,
                       ruleset=ruleset, progress=(lambda text: _say(show, text)))  # fmt: skip
         sources["decisions_seconds"] = time.perf_counter() - t0
-        sources["decisions"] = dict(decided.attrs)
+        sources["decisions"] = {k: v for k, v in decided.attrs.items()
+                                if k not in ("hands", "specs")}  # fmt: skip
     _say(show, "analysing and drawing")
     records, tables, notes = analyse(runs, ruleset, sampled, settings, tally)
     if decided is not None:
-        from analysis import claims, decisions
+        from analysis import claims, decisions, numbers
 
         tables |= decisions.tables(decided)
-        tables["claims"] = claims.verdicts(tables)
+        tables["claims"] = claims.verdicts(tables, decisions.thresholds(decided))
         for exp in decisions.EXPERIMENTS:
             if exp.table not in tables:
                 notes[exp.table] = "no position where this decision arose in the sampled hands"
+        hands = decided.attrs.get("hands")
+        if hands:
+            games = None
+            if settings.games > 0:
+                t0 = time.perf_counter()
+                games = _games(settings, ruleset, decided.attrs.get("policy"), show)
+                sources["games_seconds"] = time.perf_counter() - t0
+            tables["first_numbers"] = numbers.first_numbers(pd.DataFrame(hands), games,
+                                                            settings.seed)  # fmt: skip
+            tables["first_numbers"].attrs["policy"] = decided.attrs.get("policy", "")
+            tables["first_numbers"].attrs["hands"] = len(hands)
+            tables["first_numbers"].attrs["games"] = 0 if games is None else len(games)
+        else:
+            notes["first_numbers"] = "the decision experiments' hands were not recorded"
     else:
         notes["claims"] = "the decision experiments were not run (--positions 0)"
+        notes["first_numbers"] = "the decision experiments were not run (--positions 0)"
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),

@@ -109,7 +109,7 @@ def test_one_direction_rules():
     )
     assert "gains +" in pile.text and "elsewhere" not in pile.text
     wild = rules[("wild", "wilds_held")]
-    assert wild.verdicts == (-1, -1)
+    assert wild.verdicts == (-1, -1, -1, -1)  # 3, 4, 5, 6+ wilds
     assert wild.text.startswith("Keep your wilds out of a wild meld rather than start")
 
 
@@ -223,6 +223,7 @@ def test_run_experiments_is_deterministic():
     pd.testing.assert_frame_equal(a, b)
     assert set(a["experiment"]) <= {"sevens", "pile"} and len(a) <= 4
     t = D.tables(a)
+    assert len(t.pop("first_pickup")) == 4  # the sampled hands' first pickups (claim G)
     for key, tab in t.items():
         exp = D.BY_KEY[key.removeprefix("decision_")]
         assert len(tab) == 1 + sum(len(g.bins) for g in exp.groupings)

@@ -61,12 +61,12 @@ def synthetic_decide(positions, deals, seed=0, ruleset=None, progress=None):
     effects = {
         "sevens": lambda f: -600.0 if f["sevens"] == 3 else (600.0 if f["sevens"] >= 5 else 0)
     }
-    return synthetic_raw(effects, positions=positions, deals=deals, seed=seed)
+    return synthetic_raw(effects, positions=positions, deals=deals, seed=seed, pickup_share=0.6)
 
 
 def small(tmp_path=None, **kw):
     s = Settings(hands=600, deals=2_000_000, policies=POLICIES, seed=7, quiet=True,
-                 positions=60, decision_deals=40, **kw)  # fmt: skip
+                 positions=60, decision_deals=40, games=0, **kw)  # fmt: skip
     return build(s, simulate=synthetic_simulate, sample_odds=binomial_odds,
                  decide=synthetic_decide)  # fmt: skip
 
