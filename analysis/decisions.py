@@ -845,6 +845,59 @@ def rules_of_thumb(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule
     return out
 
 
+def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
+    """One rule per decision (the report's Advice): the choice over all positions with its
+    effect and interval, and the situations, of any grouping, where the verdict flips; a
+    grouping whose verdicts change sign once along an ordered feature gives the rule its
+    threshold ("hold your sevens until you hold 5"). The groupings' detail stays in the table."""
+    out = []
+    groups: dict[str, list[Experiment]] = {}
+    for e in EXPERIMENTS if experiments is None else resolve(experiments):
+        if e.table in tabs:
+            groups.setdefault(e.decision or e.key, []).append(e)
+    for same in groups.values():
+        exp, t = same[0], tabs[same[0].table]
+        per = [rule_of_thumb(exp, g, t) for g in exp.groupings]
+        cut = [r for r in per if r.text.split(" ")[0] != "It" and " until " in r.text
+               and len(set(r.verdicts) - {0}) == 2]  # fmt: skip
+        head = t[t["grouping"] == "all"].iloc[0]
+        v = int(head["verdict"])
+        verdicts_all = tuple(int(x) for x in t["verdict"])
+        n = int(head["positions"])
+        overall = f"{_pts(head['estimate'])} {_ci(head)} over all {n:,} positions"
+        if cut:
+            text = cut[0].text
+        elif v > 0:
+            text = (f"{exp.do[0].upper()}{exp.do[1:]} rather than {exp.dont}: it gains "
+                    f"{_pts(head['estimate'])[1:]} net points a hand {_ci(head)} over all "
+                    f"{n:,} positions")  # fmt: skip
+        elif v < 0:
+            text = (f"{exp.dont[0].upper()}{exp.dont[1:]} rather than {exp.do}: "
+                    f"{exp.do_ing} costs {_fmt(-head['estimate'])} net points a hand "
+                    f"[{_fmt(-head['ci_high'])}, {_fmt(-head['ci_low'])}] over all {n:,} "
+                    "positions")  # fmt: skip
+        else:
+            text = (f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
+                    f"({exp.do_ing} minus {exp.dont_ing}: {overall})")  # fmt: skip
+        said = []
+        for other in same if not cut else same[1:]:
+            ot = tabs[other.table]
+            orows = ot[(ot["grouping"] != "all") & (ot["hands"] > 0)]
+            flips = orows[(orows["verdict"] != 0) & (orows["verdict"] != v)]
+            by_key = {g.key: g for g in other.groupings}
+            for _, r in flips.iterrows():
+                g = by_key[r["grouping"]]
+                arm = other.do if r["verdict"] > 0 else other.dont
+                where = g.phrase.format(label=r["situation"], low=r["low"])
+                said.append(f"{arm} {where} ({_pts(r['estimate'])} {_ci(r)})")
+        if said:
+            lead = "but" if v == 0 and not cut else "it flips:"
+            text = text.rstrip(".") + f"; {lead} " + "; ".join(dict.fromkeys(said))
+        detail = ""  # the situations are the table's rows (the item cites it)
+        out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
+    return out
+
+
 # ---------------------------------------------------------------------------------------
 # Thresholds: where the effect changes sign along an ordered feature
 # ---------------------------------------------------------------------------------------

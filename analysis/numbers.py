@@ -86,12 +86,15 @@ def first_numbers(hands: pd.DataFrame, games: pd.DataFrame | None = None,
         for kind in KINDS:
             rows.append(_row("canastas", f"{kind} canastas made per team-hand",
                              _team_mean(hands, f"canasta_{kind}"), "canastas"))  # fmt: skip
+        from sim.encoding import SPECIAL_NAMES
+
         specials = hands["special"].astype(str)
-        for name in sorted(set(specials) - {""}) or ["any"]:
-            k = int((specials == name).sum()) if name != "any" else 0
+        for name in (*[x for x in SPECIAL_NAMES if x], "any"):
+            k = int((specials == name).sum()) if name != "any" else int((specials != "").sum())
             e = iv.proportion(k, n)
             e = iv.Estimate(1000 * e.estimate, 1000 * e.ci_low, 1000 * e.ci_high, n, e.interval)
-            rows.append(_row("special hands", f"{name.replace('_', ' ')} made per 1,000 hands",
+            what = "any special hand" if name == "any" else name.replace("_", " ")
+            rows.append(_row("special hands", f"{what} made per 1,000 hands",
                              e, "per 1,000 hands"))  # fmt: skip
     if games is not None and len(games) >= 2:
         e = iv.mean(games["hands"])

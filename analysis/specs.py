@@ -10,6 +10,8 @@ file runs with ``canasta experiment FILE.toml`` (docs/report.md has a worked exa
 Format (every key is checked; a bad one is refused in one line naming it)::
 
     key = "sevens"                      # table decision_<key>
+    decision = "sevens"                 # optional: the decision it measures (default: key);
+                                        # the Advice says each decision once
     number = 0                          # optional: seeds the choice of positions (stable)
     title = "Start a sevens meld now, or hold the sevens"
     do = "start a sevens meld now"      # arm A, imperative; dont = arm B
@@ -188,6 +190,7 @@ class ExperimentSpec:
     scores: tuple[tuple[int, int], ...] = ()  #: game scores given in turn (empty: as sampled)
     scripts: tuple[tuple[str, ...], ...] = ()  #: the arms' script steps (empty: choices)
     balance: str = ""  #: a feature whose values the positions are drawn from in turn
+    decision: str = ""  #: the decision it measures (the Advice says each once); default key
     source: str = field(default="", compare=False)
 
     @property
@@ -198,8 +201,8 @@ class ExperimentSpec:
         return all(c(f) for c in self.where)
 
 
-_TOP = {"key", "number", "title", "do", "dont", "do_ing", "dont_ing", "outcome", "positions",
-        "arms", "groupings"}  # fmt: skip
+_TOP = {"key", "decision", "number", "title", "do", "dont", "do_ing", "dont_ing", "outcome",
+        "positions", "arms", "groupings"}  # fmt: skip
 _TEXT = ("title", "do", "dont", "do_ing", "dont_ing")
 
 
@@ -235,6 +238,7 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     if not re.fullmatch(_NAME, key):
         raise SpecError(f"{name}: key 'key' {key!r}: lower-case letters, digits and _ only")
     text = {k: _str(data, k, name) for k in _TEXT}
+    decision = _str(data, "decision", name, key)
     number = data.get("number")
     number = (zlib.crc32(key.encode()) % 90_000 + 10_000) if number is None else number
     number = _int(number, f"{name}: key 'number'")
@@ -322,7 +326,7 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     return ExperimentSpec(
         key=key, **text, arms=(parsed[0], parsed[1]), conditioned=tuple(conditioned),
         where=conds, groupings=tuple(groups), number=number, outcome=outcome,
-        scripts=tuple(scripts), balance=balance,
+        scripts=tuple(scripts), balance=balance, decision=decision,
         scores=tuple((int(a), int(b)) for a, b in scores), source=name,
     )  # fmt: skip
 

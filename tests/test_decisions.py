@@ -313,8 +313,8 @@ def test_stay_in_refuses_going_out(snaps):
 # The report
 # ---------------------------------------------------------------------------------------
 def test_report_opens_with_advice():
-    """The Advice section comes first (id 'advice'), holds one rule per experiment and grouping
-    (at least 8, whatever the size), each linked to its decision table; the default report
+    """The Advice section comes first (id 'advice'), holds one rule per decision (issue 34:
+    the groupings go to the detail table), each linked to its decision table; the default report
     runs the experiments and plays the strongest fast policy and heuristic."""
     from reports.build import Settings, build
     from reports.content import SECTIONS
@@ -338,11 +338,28 @@ def test_report_opens_with_advice():
     assert i < page.index('<section id="say">')
     block = page[i : page.index("</section>", i)]
     items = re.findall(r"<li>(.*?)</li>", block, re.S)
-    assert len(items) == sum(len(e.groupings) for e in D.EXPERIMENTS) >= 8
+    assert len(items) == len({e.decision for e in D.EXPERIMENTS}) >= 10
     for item in items:
         key = re.search(r'href="#table-(decision_\w+)"', item).group(1)
         assert f'id="table-{key}"' in page
     assert any("Go out as soon as you can rather than keep playing" in x for x in items)
+    keys = [re.search(r'href="#table-(decision_\w+)"', x).group(1) for x in items]
+    assert len(set(keys)) == len(keys)  # each decision once
+
+
+def test_advice_says_each_decision_once_with_its_flip():
+    """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+: one sevens item, the
+    threshold rule; pile: +500 when opened, −500 when not: the overall row and where it flips;
+    a null decision: no clear difference, once."""
+    tabs, _ = _rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0,
+                      "pile": lambda f: 500.0 if f["opened"] else -500.0})  # fmt: skip
+    items = {r.experiment: r for r in D.advice(tabs)}
+    assert list(items) == list(dict.fromkeys(e.decision for e in D.EXPERIMENTS))
+    assert items["sevens"].text.startswith("Hold your sevens until you hold 5 sevens; then")
+    pile = items["pile"].text
+    assert "when your team has opened" in pile and "when your team has not opened" in pile
+    assert items["aces"].text.startswith("Start an aces meld now or hold your aces: no clear")
+    assert "flips" not in items["aces"].text and "but" not in items["aces"].text
 
 
 def _simulate(n, policies, seed=0, n_jobs=1, ruleset=None):

@@ -116,6 +116,7 @@ def small_report(rules: Path) -> str:
         seconds=1.0,
         simulation_seconds=2.0,
         dealt_odds_seconds=3.0,
+        decisions_seconds=4.0,
         versions={"python": "3.x", "numba": "0.x"},
         machine="Linux x86_64",
         dealt_odds="a note with <markup> & an ampersand",
