@@ -12,8 +12,9 @@ For each size, one fresh process runs the report exactly as ``canasta report --h
 * ``bytes/hand``: between two sizes, the growth of the self peak per extra simulated hand (the
   slope; the fixed part, interpreter, numba, pandas, matplotlib, cancels out).
 
-``--in-memory`` also measures, in the same run and at the same sizes, the in-memory path that
-held every record (``reports.build.build(..., stream=False)``): the same-run baseline.
+``--in-memory`` measured the in-memory path that held every record; that path is gone (issue
+34: one streamed report path), so it now stops with a note: measure a worktree of an older
+commit for that baseline.
 """
 
 from __future__ import annotations
@@ -36,16 +37,8 @@ mode, out, argv = sys.argv[1], sys.argv[2], sys.argv[3:]
 if mode == "cli":
     from canasta import main
     code = main(["report", *argv, "--quiet", "--out", out])
-else:  # the in-memory path: what canasta/report.py runs, with stream=False
-    from canasta import build_parser
-    from canasta.report import parse_policies
-    from reports.build import Settings, build
-    from reports.html import assemble, write
-    a = build_parser().parse_args(["report", *argv, "--quiet", "--out", out])
-    s = Settings(hands=a.hands, deals=a.deals, policies=parse_policies(a.policies), seed=a.seed,
-                 jobs=a.jobs, quiet=True)
-    write(assemble(build(s, stream=False)), out)
-    code = 0
+else:  # the in-memory report path was removed (issue 34): only an older commit has it
+    sys.exit("--in-memory: the in-memory report path is gone; run this on an older worktree")
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print("PEAK " + json.dumps({"self": peak, "code": code}), file=sys.stderr)
 """

@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     size = written[0].stat().st_size
     print(
         f"wrote {written[0]} ({size / 1024:,.0f} KiB; {len(results.tables)} tables, "
-        f"{len(report.figures)} figures, {len(report.advice)} rules of thumb, "
+        f"{len(report.figures)} figures, {len(report.advice)} advice items, "
         f"{len(report.sentences)} findings) in "
         f"{results.meta['seconds']:.0f} s"
         + (f"; figures in {args.figures}" if args.figures else "")

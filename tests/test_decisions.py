@@ -332,7 +332,11 @@ def test_report_opens_with_advice():
 
     s = Settings(hands=40, deals=0, policies=("random",), quiet=True, positions=20,
                  decision_deals=10)  # fmt: skip
-    results = build(s, simulate=_simulate, decide=decide)
+    from analysis.engine import RecordsEngine
+
+    fake = RecordsEngine(lambda n, policies, seed, ruleset: _simulate(n, policies, seed),
+                         decide=lambda p, d, seed, ruleset: decide(p, d, seed=seed))  # fmt: skip
+    results = build(s, fake)
     page = assemble(results).html
     i = page.index('<section id="advice"><h2>Advice</h2>')
     assert i < page.index('<section id="say">')
