@@ -537,3 +537,29 @@ def test_score_generator_gives_the_positions_game_scores():
     for g in got:
         mine = g["position"].scores[g["team"]]
         assert mine - g["position"].scores[1 - g["team"]] == g["margin"]
+
+
+def test_scripted_arms_resolve_at_the_position_and_pair_their_deals(snaps):
+    """A scripted arm's steps become the position's action ids (draw, then the discard of a
+    seven held); the same script on both arms differs by exactly 0 on every deal, and the
+    claim A experiment plays both scripts on the same deals."""
+    import dataclasses as dc
+
+    from sim import encoding as E
+
+    # (turn 0: the script's draw is refused in these deals, the position counts no deal)
+    snap = next(s for s in snaps if s["sevens"] >= 1 and not s["sevens_dead"] and s["turn"])
+    exp = D.BY_KEY["discard_seven"]
+    assert D.script_actions(snap, exp.scripts[0]) == [E.A_DRAW, E.A_DISCARD + E.SEVEN]
+    other = D.script_actions(snap, exp.scripts[1])
+    assert other[0] == E.A_DRAW and other[1] - E.A_DISCARD not in (E.SEVEN, E.ACE, E.TWO)
+    same = dc.replace(exp, scripts=(exp.scripts[0], exp.scripts[0]))
+    r = D.play_arms(snap, same, 6, seed=3, strong="heuristic")
+    assert r["deals"] > 0 and r["diff"] == 0.0
+    r = D.play_arms(snap, exp, 6, seed=3, strong="heuristic")
+    assert r["deals"] > 0 and np.isfinite(r["diff"])
+    # a step with nothing to act on leaves the position out (no deal counted)
+    none = dict(snap)
+    none["position"] = dc.replace(snap["position"], hand=snap["position"].hand[
+        E.CARD_KIND[snap["position"].hand] != E.SEVEN])  # fmt: skip
+    assert D.script_actions(none, exp.scripts[0]) is None
