@@ -390,6 +390,8 @@ def test_cli_builds_a_real_report(tmp_path, capsys):
         "2",
         "--decision-deals",
         "4",
+        "--games",
+        "4",
         "--out",
         str(out),
         "--figures",
