@@ -328,9 +328,12 @@ CLAIMS_INTRO = (
     "source, checked against the decision experiments below (analysis.claims). A claim is "
     "supported when at least one of its situations favours the choice it advises and none the "
     "other, after Holm's correction across all {tests} situations of the report (family-wise "
-    "error 5%); contradicted in the mirror case; no clear difference when nothing passes. The "
-    "effect is the gain of following the claim, pooled over its situations, with its 95% "
-    "interval. A claim no experiment measures yet says what it needs."
+    "error 5%); contradicted in the mirror case; mixed when both occur; no clear difference "
+    "when nothing passes. The effect is the gain of following the claim (G: the share of hands "
+    "the first-pickup team wins), pooled over its situations, with its plain 95% interval: "
+    "an interval clear of zero with no verdict is a lead the correction does not confirm. "
+    "Where a claim names a threshold, 'tested as' says where the fitted effect changes sign. "
+    "A claim no experiment measures yet says what it needs."
 )
 NUMBERS_INTRO = (
     "Figures of the modern game nobody has published, measured here: {numbers_hands} hands of "
