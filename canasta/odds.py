@@ -97,7 +97,8 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
 
     from sim.errors import CanastaError
     from sim.odds import exact_odds
-    from sim.sampler import format_sampled, planned_deals, sample_dealt_odds
+    from sim.sampler import format_sampled, planned_deals
+    from sim.sampling import sample_dealt_odds
     from sim.validate import MAX_DEALS, check_count
 
     if args.exact:

@@ -531,7 +531,7 @@ def build(
     if settings.deals > 0:
         if sample_odds is None:
             try:
-                from sim.sampler import sample_dealt_odds as sample_odds
+                from sim.sampling import sample_dealt_odds as sample_odds
             except ImportError:
                 sample_odds = None
         if sample_odds is None:
