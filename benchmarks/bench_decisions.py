@@ -6,7 +6,7 @@ Plays ``--hands`` hands with the step API (``Game``, seed 9), random vs random a
 heuristic, keeps the observation of every policy decision, then times in compiled loops, by
 kind of decision: ``legal_actions`` (what ``random`` pays per decision), the heuristic's call,
 the engine's check of its choice (``action_reason``) and the opening search
-(``best_opening`` via ``opening_possible``) where it is an opening turn; then the engine's
+(``opening_search_alloc`` via ``opening_possible``) where it is an opening turn; then the engine's
 own work per step (``observe``, ``apply_action``) on the states of the same hands (the
 engine observes at a forced step too before issue 12's third pass). Runs on any commit
 of the engine since the restructuring (issue 11), so the same script gives the baseline.

@@ -617,7 +617,7 @@ EV_ACTION, EV_DRAW, EV_REPLACE, EV_BONUS, EV_LAY_THREE, EV_PILE_JOINS, EV_END = 
 )
 EVENT_WIDTH = 4  #: int64 words per logged event; log[0] holds the number of events
 
-#: states of the opening search (``sim.legality.best_opening``) with every wild card of the
+#: states of the opening search (``sim.legality.opening_search``) with every wild card of the
 #: deck in hand: wilds placed (0..12) x OPEN-2 flag (2) x naturals left (3) x canastas (3) x
 #: an unfinished sevens/aces meld (2)
 OPEN_SEARCH_STATES = (int(KIND_COPIES[JOKER] + KIND_COPIES[TWO]) + 1) * 2 * 3 * 3 * 2
@@ -627,7 +627,7 @@ OPEN_SEARCH_STATES = (int(KIND_COPIES[JOKER] + KIND_COPIES[TWO]) + 1) * 2 * 3 * 
 SEARCH_WORK_SIZE = (N_KINDS - FIRST_NATURAL + 5) * OPEN_SEARCH_STATES + N_KINDS + 4 * _PLAN_CELLS
 
 #: best counts of an opening turn per (natural rank, naturals from hand, wild cards) on that
-#: rank, at least that many (``sim.legality.opening_op_values``; ``legal_actions`` answers every
+#: rank, at least that many (``sim.legality.opening_op_counts``; ``legal_actions`` answers every
 #: candidate meld operation of an opening turn from it): ranks x 0..8 naturals x 0..3 wilds
 OP_AX_SHAPE = (
     N_KINDS - FIRST_NATURAL,
@@ -643,7 +643,7 @@ TMP_FIELDS = (
     ("leave", N_KINDS),  # OUT-2: the hand the player will hold; the pile by kind (invariants)
     ("melds", _MELD_CELLS),  # an empty meld table (invariants)
     ("pending", _PLAN_CELLS),  # the turn's opening melds after the operation (OPEN-1..4)
-    ("plan", _PLAN_CELLS),  # best_opening's plan from there (read by check_action)
+    ("plan", _PLAN_CELLS),  # the opening search's plan from there (read by check_action)
     ("search", SEARCH_WORK_SIZE),  # the opening search's tables, PILE-1/2's copies (legality)
     ("gen_ax", OP_AX_SIZE),  # legal_actions: an opening turn's best counts (OP_AX_SHAPE)
     ("gen_wm", CANASTA + 1),  # legal_actions: the same after a wild meld operation of w cards

@@ -220,11 +220,12 @@ def test_simulate_rows_independent_of_jobs_and_chunks():
     pd.testing.assert_frame_equal(direct.reset_index(drop=True), spread.reset_index(drop=True))
 
 
-def test_opening_upper_bound_never_below_the_exact_search():
+def test_opening_count_bound_never_below_the_exact_search():
     """OPEN-1..4: the engine's cheap bound (used to skip the opening search) is never below
-    ``sim.legality.best_opening`` on random hands, with and without a pile pickup pending."""
+    ``sim.legality.opening_search_alloc`` on random hands, with and without a pile pickup
+    pending."""
     from sim.encoding import KIND_COPIES, N_KINDS, NATURALS
-    from sim.legality import best_opening, opening_upper_bound
+    from sim.legality import opening_count_bound, opening_search_alloc
     from sim.ruleset import Ruleset
 
     rng = np.random.default_rng(5)
@@ -248,8 +249,8 @@ def test_opening_upper_bound_never_below_the_exact_search():
                 n = int(rng.integers(3, hand[k] + 1))
                 hand[k] -= n
                 pending[k, NATURALS] = n
-            exact = best_opening(hand, pending, melds, top, 0, rules, plan)
-            bound = opening_upper_bound(hand, pending, melds, rules)
+            exact = opening_search_alloc(hand, pending, melds, top, 0, rules, plan)
+            bound = opening_count_bound(hand, pending, melds, rules)
             assert bound >= exact, (hand.tolist(), top, bound, exact)
 
 

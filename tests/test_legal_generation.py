@@ -75,9 +75,9 @@ def _meld_reason_reference(obs, slot, nat, two, joker, rules):
         leave_reason,
         meld_reason,
         meld_size,
-        opening_best,
         opening_meld_reason,
         opening_refusal,
+        opening_search_bounded_alloc,
         out_reason,
     )
 
@@ -110,7 +110,10 @@ def _meld_reason_reference(obs, slot, nat, two, joker, rules):
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
     mc, pk = obs[E.OB_OPEN_MIN], obs[E.OB_PILE_KIND]
-    if opening_best(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus) < mc:
+    if (
+        opening_search_bounded_alloc(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus)
+        < mc
+    ):
         return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
     return E.R_OK
 

@@ -5,7 +5,6 @@ import numpy as np
 from sim import encoding as E
 from sim.cards import counts_of, parse_cards
 from sim.legality import (
-    best_opening,
     canastas,
     discard_reason,
     from_hand_count,
@@ -17,6 +16,7 @@ from sim.legality import (
     opening_min,
     opening_reason,
     opening_refusal,
+    opening_search_alloc,
     out_reason,
     pile_reason,
 )
@@ -250,28 +250,33 @@ def test_out_1_out_2_refusal_named_when_the_opening_needs_every_card():
     assert _refusal(text + " 9C 4C") == E.R_OK
 
 
-def test_open_best_opening_finds_the_largest_count():
+def test_open_opening_search_finds_the_largest_count():
     """OPEN-1..4: K K K, Q Q+joker, 9 9+two, 5 5 5 = 155; the 4 is left to discard."""
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     hand = hand_of("KH KS KD QH QS 2C JK 5H 5D 5S 9C 9D 4H 3H")
-    got = best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), EMPTY, -1, 0, RULES, plan)
+    got = opening_search_alloc(hand, np.zeros((E.N_KINDS, 3), np.int64), EMPTY, -1, 0, RULES, plan)
     assert got == 155
     assert plan[E.FOUR].sum() == 0 and plan.sum() == 12
 
 
-def test_meld_9_best_opening_never_melds_a_dead_rank():
+def test_meld_9_opening_search_never_melds_a_dead_rank():
     """MELD-9 in the opening search: the other team's king canasta keeps our kings in hand."""
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     hand = hand_of("KH KS KD QH QS 2C JK 5H 5D 5S 9C 9D 4H 3H")
     dead_kings = position(t1_K=(7, 0, 0))
-    got = best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), dead_kings, -1, 0, RULES, plan)
+    got = opening_search_alloc(
+        hand, np.zeros((E.N_KINDS, 3), np.int64), dead_kings, -1, 0, RULES, plan
+    )
     assert got == 125 and plan[E.KING].sum() == 0  # 155 less the three kings
 
 
-def test_open_2_best_opening_is_refused_without_a_natural_meld():
+def test_open_2_opening_search_is_refused_without_a_natural_meld():
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     hand = hand_of("AH AS JK KH KD 2C 9H 4C")
-    assert best_opening(hand, np.zeros((E.N_KINDS, 3), np.int64), EMPTY, -1, 0, RULES, plan) == -1
+    assert (
+        opening_search_alloc(hand, np.zeros((E.N_KINDS, 3), np.int64), EMPTY, -1, 0, RULES, plan)
+        == -1
+    )
 
 
 # --- PILE -------------------------------------------------------------------------------
@@ -450,7 +455,7 @@ def _pending_from(rng, hand, pile_kind):
     return pending
 
 
-def test_best_opening_agrees_with_brute_force_twin():
+def test_opening_search_agrees_with_brute_force_twin():
     """OPEN-1..4 search vs exhaustive twin on 10,000 random small hands; the plan is valid."""
     rng = np.random.default_rng(13)
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
@@ -469,8 +474,8 @@ def test_best_opening_agrees_with_brute_force_twin():
             live = [k for k in E.NATURAL_KINDS if k != pile_kind and pending[k].sum() == 0]
             melds[1, live[rng.integers(0, len(live))], 0] = 7
         bonus = pile_kind < 0 and case % 5 == 2  # OPEN-5: never after taking the pile
-        got = best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
-        want = twin.best_opening_twin(hand, pending, melds, pile_kind, extra, rules, bonus)
+        got = opening_search_alloc(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+        want = twin.opening_search_twin(hand, pending, melds, pile_kind, extra, rules, bonus)
         assert got == want, (hand.tolist(), pending.tolist(), pile_kind, extra, rules.tolist())
         if got >= 0:
             _check_plan(hand, pending, pile_kind, plan, got, rules)

@@ -1,8 +1,8 @@
-"""OPEN-1..4, MELD-1..9, OUT-1/2 (issue 12, fifth pass): ``legality.opening_op_values`` answers
+"""OPEN-1..4, MELD-1..9, OUT-1/2 (issue 12, fifth pass): ``legality.opening_op_counts`` answers
 for every meld operation of an opening turn at once (natural ranks; the wild meld since issue
 12's fourteenth pass) whether the opening stays completable, and
 ``judge.legal_actions`` uses it. Checked against the code it replaces, kept as the oracle: the
-opening search (``best_opening_work``) from the position each operation leaves, and the action
+opening search (``opening_search``) from the position each operation leaves, and the action
 table filtered by ``action_reason`` (``legal_actions_filter``), on every decision of real hands,
 random policies (the most opening-turn decisions with many candidate operations), under the
 tournament rules and two variants (MELD-4 with 3 wilds, MELD-2's long meld going out)."""
@@ -15,7 +15,7 @@ from sim.engine.game import Game
 from sim.engine.judge import forced_action, legal_actions, legal_actions_filter
 from sim.engine.observe import bonus_owed
 from sim.engine.views import add_operation, ob_hand, ob_melds, ob_pending, take_operation
-from sim.legality import best_opening_work, is_dead, opening_op_values
+from sim.legality import is_dead, opening_op_counts, opening_search
 
 RULES = [
     None,
@@ -38,9 +38,9 @@ def _games(pair, seed, hand_ids, rules):
 
 
 @pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
-def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
+def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
     """OPEN-1..4 with MELD-1..9, OUT-1/2: at every play decision of an opening turn,
-    ``opening_op_values`` returns the search's count from the position, and for every live
+    ``opening_op_counts`` returns the search's count from the position, and for every live
     natural rank, naturals ``nat`` and wild cards ``w`` (split jokers first) its
     ``best_ax[rank, nat, w]`` is exactly the count the search finds from the position the
     operation leaves (the oracle ``_meld_reason_obs`` runs), -1 for none alike (the cells
@@ -58,8 +58,8 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
         pk, bonus = obs[E.OB_PILE_KIND], bool(bonus_owed(obs))
         extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
         args = (melds, pk, extra, g.rules)
-        best = opening_op_values(hand, pending, *args, bonus, work, ax, wm_ax)
-        assert best == best_opening_work(hand, pending, *args, plan, bonus, 0, work2)
+        best = opening_op_counts(hand, pending, *args, bonus, work, ax, wm_ax)
+        assert best == opening_search(hand, pending, *args, plan, bonus, 0, work2)
         positions += 1
         wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
         wilds, maxw = hand[E.TWO] + hand[E.JOKER], g.rules[E.RS_MAX_WILDS_MIXED]
@@ -69,7 +69,7 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
             hand_after, pending_after = hand.copy(), pending.copy()
             take_operation(hand_after, E.WILD_MELD, 0, w - joker, joker)
             add_operation(pending_after, E.WILD_MELD, 0, w - joker, joker, 1)
-            want = best_opening_work(hand_after, pending_after, *args, plan, bonus, 0, work2)
+            want = opening_search(hand_after, pending_after, *args, plan, bonus, 0, work2)
             assert wm_ax[w] == want, ("wild meld", w, wm_ax[w], want)
             wm_compared += 1
             wm_reached += want >= 0
@@ -84,9 +84,7 @@ def test_open_1_4_op_values_equal_the_search_after_each_operation(rules):
                     hand_after, pending_after = hand.copy(), pending.copy()
                     take_operation(hand_after, kind, nat, w - joker, joker)
                     add_operation(pending_after, kind, nat, w - joker, joker, 1)
-                    want = best_opening_work(
-                        hand_after, pending_after, *args, plan, bonus, 0, work2
-                    )
+                    want = opening_search(hand_after, pending_after, *args, plan, bonus, 0, work2)
                     assert ax[kind - E.FIRST_NATURAL, nat, w] == want, (kind, nat, w)
                     compared += 1
                     reached += want >= 0

@@ -1,8 +1,8 @@
 """OPEN-1..4, MELD-1..9, OUT-1/2 (issue 12, sixth pass): the built-in policies' memo of the
-opening search (``sim.policies.common.opening_search``) answers a search from the position one
+opening search (``sim.policies.common.opening_search_memo``) answers a search from the position one
 meld operation of the last search's plan leaves with that plan's count and its rest, instead
 of searching again. Checked against the search it stands in for, kept as the oracle
-(``best_opening_work`` on fresh tables): at every play decision of an opening turn of real
+(``opening_search`` on fresh tables): at every play decision of an opening turn of real
 hands, under the tournament rules and two variants, for the heuristic's (and greedy's)
 openings, which take the plan's operations one by one, and random's, which meld anything; and
 the heuristic's decisions with the memo against its decisions from an empty memo."""
@@ -15,10 +15,10 @@ from sim.engine.game import Game
 from sim.engine.judge import forced_action
 from sim.engine.observe import bonus_owed
 from sim.engine.views import ob_hand, ob_melds, ob_pending
-from sim.legality import best_opening_work, is_dead
+from sim.legality import is_dead, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
-from sim.policies.common import _memo_rest, opening_search, work_plan
+from sim.policies.common import _memo_rest, opening_search_memo, work_plan
 from tests.test_speed3_opening_ops import RULES, _games
 
 
@@ -33,7 +33,7 @@ def _opening_turn(obs):
 def test_open_1_4_memo_equals_the_search(rules, pair):
     """OPEN-1..4 with MELD-1..9, OUT-1/2: at every play decision of an opening turn, the
     memo's answer (count, and plan when the count reaches the minimum) for the search from the
-    whole hand and the turn's melds equals ``best_opening_work``'s on fresh tables, whether
+    whole hand and the turn's melds equals ``opening_search``'s on fresh tables, whether
     the memo answered (counted: it must, often, for plans taken step by step) or searched."""
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
     work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
@@ -52,8 +52,8 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
         hit = scratch[E.SCRATCH_MEMO] == 1 and _memo_rest(
             hand, pending, extra, pk, mc, bonus, maxw, dead, probe, scratch.copy()
         )
-        got = opening_search(hand, pending, pk, extra, melds, g.rules, mc, bonus, scratch)
-        want = best_opening_work(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
+        got = opening_search_memo(hand, pending, pk, extra, melds, g.rules, mc, bonus, scratch)
+        want = opening_search(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
         positions += 1
         answered += hit
         if want >= mc:

@@ -33,7 +33,7 @@ from sim.engine.judge import action_reason, check_action, legal_actions, legal_a
 from sim.engine.observe import observe as observe_state
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_hint
-from sim.legality import cards, discard, melds, opening, opening_search, out, pile
+from sim.legality import cards, discard, melds, opening, out, pile, search
 from sim.policies import builtin, common, strong, strong_features
 from sim.policies.builtin import (
     greedy_decide,
@@ -43,7 +43,7 @@ from sim.policies.builtin import (
 )
 from tests.test_speed3_opening_ops import RULES, _games
 
-HOT_MODULES = (melds, opening, opening_search, pile, discard, out, cards)
+HOT_MODULES = (melds, opening, search, pile, discard, out, cards)
 HOT_MODULES += (special, scoring, judge, state, observe, engine_views, builtin, common)
 HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
 HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop), eighth pass

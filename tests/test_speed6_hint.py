@@ -1,5 +1,5 @@
 """The engine's check of an opening step from the policy's plan (issue 12, ninth pass):
-``sim.legality.opening_path_value`` judges one plan as a path of the opening search
+``sim.legality.opening_path_count`` judges one plan as a path of the opening search
 (OPEN-1..4 with MELD-1..9, OUT-1/2), and ``sim.engine.judge.check_action`` accepts a meld
 operation of an opening turn without searching when what is left of the policy's hint
 (``SCRATCH_HINT``) reaches the minimum. Both must agree with the search at every opening-turn
@@ -11,7 +11,7 @@ import pytest
 from sim import encoding as E
 from sim.engine.judge import _hint_completes, action_reason, check_action
 from sim.engine.observe import bonus_owed
-from sim.legality import best_opening_work, opening_path_value
+from sim.legality import opening_path_count, opening_search
 from tests.test_speed3_opening_ops import RULES, _games
 
 CELLS = E.N_KINDS * E.N_MELD_COLS
@@ -26,7 +26,7 @@ def _position(obs):
 
 
 @pytest.mark.parametrize("rules", RULES, ids=["tournament", "wilds3", "long"])
-def test_open_1_4_path_value_is_the_search_count_of_its_plan_and_never_more(rules):
+def test_open_1_4_path_count_is_the_search_count_of_its_plan_and_never_more(rules):
     """OPEN-1..4: the search's own plan is valued at the search's count; any other plan
     (the search's changed by one card in one cell, a hundred times a position) at no more
     than the search's count, or -1."""
@@ -39,15 +39,15 @@ def test_open_1_4_path_value_is_the_search_count_of_its_plan_and_never_more(rule
             continue
         hand, pending, melds, pk, extra = _position(obs)
         bonus = bool(bonus_owed(obs))
-        best = best_opening_work(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
+        best = opening_search(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
         positions += 1
         if best >= 0:
-            assert opening_path_value(hand, pending, melds, pk, extra, g.rules, plan, bonus) == best
+            assert opening_path_count(hand, pending, melds, pk, extra, g.rules, plan, bonus) == best
             valued += 1
         for _ in range(100):
             other = plan.copy()
             other[gen.integers(E.N_KINDS), gen.integers(E.N_MELD_COLS)] += gen.choice((-1, 1))
-            got = opening_path_value(hand, pending, melds, pk, extra, g.rules, other, bonus)
+            got = opening_path_count(hand, pending, melds, pk, extra, g.rules, other, bonus)
             assert got <= best and (got >= 0 or got == -1)
     assert positions > 100 and valued > 30, (positions, valued)
 

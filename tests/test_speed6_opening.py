@@ -1,5 +1,5 @@
 """OPEN-1..4 (issue 12, ninth pass): the heuristic's ``_safe_opening`` answers -2 (no safe
-opening) without searching when ``opening_upper_bound`` shows that no opening from the whole
+opening) without searching when ``opening_count_bound`` shows that no opening from the whole
 hand reaches the minimum. It must answer, and leave the opening memo, as its searches do
 (``_safe_opening_search``), at every play decision of an opening turn of real hands."""
 

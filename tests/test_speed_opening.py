@@ -1,5 +1,5 @@
 """Issue 12, third speed pass: the opening search that visits only the states it reaches, in
-tables from a work area (``best_opening_work``, OPEN-1..4 with MELD-1..9, OUT-1/2, PILE-1),
+tables from a work area (``opening_search``, OPEN-1..4 with MELD-1..9, OUT-1/2, PILE-1),
 gives the count AND the plan of the search as it stood before (kept below, verbatim, as the
 oracle) on random positions, under every ``relax`` mask, and on every opening-turn decision
 of real hands; the pile check with a work area (``pile_reason_work``, PILE-1/2) answers as
@@ -18,14 +18,14 @@ from sim.legality import (
     RELAX_LEAVE,
     RELAX_OPEN_2,
     RELAX_OPEN_4,
-    best_opening,
-    best_opening_work,
     is_dead,
     leave_reason,
     meld_size,
+    opening_search,
+    opening_search_alloc,
     pile_reason_work,
 )
-from sim.legality.opening_search import (
+from sim.legality.search import (
     _B,
     _C,
     _F,
@@ -199,8 +199,8 @@ def test_open_1_4_search_work_gives_the_count_and_plan_of_the_search_before():
         for relax in range(8) if case % 10 == 0 else (0,):
             args = (hand, pending, melds, pk, extra, rules)
             want = _best_opening_before(*args, plan_a, bonus, relax)
-            got = best_opening_work(*args, plan_b, bonus, relax, work)
-            got2 = best_opening(*args, plan_c, bonus, relax)
+            got = opening_search(*args, plan_b, bonus, relax, work)
+            got2 = opening_search_alloc(*args, plan_c, bonus, relax)
             assert got == want == got2, (case, relax, hand.tolist(), pending.tolist(), pk)
             assert (plan_b == plan_a).all() and (plan_c == plan_a).all(), (case, relax)
             found += want >= 0
@@ -220,8 +220,8 @@ def test_open_1_4_search_with_every_wild_card_of_the_deck_fits_the_work_area():
     want = _best_opening_before(hand, pending, melds, -1, 0, rules, p1, False, 0)
     big = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     small = np.zeros(10, dtype=np.int64)
-    assert best_opening_work(hand, pending, melds, -1, 0, rules, p2, False, 0, big) == want > 0
-    assert best_opening_work(hand, pending, melds, -1, 0, rules, p3, False, 0, small) == want
+    assert opening_search(hand, pending, melds, -1, 0, rules, p2, False, 0, big) == want > 0
+    assert opening_search(hand, pending, melds, -1, 0, rules, p3, False, 0, small) == want
     assert (p2 == p1).all() and (p3 == p1).all()
 
 
@@ -295,7 +295,7 @@ def test_open_1_4_search_as_before_at_every_opening_turn_decision_of_real_hands(
                     args = (hand, pending, melds, obs[E.OB_PILE_KIND], ob_aside_total(obs))
                     for bonus in (False, True):
                         want = _best_opening_before(*args, g.rules, p1, bonus, 0)
-                        assert best_opening_work(*args, g.rules, p2, bonus, 0, work) == want
+                        assert opening_search(*args, g.rules, p2, bonus, 0, work) == want
                         assert (p1 == p2).all()
                         compared += 1
                 a = g.policy_action(pair[g.current_player % 2])

@@ -39,13 +39,13 @@ from sim.legality import (
     leave_reason,
     meld_reason,
     meld_size,
-    opening_best_work,
+    opening_count_bound,
     opening_meld_reason,
-    opening_op_values,
-    opening_path_value,
+    opening_op_counts,
+    opening_path_count,
     opening_reason,
     opening_refusal,
-    opening_upper_bound,
+    opening_search_bounded,
     out_reason,
     pile_reason_work,
     restricted_on_empty,
@@ -112,7 +112,9 @@ def _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, opening):
         pk = obs[E.OB_PILE_KIND]
         work = tmp_search(tmp)
         if (
-            opening_best_work(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+            opening_search_bounded(
+                hand_after, pending, pk, extra, melds, rules, plan, mc, bonus, work
+            )
             < mc
         ):
             return E.R_OPEN_MINIMUM  # the only R_OPEN_MINIMUM here (_diagnose_opening)
@@ -135,8 +137,8 @@ def _opening_after(obs, slot, nat, two, joker, tmp):
 @njit(cache=True, inline="always")
 def meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp):
     """``action_reason`` of a meld operation minus the opening search (OPEN-1..4): for a policy
-    melding a step of a plan that ``best_opening`` already showed completable (the engine still
-    judges the full rule)."""
+    melding a step of a plan that the opening search already showed completable (the engine
+    still judges the full rule)."""
     return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
 
 
@@ -149,13 +151,15 @@ def opening_possible(obs, rules, tmp):
     hand, pending = ob_hand(obs), ob_pending(obs)
     pk = obs[E.OB_PILE_KIND]
     melds, bonus, work = ob_melds(obs), bonus_owed(obs), tmp_search(tmp)
-    return opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work) >= mc
+    return (
+        opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work) >= mc
+    )
 
 
 @njit(cache=True, inline="always")
 def pile_may_open(obs, rules, tmp):
     """A cheap necessary condition, not a rule: False when the player's team has not opened and
-    ``opening_upper_bound`` shows that taking the pile cannot complete an opening (PILE-2), so
+    ``opening_count_bound`` shows that taking the pile cannot complete an opening (PILE-2), so
     callers can skip the full opening search. True otherwise (then ``action_reason`` decides)."""
     top = obs[E.OB_PILE_TOP]
     if obs[E.OB_OPENED] == 1 or top < E.FIRST_NATURAL or obs[E.OB_HAND + top] < 2:
@@ -166,7 +170,7 @@ def pile_may_open(obs, rules, tmp):
     pending = tmp_pending(tmp)
     pending[:] = 0
     pending[top, E.NATURALS] = 2
-    return opening_upper_bound(rest, pending, ob_melds(obs), rules) >= obs[E.OB_OPEN_MIN]
+    return opening_count_bound(rest, pending, ob_melds(obs), rules) >= obs[E.OB_OPEN_MIN]
 
 
 @njit(cache=True, _nrt=False)
@@ -435,7 +439,7 @@ def check_action(obs, a, rules, tmp, cache, hint):
       melds only after it is complete, which the rest of the plan may not respect);
     - the ``hint`` (plan[slot, col], the scratch's ``SCRATCH_HINT`` words): the plan the
       policy says it follows from this position. What is left of it after the operation is
-      checked exactly as a path of the search (``sim.legality.opening_path_value``): if it
+      checked exactly as a path of the search (``sim.legality.opening_path_count``): if it
       reaches the minimum, the search would too, so the first operation of an opening does not
       search again what the policy has just searched. Never trusted: any other
       content fails the check and the search decides.
@@ -486,7 +490,7 @@ def check_action(obs, a, rules, tmp, cache, hint):
 def _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
     """Does the ``hint`` less this operation complete an opening from the position the
     operation leaves, as a path of the search ``_meld_reason_obs`` would run there (the same
-    hand, turn's melds, table, pile kind, cards aside and OPEN-5 flag; ``opening_path_value``)?
+    hand, turn's melds, table, pile kind, cards aside and OPEN-5 flag; ``opening_path_count``)?
     Leaves that rest of the hint in ``tmp_plan``."""
     hand_after, pending = _opening_after(obs, slot, nat, two, joker, tmp)
     rest = tmp_plan(tmp)
@@ -495,7 +499,7 @@ def _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
     extra = ob_aside_total(obs)
     pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
     melds = ob_melds(obs)
-    value = opening_path_value(hand_after, pending, melds, pk, extra, rules, rest, bonus_owed(obs))
+    value = opening_path_count(hand_after, pending, melds, pk, extra, rules, rest, bonus_owed(obs))
     return value >= mc
 
 
@@ -646,7 +650,7 @@ def _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
 def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     """OPEN-1..4 for a meld operation on a natural ``slot`` in an opening turn that passes the
     other rules: is the opening still completable after it? ``best_ax``: the turn's best counts
-    through at least (naturals, wilds) on each rank (``opening_op_values``), judged by
+    through at least (naturals, wilds) on each rank (``opening_op_counts``), judged by
     ``_opening_ok_from``. With a started, incomplete wild meld (MELD-8: wild cards placed
     elsewhere are counted differently after the operation) the full search judges."""
     w = two + joker
@@ -660,7 +664,7 @@ def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
 def _opening_ok_from(obs, slot, nat, two, joker, rules, tmp, v):
     """OPEN-1..4 for a meld operation of an opening turn that passes the other rules, from
     ``v``: the best count of a valid opening after it with its wild cards split jokers first
-    (``opening_op_values``: ``best_ax`` on a natural rank, ``best_wm`` on the wild meld).
+    (``opening_op_counts``: ``best_ax`` on a natural rank, ``best_wm`` on the wild meld).
     Another split counts less by at most the jokers it leaves for later, 30 points each, so
     the full search judges only when that difference matters."""
     mc = obs[E.OB_OPEN_MIN]
@@ -679,7 +683,7 @@ def legal_actions(obs, rules, out, tmp):
     many. Generated from the position: the same list, in the same order, as
     ``legal_actions_filter`` (the table filtered by ``action_reason``), the rules other than
     OPEN-1..4 judged once per number of wild cards (``_meld_rules_ok``), OPEN-1..4 for every
-    candidate of an opening turn by one search (``opening_op_values``; ``_opening_op_ok`` on a
+    candidate of an opening turn by one search (``opening_op_counts``; ``_opening_op_ok`` on a
     natural rank, ``_opening_ok_from`` on the wild meld) (tests/test_legal_generation.py, on
     every decision of real hands)."""
     phase = obs[E.OB_PHASE]
@@ -705,12 +709,12 @@ def legal_actions(obs, rules, out, tmp):
     if opening:
         pending = ob_pending(obs)
         mc = obs[E.OB_OPEN_MIN]
-        if opening_upper_bound(hand, pending, melds, rules) < mc:
+        if opening_count_bound(hand, pending, melds, rules) < mc:
             return n  # OPEN-1: no meld can be part of a valid opening (opening_possible)
         extra, pk, bonus = ob_aside_total(obs), obs[E.OB_PILE_KIND], bonus_owed(obs)
         work = tmp_search(tmp)
         if (
-            opening_op_values(hand, pending, melds, pk, extra, rules, bonus, work, best_ax, best_wm)
+            opening_op_counts(hand, pending, melds, pk, extra, rules, bonus, work, best_ax, best_wm)
             < mc
         ):
             return n  # OPEN-1: as opening_possible (the same count)

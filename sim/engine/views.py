@@ -129,21 +129,21 @@ def tmp_pending(tmp):
 
 @njit(cache=True, inline="always")
 def tmp_plan(tmp):
-    """plan[slot, col]: the best opening's further melds (``sim.legality.best_opening``)."""
+    """plan[slot, col]: the best opening's further melds (``sim.legality.opening_search_alloc``)."""
     return c_view(tmp[E.TM_PLAN : E.TM_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
 def tmp_gen_ax(tmp):
     """best_ax[rank, naturals, wilds]: an opening turn's best counts through each choice
-    (``sim.legality.opening_op_values``), for ``legal_actions``."""
+    (``sim.legality.opening_op_counts``), for ``legal_actions``."""
     return c_view(tmp[E.TM_GEN_AX : E.TM_GEN_AX + E.OP_AX_SIZE], E.OP_AX_SHAPE)
 
 
 @njit(cache=True, inline="always")
 def tmp_gen_wm(tmp):
     """best_wm[w]: an opening turn's best count after a wild meld operation of ``w`` wild
-    cards (``sim.legality.opening_op_values``), for ``legal_actions``."""
+    cards (``sim.legality.opening_op_counts``), for ``legal_actions``."""
     return tmp[E.TM_GEN_WM : E.TM_GEN_WM + E.CANASTA + 1]
 
 

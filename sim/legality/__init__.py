@@ -9,7 +9,7 @@ per phase:
 
 - ``melds``: MELD-1..10, the meld table's helpers and ``meld_reason``;
 - ``opening``: OPEN-1..4, the minimum, the opening's check, why one cannot be made;
-- ``opening_search``: the largest count an initial meld can reach, with its plan;
+- ``search``: the opening search, the largest count an initial meld can reach, with its plan;
 - ``pile``: PILE-1/2 and the rules core's work area;
 - ``discard``: DISCARD-1..3;
 - ``out``: OUT-1/2;
@@ -43,24 +43,13 @@ from sim.legality.opening import (
     OPEN_MINIMUMS,
     OPEN_THRESHOLDS,
     from_hand_count,
-    opening_best,
-    opening_best_work,
+    opening_count_bound,
     opening_meld_reason,
     opening_min,
     opening_reason,
     opening_refusal,
-    opening_upper_bound,
-)
-from sim.legality.opening_search import (
-    RELAX_LEAVE,
-    RELAX_OPEN_2,
-    RELAX_OPEN_4,
-    SEARCH_TABLE_WORDS,
-    best_opening,
-    best_opening_work,
-    opening_op_values,
-    opening_path_value,
-    search_words,
+    opening_search_bounded,
+    opening_search_bounded_alloc,
 )
 from sim.legality.out import (
     leave_reason,
@@ -71,6 +60,17 @@ from sim.legality.pile import (
     SEARCH_WORK_FIELDS,
     pile_reason,
     pile_reason_work,
+)
+from sim.legality.search import (
+    RELAX_LEAVE,
+    RELAX_OPEN_2,
+    RELAX_OPEN_4,
+    SEARCH_TABLE_WORDS,
+    opening_op_counts,
+    opening_path_count,
+    opening_search,
+    opening_search_alloc,
+    search_words,
 )
 
 __all__ = [
@@ -83,8 +83,6 @@ __all__ = [
     "RULE_OF_FIVE_NATURALS",
     "SEARCH_TABLE_WORDS",
     "SEARCH_WORK_FIELDS",
-    "best_opening",
-    "best_opening_work",
     "canastas",
     "discard_reason",
     "from_hand_count",
@@ -95,15 +93,17 @@ __all__ = [
     "meld_size",
     "meld_slot",
     "meld_wilds",
-    "opening_best",
-    "opening_best_work",
+    "opening_count_bound",
     "opening_meld_reason",
     "opening_min",
-    "opening_op_values",
-    "opening_path_value",
+    "opening_op_counts",
+    "opening_path_count",
     "opening_reason",
     "opening_refusal",
-    "opening_upper_bound",
+    "opening_search",
+    "opening_search_alloc",
+    "opening_search_bounded",
+    "opening_search_bounded_alloc",
     "out_reason",
     "pile_reason",
     "pile_reason_work",

@@ -8,27 +8,27 @@ from numba import njit
 
 from sim import encoding as E
 from sim.legality.melds import is_dead, meld_size, meld_wilds
-from sim.legality.opening_search import (
+from sim.legality.out import out_reason
+from sim.legality.search import (
     RELAX_LEAVE,
     RELAX_OPEN_2,
     RELAX_OPEN_4,
-    best_opening,
-    best_opening_work,
+    opening_search,
+    opening_search_alloc,
     search_words,
 )
-from sim.legality.out import out_reason
 
 __all__ = [
     "OPEN_MINIMUMS",
     "OPEN_THRESHOLDS",
     "from_hand_count",
-    "opening_best",
-    "opening_best_work",
+    "opening_count_bound",
     "opening_meld_reason",
     "opening_min",
     "opening_reason",
     "opening_refusal",
-    "opening_upper_bound",
+    "opening_search_bounded",
+    "opening_search_bounded_alloc",
 ]
 
 _VALUE = E.KIND_VALUE
@@ -101,7 +101,8 @@ def opening_meld_reason(melds, team, slot, nat, two, joker):
 @njit(cache=True, _nrt=True)
 def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
     """The rule that refuses an opening turn that cannot reach ``min_count`` from here
-    (arguments as ``best_opening``; ``team``: the opener's team in ``melds``), R_OK if it can:
+    (arguments as ``opening_search_alloc``; ``team``: the opener's team in ``melds``), R_OK if
+    it can:
     OPEN-2 if an opening without a natural meld would reach it, OPEN-4 if one with a mixed
     canasta would, OUT-1/2 if one leaving too few cards in hand would; OPEN-1 only when no
     meldable set of cards reaches the count. When the count needs two of these rules broken,
@@ -109,11 +110,11 @@ def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_cou
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     work = np.empty(search_words(hand, rules), dtype=np.int64)
     args = (hand, pending, melds, pile_kind, extra, rules, plan, bonus)
-    if best_opening_work(*args, 0, work) >= min_count:
+    if opening_search(*args, 0, work) >= min_count:
         return E.R_OK
     # masks of RELAX_* bits, one rule relaxed first, then two, then all three
     for relax in (RELAX_OPEN_2, RELAX_OPEN_4, RELAX_LEAVE, 3, 5, 6, 7):
-        got = best_opening_work(*args, relax, work)
+        got = opening_search(*args, relax, work)
         if got < min_count:
             continue
         if relax & RELAX_OPEN_2:
@@ -152,7 +153,7 @@ _PAIR_ORDER = np.array(
 
 
 @njit(cache=True, _nrt=False)
-def opening_upper_bound(hand, pending, melds, rules):
+def opening_count_bound(hand, pending, melds, rules):
     """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
     counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
     melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
@@ -201,19 +202,24 @@ def opening_upper_bound(hand, pending, melds, rules):
 
 
 @njit(cache=True, _nrt=False)
-def opening_best(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False):
-    """``best_opening`` on this position, skipped (-1) when the cheap
-    ``opening_upper_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
+def opening_search_bounded_alloc(
+    hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False
+):
+    """``opening_search_alloc`` on this position, skipped (-1) when the cheap
+    ``opening_count_bound`` is already below ``min_count``. ``bonus``: the player is owed bonus
     cards (OPEN-5), so OUT-2 asks only for a card to discard (False gives a plan that is legal
     either way)."""
-    if opening_upper_bound(hand, pending, melds, rules) < min_count:
+    if opening_count_bound(hand, pending, melds, rules) < min_count:
         return -1
-    return best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
+    return opening_search_alloc(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
 
 
 @njit(cache=True, inline="always")
-def opening_best_work(hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work):
-    """``opening_best`` with the search's tables in ``work`` (``best_opening_work``)."""
-    if opening_upper_bound(hand, pending, melds, rules) < min_count:
+def opening_search_bounded(
+    hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work
+):
+    """``opening_search_bounded_alloc`` with the search's tables in ``work``
+    (``opening_search``)."""
+    if opening_count_bound(hand, pending, melds, rules) < min_count:
         return -1
-    return best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0, work)
+    return opening_search(hand, pending, melds, pile_kind, extra, rules, plan, bonus, 0, work)

@@ -8,8 +8,8 @@ from numba import njit
 from sim import encoding as E
 from sim._views import c_view, copy_into
 from sim.legality.melds import is_dead, meld_size
-from sim.legality.opening_search import SEARCH_TABLE_WORDS, best_opening_work
 from sim.legality.out import leave_reason
+from sim.legality.search import SEARCH_TABLE_WORDS, opening_search
 
 __all__ = ["PILE_MELD_LIMIT", "SEARCH_WORK_FIELDS", "pile_reason", "pile_reason_work"]
 
@@ -69,7 +69,7 @@ def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count
         pending[top_kind, E.NATURALS] = 2
         plan = c_view(work[_SW_PLAN : _SW_PLAN + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
         search = work[:SEARCH_TABLE_WORDS]  # SEARCH_WORK_FIELDS: the search's tables come first
-        got = best_opening_work(
+        got = opening_search(
             rest, pending, melds, top_kind, size - 1, rules, plan, False, 0, search
         )
         if got < min_count:

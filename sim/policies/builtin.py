@@ -15,14 +15,14 @@ from sim.engine.judge import (
     pile_may_open,
 )
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
-from sim.legality import meld_size, opening_reason, opening_upper_bound, out_reason
+from sim.legality import meld_size, opening_count_bound, opening_reason, out_reason
 from sim.policies.common import (
     OM_VALID,
     cheapest_discard,
     largest_meld,
     meld_ok,
     opening_plan,
-    opening_search,
+    opening_search_memo,
     opening_stands,
     opening_step,
     plan_step,
@@ -247,7 +247,7 @@ def _safe_opening(obs, params, rules, scratch):
         # searches fail alike and leave the memo empty, so the bound would only cost time
         # (issue 12, eleventh pass; the same answers: tests/test_records_unchanged)
         return _safe_opening_search(obs, params, rules, scratch)
-    if opening_upper_bound(hand, ob_pending(obs), melds, rules) < obs[E.OB_OPEN_MIN]:
+    if opening_count_bound(hand, ob_pending(obs), melds, rules) < obs[E.OB_OPEN_MIN]:
         # no opening from the whole hand, so none from a part of it (a part's openings, the
         # cards left out held, are the hand's, of no higher count): the searches below would
         # all fail, and the first would empty the memo (issue 12, ninth pass)
@@ -448,7 +448,7 @@ def _safe_pickup(obs, params, rules, scratch):
     mc = obs[E.OB_OPEN_MIN]
     # through the memo (plan at work_plan): after taking the pile, the first opening-turn
     # search (_safe_opening) is usually this very one, then answered without searching
-    best = opening_search(
+    best = opening_search_memo(
         sub, pending, top, extra, ob_melds(obs), rules, mc, opaque(False), scratch
     )
     return best >= mc

@@ -26,8 +26,8 @@ from sim.legality import (
     RULE_OF_FIVE_NATURALS,
     is_dead,
     meld_size,
-    opening_best_work,
     opening_reason,
+    opening_search_bounded,
 )
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
@@ -49,7 +49,7 @@ PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
 assert POLICY_WORK_SIZE <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
 assert PW_PLAN == E.SCRATCH_HINT  # the plan is where the engine looks for a hint (check_action)
 
-#: the memo of the last opening search (``opening_search``), in the scratch's memo words
+#: the memo of the last opening search (``opening_search_memo``), in the scratch's memo words
 #: (SCRATCH_MEMO): what the search was given and what it found
 OPENING_MEMO_FIELDS = (
     ("valid", 1),  # 1: the words below hold a search whose count reached the minimum
@@ -111,7 +111,7 @@ def work_keys(scratch):
 @njit(cache=True, inline="always")
 def opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
-    ``sim.legality.best_opening``), or -1 if no opening can be completed or none is left."""
+    ``sim.legality.opening_search_alloc``), or -1 if no opening can be completed or none is left."""
     hand = ob_hand(obs)
     if opening_plan(obs, rules, scratch, hand, 0) < 0:
         # OPEN-1 once begun must stand: the plan that keeps a card to hold found nothing, but
@@ -137,13 +137,13 @@ def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
     # one copy of the search and its memo for either flag (cold start, issue 12)
     flag = opaque(True) if bonus else opaque(False)
-    best = opening_search(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
+    best = opening_search_memo(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
     return best if best >= mc else -1
 
 
 @njit(cache=True, _nrt=False)
-def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
-    """``opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
+def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
+    """``opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
     with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
     without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
     from this position before one meld operation of its own plan (``_memo_rest``): then the
@@ -157,7 +157,7 @@ def opening_search(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
         if _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
             return scratch[OM_BEST]  # the memo now holds this position and its plan
     work = tmp_search(scratch_tmp(scratch))
-    best = opening_best_work(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+    best = opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
     if best < mc:
         scratch[OM_VALID] = 0
         return best
@@ -186,11 +186,11 @@ def _dead_ranks(melds):
 
 @njit(cache=True, _nrt=False)
 def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
-    """Is this search (``opening_search``'s arguments, ``dead``: the MELD-9 mask of
+    """Is this search (``opening_search_memo``'s arguments, ``dead``: the MELD-9 mask of
     ``is_dead``) the memo's after one meld operation taken from the memo's plan? If so, write
     the plan that search would find to ``plan`` and return True.
 
-    Why it is exact. The search (``best_opening_work``) is a dynamic programme over the
+    Why it is exact. The search (``opening_search``) is a dynamic programme over the
     natural ranks; its states are (wilds placed from hand, OPEN-2 flag, naturals left,
     canastas, unfinished sevens/aces), visited in increasing order, choices (naturals a,
     wilds x) in increasing order, and the first strictly best value is kept. After an

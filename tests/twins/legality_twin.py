@@ -1,7 +1,7 @@
 """Slow, obvious twins of sim.legality, written from the rule text, for agreement tests.
 
 Positions are plain Python: a meld is a dict {"n": naturals, "t": twos, "j": jokers}; a team's
-melds map slot -> meld; hands are lists of counts per kind. The twin of best_opening is a
+melds map slot -> meld; hands are lists of counts per kind. The twin of opening_search_alloc is a
 brute-force search over every way to meld the hand, not a dynamic programme.
 """
 
@@ -136,7 +136,7 @@ def opening_count(from_hand):
     return total
 
 
-def best_opening_twin(
+def opening_search_twin(
     hand, pending, melds, pile_kind, extra, rules, bonus=False, open_2=True, open_4=True, leave=True
 ):
     """Largest valid opening count by trying every way to meld the hand (or -1). ``bonus``: the
@@ -229,10 +229,13 @@ def opening_refusal_twin(hand, pending, melds, pile_kind, extra, rules, min_coun
     then pairs of them, then all; OPEN-1 if none does. The leave rule's reason is judged on the
     relaxed best plan by the sim kernel's plan, so here only its family is returned: 'OUT'."""
     args = (hand, pending, melds, pile_kind, extra, rules, bonus)
-    if best_opening_twin(*args) >= min_count:
+    if opening_search_twin(*args) >= min_count:
         return E.R_OK
     for o2, o4, lv in [(0, 1, 1), (1, 0, 1), (1, 1, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0), (0, 0, 0)]:
-        if best_opening_twin(*args, open_2=bool(o2), open_4=bool(o4), leave=bool(lv)) >= min_count:
+        if (
+            opening_search_twin(*args, open_2=bool(o2), open_4=bool(o4), leave=bool(lv))
+            >= min_count
+        ):
             if not o2:
                 return E.R_OPEN_NO_NATURAL_MELD
             if not o4:
@@ -259,7 +262,7 @@ def pile_twin(hand, melds, team, pile_counts, top_kind, opened, min_count, rules
 
         pending = np.zeros((E.N_KINDS, 3), dtype=np.int64)
         pending[top_kind, 0] = 2
-        got = best_opening_twin(rest, pending, melds, top_kind, sum(pile_counts) - 1, rules)
+        got = opening_search_twin(rest, pending, melds, top_kind, sum(pile_counts) - 1, rules)
         return E.R_OK if got >= min_count else E.R_PILE_CANNOT_OPEN
     after = melds.copy()
     after[team, top_kind, 0] += 3

@@ -1,8 +1,8 @@
 """OPEN-1..4 with MELD-1..9 and OUT-1/2: the opening search, the largest count an initial
 meld can reach from a position, with its plan.
 
-A dynamic programme over the natural ranks (``_best_opening_in``); ``opening_path_value``
-checks one given plan as a path of it, ``opening_op_values`` answers for every meld operation of
+A dynamic programme over the natural ranks (``_opening_search_in``); ``opening_path_count``
+checks one given plan as a path of it, ``opening_op_counts`` answers for every meld operation of
 an opening turn at once. Its rank step (``_rank_step``) restates MELD-1/2/4/6 and OPEN-4 on one
 rank's totals; the whole search is checked against the slow twin (tests/twins/legality_twin.py).
 """
@@ -20,10 +20,10 @@ __all__ = [
     "RELAX_OPEN_2",
     "RELAX_OPEN_4",
     "SEARCH_TABLE_WORDS",
-    "best_opening",
-    "best_opening_work",
-    "opening_op_values",
-    "opening_path_value",
+    "opening_op_counts",
+    "opening_path_count",
+    "opening_search",
+    "opening_search_alloc",
     "search_words",
 ]
 
@@ -37,8 +37,8 @@ _B = 2  # an unfinished natural sevens or aces meld (OUT-1)
 _SUB = _F * _L * _C * _B
 _NO = -1
 
-#: ``best_opening(relax=...)`` bits: search as if one rule did not hold, only to name the rule
-#: that refuses an opening (``opening_refusal``); never used to judge legality
+#: ``opening_search(relax=...)`` bits: search as if one rule did not hold, only to name the
+#: rule that refuses an opening (``opening_refusal``); never used to judge legality
 RELAX_OPEN_2 = 1  #: no natural meld of 3+ needed
 RELAX_OPEN_4 = 2  #: mixed canastas allowed
 RELAX_LEAVE = 4  #: any number of cards may stay in hand (OUT-1/2 not judged)
@@ -77,7 +77,7 @@ def _rank_step(kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, re
     ``base_n`` naturals and ``base_w`` wilds already melded this turn (``top``: the pile's top
     card is of this rank). The next state, or -1 if a rule refuses the choice (PILE-1, MELD-1/2/
     4/6, OPEN-4 unless relaxed; OPEN-2's flag and the unfinished sevens/aces flag kept).
-    Shared by ``best_opening_work`` and both passes of ``opening_op_values``."""
+    Shared by ``opening_search`` and both passes of ``opening_op_counts``."""
     n = base_n + a
     big_n = n + top
     if top == 1 and n < 2:
@@ -107,7 +107,7 @@ def _rank_step(kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, re
 def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
     """The opening search's last step from a state (p, left, cc, bad) after the last rank:
     may ``q`` more wild cards go to the wild meld (MELD-1/2/8) and the hand left stand
-    (OUT-1/2, unless relaxed)? Shared by ``best_opening_work`` and ``opening_op_values``."""
+    (OUT-1/2, unless relaxed)? Shared by ``opening_search`` and ``opening_op_counts``."""
     wm = base_wm + q
     if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
         return False  # MELD-1, MELD-2
@@ -171,13 +171,11 @@ def _next_state(p, f, left, cc, bad, c, ch):
 
 
 @njit(cache=True, _nrt=True)
-def best_opening(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
-    """``best_opening_work`` with its tables allocated here (callers without a work area)."""
+def opening_search_alloc(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
+    """``opening_search`` with its tables allocated here (callers without a work area)."""
     n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
     work = np.empty((_N_LAYERS + 5) * n_states, dtype=np.int64)
-    return best_opening_work(
-        hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work
-    )
+    return opening_search(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work)
 
 
 @njit(cache=True, _nrt=False)
@@ -194,7 +192,7 @@ def _sort_small(a, n):
 
 @njit(cache=True, _nrt=False)
 def search_words(hand, rules):
-    """Words of the tables ``_best_opening_in`` needs for ``hand``: back pointers, two layers
+    """Words of the tables ``_opening_search_in`` needs for ``hand``: back pointers, two layers
     of values and of states, and one rank's choices."""
     n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
     return (_N_LAYERS + 5) * n_states + _choice_words(hand, rules)
@@ -216,7 +214,7 @@ def _choice_words(hand, rules):
     cache=True,
     _nrt=False,  # every table is in ``work`` (search_words): no view of it is counted
 )
-def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
+def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
 
     ``hand``: cards still in hand (the pile's top card not included); ``pending[slot, col]``:
@@ -229,7 +227,7 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
     canasta (OPEN-4), and leaves a card to discard and a card to hold, or goes out legally
     (OUT-1/2); ``bonus``: the player is owed bonus cards (OPEN-5), so the card to discard is
     enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only. ``work``: int64
-    of at least ``search_words`` words (``best_opening_work`` sees to it; ``E.SEARCH_WORK_SIZE``
+    of at least ``search_words`` words (``opening_search`` sees to it; ``E.SEARCH_WORK_SIZE``
     holds the tables of any hand of up to 7 wild cards).
     Exact: a dynamic programme over the natural ranks, wild cards placed jokers first. Only
     the states reached are visited, in increasing order (as a scan of every state would),
@@ -338,14 +336,14 @@ def _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus,
 
 
 @njit(cache=True, _nrt=False)
-def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonus):
+def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonus):
     """The count of the opening that ``path[slot, col]`` (further cards to meld, as the plan
-    ``best_opening_work`` returns) completes from this position, if that search would reach
+    ``opening_search`` returns) completes from this position, if that search would reach
     it: every rank's choice (naturals a, wild cards x) one the search makes from the state the
     ranks before lead to (``_rank_step``, the same bounds on a and x), the wild meld's share
     and the hand left accepted (``_end_ok``), OPEN-2's natural meld found; else -1. Only the
     number of wild cards per meld counts, valued jokers first as the search values them. So a
-    path's count is one the search compares, and ``best_opening_work`` returns at least it:
+    path's count is one the search compares, and ``opening_search`` returns at least it:
     a count here of at least the minimum proves the opening can be completed without
     searching (the engine checks a policy's plan this way, ``sim.engine.judge.check_action``;
     tested against the search at every opening-turn operation of real hands)."""
@@ -396,21 +394,23 @@ def opening_path_value(hand, pending, melds, pile_kind, extra, rules, path, bonu
     cache=True,
     _nrt=True,  # allocates its tables when ``work`` is too small (8+ wild cards)
 )
-def best_opening_work(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
-    """The search below (``_best_opening_in``), with its tables in ``work`` or, when that is
+def opening_search(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
+    """The search below (``_opening_search_in``), with its tables in ``work`` or, when that is
     too small, in tables allocated here."""
     need = search_words(hand, rules)
     if work.shape[0] < need:
         work = np.empty(need, dtype=np.int64)
-    return _best_opening_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work)
+    return _opening_search_in(
+        hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work
+    )
 
 
-assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_values: one row of best_ax per layer
+assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_counts: one row of best_ax per layer
 
 
 @njit(cache=True, _nrt=True)
-def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax, best_wm):
-    """``best_opening_work``'s count (relax 0, same arguments; -1 if no valid opening), and for
+def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax, best_wm):
+    """``opening_search``'s count (relax 0, same arguments; -1 if no valid opening), and for
     every natural rank at once the best count of a valid opening whose plan puts at least
     ``a`` naturals from hand and at least ``x`` wild cards on that rank: ``best_ax[layer, a,
     x]`` (layer = kind - FIRST_NATURAL; -1 if none; written for ``a`` up to the rank's cards
@@ -421,7 +421,7 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
     on the rank (the search's constraints are on the totals per rank, on the wilds placed and
     on the cards left), and with its wild cards split jokers first the count of each plan is
     the same (``legal_actions`` judges the other splits and a started wild meld, MELD-8,
-    apart). The same dynamic programme as ``best_opening_work``, forward with every layer's
+    apart). The same dynamic programme as ``opening_search``, forward with every layer's
     values kept, then backward (the best completion of each state), combining both at each
     rank's choices (``_rank_choices``). ``best_wm[w]`` (w = 1..7, up to the wild cards held):
     the same for a wild meld operation of ``w`` wild cards split jokers first, -1 if none: the
@@ -463,7 +463,7 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
         dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
         row, nrow = i * n_states, (i + 1) * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
-            # every state stays as it is (best_opening_work); only listed states are read
+            # every state stays as it is (opening_search); only listed states are read
             for idx in range(nlist[i]):
                 s = flist[row + idx]
                 flist[nrow + idx] = s
@@ -489,7 +489,7 @@ def opening_op_values(hand, pending, melds, pile_kind, extra, rules, bonus, work
                         n_nxt += 1
                     fval[nrow + ns] = value
         nlist[i + 1] = n_nxt
-    # The last step (wild meld, MELD-8, OUT-1/2) as in best_opening_work: the best
+    # The last step (wild meld, MELD-8, OUT-1/2) as in opening_search: the best
     # completion of each state reached after the last rank.
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     pending_wilds = _pending_wild_points(pending)
