@@ -261,11 +261,8 @@ RS_CATALOGUE_N = 7  #: SPECIAL-7/9 hands in the special-hand list in force (0: s
 RS_CAT_MAX_DISTINCT = 8  #: most kinds a hand without a three holds (above: no such hand)
 RS_CAT_MIN_KINDS3 = 9  #: fewest non-three kinds of a hand with a three (none: > 14)
 RS_CAT_MAX_KINDS3 = 10  #: most non-three kinds of a hand with a three
-RS_OPEN_NATURAL = 11  #: OPEN-2 variant: 1 the opening needs a natural meld, 0 a wild one does
-RS_OPEN_MINIMUM = 12  #: OPEN-1 variant, index into OPEN_MINIMUM_MODES
-RS_CATALOGUE = 16  #: first word of the special-hand table: MAX_CATALOGUE rows of CH_WIDTH words
+RS_CATALOGUE = 16  #: first word of the special-hand table (MAX_CATALOGUE rows of CH_WIDTH words)
 SPECIAL_HANDS_MODES = ("tournament", "none", "cla", "list")  #: SPECIAL-7 values, by RS code
-OPEN_MINIMUM_MODES = ("score", "hand_number")  #: OPEN-1 variant values, by RS_OPEN_MINIMUM code
 
 # One row of the special-hand table (SPECIAL-9, ``sim.catalogue.Hand``), read by
 # ``sim.special.hand_matches``. A group naming a rank fixes that kind's count; the other groups

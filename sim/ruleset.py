@@ -157,8 +157,7 @@ class Ruleset:
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if not isinstance(self.special_hands, str):
             out["special_hands"] = C.to_tables(self.special_hands)
-        if not self.name:
-            del out["name"]
+        del out["name"]  # a label (Ruleset.label), not a rule: never compared, never stored
         return out
 
     def to_array(self) -> np.ndarray:
