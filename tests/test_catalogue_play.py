@@ -109,3 +109,17 @@ def test_special_9_a_club_list_in_a_file_plays_end_to_end(tmp_path):
     assert set(df["special_hand"]) <= {"", "jokers_pairs", "pairs"}
     assert (df["special_hand"] != "").any() and df["policy_errors"].sum() == 0
     assert catalogue_from(rules.to_dict()["special_hands"]) == rules.catalogue
+
+
+def test_special_8_advise_offers_a_cla_declaration():
+    """SPECIAL-1/8: under the cla list, a Zip Code after a stock draw is offered as a
+    declaration by name (no hand of the tournament list: there, no declaration is offered)."""
+    from analysis import advise as adv
+    from analysis.whatif import position
+
+    spec = {"hand": "8S 8H JK JK QS QH QD KS KH KD 4S 4H 4D", "turn": 4, "pile_top": "5D"}
+    kw = {"drawn": "4C", "n": 4, "policies": ("heuristic", "heuristic")}
+    a = adv.advise(position(**spec), ruleset=CLA_RULES, **kw)
+    assert "declare a special hand (zip_code)" in [c.label for c in a.choices]
+    b = adv.advise(position(**spec), **kw)
+    assert not [c for c in b.choices if c.label.startswith("declare")]
