@@ -85,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows))
     else:
-        print(f"Ruleset: {ruleset.label}")
         print(format_table(rows, MODEL))
+        print(f"Ruleset: {ruleset.label}")
         if ruleset.special_hands == "none":
             print("(SPECIAL-7: special hands are off in this ruleset, so every odds is 0)")
     return 0
@@ -133,6 +133,6 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
             rows[name].update(row)
         print(json.dumps(rows))
     else:
-        print(f"Ruleset: {ruleset.label}")
         print(format_sampled(result))
+        print(f"Ruleset: {ruleset.label}")
     return 0
