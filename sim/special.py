@@ -174,7 +174,8 @@ def classify_special(counts, rules):
     with the highest award, first in the list on a tie (SPECIAL-8)."""
     best = E.SPECIAL_NONE
     award = -1
-    for i in range(rules[E.RS_CATALOGUE_N]):
+    n = 0 if rules[E.RS_SPECIAL_HANDS] == E.SPECIALS_OFF else rules[E.RS_CATALOGUE_N]
+    for i in range(n):  # SPECIAL-7: 'none' (an array marked off keeps no hand either)
         row = E.RS_CATALOGUE + i * E.CH_WIDTH
         if rules[row + E.CH_AWARD] > award and hand_matches(counts, rules, row):
             best = i + 1
@@ -205,7 +206,7 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     make the hand special), SPECIAL-3..6 the cards form a special hand (a hand whose one three
     has its Straight place fails there: the Straight with a two for the joker is SPECIAL-3).
     """
-    if rules[E.RS_CATALOGUE_N] == 0:  # SPECIAL-7
+    if rules[E.RS_CATALOGUE_N] == 0 or rules[E.RS_SPECIAL_HANDS] == E.SPECIALS_OFF:  # SPECIAL-7
         return E.R_SPECIALS_OFF
     if team_has_melded:  # SPECIAL-1: first and only meld
         return E.R_SPECIAL_NOT_FIRST_MELD
