@@ -169,7 +169,9 @@ def _label(script, melds, discard, going_out, slots=(), table=frozenset(), speci
     return ", ".join(parts)
 
 
-def _play_choices(st, rules_arr, hand_ids, table) -> list[tuple[tuple, str, list, str | None]]:
+def _play_choices(
+    st, rules_arr, hand_ids, table, names=E.SPECIAL_NAMES
+) -> list[tuple[tuple, str, list, str | None]]:
     """(script, label, melds, discard) of every plan of the play step, within MAX_CHOICES:
     wild placements are narrowed (up to 3, then 1, then 0 wilds an operation) until the plans
     fit; past that the plans nearest the two extremes (no meld, the most meld operations) are
@@ -189,7 +191,7 @@ def _play_choices(st, rules_arr, hand_ids, table) -> list[tuple[tuple, str, list
     held = len(hand_ids)
     seat = int(st[E.ST_PLAYER])
     hand = st[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS]
-    special = E.SPECIAL_NAMES[classify_special(hand.copy(), rules_arr)]  # SPECIAL-3..6
+    special = names[classify_special(hand.copy(), rules_arr)]  # SPECIAL-3..9, the list in force
     out = []
     for script in found:
         melds, discard, slots = _plan_cards(script, hand_ids)
@@ -428,7 +430,7 @@ def advise(
         table = team_melds.reshape(E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)[pos.team].sum(axis=1)
         table = frozenset(int(k) for k in np.flatnonzero(table))
         held = [*np.asarray(pos.hand).tolist(), drawn_id]
-        cands = _play_choices(st, rules_arr, held, table)
+        cands = _play_choices(st, rules_arr, held, table, rules.special_names)
     if not cands:
         raise CanastaError("no legal choice at this position")
     pick = _policy_pick(st, cands, pols[pos.team], rules_arr)

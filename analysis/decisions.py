@@ -301,7 +301,7 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset):
     from sim.engine.judge import forced_action
     from sim.policies.registry import parse
 
-    specials = ruleset.to_array()[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON
+    specials = ruleset.to_array()[E.RS_CATALOGUE_N] > 0  # SPECIAL-7: a list in force
     spec, params, _ = parse(policy)
     out, summaries = [], []
     for h in hand_ids:

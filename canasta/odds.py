@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
     else:
         print(format_table(rows, MODEL))
+        print(f"Ruleset: {ruleset.label}")
         if ruleset.special_hands == "none":
             print("(SPECIAL-7: special hands are off in this ruleset, so every odds is 0)")
     return 0
@@ -97,7 +98,8 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
 
     from sim.errors import CanastaError
     from sim.odds import exact_odds
-    from sim.sampler import format_sampled, planned_deals, sample_dealt_odds
+    from sim.sampler import format_sampled, planned_deals
+    from sim.sampling import sample_dealt_odds
     from sim.validate import MAX_DEALS, check_count
 
     if args.exact:
@@ -132,4 +134,5 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
         print(json.dumps(rows))
     else:
         print(format_sampled(result))
+        print(f"Ruleset: {ruleset.label}")
     return 0

@@ -333,7 +333,8 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
         comparison(results_runs, tables, notes)
         order = ("dealt_odds", *streamed_order(), "comparison", "scores", "net", "end_reasons")
         return records, {k: tables[k] for k in order if k in tables}, notes
-    attempt("special_frequency", lambda: special.special_frequency(records))
+    names = ruleset.special_names[1:]  # SPECIAL-7..9: the hands of the list in force
+    attempt("special_frequency", lambda: special.special_frequency(records, hands=names))
     attempt("special_by_turn", lambda: special.special_by_turn(records))
     for meld in ("sevens", "aces"):
         attempt(f"{meld}_by_turn", lambda m=meld: risk.meld_risk(records, m, by="turn"))
@@ -417,7 +418,8 @@ def build(settings: Settings, engine=None) -> Results:
     if settings.rules is not None:
         from pathlib import Path
 
-        rules_text = Path(settings.rules).read_text()
+        path = Path(settings.rules)  # a preset's name has no file (sim.ruleset.as_ruleset)
+        rules_text = path.read_text() if path.exists() else None
 
     tally = Tally()
     if settings.from_dirs:  # chunk by chunk, the needed columns only

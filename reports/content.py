@@ -63,8 +63,14 @@ def _text(col) -> Callable[[pd.Series], str]:
     return lambda r: str(r[col])
 
 
+def _label(name: str) -> str:
+    """A hand's name in a table: the figures' label, else its list name in words
+    ('zip_code' -> 'Zip Code', SPECIAL-8/9)."""
+    return HAND_LABELS.get(name, name.replace("_", " ").title())
+
+
 def _hand(r) -> str:
-    return HAND_LABELS.get(r["hand"], r["hand"])
+    return _label(r["hand"])
 
 
 def _mc(f) -> Callable[[pd.Series], str]:
@@ -92,7 +98,7 @@ COLUMNS: dict[str, list[Column]] = {
         POLICY,
         Column(
             "special hand",
-            lambda r: HAND_LABELS.get(r["special_hand"], r["special_hand"]),
+            lambda r: _label(r["special_hand"]),
             left=True,
         ),
         *_pct("share of team-hands", "estimate", "ci_low", "ci_high"),
@@ -564,6 +570,7 @@ def ruleset_label(results) -> str:
     from sim.ruleset import DEFAULT_RULESET
 
     used, default = results.ruleset.to_dict(), DEFAULT_RULESET.to_dict()
+    used["special_hands"] = results.ruleset.list_name  # SPECIAL-7: a preset, or "a list of N"
     changed = [f"{k} = {v}" for k, v in used.items() if v != default[k]]
     s = results.settings
     name = f"ruleset file {Path(s.rules).name}" if s.rules else "the tournament ruleset"
@@ -626,6 +633,7 @@ def methods(results) -> dict:
 
     s = results.settings
     used = results.ruleset.to_dict()
+    used["special_hands"] = results.ruleset.list_name  # SPECIAL-7: a preset, or "a list of N"
     default = DEFAULT_RULESET.to_dict()
     variants = [k for k, v in used.items() if v != default[k]]
     d = results.tables.get("dealt_odds")

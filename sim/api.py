@@ -75,6 +75,11 @@ def _rules_array(rules) -> np.ndarray:
     return np.ascontiguousarray(as_ruleset(rules).to_array())
 
 
+def _names(rules) -> tuple[str, ...]:
+    """Record names of the special codes under ``rules`` (SPECIAL-7..9, the list in force)."""
+    return as_ruleset(rules).special_names
+
+
 # ---------------------------------------------------------------------------------------
 # Chunk functions (sim.runner): hands start..stop-1 of the run keyed ``key``
 # ---------------------------------------------------------------------------------------
@@ -96,7 +101,7 @@ def play_hands(
     """
     decides, arrays, labels = compile_policies(policies, params)
     out = play_hands_arrays(key, start, stop, decides, arrays, _rules_array(rules), debug)
-    return records_frame(out, *labels)
+    return records_frame(out, *labels, special_names=_names(rules))
 
 
 def play_games(
@@ -131,7 +136,7 @@ def position_hands(
     """Hands ``start..stop-1`` from a checked position (``sim.engine.position.position_arrays``);
     records of the ``sim.simulate`` schema plus ``applied``."""
     out, applied, labels = _position_rows(key, start, stop, template, pos, unseen, policies, rules)
-    df = records_frame(out, *labels)
+    df = records_frame(out, *labels, special_names=_names(rules))
     df["applied"] = applied
     return df
 
@@ -373,7 +378,7 @@ def script_hands(
         scripts,
         drawn,
     )
-    df = records_frame(out, *labels)
+    df = records_frame(out, *labels, special_names=_names(rules))
     m = np.atleast_2d(scripts).shape[0]
     df["script"] = np.tile(np.arange(m, dtype=np.int64), stop - start)
     df["applied"] = applied

@@ -360,7 +360,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         write_record(g.state, g.hand_id, g.score_items(), row)
         out = dict(zip(E.RECORD_COLUMNS, (int(x) for x in row), strict=True))
         out["end_reason"] = E.END_NAMES[out["end_reason"]]
-        out["special_hand"] = E.SPECIAL_NAMES[out["special_hand"]]
+        out["special_hand"] = self.ruleset.special_names[out["special_hand"]]  # SPECIAL-7..9
         return out
 
 

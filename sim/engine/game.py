@@ -273,7 +273,8 @@ class Game:
 
     @property
     def special_hand(self) -> tuple[str, int]:
-        return E.SPECIAL_NAMES[int(self.state[E.ST_SPECIAL])], int(self.state[E.ST_SPECIAL_TEAM])
+        names = self.ruleset.special_names  # SPECIAL-7..9: the list in force
+        return names[int(self.state[E.ST_SPECIAL])], int(self.state[E.ST_SPECIAL_TEAM])
 
     # --- records and replay -----------------------------------------------------------
     def record(self) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
 from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
+from sim.special import wins_game
 
 #: inlined into the hand loop alone (``inline_copy``): ~110 transitions and ~45 observations a hand
 _apply_inline = inline_copy(apply_action)
@@ -365,9 +366,10 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
 def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, debug, out, status):
     """GAME-1: games ``start..stop-1``; each is a sequence of hands until a team's cumulative
     score reaches the target (``rules[RS_TARGET]``), the higher total winning and an exact tie
-    playing on. Hand ``k`` of game ``g`` is seeded as hand ``g * GAME_HAND_STRIDE + k``; the
-    deal rotates (DEAL-1: first player ``(g + k) % 4``) and each opening minimum follows the
-    team's running score (OPEN-1). Rows go to ``out[g - start]`` (GAME_RECORD_COLUMNS)."""
+    playing on, or a hand that wins the game is declared (SPECIAL-10: its team wins). Hand
+    ``k`` of game ``g`` is seeded as hand ``g * GAME_HAND_STRIDE + k``; the deal rotates
+    (DEAL-1: first player ``(g + k) % 4``) and each opening minimum follows the team's running
+    score (OPEN-1). Rows go to ``out[g - start]`` (GAME_RECORD_COLUMNS)."""
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
@@ -391,6 +393,9 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
             s1 += items[1].sum()
             errors += st[E.ST_ERRORS]
             k += 1
+            if st[E.ST_END_REASON] == E.END_SPECIAL and wins_game(st[E.ST_SPECIAL], rules):
+                winner = st[E.ST_SPECIAL_TEAM]  # SPECIAL-10: the hand wins the game at once
+                break
             if (s0 >= target or s1 >= target) and s0 != s1:
                 winner = 0 if s0 > s1 else 1  # GAME-1
                 break

@@ -12,8 +12,11 @@ POLICY_COLUMNS = ("policy_team0", "policy_team1")  #: labels the DataFrame adds 
 FRAME_COLUMNS = (RECORD_COLUMNS[0], *POLICY_COLUMNS, *RECORD_COLUMNS[1:])
 
 
-def records_frame(rows: np.ndarray, policy_team0: str, policy_team1: str) -> pd.DataFrame:
-    """DataFrame of record rows: codes named (end_reason, special_hand), policies added."""
+def records_frame(
+    rows: np.ndarray, policy_team0: str, policy_team1: str, special_names=SPECIAL_NAMES
+) -> pd.DataFrame:
+    """DataFrame of record rows: codes named (end_reason, special_hand by ``special_names``,
+    the list in force: ``Ruleset.special_names``), policies added."""
     # one constructor call: inserting the labels and names one by one cost ~1.7 ms for 64
     # rows (~1.1 ms now), which thousands of small runs feel (issue 12)
     rows = np.asarray(rows)
@@ -24,7 +27,7 @@ def records_frame(rows: np.ndarray, policy_team0: str, policy_team1: str) -> pd.
     # every row) has the type even with no rows, and the names have it when there are rows
     text = pd.Series(["x"]).dtype
     arrow = _arrow_text(text)
-    for name, names in (("end_reason", END_NAMES), ("special_hand", SPECIAL_NAMES)):
+    for name, names in (("end_reason", END_NAMES), ("special_hand", special_names)):
         if n > 0 and arrow:
             cols[name] = _arrow_names(text, names, cols[name])
         else:

@@ -116,12 +116,13 @@ def draw_card(st, p, event, log):
 @njit(cache=True, _nrt=False)
 def may_keep_three(st, p, rules):
     """DEAL-5: a player may keep one three (toward a Straight) while the team has not melded
-    and holds none kept yet; only with special hands on (SPECIAL-7)."""
+    and holds none kept yet; only while the list in force has a hand holding a three
+    (SPECIAL-7/9: the tournament and cla lists' Straight)."""
     team = p % E.N_TEAMS
     return (
         st[E.ST_OPENED + team] == 0
         and st[E.ST_KEPT + p] < 0
-        and rules[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON
+        and rules[E.RS_CAT_MIN_KINDS3] <= E.SPECIAL_HAND_SIZE
     )
 
 

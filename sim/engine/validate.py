@@ -241,7 +241,8 @@ def _action_reason_body(obs, a, rules, tmp):
         if kind == E.AT_KEEP_THREE:
             if hand[slot] < 1:
                 return E.R_NOT_HELD
-            if obs[E.OB_OPENED] == 1 or rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:
+            # SPECIAL-7/9: only toward a hand of the list in force holding a three
+            if obs[E.OB_OPENED] == 1 or rules[E.RS_CAT_MIN_KINDS3] > E.SPECIAL_HAND_SIZE:
                 return E.R_KEEP_THREE  # DEAL-5
         return E.R_OK
     if kind == E.AT_DRAW:

@@ -32,6 +32,7 @@ from sim.policies.common import (
     work_targets,
 )
 from sim.rng import rand_below
+from sim.special import nearest_hand
 
 __all__ = [
     "CHASER_PARAMS",
@@ -636,13 +637,17 @@ def _chase_discard(obs, params, rules, scratch, need):
 def special_chaser_decide(obs, params, rng, rules, scratch):
     """The heuristic, except that while its team has not melded it keeps a three (DEAL-5),
     draws from the stock and discards toward the nearest Straight, Pairs or Garbage, opening
-    only when at least ``open_distance`` cards from every special hand."""
+    only when at least ``open_distance`` cards from every special hand. Under another list
+    than the tournament's (SPECIAL-8/9) it chases the nearest hand of that list
+    (``sim.special.nearest_hand``); the tournament list keeps its three targets."""
     tmp = scratch_tmp(scratch)
     phase = obs[E.OB_PHASE]
-    if obs[E.OB_OPENED] == 1 or rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:
+    if obs[E.OB_OPENED] == 1 or rules[E.RS_CATALOGUE_N] == 0:  # SPECIAL-7: no list
         return heuristic_decide(obs, params, rng, rules, scratch)
     hand = ob_hand(obs)
     if phase == E.PH_THREES:
+        if rules[E.RS_CAT_MIN_KINDS3] > E.SPECIAL_HAND_SIZE:  # DEAL-5: no hand with a three
+            return heuristic_decide(obs, params, rng, rules, scratch)
         if hand[E.RED_THREE] > 0:
             return E.A_KEEP_RED_THREE
         return E.A_KEEP_BLACK_THREE
@@ -651,6 +656,11 @@ def special_chaser_decide(obs, params, rng, rules, scratch):
     if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
     targets = work_targets(scratch)
+    if rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:  # SPECIAL-8/9: the nearest hand of the list
+        miss, _ = nearest_hand(hand, rules, targets[0])
+        if miss >= params[C_OPEN_DISTANCE] or obs[E.OB_MELDED] == 1:
+            return heuristic_play(obs, params, rules, scratch)
+        return _chase_discard(obs, params, rules, scratch, targets[0])
     ns, npairs, ng = targets[0], targets[1], targets[2]
     ms, mp, mg = special_targets(hand, ns, npairs, ng)
     nearest = min(ms, mp, mg)
