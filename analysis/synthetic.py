@@ -33,7 +33,7 @@ from sim.scoring import (
     SEVENS_ACES_CANASTA,
     WILD_CANASTA,
 )
-from sim.special import FIXED_AWARD
+from sim.catalogue import TOURNAMENT
 
 __all__ = [
     "ACES_COMPLETE",
@@ -98,7 +98,7 @@ def synthetic_records(
     cols["special_hand"] = np.where(
         declared >= 0, np.asarray(SPECIAL_NAMES, dtype=object)[special_code], ""
     )
-    awards = FIXED_AWARD.copy()
+    awards = np.array([0, *(h.award for h in TOURNAMENT)], dtype=np.int64)  # SPECIAL-3..6
     awards[-1] = Ruleset().garbage_award  # SPECIAL-6 under the tournament rules
     for t in range(N_TEAMS):
         items = {k: np.zeros(n, dtype=np.int64) for k in SCORE_ITEMS}

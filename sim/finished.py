@@ -233,7 +233,10 @@ def load_position(data: Any, base=None) -> dict:
     if not isinstance(overrides, Mapping):
         raise CanastaError("hand file: 'ruleset' must be an object of ruleset keys")
     # the file's "ruleset" overrides apply over ``base`` (a Ruleset: canasta score --rules)
-    ruleset = Ruleset.from_dict({**(base.to_dict() if base is not None else {}), **overrides})
+    if base is not None and not overrides:  # keeps the file's name for printed labels
+        ruleset = base
+    else:
+        ruleset = Ruleset.from_dict({**(base.to_dict() if base is not None else {}), **overrides})
     rules = ruleset.to_array()
     teams = data["teams"]
     if not isinstance(teams, list) or len(teams) != E.N_TEAMS:
