@@ -24,6 +24,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from sim.catalogue import TOURNAMENT
 from sim.encoding import N_TEAMS, SCORE_ITEMS, SPECIAL_NAMES
 from sim.ruleset import Ruleset
 from sim.scoring import (
@@ -33,7 +34,6 @@ from sim.scoring import (
     SEVENS_ACES_CANASTA,
     WILD_CANASTA,
 )
-from sim.catalogue import TOURNAMENT
 
 __all__ = [
     "ACES_COMPLETE",
