@@ -18,7 +18,7 @@ from sim.engine.views import ob_hand, ob_melds, ob_pending
 from sim.legality import is_dead, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
-from sim.policies.common import _memo_rest, opening_search_memo, work_plan
+from sim.policies.common import memo_rest, opening_search_memo, work_plan
 from tests.real_hands import RULE_IDS, RULES, games
 
 
@@ -49,7 +49,7 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
         extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
         dead = sum(1 << k for k in range(E.FIRST_NATURAL, E.N_KINDS) if is_dead(melds, k))
         maxw = g.rules[E.RS_MAX_WILDS_MIXED]
-        hit = scratch[E.SCRATCH_MEMO] == 1 and _memo_rest(
+        hit = scratch[E.SCRATCH_MEMO] == 1 and memo_rest(
             hand, pending, extra, pk, mc, bonus, maxw, dead, probe, scratch.copy()
         )
         got = opening_search_memo(hand, pending, pk, extra, melds, g.rules, mc, bonus, scratch)

@@ -35,36 +35,15 @@ from sim.rng import rand_below
 from sim.special import nearest_hand
 
 __all__ = [
-    "CHASER_PARAMS",
-    "CHASER_TABLE",
-    "C_OPEN_DISTANCE",
-    "HEURISTIC_PARAMS",
-    "HEURISTIC_TABLE",
-    "H_ACES_THRESHOLD",
-    "H_COMPLETE_WITH_WILDS",
-    "H_DUMP_WEIGHT",
-    "H_FEED_WEIGHT",
-    "H_LATE_STOCK",
-    "H_LIVE_MIN",
-    "H_OPEN_RISKY",
-    "H_OPP_OUT_LATE",
-    "H_PILE_MIN",
-    "H_RISKY_MIN_STOCK",
-    "H_SAFE_WEIGHT",
-    "H_SEVENS_THRESHOLD",
-    "H_SHED_STOCK",
-    "H_WILD_MELD_THRESHOLD",
-    "NO_KEY",
-    "STRAIGHT_KINDS",
-    "greedy_decide",
-    "heuristic_decide",
-    "heuristic_play",
-    "param_docs",
-    "random_decide",
-    "safe_discard",
-    "special_chaser_decide",
-    "special_targets",
-]
+    "CHASER_PARAMS", "CHASER_TABLE", "C_OPEN_DISTANCE", "HEURISTIC_PARAMS", "HEURISTIC_TABLE",
+    "H_ACES_THRESHOLD", "H_COMPLETE_WITH_WILDS", "H_DUMP_WEIGHT", "H_FEED_WEIGHT", "H_LATE_STOCK",
+    "H_LIVE_MIN", "H_OPEN_RISKY", "H_OPP_OUT_LATE", "H_PILE_MIN", "H_RISKY_MIN_STOCK",
+    "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD", "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "NO_KEY",
+    "STRAIGHT_KINDS", "finish_with_wilds", "greedy_decide", "hand_is_late", "heuristic_decide",
+    "heuristic_play", "param_docs", "random_decide", "risky_start_mask", "safe_discard",
+    "safe_opening", "safe_opening_search", "special_chaser_decide", "special_targets",
+    "take_pile_ok", "unseen_copies",
+]  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
@@ -213,7 +192,7 @@ def param_docs(table) -> str:
 
 
 @njit(cache=True, _nrt=False)
-def _unseen(obs, melds, kind):
+def unseen_copies(obs, melds, kind):
     """Copies of ``kind`` the player cannot see (in other hands or the stock)."""
     seen = obs[E.OB_HAND + kind] + obs[E.OB_PILE_COUNTS + kind]
     seen += melds[0, kind, E.NATURALS] + melds[1, kind, E.NATURALS]
@@ -241,7 +220,7 @@ def _may_start(obs, params, kind, held, taking_pile):
 
 
 @njit(cache=True, _nrt=False)
-def _risky_start_mask(obs, params):
+def risky_start_mask(obs, params):
     """Bit mask of slots whose new meld the heuristic will not start now (sevens, aces, wild)."""
     hand = ob_hand(obs)
     mask = 0
@@ -259,7 +238,7 @@ _out_reason_inline = inline_copy(out_reason)
 
 
 @njit(cache=True, _nrt=False)
-def _late(obs, params):
+def hand_is_late(obs, params):
     """The hand may end soon: the stock is low, or the opponents could go out (OUT-1)."""
     if obs[E.OB_STOCK_N] <= params[H_LATE_STOCK]:
         return True
@@ -267,7 +246,7 @@ def _late(obs, params):
 
 
 @njit(cache=True, _nrt=False)
-def _safe_opening(obs, params, rules, scratch):
+def safe_opening(obs, params, rules, scratch):
     """OPEN-1..4 without starting a risky meld: the next step of the best opening that starts no
     sevens, natural aces or wild meld the heuristic would not start (``_may_start``), or -1.
     Natural aces that take wilds in the opening are a mixed meld (MELD-7) and allowed.
@@ -279,25 +258,25 @@ def _safe_opening(obs, params, rules, scratch):
         # of an opening is usually answered by it, and where the bound below would refuse, the
         # searches fail alike and leave the memo empty, so the bound would only cost time
         # (issue 12, eleventh pass; the same answers: tests/test_records_unchanged)
-        return _safe_opening_search(obs, params, rules, scratch)
+        return safe_opening_search(obs, params, rules, scratch)
     if opening_count_bound(hand, ob_pending(obs), melds, rules) < obs[E.OB_OPEN_MIN]:
         # no opening from the whole hand, so none from a part of it (a part's openings, the
         # cards left out held, are the hand's, of no higher count): the searches below would
         # all fail, and the first would empty the memo (issue 12, ninth pass)
         scratch[OM_VALID] = 0
         return -2
-    return _safe_opening_search(obs, params, rules, scratch)
+    return safe_opening_search(obs, params, rules, scratch)
 
 
-@njit(cache=True, inline="always")  # inlined in _safe_opening: one compiled function
-def _safe_opening_search(obs, params, rules, scratch):
-    """``_safe_opening`` without its first test: the searches themselves."""
+@njit(cache=True, inline="always")  # inlined in safe_opening: one compiled function
+def safe_opening_search(obs, params, rules, scratch):
+    """``safe_opening`` without its first test: the searches themselves."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     sub = work_sub(scratch)
     for k in range(E.N_KINDS):
         sub[k] = hand[k]
-    mask = _risky_start_mask(obs, params)
+    mask = risky_start_mask(obs, params)
     if (mask >> E.SEVEN) & 1 and meld_size(melds, 0, E.SEVEN) == 0:
         sub[E.SEVEN] = 0
     plan = work_plan(scratch)
@@ -324,7 +303,7 @@ def _safe_opening_search(obs, params, rules, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _finish_with_wilds(obs, rules, scratch, free_wilds):
+def finish_with_wilds(obs, rules, scratch, free_wilds):
     """A wild-card addition that completes a canasta (or, if ``free_wilds``, any legal one),
     or one that grows the team's wild meld; -1 if none."""
     hand = ob_hand(obs)
@@ -365,14 +344,14 @@ def safe_discard(obs, params, rules, scratch):
     team melds, wild cards. Risk: a natural of a live rank the next player may pair (PILE-1),
     weighed by the pile's size, more for a rank the opponents meld. Late in the hand: shed a
     third seven/ace (SCORE-4) and high cards (SCORE-5)."""
-    return _safe_discard(obs, params, rules, scratch, _late(obs, params))
+    return _safe_discard(obs, params, rules, scratch, hand_is_late(obs, params))
 
 
 @njit(cache=True, _nrt=False)
 def _safe_discard(obs, params, rules, scratch, late):
-    """``safe_discard`` with ``late`` (``_late``) already known. The legal discards come first,
-    as one mask (``legal_discards``, what ``legal_actions`` uses), then one pass over the held
-    kinds keys each legal one and keeps the lowest key, the lower kind on a tie: the order in
+    """``safe_discard`` with ``late`` (``hand_is_late``) already known. The legal discards come
+    first, as one mask (``legal_discards``, what ``legal_actions`` uses), then one pass over the
+    held kinds keys each legal one and keeps the lowest key, the lower kind on a tie: the order in
     which the earlier versions tried them (issue 12, ninth and fifteenth passes: the keys of
     illegal kinds are no longer computed nor stored; the same decisions:
     tests/test_records_unchanged)."""
@@ -411,7 +390,7 @@ def _safe_discard(obs, params, rules, scratch, late):
                     keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
             risk = 0.0
             if opp < 5:  # (the rank is live here)
-                u = _unseen(obs, melds, k)
+                u = unseen_copies(obs, melds, k)
                 if u >= 2:
                     risk = u / 8.0 * (3.0 + pile_n)
                     if opp > 0:
@@ -431,7 +410,7 @@ _safe_discard_inline = inline_copy(_safe_discard)
 
 
 @njit(cache=True, inline="always")
-def _take_pile_ok(obs, params, rules, scratch):
+def take_pile_ok(obs, params, rules, scratch):
     """PILE-1/2 and judgement: a big enough pile, and no sevens/aces meld it would not start."""
     if obs[E.OB_PILE_N] < params[H_PILE_MIN] and obs[E.OB_OPENED] == 1 and obs[E.OB_STOCK_N] > 0:
         return False
@@ -455,13 +434,13 @@ def _take_pile_ok(obs, params, rules, scratch):
 @njit(cache=True, _nrt=False)
 def _safe_pickup(obs, params, rules, scratch):
     """PILE-2 with the heuristic's caution: can the team open after taking the pile without
-    starting a sevens, aces or wild meld it would not start (``_safe_opening``)? A partial check:
+    starting a sevens, aces or wild meld it would not start (``safe_opening``)? A partial check:
     sevens/aces it would not start are left out of the hand, and the wild cards capped at 2."""
     hand = ob_hand(obs)
     top = obs[E.OB_PILE_TOP]
     sub = work_sub(scratch)
     pending = work_pending(scratch)  # the chaser's targets: unused while drawing
-    mask = _risky_start_mask(obs, params)
+    mask = risky_start_mask(obs, params)
     for k in range(E.N_KINDS):
         sub[k] = hand[k]
     sub[top] -= 2
@@ -480,7 +459,7 @@ def _safe_pickup(obs, params, rules, scratch):
     pending[top, E.NATURALS] = 2
     mc = obs[E.OB_OPEN_MIN]
     # through the memo (plan at work_plan): after taking the pile, the first opening-turn
-    # search (_safe_opening) is usually this very one, then answered without searching
+    # search (safe_opening) is usually this very one, then answered without searching
     best = opening_search_memo(
         sub, pending, top, extra, ob_melds(obs), rules, mc, opaque(False), scratch
     )
@@ -492,7 +471,7 @@ def heuristic_play(obs, params, rules, scratch):
     """One play-phase step of the heuristic (shared with special_chaser)."""
     tmp = scratch_tmp(scratch)
     if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_OPENED] == 0:
-        a = _safe_opening(obs, params, rules, scratch)
+        a = safe_opening(obs, params, rules, scratch)
         if a == -2 and params[H_OPEN_RISKY] > 0:
             a = opening_step(obs, rules, scratch)
         elif a < 0 and obs[E.OB_MELDED] == 1:
@@ -504,7 +483,7 @@ def heuristic_play(obs, params, rules, scratch):
             return a
         if obs[E.OB_MELDED] == 0:
             return safe_discard(obs, params, rules, scratch)  # cannot open yet
-    mask = _risky_start_mask(obs, params)
+    mask = risky_start_mask(obs, params)
     if _out_reason_inline(ob_melds(obs), opaque(0)) == E.R_OK:
         a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
@@ -515,8 +494,8 @@ def heuristic_play(obs, params, rules, scratch):
         a = largest_meld(obs, rules, scratch, opaque(False), mask)
         if a >= 0:
             return a
-    late = _late(obs, params)
-    a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
+    late = hand_is_late(obs, params)
+    a = finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
     if a >= 0:
         return a
     hand = ob_hand(obs)
@@ -539,7 +518,7 @@ def heuristic_decide(obs, params, rng, rules, scratch):
     if phase == E.PH_THREES:
         return E.A_LAY_THREES
     if phase == E.PH_DRAW:
-        return E.A_TAKE_PILE if _take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
+        return E.A_TAKE_PILE if take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
     if action_ok(obs, E.A_DECLARE, rules, scratch_tmp(scratch)):
         return E.A_DECLARE
     return heuristic_play(obs, params, rules, scratch)

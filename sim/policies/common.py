@@ -31,34 +31,13 @@ from sim.legality import (
 )
 
 __all__ = [
-    "FULL_CHECK",
-    "OM_ARGS",
-    "OM_BEST",
-    "OM_HAND",
-    "OM_PENDING",
-    "OM_PLAN",
-    "OM_VALID",
-    "OPENING_MEMO_FIELDS",
-    "POLICY_WORK_FIELDS",
-    "POLICY_WORK_SIZE",
-    "PW_KEYS",
-    "PW_PLAN",
-    "PW_SUB",
-    "PW_TARGETS",
-    "cheapest_discard",
-    "largest_meld",
-    "meld_ok",
-    "opening_plan",
-    "opening_search_memo",
-    "opening_stands",
-    "opening_step",
-    "plan_step",
-    "work_keys",
-    "work_pending",
-    "work_plan",
-    "work_sub",
-    "work_targets",
-]
+    "FULL_CHECK", "OM_ARGS", "OM_BEST", "OM_HAND", "OM_PENDING", "OM_PLAN", "OM_VALID",
+    "OPENING_MEMO_FIELDS", "POLICY_WORK_FIELDS", "POLICY_WORK_SIZE", "PW_KEYS", "PW_PLAN",
+    "PW_SUB", "PW_TARGETS", "cheapest_discard", "largest_meld", "largest_natural_meld",
+    "largest_natural_meld_inline", "meld_ok", "memo_rest", "opening_plan", "opening_search_memo",
+    "opening_stands", "opening_step", "plan_step", "work_keys", "work_pending", "work_plan",
+    "work_sub", "work_targets",
+]  # fmt: skip
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
@@ -176,7 +155,7 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
     """``opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
     with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
     without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
-    from this position before one meld operation of its own plan (``_memo_rest``): then the
+    from this position before one meld operation of its own plan (``memo_rest``): then the
     count is the same and the plan is the rest of that plan (issue 12, sixth pass; against
     the search at every opening-turn decision of real hands: tests/test_opening_search_memo.py).
     A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
@@ -184,7 +163,7 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     if scratch[OM_VALID] == 1:
         dead = _dead_ranks(melds)
-        if _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+        if memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
             return scratch[OM_BEST]  # the memo now holds this position and its plan
     work = tmp_search(scratch_tmp(scratch))
     best = opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
@@ -207,7 +186,7 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
 def _dead_ranks(melds):
     """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
     team)."""
-    dead = opaque(0)  # not a literal: one copy of _memo_rest
+    dead = opaque(0)  # not a literal: one copy of memo_rest
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         if is_dead(melds, k):
             dead |= 1 << k
@@ -215,7 +194,7 @@ def _dead_ranks(melds):
 
 
 @njit(cache=True, _nrt=False)
-def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+def memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
     """Is this search (``opening_search_memo``'s arguments, ``dead``: the MELD-9 mask of
     ``is_dead``) the memo's after one meld operation taken from the memo's plan? If so, write
     the plan that search would find to ``plan`` and return True.
@@ -362,11 +341,11 @@ def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     return r == E.R_OK
 
 
-FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check (OUT-2's table)
+FULL_CHECK = -3  #: ``largest_natural_meld``: a candidate needs the full check (OUT-2's table)
 
 
 @njit(cache=True, _nrt=False)
-def _largest_natural_meld(obs, rules, scratch, skip_mask):
+def largest_natural_meld(obs, rules, scratch, skip_mask):
     """``largest_meld`` without wild cards, outside the opening turn: the same
     candidates in the same order (ranks from the highest, the most naturals first, larger
     than the best found), each judged as ``action_reason`` would (``meld_reason_obs``,
@@ -417,7 +396,7 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
 
 
 #: inlined in ``largest_meld``, its common call (``inline_copy``)
-_largest_natural_meld_inline = inline_copy(_largest_natural_meld)
+largest_natural_meld_inline = inline_copy(largest_natural_meld)
 
 
 @njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
@@ -426,12 +405,12 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
     through ``meld_ok``, except that naturals alone after the opening turn, the common call,
-    are judged from the counts by ``_largest_natural_meld`` (the same answer, tested against
+    are judged from the counts by ``largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (issue 12, tenth pass: inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
     if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
-        a = _largest_natural_meld_inline(obs, rules, scratch, skip_mask)
+        a = largest_natural_meld_inline(obs, rules, scratch, skip_mask)
         if a != FULL_CHECK:
             return a
     hand = ob_hand(obs)

@@ -38,12 +38,12 @@ from sim.policies.builtin import (
     H_SHED_STOCK,
     HEURISTIC_TABLE,
     NO_KEY,
-    _finish_with_wilds,
-    _late,
-    _risky_start_mask,
-    _safe_opening,
-    _take_pile_ok,
-    _unseen,
+    finish_with_wilds,
+    hand_is_late,
+    risky_start_mask,
+    safe_opening,
+    take_pile_ok,
+    unseen_copies,
 )
 from sim.policies.common import POLICY_WORK_SIZE, largest_meld, opening_step, work_keys
 from sim.policies.strong_features import (
@@ -179,7 +179,7 @@ def _discard_keys(obs, params, keys):
     held or a three (DISCARD-1)."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    late = _late(obs, params)
+    late = hand_is_late(obs, params)
     for k in range(E.N_KINDS):
         if hand[k] == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
             keys[k] = NO_KEY  # DISCARD-1
@@ -201,7 +201,7 @@ def _discard_keys(obs, params, keys):
             risk = 0.0
             opp = meld_size(melds, 1, k)
             if not is_dead(melds, k) and opp < 5:
-                u = _unseen(obs, melds, k)
+                u = unseen_copies(obs, melds, k)
                 if u >= 2:  # PILE-1: the next player may hold a pair of it
                     risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
                     if opp > 0:
@@ -265,7 +265,7 @@ def strong_discard(obs, params, rules, scratch):
 def _hold_mask(obs, params):
     """Bits of natural ranks whose new meld strong holds back (new_meld_min): once opened and
     not late, a rank held fewer than new_meld_min times stays in hand as a pair (PILE-1)."""
-    if obs[E.OB_OPENED] == 0 or _late(obs, params):
+    if obs[E.OB_OPENED] == 0 or hand_is_late(obs, params):
         return 0
     hand = ob_hand(obs)
     mask = 0
@@ -281,7 +281,7 @@ def strong_play(obs, params, rules, scratch):
     held-back new melds (never when the team may go out, OUT-1)."""
     tmp = scratch_tmp(scratch)
     if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_OPENED] == 0:
-        a = _safe_opening(obs, params, rules, scratch)
+        a = safe_opening(obs, params, rules, scratch)
         if a == -2 and params[H_OPEN_RISKY] > 0:
             a = opening_step(obs, rules, scratch)
         elif a < 0 and obs[E.OB_MELDED] == 1:
@@ -293,7 +293,7 @@ def strong_play(obs, params, rules, scratch):
             return a
         if obs[E.OB_MELDED] == 0:
             return strong_discard(obs, params, rules, scratch)  # cannot open yet
-    mask = _risky_start_mask(obs, params)
+    mask = risky_start_mask(obs, params)
     if out_reason(ob_melds(obs), opaque(0)) == E.R_OK:
         a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
@@ -301,8 +301,8 @@ def strong_play(obs, params, rules, scratch):
     a = largest_meld(obs, rules, scratch, opaque(False), mask | _hold_mask(obs, params))
     if a >= 0:
         return a
-    late = _late(obs, params)
-    a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
+    late = hand_is_late(obs, params)
+    a = finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
     if a >= 0:
         return a
     hand = ob_hand(obs)
@@ -323,7 +323,7 @@ def strong_base_decide(obs, params, rng, rules, scratch):
     if phase == E.PH_THREES:
         return E.A_LAY_THREES
     if phase == E.PH_DRAW:
-        return E.A_TAKE_PILE if _take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
+        return E.A_TAKE_PILE if take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
     if action_ok(obs, E.A_DECLARE, rules, scratch_tmp(scratch)):  # as the heuristic (fast)
         return E.A_DECLARE
     return strong_play(obs, params, rules, scratch)

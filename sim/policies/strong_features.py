@@ -29,7 +29,7 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.views import ob_hand, ob_melds
 from sim.legality import canastas, is_dead, meld_size, out_reason
-from sim.policies.builtin import _late, _unseen
+from sim.policies.builtin import hand_is_late, unseen_copies
 
 __all__ = [
     "DECISION_KINDS",
@@ -142,7 +142,7 @@ def context(obs, params):
     """What every block reads, computed once a decision: (late, stock / 100, own canastas
     capped at 2 / 2, the opponents could go out now)."""
     melds = ob_melds(obs)
-    late = 1.0 if _late(obs, params) else 0.0
+    late = 1.0 if hand_is_late(obs, params) else 0.0
     can = min(canastas(melds, 0), 2) / 2.0
     opp_out = 1.0 if out_reason(melds, 1) == E.R_OK else 0.0
     return late, obs[E.OB_STOCK_N] / 100.0, can, opp_out
@@ -214,7 +214,7 @@ def discard_features(obs, ctx, kind, rank, keep, out):
     dead = is_dead(melds, kind)
     own = meld_size(melds, 0, kind) if natural else 0
     opp = meld_size(melds, 1, kind) if natural else 0
-    u = _unseen(obs, melds, kind) if natural else 0
+    u = unseen_copies(obs, melds, kind) if natural else 0
     live = natural and not dead and opp < 5 and u >= 2
     risk = obs[E.OB_PILE_N] / 10.0 if live else 0.0
     f = D_FIRST
@@ -274,7 +274,7 @@ def start_features(obs, ctx, slot, held, at_discard, out):
         in_pile = obs[E.OB_PILE_COUNTS + E.TWO] + obs[E.OB_PILE_COUNTS + E.JOKER]
         opp_meld = meld_size(melds, 1, E.WILD_MELD) > 0
     else:
-        u = _unseen(obs, melds, slot)
+        u = unseen_copies(obs, melds, slot)
         in_pile = obs[E.OB_PILE_COUNTS + slot]
         opp_meld = meld_size(melds, 1, slot) > 0
     f = S_FIRST
