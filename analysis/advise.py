@@ -534,3 +534,67 @@ def _race(alive: list[int], x: list[np.ndarray]) -> list[int]:
             continue  # NaN bounds (too few deals) compare False: kept
         keep.append(c)
     return keep
+
+
+_RATE_WORDS = {
+    "sevens_completion": "completes its sevens",
+    "aces_completion": "completes its aces",
+    "sevens_penalty": "is caught holding a sevens penalty (SCORE-6)",
+    "aces_penalty": "is caught holding an aces penalty (SCORE-6)",
+    "went_out": "goes out",
+}
+_GOOD = {"sevens_completion", "aces_completion", "went_out"}
+
+
+def why(advice: Advice, against: Choice | None = None) -> str:
+    """One plain sentence of why the best choice leads, built only from what the measurement
+    shows: its paired difference from the runner-up (or from ``against``, e.g. the choice a
+    player made) with the interval, and the rate (a meld completed, a penalty held, going out)
+    that differs most between the two."""
+    ch = advice.choices
+    if against is not None and ch and against is not ch[0]:
+        ch = [ch[0], against]
+
+    def cap(text: str) -> str:
+        return text[:1].upper() + text[1:]
+
+    if not ch:
+        return "No choice to compare."
+    best = ch[0]
+    if len(ch) == 1:
+        return f"{cap(best.label)} is the only choice here."
+    second = ch[1]
+    gap = -second.diff_from_best  # second's paired difference from the best, sign flipped
+    lo, hi = -second.diff_high, -second.diff_low
+    n = min(best.n, second.n)
+    if math.isnan(gap):
+        return f"{cap(best.label)} and {second.label} could not be told apart yet."
+    if lo <= 0 <= hi or math.isnan(lo):
+        lead = (
+            f"{cap(best.label)} and {second.label} score about the same "
+            f"({gap:+.0f} points, 95% interval {lo:+.0f} to {hi:+.0f} over {n} paired deals): "
+            "either is fine"
+        )
+    else:
+        lead = (
+            f"{cap(best.label)} scores {gap:.0f} more points for your team than "
+            f"{second.label} (95% interval {lo:+.0f} to {hi:+.0f} over {n} paired deals)"
+        )
+    found = None
+    for key, words in _RATE_WORDS.items():
+        a, b = best.rates.get(key), second.rates.get(key)
+        if a is None or b is None or math.isnan(a) or math.isnan(b):
+            continue
+        if abs(a - b) >= 0.1 and (found is None or abs(a - b) > found[0]):
+            found = (abs(a - b), key, words, a, b)
+    if found is None:
+        return lead + "."
+    _, key, words, a, b = found
+    better = (a > b) == (key in _GOOD)
+    link = "because" if better and not (lo <= 0 <= hi) else "and"
+    if not better:
+        link = "although"
+    return (
+        f"{lead}, {link} your team {words} in {a:.0%} of the deals after it against "
+        f"{b:.0%} after {second.label}."
+    )

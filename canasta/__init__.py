@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
+        if info.name.startswith("_") or info.ispkg:  # a package (canasta.web) is no command
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         module.add_parser(sub)

@@ -217,6 +217,8 @@ def position_for(game, seat: int):
     sizes = [0] * E.N_PLAYERS
     for i in range(E.N_PLAYERS):  # relative seats: self, left, partner, right
         sizes[(seat + i) % E.N_PLAYERS] = int(obs[E.OB_HAND_SIZES + i])
+    if drawn_kind is not None:
+        sizes[seat] -= 1  # the position is before the draw
     scores = [0, 0]
     for i in range(E.N_TEAMS):
         scores[(own + i) % E.N_TEAMS] = int(obs[E.OB_SCORES + i])

@@ -41,8 +41,53 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--policies", help="team policies 'A,B' playing on (default: the strongest fast one)"
     )
+    p.add_argument(
+        "--record", metavar="FILE", help="a hand record (docs/record.md): open one of its decisions"
+    )
+    p.add_argument(
+        "--decision",
+        type=int,
+        metavar="N",
+        help="with --record: the move numbered N by canasta replay (a draw, or the play after it)",
+    )
     _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
+
+
+def record_position(path: str, decision: int | None):
+    """``(Position, drawn token or None, ruleset, text)`` of decision ``decision`` of a record:
+    the position before its move ``#decision`` (``canasta replay``'s numbers), as the acting
+    seat sees it (canasta._human.position_for). Only a draw, or the play step right after a
+    stock draw before any meld, can be opened (the advice covers the whole turn)."""
+    from canasta._human import position_for
+    from sim.engine.game import describe_action
+    from sim.errors import CanastaError
+    from sim.record import load, replay
+
+    rec = load(path)
+    counts = [len(h.get("actions", [])) for h in rec["hands"]]
+    total = sum(counts)
+    if decision is None:
+        raise CanastaError("--record needs --decision N (the move numbers of canasta replay)")
+    if not 1 <= decision <= total:
+        raise CanastaError(f"--decision {decision}: the record has moves 1..{total}")
+    hand, before = 1, decision - 1
+    while before >= counts[hand - 1]:
+        before -= counts[hand - 1]
+        hand += 1
+    game = replay(rec, upto=(hand, before))[-1]
+    seat = game.current_player
+    nxt = replay(rec, upto=(hand, before + 1))[-1].actions[-1]
+    try:
+        pos, drawn = position_for(game, seat)
+    except CanastaError as exc:
+        why = str(exc).removeprefix("hint: ")
+        raise CanastaError(
+            f"--decision {decision} (P{seat}: {describe_action(nxt)}): cannot be opened: {why}; "
+            "open the draw of a turn or the play right after a stock draw"
+        ) from None
+    what = f"decision #{decision} of {path}: P{seat} was to {describe_action(nxt)}"
+    return pos, drawn, game.ruleset, what
 
 
 def _check(args):
@@ -81,10 +126,21 @@ def run(args: argparse.Namespace) -> int:
     from analysis.advise import advise
 
     _check(args)
-    pos = _options.parse_position(args)
+    ruleset = None
+    if args.record is not None:
+        pos, drawn, ruleset, what = record_position(args.record, args.decision)
+        if args.format != "json":
+            print(what)
+    else:
+        if args.decision is not None:
+            from sim.errors import CanastaError
+
+            raise CanastaError("--decision needs --record FILE")
+        pos, drawn = _options.parse_position(args), args.drawn
     advice = advise(
         pos,
-        drawn=args.drawn,
+        drawn=drawn,
+        ruleset=ruleset,
         n=args.n,
         budget=args.budget,
         policies=args.policies,

@@ -25,7 +25,9 @@ def add_parser(subparsers) -> None:
     )
     _options.add(p, "rules", rules="ruleset variants (default: tournament)")
     p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
-    p.add_argument("--record", metavar="FILE", help="also write the hand's replay record (JSON)")
+    p.add_argument(
+        "--record", metavar="FILE", help="also write the hand record (JSON, docs/record.md)"
+    )
     p.add_argument(
         "--human", action="store_true", help="you play one seat, commands on standard input"
     )
@@ -76,20 +78,29 @@ def run(args) -> int:
     game = Game(seed=seed, hand_id=hand, rules=rules, scores=scores)
     if args.human:
         code = _human(game, args)
-        _write_record(game, record, args.record)
+        _write_record(game, record, args.record, _seat_labels(args))
         return code
     game.play(labels)
-    _write_record(game, record, args.record)
+    _write_record(game, record, args.record, [labels[p % 2] for p in range(4)])
     print("\n".join(transcript(game, labels)))
     return 0
 
 
-def _write_record(game, record, name) -> None:
+def _seat_labels(args) -> list[str]:
+    """Who played each seat with --human: 'you' and the bots' policies."""
+    seat = args.seat
+    policies = [args.partner if p % 2 == seat % 2 else args.opponents for p in range(4)]
+    policies[seat] = "you"
+    return policies
+
+
+def _write_record(game, record, name, players) -> None:
     from sim.errors import CanastaError
+    from sim.record import dumps, from_games
 
     if record is not None:
         try:
-            record.write_text(game.to_json())
+            record.write_text(dumps(from_games([game], players=players)))
         except OSError as exc:
             raise CanastaError(f"--record {name}: cannot write it ({exc})") from None
 
@@ -101,8 +112,7 @@ def _human(game, args) -> int:
     from canasta._human import Session
 
     seat = args.seat
-    policies = [args.partner if p % 2 == seat % 2 else args.opponents for p in range(4)]
-    policies[seat] = "you"
+    policies = _seat_labels(args)
 
     def out(line: str) -> None:
         print(line, flush=True)  # a pipe sees each line as it happens

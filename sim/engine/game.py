@@ -26,6 +26,7 @@ from sim.ruleset import Ruleset, as_ruleset
 
 LOG_EVENTS = 4096  #: transcript events kept per hand (a hand has a few hundred)
 RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
+RECORD_FORMAT_V1 = "canasta-sim record"  #: sim.record's format, read here for its first hand
 
 
 def describe_action(a: int) -> str:
@@ -69,6 +70,25 @@ def _deck(deck) -> np.ndarray:
     if sorted(int(c) for c in items) != list(range(E.N_CARDS)):
         raise bad
     return np.array(items, dtype=np.int64)
+
+
+def _first_hand(record: dict) -> dict:
+    """The first hand of a ``sim.record`` record in ``record()``'s form (ids of the actions;
+    ``sim.record.replay`` reads every hand, moves as text, and checks them)."""
+    hands = record.get("hands")
+    if not isinstance(hands, list) or not hands or not isinstance(hands[0], dict):
+        raise CanastaError("bad hand record: 'hands' must be a non-empty list of hands")
+    h = hands[0]
+    actions = h.get("actions")
+    if isinstance(actions, list):
+        actions = [a.get("id") if isinstance(a, dict) else a for a in actions]
+    return {
+        "format": RECORD_FORMAT,
+        "seed": record.get("seed"),
+        "ruleset": record.get("ruleset"),
+        **{k: h[k] for k in ("hand_id", "first_player", "scores", "deck") if k in h},
+        "actions": actions,
+    }
 
 
 _RECORD_KEYS = ("hand_id", "first_player", "scores", "ruleset", "deck", "actions")
@@ -280,6 +300,8 @@ class Game:
                 record = json.loads(record)
             except json.JSONDecodeError as exc:
                 raise CanastaError(f"bad hand record: not JSON ({exc})") from None
+        if isinstance(record, dict) and record.get("format") == RECORD_FORMAT_V1:
+            record = _first_hand(record)  # sim.record's format: its first hand
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise CanastaError(f"bad hand record: expected format {RECORD_FORMAT!r}")
         missing = [k for k in _RECORD_KEYS if k not in record]

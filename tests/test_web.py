@@ -1,0 +1,334 @@
+"""The web table's server (issue 35; canasta/web, docs/web.md), through Starlette's test client:
+a whole hand played through the API to its score, every response checked to hold nothing the
+human seat cannot see; a refused move names its rule (422); bad requests get a one-line 4xx;
+undo; two sessions apart; a restarted server resumes a saved table; the record downloaded
+replays to the same score (sim.record)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+import warnings
+
+with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from canasta.web.app import create_app
+from canasta.web.table import Table, move_for
+from sim import encoding as E
+from sim import record as R
+
+BOT = "heuristic"  # fast in tests; the page's default is strong
+
+
+def _client(tmp_path=None, **kw):
+    return TestClient(create_app(state_dir=tmp_path, warm=False, **kw))
+
+
+def _table(client) -> Table:
+    tid = client.cookies.get("canasta_table")
+    return client.app.state.tables.get(tid)
+
+
+def counterfactual(game, seat: int):
+    """A copy of ``game`` that differs only in what ``seat`` cannot see: two other seats of
+    the same hand size swap hands, the stock is reversed, other seats' drawn cards in the
+    event log are replaced."""
+    g = copy.deepcopy(game)
+    st = g.state
+    others = [p for p in range(E.N_PLAYERS) if p != seat]
+    hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
+    sizes = hands.sum(axis=1)
+    for a in others:
+        for b in others:
+            if a < b and sizes[a] == sizes[b] and not np.array_equal(hands[a], hands[b]):
+                hands[[a, b]] = hands[[b, a]]
+                break
+        else:
+            continue
+        break
+    n = int(st[E.ST_STOCK_N])
+    st[E.ST_STOCK : E.ST_STOCK + n] = st[E.ST_STOCK : E.ST_STOCK + n][::-1].copy()
+    k = int(g.log[0])
+    ev = g.log[1 : 1 + k * E.EVENT_WIDTH].reshape(k, E.EVENT_WIDTH)
+    for row in ev:
+        if row[0] in (E.EV_DRAW, E.EV_REPLACE, E.EV_BONUS) and row[1] != seat:
+            row[3] = (row[3] + 37) % (E.N_CARDS - 2)
+    return g
+
+
+def _check_hidden(client, body: dict) -> None:
+    """Nothing in a response depends on a card the seat cannot see (while the hand runs)."""
+    assert "deck" not in json.dumps(body)
+    t = _table(client)
+    if body.get("over"):
+        return
+    g = t.game
+    assert t.view(g) == t.view(counterfactual(g, t.seat))
+    hand = g.observation(t.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    assert sorted(body["hand"]) == sorted(
+        E.KIND_NAMES[k] for k in range(E.N_KINDS) for _ in range(int(hand[k]))
+    )
+
+
+def test_counterfactual_detects_a_leak():
+    """The check above can fail: a view showing other seats' hands or the stock differs."""
+    t = Table(seed=9, partner=BOT, opponents=BOT)
+    g = t.game
+
+    def leak(game):
+        st = game.state
+        return st[E.ST_HANDS : E.ST_STOCK + int(st[E.ST_STOCK_N])].tolist()
+
+    assert leak(g) != leak(counterfactual(g, t.seat))
+    assert t.view(g) == t.view(counterfactual(g, t.seat))
+
+
+def test_game_mode_chains_hands():
+    c = _client()
+    body = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 4, "mode": "game"})
+    body = body.json()
+    while not body["over"]:
+        body = c.post("/api/move", json=move_for(_table(c).game.policy_action(BOT))).json()
+    totals = body["result"]["totals"]
+    assert body["result"]["next_hand"] == (max(totals) < 8500)
+    nxt = c.post("/api/next").json()
+    assert nxt["hand_no"] == 2 and not nxt["over"]
+    assert [nxt["teams"][0]["score"], nxt["teams"][1]["score"]] == totals
+    assert _table(c).game.first_player == 1  # DEAL-1: the deal rotates
+    rec = json.loads(c.get("/api/record").text)
+    assert rec["kind"] == "game" and rec["hands"][1]["scores"] == totals
+    assert rec["hands"][1]["deck"] is None  # the running hand's deck stays on the server
+    rec["hands"] = rec["hands"][:1]
+    assert R.replay(rec)[0].scores() == _table(c).games[0].scores()
+
+
+def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
+    c = _client(tmp_path)
+    r = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 21})
+    assert r.status_code == 200
+    body = r.json()
+    _check_hidden(c, body)
+    assert body["ruleset"]["name"].startswith("tournament")
+    for _ in range(400):
+        if body["over"]:
+            break
+        assert body["your_turn"]
+        t = _table(c)
+        a = t.game.policy_action(BOT)
+        r = c.post("/api/move", json=move_for(a))
+        assert r.status_code == 200, r.json()
+        body = r.json()
+        _check_hidden(c, body)
+        rec = c.get("/api/record")
+        assert rec.status_code == 200
+        if not body["over"]:
+            assert json.loads(rec.text)["hands"][0]["deck"] is None
+    assert body["over"]
+    res = body["result"]
+    assert res["items"][-1]["item"] == "total"
+    totals = {it["item"]: (it["team0"], it["team1"]) for it in res["items"]}
+    g = _table(c).game
+    assert totals["total"] == (g.scores()[0]["total"], g.scores()[1]["total"])
+    # the record, downloaded, replays to the same score
+    rec = c.get("/api/record")
+    assert "attachment" in rec.headers["content-disposition"]
+    (back,) = R.replay(rec.text)
+    assert back.scores() == g.scores()
+    frames = c.post("/api/replay", content=rec.text).json()
+    assert len(frames["hands"][0]["frames"]) == len(g.actions) + 1
+
+
+def test_refused_move_names_the_rule_and_changes_nothing():
+    c = _client()
+    body = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 3}).json()
+    assert body["phase"] == "play"  # the first draw of an empty pile is forced
+    r = c.post("/api/move", json={"move": "pile"})
+    assert r.status_code == 422
+    assert r.json()["rule"] == "TURN-1" and E.explain(E.R_WRONG_PHASE) in r.json()["error"]
+    assert c.get("/api/state").json() == body
+
+
+@pytest.mark.parametrize(
+    "path, payload, status, words",
+    [
+        ("/api/move", b"{x", 400, "not JSON"),
+        ("/api/move", b'{"move": "fly"}', 400, "unknown move"),
+        ("/api/move", b'{"move": "discard", "cards": ["Z"]}', 400, "bad card"),
+        ("/api/move", b'{"move": "discard", "cards": 5}', 400, "cards"),
+        ("/api/move", b"[1, 2]", 400, "JSON object"),
+        ("/api/move", b"x" * (300 * 1024), 413, "KiB"),
+        ("/api/nowhere", b"{}", 404, "Not Found"),
+    ],
+)
+def test_bad_requests_one_line_4xx(path, payload, status, words):
+    c = _client()
+    c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 3})
+    r = c.post(path, content=payload)
+    assert r.status_code == status
+    err = r.json()["error"]
+    assert words in err and "\n" not in err and "Traceback" not in err
+
+
+def test_new_table_bad_settings():
+    c = _client()
+    assert c.get("/api/state").status_code == 404
+    for body, words in [
+        ({"partner": "nobody"}, "nobody"),
+        ({"mode": "match"}, "mode"),
+        ({"rules": "club rules"}, "unknown ruleset"),
+        ({"seed": -1}, "seed"),
+        ({"rules_toml": "rule_of_five = 3"}, "rule_of_five"),
+        ({"rules_toml": "[[["}, "TOML"),
+    ]:
+        r = c.post("/api/new", json=body)
+        assert r.status_code == 400 and words in r.json()["error"], (body, r.json())
+
+
+def test_uploaded_rules_are_played_and_shown():
+    c = _client()
+    r = c.post(
+        "/api/new",
+        json={
+            "partner": BOT,
+            "opponents": BOT,
+            "rules_toml": "rule_of_five = false",
+            "rules_name": "club.toml",
+        },
+    )
+    assert r.status_code == 200
+    assert r.json()["ruleset"]["name"] == "club.toml (uploaded)"
+    assert r.json()["ruleset"]["rules"]["rule_of_five"] is False
+    assert _table(c).game.ruleset.rule_of_five is False
+
+
+def test_undo_returns_to_the_previous_decision():
+    c = _client()
+    before = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 5}).json()
+    t = _table(c)
+    a = t.game.policy_action(BOT)
+    after = c.post("/api/move", json=move_for(a)).json()
+    assert after != before and after["can_undo"]
+    back = c.post("/api/undo").json()
+    assert back["hand"] == before["hand"] and back["turn"] == before["turn"]
+    assert back["log"] == before["log"] and not back["can_undo"]
+    assert c.post("/api/undo").status_code == 400
+    # the same move again: the bots reply the same way (deterministic from the position)
+    again = c.post("/api/move", json=move_for(a)).json()
+    assert again == after
+
+
+def test_two_sessions_never_share_a_table():
+    app = create_app(warm=False)
+    a, b = TestClient(app), TestClient(app)
+    va = a.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 1}).json()
+    vb = b.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 2}).json()
+    assert a.cookies["canasta_table"] != b.cookies["canasta_table"]
+    assert a.get("/api/state").json()["hand"] == va["hand"]
+    assert b.get("/api/state").json()["hand"] == vb["hand"]
+    stranger = TestClient(app)
+    assert stranger.get("/api/state").status_code == 404
+    stranger.cookies.set("canasta_table", "../" + a.cookies["canasta_table"])
+    assert stranger.get("/api/state").status_code == 404
+
+
+def test_restart_resumes_a_saved_table(tmp_path):
+    c = _client(tmp_path)
+    c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 8, "mode": "game"})
+    for _ in range(3):
+        t = _table(c)
+        body = c.post("/api/move", json=move_for(t.game.policy_action(BOT))).json()
+    tid = c.cookies["canasta_table"]
+    fresh = _client(tmp_path)  # a new server over the same state directory
+    fresh.cookies.set("canasta_table", tid)
+    resumed = fresh.get("/api/state")
+    assert resumed.status_code == 200
+    assert resumed.json() == body
+    assert resumed.json()["table"]["mode"] == "game"
+
+
+def _choice(label, mean, diff, lo, hi, n=64, **rates):
+    from analysis.advise import Choice
+
+    return Choice(label, [], None, mean, mean - 50, mean + 50, diff, lo, hi, n, rates)
+
+
+def test_why_is_built_from_the_measurement():
+    from analysis.advise import Advice, why
+
+    best = _choice("discard 4", 900.0, 0.0, 0.0, 0.0, sevens_completion=0.8, went_out=0.3)
+    second = _choice(
+        "discard 7", 700.0, -200.0, -320.0, -80.0, sevens_completion=0.5, went_out=0.32
+    )
+    text = why(Advice("play", [best, second]))
+    assert text.startswith("Discard 4 scores 200 more points") and "+80 to +320" in text
+    assert "completes its sevens in 80%" in text and "50% after discard 7" in text
+    # an interval over 0: said to be about the same, never a lead
+    close = _choice("discard 7", 880.0, -20.0, -150.0, 110.0)
+    assert "about the same" in why(Advice("play", [best, close]))
+    # against the choice a player made
+    made = _choice("discard K", 500.0, -400.0, -520.0, -280.0, sevens_completion=0.1)
+    assert "than discard K" in why(Advice("play", [best, second, made]), made)
+
+
+def test_review_lists_only_clear_losses():
+    t = Table(seed=6, partner=BOT, opponents=BOT)
+    while not t.game.is_over:
+        t.move(move_for(t.game.policy_action("random")))
+    items = t.review(budget=None)  # no time limit: 64 deals a choice, the same on any machine
+    assert items  # random play leaves clear losses
+    for it in items:
+        assert it["gain"] > 100 and it["gain_ci"][0] > 0
+        assert it["best"] != it["you"] and it["why"]
+    assert t.review() is items  # computed once per finished hand
+
+
+def test_canasta_serve_starts_and_prints_its_address(tmp_path):
+    """``canasta serve`` as a user starts it: one line with the address, then the page."""
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "canasta", "serve", "--port", str(port), "--state", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
+                    page = r.read().decode()
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert "<title>Canasta table</title>" in page and "http" not in page.split("<body>")[1]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_canasta_serve_bad_flags_one_line(capsys):
+    from canasta import main
+
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "--port 70000" in capsys.readouterr().err
+    assert main(["serve", "--bot", "nobody"]) == 2
+    assert main(["serve", "--rules", "/no/such.toml"]) == 2
+    assert capsys.readouterr().out == ""
