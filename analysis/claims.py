@@ -1,8 +1,10 @@
 """Published strategy claims of Modern American Canasta and their verdicts from the decisions.
 
 A claim is data (:class:`Claim`): what players, teachers and strategy writers say, its source,
-how the project tests it, and — where a decision experiment of ``analysis.decisions`` measures
-it — which experiment, which grouping and situations, and which arm the claim favours.
+how the project tests it, and the rows that measure it (:class:`Part`: a decision table of
+``analysis.decisions`` — or, for G, the first-pickup table of ``analysis.numbers`` — a
+grouping, its situations, and which arm the claim favours there; a claim with a condition,
+"discard a 7 unless several are in the pile", has a part per side of it).
 :func:`verdicts` reads the Holm-adjusted rows of those tables (``analysis.decisions.tables``:
 one correction across every row of every table, so the claims share the report's error control)
 and gives each claim one verdict:
@@ -17,7 +19,9 @@ and gives each claim one verdict:
 
 The effect is the hand-weighted mean of the claim's rows, signed so that a positive value is a
 gain for following the claim, with its 95% normal interval (``analysis.decisions`` pools the
-same way).
+same way); for G it is the share of hands won by the first-pickup team. Where a claim names a
+threshold (the fifth seven, five wilds) the row also says where the fitted effect changes sign
+and with what interval (``analysis.decisions.threshold``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CLAIMS", "Claim", "verdicts"]
+__all__ = ["CLAIMS", "Claim", "Part", "verdicts"]
+
+
+@dataclass(frozen=True)
+class Part:
+    """Rows of one table that a claim speaks to, and the arm it favours there."""
+
+    table: str  #: ``decision_<key>`` or ``first_pickup``
+    grouping: str = "all"
+    situations: tuple[str, ...] = ()  #: the rows' labels (empty: every row of the grouping)
+    favours: int = 1  #: +1 the claim advises arm A (``do``; G: the first-pickup team wins), −1 B
 
 
 @dataclass(frozen=True)
@@ -36,56 +50,82 @@ class Claim:
     claim: str
     source: str
     test: str  #: how the claim is tested, in words
-    experiment: str = ""  #: key of the decision experiment measuring it ("" if none yet)
-    grouping: str = "all"  #: grouping key of that experiment's table
-    situations: tuple[str, ...] = ()  #: the rows' labels (empty: every row of the grouping)
-    favours: int = 1  #: +1 the claim advises arm A (``do``), −1 arm B (``dont``)
-    needs: str = ""  #: what is missing to measure it, when ``experiment`` is empty
+    parts: tuple[Part, ...] = ()  #: the rows measuring it (empty: not measured)
+    needs: str = ""  #: what is missing to measure it, when ``parts`` is empty
+    threshold: tuple[str, str] = ()  #: (experiment, grouping) of a claimed sign change
+    unit: str = "net points a hand"
+
+    @property
+    def experiment(self) -> str:
+        return ", ".join(dict.fromkeys(p.table.removeprefix("decision_") for p in self.parts))
+
+
+def _d(key: str, grouping: str = "all", situations: tuple[str, ...] = (), favours: int = 1):
+    return Part(f"decision_{key}", grouping, situations, favours)
 
 
 _SUE = "Sue Silberstein's tips, Canasta Junction blog, 2025-01-17"
-_DISCARD = "a forced discard of a chosen rank at the discard step (sim.api.play_script arms)"
+_FIXED = ("the turn scripted: draw, then the discard, no meld that turn (both arms); 'another "
+          "card': the natural 4–K but 7 held fewest times")  # fmt: skip
 
 CLAIMS: tuple[Claim, ...] = (
     Claim("A", "Never discard the fifth ace or fifth seven (it gives the opponents the pile)",
-          _SUE, "discard a 7 (or A) vs the best other discard, by that rank's count in the pile",
-          needs=_DISCARD + " and the pile's count of the rank as a feature"),
+          _SUE, "discard a 7 (or A) vs another card, by that rank's count in the pile; "
+          + _FIXED,
+          (_d("discard_seven", "sevens_pile", ("4+",), -1),
+           _d("discard_ace", "aces_pile", ("4+",), -1)),
+          threshold=("discard_seven", "sevens_pile")),
     Claim("B", "After the turn card, holding two canastas, discard a 7 rather than meld a "
           "triple, unless several 7s are in the pile", f"{_SUE}, tip 1",
-          "late in the stock, two canastas, a pair of 7s and a meldable triple",
-          needs=_DISCARD),
+          "two canastas, 2+ sevens and a natural triple, 40 or fewer cards in the stock: "
+          "draw and discard a 7 vs draw and meld the triple (then the policy plays on)",
+          (_d("seven_or_triple", "sevens_pile", ("0–1",), 1),
+           _d("seven_or_triple", "sevens_pile", ("2+",), -1))),
     Claim("C", "Late in the hand, get rid of your 7s and aces",
-          "rummyroyal.com strategy tips", "as A, late in the stock", needs=_DISCARD),
+          "rummyroyal.com strategy tips", "as A, 20 or fewer cards left in the stock",
+          (_d("discard_seven", "stock", ("0–20",), 1), _d("discard_ace", "stock", ("0–20",), 1))),
     Claim("D", "Start a wild-card canasta only with five or more wilds (community vote 15–5 "
           "against melding four)", "Canasta Junction, 'Wild Cards Wisdom', 2025-03-06; "
           "Modern American Canasta Facebook group",
-          "start a wild meld vs hold, by wilds held", "wild", "wilds_held", ("3 wilds",), -1),
+          "start a wild meld vs hold, by wilds held 3 / 4 / 5 / 6+ (also early/late, opened)",
+          (_d("wild", "wilds_held", ("3 wilds", "4 wilds"), -1),
+           _d("wild", "wilds_held", ("5 wilds", "6+ wilds"), 1)),
+          threshold=("wild", "wilds_held")),
     Claim("E", "Usually in favour of melding four wilds at the start of a hand",
           "a Palm Beach teacher, canastagal.blogspot.com, 2015-11",
-          "start a wild meld vs hold, before the team has opened", "wild", "opened",
-          ("not opened",), 1),
+          "start a wild meld vs hold, before the team has opened and with 4 wilds",
+          (_d("wild", "opened", ("not opened",), 1), _d("wild", "wilds_held", ("4 wilds",), 1))),
     Claim("F", "Start no sevens or aces meld after opening unless it can be finished",
           "martingull/barbu's Modern American bot",
-          "start a sevens (aces) meld now vs hold, all positions", "sevens", "all", (), -1),
+          "start a sevens (aces) meld now vs hold, after opening; also by cards of the rank "
+          "gone (pile and opponents' melds)",
+          (_d("sevens", "opened", ("opened",), -1), _d("aces", "opened", ("opened",), -1))),
     Claim("G", "The team that takes the first big pile dominates the hand",
           "Korppi's canasta strategy guide; Katz, The Book of Card Games",
-          "share of hands won by the team of the first pickup, by pile size",
-          needs="the first pickup (team, pile size) recorded per played hand"),
+          "share of hands won by the team of the first pickup, by pile size (11+: big)",
+          (Part("first_pickup", "pile_size", ("11+",), 1),),
+          unit="share of hands won by the first-pickup team"),
     Claim("H", "Don't deplete your hand early (against: 'hoarding is the rookie blunder')",
-          "Katz; visualfoodie.com", "after opening, meld a triple now vs hold it one round",
-          needs="an arm that drops one meld operation from the turn as played"),
+          "Katz; visualfoodie.com",
+          "after opening, with a natural triple: draw, meld it and discard vs draw and discard "
+          "(holding it a round), by hand size and the opponents' canastas",
+          (_d("meld_triple", "all", (), -1),)),
     Claim("I", "Close a canasta as soon as you can", "canasta-palace.com, lesson 1",
-          "close a mixed canasta now (spend a wild) vs keep the meld natural",
-          needs="an arm that drops the closing wild from the turn as played"),
+          "a meld of six naturals and a wild held: draw, close it with the wild and discard vs "
+          "draw and discard (keep it natural)", (_d("close_mixed", "all", (), 1),)),
     Claim("J", "When ahead, milk the hand; when behind, end it fast", "Card Games For Dummies",
-          "go out now vs play on, by the game-score margin",
-          needs="the game-score margin as a grouping of the go-out experiment"),
+          "go out now vs play on, the positions given game scores (level, 4,000 ahead or "
+          "behind); also by canastas, pile size and the opponents' opening",
+          (_d("go_out_margin", "margin", ("ahead",), -1),
+           _d("go_out_margin", "margin", ("behind",), 1))),
     Claim("K", "A special hand is the way out of a hand with points but no clean triple",
-          "canastagal.blogspot.com, 2015-11", "chase the special hand vs play normally",
-          "special", "all", (), 1),
+          "canastagal.blogspot.com, 2015-11",
+          "chase the special hand vs play normally, by natural triple held and opening minimum "
+          "(125/155/180)", (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
     Claim("L", "Keep a three for the Straight", "(no source gives a number)",
           "keep the three vs lay it, by distinct ranks held",
-          needs="a what-if position holding a three and a keep-or-lay choice (DEAL-5)"),
+          needs="a keep-or-lay choice for a three (DEAL-5) in the engine's what-if choices; "
+          "the sampled positions hold no three"),
 )  # fmt: skip
 
 
@@ -100,34 +140,51 @@ def _pooled(rows: pd.DataFrame) -> tuple[float, float, float]:
     return est, est - z * se, est + z * se
 
 
-def verdicts(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """One row per claim: its source, experiment, verdict, and effect of following it (net
-    points a hand) with its 95% interval; read from ``analysis.decisions.tables`` output."""
+def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
+    """One row per claim: its source, experiment, verdict, and effect of following it with its
+    95% interval; read from ``analysis.decisions.tables`` output. ``thresholds``
+    (``analysis.decisions.thresholds``) give a claimed sign change in words."""
+    from analysis.decisions import BY_KEY, describe_threshold
+
+    found = {(t.experiment, t.grouping): t for t in thresholds}
     rows = []
     for c in CLAIMS:
         row = {"id": c.id, "claim": c.claim, "source": c.source, "test": c.test,
                "experiment": c.experiment, "verdict": "not measured", "effect": np.nan,
-               "ci_low": np.nan, "ci_high": np.nan, "hands": 0, "note": c.needs}  # fmt: skip
-        t = tables.get(f"decision_{c.experiment}") if c.experiment else None
-        if c.experiment and t is None:
-            row["note"] = "its experiment was not run or found no position"
-        if t is not None:
-            part = t[(t["grouping"] == c.grouping) & (t["hands"] > 0)]
-            if c.situations:
-                part = part[part["situation"].isin(c.situations)]
+               "ci_low": np.nan, "ci_high": np.nan, "hands": 0, "note": c.needs,
+               "unit": c.unit, "threshold": ""}  # fmt: skip
+        if c.threshold in found:
+            row["threshold"] = describe_threshold(found[c.threshold], BY_KEY[c.threshold[0]])
+        signed, pooled = [], []
+        missing = [p.table for p in c.parts if p.table not in tables]
+        for p in c.parts:
+            t = tables.get(p.table)
+            if t is None:
+                continue
+            part = t[(t["grouping"] == p.grouping) & (t["hands"] > 0)]
+            if p.situations:
+                part = part[part["situation"].isin(p.situations)]
             if len(part):
-                v = part["verdict"].to_numpy() * c.favours
-                if (v > 0).any() and (v < 0).any():
-                    verdict = "mixed"
-                elif (v > 0).any():
-                    verdict = "supported"
-                elif (v < 0).any():
-                    verdict = "contradicted"
-                else:
-                    verdict = "no clear difference"
-                est, lo, hi = _pooled(part)
-                lo, hi = sorted((c.favours * lo, c.favours * hi))
-                row |= {"verdict": verdict, "effect": c.favours * est, "ci_low": lo,
-                        "ci_high": hi, "hands": int(part["hands"].sum()), "note": ""}  # fmt: skip
+                signed.append(part["verdict"].to_numpy() * p.favours)
+                est = part["estimate"] - (0.5 if p.table == "first_pickup" else 0)
+                pooled.append(part.assign(estimate=est * p.favours))
+        if c.parts and missing and not signed:
+            row["note"] = "its experiment was not run or found no position"
+        if signed:
+            v = np.concatenate(signed)
+            if (v > 0).any() and (v < 0).any():
+                verdict = "mixed"
+            elif (v > 0).any():
+                verdict = "supported"
+            elif (v < 0).any():
+                verdict = "contradicted"
+            else:
+                verdict = "no clear difference"
+            est, lo, hi = _pooled(pd.concat(pooled, ignore_index=True))
+            if c.id == "G":  # a share: back on its own scale
+                est, lo, hi = est + 0.5, lo + 0.5, hi + 0.5
+            row |= {"verdict": verdict, "effect": est, "ci_low": lo, "ci_high": hi,
+                    "hands": int(sum(int(x["hands"].sum()) for x in pooled)),
+                    "note": ""}  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows)

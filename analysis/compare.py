@@ -46,45 +46,39 @@ SUMMARY_KEYS = (
 )
 
 
-def takes_chunk_size(func: Callable) -> bool:
-    """Does ``func`` take the runner's ``chunk_size`` (and not have it fixed already)?"""
-    import inspect
+def resolve_simulate(simulate=None) -> Callable:
+    """How a comparison plays its runs: ``run(n, policies, seed, n_jobs, ruleset)``.
 
-    if "chunk_size" in getattr(func, "keywords", {}):  # a functools.partial that fixed it
-        return False
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
-    return "chunk_size" in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+    ``simulate`` is the engine (``analysis.engine.Engine``; None: ``SimEngine``, the package's),
+    whose ``simulate`` takes the runner's ``chunk_size``: with several jobs it gets chunks sized
+    so every job has work (``sim.jobs.chunk_size_for``: 2,000 slow deals are not one chunk on
+    one worker); the rows do not depend on it. A plain function is called as
+    ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` and nothing else (no
+    runner options: it is not asked what it takes)."""
+    from analysis.engine import Engine, as_engine
 
+    if simulate is not None and not isinstance(simulate, Engine):
+        if not callable(simulate):
+            raise CanastaError(f"simulate: {simulate!r} is neither an engine nor a function")
+        fn = simulate
 
-def resolve_simulate(simulate: Callable | None = None) -> Callable:
-    """The simulate function: ``simulate`` if given, else the engine's ``sim.simulate``.
+        def call(n, policies, seed=0, n_jobs=1, ruleset=None):
+            kw = {"seed": seed, "n_jobs": n_jobs}
+            if ruleset is not None:
+                kw["ruleset"] = ruleset
+            return fn(n, policies=tuple(policies), **kw)
 
-    The result takes ``(n, policies=(A, B), seed=S, n_jobs=J, ruleset=R)``; ``ruleset=None``
-    is not passed on, so an engine without a ruleset argument still works with defaults. With
-    several jobs, a simulate that takes the runner's ``chunk_size`` gets chunks sized so every
-    job has work (``sim.jobs.chunk_size_for``: 2,000 slow deals are not one chunk on one
-    worker); the rows do not depend on it.
-    """
-    if simulate is None:
-        import sim
-
-        simulate = getattr(sim, "simulate", None)
-        if simulate is None:
-            raise CanastaError("the engine's sim.simulate is not available in this build")
-    chunked = takes_chunk_size(simulate)
+        return call
+    engine = as_engine(simulate)
 
     def run(n, policies, seed=0, n_jobs=1, ruleset=None):
-        kw = {"seed": seed, "n_jobs": n_jobs}
-        if ruleset is not None:
-            kw["ruleset"] = ruleset
-        if chunked and n_jobs != 1:
+        chunk = None
+        if n_jobs != 1:
             from sim.jobs import chunk_size_for
 
-            kw["chunk_size"] = chunk_size_for(n, n_jobs)
-        return simulate(n, policies=tuple(policies), **kw)
+            chunk = chunk_size_for(n, n_jobs)
+        return engine.simulate(n, tuple(policies), seed=seed, n_jobs=n_jobs, ruleset=ruleset,
+                               chunk_size=chunk)  # fmt: skip
 
     return run
 

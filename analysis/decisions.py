@@ -39,13 +39,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
-from analysis import multiple
+from analysis import multiple, specs
 from sim import encoding as E
 
 ALPHA = 0.05  #: family-wise error rate of the Holm correction
@@ -55,190 +55,11 @@ STRONG = "strong"  #: placeholder in an arm: the strongest fast policy of the re
 
 
 # ---------------------------------------------------------------------------------------
-# What is tested
+# What is tested: the spec files of the ``experiments`` package (``analysis.specs``)
 # ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Grouping:
-    """Situations of one experiment: bins of one feature of the position."""
-
-    key: str
-    feature: str
-    bins: tuple[tuple[int, int, str], ...]  #: (low, high, label), in order
-    phrase: str  #: "holding {label} sevens": the situation in words
-    until: str = ""  #: "until you hold {low}": a threshold in words (ordered features)
-
-
-@dataclass(frozen=True)
-class Experiment:
-    key: str
-    title: str
-    do: str  #: arm A in the imperative: "start a sevens meld now"
-    dont: str  #: arm B: "hold your sevens"
-    do_ing: str  #: arm A as a gerund: "starting a sevens meld now"
-    dont_ing: str  #: arm B as a gerund: "holding the sevens"
-    arms: tuple[tuple[str, str], tuple[str, str]]  #: (choice, the team's policy) per arm
-    conditioned: tuple[int, ...]  #: arms whose choice must have been made in a deal
-    select: Callable[[dict], bool] = field(repr=False)
-    groupings: tuple[Grouping, ...] = ()
-
-    @property
-    def table(self) -> str:
-        return f"decision_{self.key}"
-
-
-STOCK = Grouping(
-    "stock",
-    "stock",
-    ((40, 999, "40+"), (20, 39, "20–39"), (0, 19, "0–19")),
-    "with {label} cards left in the stock",
-)
-TURN = Grouping(
-    "turn",
-    "turn",
-    ((0, 11, "0–11"), (12, 23, "12–23"), (24, 999, "24+")),
-    "on turns {label} of the hand",
-    "until turn {low}",
-)
-OPENED = Grouping(
-    "opened",
-    "opened",
-    ((0, 0, "not opened"), (1, 1, "opened")),
-    "when your team has {label}",
-)
-
-
-def _held(rank: str, feature: str) -> Grouping:
-    bins = ((3, 3, "3"), (4, 4, "4"), (5, 99, "5+"))
-    return Grouping(f"held_{feature}", feature, bins, f"holding {{label}} {rank}",
-                    f"until you hold {{low}} {rank}")  # fmt: skip
-
-
-def _natural(kind_key: str, meld: str):
-    def select(f: dict) -> bool:
-        return f[kind_key] >= 3 and not f[f"{meld}_meld"] and not f[f"{meld}_dead"]
-
-    return select
-
-
-EXPERIMENTS: tuple[Experiment, ...] = (
-    Experiment(
-        "sevens",
-        "Start a sevens meld now, or hold the sevens",
-        "start a sevens meld now",
-        "hold your sevens",
-        "starting a sevens meld now",
-        "holding the sevens",
-        (("meld_sevens", STRONG), ("hold_sevens", STRONG)),
-        (0, 1),
-        _natural("sevens", "sevens"),
-        (_held("sevens", "sevens"), STOCK, TURN),
-    ),
-    Experiment(
-        "aces",
-        "Start an aces meld now, or hold the aces",
-        "start an aces meld now",
-        "hold your aces",
-        "starting an aces meld now",
-        "holding the aces",
-        (("meld_aces", STRONG), ("hold_aces", STRONG)),
-        (0, 1),
-        _natural("aces", "aces"),
-        (_held("aces", "aces"), STOCK, TURN),
-    ),
-    Experiment(
-        "aces_wild",
-        "Open with aces and wilds (MELD-7), or with the aces alone",
-        "put wilds in your opening aces meld",
-        "open with natural aces",
-        "putting wilds in the opening aces meld",
-        "opening with natural aces",
-        (("meld_aces_wild", STRONG), ("meld_aces", STRONG)),
-        (0, 1),
-        lambda f: f["aces"] >= 3 and f["wilds"] >= 1 and not f["opened"] and not f["aces_meld"],
-        (
-            Grouping(
-                "wilds_held",
-                "wilds",
-                ((1, 1, "1 wild"), (2, 99, "2+ wilds")),
-                "holding {label}",
-                "until you hold {low} wilds",
-            ),
-        ),
-    ),
-    Experiment(
-        "pile",
-        "Take the pile, or draw, when the rules allow the pile",
-        "take the pile",
-        "draw from the stock",
-        "taking the pile",
-        "drawing",
-        (("take_pile", STRONG), ("draw", STRONG)),
-        (0, 1),
-        lambda f: f["can_take"],
-        (
-            Grouping(
-                "pile_size",
-                "pile",
-                ((1, 5, "1–5"), (6, 10, "6–10"), (11, 999, "11+")),
-                "with {label} cards in the pile",
-                "until the pile holds {low}",
-            ),
-            OPENED,
-        ),
-    ),
-    Experiment(
-        "go_out",
-        "Go out now, or keep playing",
-        "go out as soon as you can",
-        "keep playing",
-        "going out at once",
-        "playing on",
-        (("policy", STRONG), ("stay_in", STRONG)),
-        (1,),
-        lambda f: f["went_out"],
-        (STOCK, TURN),
-    ),
-    Experiment(
-        "special",
-        "Chase a special hand 1–3 cards away, or play normally",
-        "chase the special hand",
-        "play normally",
-        "chasing the special hand",
-        "playing normally",
-        (("policy", "special_chaser"), ("policy", STRONG)),
-        (),
-        lambda f: not f["opened"] and 1 <= f["special_distance"] <= 3,
-        (
-            Grouping(
-                "distance",
-                "special_distance",
-                ((1, 1, "1 card"), (2, 2, "2 cards"), (3, 3, "3 cards")),
-                "{label} from a special hand",
-            ),
-        ),
-    ),
-    Experiment(
-        "wild",
-        "Start a wild meld, or not",
-        "start a wild meld",
-        "keep your wilds out of a wild meld",
-        "starting a wild meld",
-        "not starting one",
-        (("meld_wilds", STRONG), ("hold_wilds", STRONG)),
-        (0, 1),
-        lambda f: f["wilds"] >= 3 and not f["wild_meld"],
-        (
-            Grouping(
-                "wilds_held",
-                "wilds",
-                ((3, 3, "3 wilds"), (4, 99, "4+ wilds")),
-                "holding {label}",
-                "until you hold {low} wilds",
-            ),
-            OPENED,
-        ),
-    ),
-)
+Grouping = specs.GroupingSpec
+Experiment = specs.ExperimentSpec
+EXPERIMENTS: tuple[Experiment, ...] = specs.builtin()
 BY_KEY = {e.key: e for e in EXPERIMENTS}
 
 
@@ -329,7 +150,7 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     """The position the current player of ``game`` faces at the start of its turn (the draw
     step), as an ``analysis.whatif.Position`` (key ``position``) and its features. ``lazy``:
     the Position is made when the key is first read (:class:`Snapshot`)."""
-    from sim.legality import canastas, is_dead
+    from sim.legality import canastas, is_dead, opening_min
     from sim.policies.builtin import special_targets
 
     st = game.state
@@ -356,6 +177,12 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     need = np.zeros((3, E.N_KINDS), dtype=np.int64)
     distance = min(special_targets(np.ascontiguousarray(h), need[0], need[1], need[2]))
     m = np.ascontiguousarray(melds)
+    opp = 1 - team
+    pile_kinds = st[E.ST_PILE : E.ST_PILE + n_pile]
+    sevens_pile = int(np.count_nonzero(pile_kinds == E.SEVEN))
+    aces_pile = int(np.count_nonzero(pile_kinds == E.ACE))
+    triples = [k for k in range(E.FIRST_NATURAL, E.ACE) if k != E.SEVEN and h[k] >= 3]
+    own_score, opp_score = int(st[E.ST_SCORES + team]), int(st[E.ST_SCORES + opp])
     snap = Snapshot(
         {
             "seat": p,
@@ -376,6 +203,24 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
             "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
             "special_distance": int(distance) if special_rules else 99,
             "went_out": False,
+            # what else a player can count at the table (analysis.specs.FEATURES)
+            "hand_size": int(h.sum()),
+            "opp_opened": int(st[E.ST_OPENED + opp]),
+            "opp_canastas": int(canastas(m, opp)),
+            "sevens_pile": sevens_pile,
+            "aces_pile": aces_pile,
+            "sevens_gone": sevens_pile + int(melds[opp, E.SEVEN, 0]),
+            "aces_gone": aces_pile + int(melds[opp, E.ACE, 0]),
+            "natural_triple": int(bool(triples)),
+            "natural_six": int(
+                any(
+                    melds[team, k, 0] == 6 and not melds[team, k, 1:].sum()
+                    for k in range(E.FIRST_NATURAL, E.ACE)
+                    if k != E.SEVEN
+                )
+            ),
+            "margin": own_score - opp_score,
+            "min_meld": int(opening_min(own_score)),
         }
     )
     snap.cards = cards
@@ -385,7 +230,12 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
 
 
 def sample_positions(
-    hands: int, seed: int = 0, policy: str | None = None, ruleset=None, n_jobs: int = 1
+    hands: int,
+    seed: int = 0,
+    policy: str | None = None,
+    ruleset=None,
+    n_jobs: int = 1,
+    summaries: list | None = None,
 ) -> list[Snapshot]:
     """Snapshots of every turn start of ``hands`` hands of ``policy`` (default the strongest
     fast one) against itself; hand ``h`` is ``sim.Game(seed, hand_id=h)``. Each snapshot's
@@ -393,7 +243,8 @@ def sample_positions(
     in that turn. ``n_jobs``: blocks of hands in parallel (``sim.runner.parallel_map``); the
     snapshots are the same, in the same order, for any number. Their Positions are made when
     read (:class:`Snapshot`): sent back from a worker as Positions, ~40 a hand at ~0.1 ms
-    each, they had cost more than the play (issue 12)."""
+    each, they had cost more than the play (issue 12). ``summaries``: a list that gets one
+    :func:`hand_summary` per hand, in hand order."""
     from sim.policies.registry import parse, strongest_fast
     from sim.ruleset import as_ruleset
     from sim.runner import check_jobs, parallel_map
@@ -405,10 +256,45 @@ def sample_positions(
     block = max(1, -(-hands // (4 * n_jobs)))  # a few blocks a worker: even finishing times
     tasks = [(range(b, min(b + block, hands)), seed, name, ruleset)
              for b in range(0, hands, block)]  # fmt: skip
-    return [snap for part in parallel_map(_sample_hands, tasks, n_jobs) for snap in part]
+    parts = list(parallel_map(_sample_hands, tasks, n_jobs))
+    if summaries is not None:
+        summaries.extend(row for _, rows in parts for row in rows)
+    return [snap for part, _ in parts for snap in part]
 
 
-def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snapshot]:
+def hand_summary(g, h: int, first_take: tuple[int, int]) -> dict:
+    """What a played hand shows a table (``analysis.numbers``): its score items per team, the
+    canastas of each kind, the special hand, and the first pickup of the pile (team, size)."""
+    st = g.state
+    items = g.score_items()
+    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
+        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
+    )
+    row = {"hand": h, "turns": int(st[E.ST_TURN]), "end_reason": g.end_reason,
+           "out_team": g.out_team, "special": g.special_hand[0],
+           "special_team": g.special_hand[1], "first_take_team": first_take[0],
+           "first_take_size": first_take[1]}  # fmt: skip
+    for t in range(E.N_TEAMS):
+        for i, name in enumerate(E.SCORE_ITEMS):
+            row[f"team{t}_{name}"] = int(items[t, i])
+        row[f"team{t}_score"] = int(items[t].sum())
+        kinds = dict.fromkeys(("natural", "mixed", "sevens", "aces", "wild"), 0)
+        for k in range(E.N_KINDS):
+            nat, two, joker = (int(x) for x in melds[t, k])
+            if nat + two + joker < E.CANASTA:
+                continue
+            if k == E.WILD_MELD:
+                kinds["wild"] += 1
+            elif k in (E.SEVEN, E.ACE):
+                kinds["sevens" if k == E.SEVEN else "aces"] += 1
+            else:
+                kinds["natural" if two + joker == 0 else "mixed"] += 1
+        for kind, n in kinds.items():
+            row[f"team{t}_canasta_{kind}"] = n
+    return row
+
+
+def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset):
     """:func:`sample_positions` of the hands ``hand_ids``, in this process (``ruleset``: a
     ``Ruleset``, as :func:`sample_positions` made it)."""
     import sim
@@ -417,10 +303,10 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snap
 
     specials = ruleset.to_array()[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON
     spec, params, _ = parse(policy)
-    out = []
+    out, summaries = [], []
     for h in hand_ids:
         g = sim.Game(seed=seed, hand_id=h, rules=ruleset)
-        last_turn, current = -1, None
+        last_turn, current, first_take = -1, None, (-1, 0)
         while not g.is_over:
             st = g.state
             if int(st[E.ST_PHASE]) == E.PH_DRAW and int(st[E.ST_TURN]) != last_turn:
@@ -433,19 +319,52 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset) -> list[Snap
                     current = None
             obs = g.observation()  # one for both: Game.policy_action would observe again
             a = int(forced_action(obs))
-            g.apply(a if a >= 0 else g.decide(spec, params, obs))
+            a = a if a >= 0 else g.decide(spec, params, obs)
+            if a == E.A_TAKE_PILE and first_take[0] < 0:
+                first_take = (int(st[E.ST_PLAYER]) % E.N_TEAMS, int(st[E.ST_PILE_N]))
+            g.apply(a)
+        summaries.append(hand_summary(g, h, first_take))
         went = g.out_team
         if current is not None and went == current["team"] and g.special_hand[1] < 0:
             current["went_out"] = int(g.state[E.ST_PLAYER]) == current["seat"]
-    return out
+    return out, summaries
 
 
 def choose(snaps: Sequence[dict], exp: Experiment, positions: int, seed: int) -> list[dict]:
     """Up to ``positions`` snapshots where ``exp``'s decision arises, drawn at random."""
     pool = [s for s in snaps if exp.select(s)]
-    rng = np.random.default_rng([seed, EXPERIMENTS.index(exp)])
+    rng = np.random.default_rng([seed, exp.number])
     order = rng.permutation(len(pool))
-    return [pool[i] for i in order[:positions]]
+    if not exp.balance:
+        return [pool[i] for i in order[:positions]]
+    # positions.balance: taken in turn from each value of the feature (rare values get their
+    # share while they last), each value's positions in the random order
+    groups: dict[int, list[int]] = {}
+    for i in order:
+        groups.setdefault(int(pool[i][exp.balance]), []).append(i)
+    queues = [groups[v] for v in sorted(groups)]
+    out: list[int] = []
+    while len(out) < min(positions, len(pool)):
+        for q in queues:
+            if q and len(out) < positions:
+                out.append(q.pop(0))
+    return [pool[i] for i in out]
+
+
+def scored(snap: Snapshot, exp: Experiment, i: int) -> Snapshot:
+    """Position ``i`` of ``exp`` with the game scores of its spec given in turn
+    (``positions.scores``: a generator of positions over the sampled ones); as is without."""
+    if not exp.scores:
+        return snap
+    from sim.legality import opening_min
+
+    team = snap["team"]
+    mine, theirs = exp.scores[i % len(exp.scores)]
+    scores = (mine, theirs) if team == 0 else (theirs, mine)
+    out = Snapshot({k: v for k, v in snap.items() if k != "position"})
+    out.cards = (*snap.cards[:2], scores, *snap.cards[3:])
+    out["margin"], out["min_meld"] = mine - theirs, int(opening_min(mine))
+    return out
 
 
 # ---------------------------------------------------------------------------------------
@@ -458,7 +377,7 @@ def _policies(team: int, arm_policy: str, strong: str) -> tuple[str, str]:
 
 def position_seed(seed: int, exp: Experiment, i: int) -> int:
     """The seed of position ``i`` of ``exp``: both arms use it (paired deals)."""
-    return (seed * 1_000_003 + EXPERIMENTS.index(exp) * 10_007 + i) % (2**31)
+    return (seed * 1_000_003 + exp.number * 10_007 + i) % (2**31)
 
 
 def play_arms(
@@ -478,6 +397,8 @@ def play_arms(
 
     pos, team = snap["position"], snap["team"]
     nets, applied = [], []
+    if exp.scripts:
+        return _play_scripts(snap, exp, deals, seed, strong, ruleset)
     for choice, arm_policy in exp.arms:
         policies = _policies(team, arm_policy, strong)
         if play is None:  # the engine's arrays: no records frame to build and sort
@@ -485,13 +406,13 @@ def play_arms(
 
             scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,
                                              ruleset=ruleset)  # fmt: skip
-            nets.append((scores[:, team] - scores[:, 1 - team]).astype(np.float64))
+            nets.append(_outcome(exp.outcome, scores[:, team], scores[:, 1 - team]))
             applied.append(done)
             continue
         rec = resolve_play(play)(deals, pos, choice, seed=seed, policies=policies,
                                  ruleset=ruleset).sort_values("hand_id")  # fmt: skip
         own, opp = rec[f"score_team{team}"], rec[f"score_team{1 - team}"]
-        nets.append((own - opp).to_numpy(dtype=np.float64))
+        nets.append(_outcome(exp.outcome, own.to_numpy(), opp.to_numpy()))
         applied.append(rec["applied"].to_numpy(dtype=bool))
     mask = np.ones(deals, dtype=bool)
     for k in exp.conditioned:
@@ -507,12 +428,124 @@ def play_arms(
     }
 
 
-def _play_arms_task(snap, key, deals, seed, strong, ruleset, play) -> dict:
-    """:func:`play_arms` for a worker (the experiment by its key: a name travels, not code)."""
-    return play_arms(snap, BY_KEY[key], deals, seed, strong, ruleset, play)
+def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
+    """The action ids of a scripted arm's ``steps`` (``analysis.specs.SCRIPT_STEPS``) at
+    ``snap``'s position, from the player's hand and the team's melds; None if a step has no
+    card to act on here."""
+    pos, team = snap["position"], snap["team"]
+    held = np.bincount(E.CARD_KIND[pos.hand], minlength=E.N_KINDS)
+    melded = np.zeros((E.N_KINDS, 3), dtype=np.int64)
+    for group in pos.melds.get(team, ()):
+        kinds = E.CARD_KIND[np.asarray(group)]
+        nat = [k for k in kinds.tolist() if k not in (E.TWO, E.JOKER)]
+        slot = nat[0] if nat else E.WILD_MELD
+        melded[slot] += (len(nat), int(np.sum(kinds == E.TWO)), int(np.sum(kinds == E.JOKER)))
+    plain = [k for k in range(E.FIRST_NATURAL, E.ACE) if k != E.SEVEN]
+    out = []
+    for step in steps:
+        a = -1
+        if step == "draw":
+            a = E.A_DRAW
+        elif step in ("discard seven", "discard ace"):
+            k = E.SEVEN if step == "discard seven" else E.ACE
+            a = E.A_DISCARD + k if held[k] else -1
+        elif step == "discard other":
+            have = [k for k in plain if held[k]]
+            if have:
+                a = E.A_DISCARD + min(have, key=lambda k: (held[k], E.KIND_VALUE[k], k))
+        elif step == "meld triple":
+            have = [k for k in plain if held[k] >= 3 and not melded[k].sum()]
+            if have:
+                a = int(E.MELD_ACTION[max(have, key=lambda k: (held[k], k)), 3, 0, 0])
+        elif step == "add wild":
+            six = [k for k in plain if melded[k, 0] == 6 and not melded[k, 1:].sum()]
+            if six and held[E.TWO] + held[E.JOKER]:
+                two = 1 if held[E.TWO] else 0
+                a = int(E.MELD_ACTION[six[0], 0, two, 1 - two])
+        if a < 0:
+            return None
+        out.append(a)
+    return out
 
 
-FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance")
+def _play_scripts(snap, exp, deals, seed, strong, ruleset) -> dict:
+    """``play_arms`` for scripted arms: both scripts on the same deals (``sim.play_script``,
+    one row per deal and script); only deals where every step of both was made count."""
+    from sim.api import play_script
+    from sim.engine.intercept import NO_ACTION
+
+    team = snap["team"]
+    rows = [script_actions(snap, s) for s in exp.scripts]
+    if any(r is None for r in rows):
+        return {"diff": np.nan, "net_a": np.nan, "net_b": np.nan, "deals": 0, "applied": 0.0}
+    width = max(1, *(len(r) for r in rows))
+    scripts = np.full((2, width), NO_ACTION, dtype=np.int64)
+    for i, r in enumerate(rows):
+        scripts[i, : len(r)] = r
+    policies = _policies(team, exp.arms[0][1], strong)
+    rec = play_script(deals, snap["position"], scripts, seed=seed, policies=policies,
+                      ruleset=ruleset).sort_values(["hand_id", "script"])  # fmt: skip
+    own = rec[f"score_team{team}"].to_numpy().reshape(deals, 2)
+    opp = rec[f"score_team{1 - team}"].to_numpy().reshape(deals, 2)
+    done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
+    nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
+    mask = np.ones(deals, dtype=bool)
+    for k in exp.conditioned:
+        mask &= done[:, k]
+    diff = nets[0] - nets[1]
+    used = int(mask.sum())
+    return {
+        "diff": float(diff[mask].mean()) if used else float("nan"),
+        "net_a": float(nets[0][mask].mean()) if used else float("nan"),
+        "net_b": float(nets[1][mask].mean()) if used else float("nan"),
+        "deals": used,
+        "applied": used / deals,
+    }
+
+
+def _outcome(name: str, own, opp) -> np.ndarray:
+    """The spec's outcome column per deal (``analysis.specs.OUTCOMES``)."""
+    x = {"net": lambda: own - opp, "own": lambda: own, "opp": lambda: opp}[name]()
+    return np.asarray(x, dtype=np.float64)
+
+
+def _play_arms_task(snap, exp, deals, seed, strong, ruleset, play) -> dict:
+    """:func:`play_arms` for a worker (the experiment is data: its spec travels)."""
+    return play_arms(snap, exp, deals, seed, strong, ruleset, play)
+
+
+def resolve(experiments) -> list[Experiment]:
+    """Experiments by key (the report's, ``BY_KEY``) or as specs (``analysis.specs``)."""
+    out = []
+    for e in experiments:
+        if isinstance(e, Experiment):
+            out.append(e)
+        elif e in BY_KEY:
+            out.append(BY_KEY[e])
+        else:
+            raise specs.SpecError(f"unknown experiment {e!r}: choose from {', '.join(BY_KEY)}")
+    keys = [e.key for e in out]
+    if len(set(keys)) != len(keys):
+        raise specs.SpecError(f"experiments: a key is repeated ({', '.join(keys)})")
+    return out
+
+
+def experiments_of(raw: pd.DataFrame) -> list[Experiment]:
+    """The experiments of :func:`run_experiments` rows, in the order they were run."""
+    known = raw.attrs.get("specs") or {}
+    out = []
+    for key in dict.fromkeys(raw["experiment"]) if len(raw) else ():
+        exp = known.get(key) or BY_KEY.get(key)
+        if exp is None:
+            raise specs.SpecError(f"rows of experiment {key!r}, whose spec is unknown")
+        out.append(exp)
+    return out
+
+
+FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance",
+            "hand_size", "opp_opened", "canastas", "opp_canastas", "sevens_pile", "aces_pile",
+            "sevens_gone", "aces_gone", "natural_triple", "natural_six", "margin",
+            "min_meld")  # fmt: skip
 
 
 def run_experiments(
@@ -541,17 +574,18 @@ def run_experiments(
     seed = check_seed(seed)
     n_jobs = check_jobs(n_jobs)
     strong = policy or strongest_fast()
-    chosen = [BY_KEY[k] for k in experiments] if experiments else list(EXPERIMENTS)
+    chosen = resolve(experiments) if experiments else list(EXPERIMENTS)
     n_hands = sample_hands or max(100, 6 * positions)
     if progress:
         progress(f"decision experiments: sampling positions from {n_hands:,} hands of {strong}")
-    snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs)
+    summaries: list[dict] = []
+    snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs, summaries)
     rows = []
     for exp in chosen:
-        picked = choose(snaps, exp, positions, seed)
+        picked = [scored(s, exp, i) for i, s in enumerate(choose(snaps, exp, positions, seed))]
         if progress:
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
-        tasks = [(snap, exp.key, deals, position_seed(seed, exp, i), strong, ruleset, play)
+        tasks = [(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
                  for i, snap in enumerate(picked)]  # fmt: skip
         for snap, r in zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True):
             rows.append({"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
@@ -559,7 +593,8 @@ def run_experiments(
     cols = ["experiment", "hand", "seat", *FEATURES, "diff", "net_a", "net_b", "deals", "applied"]
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {"policy": strong, "deals": deals, "positions": positions, "seed": seed,
-                  "sample_hands": n_hands}  # fmt: skip
+                  "sample_hands": n_hands, "specs": {e.key: e for e in chosen},
+                  "hands": summaries}  # fmt: skip
     return out
 
 
@@ -611,11 +646,19 @@ def tables(
     confidence: float = iv.CONFIDENCE,
     correction: str = CORRECTION,
     alpha: float = ALPHA,
+    experiments=None,
 ) -> dict[str, pd.DataFrame]:
     """One table per experiment (``decision_<key>``): an ``all`` row, then a row per situation
-    of each grouping; p-values adjusted across every row of every table."""
+    of each grouping; p-values adjusted across every row of every table. ``experiments``
+    (keys or specs): default those of the rows (:func:`experiments_of`)."""
+    chosen = experiments_of(raw) if experiments is None else resolve(experiments)
+    hands = raw.attrs.get("hands")
+    raw = raw.copy(deep=False)
+    raw.attrs = {}  # every filtered copy would deep-copy the hand summaries
     out = {}
-    for exp in EXPERIMENTS:
+    by_table = {}
+    for exp in chosen:
+        by_table[exp.table] = exp
         part = raw[raw["experiment"] == exp.key]
         if part.empty:
             continue
@@ -627,24 +670,42 @@ def tables(
                 rows.append({"grouping": g.key, "situation": label, "low": low,
                              **_situation(sel, confidence)})  # fmt: skip
         out[exp.table] = pd.DataFrame(rows)
-    if not out:
+    pickup = None
+    if hands:  # claim G's statistic joins the family: one correction across the report
+        from analysis.numbers import first_pickup
+
+        pickup = first_pickup(pd.DataFrame(hands))
+    if not out and pickup is None:
         return out
-    p_all = np.concatenate([_p_values(t) for t in out.values()])
+    parts = [_p_values(t) for t in out.values()]
+    if pickup is not None:
+        parts.append(pickup["p"].to_numpy(dtype=np.float64))
+    p_all = np.concatenate(parts)
     adj = multiple.adjust(p_all, correction)
     i = 0
     method = multiple.METHODS[correction]
+    family = f"{method}, alpha {alpha:g}, across {len(p_all)} situations"
+    if pickup is not None:
+        n = len(pickup)
+        pickup["p_adj"] = adj[len(p_all) - n :]
+        pickup["verdict"] = verdicts(pickup["estimate"] - 0.5, pickup["p_adj"], alpha)
+        said = {1: "the first-pickup team wins more", -1: "the other team wins more"}
+        pickup["better"] = [said.get(int(x), "no clear difference") for x in pickup["verdict"]]
+        pickup.attrs["correction"] = family
     for key, t in out.items():
         n = len(t)
         t["p"], t["p_adj"] = p_all[i : i + n], adj[i : i + n]
         i += n
         t["verdict"] = verdicts(t["estimate"], t["p_adj"], alpha)
-        exp = BY_KEY[key.removeprefix("decision_")]
+        exp = by_table[key]
         t["better"] = [{1: exp.do, -1: exp.dont}.get(int(x), "no clear difference")
                        for x in t["verdict"]]  # fmt: skip
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
-        t.attrs["correction"] = f"{method}, alpha {alpha:g}, across {len(p_all)} situations"
+        t.attrs["correction"] = family
         out[key] = t[list(TABLE_COLUMNS)]
         out[key].attrs.update(t.attrs)
+    if pickup is not None:
+        out["first_pickup"] = pickup
     return out
 
 
@@ -772,15 +833,167 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}".replace("-", "−")
 
 
-def rules_of_thumb(tabs: dict[str, pd.DataFrame]) -> list[Rule]:
-    """One rule per experiment and grouping whose table is present, in ``EXPERIMENTS`` order."""
+def rules_of_thumb(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
+    """One rule per experiment and grouping whose table is present, in ``experiments`` order
+    (default ``EXPERIMENTS``)."""
     out = []
-    for exp in EXPERIMENTS:
+    for exp in EXPERIMENTS if experiments is None else resolve(experiments):
         t = tabs.get(exp.table)
         if t is None:
             continue
         out += [rule_of_thumb(exp, g, t) for g in exp.groupings]
     return out
+
+
+def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
+    """One rule per decision (the report's Advice): the choice over all positions with its
+    effect and interval, and the situations, of any grouping, where the verdict flips; a
+    grouping whose verdicts change sign once along an ordered feature gives the rule its
+    threshold ("hold your sevens until you hold 5"). The groupings' detail stays in the table."""
+    out = []
+    groups: dict[str, list[Experiment]] = {}
+    for e in EXPERIMENTS if experiments is None else resolve(experiments):
+        if e.table in tabs:
+            groups.setdefault(e.decision or e.key, []).append(e)
+    for same in groups.values():
+        exp, t = same[0], tabs[same[0].table]
+        per = [rule_of_thumb(exp, g, t) for g in exp.groupings]
+        cut = [r for r in per if r.text.split(" ")[0] != "It" and " until " in r.text
+               and len(set(r.verdicts) - {0}) == 2]  # fmt: skip
+        head = t[t["grouping"] == "all"].iloc[0]
+        v = int(head["verdict"])
+        verdicts_all = tuple(int(x) for x in t["verdict"])
+        n = int(head["positions"])
+        overall = f"{_pts(head['estimate'])} {_ci(head)} over all {n:,} positions"
+        if cut:
+            text = cut[0].text
+        elif v > 0:
+            text = (f"{exp.do[0].upper()}{exp.do[1:]} rather than {exp.dont}: it gains "
+                    f"{_pts(head['estimate'])[1:]} net points a hand {_ci(head)} over all "
+                    f"{n:,} positions")  # fmt: skip
+        elif v < 0:
+            text = (f"{exp.dont[0].upper()}{exp.dont[1:]} rather than {exp.do}: "
+                    f"{exp.do_ing} costs {_fmt(-head['estimate'])} net points a hand "
+                    f"[{_fmt(-head['ci_high'])}, {_fmt(-head['ci_low'])}] over all {n:,} "
+                    "positions")  # fmt: skip
+        else:
+            text = (f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
+                    f"({exp.do_ing} minus {exp.dont_ing}: {overall})")  # fmt: skip
+        said = []
+        for other in same if not cut else same[1:]:
+            ot = tabs[other.table]
+            orows = ot[(ot["grouping"] != "all") & (ot["hands"] > 0)]
+            flips = orows[(orows["verdict"] != 0) & (orows["verdict"] != v)]
+            by_key = {g.key: g for g in other.groupings}
+            for _, r in flips.iterrows():
+                g = by_key[r["grouping"]]
+                arm = other.do if r["verdict"] > 0 else other.dont
+                where = g.phrase.format(label=r["situation"], low=r["low"])
+                said.append(f"{arm} {where} ({_pts(r['estimate'])} {_ci(r)})")
+        if said:
+            lead = "but" if v == 0 and not cut else "it flips:"
+            text = text.rstrip(".") + f"; {lead} " + "; ".join(dict.fromkeys(said))
+        detail = ""  # the situations are the table's rows (the item cites it)
+        out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Thresholds: where the effect changes sign along an ordered feature
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Threshold:
+    """The zero of a straight line fitted to the positions' effects along ``feature``
+    (least squares, each sampled hand's positions weighted 1/k so a hand counts once), with a
+    95% interval from resampling hands (``reps`` bootstrap draws, fixed seed)."""
+
+    experiment: str
+    grouping: str
+    feature: str
+    at: float  #: the fitted sign change (nan: the line does not cross zero in the range)
+    ci_low: float
+    ci_high: float
+    slope_sure: float  #: share of resamples whose slope has the fitted slope's sign
+    low: int  #: the range of the feature seen
+    high: int
+    hands: int
+    slope: float  #: points a hand per unit of the feature
+
+
+def _line(x, y, w):
+    sw = w.sum()
+    mx, my = (w * x).sum() / sw, (w * y).sum() / sw
+    vx = (w * (x - mx) ** 2).sum()
+    if vx <= 0:
+        return np.nan, np.nan
+    b = (w * (x - mx) * (y - my)).sum() / vx
+    return my - b * mx, b
+
+
+def threshold(exp: Experiment, grouping: Grouping, raw: pd.DataFrame, reps: int = 400,
+              seed: int = 0) -> Threshold | None:  # fmt: skip
+    """Where ``exp``'s effect changes sign along ``grouping``'s feature (None: too few)."""
+    part = raw[(raw["experiment"] == exp.key) & np.isfinite(raw["diff"])]
+    if grouping.feature not in part.columns or part["hand"].nunique() < MIN_HANDS:
+        return None
+    x = part[grouping.feature].to_numpy(dtype=np.float64)
+    y = part["diff"].to_numpy(dtype=np.float64)
+    hands = part["hand"].to_numpy()
+    uniq, inv, k = np.unique(hands, return_inverse=True, return_counts=True)
+    w = 1.0 / k[inv]
+    a, b = _line(x, y, w)
+    lo, hi = int(x.min()), int(x.max())
+    if not np.isfinite(b) or lo == hi:
+        return None
+    at = -a / b if b != 0 else np.nan
+    rng = np.random.default_rng([seed, exp.number, 7])
+    rows = [np.flatnonzero(inv == i) for i in range(len(uniq))]
+    zeros, same = [], 0
+    for _ in range(reps):
+        pick = np.concatenate([rows[i] for i in rng.integers(0, len(uniq), len(uniq))])
+        ra, rb = _line(x[pick], y[pick], w[pick])
+        if np.isfinite(rb) and rb != 0:
+            same += np.sign(rb) == np.sign(b)
+            zeros.append(-ra / rb)
+    z = np.array(zeros)
+    inside = np.isfinite(at) and lo - 0.5 <= at <= hi + 0.5
+    q = np.quantile(z, [0.025, 0.975]) if len(z) else (np.nan, np.nan)
+    at = float(at) if inside else np.nan
+    return Threshold(exp.key, grouping.key, grouping.feature, at, float(q[0]), float(q[1]),
+                     same / reps, lo, hi, len(uniq), float(b))  # fmt: skip
+
+
+def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
+    """:func:`threshold` of every ordered grouping (one with ``until``) of the experiments."""
+    out = []
+    for exp in experiments_of(raw) if experiments is None else resolve(experiments):
+        for g in exp.groupings:
+            if g.until:
+                t = threshold(exp, g, raw)
+                if t is not None:
+                    out.append(t)
+    return out
+
+
+def describe_threshold(t: Threshold, exp: Experiment) -> str:
+    """A threshold in words."""
+    gain = (
+        f"{abs(t.slope):,.0f} points a hand per unit; the slope's sign in "
+        f"{t.slope_sure:.0%} of resamples"
+    )
+    if np.isfinite(t.at):
+        side = exp.do_ing if t.slope > 0 else exp.dont_ing
+        return (f"{exp.do_ing} minus {exp.dont_ing} changes sign at {t.feature} ≈ {t.at:.1f} "
+                f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands); "
+                f"above it {side} is ahead ({gain})")  # fmt: skip
+    return (f"{exp.do_ing} minus {exp.dont_ing} does not change sign for {t.feature} "
+            f"{t.low}–{t.high} (a fitted line, {gain})")  # fmt: skip
+
+
+def threshold_text(exp: Experiment, raw: pd.DataFrame | None) -> list[str]:
+    if raw is None or raw.empty:
+        return []
+    return [describe_threshold(t, exp) for t in thresholds(raw, [exp])]
 
 
 # ---------------------------------------------------------------------------------------
@@ -792,9 +1005,11 @@ def synthetic_raw(
     deals: int = 40,
     sd: float = 400.0,
     seed: int = 0,
+    pickup_share: float | None = None,
 ) -> pd.DataFrame:
     """Rows shaped like :func:`run_experiments`' with a known effect per position
-    (``effects[key](features)``, default 0) and normal noise of ``sd`` per deal."""
+    (``effects[key](features)``, default 0) and normal noise of ``sd`` per deal; with
+    ``pickup_share``, hand summaries too (:func:`synthetic_hands`)."""
     rng = np.random.default_rng(seed)
     effects = effects or {}
     rows = []
@@ -809,7 +1024,20 @@ def synthetic_raw(
                 "wilds": int(rng.integers(1, 6)),
                 "opened": int(rng.integers(0, 2)),
                 "special_distance": int(rng.integers(1, 4)),
+                "hand_size": int(rng.integers(2, 16)),
+                "opp_opened": int(rng.integers(0, 2)),
+                "canastas": int(rng.integers(0, 4)),
+                "opp_canastas": int(rng.integers(0, 4)),
+                "sevens_pile": int(rng.integers(0, 6)),
+                "aces_pile": int(rng.integers(0, 6)),
+                "natural_triple": int(rng.integers(0, 2)),
+                "natural_six": 1,
+                "margin": int(rng.choice([-4000, 0, 4000])),
+                "min_meld": int(rng.choice([125, 155, 180])),
             }
+            f["wilds"] = 3 + i % 5 if exp.key == "wild" else f["wilds"]
+            f["sevens_gone"] = f["sevens_pile"] + int(rng.integers(0, 2))
+            f["aces_gone"] = f["aces_pile"] + int(rng.integers(0, 2))
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
             rows.append({"experiment": exp.key, "hand": i, "seat": i % 4, **f,
@@ -818,4 +1046,31 @@ def synthetic_raw(
     out = pd.DataFrame(rows)
     out.attrs |= {"policy": "synthetic", "deals": deals, "positions": positions, "seed": seed,
                   "sample_hands": positions}  # fmt: skip
+    if pickup_share is not None:
+        out.attrs["hands"] = synthetic_hands(4 * positions, pickup_share, seed)
+    return out
+
+
+def synthetic_hands(n: int, pickup_share: float = 0.5, seed: int = 0) -> list[dict]:
+    """Hand summaries shaped like :func:`hand_summary`'s: the team of the first pickup wins the
+    hand with probability ``pickup_share``; scores, canastas and penalties drawn at random."""
+    rng = np.random.default_rng([seed, 77])
+    out = []
+    kinds = ("natural", "mixed", "sevens", "aces", "wild")
+    for h in range(n):
+        first = int(rng.integers(-1, 2))  # -1: nobody took the pile
+        win, lose = int(rng.integers(500, 4000)), int(rng.integers(-500, 2000))
+        wins = rng.random() < pickup_share
+        winner = first if (first >= 0 and wins) else (1 - first if first >= 0 else 0)
+        row = {"hand": h, "turns": int(rng.integers(10, 60)), "end_reason": "out",
+               "out_team": winner, "special": "straight" if rng.random() < 0.01 else "",
+               "special_team": -1, "first_take_team": first,
+               "first_take_size": int(rng.integers(1, 25)) if first >= 0 else 0}  # fmt: skip
+        for t in range(E.N_TEAMS):
+            for name in E.SCORE_ITEMS:
+                row[f"team{t}_{name}"] = -int(rng.integers(0, 2)) * 100 if "pen" in name else 0
+            row[f"team{t}_score"] = win if t == winner else min(lose, win - 1)
+            for kind in kinds:
+                row[f"team{t}_canasta_{kind}"] = int(rng.integers(0, 3))
+        out.append(row)
     return out

@@ -11,6 +11,16 @@ own work per step (``observe``, ``apply_action``) on the states of the same hand
 engine observes at a forced step too before issue 12's third pass). Runs on any commit
 of the engine since the restructuring (issue 11), so the same script gives the baseline.
 
+``--experiments P`` instead times the report's decision experiments
+(``analysis.decisions.run_experiments``) on the seven experiments every commit since issue 14
+has (sevens, aces, aces_wild, pile, go_out, special, wild): P positions each, ``--deals``
+paired deals, one process, best of ``--rounds``; it prints positions per second (positions
+played over wall time, sampling of the positions included) and CPU seconds. Run it on the
+base worktree in the same session for the baseline (issue 34)::
+
+    .venv/bin/python benchmarks/bench_decisions.py --experiments 80 --deals 64 --rounds 2
+    cd /tmp/base && PYTHONPATH=. /path/to/.venv/bin/python benchmarks/bench_decisions.py ...
+
 ``--loop N`` instead plays N heuristic hands through a copy of the engine's hand loop (the
 policies called through ``POLICY_TYPE`` as in ``play_hands_kernel``) with one piece done
 twice, and prints each piece's marginal cost per hand: what the whole loop spends on it,
@@ -189,13 +199,38 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     print(f"| engine check, measured by leaving it out | {(best[0] - best[1024]) * 1e6:.1f} |")
 
 
+SEVEN = ("sevens", "aces", "aces_wild", "pile", "go_out", "special", "wild")
+
+
+def experiments_profile(positions: int, deals: int, rounds: int) -> None:
+    """Positions per second of the decision experiments (``--experiments``)."""
+    from analysis import decisions as D
+
+    D.run_experiments(2, 2, seed=1, sample_hands=4, experiments=list(SEVEN))  # compile, warm
+    best = None
+    for _ in range(rounds):
+        w, c = time.perf_counter(), time.process_time()
+        raw = D.run_experiments(positions, deals, seed=0, experiments=list(SEVEN))
+        w, c = time.perf_counter() - w, time.process_time() - c
+        if best is None or w < best[0]:
+            best = (w, c, len(raw))
+    w, c, n = best
+    print(f"{D.__file__}: {n} positions x {deals} deals x 2 in {w:.2f} s wall ({c:.2f} s CPU): "
+          f"{n / w:.1f} positions/s wall, {n / c:.1f} positions/s CPU")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--experiments", type=int, default=0, help="time the decision experiments")
+    ap.add_argument("--deals", type=int, default=64, help="--experiments: deals a position")
     ap.add_argument("--hands", type=int, default=40)
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--loop", type=int, default=0, help="profile the hand loop on N hands")
     ap.add_argument("--rounds", type=int, default=3, help="--loop: rounds (best of each piece)")
     args = ap.parse_args()
+    if args.experiments:
+        experiments_profile(args.experiments, args.deals, args.rounds)
+        return
     if args.loop:
         loop_profile(args.loop, args.rounds)
         return

@@ -27,9 +27,11 @@ def add_parser(subparsers) -> None:
     from reports.defaults import (
         DEFAULT_DEALS,
         DEFAULT_DECISION_DEALS,
+        DEFAULT_GAMES,
         DEFAULT_HANDS,
         DEFAULT_POLICIES,
         DEFAULT_POSITIONS,
+        QUICK,
     )
 
     p = subparsers.add_parser("report", help=HELP, description=DESCRIPTION)
@@ -63,6 +65,21 @@ def add_parser(subparsers) -> None:
         metavar="N",
         help="positions per decision experiment, for the Advice section; 0 leaves them out "
         f"(default {DEFAULT_POSITIONS})",
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=DEFAULT_GAMES,
+        metavar="N",
+        help="whole games of the strongest fast policy for the First numbers (hands and "
+        f"minutes a game); 0 leaves them out (default {DEFAULT_GAMES})",
+    )
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="a first look in under a minute warm: "
+        + ", ".join(f"--{k.replace('_', '-')} {v:,}" for k, v in QUICK.items())
+        + " unless given (the same sections, wider intervals)",
     )
     p.add_argument(
         "--decision-deals",
@@ -115,6 +132,12 @@ def run(args: argparse.Namespace) -> int:
         check_jobs,
     )
 
+    if args.quick:  # the quick sizes, where the user gave none of their own
+        from reports import defaults
+
+        for key, value in defaults.QUICK.items():
+            if getattr(args, key) == getattr(defaults, f"DEFAULT_{key.upper()}"):
+                setattr(args, key, value)
     # every number and path is checked before the simulations start (sim.validate)
     hands = check_count("--hands", args.hands, MAX_HANDS, low=0 if args.from_dirs else 2)
     check_in_memory(2 * hands, ROW_BYTES, "hands", ": ask for fewer --hands")  # a pair's runs
@@ -124,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
     policies = default_policies(parse_policies(args.policies))
     check_count("--positions", args.positions, 100_000, low=0)
     check_count("--decision-deals", args.decision_deals, 1_000_000, low=2)
+    check_count("--games", args.games, 1_000_000, low=0)
     for name in policies:
         resolve(name)  # unknown names: refused before the first run
     # pair k of the policies plays with seed + k (reports.build.plan): all must be seeds
@@ -149,6 +173,7 @@ def run(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         positions=args.positions,
         decision_deals=args.decision_deals,
+        games=args.games,
     )
     results = build(settings)
     report = assemble(results)
@@ -156,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     size = written[0].stat().st_size
     print(
         f"wrote {written[0]} ({size / 1024:,.0f} KiB; {len(results.tables)} tables, "
-        f"{len(report.figures)} figures, {len(report.advice)} rules of thumb, "
+        f"{len(report.figures)} figures, {len(report.advice)} advice items, "
         f"{len(report.sentences)} findings) in "
         f"{results.meta['seconds']:.0f} s"
         + (f"; figures in {args.figures}" if args.figures else "")

@@ -1,7 +1,7 @@
 """Build the strategy report: run (or load) the simulations, call the analysis functions.
 
 No simulation logic and no statistics live here: the runs come from the engine
-(``sim.simulate`` through ``analysis.compare.resolve_simulate``) or from run directories
+(an ``analysis.engine.Engine``: by default ``SimEngine``, ``sim.simulate``) or from run directories
 (``sim.load``), the dealt odds from ``analysis.special.dealt_odds``, and every table from an
 ``analysis`` function. This module only decides *which* runs the report needs and keeps each
 analysis table with the settings that made it, for the figures, the HTML and the narrative.
@@ -17,21 +17,19 @@ into a temporary run directory (``out=``, the runner's streaming), and each chun
 only the columns the tables need, feeds ``analysis.stream.Tally`` (per-group integer sums) and
 is dropped; a run keeps only a few compact columns per hand (``COMPACT_COLUMNS``: the duplicate
 comparison pairs deals, the score figure draws every team-hand). ``--from DIR`` reads its run
-directories the same way. A stand-in ``simulate``/``load`` without that streaming (tests) takes
-the in-memory path, whose tables the streamed ones equal (tests/test_report_memory.py).
+directories the same way. A fake engine (tests) writes its runs as run directories too
+(``analysis.engine.RecordsEngine``): there is one report path.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
-import functools
-import inspect
 import itertools
 import json
 import platform
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import metadata as _md
 
@@ -41,6 +39,7 @@ import pandas as pd
 from reports.defaults import (
     DEFAULT_DEALS,
     DEFAULT_DECISION_DEALS,
+    DEFAULT_GAMES,
     DEFAULT_HANDS,
     DEFAULT_POSITIONS,
     default_policies,
@@ -63,9 +62,10 @@ class Settings:
     quiet: bool = False
     positions: int = DEFAULT_POSITIONS  #: per decision experiment; 0 leaves them out
     decision_deals: int = DEFAULT_DECISION_DEALS  #: paired deals per position and choice
+    games: int = DEFAULT_GAMES  #: whole games for the First numbers; 0 leaves them out
 
     def __post_init__(self):
-        for name in ("hands", "deals", "positions", "decision_deals"):
+        for name in ("hands", "deals", "positions", "decision_deals", "games"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 0:
                 raise CanastaError(f"--{name} {v!r}: need a non-negative integer")
@@ -151,65 +151,6 @@ def _versions() -> dict[str, str]:
         except _md.PackageNotFoundError:
             out[pkg] = "not installed"
     return out
-
-
-def _accepts(func: Callable, name: str) -> bool:
-    """Does ``func`` take keyword ``name`` (by name or through ``**kwargs``)?"""
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-def _quiet_kw(func: Callable, show: bool) -> dict:
-    """``progress=show`` for a function that takes it (the sampler's own bar)."""
-    return {"progress": show} if _accepts(func, "progress") else {}
-
-
-def _with_kw(simulate: Callable | None, **extra) -> tuple[Callable | None, bool]:
-    """The simulate function with the keyword arguments ``extra`` fixed if it takes them, and
-    whether it did (the engine's does: its runner options; a stand-in may not)."""
-    if simulate is None:
-        import sim
-
-        simulate = getattr(sim, "simulate", None)
-        if simulate is None:
-            return None, False
-    if not extra or not all(_accepts(simulate, k) for k in extra):
-        return simulate, False
-    wrapped = functools.partial(simulate, **extra)
-    wrapped.report_source = getattr(simulate, "report_source", None) or (
-        f"{simulate.__module__}.{simulate.__qualname__}"
-    )
-    return wrapped, True
-
-
-def load_runs(dirs: Sequence[str], load: Callable | None = None) -> list[Run]:
-    """Runs from ``canasta simulate --out DIR`` directories (``sim.load``); each run's seed and
-    ruleset come from its metadata (``DataFrame.attrs['run']['settings']``)."""
-    if load is None:
-        import sim
-
-        load = getattr(sim, "load", None)
-        if load is None:
-            raise CanastaError("--from needs the runner's sim.load, which this build lacks")
-    runs = []
-    for d in dirs:
-        rec = load(d)
-        if len(rec) == 0:
-            raise CanastaError(f"run directory {d} holds no hands yet")
-        if not {"policy_team0", "policy_team1"} <= set(rec.columns):
-            raise CanastaError(f"run directory {d} holds no played hands (a dealt-odds run?)")
-        pairs = rec[["policy_team0", "policy_team1"]].drop_duplicates()
-        if len(pairs) != 1:
-            raise CanastaError(f"run directory {d} mixes several policy pairs")
-        pair = (str(pairs.iloc[0, 0]), str(pairs.iloc[0, 1]))
-        settings = rec.attrs.get("run", {}).get("settings", {})
-        seed = settings.get("seed")
-        seed = None if seed is None else int(seed)
-        runs.append(Run(pair, seed, rec, str(d), settings.get("ruleset")))
-    return runs
 
 
 def runs_ruleset(runs: Sequence[Run], asked):
@@ -304,8 +245,9 @@ def stream_run(chunks, tally, where: str) -> tuple[pd.DataFrame, tuple[str, str]
 
 
 def stream_dirs(dirs: Sequence[str], tally) -> list[Run]:
-    """``load_runs`` chunk by chunk: each run directory's chunks, only the columns the report
-    reads, fed to ``tally`` as they are read."""
+    """Runs from ``canasta simulate --out DIR`` directories, chunk by chunk: each directory's
+    chunks, only the columns the report reads, fed to ``tally`` as they are read; each run's
+    seed and ruleset from its metadata."""
     from analysis.stream import REPORT_COLUMNS, run_chunks_on_disk
     from sim.store import read_meta
 
@@ -414,10 +356,14 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     return records, tables, notes
 
 
-def _engine() -> Callable | None:
-    import sim
+def _games(settings: Settings, engine, ruleset, policy, show: bool) -> pd.DataFrame | None:
+    """Whole games to the target of the strongest fast policy against itself (hands a game)."""
+    from sim.policies.registry import strongest_fast
 
-    return getattr(sim, "simulate", None)
+    name = policy or strongest_fast()
+    _say(show, f"first numbers: {settings.games:,} games of {name} against itself")
+    return engine.games(settings.games, (name, name), seed=settings.seed, ruleset=ruleset,
+                        n_jobs=settings.jobs)  # fmt: skip
 
 
 def _announce(show: bool, i: int, planned, pair, hands: int) -> None:
@@ -428,24 +374,22 @@ def _announce(show: bool, i: int, planned, pair, hands: int) -> None:
     )
 
 
-def _simulate_streamed(settings, planned, simulate, ruleset, chunk, show, tally, runs) -> None:
-    """Each run into a temporary run directory (the runner writes chunk by chunk), read back
-    chunk by chunk into ``tally`` and the run's compact records, then deleted."""
+def _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, runs) -> None:
+    """Each run into a temporary run directory (the engine writes it chunk by chunk), read
+    back chunk by chunk into ``tally`` and the run's compact records, then deleted."""
     import shutil
     import tempfile
     from pathlib import Path
 
-    from analysis.compare import resolve_simulate
     from analysis.stream import REPORT_COLUMNS, run_chunks_on_disk
 
     with tempfile.TemporaryDirectory(prefix="canasta-report-") as tmp:
         for i, (pair, seed) in enumerate(planned, start=1):
             _announce(show, i, planned, pair, settings.hands)
             out = Path(tmp) / f"run-{i}"
-            engine, _ = _with_kw(simulate, progress=show, chunk_size=chunk, out=str(out))
-            path = resolve_simulate(engine)(
-                settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
-            )
+            path = engine.simulate(settings.hands, pair, seed=seed, n_jobs=settings.jobs,
+                                   ruleset=ruleset, chunk_size=chunk, out=str(out),
+                                   progress=show)  # fmt: skip
             chunks = run_chunks_on_disk(path, REPORT_COLUMNS)
             rec, names = stream_run(chunks, tally, "simulated")
             shutil.rmtree(path, ignore_errors=True)
@@ -453,58 +397,20 @@ def _simulate_streamed(settings, planned, simulate, ruleset, chunk, show, tally,
             runs.append(Run(names or pair, seed, rec, "simulated"))
 
 
-def _simulate_in_memory(settings, planned, simulate, ruleset, chunk, show, runs) -> None:
-    """Each run's records whole, in memory (a stand-in ``simulate`` without ``out=``)."""
-    from analysis.compare import resolve_simulate
-
-    # The engine's runner draws a bar per run (hands, hands/s, ETA) when it is given runner
-    # options. A stand-in without them gets one bar over all runs.
-    if show:
-        opts = {"progress": True, "chunk_size": chunk}
-    else:  # the runner (jobs > 1) would draw a bar on a terminal: off when quiet
-        opts = {"progress": False, "chunk_size": chunk} if settings.jobs > 1 else {}
-    engine, per_run = _with_kw(simulate, **opts)
-    run = resolve_simulate(engine)
-    bar = _progress(len(planned) * settings.hands, settings.quiet or (show and per_run))
-    try:
-        for i, (pair, seed) in enumerate(planned, start=1):
-            _announce(show and per_run, i, planned, pair, settings.hands)
-            bar.set_description(f"{pair[0]} vs {pair[1]}")
-            rec = run(
-                settings.hands, policies=pair, seed=seed, n_jobs=settings.jobs, ruleset=ruleset
-            )
-            if len(rec):  # the names as the engine wrote them (parameters normalised)
-                pair = (str(rec["policy_team0"].iloc[0]), str(rec["policy_team1"].iloc[0]))
-            runs.append(Run(pair, seed, rec, "simulated"))
-            bar.update(settings.hands)
-    finally:
-        bar.close()
-
-
-def build(
-    settings: Settings,
-    simulate: Callable | None = None,
-    sample_odds: Callable | None = None,
-    load: Callable | None = None,
-    stream: bool | None = None,
-    decide: Callable | None = None,
-) -> Results:
+def build(settings: Settings, engine=None) -> Results:
     """Run or load what the report needs and compute every table.
 
-    ``stream``: feed the tables chunk by chunk (flat memory, see the module docstring); None
-    streams when ``simulate`` takes the runner's ``out=`` (the engine's does) or, with
-    ``--from``, when ``load`` is the default; False holds every record in memory.
-
-    ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` defaults to the engine's
-    ``sim.simulate``; ``sample_odds(n_deals, seed=S, n_jobs=J, ruleset=R)`` (hits and deals per
-    hand) to ``sim.sampler.sample_dealt_odds``; ``load(DIR)`` to ``sim.load``;
-    ``decide(positions, deals, seed=S, ruleset=R, progress=F[, n_jobs=J])`` (the decision
-    experiments' per-position rows) to ``analysis.decisions.run_experiments``. Tests inject
-    small stand-ins; the report states which source each part came from.
+    ``engine`` (``analysis.engine.Engine``; default ``SimEngine``, the package's) plays the
+    runs, samples the dealt odds, runs the decision experiments and whole games; tests inject
+    a fake (``analysis.engine.RecordsEngine``), and the report names its source. Every run
+    goes through a run directory and is read back chunk by chunk (flat memory, see the module
+    docstring): one path for the engine, a fake and ``--from DIR``.
     """
+    from analysis.engine import as_engine
     from analysis.stream import Tally
     from sim.ruleset import as_ruleset
 
+    engine = as_engine(engine)
     started = time.perf_counter()
     ruleset = as_ruleset(settings.rules)
     rules_text = None
@@ -513,13 +419,9 @@ def build(
 
         rules_text = Path(settings.rules).read_text()
 
-    tally = None
-    if settings.from_dirs:
-        if load is None and stream is not False:  # chunk by chunk, the needed columns only
-            tally = Tally()
-            runs = stream_dirs(settings.from_dirs, tally)
-        else:
-            runs = load_runs(settings.from_dirs, load)
+    tally = Tally()
+    if settings.from_dirs:  # chunk by chunk, the needed columns only
+        runs = stream_dirs(settings.from_dirs, tally)
         ruleset = runs_ruleset(runs, settings.rules)
         planned = []
     else:
@@ -529,67 +431,63 @@ def build(
     sampled = None
     show = not settings.quiet and sys.stderr.isatty()
     if settings.deals > 0:
-        if sample_odds is None:
-            try:
-                from sim.sampler import sample_dealt_odds as sample_odds
-            except ImportError:
-                sample_odds = None
-        if sample_odds is None:
-            sources["dealt_odds"] = "exact only: this build has no dealt-odds sampler"
+        _say(show, f"dealt odds: sampling {settings.deals:,} deals")
+        t0 = time.perf_counter()
+        sampled = engine.sample_odds(settings.deals, seed=settings.seed, n_jobs=settings.jobs,
+                                     ruleset=ruleset, progress=show)  # fmt: skip
+        if sampled is None:
+            sources["dealt_odds"] = "exact only: this engine has no dealt-odds sampler"
         else:
-            _say(show, f"dealt odds: sampling {settings.deals:,} deals")
-            t0 = time.perf_counter()
-            kw = _quiet_kw(sample_odds, show)
-            sampled = sample_odds(
-                settings.deals, seed=settings.seed, n_jobs=settings.jobs, ruleset=ruleset, **kw
-            )
-            if hasattr(sampled, "rows"):  # sim.sampler.SampledOdds: hits/deals per hand
-                sampled = sampled.rows()
             sources["dealt_odds_seconds"] = time.perf_counter() - t0
     if planned:
         # chunks small enough that every job gets work and the bar moves (1/20 of a run at
         # most), never more than the runner's default; the rows do not depend on them
         chunk = min(chunk_size_for(settings.hands, settings.jobs), max(1_000, settings.hands // 20))
-        streaming = _accepts(simulate or _engine(), "out") if stream is None else stream
         t0 = time.perf_counter()
-        if streaming:
-            tally = Tally()
-            _simulate_streamed(settings, planned, simulate, ruleset, chunk, show, tally, runs)
-        else:
-            _simulate_in_memory(settings, planned, simulate, ruleset, chunk, show, runs)
+        _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, runs)
         sources["simulation_seconds"] = time.perf_counter() - t0
     decided = None
     if settings.positions > 0:
-        from analysis import decisions
-
         t0 = time.perf_counter()
-        run = decide or decisions.run_experiments
-        if settings.jobs != 1 and _accepts(run, "n_jobs"):  # the same rows for any number
-            run = functools.partial(run, n_jobs=settings.jobs)
-        decided = run(settings.positions, settings.decision_deals, seed=settings.seed,
-                      ruleset=ruleset, progress=(lambda text: _say(show, text)))  # fmt: skip
+        decided = engine.decide(settings.positions, settings.decision_deals, seed=settings.seed,
+                                ruleset=ruleset, progress=(lambda text: _say(show, text)),
+                                n_jobs=settings.jobs)  # fmt: skip
         sources["decisions_seconds"] = time.perf_counter() - t0
-        sources["decisions"] = dict(decided.attrs)
+        sources["decisions"] = {k: v for k, v in decided.attrs.items()
+                                if k not in ("hands", "specs")}  # fmt: skip
     _say(show, "analysing and drawing")
     records, tables, notes = analyse(runs, ruleset, sampled, settings, tally)
     if decided is not None:
-        from analysis import claims, decisions
+        from analysis import claims, decisions, numbers
 
         tables |= decisions.tables(decided)
-        tables["claims"] = claims.verdicts(tables)
+        tables["claims"] = claims.verdicts(tables, decisions.thresholds(decided))
         for exp in decisions.EXPERIMENTS:
             if exp.table not in tables:
                 notes[exp.table] = "no position where this decision arose in the sampled hands"
+        hands = decided.attrs.get("hands")
+        if hands:
+            games = None
+            if settings.games > 0:
+                t0 = time.perf_counter()
+                games = _games(settings, engine, ruleset, decided.attrs.get("policy"), show)
+                sources["games_seconds"] = time.perf_counter() - t0
+            tables["first_numbers"] = numbers.first_numbers(pd.DataFrame(hands), games,
+                                                            settings.seed)  # fmt: skip
+            tables["first_numbers"].attrs["policy"] = decided.attrs.get("policy", "")
+            tables["first_numbers"].attrs["hands"] = len(hands)
+            tables["first_numbers"].attrs["games"] = 0 if games is None else len(games)
+        else:
+            notes["first_numbers"] = "the decision experiments' hands were not recorded"
     else:
         notes["claims"] = "the decision experiments were not run (--positions 0)"
+        notes["first_numbers"] = "the decision experiments were not run (--positions 0)"
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),
         "machine": f"{platform.system()} {platform.machine()}",
         "seconds": time.perf_counter() - started,
-        "simulate": getattr(simulate, "report_source", None)
-        or getattr(simulate, "__qualname__", None)
-        or "sim.simulate",
+        "simulate": engine.source,
         **sources,
     }
     return Results(settings, ruleset, rules_text, runs, records, tables, notes, meta, sampled)

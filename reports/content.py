@@ -21,6 +21,7 @@ SECTIONS = (
     ("advice", "Advice"),
     ("say", "What the numbers say"),
     ("claims", "Claims checked"),
+    ("numbers", "First numbers"),
     ("decisions", "Decision experiments"),
     ("dealt", "Dealt special-hand odds"),
     ("play", "Special hands made during play"),
@@ -158,13 +159,44 @@ COLUMNS: dict[str, list[Column]] = {
         Column("better", _text("better"), left=True),
     ],
     "claims": [
-        Column("claim", lambda r: f"{r['id']}. {r['claim']}", left=True),
-        Column("source", _text("source"), left=True),
-        Column("tested as", lambda r: _tested(r), left=True),
+        Column(
+            "claim", lambda r: f"{r['id']}. {r['claim']} ({r['source'].strip('()')})", left=True
+        ),
         Column("verdict", _text("verdict"), left=True),
-        Column("effect of following it, net points per hand", lambda r: _measured(r, "effect")),
+        Column("effect of following it", lambda r: _measured(r, "effect")),
         Column("95% CI", lambda r: _measured(r, "ci")),
         Column("hands", lambda r: _measured(r, "hands")),
+        Column("tested as", lambda r: _tested(r), left=True),
+    ],
+    "first_numbers": [
+        Column("figure", lambda r: f"{r['group']}: {r['figure']}", left=True),
+        Column("estimate", lambda r: _number(r, r["estimate"])),
+        Column("95% CI", lambda r: f"{_number(r, r['ci_low'])} to {_number(r, r['ci_high'])}"),
+        Column("n", lambda r: fmt.count(r["n"])),
+        Column("unit", _text("unit"), left=True),
+        Column("interval", _text("interval"), left=True),
+    ],
+    "first_pickup": [
+        Column(
+            "hands",
+            lambda r: (
+                r["situation"]
+                if r["grouping"] == "all"
+                else f"pile of {r['situation']} at the first pickup"
+            ),
+            left=True,
+        ),
+        Column("n", lambda r: fmt.count(r["hands"])),
+        *_pct("share won by the first-pickup team", "estimate", "ci_low", "ci_high"),
+        Column("its net points a hand", lambda r: fmt.points(r["net"])),
+        Column("Holm p", lambda r: _p(r["p_adj"])),
+        Column(
+            "verdict",
+            lambda r: {1: "the first-pickup team wins more", -1: "the other team wins more"}.get(
+                int(r["verdict"]), "no clear difference"
+            ),
+            left=True,
+        ),
     ],
     "end_reasons": [
         Column("matchup", _text("matchup"), left=True),
@@ -192,17 +224,34 @@ def _measured(r, what: str) -> str:
     """A claim's effect, interval or hands; a dash where no experiment measured it."""
     if r["verdict"] == "not measured":
         return "—"
+    share = str(r.get("unit", "")).startswith("share")
     if what == "effect":
-        return fmt.points(r["effect"])
+        return fmt.pct(r["effect"]) if share else f"{fmt.points(r['effect'])} pts"
     if what == "ci":
+        if share:
+            return fmt.pct_range(r["ci_low"], r["ci_high"])
         return fmt.points_range(r["ci_low"], r["ci_high"])
     return fmt.count(r["hands"])
 
 
 def _tested(r) -> str:
-    where = f" (table decision_{r['experiment']})" if r["experiment"] else ""
+    tables = ", ".join(
+        "first_pickup" if k == "first_pickup" else f"decision_{k}"
+        for k in str(r["experiment"]).split(", ")
+        if k
+    )
+    where = f" (table {tables})" if tables else ""
     note = f"; not measured: needs {r['note']}" if r["note"] else ""
-    return f"{r['test']}{where}{note}"
+    sign = f"; {r['threshold']}" if r.get("threshold") else ""
+    unit = f"; effect: {r['unit']}" if r.get("unit") and r["verdict"] != "not measured" else ""
+    return f"{r['test']}{where}{note}{sign}{unit}"
+
+
+def _number(r, x) -> str:
+    """A first number in its unit: a share as a percentage, the rest to 3 significant digits."""
+    if r["unit"] == "share":
+        return fmt.pct(x)
+    return fmt.sig(x)
 
 
 def _situation(r) -> str:
@@ -232,6 +281,8 @@ TABLE_COLUMNS = {  # table key -> column set
     "net": "net",
     "end_reasons": "end_reasons",
     "claims": "claims",
+    "first_numbers": "first_numbers",
+    "first_pickup": "first_pickup",
     **{f"decision_{e.key}": "decision" for e in EXPERIMENTS},
 }
 
@@ -281,7 +332,25 @@ CLAIMS_INTRO = (
     "effect is the gain of following the claim, pooled over its situations, with its 95% "
     "interval. A claim no experiment measures yet says what it needs."
 )
+NUMBERS_INTRO = (
+    "Figures of the modern game nobody has published, measured here: {numbers_hands} hands of "
+    "{policy} against itself (the hands the decision experiments sample their positions from) "
+    "and {numbers_games} whole games to the target, all {ruleset}. Each figure has its 95% "
+    "interval, its sample size and how the interval was made; the minutes per game assume ~16 "
+    "minutes a hand of club play. A team-hand is one team's result in one hand."
+)
 LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "numbers": (
+        ("text", "", NUMBERS_INTRO),
+        ("table", "first_numbers", "First numbers of the modern game ({ruleset})."),
+        (
+            "table",
+            "first_pickup",
+            "Claim G: the share of hands won (more points in the hand) by the team that took "
+            "the pile first, by the pile's size then; tested against one half, adjusted with "
+            "the decision experiments ({ruleset}).",
+        ),
+    ),
     "claims": (
         ("text", "", CLAIMS_INTRO),
         ("table", "claims", "Published strategy claims and their verdicts."),
@@ -454,7 +523,13 @@ def caption_numbers(results) -> dict[str, str]:
         d = t.get(e.table)
         decided[f"n_{e.table}"] = fmt.count(int(d["positions"].iloc[0])) if d is not None else "0"
     tests = sum(len(t[e.table]) for e in EXPERIMENTS if e.table in t)
+    if "first_pickup" in t:
+        tests += len(t["first_pickup"])
+    fn = t.get("first_numbers")
     return {
+        "numbers_hands": fmt.count(fn.attrs.get("hands", 0)) if fn is not None else "0",
+        "numbers_games": fmt.count(fn.attrs.get("games", 0)) if fn is not None else "0",
+        "ruleset": "measured under " + ruleset_label(results),
         **decided,
         "positions": fmt.count(int(dec.get("positions", 0))),
         "sample_hands": fmt.count(int(dec.get("sample_hands", 0))),

@@ -7,6 +7,9 @@ DEFAULT_DEALS = 100_000_000  #: dealt-odds Monte Carlo deals
 DEFAULT_POLICIES = ("strongest_fast", "heuristic")
 DEFAULT_POSITIONS = 160  #: positions per decision experiment (analysis.decisions)
 DEFAULT_DECISION_DEALS = 64  #: paired deals per position and choice
+DEFAULT_GAMES = 200  #: whole games to the target of the strongest fast policy (First numbers)
+#: ``--quick``: a first look in under a minute warm (wider intervals; the same sections)
+QUICK = {"hands": 2_000, "deals": 2_000_000, "positions": 32, "decision_deals": 16, "games": 40}
 
 
 def default_policies(names=DEFAULT_POLICIES) -> tuple[str, ...]:

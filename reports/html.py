@@ -101,8 +101,9 @@ class Report:
 
 
 def advice_items(results, nums) -> list[dict]:
-    """The rules of thumb (``analysis.decisions.rules_of_thumb``) with their table numbers."""
-    from analysis.decisions import rules_of_thumb
+    """The advice, one item per decision (``analysis.decisions.advice``), with its table's
+    number."""
+    from analysis.decisions import advice
 
     return [
         {
@@ -112,7 +113,7 @@ def advice_items(results, nums) -> list[dict]:
             "number": nums.tables[r.table],
             "verdicts": list(r.verdicts),
         }
-        for r in rules_of_thumb(results.tables)
+        for r in advice(results.tables)
         if r.table in nums.tables
     ]
 

@@ -24,7 +24,7 @@ def fake_simulate(noise=0.0):
         extra = float(params.split("=")[1]) if params else 0.0
         return SKILL[name] + extra
 
-    def simulate(n, policies, seed=0, n_jobs=1):
+    def simulate(n, policies, seed=0, n_jobs=1, **runner_options):  # as sim.simulate takes
         luck = np.random.default_rng(seed).normal(0, 1000, size=(n, 2))
         rng = np.random.default_rng([seed, len(policies[0]), len(policies[1])])
         eps = rng.normal(0, noise, size=(n, 2)) if noise else np.zeros((n, 2))

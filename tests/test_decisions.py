@@ -109,7 +109,7 @@ def test_one_direction_rules():
     )
     assert "gains +" in pile.text and "elsewhere" not in pile.text
     wild = rules[("wild", "wilds_held")]
-    assert wild.verdicts == (-1, -1)
+    assert wild.verdicts == (-1, -1, -1, -1)  # 3, 4, 5, 6+ wilds
     assert wild.text.startswith("Keep your wilds out of a wild meld rather than start")
 
 
@@ -223,6 +223,7 @@ def test_run_experiments_is_deterministic():
     pd.testing.assert_frame_equal(a, b)
     assert set(a["experiment"]) <= {"sevens", "pile"} and len(a) <= 4
     t = D.tables(a)
+    assert len(t.pop("first_pickup")) == 4  # the sampled hands' first pickups (claim G)
     for key, tab in t.items():
         exp = D.BY_KEY[key.removeprefix("decision_")]
         assert len(tab) == 1 + sum(len(g.bins) for g in exp.groupings)
@@ -312,8 +313,8 @@ def test_stay_in_refuses_going_out(snaps):
 # The report
 # ---------------------------------------------------------------------------------------
 def test_report_opens_with_advice():
-    """The Advice section comes first (id 'advice'), holds one rule per experiment and grouping
-    (at least 8, whatever the size), each linked to its decision table; the default report
+    """The Advice section comes first (id 'advice'), holds one rule per decision (issue 34:
+    the groupings go to the detail table), each linked to its decision table; the default report
     runs the experiments and plays the strongest fast policy and heuristic."""
     from reports.build import Settings, build
     from reports.content import SECTIONS
@@ -331,17 +332,38 @@ def test_report_opens_with_advice():
 
     s = Settings(hands=40, deals=0, policies=("random",), quiet=True, positions=20,
                  decision_deals=10)  # fmt: skip
-    results = build(s, simulate=_simulate, decide=decide)
+    from analysis.engine import RecordsEngine
+
+    fake = RecordsEngine(lambda n, policies, seed, ruleset: _simulate(n, policies, seed),
+                         decide=lambda p, d, seed, ruleset: decide(p, d, seed=seed))  # fmt: skip
+    results = build(s, fake)
     page = assemble(results).html
     i = page.index('<section id="advice"><h2>Advice</h2>')
     assert i < page.index('<section id="say">')
     block = page[i : page.index("</section>", i)]
     items = re.findall(r"<li>(.*?)</li>", block, re.S)
-    assert len(items) == sum(len(e.groupings) for e in D.EXPERIMENTS) >= 8
+    assert len(items) == len({e.decision for e in D.EXPERIMENTS}) >= 10
     for item in items:
         key = re.search(r'href="#table-(decision_\w+)"', item).group(1)
         assert f'id="table-{key}"' in page
     assert any("Go out as soon as you can rather than keep playing" in x for x in items)
+    keys = [re.search(r'href="#table-(decision_\w+)"', x).group(1) for x in items]
+    assert len(set(keys)) == len(keys)  # each decision once
+
+
+def test_advice_says_each_decision_once_with_its_flip():
+    """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+: one sevens item, the
+    threshold rule; pile: +500 when opened, −500 when not: the overall row and where it flips;
+    a null decision: no clear difference, once."""
+    tabs, _ = _rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0,
+                      "pile": lambda f: 500.0 if f["opened"] else -500.0})  # fmt: skip
+    items = {r.experiment: r for r in D.advice(tabs)}
+    assert list(items) == list(dict.fromkeys(e.decision for e in D.EXPERIMENTS))
+    assert items["sevens"].text.startswith("Hold your sevens until you hold 5 sevens; then")
+    pile = items["pile"].text
+    assert "when your team has opened" in pile and "when your team has not opened" in pile
+    assert items["aces"].text.startswith("Start an aces meld now or hold your aces: no clear")
+    assert "flips" not in items["aces"].text and "but" not in items["aces"].text
 
 
 def _simulate(n, policies, seed=0, n_jobs=1, ruleset=None):
@@ -398,3 +420,146 @@ def test_sampled_snapshots_do_not_depend_on_jobs_and_make_their_positions_when_r
                 assert np.array_equal(g, h)
     with pytest.raises(CanastaError, match="policy"):
         D.sample_positions(2, policy="no_such_policy", n_jobs=2)
+
+
+# ---------------------------------------------------------------------------------------
+# Experiments as data (issue 34): spec files, a user's file end to end, malformed ones refused
+# ---------------------------------------------------------------------------------------
+EXAMPLE = ROOT / "experiments" / "example_sevens_late.toml"
+
+
+def test_the_report_experiments_are_the_spec_files():
+    """Every experiment of the report comes from a spec file of the ``experiments`` package,
+    seeded by its own ``number`` (not its place in a list)."""
+    from analysis import specs
+
+    files = sorted(p.name for p in (ROOT / "experiments").glob("*.toml")
+                   if not p.name.startswith("example"))  # fmt: skip
+    assert sorted(e.source for e in D.EXPERIMENTS) == files
+    assert len({e.number for e in D.EXPERIMENTS}) == len(D.EXPERIMENTS)
+    for e in D.EXPERIMENTS:
+        assert specs.load(ROOT / "experiments" / e.source) == e
+        for g in e.groupings:
+            assert g.feature in specs.FEATURES  # a grouping reads only what a player counts
+
+
+def test_spec_filters_read_the_conditions():
+    from analysis import specs
+
+    c = specs.condition("2 <= pile <= 5", "t")
+    assert [c({"pile": n}) for n in (1, 2, 5, 6)] == [False, True, True, False]
+    assert specs.condition("not opened", "t")({"opened": 0})
+    assert not specs.condition("opened", "t")({"opened": 0})
+    assert specs.condition("wilds > 4", "t")({"wilds": 5})
+    assert not specs.condition("wilds > 4", "t")({"wilds": 4})
+
+
+BAD_SPECS = [
+    ("key = 3", "key 'key'"),
+    ("colour = 'red'", "unknown key 'colour'"),
+    ("[positions]\nwhere = ['sevens >> 3']", "positions.where"),
+    ("[positions]\nwhere = ['hidden_cards >= 3']", "unknown feature 'hidden_cards'"),
+    ("[[groupings]]\nkey='g'\nfeature='went_out'\nbins=[[0,0,'a']]\nphrase='x'", "'feature'"),
+    ("[[groupings]]\nkey='g'\nfeature='stock'\nbins=[[5,1,'a']]\nphrase='x'", "'bins'"),
+    ("outcome = 'win'", "key 'outcome'"),
+]
+
+
+@pytest.mark.parametrize("edit,named", BAD_SPECS)
+def test_malformed_spec_is_refused_in_one_line_naming_the_key(tmp_path, edit, named):
+    import tomllib
+
+    from analysis import specs
+
+    data = tomllib.loads(EXAMPLE.read_text())
+    extra = tomllib.loads(edit)
+    for k, v in extra.items():
+        if isinstance(v, list) and k in data:
+            data[k] = data[k] + v
+        elif isinstance(v, dict) and k in data:
+            data[k] = data[k] | v
+        else:
+            data[k] = v
+    with pytest.raises(specs.SpecError) as err:
+        specs.parse(data, "mine.toml")
+    msg = str(err.value)
+    assert "\n" not in msg and named in msg and msg.startswith("mine.toml")
+
+
+def test_malformed_arm_choice_from_the_command_line(tmp_path, capsys):
+    from canasta import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(EXAMPLE.read_text().replace('choice = "hold_sevens"', 'choice = "sulk"'))
+    assert main(["experiment", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "arms[1]" in err and "'choice'" in err and "sulk" in err
+    (tmp_path / "notoml.toml").write_text("key = ")
+    assert main(["experiment", str(tmp_path / "notoml.toml")]) == 2
+    assert "not TOML" in capsys.readouterr().err
+
+
+def test_a_user_spec_runs_end_to_end(tmp_path, capsys):
+    """``canasta experiment FILE.toml`` on the worked example: a table with the ruleset named,
+    every grouping's rows, and its CSV the rows of ``decisions.tables`` for the same run."""
+    from canasta import main
+
+    out = tmp_path / "t.csv"
+    args = ["experiment", str(EXAMPLE), "--positions", "12", "--deals", "4", "--hands", "60",
+            "--jobs", "1", "--quiet", "--csv", str(out)]  # fmt: skip
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "measured under the tournament ruleset" in text
+    assert "sevens_gone: no" in text and "opp_canastas: 2+" in text and "rule:" in text
+    table = pd.read_csv(out)
+    assert list(table["grouping"].unique()) == ["all", "sevens_gone", "opp_canastas"]
+    from analysis import specs
+
+    exp = specs.load(EXAMPLE)
+    raw = D.run_experiments(12, 4, sample_hands=60, experiments=[exp])
+    assert (raw["stock"] <= 30).all() and (raw["sevens"] >= 3).all()
+    np.testing.assert_allclose(D.tables(raw)[exp.table]["estimate"], table["estimate"])
+
+
+def test_score_generator_gives_the_positions_game_scores():
+    """``positions.scores`` gives the sampled positions game scores in turn: the margin and the
+    opening minimum (OPEN-1) follow, and the played Position carries them."""
+    from analysis import specs
+
+    data = {"key": "m", "title": "t", "do": "a", "dont": "b", "do_ing": "a", "dont_ing": "b",
+            "positions": {"where": ["not opened"], "scores": [[0, 0], [3500, 0], [0, 5200]]},
+            "arms": [{"choice": "policy"}, {"choice": "draw"}]}  # fmt: skip
+    exp = specs.parse(data)
+    snaps = [s for s in D.sample_positions(4, seed=2) if exp.select(s)][:3]
+    got = [D.scored(s, exp, i) for i, s in enumerate(snaps)]
+    assert [g["margin"] for g in got] == [0, 3500, -5200]
+    assert [g["min_meld"] for g in got] == [125, 155, 125]
+    for g in got:
+        mine = g["position"].scores[g["team"]]
+        assert mine - g["position"].scores[1 - g["team"]] == g["margin"]
+
+
+def test_scripted_arms_resolve_at_the_position_and_pair_their_deals(snaps):
+    """A scripted arm's steps become the position's action ids (draw, then the discard of a
+    seven held); the same script on both arms differs by exactly 0 on every deal, and the
+    claim A experiment plays both scripts on the same deals."""
+    import dataclasses as dc
+
+    from sim import encoding as E
+
+    # (turn 0: the script's draw is refused in these deals, the position counts no deal)
+    snap = next(s for s in snaps if s["sevens"] >= 1 and not s["sevens_dead"] and s["turn"])
+    exp = D.BY_KEY["discard_seven"]
+    assert D.script_actions(snap, exp.scripts[0]) == [E.A_DRAW, E.A_DISCARD + E.SEVEN]
+    other = D.script_actions(snap, exp.scripts[1])
+    assert other[0] == E.A_DRAW and other[1] - E.A_DISCARD not in (E.SEVEN, E.ACE, E.TWO)
+    same = dc.replace(exp, scripts=(exp.scripts[0], exp.scripts[0]))
+    r = D.play_arms(snap, same, 6, seed=3, strong="heuristic")
+    assert r["deals"] > 0 and r["diff"] == 0.0
+    r = D.play_arms(snap, exp, 6, seed=3, strong="heuristic")
+    assert r["deals"] > 0 and np.isfinite(r["diff"])
+    # a step with nothing to act on leaves the position out (no deal counted)
+    none = dict(snap)
+    none["position"] = dc.replace(snap["position"], hand=snap["position"].hand[
+        E.CARD_KIND[snap["position"].hand] != E.SEVEN])  # fmt: skip
+    assert D.script_actions(none, exp.scripts[0]) is None

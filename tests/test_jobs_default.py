@@ -62,18 +62,17 @@ def test_compare_same_result_whatever_jobs_and_chunks():
 
 
 def test_compare_passes_chunks_only_with_several_jobs():
-    """resolve_simulate hands chunk_size_for(n, jobs) to a simulate that takes runner options,
-    only with several jobs, and never overrides one already fixed."""
-    import functools
-
+    """resolve_simulate hands chunk_size_for(n, jobs) to the engine (analysis.engine.Engine)
+    only with several jobs; a plain function gets no runner options at all."""
     from analysis.compare import resolve_simulate
+    from analysis.engine import RecordsEngine
 
-    seen = []
-
-    def fake(n, policies, seed=0, n_jobs=1, **opts):
-        seen.append(opts.get("chunk_size"))
-
+    fake = RecordsEngine(lambda n, policies, seed, ruleset: None)
     resolve_simulate(fake)(2_000, ("a", "b"), n_jobs=1)
     resolve_simulate(fake)(2_000, ("a", "b"), n_jobs=2)
-    resolve_simulate(functools.partial(fake, chunk_size=7))(2_000, ("a", "b"), n_jobs=2)
-    assert seen == [None, 250, 7]
+    assert [c[5] for c in fake.calls] == [None, 250]
+    seen = []
+    resolve_simulate(lambda n, policies, seed=0, n_jobs=1, **opts: seen.append(opts))(
+        2_000, ("a", "b"), n_jobs=2
+    )
+    assert seen == [{}]

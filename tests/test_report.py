@@ -11,6 +11,7 @@ tests run the real engine and sampler through the CLI when this build has them.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import itertools
 import json
@@ -23,6 +24,7 @@ import pytest
 from analysis import intervals as iv
 from analysis import risk, special
 from analysis.compare import duplicate_from_records
+from analysis.engine import RecordsEngine
 from analysis.records import team_view
 from analysis.synthetic import synthetic_records
 from reports import fmt, narrative
@@ -39,9 +41,6 @@ def synthetic_simulate(n, policies, seed=0, n_jobs=1, ruleset=None):
     skill = {"heuristic": 150.0, "special_chaser": 100.0, "random": -250.0}
     chase = {"special_chaser": 0.01, "heuristic": 0.002, "random": 0.0005}
     return synthetic_records(n, seed=seed, policies=tuple(policies), p_special=chase, skill=skill)
-
-
-synthetic_simulate.report_source = "synthetic records (test stand-in)"
 
 
 def binomial_odds(n_deals, seed=0, n_jobs=1, ruleset=None):
@@ -61,14 +60,25 @@ def synthetic_decide(positions, deals, seed=0, ruleset=None, progress=None):
     effects = {
         "sevens": lambda f: -600.0 if f["sevens"] == 3 else (600.0 if f["sevens"] >= 5 else 0)
     }
-    return synthetic_raw(effects, positions=positions, deals=deals, seed=seed)
+    return synthetic_raw(effects, positions=positions, deals=deals, seed=seed, pickup_share=0.6)
+
+
+def fake_engine(**kw) -> RecordsEngine:
+    """The stand-ins above as one engine (``analysis.engine.RecordsEngine``: its runs are
+    written as run directories and read back like the engine's)."""
+    return RecordsEngine(
+        lambda n, policies, seed, ruleset: synthetic_simulate(n, policies, seed, ruleset=ruleset),
+        odds=lambda n, seed, ruleset: binomial_odds(n, seed=seed, ruleset=ruleset),
+        decide=lambda p, d, seed, ruleset: synthetic_decide(p, d, seed=seed, ruleset=ruleset),
+        source="synthetic records (test stand-in)",
+        **kw,
+    )
 
 
 def small(tmp_path=None, **kw):
     s = Settings(hands=600, deals=2_000_000, policies=POLICIES, seed=7, quiet=True,
-                 positions=60, decision_deals=40, **kw)  # fmt: skip
-    return build(s, simulate=synthetic_simulate, sample_odds=binomial_odds,
-                 decide=synthetic_decide)  # fmt: skip
+                 positions=60, decision_deals=40, games=0, **kw)  # fmt: skip
+    return build(s, fake_engine())
 
 
 @pytest.fixture(scope="module")
@@ -134,8 +144,12 @@ def test_no_external_urls(made):
 
 
 def recomputed(results) -> dict[str, pd.DataFrame]:
-    """The analysis functions called directly on the same runs and the same sample."""
-    rec = combine(results.runs)
+    """The analysis functions called directly on the same runs (their whole records, made
+    again by the stand-in: the report kept only compact columns) and the same sample."""
+    n = results.settings.hands
+    whole = [dataclasses.replace(r, records=synthetic_simulate(n, r.policies, r.seed))
+             for r in results.runs]  # fmt: skip
+    rec = combine(whole)
     out = {
         "dealt_odds": special.dealt_odds(sampled=results.sampled, ruleset=results.ruleset),
         "special_frequency": special.special_frequency(rec),
@@ -149,7 +163,7 @@ def recomputed(results) -> dict[str, pd.DataFrame]:
     for m in ("sevens", "aces"):
         out[f"{m}_by_turn"] = risk.meld_risk(rec, m, by="turn")
         out[f"{m}_by_held"] = risk.meld_risk(rec, m, by="held")
-    runs = {r.policies: r for r in results.runs}
+    runs = {r.policies: r for r in whole}
     rows = [
         duplicate_from_records(
             runs[(a, b)].records, runs[(b, a)].records, a, b, runs[(a, b)].seed
@@ -284,7 +298,7 @@ def test_deals_0_gives_exact_odds_only():
     """ODDS-1 with --deals 0: the exact odds alone, no Monte Carlo column."""
     results = build(
         Settings(hands=100, deals=0, policies=("heuristic", "random"), quiet=True, positions=0),
-        simulate=synthetic_simulate,
+        fake_engine(),
     )
     assert "estimate" not in results.tables["dealt_odds"].columns
     assert results.sampled is None
@@ -375,6 +389,8 @@ def test_cli_builds_a_real_report(tmp_path, capsys):
         "--positions",
         "2",
         "--decision-deals",
+        "4",
+        "--games",
         "4",
         "--out",
         str(out),

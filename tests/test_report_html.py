@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.engine import RecordsEngine
 from analysis.synthetic import synthetic_records
 from reports.build import Settings, build
 from reports.html import assemble
@@ -78,9 +79,6 @@ def _simulate(n, policies, seed=0, n_jobs=1, ruleset=None):
     return synthetic_records(n, seed=seed, policies=tuple(policies), skill=skill)
 
 
-_simulate.report_source = "synthetic records (test stand-in)"
-
-
 def _odds(n_deals, seed=0, n_jobs=1, ruleset=None):
     rng = np.random.default_rng(seed)
     return {
@@ -110,12 +108,19 @@ def small_report(rules: Path) -> str:
         positions=30,
         decision_deals=20,
     )
-    results = build(settings, simulate=_simulate, sample_odds=_odds, decide=_decide)
+    engine = RecordsEngine(
+        lambda n, policies, seed, ruleset: _simulate(n, policies, seed, ruleset=ruleset),
+        odds=lambda n, seed, ruleset: _odds(n, seed=seed, ruleset=ruleset),
+        decide=lambda p, d, seed, ruleset: _decide(p, d, seed=seed, ruleset=ruleset),
+        source="synthetic records (test stand-in)",
+    )
+    results = build(settings, engine)
     results.meta.update(
         date="2000-01-01 00:00 UTC",
         seconds=1.0,
         simulation_seconds=2.0,
         dealt_odds_seconds=3.0,
+        decisions_seconds=4.0,
         versions={"python": "3.x", "numba": "0.x"},
         machine="Linux x86_64",
         dealt_odds="a note with <markup> & an ampersand",

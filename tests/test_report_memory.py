@@ -9,8 +9,6 @@ the last ones stream real runs of the engine and of ``canasta simulate --out`` d
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -138,33 +136,63 @@ def test_tally_memory_does_not_grow_with_hands():
 # ---------------------------------------------------------------------------------------
 # The engine: a report streamed through temporary run directories, and --from DIR
 # ---------------------------------------------------------------------------------------
-def test_streamed_report_equals_in_memory_report():
-    """``build`` with the engine: streamed (temporary run directories, chunk by chunk, every
-    job) and in memory (whole records, one job) give equal tables; a streamed run keeps only
-    the compact columns."""
-    pytest.importorskip("numba")
+def test_streamed_report_equals_in_memory_tables():
+    """``build`` with the engine (temporary run directories, chunk by chunk, every job) gives
+    the tables of the in-memory analysis of the same runs' whole records (``sim.simulate``,
+    one job); a streamed run keeps only the compact columns."""
+    sim = pytest.importorskip("sim")
     policies = ("greedy", "random")
-    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=1, quiet=True, positions=0)
-    want = build(s, stream=False)
-    got = build(dataclasses.replace(s, jobs=2), stream=True)
-    assert_tables_equal(got.tables, want.tables)
-    assert got.notes == want.notes
+    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=2, quiet=True, positions=0)
+    got = build(s)
+    whole = [Run(pair, seed, sim.simulate(300, policies=pair, seed=seed), "simulated")
+             for pair, seed in plan(policies, 5)]  # fmt: skip
+    _, want, notes = analyse(whole, None, None, s)
+    assert_tables_equal({k: got.tables[k] for k in want}, want)
+    decision_notes = {"claims", "first_numbers"}  # positions=0: no decision experiments
+    assert {k: v for k, v in got.notes.items() if k not in decision_notes} == notes
     for r in got.runs:
         assert set(r.records.columns) <= set(COMPACT_COLUMNS) and len(r.records) == 300
-    assert len(got.records) == len(want.records) == 600
-    np.testing.assert_array_equal(got.records["score_team0"], want.records["score_team0"])
+    assert len(got.records) == 600
+    np.testing.assert_array_equal(
+        got.records["score_team0"], pd.concat([r.records for r in whole])["score_team0"]
+    )
+
+
+def test_a_fake_engine_takes_the_streamed_path(tmp_path):
+    """A fake engine (``RecordsEngine``) writes its runs as run directories, chunk by chunk, and
+    the report reads them back like the engine's: the same tables as the in-memory analysis of
+    its records."""
+    from analysis.engine import RecordsEngine
+
+    skill = {"heuristic": 150.0, "special_chaser": 100.0, "random": -250.0}
+
+    def records(n, pair, seed, ruleset):
+        return synthetic_records(n, seed, pair, skill=skill)
+
+    fake = RecordsEngine(records)
+    s = Settings(hands=250, deals=0, policies=POLICIES, seed=3, quiet=True, positions=0)
+    got = build(s, fake)
+    assert [c[0] for c in fake.calls] == ["simulate"] * 6
+    assert all(c[5] is not None for c in fake.calls)  # a chunk size: the runs are streamed
+    whole = [Run(pair, seed, synthetic_records(250, seed, pair, skill=skill), "test")
+             for pair, seed in plan(POLICIES, 3)]  # fmt: skip
+    _, want, _ = analyse(whole, None, None, s)
+    assert_tables_equal({k: got.tables[k] for k in want}, want)
+    assert got.meta["simulate"] == "test records"
 
 
 def test_from_dirs_streamed_equals_loaded(tmp_path):
-    """``--from DIR`` read chunk by chunk (needed columns only) equals ``sim.load`` of the
-    whole directories."""
+    """``--from DIR`` read chunk by chunk (needed columns only) equals the in-memory analysis
+    of ``sim.load`` of the whole directories."""
     sim = pytest.importorskip("sim")
     ab, ba = tmp_path / "ab", tmp_path / "ba"
     for out, pair in ((ab, ("greedy", "random")), (ba, ("random", "greedy"))):
         sim.simulate(120, policies=pair, seed=11, out=out, chunk_size=50, progress=False)
     s = Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True, positions=0)
-    want = build(s, load=sim.load)
     got = build(s)
-    assert_tables_equal(got.tables, want.tables)
-    assert [r.policies for r in got.runs] == [r.policies for r in want.runs]
+    whole = [Run(pair, 11, sim.load(d), str(d)) for d, pair in
+             ((ab, ("greedy", "random")), (ba, ("random", "greedy")))]  # fmt: skip
+    _, want, _ = analyse(whole, None, None, s)
+    assert_tables_equal({k: got.tables[k] for k in want}, want)
+    assert [r.policies for r in got.runs] == [r.policies for r in whole]
     assert [r.seed for r in got.runs] == [11, 11]

@@ -1,0 +1,355 @@
+"""Decision experiments as data: a spec file (TOML) declares one experiment.
+
+A spec says which positions (a filter on the turn starts of real hands of strong play, and
+optionally game scores given to them: a position generator), the two choices compared (each a
+what-if choice of ``sim.engine.position.CHOICES`` and the policy the player's team plays on
+with), the groupings (bins of a feature a player can count at the table) and the outcome
+column. The report's experiments are the spec files of the ``experiments`` package; a user's
+file runs with ``canasta experiment FILE.toml`` (docs/report.md has a worked example).
+
+Format (every key is checked; a bad one is refused in one line naming it)::
+
+    key = "sevens"                      # table decision_<key>
+    decision = "sevens"                 # optional: the decision it measures (default: key);
+                                        # the Advice says each decision once
+    number = 0                          # optional: seeds the choice of positions (stable)
+    title = "Start a sevens meld now, or hold the sevens"
+    do = "start a sevens meld now"      # arm A, imperative; dont = arm B
+    do_ing = "starting a sevens meld now"   # arm A, gerund; dont_ing = arm B
+    outcome = "net"                     # net (own minus opponents' points), own or opp
+
+    [positions]
+    where = ["sevens >= 3", "not sevens_meld", "not sevens_dead"]
+    scores = [[0, 0], [3000, 0]]        # optional: game scores, given in turn to the positions
+    balance = "sevens"                  # optional: draw positions in turn from each value
+
+    [[arms]]                            # exactly two: A then B
+    choice = "meld_sevens"
+    policy = "strong"                   # "strong": the strongest fast policy; or a registry name
+    required = true                     # only deals where the rules allowed this choice count
+    # script = ["draw", "discard seven"]  # instead of a choice: steps of SCRIPT_STEPS, then the
+    #                                     # policy; both arms scripted ([] = the policy's turn)
+
+    [[groupings]]
+    key = "held_sevens"
+    feature = "sevens"
+    bins = [[3, 3, "3"], [4, 4, "4"], [5, 99, "5+"]]
+    phrase = "holding {label} sevens"
+    until = "until you hold {low} sevens"   # optional: the feature is ordered
+
+A condition of ``where`` is ``FEATURE``, ``not FEATURE``, ``FEATURE OP N`` (OP one of
+``>= <= == != > <``) or ``LOW <= FEATURE <= HIGH``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import zlib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from sim.errors import CanastaError
+
+__all__ = [
+    "FEATURES",
+    "FILTER_FEATURES",
+    "Condition",
+    "ExperimentSpec",
+    "GroupingSpec",
+    "SpecError",
+    "builtin",
+    "load",
+    "parse",
+]
+
+
+class SpecError(CanastaError):
+    """A malformed experiment spec (one line naming the file and the key)."""
+
+
+#: what a player can count at the table when the turn starts: the groupings read only these
+FEATURES = {
+    "turn": "the turn of the hand (0: the first)",
+    "stock": "cards left in the stock",
+    "pile": "cards in the discard pile",
+    "sevens": "sevens in the player's hand",
+    "aces": "aces in the player's hand",
+    "wilds": "wild cards (twos and jokers) in the player's hand",
+    "hand_size": "cards in the player's hand",
+    "opened": "1 if the player's team has opened",
+    "opp_opened": "1 if the opponents have opened",
+    "canastas": "canastas of the player's team",
+    "opp_canastas": "canastas of the opponents",
+    "sevens_pile": "sevens in the discard pile",
+    "aces_pile": "aces in the discard pile",
+    "sevens_gone": "sevens out of reach: in the pile or in the opponents' melds",
+    "aces_gone": "aces out of reach: in the pile or in the opponents' melds",
+    "natural_triple": "1 if the hand holds three naturals of a rank it may meld (4 to K)",
+    "natural_six": "1 if the team has a meld of six naturals and no wild (4 to K, not 7)",
+    "margin": "the team's game score minus the opponents'",
+    "min_meld": "the team's opening minimum (OPEN-2: by its game score)",
+    "special_distance": "cards the hand is from a Straight, Pairs or Garbage",
+}
+#: a filter may also read these (flags of the position, not shown to the player)
+FILTER_FEATURES = {
+    **FEATURES,
+    "can_take": "the rules allow the player to take the pile (PILE-1/2)",
+    "sevens_meld": "the team has a sevens meld",
+    "aces_meld": "the team has an aces meld",
+    "wild_meld": "the team has a wild meld",
+    "sevens_dead": "a sevens meld can no longer be started",
+    "aces_dead": "an aces meld can no longer be started",
+    "went_out": "the player went out in this turn as the hand was played",
+}
+#: the steps of a scripted arm (``sim.api.play_script``), resolved at each position from the
+#: player's hand and the team's melds; the turn's remaining decisions are the policy's
+SCRIPT_STEPS = {
+    "draw": "draw from the stock",
+    "discard seven": "discard a seven",
+    "discard ace": "discard an ace",
+    "discard other": "discard the natural (4 to K, not 7) held fewest times, the lowest value",
+    "meld triple": "meld three naturals of a rank held 3+ times (4 to K, not 7) the team has "
+    "not melded",
+    "add wild": "add one wild (a two first) to the team's meld of six naturals",
+}
+OUTCOMES = {"net": "own minus opponents' points in the hand", "own": "own points",
+            "opp": "opponents' points"}  # fmt: skip
+_OPS = {">=": int.__ge__, "<=": int.__le__, "==": int.__eq__, "!=": int.__ne__,
+        ">": int.__gt__, "<": int.__lt__}  # fmt: skip
+_NAME = r"[a-z_][a-z0-9_]*"
+_RE_FLAG = re.compile(rf"^(not\s+)?({_NAME})$")
+_RE_CMP = re.compile(rf"^({_NAME})\s*(>=|<=|==|!=|>|<)\s*(-?\d+)$")
+_RE_RANGE = re.compile(rf"^(-?\d+)\s*<=\s*({_NAME})\s*<=\s*(-?\d+)$")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One clause of a filter: ``feature`` within [low, high] (flags: 1 or 0)."""
+
+    text: str
+    feature: str
+    low: int
+    high: int
+
+    def __call__(self, f: dict) -> bool:
+        return self.low <= int(f[self.feature]) <= self.high
+
+
+def condition(text: str, where: str) -> Condition:
+    big = 10**9
+    t = " ".join(str(text).split())
+    if m := _RE_RANGE.match(t):
+        lo, name, hi = int(m[1]), m[2], int(m[3])
+        c = Condition(t, name, lo, hi)
+    elif m := _RE_CMP.match(t):
+        name, op, n = m[1], m[2], int(m[3])
+        lo, hi = {">=": (n, big), "<=": (-big, n), "==": (n, n), ">": (n + 1, big),
+                  "<": (-big, n - 1), "!=": None}[op] or (None, None)  # fmt: skip
+        if op == "!=":  # two ranges: write it as a flag test or two specs
+            raise SpecError(f"{where}: {t!r}: '!=' is not supported; use < or >")
+        c = Condition(t, name, lo, hi)
+    elif m := _RE_FLAG.match(t):
+        name = m[2]
+        c = Condition(t, name, 0, 0) if m[1] else Condition(t, name, 1, big)
+    else:
+        raise SpecError(f"{where}: {t!r}: write FEATURE, not FEATURE, FEATURE >= N or "
+                        "LOW <= FEATURE <= HIGH")  # fmt: skip
+    if c.feature not in FILTER_FEATURES:
+        raise SpecError(f"{where}: {t!r}: unknown feature {c.feature!r} "
+                        f"(known: {', '.join(FILTER_FEATURES)})")  # fmt: skip
+    return c
+
+
+@dataclass(frozen=True)
+class GroupingSpec:
+    """Situations of one experiment: bins of one feature of the position."""
+
+    key: str
+    feature: str
+    bins: tuple[tuple[int, int, str], ...]  #: (low, high, label), in order
+    phrase: str  #: "holding {label} sevens": the situation in words
+    until: str = ""  #: "until you hold {low} sevens": a threshold in words (ordered features)
+
+
+@dataclass(frozen=True)
+class ExperimentSpec:
+    key: str
+    title: str
+    do: str  #: arm A in the imperative: "start a sevens meld now"
+    dont: str  #: arm B: "hold your sevens"
+    do_ing: str  #: arm A as a gerund: "starting a sevens meld now"
+    dont_ing: str  #: arm B as a gerund: "holding the sevens"
+    arms: tuple[tuple[str, str], tuple[str, str]]  #: (choice, the team's policy) per arm
+    conditioned: tuple[int, ...]  #: arms whose choice must have been made in a deal
+    where: tuple[Condition, ...] = ()
+    groupings: tuple[GroupingSpec, ...] = ()
+    number: int = 0  #: seeds the choice of positions and their deals
+    outcome: str = "net"
+    scores: tuple[tuple[int, int], ...] = ()  #: game scores given in turn (empty: as sampled)
+    scripts: tuple[tuple[str, ...], ...] = ()  #: the arms' script steps (empty: choices)
+    balance: str = ""  #: a feature whose values the positions are drawn from in turn
+    decision: str = ""  #: the decision it measures (the Advice says each once); default key
+    source: str = field(default="", compare=False)
+
+    @property
+    def table(self) -> str:
+        return f"decision_{self.key}"
+
+    def select(self, f: dict) -> bool:
+        return all(c(f) for c in self.where)
+
+
+_TOP = {"key", "decision", "number", "title", "do", "dont", "do_ing", "dont_ing", "outcome",
+        "positions", "arms", "groupings"}  # fmt: skip
+_TEXT = ("title", "do", "dont", "do_ing", "dont_ing")
+
+
+def _str(d: dict, key: str, where: str, default: str | None = None) -> str:
+    if key not in d:
+        if default is not None:
+            return default
+        raise SpecError(f"{where}: missing key {key!r}")
+    v = d[key]
+    if not isinstance(v, str) or not v.strip():
+        raise SpecError(f"{where}: key {key!r}: need a non-empty string, got {v!r}")
+    return v
+
+
+def _int(v, where: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SpecError(f"{where}: need an integer, got {v!r}")
+    return v
+
+
+def _unknown(d: dict, known, where: str) -> None:
+    for k in d:
+        if k not in known:
+            raise SpecError(f"{where}: unknown key {k!r} (known: {', '.join(sorted(known))})")
+
+
+def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
+    """An ``ExperimentSpec`` from a spec's TOML table; ``SpecError`` naming the bad key."""
+    from sim.engine.intercept import CHOICES
+
+    _unknown(data, _TOP, name)
+    key = _str(data, "key", name)
+    if not re.fullmatch(_NAME, key):
+        raise SpecError(f"{name}: key 'key' {key!r}: lower-case letters, digits and _ only")
+    text = {k: _str(data, k, name) for k in _TEXT}
+    decision = _str(data, "decision", name, key)
+    number = data.get("number")
+    number = (zlib.crc32(key.encode()) % 90_000 + 10_000) if number is None else number
+    number = _int(number, f"{name}: key 'number'")
+    outcome = _str(data, "outcome", name, "net")
+    if outcome not in OUTCOMES:
+        raise SpecError(f"{name}: key 'outcome' {outcome!r}: one of {', '.join(OUTCOMES)}")
+    pos = data.get("positions", {})
+    if not isinstance(pos, dict):
+        raise SpecError(f"{name}: key 'positions': need a table")
+    _unknown(pos, {"where", "scores", "balance"}, f"{name}: [positions]")
+    balance = pos.get("balance", "")
+    if balance and balance not in FEATURES:
+        raise SpecError(f"{name}: key 'positions.balance' {balance!r}: one of "
+                        f"{', '.join(FEATURES)}")  # fmt: skip
+    where = pos.get("where", [])
+    if not isinstance(where, list):
+        raise SpecError(f"{name}: key 'positions.where': need a list of conditions")
+    conds = tuple(condition(c, f"{name}: key 'positions.where'") for c in where)
+    scores = pos.get("scores", [])
+    if not isinstance(scores, list) or not all(
+        isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s) for s in scores
+    ):
+        raise SpecError(f"{name}: key 'positions.scores': need a list of [team, opponents] "
+                        "integer pairs")  # fmt: skip
+    arms = data.get("arms")
+    if not isinstance(arms, list) or len(arms) != 2:
+        raise SpecError(f"{name}: key 'arms': need exactly two [[arms]] tables (A, then B)")
+    parsed, conditioned, scripts = [], [], []
+    for i, arm in enumerate(arms):
+        where_arm = f"{name}: arms[{i}]"
+        if not isinstance(arm, dict):
+            raise SpecError(f"{where_arm}: need a table")
+        _unknown(arm, {"choice", "policy", "required", "script"}, where_arm)
+        script = arm.get("script")
+        if script is not None:
+            if not isinstance(script, list) or not all(x in SCRIPT_STEPS for x in script):
+                raise SpecError(f"{where_arm}: key 'script': a list of steps among "
+                                f"{', '.join(map(repr, SCRIPT_STEPS))}")  # fmt: skip
+            scripts.append(tuple(script))
+        choice = _str(arm, "choice", where_arm, "policy" if script is not None else None)
+        if script is not None and choice != "policy":
+            raise SpecError(f"{where_arm}: key 'choice': a scripted arm leaves it 'policy'")
+        if choice not in CHOICES:
+            raise SpecError(f"{where_arm}: key 'choice' {choice!r}: one of {', '.join(CHOICES)}")
+        policy = _str(arm, "policy", where_arm, "strong")
+        req = arm.get("required", False)
+        if not isinstance(req, bool):
+            raise SpecError(f"{where_arm}: key 'required': need true or false")
+        parsed.append((choice, policy))
+        if req:
+            conditioned.append(i)
+    if scripts and len(scripts) != 2:
+        raise SpecError(f"{name}: key 'arms': script both arms or neither ('script = []': "
+                        "the policy plays the whole turn)")  # fmt: skip
+    if scripts and parsed[0][1] != parsed[1][1]:
+        raise SpecError(f"{name}: key 'arms': scripted arms share one policy")
+    if parsed[0] == parsed[1] and (not scripts or scripts[0] == scripts[1]):
+        raise SpecError(f"{name}: key 'arms': the two arms are the same")
+    groups = []
+    for i, g in enumerate(data.get("groupings", [])):
+        where_g = f"{name}: groupings[{i}]"
+        if not isinstance(g, dict):
+            raise SpecError(f"{where_g}: need a table")
+        _unknown(g, {"key", "feature", "bins", "phrase", "until"}, where_g)
+        gkey = _str(g, "key", where_g)
+        feat = _str(g, "feature", where_g)
+        if feat not in FEATURES:
+            raise SpecError(f"{where_g}: key 'feature' {feat!r}: a grouping reads only what a "
+                            f"player can count ({', '.join(FEATURES)})")  # fmt: skip
+        bins = g.get("bins")
+        if not isinstance(bins, list) or not bins:
+            raise SpecError(f"{where_g}: key 'bins': need a list of [low, high, label]")
+        out_bins = []
+        for b in bins:
+            if not (isinstance(b, list) and len(b) == 3 and type(b[0]) is int
+                    and type(b[1]) is int and isinstance(b[2], str) and b[0] <= b[1]):  # fmt: skip
+                raise SpecError(f"{where_g}: key 'bins': {b!r} is not [low, high, label] "
+                                "with low <= high")  # fmt: skip
+            out_bins.append((b[0], b[1], b[2]))
+        if gkey in {x.key for x in groups} or gkey == "all":
+            raise SpecError(f"{where_g}: key 'key' {gkey!r}: repeated or reserved")
+        phrase = _str(g, "phrase", where_g)
+        until = _str(g, "until", where_g, "") if "until" in g else ""
+        groups.append(GroupingSpec(gkey, feat, tuple(out_bins), phrase, until))
+    return ExperimentSpec(
+        key=key, **text, arms=(parsed[0], parsed[1]), conditioned=tuple(conditioned),
+        where=conds, groupings=tuple(groups), number=number, outcome=outcome,
+        scripts=tuple(scripts), balance=balance, decision=decision,
+        scores=tuple((int(a), int(b)) for a, b in scores), source=name,
+    )  # fmt: skip
+
+
+def load(path) -> ExperimentSpec:
+    """The spec of a TOML file; ``SpecError`` (one line) if it is unreadable or malformed."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path}: not TOML: {exc}") from None
+    return parse(data, p.name)
+
+
+def builtin() -> tuple[ExperimentSpec, ...]:
+    """The report's experiments: the spec files of the ``experiments`` package, by number."""
+    specs = []
+    for f in resources.files("experiments").iterdir():
+        if f.name.endswith(".toml") and not f.name.startswith("example"):
+            specs.append(parse(tomllib.loads(f.read_text(encoding="utf-8")), f.name))
+    specs.sort(key=lambda s: s.number)
+    return tuple(specs)
