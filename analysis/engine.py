@@ -67,7 +67,7 @@ class SimEngine:
         return sim.simulate(n, policies=tuple(policies), seed=seed, n_jobs=n_jobs, **opts)
 
     def sample_odds(self, n_deals, *, seed, n_jobs, ruleset, progress=False):
-        from sim.sampler import sample_dealt_odds
+        from sim.sampling import sample_dealt_odds
 
         got = sample_dealt_odds(n_deals, seed=seed, n_jobs=n_jobs, ruleset=ruleset,
                                 progress=progress)  # fmt: skip

@@ -1,4 +1,5 @@
-"""Special hands (SPECIAL-3..6): dealt odds (ODDS-1) and hands made during play, with intervals.
+"""Special hands (SPECIAL-3..9, the list in force): dealt odds (ODDS-1) and hands made in
+play, with intervals.
 
 * :func:`dealt_odds` — the exact ODDS-1 probabilities (``sim.odds.exact_odds``) beside a Monte
   Carlo estimate over real deals (``sim.sampler``), each with its Wilson interval, and whether
@@ -24,7 +25,7 @@ from analysis.records import require, team_view
 from sim.encoding import SPECIAL_NAMES
 from sim.errors import CanastaError
 
-HANDS = (*SPECIAL_NAMES[1:], "any")  #: the ODDS-1 events, in table order
+HANDS = (*SPECIAL_NAMES[1:], "any")  #: the ODDS-1 events of the default list, in table order
 
 
 def _sampled_counts(sampled) -> dict[str, tuple[int, int]]:
@@ -54,12 +55,12 @@ def dealt_odds(
     rel_error: float | None = None,
     max_deals: int | None = None,
 ) -> pd.DataFrame:
-    """ODDS-1 table: one row per special hand and 'any'.
+    """ODDS-1 table: one row per special hand of the list in force (in list order) and 'any'.
 
     Columns ``hand, exact, one_in, hits, deals, estimate, ci_low, ci_high, n, exact_inside,
     interval``. ``exact`` defaults to ``sim.odds.exact_odds(ruleset)``; the Monte Carlo part
     comes from ``sampled`` (hits/deals per hand) or, when ``n_deals`` is given, from
-    ``sim.sampler.sample_dealt_odds`` (``rel_error``/``max_deals`` passed on); the interval
+    ``sim.sampling.sample_dealt_odds`` (``rel_error``/``max_deals`` passed on); the interval
     is computed here, from hits and deals, like every other interval of ``analysis``.
     """
     if exact is None:
@@ -67,7 +68,7 @@ def dealt_odds(
 
         exact = exact_odds(ruleset)
     if sampled is None and n_deals is not None:
-        from sim.sampler import sample_dealt_odds
+        from sim.sampling import sample_dealt_odds
 
         sampled = sample_dealt_odds(
             n_deals,
@@ -79,9 +80,7 @@ def dealt_odds(
         )
     rows = []
     counts = _sampled_counts(sampled) if sampled is not None else {}
-    for h in HANDS:
-        if h not in exact:
-            raise CanastaError(f"exact odds lack the hand {h!r}")
+    for h in [*(n for n in exact if n != "any"), "any"]:
         p = float(exact[h])
         row = {"hand": h, "exact": p, "one_in": 1.0 / p if p > 0 else float("inf")}
         if h in counts:
@@ -104,16 +103,19 @@ def _odds_model() -> str:
     return MODEL
 
 
-def special_frequency(records: pd.DataFrame, confidence: float = iv.CONFIDENCE) -> pd.DataFrame:
+def special_frequency(
+    records: pd.DataFrame, confidence: float = iv.CONFIDENCE, hands=None
+) -> pd.DataFrame:
     """Share of team-hands in which the team declared each special hand, by policy.
 
-    One row per (policy, special_hand) with special_hand in the SPECIAL names and 'any';
+    One row per (policy, special_hand) with special_hand in ``hands`` (the names of the list
+    in force, e.g. ``Ruleset.special_names[1:]``; default the tournament list's) and 'any';
     ``n`` is the number of team-hands the policy played; Wilson intervals.
     """
     require(records, ["team0_special_hand", "team1_special_hand"], "special-hand frequency")
     view = team_view(records)
     parts = []
-    for h in HANDS:
+    for h in HANDS if hands is None else (*hands, "any"):
         flag = view["declared_special"] & (True if h == "any" else view["special_name"].eq(h))
         t = iv.proportion_table(view.assign(hit=flag), "hit", by="policy", confidence=confidence)
         t.insert(1, "special_hand", h)

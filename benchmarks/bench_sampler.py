@@ -1,7 +1,7 @@
 """Dealt-odds sampler (ODDS-1): deals per second per core, baseline and fast kernel, one run.
 
     .venv/bin/python benchmarks/bench_sampler.py [--fast-deals N] [--baseline-deals N]
-        [--repeat R] [--jobs J]
+        [--repeat R] [--jobs J] [--rules FILE]
 
 Both kernels are compiled (or loaded from the cache) before timing; each is timed ``repeat``
 times on one core in this process and the best time is kept. The baseline shuffles the whole
@@ -21,8 +21,9 @@ import numpy as np
 
 from sim.encoding import CARD_KIND
 from sim.rng import run_key
-from sim.ruleset import DEFAULT_RULESET
-from sim.sampler import BLOCK, _baseline_hits, _fast_hits, sample_dealt_odds
+from sim.ruleset import DEFAULT_RULESET, as_ruleset
+from sim.sampler import BLOCK, N_SPECIAL, _baseline_hits, _fast_hits
+from sim.sampling import sample_dealt_odds
 
 
 def _best(fn, repeat):
@@ -43,21 +44,23 @@ def main() -> None:
     ap.add_argument("--baseline-deals", type=int, default=4_000_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rules", default=None, help="ruleset file (default: the default ruleset)")
     args = ap.parse_args()
 
-    rules = DEFAULT_RULESET.to_array()
+    ruleset = as_ruleset(args.rules) if args.rules else DEFAULT_RULESET
+    rules = ruleset.to_array()
     key = run_key(2026)
-    hits = np.zeros(5, dtype=np.int64)
+    hits = np.zeros(N_SPECIAL, dtype=np.int64)
     t0 = time.perf_counter()
     _fast_hits(key, 0, BLOCK, BLOCK, CARD_KIND, rules, hits)
     _baseline_hits(key, 0, 100, CARD_KIND, rules, hits)
     warm = time.perf_counter() - t0
 
     def fast():
-        _fast_hits(key, 0, args.fast_deals, BLOCK, CARD_KIND, rules, np.zeros(5, np.int64))
+        _fast_hits(key, 0, args.fast_deals, BLOCK, CARD_KIND, rules, np.zeros(N_SPECIAL, np.int64))
 
     def base():
-        _baseline_hits(key, 0, args.baseline_deals, CARD_KIND, rules, np.zeros(5, np.int64))
+        _baseline_hits(key, 0, args.baseline_deals, CARD_KIND, rules, np.zeros(N_SPECIAL, np.int64))
 
     t_fast, c_fast = _best(fast, args.repeat)
     t_base, c_base = _best(base, args.repeat)
@@ -77,11 +80,13 @@ def main() -> None:
     }
     if args.jobs > 1:
         n = args.fast_deals * args.jobs
-        sample_dealt_odds(BLOCK, n_jobs=args.jobs)  # start the workers
+        sample_dealt_odds(BLOCK, n_jobs=args.jobs, ruleset=ruleset)  # start the workers
         t0 = time.perf_counter()
-        sample_dealt_odds(n, seed=1, n_jobs=args.jobs)
+        sample_dealt_odds(n, seed=1, n_jobs=args.jobs, ruleset=ruleset)
         result[f"fast_deals_per_s_{args.jobs}_jobs"] = n / (time.perf_counter() - t0)
+    result["ruleset"] = ruleset.label
     result["machine"] = f"{platform.machine()} {platform.processor() or ''}".strip()
+    print(f"ruleset: {ruleset.label}")
     print(f"fast kernel:     {r_fast / 1e6:8.2f} M deals/s/core ({args.fast_deals:,} deals)")
     print(f"baseline kernel: {r_base / 1e6:8.2f} M deals/s/core ({args.baseline_deals:,} deals)")
     print(f"ratio fast/baseline: {r_fast / r_base:.1f}x")

@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows))
     else:
+        print(f"Ruleset: {ruleset.label}")
         print(format_table(rows, MODEL))
         if ruleset.special_hands == "none":
             print("(SPECIAL-7: special hands are off in this ruleset, so every odds is 0)")
@@ -97,7 +98,8 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
 
     from sim.errors import CanastaError
     from sim.odds import exact_odds
-    from sim.sampler import format_sampled, planned_deals, sample_dealt_odds
+    from sim.sampler import format_sampled, planned_deals
+    from sim.sampling import sample_dealt_odds
     from sim.validate import MAX_DEALS, check_count
 
     if args.exact:
@@ -131,5 +133,6 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
             rows[name].update(row)
         print(json.dumps(rows))
     else:
+        print(f"Ruleset: {ruleset.label}")
         print(format_sampled(result))
     return 0

@@ -34,7 +34,12 @@ Impossible positions are refused, naming the rule.
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("score", help=HELP, description=DESCRIPTION)
     p.add_argument("hand_file", metavar="HAND.json", help="the position to score")
-    _options.add(p, "format")
+    _options.add(
+        p,
+        "rules",
+        "format",
+        rules='ruleset file (TOML) or preset; the hand file\'s "ruleset" keys apply over it',
+    )
     p.set_defaults(func=run)
 
 
@@ -66,10 +71,14 @@ def format_table(teams: list[dict]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from sim.finished import load_position, score_position
+    from sim.ruleset import as_ruleset
 
-    teams = score_position(load_position(read_json(args.hand_file)))
+    base = as_ruleset(args.rules) if args.rules else None
+    pos = load_position(read_json(args.hand_file), base)
+    teams = score_position(pos)
     if args.format == "json":
-        print(json.dumps({"teams": teams}))
+        print(json.dumps({"teams": teams, "ruleset": pos["ruleset"].label}))
     else:
+        print(f"Ruleset: {pos['ruleset'].label}")
         print(format_table(teams))
     return 0

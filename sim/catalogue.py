@@ -34,7 +34,10 @@ __all__ = [
     "best_hand",
     "catalogue_from",
     "describe",
+    "encode",
     "matches",
+    "preset_name",
+    "to_tables",
 ]
 
 GROUP_KINDS = ("natural", "wild", "either", "any_wild", "three")  #: SPECIAL-9 group kinds
@@ -329,11 +332,97 @@ def describe(catalogue: Sequence[Hand]) -> list[str]:
     }
     lines = []
     for h in catalogue:
-        parts = [
-            f"{g.size}x{' ' + g.rank if g.rank else ''} {words[g.kind]}".replace("  ", " ")
-            for g in h.groups
-        ]
+        parts, seen = [], []
+        for g in h.groups:  # equal groups once, counted: "7 groups of 2 natural"
+            if g in seen:
+                continue
+            seen.append(g)
+            n = h.groups.count(g)
+            lead = f"{n} groups of " if n > 1 else ""
+            what = f"{g.size} of {g.rank}" if g.rank else f"{g.size} {words[g.kind]}"
+            parts.append(f"{lead}{what}")
         cap = " (at most one matching wild group)" if h.max_wild_groups == 1 else ""
         wins = ", and the team wins the game (SPECIAL-10)" if h.wins_game else ""
         lines.append(f"{h.name}: {', '.join(parts)}{cap}; {h.award:,}{wins}")
     return lines
+
+
+def _plain(hand: Hand) -> tuple:
+    """A hand without its rule ID: what a list written in a file can say."""
+    return (hand.name, hand.groups, hand.award, hand.wins_game, hand.max_wild_groups)
+
+
+def preset_name(catalogue: Sequence[Hand]) -> str | None:
+    """The SPECIAL-7 preset a list is, hand for hand (its rule IDs aside), or None."""
+    plain = [_plain(h) for h in catalogue]
+    for name, preset in PRESETS.items():
+        if plain == [_plain(h) for h in preset]:
+            return name
+    return None
+
+
+def to_tables(catalogue: Sequence[Hand]) -> list[dict[str, Any]]:
+    """A list as the ``[[special_hands]]`` tables of a ruleset file (``catalogue_from`` reads
+    them back to the same hands)."""
+    out = []
+    for h in catalogue:
+        groups = []
+        for g in h.groups:
+            row: dict[str, Any] = {"size": g.size, "kind": g.kind}
+            if g.rank:
+                row["rank"] = g.rank
+            groups.append(row)
+        row = {"name": h.name, "award": h.award, "groups": groups}
+        if h.wins_game:
+            row["wins_game"] = True
+        if h.max_wild_groups != 2:
+            row["max_wild_groups"] = h.max_wild_groups
+        out.append(row)
+    return out
+
+
+def _group_kinds(g: Group) -> tuple[int, int]:
+    """Fewest and most kinds of non-three cards a group takes."""
+    if g.kind == "three":
+        return 0, 0
+    if g.kind == "any_wild":
+        return 1, 2
+    return 1, 1
+
+
+def encode(catalogue: Sequence[Hand], arr) -> None:
+    """Write a list into the ruleset array (layout RS_CATALOGUE*/CH_* in ``sim.encoding``):
+    one CH_WIDTH row a hand, in list order (its special code is its place + 1), and the ODDS-1
+    bounds of the sampler (RS_CAT_*)."""
+    if len(catalogue) > E.MAX_CATALOGUE:
+        _fail("'special_hands'", f"at most {E.MAX_CATALOGUE} hands, got {len(catalogue)}")
+    arr[E.RS_CATALOGUE_N] = len(catalogue)
+    most, few3, most3 = 0, E.SPECIAL_HAND_SIZE + 1, 0
+    for i, h in enumerate(catalogue):
+        row = arr[E.RS_CATALOGUE + i * E.CH_WIDTH : E.RS_CATALOGUE + (i + 1) * E.CH_WIDTH]
+        row[:] = 0
+        row[E.CH_AWARD] = h.award
+        row[E.CH_WINS_GAME] = int(h.wins_game)
+        row[E.CH_MAX_WILD] = h.max_wild_groups
+        row[E.CH_ANY_WILD] = -1
+        row[E.CH_FIXED : E.CH_FIXED + E.N_KINDS] = -1
+        for g in h.groups:
+            if g.kind == "three":
+                row[E.CH_THREES] += g.size
+            elif g.rank:
+                row[E.CH_FIXED + _NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank))] = g.size
+            elif g.kind == "any_wild":
+                row[E.CH_ANY_WILD] = g.size
+            else:
+                col = {"natural": E.CH_NATURAL, "wild": E.CH_WILD, "either": E.CH_EITHER}
+                row[col[g.kind] + g.size] += 1
+                row[E.CH_SIZES] |= 1 << g.size
+        lo = sum(_group_kinds(g)[0] for g in h.groups)
+        hi = sum(_group_kinds(g)[1] for g in h.groups)
+        if row[E.CH_THREES]:
+            few3, most3 = min(few3, lo), max(most3, hi)
+        else:
+            most = max(most, hi)
+    arr[E.RS_CAT_MAX_DISTINCT] = most
+    arr[E.RS_CAT_MIN_KINDS3] = few3
+    arr[E.RS_CAT_MAX_KINDS3] = most3

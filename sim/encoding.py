@@ -180,6 +180,7 @@ REASONS = (
     ("SPECIAL-4", "the cards are not Pairs (seven natural pairs of seven ranks, no wild card)"),
     ("SPECIAL-5", "the cards are not Pairs with twos, sevens and aces (seven pairs, no joker)"),
     ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
+    ("SPECIAL-9", "the cards form no special hand of the list in force"),
 )
 N_REASONS = len(REASONS)
 R_OK = 0  #: legal
@@ -229,6 +230,7 @@ R_OPEN_FIRST = 43  #: OPEN-1 the turn's melds must make a valid opening first
 R_SPECIAL_NOT_PAIRS = 44  #: SPECIAL-4
 R_SPECIAL_NOT_PAIRS_TSA = 45  #: SPECIAL-5
 R_SPECIAL_NOT_GARBAGE = 46  #: SPECIAL-6
+R_SPECIAL_NOT_IN_LIST = 47  #: SPECIAL-9 (a list other than the tournament's)
 
 
 def reason_rule(code: int) -> str:
@@ -254,8 +256,31 @@ RS_WILD_PENALTY_FOUR_JOKERS = 3  #: SCORE-3 variant, points
 RS_GARBAGE_AWARD = 4  #: SPECIAL-6 variant, points
 RS_SPECIAL_HANDS = 5  #: SPECIAL-7 variant, index into SPECIAL_HANDS_MODES
 RS_TARGET = 6  #: GAME-1 variant, points
-N_RS = 7
-SPECIAL_HANDS_MODES = ("tournament", "none")  #: SPECIAL-7 values, by RS_SPECIAL_HANDS code
+RS_CATALOGUE_N = 7  #: SPECIAL-7/9 hands in the special-hand list in force (0: specials off)
+#: ODDS-1 bounds the sampler stops on, from the list in force (``sim.special.catalogue_bounds``):
+RS_CAT_MAX_DISTINCT = 8  #: most kinds a hand without a three holds (above: no such hand)
+RS_CAT_MIN_KINDS3 = 9  #: fewest non-three kinds of a hand with a three (none: > 14)
+RS_CAT_MAX_KINDS3 = 10  #: most non-three kinds of a hand with a three
+RS_CATALOGUE = 16  #: first word of the special-hand table (MAX_CATALOGUE rows of CH_WIDTH words)
+SPECIAL_HANDS_MODES = ("tournament", "none", "cla", "list")  #: SPECIAL-7 values, by RS code
+
+# One row of the special-hand table (SPECIAL-9, ``sim.catalogue.Hand``), read by
+# ``sim.special.hand_matches``. A group naming a rank fixes that kind's count; the other groups
+# are counted by size and kind, to be matched to the kinds held (SPECIAL-8: one kind a group).
+MAX_CATALOGUE = 16  #: SPECIAL-9 most hands a list holds
+MAX_GROUP = 8  #: CARD-1 most cards of one kind (a group's largest size)
+CH_AWARD = 0  #: SCORE-8 award of the hand, points
+CH_WINS_GAME = 1  #: SPECIAL-10 1 if the hand wins the game
+CH_MAX_WILD = 2  #: matching wild groups allowed (0..2)
+CH_THREES = 3  #: SPECIAL-2 threes the hand holds (0, or 1 for a Straight's)
+CH_ANY_WILD = 4  #: size of its any-mix wild group, -1 if none
+CH_SIZES = 5  #: bit s set: a group of size s names no rank
+CH_FIXED = 6  #: N_KINDS words: the count of each kind a group names by rank, -1 if none
+CH_NATURAL = CH_FIXED + N_KINDS  #: MAX_GROUP + 1 words: natural groups naming no rank, by size
+CH_WILD = CH_NATURAL + MAX_GROUP + 1  #: matching wild groups naming no rank, by size
+CH_EITHER = CH_WILD + MAX_GROUP + 1  #: natural-or-matching-wild groups, by size
+CH_WIDTH = CH_EITHER + MAX_GROUP + 1  #: words of one row (48)
+N_RS = RS_CATALOGUE + MAX_CATALOGUE * CH_WIDTH  #: words of the ruleset array
 
 # ---------------------------------------------------------------------------------------
 # Special hands (SPECIAL-3..6)
@@ -265,7 +290,8 @@ SPECIAL_STRAIGHT = 1  #: SPECIAL-3
 SPECIAL_PAIRS = 2  #: SPECIAL-4
 SPECIAL_PAIRS_TWOS_SEVENS_ACES = 3  #: SPECIAL-5
 SPECIAL_GARBAGE = 4  #: SPECIAL-6
-#: names used in JSON, tables and records, indexed by the codes above
+#: names used in JSON, tables and records, indexed by the codes above (the tournament list,
+#: the default; under another list a code is the hand's place in that list + 1, SPECIAL-9)
 SPECIAL_NAMES = ("", "straight", "pairs", "pairs_twos_sevens_aces", "garbage")
 SPECIAL_HAND_SIZE = 14  #: SPECIAL-1
 
@@ -683,4 +709,5 @@ INV_MELD = 2  #: MELD-*: a meld on the table is not a legal meld
 INV_PILE = 3  #: the pile's kinds and its counts disagree
 INV_NEGATIVE = 4  #: a negative count
 INV_STUCK = 5  #: no legal action exists (a bug: the rules always leave one)
-SPECIALS_ON = SPECIAL_HANDS_MODES.index("tournament")  #: RS_SPECIAL_HANDS code with specials on
+SPECIALS_ON = SPECIAL_HANDS_MODES.index("tournament")  #: RS_SPECIAL_HANDS code of the default list
+SPECIALS_OFF = SPECIAL_HANDS_MODES.index("none")  #: RS_SPECIAL_HANDS code with specials off

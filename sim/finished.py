@@ -209,11 +209,13 @@ def check_end(melds, hands, went_out, special) -> None:
             )
 
 
-def load_position(data: Any) -> dict:
+def load_position(data: Any, base=None) -> dict:
     """Check a finished hand (the parsed JSON) and turn it into the scoring arrays.
 
     Returns ``{"rules": int64[N_RS], "melds": int64[2, N_KINDS, 3], "threes": int64[2, 2],
-    "hands": int64[2, 2, N_KINDS], "went_out": [bool, bool], "special": [code, code]}``.
+    "hands": int64[2, 2, N_KINDS], "went_out": [bool, bool], "special": [code, code],
+    "ruleset": Ruleset}``; ``base`` is the Ruleset the file's overrides apply to (default: the
+    defaults).
     Raises CanastaError (RuleViolation for a rule) naming the problem and the rule.
     """
     from sim.ruleset import Ruleset
@@ -230,7 +232,8 @@ def load_position(data: Any) -> dict:
     overrides = {} if overrides is None else overrides
     if not isinstance(overrides, Mapping):
         raise CanastaError("hand file: 'ruleset' must be an object of ruleset keys")
-    ruleset = Ruleset.from_dict(overrides)
+    # the file's "ruleset" overrides apply over ``base`` (a Ruleset: canasta score --rules)
+    ruleset = Ruleset.from_dict({**(base.to_dict() if base is not None else {}), **overrides})
     rules = ruleset.to_array()
     teams = data["teams"]
     if not isinstance(teams, list) or len(teams) != E.N_TEAMS:
@@ -275,6 +278,7 @@ def load_position(data: Any) -> dict:
         "hands": hands,
         "went_out": went_out,
         "special": special,
+        "ruleset": ruleset,
     }
 
 

@@ -171,11 +171,116 @@ def deck_odds(deck: Deck) -> dict[str, Fraction]:
     return {name: odds[name] for name in NAMES}
 
 
+#: the real deck's natural ranks in Deck vector order (the featured sevens and aces first); a
+#: small Deck has the first ``naturals`` of them
+NATURAL_ORDER = ("7", "A", "4", "5", "6", "8", "9", "10", "J", "Q", "K")
+
+
+def _kind_index(deck: Deck, rank: str) -> int | None:
+    """Deck vector index of a rank a group names (None: the deck has no such rank)."""
+    if rank == "2":
+        return deck.two
+    if rank == "JK":
+        return deck.joker
+    names = NATURAL_ORDER[: deck.naturals]
+    return names.index(rank) if rank in names else None
+
+
+def hand_vectors(deck: Deck, hand) -> tuple[set[tuple[int, ...]], bool]:
+    """SPECIAL-8/9: every count vector of non-threes forming ``hand`` (a ``sim.catalogue.Hand``)
+    on ``deck``, and whether the hand holds a three (then the vectors are its ``hand - 1``
+    non-threes, the Straight's model). Built from the groups, not by testing vectors: each
+    group takes a kind of its own (SPECIAL-8), equal groups taking a combination of kinds."""
+    need_three = sum(g.size for g in hand.groups if g.kind == "three")
+    rest = [g for g in hand.groups if g.kind != "three"]
+    size = deck.hand - need_three
+    copies = deck.kind_copies()
+    wilds = (deck.two, deck.joker)
+    if need_three > 1 or sum(g.size for g in rest) != size:
+        return set(), bool(need_three)
+    base = [0] * deck.kinds
+    n_wild = 0
+    for g in rest:
+        if g.rank:
+            k = _kind_index(deck, g.rank)
+            if k is None or base[k] or copies[k] < g.size:
+                return set(), bool(need_three)
+            base[k] = g.size
+            n_wild += k in wilds
+    starts = [base]
+    any_wild = [g for g in rest if g.kind == "any_wild"]
+    if any_wild:  # the wild cards of any mix: every split between twos and jokers
+        w = any_wild[0].size
+        starts = []
+        for j in range(w + 1):
+            v = list(base)
+            if v[deck.joker] or v[deck.two] or j > copies[deck.joker] or w - j > copies[deck.two]:
+                continue
+            v[deck.joker], v[deck.two] = j, w - j
+            starts.append(v)
+        n_wild = -len(wilds) - 1  # no matching wild group beside it (sim.catalogue)
+    classes: dict[tuple[str, int], int] = {}
+    for g in rest:
+        if not g.rank and g.kind != "any_wild":
+            classes[(g.kind, g.size)] = classes.get((g.kind, g.size), 0) + 1
+    order = sorted(classes.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+    naturals = tuple(range(deck.naturals))
+    eligible = {"natural": naturals, "wild": wilds, "either": naturals + wilds}
+    out: set[tuple[int, ...]] = set()
+
+    def place(i, v, n_w):
+        if i == len(order):
+            out.add(tuple(v))
+            return
+        (kind, gsize), m = order[i]
+        free = [k for k in eligible[kind] if not v[k] and copies[k] >= gsize]
+        for ks in itertools.combinations(free, m):
+            w = n_w + sum(k in wilds for k in ks)
+            if n_w >= 0 and w > hand.max_wild_groups:
+                continue
+            nv = list(v)
+            for k in ks:
+                nv[k] = gsize
+            place(i + 1, nv, w)
+
+    for v in starts:
+        if n_wild <= hand.max_wild_groups:
+            place(0, v, n_wild)
+    return out, bool(need_three)
+
+
+def _ways(deck: Deck, vectors) -> int:
+    """Hands of sum(v) non-threes, over all ``vectors``: sum of prod C(copies, count)."""
+    copies = deck.kind_copies()
+    return sum(prod(comb(c, n) for c, n in zip(copies, v, strict=True)) for v in vectors)
+
+
+def catalogue_odds(hands, deck: Deck | None = None) -> dict[str, Fraction]:
+    """ODDS-1 exact probability of every hand of a list (SPECIAL-7..9) and of "any" (the
+    union of the list's events in one deal, overlaps counted), on ``deck`` (the real one by
+    default). A hand with a three follows the Straight's model; two hands sharing a vector
+    (the same cards form both) count that deal once in "any"."""
+    deck = deck or Deck()
+    p3 = three_among_first(deck)
+    odds: dict[str, Fraction] = {}
+    cores: set = set()
+    others: set = set()
+    for h in hands:
+        vectors, three = hand_vectors(deck, h)
+        n = deck.hand - 1 if three else deck.hand
+        p = Fraction(_ways(deck, vectors), comb(deck.non_threes, n))
+        odds[h.name] = p3 * p if three else p
+        (cores if three else others).update(vectors)
+    p_core = Fraction(_ways(deck, cores), comb(deck.non_threes, deck.hand - 1))
+    p_other = Fraction(_ways(deck, others), comb(deck.non_threes, deck.hand))
+    both = p3 * straight_overlap(deck, cores, others) if cores and others else Fraction(0)
+    odds["any"] = p3 * p_core + p_other - both  # inclusion-exclusion
+    return odds
+
+
 def exact_odds(ruleset=None) -> dict[str, Fraction]:
-    """ODDS-1 exact odds of the dealt special hands for a ruleset (all 0 if SPECIAL-7 'none')."""
+    """ODDS-1 exact odds of the dealt special hands of the list in force (SPECIAL-7..9): one
+    entry a hand, in list order, then "any" (only "any", 0, if SPECIAL-7 'none')."""
     from sim.ruleset import as_ruleset
 
-    rules = as_ruleset(ruleset)
-    if rules.special_hands == "none":  # SPECIAL-7
-        return dict.fromkeys(NAMES, Fraction(0))
-    return deck_odds(Deck())
+    return catalogue_odds(as_ruleset(ruleset).catalogue)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from sim import catalogue as C
 from sim.encoding import (
     N_RS,
     RS_ALLOW_LONG_MELD_GOING_OUT,
@@ -38,8 +39,11 @@ class Ruleset:
     rule_of_five: bool = True  #: MELD-5
     wild_penalty_four_jokers: int = 2000  #: SCORE-3 penalty for an incomplete wild meld of 4 jokers
     garbage_award: int = 2000  #: SPECIAL-6
-    special_hands: str = "tournament"  #: SPECIAL-7: 'tournament' or 'none'
+    #: SPECIAL-7: 'tournament', 'cla', 'none', or a list of hands written out (SPECIAL-9)
+    special_hands: str | tuple = "tournament"
     target: int = 8500  #: GAME-1
+    #: what the ruleset is called (a file's top-level ``name``); printed, never compared
+    name: str = dataclasses.field(default="", compare=False)
 
     def __post_init__(self):
         for f in dataclasses.fields(self):
@@ -62,11 +66,19 @@ class Ruleset:
                 raise CanastaError(f"ruleset key {key!r}: must not be negative")
         if self.target <= 0:
             raise CanastaError(f"ruleset key 'target': must be positive, got {self.target}")
-        if self.special_hands not in SPECIAL_HANDS_MODES:
-            raise CanastaError(
-                f"ruleset key 'special_hands': expected one of {', '.join(SPECIAL_HANDS_MODES)}, "
-                f"got {self.special_hands!r}"
-            )
+        if not isinstance(self.name, str):
+            raise CanastaError(f"ruleset key 'name': expected a string, got {self.name!r}")
+        if isinstance(self.special_hands, str):
+            if self.special_hands == "list" or self.special_hands not in SPECIAL_HANDS_MODES:
+                presets = ", ".join(C.PRESETS)
+                raise CanastaError(
+                    f"ruleset key 'special_hands': expected one of {presets} or a list of "
+                    f"hands, got {self.special_hands!r}"
+                )
+        else:  # SPECIAL-9: a list written out; a preset written out is that preset
+            hands = C.catalogue_from(self.special_hands)
+            C.encode(hands, np.zeros(N_RS, dtype=np.int64))  # at most MAX_CATALOGUE hands
+            object.__setattr__(self, "special_hands", C.preset_name(hands) or hands)
 
     @classmethod
     def keys(cls) -> tuple[str, ...]:
@@ -100,8 +112,53 @@ class Ruleset:
             data = data["ruleset"]
         return cls.from_dict(data)
 
+    @property
+    def catalogue(self) -> tuple[C.Hand, ...]:
+        """The special-hand list in force (SPECIAL-7..9), in code order (code = place + 1)."""
+        if isinstance(self.special_hands, str):
+            hands = C.PRESETS[self.special_hands]
+            if self.special_hands == "tournament":  # SPECIAL-6 garbage_award variant
+                hands = tuple(
+                    dataclasses.replace(h, award=self.garbage_award) if h.name == "garbage" else h
+                    for h in hands
+                )
+            return hands
+        return self.special_hands
+
+    @property
+    def special_names(self) -> tuple[str, ...]:
+        """Record names of the special codes under this ruleset: '' (none), then the hands of
+        the list in force in code order (the tournament list: ``sim.encoding.SPECIAL_NAMES``)."""
+        return ("", *(h.name for h in self.catalogue))
+
+    @property
+    def list_name(self) -> str:
+        """The special-hand list in words: a preset's name or 'a list of N hands'."""
+        if isinstance(self.special_hands, str):
+            return self.special_hands
+        return f"a list of {len(self.special_hands)} hands"
+
+    @property
+    def label(self) -> str:
+        """How printed numbers name this ruleset: its name, else its special-hand list and
+        the keys set away from the defaults."""
+        if self.name:
+            return self.name
+        changed = [
+            k
+            for k in self.keys()
+            if k not in ("name", "special_hands") and getattr(self, k) != getattr(DEFAULT, k)
+        ]
+        extra = f" ({', '.join(f'{k}={getattr(self, k)}' for k in changed)})" if changed else ""
+        return f"special hands {self.list_name}{extra}"
+
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The keys as a ruleset file writes them (``from_dict`` reads them back)."""
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        if not isinstance(self.special_hands, str):
+            out["special_hands"] = C.to_tables(self.special_hands)
+        del out["name"]  # a label (Ruleset.label), not a rule: never compared, never stored
+        return out
 
     def to_array(self) -> np.ndarray:
         """The int64 array kernels take (layout RS_* in sim.encoding)."""
@@ -111,12 +168,14 @@ class Ruleset:
         arr[RS_RULE_OF_FIVE] = int(self.rule_of_five)
         arr[RS_WILD_PENALTY_FOUR_JOKERS] = self.wild_penalty_four_jokers
         arr[RS_GARBAGE_AWARD] = self.garbage_award
-        arr[RS_SPECIAL_HANDS] = SPECIAL_HANDS_MODES.index(self.special_hands)
+        mode = self.special_hands if isinstance(self.special_hands, str) else "list"
+        arr[RS_SPECIAL_HANDS] = SPECIAL_HANDS_MODES.index(mode)
         arr[RS_TARGET] = self.target
+        C.encode(self.catalogue, arr)  # SPECIAL-7..9 the list in force
         return arr
 
 
-DEFAULT_RULESET = Ruleset()
+DEFAULT_RULESET = DEFAULT = Ruleset()
 
 
 def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Ruleset:
@@ -128,5 +187,21 @@ def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Rulese
     if isinstance(rules, Mapping):
         return Ruleset.from_dict(rules)
     if isinstance(rules, str | Path):
+        path = Path(rules)
+        if not path.exists():
+            preset = _shipped_preset(path)
+            if preset is not None:  # SPECIAL-7: a preset's name, or its file in rules/
+                return Ruleset(special_hands=preset, name=preset)
         return Ruleset.from_toml(rules)
     raise CanastaError(f"bad ruleset {rules!r}: expected a Ruleset, a dict or a TOML path")
+
+
+def _shipped_preset(path: Path) -> str | None:
+    """The preset a missing path names: 'cla', or 'rules/cla.toml' outside a clone (an
+    installed package; the shipped files write out exactly the presets, tests/test_catalogue.py)."""
+    text = path.as_posix()
+    if text in C.PRESETS:
+        return text
+    if path.suffix == ".toml" and path.stem in C.PRESETS and path.parent.name in ("rules", ""):
+        return path.stem
+    return None

@@ -4,7 +4,8 @@ The model (ODDS-1): the first player's cards are taken in the order she receives
 dealt cards then the stock draws; threes are laid down and replaced (DEAL-4). Her pairs/Garbage
 hand is the first 14 non-three cards received; her Straight hand is the first three received
 plus the first 13 non-threes, and needs that three among the first 14 cards received (DEAL-5).
-"Any" is the union of the events. Each hand is judged by ``sim.special.classify_special``.
+"Any" is the union of the events. Each hand of the list in force (SPECIAL-7..9) is judged by
+``sim.special.matched_hands`` (a deal counts for every hand it forms; "any" once).
 
 Two compiled kernels sample that model:
 
@@ -14,9 +15,11 @@ Two compiled kernels sample that model:
 * the **fast** kernel draws only the cards it needs, by a partial Fisher-Yates on a deck of kinds
   that is *not* reset between deals (a Fisher-Yates step picks uniformly among the cards not yet
   drawn, whatever order they lie in, so each deal is an independent uniform ordered sample). It
-  stops as soon as no special hand is possible: a Straight needs 13 distinct non-three kinds
-  among the first 13 non-threes, the pairs hands need 7 distinct kinds and Garbage 4, so a deal
-  with a repeated kind among its first 13 non-threes and 8 distinct kinds is no special hand.
+  stops as soon as no special hand is possible: a hand with a three (the Straight) needs
+  between ``RS_CAT_MIN_KINDS3`` and ``RS_CAT_MAX_KINDS3`` distinct kinds among the first 13
+  non-threes (the Straight: 13, so no repeat), a hand without one at most
+  ``RS_CAT_MAX_DISTINCT`` kinds (tournament and cla lists: 7, the pairs hands), so a deal past
+  both bounds is no special hand.
   Only the rare candidates reach the classifier. Deals come in blocks of ``BLOCK`` with one
   generator per block (``seed_hand(key, block)``), so seeding costs nothing per deal; a chunk
   starting inside a block replays the block's first deals, so results never depend on chunking.
@@ -40,23 +43,25 @@ from sim.encoding import (
     CARD_KIND,
     HAND_SIZE,
     KIND_NAMES,
+    MAX_CATALOGUE,
     N_KINDS,
     N_PLAYERS,
     RED_THREE,
+    RS_CAT_MAX_DISTINCT,
+    RS_CAT_MAX_KINDS3,
+    RS_CAT_MIN_KINDS3,
+    RS_CATALOGUE_N,
     SPECIAL_HAND_SIZE,
     SPECIAL_NAMES,
-    SPECIAL_NONE,
-    SPECIAL_STRAIGHT,
 )
 from sim.errors import CanastaError
 from sim.rng import STATE_WORDS, seed_hand, shuffle
-from sim.special import classify_special
+from sim.special import best_of, matched_hands
 
 BLOCK = 1024  #: deals sharing one generator in the fast kernel (the unit of its seeding)
-N_SPECIAL = len(SPECIAL_NAMES)  #: special codes 0..4; hit counters use index 0 for "any"
-HAND_NAMES = (*SPECIAL_NAMES[1:], "any")  #: result rows, in the order of sim.odds.exact_odds
-_STRAIGHT_DISTINCT = HAND_SIZE  #: SPECIAL-3: 13 different non-three kinds (one three aside)
-_PAIRS_MAX_DISTINCT = 7  #: SPECIAL-4/5: 7 kinds; SPECIAL-6 Garbage: 4 kinds
+N_SPECIAL = MAX_CATALOGUE + 1  #: hit counters: index = special code; index 0 counts "any"
+HAND_NAMES = (*SPECIAL_NAMES[1:], "any")  #: result rows under the default (tournament) list
+_STRAIGHT_DISTINCT = HAND_SIZE  #: ODDS-1: a three's hand takes the first 13 non-threes
 _DRAW_CAP = SPECIAL_HAND_SIZE  #: non-threes a player's dealt hand holds (ODDS-1)
 
 # Receiving order of the first player in a real deal of a shuffled deck: one card at a time
@@ -70,52 +75,62 @@ def _is_three(kind):
     return kind == RED_THREE or kind == BLACK_THREE
 
 
+@njit(cache=True, inline="always")
+def _three_possible(rep13, n_nat, rules):
+    """Can the first 13 non-threes (``rep13`` repeats among those received so far, of
+    ``n_nat``) still be those of a hand with a three in the list in force?"""
+    seen = min(n_nat, _STRAIGHT_DISTINCT)
+    return (_STRAIGHT_DISTINCT - rep13 >= rules[RS_CAT_MIN_KINDS3]) and (
+        seen - rep13 <= rules[RS_CAT_MAX_KINDS3]
+    )
+
+
 @njit(cache=True)
-def _classify_odds1(counts, three_kind, last_kind, straight_possible, n_distinct, rules):
+def _classify_odds1(counts, three_kind, last_kind, three_possible, n_distinct, rules):
     """ODDS-1 classification of one deal from the counts of its 14 first non-threes.
 
-    Returns (straight_code, pairs_code): the Straight hand (first three + first 13 non-threes)
-    and the pairs/Garbage hand (first 14 non-threes), each SPECIAL_NONE unless special.
+    Returns (three_mask, plain_mask), the hands of the list (bit i: hand i) formed by the hand
+    with a three (first three + first 13 non-threes) and by the first 14 non-threes.
     ``last_kind`` is the 14th non-three; ``three_kind`` the first three (received among the
     first 14 cards) or -1.
     """
-    straight_code = SPECIAL_NONE
-    pairs_code = SPECIAL_NONE
-    if straight_possible and three_kind >= 0:
+    three_mask = 0
+    plain_mask = 0
+    if three_possible and three_kind >= 0:
         counts[last_kind] -= 1
         counts[three_kind] += 1
-        if classify_special(counts, rules) == SPECIAL_STRAIGHT:
-            straight_code = SPECIAL_STRAIGHT
+        three_mask = matched_hands(counts, rules)
         counts[three_kind] -= 1
         counts[last_kind] += 1
-    if n_distinct <= _PAIRS_MAX_DISTINCT:
-        code = classify_special(counts, rules)
-        if code != SPECIAL_STRAIGHT:
-            pairs_code = code
-    return straight_code, pairs_code
+    if n_distinct <= rules[RS_CAT_MAX_DISTINCT]:
+        plain_mask = matched_hands(counts, rules)
+    return three_mask, plain_mask
 
 
 @njit(cache=True, inline="always")
-def _count_hits(straight_code, pairs_code, hits):
-    """hits[code] += 1 for each special hand of the deal; hits[0] counts deals with any."""
-    if straight_code != SPECIAL_NONE:
-        hits[straight_code] += 1
-    if pairs_code != SPECIAL_NONE:
-        hits[pairs_code] += 1
-    if straight_code != SPECIAL_NONE or pairs_code != SPECIAL_NONE:
+def _count_hits(three_mask, plain_mask, hits):
+    """hits[code] += 1 for each hand of the list the deal forms; hits[0] counts deals with any
+    (a hand never needs both a three and none, so the masks share no hand)."""
+    mask = three_mask | plain_mask
+    if mask:
         hits[0] += 1
+        i = 1
+        while mask:
+            hits[i] += mask & 1
+            mask >>= 1
+            i += 1
 
 
 @njit(cache=True)
-def _received_odds1(received, counts):
+def _received_odds1(received, counts, rules):
     """ODDS-1 features of a received card sequence (kinds): fills ``counts`` with the first 14
-    non-threes; returns (three_kind, last_kind, straight_possible, n_distinct, first_three_at,
+    non-threes; returns (three_kind, last_kind, three_possible, n_distinct, first_three_at,
     n_received) where first_three_at is the 1-based position of the first three (0: none in
     the first 14 cards) and n_received the cards read to complete 14 non-threes."""
     counts[:] = 0
     n_nat = 0
     n_distinct = 0
-    straight_possible = True
+    rep13 = 0
     three_kind = -1
     first_three_at = 0
     last_kind = -1
@@ -131,15 +146,16 @@ def _received_odds1(received, counts):
         if counts[kind] == 0:
             n_distinct += 1
         elif n_nat < _STRAIGHT_DISTINCT:
-            straight_possible = False
+            rep13 += 1
         counts[kind] += 1
         last_kind = kind
         n_nat += 1
-    return three_kind, last_kind, straight_possible, n_distinct, first_three_at, pos
+    three_ok = _three_possible(rep13, n_nat, rules)
+    return three_kind, last_kind, three_ok, n_distinct, first_three_at, pos
 
 
 @njit(cache=True)
-def _baseline_deal(state, deck, received, counts, card_kind):
+def _baseline_deal(state, deck, received, counts, card_kind, rules):
     """One real deal (ODDS-1, DEAL-1): shuffle the whole deck, read the first player's cards
     (every 4th card of the deal from the top, then the stock), kinds into ``received``."""
     for c in range(deck.shape[0]):
@@ -152,54 +168,53 @@ def _baseline_deal(state, deck, received, counts, card_kind):
     for p in range(_STOCK_START, deck.shape[0]):
         received[n] = card_kind[deck[p]]
         n += 1
-    return _received_odds1(received, counts)
+    return _received_odds1(received, counts, rules)
 
 
 @njit(cache=True)
 def _baseline_one(key, d, state, deck, received, counts, card_kind, rules):
-    """Deal ``d`` of the baseline (its own generator, a full shuffle) and its ODDS-1 codes:
-    (straight code, pairs code, first three's position, distinct kinds, cards received)."""
+    """Deal ``d`` of the baseline (its own generator, a full shuffle) and its ODDS-1 hands:
+    (three mask, plain mask, first three's position, distinct kinds, cards received)."""
     seed_hand(key, d, state)
-    three, last, straight_ok, distinct, at, pos = _baseline_deal(
-        state, deck, received, counts, card_kind
+    three, last, three_ok, distinct, at, pos = _baseline_deal(
+        state, deck, received, counts, card_kind, rules
     )
-    s_code, p_code = _classify_odds1(counts, three, last, straight_ok, distinct, rules)
-    return s_code, p_code, at, distinct, pos
+    m3, m14 = _classify_odds1(counts, three, last, three_ok, distinct, rules)
+    return m3, m14, at, distinct, pos
 
 
 @njit(cache=True)
 def _baseline_hits(key, start, stop, card_kind, rules, hits):
     """ODDS-1 baseline: deals ``start..stop-1``, one generator and one full shuffle per deal.
 
-    Adds to ``hits[code]`` (code 1..4) and ``hits[0]`` (any special hand)."""
+    Adds to ``hits[code]`` (code = place in the list + 1) and ``hits[0]`` (any special hand)."""
     state = np.empty(STATE_WORDS, dtype=np.uint64)
     deck = np.empty(card_kind.shape[0], dtype=np.int64)
     received = np.empty(card_kind.shape[0], dtype=np.int64)
     counts = np.zeros(N_KINDS, dtype=np.int64)
     for d in range(start, stop):
-        s_code, p_code, _, _, _ = _baseline_one(
-            key, d, state, deck, received, counts, card_kind, rules
-        )
-        _count_hits(s_code, p_code, hits)
+        m3, m14, _, _, _ = _baseline_one(key, d, state, deck, received, counts, card_kind, rules)
+        _count_hits(m3, m14, hits)
     return hits
 
 
 @njit(cache=True)
 def _baseline_records(key, start, stop, card_kind, rules, out):
     """Per-deal ODDS-1 records of the baseline sampler (one row per deal of start..stop-1):
-    out[:, 0] straight code, 1 pairs code, 2 first three's position (0: none in the first 14),
+    out[:, 0] code of the hand with a three (the Straight), 1 of the hand without (the best of
+    those formed, SPECIAL-8), 2 first three's position (0: none in the first 14),
     3 distinct kinds of the 14 non-threes, 4 cards received, 5.. counts per kind."""
     state = np.empty(STATE_WORDS, dtype=np.uint64)
     deck = np.empty(card_kind.shape[0], dtype=np.int64)
     received = np.empty(card_kind.shape[0], dtype=np.int64)
     counts = np.zeros(N_KINDS, dtype=np.int64)
     for d in range(start, stop):
-        s_code, p_code, at, distinct, pos = _baseline_one(
+        m3, m14, at, distinct, pos = _baseline_one(
             key, d, state, deck, received, counts, card_kind, rules
         )
         row = d - start
-        out[row, 0] = s_code
-        out[row, 1] = p_code
+        out[row, 0] = best_of(m3, rules)
+        out[row, 1] = best_of(m14, rules)
         out[row, 2] = at
         out[row, 3] = distinct
         out[row, 4] = pos
@@ -247,14 +262,18 @@ def _fast_hits(key, start, stop, block, card_kind, rules, hits):
     range starting inside a block replays that block's earlier deals without counting them.
     Each deal is a partial Fisher-Yates on ``deck`` (kinds, left in whatever order the previous
     deal left them), drawing only until 14 non-threes are in hand or no special hand is
-    possible (SPECIAL-3..6: a repeated kind among the first 13 non-threes rules out the
-    Straight, an 8th distinct kind the pairs hands and Garbage); candidates are classified.
+    possible (the RS_CAT_* bounds of the list in force; tournament list: a repeated kind among
+    the first 13 non-threes rules out the Straight, an 8th distinct kind the pairs hands and
+    Garbage); candidates are classified.
     """
     state = np.empty(STATE_WORDS, dtype=np.uint64)
     n_cards = card_kind.shape[0]
     deck = np.empty(n_cards, dtype=np.int64)
     counts = np.zeros(N_KINDS, dtype=np.int64)
     mask32 = np.uint64(0xFFFFFFFF)
+    max_distinct = rules[RS_CAT_MAX_DISTINCT]
+    if rules[RS_CATALOGUE_N] == 0:
+        return hits  # SPECIAL-7: nothing is special
     d = start
     while d < stop:
         b = d // block
@@ -266,7 +285,7 @@ def _fast_hits(key, start, stop, block, card_kind, rules, hits):
             counts[:] = 0
             n_nat = 0
             n_distinct = 0
-            straight_possible = True
+            rep13 = 0
             three_kind = -1
             last_kind = -1
             pos = 0
@@ -291,19 +310,18 @@ def _fast_hits(key, start, stop, block, card_kind, rules, hits):
                 c = counts[kind]
                 counts[kind] = c + 1
                 n_distinct += c == 0
-                straight_possible &= (c == 0) | (n_nat >= _STRAIGHT_DISTINCT)
+                rep13 += (c != 0) & (n_nat < _STRAIGHT_DISTINCT)
                 last_kind = kind
                 n_nat += 1
-                if n_distinct > _PAIRS_MAX_DISTINCT and not (
-                    straight_possible and (three_kind >= 0 or pos < _DRAW_CAP)
+                if n_distinct > max_distinct and not (
+                    (three_kind >= 0 or pos < _DRAW_CAP) and _three_possible(rep13, n_nat, rules)
                 ):
                     break
             if deal < d or n_nat < _DRAW_CAP:
                 continue  # replayed deal, or no special hand possible
-            s_code, p_code = _classify_odds1(
-                counts, three_kind, last_kind, straight_possible, n_distinct, rules
-            )
-            _count_hits(s_code, p_code, hits)
+            three_ok = _three_possible(rep13, n_nat, rules)
+            m3, m14 = _classify_odds1(counts, three_kind, last_kind, three_ok, n_distinct, rules)
+            _count_hits(m3, m14, hits)
         d = end
     return hits
 
@@ -325,7 +343,7 @@ def _rules_array(ruleset) -> np.ndarray:
 
 def count_hits(key, start: int, stop: int, rules: np.ndarray, kernel: str = "fast") -> np.ndarray:
     """ODDS-1 hits over deals start..stop-1 of the run with ``key``: int64[N_SPECIAL], index =
-    special code (1 straight .. 4 garbage), index 0 = deals with any special hand."""
+    special code (place in the list in force + 1), index 0 = deals with any special hand."""
     from sim.validate import MAX_DEALS, check_id_range
 
     start, stop = check_id_range(start, stop, "deal", MAX_DEALS)
@@ -343,10 +361,10 @@ def dealt_records(key, start: int, stop: int, ruleset=None):
     """Chunk function (``sim.runner``): one row per deal start..stop-1 of the baseline sampler.
 
     Columns: ``deal_id``; ``straight_hand`` and ``pairs_hand`` (special codes of the ODDS-1
-    Straight hand and pairs/Garbage hand, 0 = none); ``first_three_at`` (1-based position of the
-    first three received, 0 if none among the first 14 cards); ``distinct`` (kinds among the 14
-    non-threes); ``received`` (cards received to get 14 non-threes); ``n_<kind>`` the pairs
-    hand's count of each kind. Deal i depends only on (key, i).
+    hand with a three and hand without, under the list in force, 0 = none); ``first_three_at``
+    (1-based position of the first three received, 0 if none among the first 14 cards);
+    ``distinct`` (kinds among the 14 non-threes); ``received`` (cards received to get 14
+    non-threes); ``n_<kind>`` the pairs hand's count of each kind. Deal i depends only on (key, i).
     """
     import pandas as pd
 
@@ -399,7 +417,7 @@ class SampledOdds:
     def rows(self) -> dict[str, dict]:
         """``{hand: {hits, deals, estimate, ci_low, ci_high, rel_se, exact}}`` in report order."""
         out = {}
-        for name in HAND_NAMES:
+        for name in self.exact:
             h = self.hits[name]
             low, high = wilson(h, self.deals)
             out[name] = {
@@ -456,92 +474,19 @@ def format_sampled(result: SampledOdds, model: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _hits_task(key, start, stop, rules, kernel):
-    return stop - start, count_hits(key, start, stop, rules, kernel)
-
-
-def sample_dealt_odds(
-    n_deals: int = 1_000_000,
-    seed: int = 0,
-    n_jobs: int = 1,
-    ruleset=None,
-    rel_error: float | None = None,
-    max_deals: int | None = None,
-    kernel: str = "fast",
-    chunk_size: int = DEFAULT_CHUNK,
-    backend: str = "loky",
-    scheduler=None,
-    progress: bool | None = False,
-) -> SampledOdds:
-    """Estimate ODDS-1 by sampling ``n_deals`` real deals (deal i depends on (seed, i) only).
-
-    ``rel_error=R`` keeps sampling in rounds after the first ``n_deals`` until every hand whose
-    exact odds are not 0 has a relative standard error ``sqrt(p(1-p)/n)/p <= R``, or the
-    ``max_deals`` cap is reached. Rounds extend the same deal sequence, so the result equals one
-    run of the final size. Any ``n_jobs``/``chunk_size``/backend gives the same counts.
-    """
-    import time
-
-    from sim.odds import exact_odds
-    from sim.rng import run_key
-    from sim.runner import Progress, parallel_map
-    from sim.validate import MAX_DEALS, check_chunks, check_count, check_jobs, check_seed
-
-    # every number is checked before any work (sim.validate)
-    n_deals = check_count("n_deals", n_deals, MAX_DEALS)
-    seed = check_seed(seed)
-    check_jobs(n_jobs)
-    if max_deals is not None:
-        max_deals = check_count("max_deals", max_deals, MAX_DEALS)
-        n_deals = min(n_deals, max_deals)
-    if rel_error is not None and not (
-        isinstance(rel_error, int | float) and not isinstance(rel_error, bool) and 0 < rel_error < 1
-    ):
-        raise CanastaError(f"rel_error must lie strictly between 0 and 1, got {rel_error!r}")
-    if kernel not in KERNELS:
-        raise CanastaError(f"unknown sampler kernel {kernel!r}; known: {', '.join(KERNELS)}")
-    rules = _rules_array(ruleset)
-    exact = exact_odds(ruleset)
-    most = n_deals  # the deals the run may reach, for the chunk count
-    if rel_error is not None:
-        need = planned_deals(exact, rel_error)
-        if max_deals is None and need > MAX_DEALS:
-            raise CanastaError(
-                f"rel_error {rel_error:g} needs about {need:,.3g} deals, beyond the limit of "
-                f"{MAX_DEALS:,}: ask for a larger relative error or cap it with max_deals"
-            )
-        most = min(max_deals or MAX_DEALS, max(n_deals, 2 * int(need) + BLOCK))
-    chunk_size = check_chunks(most, chunk_size)
-    key = run_key(seed)
-    hits = np.zeros(N_SPECIAL, dtype=np.int64)
-    done, target, rounds = 0, n_deals, 0
-    t0 = time.perf_counter()
-    with Progress(target, "deals", progress) as bar:
-        while True:
-            rounds += 1
-            tasks = [
-                (key, s, min(s + chunk_size, target), rules, kernel)
-                for s in range(done, target, chunk_size)
-            ]
-            for n, h in parallel_map(_hits_task, tasks, n_jobs, backend, scheduler, False):
-                hits += h
-                bar.update(n)
-            done = target
-            nxt = _next_target(hits, done, exact, rel_error, max_deals)
-            if nxt <= done:
-                break
-            bar.add_total(nxt - done)
-            target = nxt
-    named = {name: int(hits[SPECIAL_NAMES.index(name)]) for name in HAND_NAMES[:-1]}
-    named["any"] = int(hits[0])
-    return SampledOdds(done, seed, kernel, named, exact, rounds, time.perf_counter() - t0)
+def _named_hits(hits, exact) -> dict[str, int]:
+    """Hits by hand name: ``exact``'s keys are the list's hands in code order, then "any"."""
+    names = [n for n in exact if n != "any"]
+    out = {name: int(hits[i + 1]) for i, name in enumerate(names)}
+    out["any"] = int(hits[0])
+    return out
 
 
 def planned_deals(exact, rel_error: float) -> float:
     """Deals for every hand with non-zero exact odds p to reach a relative standard error of
     ``rel_error``: max of (1 - p) / (p * rel_error**2)."""
     need = 0.0
-    for name in HAND_NAMES:
+    for name in exact:
         p = float(exact[name])
         if p > 0.0:
             need = max(need, (1.0 - p) / (p * rel_error**2))
@@ -553,11 +498,12 @@ def _next_target(hits, done, exact, rel_error, max_deals) -> int:
     if rel_error is None:
         return done
     need = done
-    for name in HAND_NAMES:
+    named = _named_hits(hits, exact)
+    for name in exact:
         p = float(exact[name])
         if p == 0.0:
             continue  # never dealt (SPECIAL-7 off): its estimate is exactly 0
-        h = int(hits[0 if name == "any" else SPECIAL_NAMES.index(name)])
+        h = named[name]
         rse = relative_se(h, done)
         if rse <= rel_error:
             continue

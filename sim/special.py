@@ -8,17 +8,13 @@ explain a refusal.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim import encoding as E
 from sim._views import opaque
 
 #: RS_SPECIAL_HANDS code meaning "special hands are off" (SPECIAL-7)
-SPECIALS_OFF = E.SPECIAL_HANDS_MODES.index("none")
-
-#: SPECIAL-3/4/5 fixed awards, indexed by special code (garbage comes from the ruleset)
-FIXED_AWARD = np.array([0, 3000, 2500, 2000, 0], dtype=np.int64)
+SPECIALS_OFF = E.SPECIALS_OFF
 
 
 @njit(cache=True, _nrt=False)
@@ -86,23 +82,104 @@ def is_garbage(counts):
 
 
 @njit(cache=True, _nrt=False)
-def classify_special(counts, rules):
-    """SPECIAL-3..7: the special code of a 14-card hand, SPECIAL_NONE if none (or specials off).
+def hand_matches(counts, rules, row):
+    """SPECIAL-8/9 (and SPECIAL-2): do ``counts`` form exactly the hand of the table row at
+    ``rules[row:]`` (layout CH_* in ``sim.encoding``)? The kernel of ``sim.catalogue.matches``:
+    a kind a group names by rank must be held that many times; an any-mix wild group takes all
+    the wild cards left; every other kind held is one group of its count, so per size the kinds
+    held and the groups must pair off (Hall's condition on natural, wild and either groups)."""
+    if counts[E.RED_THREE] + counts[E.BLACK_THREE] != rules[row + E.CH_THREES]:
+        return False  # SPECIAL-2: a three only where the hand has its place
+    any_wild = rules[row + E.CH_ANY_WILD]
+    sizes = rules[row + E.CH_SIZES]
+    n_wild = 0
+    free_wild = 0
+    for k in range(E.N_KINDS):
+        if k == E.RED_THREE or k == E.BLACK_THREE:
+            continue
+        fixed = rules[row + E.CH_FIXED + k]
+        c = counts[k]
+        wild = k == E.JOKER or k == E.TWO
+        if fixed >= 0:
+            if c != fixed:
+                return False
+            n_wild += wild
+        elif c > 0:
+            if wild and any_wild >= 0:
+                free_wild += c
+            elif c > E.MAX_GROUP or (sizes >> c) & 1 == 0:
+                return False  # no group of that size to hold the kind
+            else:
+                n_wild += wild
+    if any_wild >= 0:
+        if free_wild != any_wild:
+            return False
+    elif n_wild > rules[row + E.CH_MAX_WILD]:
+        return False
+    for s in range(1, E.MAX_GROUP + 1):
+        if (sizes >> s) & 1 == 0:
+            continue
+        nat = 0
+        wil = 0
+        for k in range(E.N_KINDS):
+            if counts[k] == s and rules[row + E.CH_FIXED + k] < 0:
+                if k >= E.FIRST_NATURAL:
+                    nat += 1
+                elif (k == E.JOKER or k == E.TWO) and any_wild < 0:
+                    wil += 1
+        gn = rules[row + E.CH_NATURAL + s]
+        gw = rules[row + E.CH_WILD + s]
+        ge = rules[row + E.CH_EITHER + s]
+        if nat + wil != gn + gw + ge or nat > gn + ge or wil > gw + ge:
+            return False
+    return True
 
-    The four patterns are disjoint (only the Straight holds a joker, only Pairs with twos,
-    sevens and aces holds twos, only Garbage holds triples), so the order of tests is immaterial.
-    """
-    if rules[E.RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
-        return E.SPECIAL_NONE
-    if is_straight(counts):
-        return E.SPECIAL_STRAIGHT
-    if is_pairs(counts):
-        return E.SPECIAL_PAIRS
-    if is_pairs_twos_sevens_aces(counts):
-        return E.SPECIAL_PAIRS_TWOS_SEVENS_ACES
-    if is_garbage(counts):
-        return E.SPECIAL_GARBAGE
-    return E.SPECIAL_NONE
+
+@njit(cache=True, _nrt=False)
+def catalogue_row(code):
+    """First word of the table row of special code ``code`` (>= 1) in the ruleset array."""
+    return E.RS_CATALOGUE + (code - 1) * E.CH_WIDTH
+
+
+@njit(cache=True, _nrt=False)
+def matched_hands(counts, rules):
+    """Bit i set for each hand i of the list in force that ``counts`` form (SPECIAL-8/9)."""
+    mask = 0
+    for i in range(rules[E.RS_CATALOGUE_N]):
+        if hand_matches(counts, rules, E.RS_CATALOGUE + i * E.CH_WIDTH):
+            mask |= 1 << i
+    return mask
+
+
+@njit(cache=True, _nrt=False)
+def best_of(mask, rules):
+    """Special code a hand forming the hands of ``mask`` is declared as: the highest award,
+    first in the list on a tie (SPECIAL-8); SPECIAL_NONE for an empty mask."""
+    best = E.SPECIAL_NONE
+    award = -1
+    for i in range(rules[E.RS_CATALOGUE_N]):
+        if (mask >> i) & 1:
+            a = rules[E.RS_CATALOGUE + i * E.CH_WIDTH + E.CH_AWARD]
+            if a > award:
+                best = i + 1
+                award = a
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def classify_special(counts, rules):
+    """SPECIAL-3..9: the special code of a 14-card hand under the list in force (its place in
+    the list + 1; the tournament list keeps SPECIAL_STRAIGHT .. SPECIAL_GARBAGE), SPECIAL_NONE
+    if none (or specials off, SPECIAL-7: the list is empty). A hand forming several is the one
+    with the highest award, first in the list on a tie (SPECIAL-8)."""
+    best = E.SPECIAL_NONE
+    award = -1
+    for i in range(rules[E.RS_CATALOGUE_N]):
+        row = E.RS_CATALOGUE + i * E.CH_WIDTH
+        if rules[row + E.CH_AWARD] > award and hand_matches(counts, rules, row):
+            best = i + 1
+            award = rules[row + E.CH_AWARD]
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -110,6 +187,13 @@ def classify_many(rows, rules, out):
     """classify_special over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
     for i in range(rows.shape[0]):
         out[i] = classify_special(rows[i], rules)
+
+
+@njit(cache=True, _nrt=False)
+def matched_many(rows, rules, out):
+    """matched_hands over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
+    for i in range(rows.shape[0]):
+        out[i] = matched_hands(rows[i], rules)
 
 
 @njit(cache=True, _nrt=False)
@@ -121,7 +205,7 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     make the hand special), SPECIAL-3..6 the cards form a special hand (a hand whose one three
     has its Straight place fails there: the Straight with a two for the joker is SPECIAL-3).
     """
-    if rules[E.RS_SPECIAL_HANDS] == SPECIALS_OFF:  # SPECIAL-7
+    if rules[E.RS_CATALOGUE_N] == 0:  # SPECIAL-7
         return E.R_SPECIALS_OFF
     if team_has_melded:  # SPECIAL-1: first and only meld
         return E.R_SPECIAL_NOT_FIRST_MELD
@@ -132,9 +216,12 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     threes = counts[E.RED_THREE] + counts[E.BLACK_THREE]
     if threes > 1:  # SPECIAL-2: even a Straight holds only one three
         return E.R_SPECIAL_THREE
-    if threes == 1 and not is_straight(counts) and _three_spoils(counts, rules):
+    code = classify_special(counts, rules)
+    if threes == 1 and code == E.SPECIAL_NONE and _three_spoils(counts, rules):
         return E.R_SPECIAL_THREE  # SPECIAL-2: without the three the hand would be special
-    if classify_special(counts, rules) == E.SPECIAL_NONE:  # SPECIAL-3..6
+    if code == E.SPECIAL_NONE:  # SPECIAL-3..6, SPECIAL-8/9
+        if rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:
+            return E.R_SPECIAL_NOT_IN_LIST  # SPECIAL-9: not the tournament list
         return _nearest_refusal(counts)
     return E.R_OK
 
@@ -216,7 +303,85 @@ def _three_spoils(counts, rules):
 
 @njit(cache=True, _nrt=False)
 def special_award(code, rules):
-    """SPECIAL-3..6 award of a special code: 3,000 / 2,500 / 2,000 / garbage_award; 0 if none."""
-    if code == E.SPECIAL_GARBAGE:
-        return rules[E.RS_GARBAGE_AWARD]
-    return FIXED_AWARD[code]
+    """SCORE-8 award of a special code under the list in force (SPECIAL-3..6: 3,000 / 2,500 /
+    2,000 / garbage_award; SPECIAL-8/9 as listed); 0 if none."""
+    if code <= E.SPECIAL_NONE or code > rules[E.RS_CATALOGUE_N]:
+        return 0
+    return rules[catalogue_row(code) + E.CH_AWARD]
+
+
+@njit(cache=True, _nrt=False)
+def wins_game(code, rules):
+    """SPECIAL-10: does the hand of special code ``code`` win the game?"""
+    if code <= E.SPECIAL_NONE or code > rules[E.RS_CATALOGUE_N]:
+        return False
+    return rules[catalogue_row(code) + E.CH_WINS_GAME] == 1
+
+
+@njit(cache=True, _nrt=False)
+def _pick_kind(hand, need, rules, row, first, last, size):
+    """The kind in first..last-1 a group of ``size`` takes, greedily: unused (need 0), named by
+    no group, with enough copies, held most (the lowest kind on a tie); -1 if none."""
+    best, best_c = -1, -1
+    for k in range(first, last):
+        if need[k] == 0 and rules[row + E.CH_FIXED + k] < 0 and E.KIND_COPIES[k] >= size:
+            if hand[k] > best_c:
+                best, best_c = k, hand[k]
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def _hand_need(hand, rules, row, need):
+    """Cards per kind one instance of the table row's hand wants (``need``), chosen greedily
+    from ``hand`` (largest groups first, each on the kind held most), and the cards missing."""
+    need[:] = 0
+    miss = max(0, rules[row + E.CH_THREES] - hand[E.RED_THREE] - hand[E.BLACK_THREE])
+    n_wild = 0
+    for k in range(E.N_KINDS):
+        f = rules[row + E.CH_FIXED + k]
+        if f >= 0:
+            need[k] = f
+            miss += max(0, f - hand[k])
+            n_wild += k == E.JOKER or k == E.TWO
+    w = rules[row + E.CH_ANY_WILD]
+    if w >= 0:
+        jokers = min(hand[E.JOKER], w, E.KIND_COPIES[E.JOKER])
+        need[E.JOKER] = jokers
+        need[E.TWO] = w - jokers
+        miss += max(0, w - jokers - hand[E.TWO])
+    for s in range(E.MAX_GROUP, 0, -1):
+        for col in range(3):  # natural, matching wild, either
+            base = (E.CH_NATURAL, E.CH_WILD, E.CH_EITHER)[col]
+            for _ in range(rules[row + base + s]):
+                k = -1
+                if col != 1:
+                    k = _pick_kind(hand, need, rules, row, E.FIRST_NATURAL, E.N_KINDS, s)
+                if n_wild < rules[row + E.CH_MAX_WILD] and col != 0:
+                    kw = _pick_kind(hand, need, rules, row, E.JOKER, E.TWO + 1, s)
+                    if kw >= 0 and (k < 0 or hand[kw] > hand[k]):
+                        k = kw
+                if k < 0:
+                    miss += s  # no kind left for it (not in a valid list)
+                    continue
+                n_wild += k == E.JOKER or k == E.TWO
+                need[k] = s
+                miss += max(0, s - hand[k])
+    return miss
+
+
+@njit(cache=True, _nrt=False)
+def nearest_hand(hand, rules, need):
+    """SPECIAL-8/9 distance: the hand of the list in force ``hand`` comes nearest to (fewest
+    cards missing, the first listed on a tie), as (cards missing, special code), with ``need``
+    the cards per kind it wants (its groups placed greedily on the kinds held most). A list
+    with no hand: (SPECIAL_HAND_SIZE + 1, SPECIAL_NONE)."""
+    best, best_miss = E.SPECIAL_NONE, E.SPECIAL_HAND_SIZE + 1
+    for i in range(rules[E.RS_CATALOGUE_N]):
+        miss = _hand_need(hand, rules, E.RS_CATALOGUE + i * E.CH_WIDTH, need)
+        if miss < best_miss:
+            best, best_miss = i + 1, miss
+    if best != E.SPECIAL_NONE:
+        _hand_need(hand, rules, catalogue_row(best), need)
+    else:
+        need[:] = 0
+    return best_miss, best

@@ -101,7 +101,7 @@ def test_odds_1_real_modules_agree():
     checked against the exact odds in tests/test_sampler.py, sized to see a 10% bias per hand;
     at this size a check of the rates could not fail for lack of hits.)"""
     from sim.odds import exact_odds
-    from sim.sampler import sample_dealt_odds
+    from sim.sampling import sample_dealt_odds
 
     deals = 300_000
     t = special.dealt_odds(deals, seed=1).set_index("hand")

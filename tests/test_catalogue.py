@@ -1,12 +1,16 @@
 """Special-hand catalogues as data (SPECIAL-8..10): the `cla` preset, the rulebook's examples,
 and a club's list read from TOML."""
 
+import tomllib
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from sim import encoding as E
-from sim.catalogue import CLA, best_hand, catalogue_from
+from sim.catalogue import CLA, PRESETS, best_hand, catalogue_from
+from sim.errors import CanastaError
+from sim.ruleset import Ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,3 +60,71 @@ def test_special_9_impossible_list_refused_in_one_line_naming_the_key():
     with pytest.raises(CanastaError) as err:
         catalogue_from([{"name": "x", "award": 1, "groups": [{"size": 7}]}])
     assert "\n" not in str(err.value) and str(err.value).startswith("ruleset key")
+
+
+@pytest.mark.parametrize(
+    "value, key",
+    [
+        ([{"name": "x", "award": 1, "groups": [{"size": 9}, {"size": 5}]}], ".size"),
+        ([{"name": "x", "award": 1, "groups": [{"size": 2}] * 6}], "groups"),
+        ([{"name": "x", "award": 1, "groups": [{"size": 7, "kind": "odd"}] * 2}], ".kind"),
+        ([{"name": "x", "award": 1, "groups": [{"size": 7, "rank": "3"}] * 2}], ".rank"),
+        (
+            [
+                {
+                    "name": "x",
+                    "award": 1,
+                    "groups": [{"size": 5, "kind": "wild"}] * 2 + [{"size": 4}],
+                }
+            ],
+            "groups",
+        ),
+        ([{"name": "x", "award": -1, "groups": [{"size": 7}] * 2}], ".award"),
+        ([{"name": "x", "award": 1, "colour": 1, "groups": [{"size": 7}] * 2}], ".colour"),
+        ("club", "'special_hands'"),
+    ],
+)
+def test_special_9_impossible_lists_refused_in_one_line_naming_the_key(value, key):
+    """SPECIAL-9: a group larger than its kind's copies, not 14 cards, an unknown kind or rank,
+    two wild groups of 5 (only 4 jokers): a one-line CanastaError naming the key."""
+    with pytest.raises(CanastaError) as err:
+        catalogue_from(value)
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith("ruleset key") and key in msg
+
+
+@pytest.mark.parametrize("name", ["tournament", "cla"])
+def test_special_7_preset_files_write_out_the_presets(name):
+    """SPECIAL-7: rules/<preset>.toml writes out the preset list exactly."""
+    data = tomllib.loads((ROOT / "rules" / f"{name}.toml").read_text())
+    assert catalogue_from(data["special_hands"]) == tuple(
+        h.__class__(h.name, h.groups, h.award, h.wins_game, h.max_wild_groups)
+        for h in PRESETS[name]
+    )
+
+
+@pytest.mark.parametrize("name", ["tournament", "cla", "club-example"])
+def test_special_7_9_ruleset_files_load_and_round_trip(name):
+    """SPECIAL-7/9: each shipped file loads as a Ruleset (a preset written out is the preset),
+    and to_dict reads back to the same ruleset."""
+    rules = Ruleset.from_toml(ROOT / "rules" / f"{name}.toml")
+    if name in PRESETS:
+        assert rules.special_hands == name and rules.catalogue == PRESETS[name]
+    else:
+        assert len(rules.catalogue) == 3 and rules.label == "Example club"
+    assert Ruleset.from_dict(rules.to_dict()) == rules
+
+
+def test_special_9_bad_list_in_a_ruleset_is_one_line_naming_the_key():
+    """SPECIAL-9: an impossible hand in a ruleset's list is refused in one line naming it."""
+    bad = [{"name": "big", "award": 1, "groups": [{"size": 9}, {"size": 5}]}]
+    with pytest.raises(CanastaError) as err:
+        Ruleset(special_hands=bad)
+    assert "\n" not in str(err.value) and "special_hands[0] (big).groups[0].size" in str(err.value)
+    with pytest.raises(CanastaError, match="ruleset key 'special_hands'"):
+        Ruleset(special_hands="club")
+    with pytest.raises(CanastaError, match="at most 16 hands"):
+        Ruleset(special_hands=[dict(h, name=f"p{i}") for i, h in enumerate([PAIRS] * 17)])
+
+
+PAIRS = {"name": "p", "award": 1, "groups": [{"size": 2}] * 7}

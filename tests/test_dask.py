@@ -6,7 +6,8 @@ import pandas as pd
 import pytest
 
 from sim.runner import run_chunks
-from sim.sampler import dealt_records, sample_dealt_odds
+from sim.sampler import dealt_records
+from sim.sampling import sample_dealt_odds
 from sim.store import load
 
 distributed = pytest.importorskip("distributed")

@@ -61,6 +61,7 @@ EXPECTED = {
     "R_SPECIAL_NOT_PAIRS_TSA": (("SPECIAL-5",), "not Pairs with twos, sevens and aces"),
     "R_SPECIAL_NOT_GARBAGE": (("SPECIAL-6",), "not Garbage"),
     "R_SPECIALS_OFF": (("SPECIAL-7",), "off"),
+    "R_SPECIAL_NOT_IN_LIST": (("SPECIAL-9",), "no special hand of the list in force"),
     "R_TOO_MANY_COPIES": (("CARD-1",), "copies"),
     "R_EMPTY_MELD": (("MELD-1",), "nothing to meld"),
     "R_MELD_LEAVES_NO_DISCARD": (("OUT-2",), "without a card to discard"),

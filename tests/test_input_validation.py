@@ -139,7 +139,8 @@ def test_run_key_accepts_only_seeds_in_range():
 
 def test_sampler_refuses_huge_counts_and_an_unreachable_rel_error():
     from sim.rng import run_key
-    from sim.sampler import count_hits, sample_dealt_odds
+    from sim.sampler import count_hits
+    from sim.sampling import sample_dealt_odds
 
     with pytest.raises(CanastaError, match="n_deals"):
         sample_dealt_odds(HUGE)

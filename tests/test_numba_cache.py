@@ -34,7 +34,7 @@ out = np.zeros(E.N_SCORE_ITEMS, dtype=np.int64)
 score_team(m, t, h, False, E.SPECIAL_STRAIGHT, Ruleset().to_array(), out)
 print(int(out.sum()))
 """
-AWARD_LINE = "    return FIXED_AWARD[code]\n"
+AWARD_LINE = "    return rules[catalogue_row(code) + E.CH_AWARD]\n"
 
 
 def _copy(tmp_path: Path) -> Path:
@@ -65,7 +65,7 @@ def _edit_award(root: Path, plus: int) -> None:
     special = root / "special.py"
     text = special.read_text()
     assert AWARD_LINE in text, "special_award changed: update this test's edit"
-    special.write_text(text.replace(AWARD_LINE, f"    return FIXED_AWARD[code] + {plus}\n"))
+    special.write_text(text.replace(AWARD_LINE, AWARD_LINE[:-1] + f" + {plus}\n"))
 
 
 def test_editing_an_inlined_kernel_is_not_served_stale(tmp_path):

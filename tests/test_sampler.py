@@ -43,9 +43,9 @@ from sim.sampler import (
     count_hits,
     dealt_records,
     relative_se,
-    sample_dealt_odds,
     wilson,
 )
+from sim.sampling import sample_dealt_odds
 from sim.special import classify_special
 
 RULES = DEFAULT_RULESET.to_array()
