@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_expert.py [--hands 100] [--spec expert] [--seed 1]
     .venv/bin/python benchmarks/bench_expert.py --compare 2000 --jobs 2 --seed 7
+    .venv/bin/python benchmarks/bench_expert.py --label 60
 
 Timing (one core, CPU time of this process, after a warm-up): the expert's decisions on the
 positions of ``--hands`` hands the expert plays against the heuristic (its team's seats), split
@@ -9,6 +10,9 @@ into searched decisions (more than one candidate) and the rest; and whole hands 
 heuristic (the heuristic's hands for scale). ``--compare N`` runs the issue's strength check,
 ``analysis.compare.duplicate(expert, heuristic, N)`` (= ``canasta compare``), and prints its
 summary with the last commit of ``sim/policies`` (the heuristic it was measured against).
+``--label N`` times strong's labelling instead (``analysis.distill.label``: N hands, p_label
+0.5, 24 samples x 2 rollouts, one core, CPU time after a warm-up) and prints hands/s with a
+digest of the rows (the same in every tree that labels the same data).
 """
 
 from __future__ import annotations
@@ -127,6 +131,31 @@ def time_hands(spec: str, hands: int, seed: int) -> dict:
     }
 
 
+def time_label(hands: int) -> dict:
+    import hashlib
+
+    from analysis import distill
+    from sim.policies.registry import resolve
+    from sim.policies.strong import S_EVALUATOR
+
+    _, params, _ = resolve("strong")
+    params = params.copy()
+    params[S_EVALUATOR] = 1.0
+    kw = {"seed": (5, 0), "p_label": 0.5, "samples": 24, "rollouts": 2}
+    distill.label(params, hands=2, n_jobs=1, chunk=2, **kw)  # warm-up (loads the cache)
+    t = time.process_time()
+    lab = distill.label(params, hands=hands, n_jobs=1, chunk=hands, **kw)
+    dt = time.process_time() - t
+    rows = lab.x.tobytes() + lab.v.tobytes() + lab.meta.tobytes()
+    return {
+        "label_hands": hands,
+        "label_cpu_s": dt,
+        "label_hands_per_s": hands / dt,
+        "rows": len(lab.v),
+        "digest": hashlib.sha256(rows).hexdigest()[:16],
+    }
+
+
 def policies_commit() -> str:
     out = subprocess.run(
         ["git", "log", "-1", "--format=%h %ad %s", "--date=iso", "--", "sim/policies/builtin.py"],
@@ -144,8 +173,12 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--compare", type=int, default=0, help="duplicate deals vs heuristic")
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--label", type=int, default=0, help="time strong's labelling of N hands")
     args = p.parse_args(argv)
     print("heuristic at:", policies_commit())
+    if args.label:
+        print(json.dumps(time_label(args.label)))
+        return 0
     if args.compare:
         from analysis.compare import duplicate
 

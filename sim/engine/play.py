@@ -129,9 +129,8 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, d
     """Play the dealt hand in ``st`` to its end. Team 0 (seats 0, 2) uses ``pol0``. Returns 0,
     or an invariant code (``INV_*``) at the first broken invariant (debug)."""
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
-    icpt = np.zeros(ic.IC_SIZE, dtype=np.int64)  # IK_NONE
     return play_hand_loop(
-        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
     )
 
 
@@ -142,10 +141,12 @@ def play_hand_loop(
     """The engine's one hand loop: the dealt hand in ``st`` played to its end, or to a pause,
     with the intercept ``icpt`` (``sim.engine.intercept``; reset here) and check_action's plan
     ``cache`` (``E.PC_SIZE`` words, emptied here). Returns 0, ``PAUSED`` or an invariant code
-    (``resume_hand`` goes on after a pause)."""
+    (``resume_hand`` goes on after a pause). ``icpt`` None is plain play, compiled without the
+    intercept's steps (``resume_hand``)."""
     for i in range(E.PC_SIZE):
         cache[i] = 0
-    reset_intercept(icpt)
+    if icpt is not None:
+        reset_intercept(icpt)
     return resume_hand(
         st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
     )
@@ -161,11 +162,13 @@ def resume_hand(
     are ``intercept_step``'s. Policies receive compiled functions of ``POLICY_TYPE`` or, from
     a policy's own search, a compiled dispatcher, called directly. Compiled without reference
     counting: a counted loop paid an atomic increment and decrement for every array it handed
-    on at every step; every array here belongs to the caller."""
-    intercepting = icpt[ic.IC_KIND] != ic.IK_NONE
+    on at every step; every array here belongs to the caller. ``icpt`` None (plain play: the
+    chunk kernels, the expert's rollouts) prunes the intercept's branch when compiled (numba's
+    dead-branch pruning of an argument typed None): the plain loop compiles and runs without
+    ``intercept_step`` and what it calls (issue 33's cold start)."""
     melded = -1  # the slot of the meld operation the player to act has just made, else -1
     while st[E.ST_PHASE] != E.PH_OVER:
-        if intercepting and at_intercept(st, icpt):
+        if icpt is not None and icpt[ic.IC_KIND] != ic.IK_NONE and at_intercept(st, icpt):
             code = intercept_step(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt
             )
@@ -208,10 +211,12 @@ def hand_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
     """``play_hand_loop`` compiled into its caller, for policies passed as compiled
     dispatchers (a policy's own search: the expert's rollouts, strong's labelling). Passed on
     as values to a compiled call they would become dynamic addresses, which numba cannot
-    cache; inlined, they are calls resolved when compiled."""
+    cache; inlined, they are calls resolved when compiled. ``icpt`` None: plain play, the
+    intercept's steps pruned when compiled (the expert's rollouts)."""
     for i in range(E.PC_SIZE):
         cache[i] = 0
-    reset_intercept(icpt)
+    if icpt is not None:
+        reset_intercept(icpt)
     return _resume_inline(
         st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
     )
@@ -349,13 +354,12 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
-    icpt = np.zeros(ic.IC_SIZE, dtype=np.int64)  # IK_NONE: plain play
     for h in range(start, stop):
         seed_hand(key, h, rng)
         new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         code = play_hand_loop(
-            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+            st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
         )
         if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
@@ -373,7 +377,6 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
-    icpt = np.zeros(ic.IC_SIZE, dtype=np.int64)  # IK_NONE: plain play
     target = rules[E.RS_TARGET]
     for g in range(start, stop):
         s0, s1, errors, k, winner = 0, 0, 0, 0, -1
@@ -382,7 +385,7 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
             new_deck(rng, deck)
             deal(st, deck, (g + k) % 4, s0, s1, rules, log)
             code = play_hand_loop(
-                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+                st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
             )
             if code != 0:
                 status[0] = g

@@ -36,7 +36,6 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import copy_into
-from sim.engine.intercept import IC_SIZE
 from sim.engine.judge import action_ok, pile_may_open
 from sim.engine.play import hand_direct
 from sim.engine.search import (
@@ -199,17 +198,17 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
     """``sim.engine.search.rollout`` with the base policy in every seat, through the engine's
     one hand loop compiled in place (``hand_direct``) with the base policy's kernel called
     directly: numba cannot cache a function that passes a compiled policy on as a value (its
-    address is a dynamic global). ``team`` plays with
+    address is a dynamic global; no intercept, None: plain play compiled without the
+    intercept's steps). ``team`` plays with
     parameters ``own``, the other team with ``opp`` (the expert passes its base parameters as
     both; strong's training models each team as it plays); then ``team_margin``. ``st`` is
     consumed."""
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
-    icpt = np.zeros(IC_SIZE, dtype=np.int64)  # IK_NONE: plain play
     p0, p1 = (own, opp) if team == 0 else (opp, own)
     if strong:
         hand_direct(
-            st, obs, strong_decide, strong_decide, p0, p1, rng, rules, scratch, cache, log, icpt
+            st, obs, strong_decide, strong_decide, p0, p1, rng, rules, scratch, cache, log, None
         )
     else:
         hand_direct(
@@ -224,7 +223,7 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
             scratch,
             cache,
             log,
-            icpt,
+            None,
         )
     return team_margin(st, team, rules, items)
 

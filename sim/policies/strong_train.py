@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED
-from sim.engine.play import hand_direct, new_deck, resume_direct
+from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, reset_intercept
+from sim.engine.play import new_deck, resume_direct
 from sim.engine.state import deal
 from sim.policies.expert import search_positions
 from sim.policies.strong import (
@@ -103,22 +103,29 @@ def label_hands_kernel(
         deal(st, deck, h % 4, 0, 0, rules, log)
         opp = pool[h % pool.shape[0]]
         decision = 0  # (hand, decision) names a labelled decision
-        # the hand on the engine's one loop, paused at each of team 0's decisions
-        code = hand_direct(
-            st,
-            obs,
-            strong_decide,
-            strong_decide,
-            pol,
-            opp,
-            rng,
-            rules,
-            scratch,
-            cache,
-            log,
-            icpt,
-        )
-        while code == PAUSED:
+        # the hand on the engine's one loop, paused at each of team 0's decisions: one call
+        # of the loop compiled in place (``resume_direct``), plan and intercept reset here
+        # as ``hand_direct`` does, so the labelling kernel compiles one copy of it
+        for i in range(E.PC_SIZE):
+            cache[i] = 0
+        reset_intercept(icpt)
+        while True:
+            code = resume_direct(
+                st,
+                obs,
+                strong_decide,
+                strong_decide,
+                pol,
+                opp,
+                rng,
+                rules,
+                scratch,
+                cache,
+                log,
+                icpt,
+            )
+            if code != PAUSED:
+                break
             a0 = strong_base_decide(obs, pol, rng, rules, scratch)
             n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi, True)
             if n >= 2 and rand_float(lrng) < p_label:
@@ -144,18 +151,4 @@ def label_hands_kernel(
                     meta[r, R_OPPONENT] = h % pool.shape[0]
                 rows += n
                 decision += 1
-            code = resume_direct(
-                st,
-                obs,
-                strong_decide,
-                strong_decide,
-                pol,
-                opp,
-                rng,
-                rules,
-                scratch,
-                cache,
-                log,
-                icpt,
-            )
     return rows
