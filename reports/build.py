@@ -315,6 +315,10 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     from analysis import risk, special
     from analysis.records import matchups, team_view
 
+    if ruleset is None:  # the defaults (the tournament list, SPECIAL-3..6)
+        from sim.ruleset import Ruleset
+
+        ruleset = Ruleset()
     tables: dict[str, pd.DataFrame] = {}
     notes: dict[str, str] = {}
 

@@ -38,7 +38,7 @@ BOTS = ("strong", "expert", "heuristic", "greedy", "random")  #: offered first o
 
 def shipped_rules() -> dict[str, Any]:
     """Rulesets the page offers: the default, special hands off, and the shipped
-    ``rules/*.toml`` that load as a ruleset (the others are special-hand lists, issue 32)."""
+    ``rules/*.toml`` (each loads as a ruleset, SPECIAL-7..9)."""
     from sim.ruleset import Ruleset
 
     out: dict[str, Any] = {
