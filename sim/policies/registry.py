@@ -109,6 +109,22 @@ def _check_value(policy: str, key: str, value) -> float:
     return v
 
 
+def _compile_once(decide, signature) -> None:
+    """Compile ``decide`` to ``signature``; a stale on-disk cache is dropped and compiled anew.
+
+    numba checks a cached function against its own source file only. A user's policy file left
+    unchanged while a module it calls into was renamed (its cache names the old module) fails
+    to load with ``ModuleNotFoundError``; the cache is then out of date, not the policy."""
+    try:
+        decide.compile(signature)
+    except (ImportError, AttributeError):
+        cache = getattr(decide, "_cache", None)
+        if cache is None or not hasattr(cache, "flush"):
+            raise
+        cache.flush()  # forget the stale entries; the retry compiles from source
+        decide.compile(signature)
+
+
 def _compile(decide: Callable) -> Callable:
     """The function compiled to the contract's signature (sim.engine.contract)."""
     from numba import njit
@@ -120,7 +136,7 @@ def _compile(decide: Callable) -> Callable:
         decide = njit(decide)
     if POLICY_SIGNATURE.args not in decide.signatures:
         try:
-            decide.compile(POLICY_SIGNATURE.args)
+            _compile_once(decide, POLICY_SIGNATURE.args)
         except Exception as exc:  # numba's typing errors are long: one line is enough here
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise CanastaError(
