@@ -318,32 +318,11 @@ class Session:
 
     def flush_events(self) -> None:
         """Print the events since the last call, hiding the cards other players receive."""
-        from sim.cards import format_card
-        from sim.engine.game import describe_action
+        from sim.text import event_lines
 
         events = self.game.events()
-        for name, p, a, b in events[self.shown :]:
-            who, mine = self.who(p), p == self.seat
-            if name == "action":
-                kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-                if kind == E.AT_DRAW:
-                    continue  # the draw event says it
-                text = describe_action(a)
-                if kind == E.AT_TAKE_PILE:
-                    text += f" (top {E.KIND_NAMES[b]}: the pair and the top card are melded)"
-                self.out(f"{who}: {text}")
-            elif name == "draw":
-                self.out(f"{who}: draw {format_card(b)}" if mine else f"{who}: draws a card")
-            elif name == "replace":
-                self.out(f"  replacement card {format_card(b) if mine else '(hidden)'}")
-            elif name == "bonus":
-                self.out(f"  bonus card {format_card(b) if mine else '(hidden)'} (OPEN-5)")
-            elif name == "lay_three":
-                self.out(f"{who}: lay{'' if mine else 's'} down a {E.KIND_NAMES[a]} (DEAL-4)")
-            elif name == "pile_joins":
-                self.out(f"  the rest of the pile ({a} cards) joins the hand")
-            elif name == "end":
-                self.out(f"-- hand over: {E.END_NAMES[a]} (END-1)")
+        for line in event_lines(events[self.shown :], self.seat, self.who):
+            self.out(line)
         self.shown = len(events)
 
     def table(self) -> list[str]:
