@@ -33,6 +33,8 @@ from analysis.whatif import Position
 from sim import encoding as E
 from sim.errors import CanastaError
 
+__all__ = ["FIRST_ROUND", "MAX_CHOICES", "TAKE_PILE_PROBE", "Advice", "Choice", "advise", "why"]
+
 FIRST_ROUND = 8  #: deals per choice in the race's first round (then doubling)
 MAX_CHOICES = 400  #: the plan enumeration's cap (docs/advise.md: how it is bounded)
 TAKE_PILE_PROBE = 32  #: deals on which taking the pile is tried before it is offered

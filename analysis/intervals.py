@@ -30,6 +30,25 @@ import pandas as pd
 from sim.errors import CanastaError
 from sim.stats import CONFIDENCE, wilson_bounds, z_value
 
+__all__ = [
+    "COLUMNS",
+    "NORMAL",
+    "WILSON",
+    "Estimate",
+    "estimate_row",
+    "from_counts",
+    "interval_columns",
+    "label",
+    "mean",
+    "mean_table",
+    "paired_difference",
+    "proportion",
+    "proportion_table",
+    "statement",
+    "statements",
+    "wilson_bounds",
+]
+
 WILSON = "Wilson score interval"  #: method name for proportions
 NORMAL = "normal interval (mean ± z·SE)"  #: method name for means and paired differences
 COLUMNS = ("estimate", "ci_low", "ci_high", "n")  #: the columns every interval table carries

@@ -22,6 +22,8 @@ import numpy as np
 
 from sim.errors import CanastaError
 
+__all__ = ["METHODS", "adjust", "bh", "holm", "normal_p", "t_p"]
+
 METHODS = {
     "holm": "Holm's step-down correction (family-wise error rate)",
     "bh": "Benjamini–Hochberg (false-discovery rate)",

@@ -23,6 +23,20 @@ from sim import encoding as E
 from sim.cards import format_melds
 from sim.errors import CanastaError
 
+__all__ = [
+    "HELP_TEXT",
+    "HINT_BUDGET",
+    "HINT_N",
+    "HINT_TOP",
+    "Session",
+    "allowed_summary",
+    "format_advice",
+    "meld_action",
+    "meld_operations",
+    "parse_kind",
+    "position_for",
+]
+
 HINT_BUDGET = 3.0  #: seconds of simulation a hint may take (analysis.advise budget)
 HINT_N = 200  #: most hands per choice a hint plays (the budget usually stops it first)
 HINT_TOP = 5  #: choices a hint shows, best first

@@ -36,6 +36,23 @@ from sim.errors import CanastaError
 from sim.ruleset import as_ruleset
 from sim.validate import MAX_GAMES, MAX_HANDS, check_run
 
+__all__ = [
+    "POSITION_KERNEL",
+    "POSITION_ROW_BYTES",
+    "compile_policies",
+    "play_games",
+    "play_hands",
+    "play_position",
+    "play_script",
+    "position_hands",
+    "position_outcomes",
+    "position_scores",
+    "resolve_policies",
+    "script_hands",
+    "simulate",
+    "simulate_games",
+]
+
 POSITION_ROW_BYTES = 8 * RECORD_WIDTH + 72  #: a record row in memory, with labels and applied
 
 
