@@ -31,6 +31,7 @@ __all__ = [
     "Session",
     "allowed_summary",
     "format_advice",
+    "legal_order",
     "meld_action",
     "meld_operations",
     "parse_kind",
@@ -301,6 +302,26 @@ def format_advice(adv, top: int = HINT_TOP) -> list[str]:
     return lines
 
 
+def legal_order(game, actions: list[int]) -> tuple[tuple[int, ...] | None, int]:
+    """The first order of ``actions`` the rules allow, tried on copies of ``game`` (every
+    order of up to four: one meld operation per rank, any may need another first), and the
+    reason code of the first refusal met (``R_OK`` when none was); ``None`` when no order is
+    legal. ``game`` itself is not changed."""
+    first = E.R_OK
+    orders = itertools.permutations(actions) if len(actions) <= 4 else [tuple(actions)]
+    for order in orders:
+        trial = copy.deepcopy(game)
+        for a in order:
+            code = trial.reason(a)
+            if code != E.R_OK:
+                first = code if first == E.R_OK else first
+                break
+            trial.apply(a)
+        else:
+            return tuple(order), first
+    return None, first
+
+
 class Session:
     """One hand: ``seat`` is the human's, ``policies[p]`` the bot of each other seat."""
 
@@ -429,22 +450,13 @@ class Session:
                 return False
             g.apply(actions[0])
             return True
-        first = None
-        orders = itertools.permutations(actions) if len(actions) <= 4 else [tuple(actions)]
-        for order in orders:  # the meld operations of one command, tried on a copy
-            trial = copy.deepcopy(g)
-            for a in order:
-                code = trial.reason(a)
-                if code != E.R_OK:
-                    first = code if first is None else first
-                    break
-                trial.apply(a)
-            else:
-                for a in order:
-                    g.apply(a)
-                return True
-        self.refuse(first, what)
-        return False
+        order, first = legal_order(g, actions)  # the meld operations of one command
+        if order is None:
+            self.refuse(first, what)
+            return False
+        for a in order:
+            g.apply(a)
+        return True
 
     def hint(self) -> None:
         try:

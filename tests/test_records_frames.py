@@ -132,7 +132,6 @@ def _kinds(cards) -> list[int]:
 def _check_snapshot(snap: dict, game) -> None:
     """The snapshot of ``game`` at a turn start against the state it was read from."""
     from sim.engine.views import st_hands, st_melds, st_threes
-    from sim.legality import canastas, is_dead
     from sim.policies.builtin import special_targets
 
     st = game.state
@@ -144,6 +143,7 @@ def _check_snapshot(snap: dict, game) -> None:
     pos = snap["position"]
     # the cards: the hand, every meld, the pile in order, none twice (CARD-1)
     assert _kinds(pos.hand) == [k for k in range(E.N_KINDS) for _ in range(int(hands[p, k]))]
+    sizes = []  # sizes[team][slot]: cards in the meld, from the Position
     for t in range(E.N_TEAMS):
         want = [tuple(int(x) for x in melds[t, s, :3]) for s in range(E.N_KINDS)]
         got = [(0, 0, 0)] * E.N_KINDS
@@ -155,39 +155,43 @@ def _check_snapshot(snap: dict, game) -> None:
             assert got[slot] == (0, 0, 0) and set(natural) <= {slot}
             got[slot] = (len(natural), *wilds)
         assert got == want, t
+        sizes.append([sum(g) for g in got])
     shown = [*pos.pile, pos.pile_top] if n_pile else []
     assert [int(E.CARD_KIND[c]) for c in shown] == pile
     assert pos.pile_size == n_pile and (pos.pile_top == -1) == (n_pile == 0)
-    held = [*pos.hand, *pos.pile, *(c for g in pos.melds.values() for m in g for c in m)]
-    held += [pos.pile_top] if n_pile else []
-    assert len(set(held)) == len(held)
+    cards = [*pos.hand, *pos.pile, *(c for g in pos.melds.values() for m in g for c in m)]
+    cards += [pos.pile_top] if n_pile else []
+    assert len(set(cards)) == len(cards)
     assert (pos.seat, pos.turn) == (p, int(st[E.ST_TURN]))
     assert pos.scores == (int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1]))
     assert pos.stock == int(st[E.ST_STOCK_N]) + int(threes.sum())  # laid threes are unseen
     assert pos.hand_sizes == tuple(int(x) for x in hands.sum(axis=1))
-    # the features, each from the state (the rules' own functions for MELD-9/10)
-    h = np.ascontiguousarray(hands[p])
+    # the features: the counts from the Position just checked, the rest from the observation
+    obs = game.observation(p)
+    held = np.bincount(_kinds(pos.hand), minlength=E.N_KINDS)
+    own = sizes[team]
+    canasta = [[n >= E.CANASTA for n in sizes[t]] for t in range(E.N_TEAMS)]  # MELD-10
     need = np.zeros((3, E.N_KINDS), dtype=np.int64)
-    m = np.ascontiguousarray(melds)
+    distance = special_targets(np.ascontiguousarray(hands[p]), need[0], need[1], need[2])
     want = {
-        "seat": p,
-        "team": team,
-        "turn": int(st[E.ST_TURN]),
-        "stock": int(st[E.ST_STOCK_N]),
-        "pile": n_pile,
-        "sevens": int(h[E.SEVEN]),
-        "aces": int(h[E.ACE]),
-        "wilds": int(h[E.TWO] + h[E.JOKER]),
-        "opened": int(st[E.ST_OPENED + team]),
-        "canastas": int(canastas(m, team)),
-        "sevens_meld": bool(melds[team, E.SEVEN].sum()),
-        "aces_meld": bool(melds[team, E.ACE].sum()),
-        "wild_meld": bool(melds[team, E.WILD_MELD].sum()),
-        "sevens_dead": bool(is_dead(m, E.SEVEN)),
-        "aces_dead": bool(is_dead(m, E.ACE)),
-        "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
-        "special_distance": int(min(special_targets(h, need[0], need[1], need[2]))),
         "went_out": False,
+        "special_distance": int(min(distance)),
+        "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
+        "aces_dead": canasta[0][E.ACE] or canasta[1][E.ACE],  # MELD-9
+        "sevens_dead": canasta[0][E.SEVEN] or canasta[1][E.SEVEN],
+        "wild_meld": own[E.WILD_MELD] > 0,
+        "aces_meld": own[E.ACE] > 0,
+        "sevens_meld": own[E.SEVEN] > 0,
+        "canastas": sum(canasta[team]),
+        "opened": int(obs[E.OB_OPENED]),
+        "wilds": int(held[E.TWO]) + int(held[E.JOKER]),
+        "aces": int(held[E.ACE]),
+        "sevens": int(held[E.SEVEN]),
+        "pile": int(obs[E.OB_PILE_N]),
+        "stock": int(obs[E.OB_STOCK_N]),
+        "turn": int(obs[E.OB_TURN]),
+        "team": team,
+        "seat": p,
     }
     for k, v in want.items():
         assert snap[k] == v and type(snap[k]) is type(v), k

@@ -14,12 +14,11 @@ position, so their replies come again the same).
 
 from __future__ import annotations
 
-import copy
-import itertools
 import secrets
 
 import numpy as np
 
+from canasta._human import legal_order
 from canasta.web.moves import (
     choice_json,
     kind_name,
@@ -164,25 +163,14 @@ class Table:
         if g.current_player != self.seat:  # pragma: no cover - the bots always run first
             self._refuse(E.R_WRONG_PHASE, what)
         start = len(g.actions)
-        first = None
-        orders = itertools.permutations(actions) if len(actions) <= 4 else [tuple(actions)]
-        for order in orders:
-            trial = copy.deepcopy(g)
-            for a in order:
-                code = trial.reason(a)
-                if code != E.R_OK:
-                    first = code if first is None else first
-                    break
-                trial.apply(a)
-            else:
-                self.decisions.append(start)  # one decision: undo takes it back whole
-                for a in order:
-                    g.apply(a)
-                if g.is_over or g.current_player != self.seat:
-                    self.mark = len(g.events())  # the turn ends: "since your last move"
-                break
-        else:
+        order, first = legal_order(g, actions)
+        if order is None:
             self._refuse(first, what)
+        self.decisions.append(start)  # one decision: undo takes it back whole
+        for a in order:
+            g.apply(a)
+        if g.is_over or g.current_player != self.seat:
+            self.mark = len(g.events())  # the turn ends: "since your last move"
         self.review_cache = None
         self.run_bots()
 
