@@ -17,6 +17,7 @@ from sim.encoding import (
 )
 from sim.engine.game import Game
 from sim.engine.judge import forced_action, legal_actions, legal_actions_filter
+from tests.real_hands import games
 
 PAIRS = [
     ("random", "random"),
@@ -127,25 +128,19 @@ def test_meld_1_9_out_2_open_1_4_meld_checks_equal_the_reference(pair):
 
     tmp = np.zeros(SCRATCH_SIZE, dtype=np.int64)[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
     checked = refused = 0
-    for hand_id in range(4):
-        g = Game(seed=47, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                if obs[E.OB_PHASE] == E.PH_PLAY:
-                    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-                    for b in range(A_FIRST_MELD, N_ACTIONS):
-                        slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b, 1:5])
-                        held = slot == E.WILD_MELD or hand[slot] >= nat
-                        if not (held and hand[E.TWO] >= two and hand[E.JOKER] >= joker):
-                            continue
-                        want = _meld_reason_reference(obs, slot, nat, two, joker, g.rules)
-                        assert action_reason(obs, b, g.rules, tmp) == want, (hand_id, b)
-                        checked += 1
-                        refused += want != E.R_OK
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+    for g, obs in games(pair, 47, range(4), None):
+        if obs[E.OB_PHASE] != E.PH_PLAY:
+            continue
+        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+        for b in range(A_FIRST_MELD, N_ACTIONS):
+            slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b, 1:5])
+            held = slot == E.WILD_MELD or hand[slot] >= nat
+            if not (held and hand[E.TWO] >= two and hand[E.JOKER] >= joker):
+                continue
+            want = _meld_reason_reference(obs, slot, nat, two, joker, g.rules)
+            assert action_reason(obs, b, g.rules, tmp) == want, (g.hand_id, b)
+            checked += 1
+            refused += want != E.R_OK
     assert checked >= 1000 and 0 < refused < checked, (checked, refused)
 
 
