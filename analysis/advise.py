@@ -33,6 +33,8 @@ from analysis.whatif import Position
 from sim import encoding as E
 from sim.errors import CanastaError
 
+__all__ = ["FIRST_ROUND", "MAX_CHOICES", "TAKE_PILE_PROBE", "Advice", "Choice", "advise", "why"]
+
 FIRST_ROUND = 8  #: deals per choice in the race's first round (then doubling)
 MAX_CHOICES = 400  #: the plan enumeration's cap (docs/advise.md: how it is bounded)
 TAKE_PILE_PROBE = 32  #: deals on which taking the pile is tried before it is offered
@@ -302,21 +304,13 @@ def _policy_pick(st, cands, policy: str, rules_arr) -> int:
 # The race
 # ---------------------------------------------------------------------------------------
 def _policies(policies) -> tuple[str, str]:
+    from sim.api import policy_pair, resolve_policies
     from sim.policies import strongest_fast
-    from sim.policies.registry import split_list
 
     if policies is None:
         name = strongest_fast()
         return (name, name)
-    if isinstance(policies, str):
-        policies = split_list(policies)
-    policies = tuple(policies)
-    if len(policies) == 1:
-        policies = policies * 2
-    if len(policies) != 2:
-        raise CanastaError(f"policies: expected one or two policies, got {len(policies)}")
-    from sim.api import resolve_policies
-
+    policies = tuple(policy_pair(policies, "policies: expected one or two policies, got {n}"))
     resolve_policies(policies)  # unknown names: refused before any work
     return policies
 

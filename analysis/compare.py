@@ -30,6 +30,18 @@ from analysis import intervals as iv
 from analysis.records import require
 from sim.errors import CanastaError
 
+__all__ = [
+    "SUMMARY_KEYS",
+    "Comparison",
+    "duplicate",
+    "duplicate_from_records",
+    "parameter_spec",
+    "resolve_simulate",
+    "round_robin",
+    "round_robin_matrix",
+    "sweep",
+]
+
 SUMMARY_KEYS = (
     "policy_a",
     "policy_b",

@@ -33,6 +33,25 @@ import numpy as np
 
 from sim.errors import CanastaError
 
+__all__ = [
+    "CHUNK",
+    "RIDGE",
+    "ROLLOUTS",
+    "SAMPLES",
+    "DistillResult",
+    "Labels",
+    "advantages",
+    "choices",
+    "distill",
+    "fit",
+    "label",
+    "label_chunk",
+    "offline_gain",
+    "pool",
+    "validate",
+    "with_evaluator",
+]
+
 SAMPLES = 24  #: the teacher's determinizations per decision (expert's default)
 ROLLOUTS = 2  #: its stock orders per determinization
 RIDGE = 1.0  #: ridge penalty, in units of one decision's squared feature difference

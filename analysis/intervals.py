@@ -30,6 +30,25 @@ import pandas as pd
 from sim.errors import CanastaError
 from sim.stats import CONFIDENCE, wilson_bounds, z_value
 
+__all__ = [
+    "COLUMNS",
+    "NORMAL",
+    "WILSON",
+    "Estimate",
+    "estimate_row",
+    "from_counts",
+    "interval_columns",
+    "label",
+    "mean",
+    "mean_table",
+    "paired_difference",
+    "proportion",
+    "proportion_table",
+    "statement",
+    "statements",
+    "wilson_bounds",
+]
+
 WILSON = "Wilson score interval"  #: method name for proportions
 NORMAL = "normal interval (mean ± z·SE)"  #: method name for means and paired differences
 COLUMNS = ("estimate", "ci_low", "ci_high", "n")  #: the columns every interval table carries
@@ -119,6 +138,13 @@ def interval_columns(table: pd.DataFrame, name: str) -> dict[str, np.ndarray]:
     }
 
 
+def _wilson_columns(out: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """``out`` (columns ``successes`` and ``n``) with its Wilson estimate and interval."""
+    p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
+    out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
+    return label(out, statement(WILSON, confidence))
+
+
 def proportion_table(
     df: pd.DataFrame,
     success: str,
@@ -137,9 +163,7 @@ def proportion_table(
         keys = [by] if isinstance(by, str) else list(by)
         g = flag.groupby([df[k] for k in keys], observed=True)
         out = pd.DataFrame({"successes": g.sum().astype(np.int64), "n": g.size()}).reset_index()
-    p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
-    out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
-    return label(out, statement(WILSON, confidence))
+    return _wilson_columns(out, confidence)
 
 
 def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.DataFrame:
@@ -147,9 +171,7 @@ def from_counts(successes, n, confidence: float = CONFIDENCE, **keys) -> pd.Data
     out = pd.DataFrame(keys)
     out["successes"] = np.asarray(successes, dtype=np.int64)
     out["n"] = np.asarray(n, dtype=np.int64)
-    p, low, high = wilson_bounds(out["successes"], out["n"], confidence)
-    out["estimate"], out["ci_low"], out["ci_high"] = p, low, high
-    return label(out, statement(WILSON, confidence))
+    return _wilson_columns(out, confidence)
 
 
 def mean_table(

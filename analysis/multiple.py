@@ -22,6 +22,8 @@ import numpy as np
 
 from sim.errors import CanastaError
 
+__all__ = ["METHODS", "adjust", "bh", "holm", "normal_p", "t_p"]
+
 METHODS = {
     "holm": "Holm's step-down correction (family-wise error rate)",
     "bh": "Benjamini–Hochberg (false-discovery rate)",
@@ -36,8 +38,9 @@ def _check(p) -> tuple[np.ndarray, np.ndarray]:
     return p, ok
 
 
-def holm(p) -> np.ndarray:
-    """Holm-adjusted p-values, in the order given."""
+def _adjusted(p, step) -> np.ndarray:
+    """The p-values adjusted in the order given: ``step(sorted, m)`` adjusts the ``m``
+    p-values present, sorted ascending; NaN (not tested) stays NaN, the rest is capped at 1."""
     p, ok = _check(p)
     out = np.full(p.shape, np.nan)
     q = p[ok]
@@ -45,28 +48,28 @@ def holm(p) -> np.ndarray:
     if m == 0:
         return out
     order = np.argsort(q, kind="stable")
-    adj = np.maximum.accumulate(q[order] * (m - np.arange(m)))
     res = np.empty(m)
-    res[order] = np.minimum(adj, 1.0)
+    res[order] = np.minimum(step(q[order], m), 1.0)
     out[ok] = res
     return out
+
+
+def _holm_step(q: np.ndarray, m: int) -> np.ndarray:
+    return np.maximum.accumulate(q * (m - np.arange(m)))
+
+
+def _bh_step(q: np.ndarray, m: int) -> np.ndarray:
+    return np.minimum.accumulate((q * m / np.arange(1, m + 1))[::-1])[::-1]
+
+
+def holm(p) -> np.ndarray:
+    """Holm-adjusted p-values, in the order given."""
+    return _adjusted(p, _holm_step)
 
 
 def bh(p) -> np.ndarray:
     """Benjamini–Hochberg-adjusted p-values (q-values), in the order given."""
-    p, ok = _check(p)
-    out = np.full(p.shape, np.nan)
-    q = p[ok]
-    m = q.size
-    if m == 0:
-        return out
-    order = np.argsort(q, kind="stable")
-    scaled = q[order] * m / np.arange(1, m + 1)
-    adj = np.minimum.accumulate(scaled[::-1])[::-1]
-    res = np.empty(m)
-    res[order] = np.minimum(adj, 1.0)
-    out[ok] = res
-    return out
+    return _adjusted(p, _bh_step)
 
 
 def adjust(p, method: str = "holm") -> np.ndarray:

@@ -26,6 +26,19 @@ from sim.encoding import (
 from sim.engine.records import POLICY_COLUMNS
 from sim.errors import CanastaError
 
+__all__ = [
+    "END_REASONS",
+    "HAND_COLUMNS",
+    "MELD_KINDS",
+    "N_TEAMS",
+    "RISK_FIELDS",
+    "TEAM_FIELDS",
+    "matchups",
+    "require",
+    "team_columns",
+    "team_view",
+]
+
 #: the per-hand columns every analysis reads: the engine's record header (``sim.encoding``,
 #: the one definition of the schema) with the policy labels the DataFrame adds, less the
 #: engine's bookkeeping (``special_team``, ``policy_errors``, ``decisions``), which

@@ -25,6 +25,15 @@ from analysis.records import require, team_view
 from sim.encoding import SPECIAL_NAMES
 from sim.errors import CanastaError
 
+__all__ = [
+    "HANDS",
+    "chasing_gain",
+    "dealt_odds",
+    "paired_gain",
+    "special_by_turn",
+    "special_frequency",
+]
+
 HANDS = (*SPECIAL_NAMES[1:], "any")  #: the ODDS-1 events of the default list, in table order
 
 

@@ -40,6 +40,17 @@ from analysis.records import HAND_COLUMNS, matchups, require, team_columns, team
 from analysis.special import HANDS
 from sim.errors import CanastaError
 
+__all__ = [
+    "MELD_TABLES",
+    "REPORT_COLUMNS",
+    "REPORT_TEAM_FIELDS",
+    "TABLES",
+    "Tally",
+    "add_sums",
+    "group_sums",
+    "run_chunks_on_disk",
+]
+
 #: the report's record tables, in the order :meth:`Tally.tables` returns them
 TABLES = (
     "special_frequency",

@@ -35,6 +35,26 @@ import numpy as np
 
 from sim.errors import CanastaError
 
+__all__ = [
+    "BOUNDS",
+    "POPSIZE",
+    "SIGMA0",
+    "SIGMA_MIN",
+    "SMOOTH",
+    "VALIDATION",
+    "TrainResult",
+    "data_file",
+    "deal_margins",
+    "deal_seed",
+    "from_unit",
+    "heuristic_defaults",
+    "margins",
+    "margins_parallel",
+    "param_names",
+    "to_unit",
+    "train",
+]
+
 #: the search range of each heuristic parameter (name -> (low, high)); all are >= 0 (registry)
 BOUNDS = {
     "sevens_threshold": (2.0, 8.0),

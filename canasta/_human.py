@@ -23,6 +23,21 @@ from sim import encoding as E
 from sim.cards import format_melds
 from sim.errors import CanastaError
 
+__all__ = [
+    "HELP_TEXT",
+    "HINT_BUDGET",
+    "HINT_N",
+    "HINT_TOP",
+    "Session",
+    "allowed_summary",
+    "format_advice",
+    "legal_order",
+    "meld_action",
+    "meld_operations",
+    "parse_kind",
+    "position_for",
+]
+
 HINT_BUDGET = 3.0  #: seconds of simulation a hint may take (analysis.advise budget)
 HINT_N = 200  #: most hands per choice a hint plays (the budget usually stops it first)
 HINT_TOP = 5  #: choices a hint shows, best first
@@ -287,6 +302,26 @@ def format_advice(adv, top: int = HINT_TOP) -> list[str]:
     return lines
 
 
+def legal_order(game, actions: list[int]) -> tuple[tuple[int, ...] | None, int]:
+    """The first order of ``actions`` the rules allow, tried on copies of ``game`` (every
+    order of up to four: one meld operation per rank, any may need another first), and the
+    reason code of the first refusal met (``R_OK`` when none was); ``None`` when no order is
+    legal. ``game`` itself is not changed."""
+    first = E.R_OK
+    orders = itertools.permutations(actions) if len(actions) <= 4 else [tuple(actions)]
+    for order in orders:
+        trial = copy.deepcopy(game)
+        for a in order:
+            code = trial.reason(a)
+            if code != E.R_OK:
+                first = code if first == E.R_OK else first
+                break
+            trial.apply(a)
+        else:
+            return tuple(order), first
+    return None, first
+
+
 class Session:
     """One hand: ``seat`` is the human's, ``policies[p]`` the bot of each other seat."""
 
@@ -318,32 +353,11 @@ class Session:
 
     def flush_events(self) -> None:
         """Print the events since the last call, hiding the cards other players receive."""
-        from sim.cards import format_card
-        from sim.engine.game import describe_action
+        from sim.text import event_lines
 
         events = self.game.events()
-        for name, p, a, b in events[self.shown :]:
-            who, mine = self.who(p), p == self.seat
-            if name == "action":
-                kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-                if kind == E.AT_DRAW:
-                    continue  # the draw event says it
-                text = describe_action(a)
-                if kind == E.AT_TAKE_PILE:
-                    text += f" (top {E.KIND_NAMES[b]}: the pair and the top card are melded)"
-                self.out(f"{who}: {text}")
-            elif name == "draw":
-                self.out(f"{who}: draw {format_card(b)}" if mine else f"{who}: draws a card")
-            elif name == "replace":
-                self.out(f"  replacement card {format_card(b) if mine else '(hidden)'}")
-            elif name == "bonus":
-                self.out(f"  bonus card {format_card(b) if mine else '(hidden)'} (OPEN-5)")
-            elif name == "lay_three":
-                self.out(f"{who}: lay{'' if mine else 's'} down a {E.KIND_NAMES[a]} (DEAL-4)")
-            elif name == "pile_joins":
-                self.out(f"  the rest of the pile ({a} cards) joins the hand")
-            elif name == "end":
-                self.out(f"-- hand over: {E.END_NAMES[a]} (END-1)")
+        for line in event_lines(events[self.shown :], self.seat, self.who):
+            self.out(line)
         self.shown = len(events)
 
     def table(self) -> list[str]:
@@ -436,22 +450,13 @@ class Session:
                 return False
             g.apply(actions[0])
             return True
-        first = None
-        orders = itertools.permutations(actions) if len(actions) <= 4 else [tuple(actions)]
-        for order in orders:  # the meld operations of one command, tried on a copy
-            trial = copy.deepcopy(g)
-            for a in order:
-                code = trial.reason(a)
-                if code != E.R_OK:
-                    first = code if first is None else first
-                    break
-                trial.apply(a)
-            else:
-                for a in order:
-                    g.apply(a)
-                return True
-        self.refuse(first, what)
-        return False
+        order, first = legal_order(g, actions)  # the meld operations of one command
+        if order is None:
+            self.refuse(first, what)
+            return False
+        for a in order:
+            g.apply(a)
+        return True
 
     def hint(self) -> None:
         try:

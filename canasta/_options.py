@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+__all__ = ["FLAGS", "add", "add_position", "load_modules", "parse_position"]
+
 
 def _seed(p: argparse.ArgumentParser, help: str | None) -> None:
     p.add_argument("--seed", type=int, default=0, help=help or "run seed (default 0)")

@@ -8,6 +8,8 @@ import math
 
 from canasta import _options
 
+__all__ = ["DESCRIPTION", "EPILOG", "HELP", "add_parser", "format_table", "record_position", "run"]
+
 HELP = "rank every choice of a decision (draw, or the play after --drawn) over paired deals"
 DESCRIPTION = """
 Fix one player's hand at the start of its turn (the same position flags as whatif). Without

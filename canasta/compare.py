@@ -11,6 +11,8 @@ import json
 
 from canasta import _options
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_table", "run"]
+
 HELP = "compare two policies on duplicate deals (mean points difference, win rate)"
 DESCRIPTION = """
 Play N deals twice, A against B and then with the policies swapped, and report A's points per

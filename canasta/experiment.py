@@ -13,6 +13,8 @@ import argparse
 
 from canasta import _options
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_table", "run"]
+
 HELP = "run a decision experiment declared in a TOML spec file"
 DESCRIPTION = """
 Run the decision experiment of FILE.toml (positions, the two choices, groupings, outcome: see

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "numbered_moves", "run"]
+
 HELP = "print a hand record (JSON: one hand or a game), checked action by action"
 DESCRIPTION = """
 Read a hand record (docs/record.md: written by canasta play --record, the web table of

@@ -12,6 +12,8 @@ import argparse
 
 from canasta import _options
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "parse_policies", "run"]
+
 HELP = "write the strategy report: one self-contained HTML file"
 DESCRIPTION = """
 Simulate every pair of POLICIES on duplicate deals (or reuse run directories), sample the dealt

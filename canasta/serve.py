@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "run"]
+
 HELP = "play at a table in the browser: strong bots, hints, undo, records (extra 'web')"
 DESCRIPTION = """
 Start a local web app on 127.0.0.1 and print its address: open it in a browser to play a hand,

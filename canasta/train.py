@@ -18,6 +18,8 @@ import sys
 
 from canasta import _options
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "run"]
+
 HELP = "learn the strong policy on duplicate deals and from search (writes its data file)"
 DESCRIPTION = """
 Stage tune: the heuristic kernel's parameters with a diagonal cross-entropy evolution

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_text", "report", "run"]
+
 _UNITS = {"hands": "hands", "games": "games"}
 
 

@@ -7,6 +7,8 @@ import json
 
 from canasta import _options
 
+__all__ = ["add_parser", "run"]
+
 
 def add_parser(subparsers) -> None:
     epilog = (

@@ -47,6 +47,24 @@ from reports.defaults import (
 from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
+__all__ = [
+    "COMPACT_COLUMNS",
+    "Results",
+    "Run",
+    "Settings",
+    "analyse",
+    "build",
+    "combine",
+    "compact",
+    "comparison",
+    "duplicate_pairs",
+    "plan",
+    "runs_ruleset",
+    "stream_dirs",
+    "stream_run",
+    "streamed_order",
+]
+
 
 @dataclass(frozen=True)
 class Settings:

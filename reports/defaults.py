@@ -1,5 +1,16 @@
 """The report's default sizes (no heavy imports: the CLI's --help reads them)."""
 
+__all__ = [
+    "DEFAULT_DEALS",
+    "DEFAULT_DECISION_DEALS",
+    "DEFAULT_GAMES",
+    "DEFAULT_HANDS",
+    "DEFAULT_POLICIES",
+    "DEFAULT_POSITIONS",
+    "QUICK",
+    "default_policies",
+]
+
 DEFAULT_HANDS = 20_000  #: deals per run (each pair of policies plays them twice)
 DEFAULT_DEALS = 100_000_000  #: dealt-odds Monte Carlo deals
 #: compared on duplicate deals: the strongest fast policy (``sim.policies.strongest_fast()``,

@@ -17,6 +17,24 @@ from matplotlib.figure import Figure
 
 from reports import fmt
 
+__all__ = [
+    "DPI",
+    "HAND_LABELS",
+    "PALETTE",
+    "WIDTH",
+    "colours",
+    "comparison",
+    "data_uri",
+    "dealt_odds",
+    "meld_completion",
+    "meld_points_by_held",
+    "penalties",
+    "png_bytes",
+    "scores",
+    "special_by_turn",
+    "svg_text",
+]
+
 WIDTH = 7.2  #: inches: an A4/Letter text width
 DPI = 120  #: PNG resolution embedded in the HTML
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")

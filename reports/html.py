@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reports import content
-from reports.content import COLUMNS, SECTIONS, TABLE_COLUMNS, command
+from reports.columns import COLUMNS, TABLE_COLUMNS
+from reports.content import SECTIONS, command
 
 __all__ = ["SECTIONS", "Report", "assemble", "command", "render_rows", "write"]
 

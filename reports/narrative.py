@@ -22,6 +22,8 @@ import pandas as pd
 from reports import fmt
 from reports.figures import HAND_LABELS
 
+__all__ = ["Cells", "Sentence", "sentences", "separated", "sign"]
+
 
 @dataclass
 class Sentence:

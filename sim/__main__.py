@@ -3,4 +3,6 @@
 
 import sys
 
+__all__: list[str] = []
+
 sys.exit("canasta: the command line is `canasta` or `python -m canasta` (not `python -m sim`)")

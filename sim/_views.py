@@ -21,6 +21,8 @@ from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
+__all__ = ["c_view", "copy_into", "copy_words", "inline_copy", "opaque", "sum_words"]
+
 
 @intrinsic
 def c_view(typingctx, a, shape):

@@ -36,13 +36,41 @@ from sim.errors import CanastaError
 from sim.ruleset import as_ruleset
 from sim.validate import MAX_GAMES, MAX_HANDS, check_run
 
+__all__ = [
+    "POSITION_KERNEL",
+    "POSITION_ROW_BYTES",
+    "compile_policies",
+    "play_games",
+    "play_hands",
+    "play_position",
+    "play_script",
+    "policy_pair",
+    "position_hands",
+    "position_outcomes",
+    "position_scores",
+    "resolve_policies",
+    "script_hands",
+    "simulate",
+    "simulate_games",
+]
+
 POSITION_ROW_BYTES = 8 * RECORD_WIDTH + 72  #: a record row in memory, with labels and applied
 
 
 def resolve_policies(policies: Sequence) -> list:
     """[(spec, params, label)] for the two teams' policies: a list of one or two specs
     (``"heuristic:sevens_threshold=4"`` or ``(name, {param: value})``) or one comma list."""
-    from sim.policies.registry import resolve, split_list
+    from sim.policies.registry import resolve
+
+    return [resolve(p) for p in policy_pair(policies)]
+
+
+def policy_pair(
+    policies: Sequence, refusal: str = "expected two policies (team 0, team 1), got {n}"
+) -> list:
+    """The two teams' policy specs from one or two specs or one comma list (one plays both
+    teams); more or fewer raise ``refusal`` (``{n}``: how many were given)."""
+    from sim.policies.registry import split_list
 
     if isinstance(policies, str):
         policies = split_list(policies)
@@ -50,8 +78,8 @@ def resolve_policies(policies: Sequence) -> list:
     if len(policies) == 1:
         policies = policies * 2
     if len(policies) != 2:
-        raise CanastaError(f"expected two policies (team 0, team 1), got {len(policies)}")
-    return [resolve(p) for p in policies]
+        raise CanastaError(refusal.format(n=len(policies)))
+    return policies
 
 
 def compile_policies(policies: Sequence, params: Sequence[np.ndarray] | None = None):

@@ -31,6 +31,17 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError, RuleViolation
 
+__all__ = [
+    "counts_of",
+    "format_card",
+    "format_cards",
+    "format_counts",
+    "format_melds",
+    "parse_cards",
+    "parse_token",
+    "tokenize",
+]
+
 _RANK_INDEX = {sym: i for i, sym in enumerate(RANK_SYMBOLS)} | {"T": 9}
 _SUIT_INDEX = {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["CanastaError", "RuleViolation"]
+
 
 class CanastaError(ValueError):
     """Bad input: a bad card token, unknown ruleset key, unknown policy, negative count..."""

@@ -14,6 +14,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+__all__ = [
+    "KEY_WORDS",
+    "STATE_WORDS",
+    "next_u64",
+    "rand_below",
+    "rand_float",
+    "run_key",
+    "seed_hand",
+    "shuffle",
+    "splitmix64",
+]
+
 STATE_WORDS = 4  #: uint64 words of a generator state
 KEY_WORDS = 4  #: uint64 words of a run key
 

@@ -20,6 +20,26 @@ from sim import encoding as E
 from sim.legality import team_canastas
 from sim.special import special_award
 
+__all__ = [
+    "GOING_OUT",
+    "HELD_PENALTY_AT",
+    "HELD_SEVENS_ACES_PENALTY",
+    "MELD_SLOTS",
+    "MIXED_CANASTA",
+    "NATURAL_CANASTA",
+    "SEVENS_ACES_CANASTA",
+    "THREES_VALUE",
+    "WILD_CANASTA",
+    "WILD_CANASTA_FOUR_JOKERS",
+    "WILD_CANASTA_TWOS",
+    "held_penalties",
+    "meld_value",
+    "natural_meld_bonus",
+    "score_team",
+    "threes_score",
+    "wild_meld_bonus",
+]
+
 MIXED_CANASTA = 300  #: SCORE-1
 NATURAL_CANASTA = 500  #: SCORE-1
 SEVENS_ACES_CANASTA = 2500  #: SCORE-2 (also the penalty for an unfinished one)

@@ -14,6 +14,8 @@ import numpy as np
 
 from sim.errors import CanastaError
 
+__all__ = ["CONFIDENCE", "wilson_bounds", "z_value"]
+
 CONFIDENCE = 0.95  #: the one confidence level used by default everywhere
 
 

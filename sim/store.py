@@ -45,6 +45,20 @@ import pandas as pd
 
 from sim.errors import CanastaError
 
+__all__ = [
+    "META_NAME",
+    "SCHEMA_VERSION",
+    "Problem",
+    "RunCheck",
+    "RunStore",
+    "check_run",
+    "chunk_name",
+    "iter_chunks",
+    "load",
+    "read_meta",
+    "repair_command",
+]
+
 SCHEMA_VERSION = 2  #: 1: no chunk records; 2: each chunk's rows, bytes and sha256 recorded
 META_NAME = "_canasta_run.json"  #: starts with "_": pyarrow ignores it as data
 _TMP_RE = re.compile(r"^\.(?:chunk-\d+\.parquet|_canasta_run\.json)\.(\d+)\.tmp$")

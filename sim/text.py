@@ -1,5 +1,6 @@
 """The one text renderer of a hand for every face: the deal, the transcript, each team's
-melds, threes and hands, and the itemised score table.
+melds, threes and hands, the itemised score table, and the events as one seat sees them
+(:func:`event_lines`, worded per face by an :class:`EventWords`).
 
 ``canasta play``, the human seat of ``canasta play --human``, ``canasta replay``, the web
 table and ``sim.env``'s ``ansi`` render print these lines, so a hand reads the same
@@ -9,11 +10,23 @@ returns lines without a trailing newline; none prints.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from sim import encoding as E
 
-__all__ = ["deal_lines", "end_lines", "hand_lines", "score_lines", "status_line"]
+__all__ = [
+    "TERMINAL_WORDS",
+    "WEB_WORDS",
+    "EventWords",
+    "deal_lines",
+    "end_lines",
+    "event_lines",
+    "hand_lines",
+    "meld_cards",
+    "score_lines",
+    "status_line",
+]
 
 
 def _seat_name(p: int) -> str:
@@ -92,3 +105,117 @@ def hand_lines(game, header: str | None = None) -> list[str]:
     if not game.is_over:
         return [*lines, status_line(game)]
     return lines + score_lines(game.scores())
+
+
+def meld_cards(slot: int, nat: int, two: int, joker: int) -> list[str]:
+    """The cards of a meld (or a meld action) by rank name: the naturals of ``slot`` (none in
+    the wild meld), then the twos and jokers, e.g. ['K', 'K', '2']."""
+    naturals = [E.KIND_NAMES[slot]] * (nat if slot != E.WILD_MELD else 0)
+    return naturals + ["2"] * two + ["JK"] * joker
+
+
+@dataclass(frozen=True)
+class EventWords:
+    """How one face words the events of a hand (``Game.events()``): ``card`` names a card id a
+    seat received, ``action`` an action's text (``None``: the event that follows says it), and
+    each other event a pair of templates, (the seat's own, another seat's), with the fields
+    ``who``, ``card`` (own events only: another seat's cards stay hidden), ``kind`` (a three
+    laid), ``n`` (cards joining a hand) and ``end`` (how the hand ended)."""
+
+    card: Callable[[int], str]
+    action: Callable[[int, int], str | None]
+    templates: dict[str, tuple[str, str]]
+
+
+def _terminal_action(a: int, b: int) -> str | None:
+    from sim.engine.game import describe_action
+
+    kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
+    if kind == E.AT_DRAW:
+        return None  # the draw event says it
+    text = describe_action(a)
+    if kind == E.AT_TAKE_PILE:
+        text += f" (top {E.KIND_NAMES[b]}: the pair and the top card are melded)"
+    return text
+
+
+def _web_action(a: int, b: int) -> str | None:
+    from sim.engine.game import describe_action
+
+    kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
+    if kind in (E.AT_DRAW, E.AT_LAY_THREES):
+        return None  # the draw and lay_three events say it
+    if kind == E.AT_TAKE_PILE:
+        return f"takes the pile (top {E.KIND_NAMES[b]})"
+    if kind == E.AT_MELD:
+        _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
+        meld = "the wild meld" if slot == E.WILD_MELD else f"the {E.KIND_NAMES[slot]}s"
+        return f"melds {' '.join(meld_cards(slot, nat, two, joker))} ({meld})"
+    return describe_action(a)
+
+
+def _format_card(c: int) -> str:
+    from sim.cards import format_card
+
+    return format_card(c)
+
+
+#: the terminal's words (``canasta play --human``): cards with their suits, the rules cited
+TERMINAL_WORDS = EventWords(
+    card=_format_card,
+    action=_terminal_action,
+    templates={
+        "draw": ("{who}: draw {card}", "{who}: draws a card"),
+        "replace": ("  replacement card {card}", "  replacement card (hidden)"),
+        "bonus": ("  bonus card {card} (OPEN-5)", "  bonus card (hidden) (OPEN-5)"),
+        "lay_three": ("{who}: lay down a {kind} (DEAL-4)", "{who}: lays down a {kind} (DEAL-4)"),
+        "pile_joins": ("  the rest of the pile ({n} cards) joins the hand",) * 2,
+        "end": ("-- hand over: {end} (END-1)",) * 2,
+    },
+)
+
+#: the web table's words: cards by rank (the page shows no suits), every line names its seat
+WEB_WORDS = EventWords(
+    card=lambda c: E.KIND_NAMES[int(E.CARD_KIND[c])],
+    action=_web_action,
+    templates={
+        "draw": ("{who}: drew {card}", "{who}: draws a card"),
+        "replace": ("{who}: replacement card {card}", "{who}: replacement card (hidden)"),
+        "bonus": ("{who}: bonus card {card}", "{who}: bonus card (hidden)"),
+        "lay_three": ("{who}: lays down a {kind} (DEAL-4)",) * 2,
+        "pile_joins": ("{who}: the rest of the pile ({n} cards) joins the hand",) * 2,
+        "end": ("hand over: {end} (END-1)",) * 2,
+    },
+)
+
+_CARD_EVENTS = ("draw", "replace", "bonus")  #: events whose ``b`` is the card received
+
+
+def event_lines(
+    events: Sequence[tuple[str, int, int, int]],
+    seat: int,
+    who: Callable[[int], str],
+    words: EventWords = TERMINAL_WORDS,
+) -> list[str]:
+    """The events of a hand in words as ``seat`` sees them: the cards other seats receive
+    hidden, ``who`` a seat's label, ``words`` the face's wording (:data:`TERMINAL_WORDS`,
+    :data:`WEB_WORDS`)."""
+    lines = []
+    for name, p, a, b in events:
+        if name == "action":
+            text = words.action(a, b)
+            if text is not None:
+                lines.append(f"{who(p)}: {text}")
+            continue
+        if name not in words.templates:
+            continue
+        mine = p == seat
+        fields = {"who": who(p), "n": a}
+        if mine and name in _CARD_EVENTS:
+            fields["card"] = words.card(b)
+        if name == "lay_three":
+            fields["kind"] = E.KIND_NAMES[a]
+        if name == "end":
+            fields["end"] = E.END_NAMES[a]
+        lines.append(words.templates[name][0 if mine else 1].format(**fields))
+    return lines

@@ -37,6 +37,38 @@ from sim.encoding import GAME_HAND_STRIDE, MAX_TURNS, N_CARDS, N_PLAYERS, N_TEAM
 from sim.errors import CanastaError
 from sim.jobs import DEFAULT_CHUNK_SIZE
 
+__all__ = [
+    "INT64_MAX",
+    "MAX_CHUNKS",
+    "MAX_DEALS",
+    "MAX_GAMES",
+    "MAX_HANDS",
+    "MAX_HAND_ID",
+    "MAX_JOBS",
+    "MAX_PARAM",
+    "MAX_SCORE",
+    "MAX_SEED",
+    "MAX_TURN",
+    "check_cards",
+    "check_chunks",
+    "check_count",
+    "check_hand_id",
+    "check_id_range",
+    "check_in_memory",
+    "check_int",
+    "check_jobs",
+    "check_out_dir",
+    "check_run",
+    "check_score",
+    "check_scores",
+    "check_seat",
+    "check_seed",
+    "check_turn",
+    "memory_bytes",
+    "parse_ints",
+    "parse_scores",
+]
+
 INT64_MAX = 2**63 - 1
 MAX_SEED = INT64_MAX  #: largest integer seed
 MAX_HAND_ID = INT64_MAX  #: largest hand number (seed_hand's int64 index)

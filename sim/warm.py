@@ -35,6 +35,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+__all__ = ["ENV", "WAIT", "cached", "enabled", "warm_start"]
+
 ENV = "CANASTA_PARALLEL_COMPILE"  #: "0" turns the second process off
 WAIT = 900  #: seconds to wait for the second process (it takes ~25 s) before compiling here
 

@@ -33,6 +33,13 @@ def _mkdocs_build(config: Path, site: Path) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600)
 
 
+def _python(*args: str) -> subprocess.CompletedProcess:
+    """``python ARGS`` in the checkout, output captured, at most 15 minutes."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=900
+    )
+
+
 def _hook():
     spec = importlib.util.spec_from_file_location("canasta_docs_hook", HOOK)
     module = importlib.util.module_from_spec(spec)
@@ -188,14 +195,7 @@ def test_policy_page_example_runs():
     """The code on docs/policies.md (register a compiled policy, play it by name) works."""
     blocks = re.findall(r"```python\n(.*?)```", (DOCS / "policies.md").read_text(), flags=re.S)
     assert len(blocks) >= 2
-    done = subprocess.run(
-        [sys.executable, "-c", "\n".join(blocks)],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    done = _python("-c", "\n".join(blocks))
     assert done.returncode == 0, done.stderr
     assert "reckless - heuristic" in done.stdout
 
@@ -222,14 +222,7 @@ def test_getting_started_simulation_output_is_current():
     args = [*block.group(1).split(), "--jobs", "1", "--quiet"]
     _, cli = _hook().load_build_parser()  # wherever the command line lives now
     run = f"import sys, {cli} as m; sys.exit(m.main(sys.argv[1:]))"
-    done = subprocess.run(
-        [sys.executable, "-c", run, "simulate", *args],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
+    done = _python("-c", run, "simulate", *args)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == block.group(2).strip(), (
         "docs/getting-started.md shows another output than `canasta simulate "

@@ -31,6 +31,7 @@ from sim.encoding import (
 from sim.engine.game import Game, describe_action
 from sim.errors import CanastaError, RuleViolation
 from sim.rng import run_key
+from tests.helpers import plan_cache_walk
 
 #: the issue-3 minimum schema (docs/records.md), written here on its own on purpose: the code
 #: defines the columns once (sim.encoding, sim.engine.records), this test states the promise
@@ -45,14 +46,6 @@ REQUIRED = [
     "score_team1",
     *(f"team{t}_{x}" for t in (0, 1) for x in (*SCORE_ITEMS, *TEAM.split())),
 ]
-
-
-def _hint(g):
-    """The plan the game's policies left in their scratch (the engine's hint, SCRATCH_HINT)."""
-    from sim.encoding import N_KINDS, N_MELD_COLS, SCRATCH_HINT
-
-    n = N_KINDS * N_MELD_COLS
-    return g._scratch[SCRATCH_HINT : SCRATCH_HINT + n].reshape(N_KINDS, N_MELD_COLS)
 
 
 def test_records_schema_and_breakdown_sums_to_total():
@@ -287,35 +280,9 @@ def test_open_1_check_action_plan_cache_agrees_with_action_reason():
     between the meld operations of an opening turn) gives ``action_reason``'s answer for every
     meld operation of the action table at every decision of real hands (the cache is copied
     so each probe sees the state the engine would), and along the policy's own choices."""
-    from sim.encoding import A_FIRST_MELD, PC_SIZE, PC_VALID, SCRATCH_SIZE, SCRATCH_TMP, TMP_SIZE
-    from sim.engine.judge import action_reason, check_action, forced_action
-
     hits = 0
     for hand_id in range(12):
-        g = Game(seed=21, hand_id=hand_id)
-        rules = g.rules
-        cache = np.zeros(PC_SIZE, dtype=np.int64)
-        tmp = np.zeros(SCRATCH_SIZE, dtype=np.int64)[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
-        tmp2 = np.zeros_like(tmp)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a >= 0:
-                cache[PC_VALID] = 0
-                g.apply(a)
-                continue
-            if cache[PC_VALID] == 1:
-                hits += 1
-                for b in range(A_FIRST_MELD, N_ACTIONS):
-                    probe = cache.copy()
-                    assert check_action(obs, b, rules, tmp, probe, _hint(g)) == action_reason(
-                        obs, b, rules, tmp2
-                    ), (hand_id, b)
-            a = g.policy_action("heuristic")
-            assert check_action(obs, a, rules, tmp, cache, _hint(g)) == action_reason(
-                obs, a, rules, tmp2
-            )
-            g.apply(a)
+        hits += plan_cache_walk(Game(seed=21, hand_id=hand_id), "heuristic")[0]
     assert hits >= 20, hits  # the cache was in use
 
 

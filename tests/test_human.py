@@ -92,12 +92,20 @@ def test_meld_operations_one_per_rank_wild_meld_and_DEAL_4_MELD_1():
     assert meld_operations("7 7 7, K K JK") == [(E.SEVEN, 3, 0, 0), (E.KING, 2, 0, 1)]
     assert meld_operations("9 9 9 Q Q Q") == [(E.QUEEN, 3, 0, 0), (E.NINE, 3, 0, 0)]
     assert meld_operations("2 2 JK") == [(E.WILD_MELD, 0, 2, 1)]
-    with pytest.raises(CanastaError, match="DEAL-4"):
-        meld_operations("3H 3D 3H")
-    with pytest.raises(CanastaError, match="which meld do the wild cards"):
-        meld_operations("K K 2 9 9 9")
-    with pytest.raises(CanastaError, match="meld what"):
-        meld_operations(" , ")
+
+
+@pytest.mark.parametrize(
+    ("command", "refusal"),
+    [
+        ("3H 3D 3H", "DEAL-4"),
+        ("K K 2 9 9 9", "which meld do the wild cards"),
+        (" , ", "meld what"),
+    ],
+)
+def test_meld_operations_refused_in_one_line(command, refusal):
+    """Threes (DEAL-4), wild cards beside two ranks without a comma, nothing to meld."""
+    with pytest.raises(CanastaError, match=refusal):
+        meld_operations(command)
 
 
 # --- a whole hand from a pipe ---------------------------------------------------------

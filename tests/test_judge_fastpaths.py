@@ -60,18 +60,11 @@ def test_turn_1_action_ok_equals_action_reason_on_every_action_of_real_hands(pai
     every decision of real hands."""
     tmp, tmp2 = _tmps()
     decisions = legal = 0
-    for hand_id in range(3):
-        g = Game(seed=53, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                bad, n_ok = _first_disagreement(obs, g.rules, tmp, tmp2)
-                assert bad == -1, (pair, hand_id, g.turn, bad)
-                decisions += 1
-                legal += n_ok
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+    for g, obs in games(pair, 53, range(3), None):
+        bad, n_ok = _first_disagreement(obs, g.rules, tmp, tmp2)
+        assert bad == -1, (pair, g.hand_id, g.turn, bad)
+        decisions += 1
+        legal += n_ok
     assert decisions >= 3 * 40 and legal > decisions, (decisions, legal)
 
 
@@ -180,18 +173,11 @@ def test_meld_1_9_out_2_verdict_without_opening_sees_only_the_number_of_wilds(pa
     the rules other than OPEN-1..4, at every play decision of real hands."""
     tmp, _ = _tmps()
     compared = 0
-    for hand_id in range(4):
-        g = Game(seed=59, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                if obs[E.OB_PHASE] == E.PH_PLAY:
-                    where, n = _split_dependence(obs, g.rules, tmp)
-                    assert where[0] == -1, (pair, hand_id, g.turn, where)
-                    compared += n
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+    for g, obs in games(pair, 59, range(4), None):
+        if obs[E.OB_PHASE] == E.PH_PLAY:
+            where, n = _split_dependence(obs, g.rules, tmp)
+            assert where[0] == -1, (pair, g.hand_id, g.turn, where)
+            compared += n
     assert compared >= 2_000, compared
 
 

@@ -17,6 +17,8 @@ from sim.encoding import (
 )
 from sim.engine.game import Game
 from sim.engine.judge import forced_action, legal_actions, legal_actions_filter
+from tests.helpers import plan_cache_walk
+from tests.real_hands import games
 
 PAIRS = [
     ("random", "random"),
@@ -25,14 +27,6 @@ PAIRS = [
     ("special_chaser", "greedy"),
     ("heuristic", "heuristic"),
 ]
-
-
-def _hint(g):
-    """The plan the game's policies left in their scratch (the engine's hint, SCRATCH_HINT)."""
-    from sim.encoding import N_KINDS, N_MELD_COLS, SCRATCH_HINT
-
-    n = N_KINDS * N_MELD_COLS
-    return g._scratch[SCRATCH_HINT : SCRATCH_HINT + n].reshape(N_KINDS, N_MELD_COLS)
 
 
 def _agree_on_hands(pair, seed, hand_ids):
@@ -127,25 +121,19 @@ def test_meld_1_9_out_2_open_1_4_meld_checks_equal_the_reference(pair):
 
     tmp = np.zeros(SCRATCH_SIZE, dtype=np.int64)[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
     checked = refused = 0
-    for hand_id in range(4):
-        g = Game(seed=47, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                if obs[E.OB_PHASE] == E.PH_PLAY:
-                    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-                    for b in range(A_FIRST_MELD, N_ACTIONS):
-                        slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b, 1:5])
-                        held = slot == E.WILD_MELD or hand[slot] >= nat
-                        if not (held and hand[E.TWO] >= two and hand[E.JOKER] >= joker):
-                            continue
-                        want = _meld_reason_reference(obs, slot, nat, two, joker, g.rules)
-                        assert action_reason(obs, b, g.rules, tmp) == want, (hand_id, b)
-                        checked += 1
-                        refused += want != E.R_OK
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+    for g, obs in games(pair, 47, range(4), None):
+        if obs[E.OB_PHASE] != E.PH_PLAY:
+            continue
+        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+        for b in range(A_FIRST_MELD, N_ACTIONS):
+            slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b, 1:5])
+            held = slot == E.WILD_MELD or hand[slot] >= nat
+            if not (held and hand[E.TWO] >= two and hand[E.JOKER] >= joker):
+                continue
+            want = _meld_reason_reference(obs, slot, nat, two, joker, g.rules)
+            assert action_reason(obs, b, g.rules, tmp) == want, (g.hand_id, b)
+            checked += 1
+            refused += want != E.R_OK
     assert checked >= 1000 and 0 < refused < checked, (checked, refused)
 
 
@@ -156,31 +144,7 @@ def test_meld_8_wild_meld_started_in_an_opening_turn_is_judged_by_the_search():
     other melds only once the wild meld is complete), so the plan shortcut must not accept
     it. The generator and the engine's check (``check_action``, every meld operation probed
     with the plan cache as the engine holds it) agree with ``action_reason`` on the hand."""
-    from sim.encoding import PC_SIZE, PC_VALID
-    from sim.engine.judge import action_reason, check_action
-
     decisions, _ = _agree_on_hands(("random", "random"), seed=11, hand_ids=[36])
     assert decisions > 40
-    g = Game(seed=11, hand_id=36)
-    tmp = np.zeros(SCRATCH_SIZE, dtype=np.int64)[SCRATCH_TMP : SCRATCH_TMP + TMP_SIZE]
-    tmp2 = np.zeros_like(tmp)
-    cache = np.zeros(PC_SIZE, dtype=np.int64)
-    probed = 0
-    while not g.is_over:
-        obs = g.observation()
-        a = int(forced_action(obs))
-        if a >= 0:
-            cache[PC_VALID] = 0
-            g.apply(a)
-            continue
-        if cache[PC_VALID] == 1:
-            for b in range(A_FIRST_MELD, N_ACTIONS):
-                want = action_reason(obs, b, g.rules, tmp2)
-                assert check_action(obs, b, g.rules, tmp, cache.copy(), _hint(g)) == want, b
-                probed += 1
-        a = g.policy_action("random")
-        assert check_action(obs, a, g.rules, tmp, cache, _hint(g)) == action_reason(
-            obs, a, g.rules, tmp2
-        )
-        g.apply(a)
+    _, probed = plan_cache_walk(Game(seed=11, hand_id=36), "random")
     assert probed > 0

@@ -21,6 +21,19 @@ def _hand(seed=5, hand_id=2, policies=("heuristic", "heuristic")):
     return g
 
 
+def _game(seed: int, hands: int) -> list:
+    """The first ``hands`` hands of a game of heuristic play, each starting from the totals
+    the hands before it left (GAME-1)."""
+    totals, games = (0, 0), []
+    for k in range(hands):
+        g = R.game_hand(seed, 0, k, totals)
+        g.play(["heuristic", "heuristic"])
+        items = g.score_items()
+        totals = tuple(int(totals[t] + items[t].sum()) for t in range(2))
+        games.append(g)
+    return games
+
+
 def test_round_trip_same_scores_and_seats():
     g = _hand()
     text = R.dumps(R.from_games([g], players=["a", "b", "c", "d"]))
@@ -38,13 +51,7 @@ def test_round_trip_same_scores_and_seats():
 
 
 def test_game_record_chains_scores():
-    totals, games = (0, 0), []
-    for k in range(3):
-        g = R.game_hand(11, 0, k, totals)
-        g.play(["heuristic", "heuristic"])
-        items = g.score_items()
-        totals = tuple(int(totals[t] + items[t].sum()) for t in range(2))
-        games.append(g)
+    games = _game(11, 3)
     rec = R.from_games(games)
     assert rec["kind"] == "game" and rec["target"] == 8500
     back = R.replay(R.dumps(rec))
@@ -203,13 +210,7 @@ def test_decision_numbers_run_over_a_game(tmp_path):
     number past hand 1 opens hand 2, as its seat saw it."""
     from canasta.advise import record_position
 
-    totals, games = (0, 0), []
-    for k in range(2):
-        g = R.game_hand(3, 0, k, totals)
-        g.play(["heuristic", "heuristic"])
-        items = g.score_items()
-        totals = tuple(int(totals[t] + items[t].sum()) for t in range(2))
-        games.append(g)
+    games = _game(3, 2)
     path = tmp_path / "game.json"
     path.write_text(R.dumps(R.from_games(games)))
     n1 = len(games[0].actions)

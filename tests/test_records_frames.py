@@ -1,13 +1,15 @@
-"""The decision experiments' Python layer made cheaper, with the same
-outputs. The oracles are the functions as they were before (commit 35ca48d), copied below:
+"""The frames the analyses read, checked against their definitions (docs/records.md) by plain
+Python twins built row by row from the kernel's rows and the engine's state:
 
-- ``sim.engine.records.records_frame`` builds the frame in one constructor call (it inserted
-  the policy labels and assigned the names column by column, ~1 ms a small frame): the same
-  columns, values and column types, with rows, one row and none;
-- ``analysis.records.team_view`` builds each team's frame in one constructor call (~60
-  column insertions before): the same frame on engine records and synthetic ones;
-- ``analysis.decisions.snapshot`` reads the state as Python ints and takes pile cards inline:
-  the same Position (hand, melds, pile, sizes) and features at every turn start of real hands.
+- ``sim.engine.records.records_frame``: the record header's columns in order with the policy
+  labels after ``hand_id``, every cell the kernel's int64 (codes named for ``end_reason`` and
+  ``special_hand``), with rows, one row and none;
+- ``analysis.records.team_view``: one row per (hand, team), team 0's hands then team 1's, the
+  team's fields without prefix, its opponents' policy and score beside its own (SCORE-1..8),
+  on engine records and synthetic ones;
+- ``analysis.decisions.snapshot``: the Position holds exactly the cards the state says (the
+  hand, both teams' melds, the pile in order, CARD-1: no card twice), and the features read
+  from it agree with the state, at every turn start of real hands (lazy or not).
 """
 
 from __future__ import annotations
@@ -15,155 +17,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from pandas.api.types import is_numeric_dtype
 
 from analysis import decisions as D
-from analysis.records import HAND_COLUMNS, N_TEAMS, require, team_view
+from analysis.records import team_view
 from sim import encoding as E
 from sim.encoding import END_NAMES, RECORD_COLUMNS, SPECIAL_NAMES
 from sim.engine.records import POLICY_COLUMNS, records_frame
 
-
-def records_frame_before(rows: np.ndarray, policy_team0: str, policy_team1: str) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=list(RECORD_COLUMNS))
-    df.insert(1, POLICY_COLUMNS[0], policy_team0)
-    df.insert(2, POLICY_COLUMNS[1], policy_team1)
-    df["end_reason"] = np.asarray(END_NAMES, dtype=object)[df["end_reason"].to_numpy()]
-    df["special_hand"] = np.asarray(SPECIAL_NAMES, dtype=object)[df["special_hand"].to_numpy()]
-    return df
-
-
-def team_view_before(records: pd.DataFrame) -> pd.DataFrame:
-    """One row per (hand, team): the team's fields without prefix, plus
-
-    ``team``, ``policy``, ``opp_policy``, ``score``, ``opp_score``, ``net`` (score minus the
-    opponents'), ``won`` (1, 0.5 for a tie, 0), ``went_out`` and ``declared_special`` (the team
-    scored a special-hand award, SCORE-8).
-    """
-    require(records, HAND_COLUMNS, "a team view")
-    fields = sorted(
-        {c[6:] for c in records.columns if c.startswith("team0_")}
-        & {c[6:] for c in records.columns if c.startswith("team1_")}
-    )
-    parts = []
-    for t in range(N_TEAMS):
-        o = 1 - t
-        part = pd.DataFrame(
-            {
-                "hand_id": records["hand_id"].to_numpy(),
-                "team": t,
-                "policy": records[f"policy_team{t}"].to_numpy(),
-                "opp_policy": records[f"policy_team{o}"].to_numpy(),
-                "first_player": records["first_player"].to_numpy(),
-                "turns": records["turns"].to_numpy(),
-                "end_reason": records["end_reason"].to_numpy(),
-                "score": records[f"score_team{t}"].to_numpy(),
-                "opp_score": records[f"score_team{o}"].to_numpy(),
-                "went_out": (records["out_team"] == t).to_numpy(),
-            }
-        )
-        for f in fields:
-            part[f] = records[f"team{t}_{f}"].to_numpy()
-        if "special_team" in records.columns:  # the engine names the declaring team
-            part["declared_special"] = (records["special_team"] == t).to_numpy()
-        parts.append(part)
-    view = pd.concat(parts, ignore_index=True)
-    view["net"] = view["score"] - view["opp_score"]
-    view["won"] = np.sign(view["net"]).map({1: 1.0, 0: 0.5, -1: 0.0}).astype(np.float64)
-    if "special_hand" in view.columns:  # the SCORE-8 award item, per team
-        if "declared_special" not in view.columns:
-            view["declared_special"] = view["special_hand"] > 0
-        view = view.rename(columns={"special_hand": "special_award"})
-    elif "declared_special" not in view.columns:
-        view["declared_special"] = False
-    # rows are team 0's then team 1's, each in the records' order (hand ids may repeat
-    # when several runs are concatenated, so align by position, not by id)
-    name = np.tile(records["special_hand"].astype(str).to_numpy(), N_TEAMS)
-    view["special_name"] = np.where(view["declared_special"], name, "")
-    return view
-
-
-def _card_ids_before() -> list[list[int]]:
-    out: list[list[int]] = [[] for _ in range(E.N_KINDS)]
-    for c, k in enumerate(E.CARD_KIND.tolist()):
-        out[k].append(c)
-    return out
-
-
-def snapshot_before(game, special_rules: bool = True) -> dict:
-    """The position the current player of ``game`` faces at the start of its turn (the draw
-    step), as an ``analysis.whatif.Position`` (key ``position``) and its features."""
-    from analysis.whatif import Position
-    from sim.legality import canastas, is_dead
-    from sim.policies.builtin import special_targets
-
-    st = game.state
-    p = int(st[E.ST_PLAYER])
-    team = p % E.N_TEAMS
-    ids = _card_ids_before()
-    used = [0] * E.N_KINDS
-
-    def take(kind: int, n: int) -> list[int]:
-        got = ids[kind][used[kind] : used[kind] + n]
-        used[kind] += n
-        return got
-
-    hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
-    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
-        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
-    )
-    hand = [c for k in range(E.N_KINDS) for c in take(k, int(hands[p, k]))]
-    fixed = {}
-    for t in range(E.N_TEAMS):
-        groups = []
-        for slot in range(E.N_KINDS):
-            nat, two, joker = (int(x) for x in melds[t, slot])
-            if nat + two + joker:
-                natural = take(slot, nat) if slot != E.WILD_MELD else []
-                groups.append(np.array(natural + take(E.TWO, two) + take(E.JOKER, joker)))
-        if groups:
-            fixed[t] = tuple(groups)
-    n_pile = int(st[E.ST_PILE_N])
-    pile_kinds = st[E.ST_PILE : E.ST_PILE + n_pile].tolist()
-    pile = [take(k, 1)[0] for k in pile_kinds]
-    laid = int(st[E.ST_THREES : E.ST_THREES + 2 * E.N_TEAMS].sum())
-    stock = int(st[E.ST_STOCK_N])
-    pos = Position(
-        np.array(hand, dtype=np.int64),
-        seat=p,
-        turn=int(st[E.ST_TURN]),
-        scores=(int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1])),
-        melds=fixed,
-        pile_top=pile[-1] if pile else -1,
-        pile=np.array(pile[:-1], dtype=np.int64),
-        pile_size=n_pile,
-        stock=stock + laid,  # the laid threes rejoin the unseen cards (a Position has no threes)
-        hand_sizes=tuple(int(x) for x in hands.sum(axis=1)),
-    )
-    h = hands[p]
-    need = np.zeros((3, E.N_KINDS), dtype=np.int64)
-    distance = min(special_targets(np.ascontiguousarray(h), need[0], need[1], need[2]))
-    m = np.ascontiguousarray(melds)
-    return {
-        "position": pos,
-        "seat": p,
-        "team": team,
-        "turn": int(st[E.ST_TURN]),
-        "stock": stock,
-        "pile": n_pile,
-        "sevens": int(h[E.SEVEN]),
-        "aces": int(h[E.ACE]),
-        "wilds": int(h[E.TWO] + h[E.JOKER]),
-        "opened": int(st[E.ST_OPENED + team]),
-        "canastas": int(canastas(m, team)),
-        "sevens_meld": bool(melds[team, E.SEVEN].sum()),
-        "aces_meld": bool(melds[team, E.ACE].sum()),
-        "wild_meld": bool(melds[team, E.WILD_MELD].sum()),
-        "sevens_dead": bool(is_dead(m, E.SEVEN)),
-        "aces_dead": bool(is_dead(m, E.ACE)),
-        "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
-        "special_distance": int(distance) if special_rules else 99,
-        "went_out": False,
-    }
+NAMED = {"end_reason": END_NAMES, "special_hand": SPECIAL_NAMES}  #: code columns, by name
 
 
 @pytest.fixture(scope="module")
@@ -176,60 +38,168 @@ def engine_records():
 def _rows(records: pd.DataFrame) -> np.ndarray:
     """The kernel's int64 rows back from a records frame (names to codes)."""
     rows = np.zeros((len(records), len(RECORD_COLUMNS)), dtype=np.int64)
-    codes = {"end_reason": END_NAMES, "special_hand": SPECIAL_NAMES}
     for i, c in enumerate(RECORD_COLUMNS):
         v = records[c]
-        if c in codes:
-            v = v.map({n: j for j, n in enumerate(codes[c])})
+        if c in NAMED:
+            v = v.map({n: j for j, n in enumerate(NAMED[c])})
         rows[:, i] = v.to_numpy()
     return rows
 
 
-def test_records_frame_equals_the_column_by_column_frame(engine_records):
+def _frame_twin(rows: np.ndarray, labels: tuple[str, str]) -> list[dict]:
+    """The records frame's rows as the schema defines them, one dict a hand."""
+    out = []
+    for row in rows.tolist():
+        cells = {
+            c: NAMED[c][v] if c in NAMED else v for c, v in zip(RECORD_COLUMNS, row, strict=True)
+        }
+        out.append({**cells, POLICY_COLUMNS[0]: labels[0], POLICY_COLUMNS[1]: labels[1]})
+    return out
+
+
+def test_records_frame_is_the_kernels_rows_named(engine_records):
     rows = _rows(engine_records)
+    labels = ("heuristic", "special_chaser:wild_bias=2")
+    order = [RECORD_COLUMNS[0], *POLICY_COLUMNS, *RECORD_COLUMNS[1:]]
     for part in (rows, rows[:1], rows[:0], rows[::7]):
-        want = records_frame_before(part, "heuristic", "special_chaser:wild_bias=2")
-        got = records_frame(part, "heuristic", "special_chaser:wild_bias=2")
-        pd.testing.assert_frame_equal(got, want, check_exact=True)
-        assert list(got.dtypes) == list(want.dtypes)
-    # and the engine's frame is the one the old builder made of its rows
-    want = records_frame_before(rows, "heuristic", "special_chaser")
-    pd.testing.assert_frame_equal(engine_records, want, check_exact=True)
+        got = records_frame(part, *labels)
+        assert list(got.columns) == order and len(got) == len(part)
+        for c in order:  # numbers stay the kernel's int64; names and labels are text
+            named = c in NAMED or c in POLICY_COLUMNS
+            assert (not is_numeric_dtype(got[c])) if named else got[c].dtype == np.int64, c
+        assert got.to_dict("records") == _frame_twin(part, labels)
+    # the engine's own frame is the one made of its rows
+    again = records_frame(rows, "heuristic", "special_chaser")
+    pd.testing.assert_frame_equal(engine_records, again, check_exact=True)
 
 
-def test_team_view_equals_the_column_by_column_view(engine_records):
+def _team_view_twin(records: pd.DataFrame) -> list[dict]:
+    """One dict per (hand, team), team 0's hands first, each as docs/records.md defines it."""
+    cols = list(records.columns)
+    fields = sorted(
+        {c[6:] for c in cols if c.startswith("team0_")}
+        & {c[6:] for c in cols if c.startswith("team1_")}
+    )
+    out = []
+    for t in range(E.N_TEAMS):
+        o = 1 - t
+        for r in records.to_dict("records"):
+            row = {
+                "hand_id": r["hand_id"],
+                "team": t,
+                "policy": r[f"policy_team{t}"],
+                "opp_policy": r[f"policy_team{o}"],
+                "first_player": r["first_player"],
+                "turns": r["turns"],
+                "end_reason": r["end_reason"],
+                "score": r[f"score_team{t}"],
+                "opp_score": r[f"score_team{o}"],
+                "went_out": r["out_team"] == t,
+            }
+            for f in fields:  # the team's SCORE-8 item is its special-hand award
+                row["special_award" if f == "special_hand" else f] = r[f"team{t}_{f}"]
+            if "special_team" in r:
+                declared = r["special_team"] == t
+            else:
+                declared = "special_hand" in fields and r[f"team{t}_special_hand"] > 0
+            row["declared_special"] = declared
+            row["net"] = row["score"] - row["opp_score"]
+            row["won"] = 1.0 if row["net"] > 0 else 0.5 if row["net"] == 0 else 0.0
+            row["special_name"] = str(r["special_hand"]) if declared else ""
+            out.append(row)
+    return out
+
+
+def test_team_view_is_one_row_per_team_and_hand(engine_records):
     from analysis.synthetic import synthetic_records
 
     synthetic = synthetic_records(300, 4, ("heuristic", "random"), p_special={"heuristic": 0.05})
     for records in (engine_records, synthetic, engine_records.iloc[:1], engine_records.iloc[:0]):
-        pd.testing.assert_frame_equal(team_view(records), team_view_before(records),
-                                      check_exact=True)  # fmt: skip
+        got = team_view(records)
+        want = _team_view_twin(records)
+        assert len(got) == 2 * len(records)
+        if want:
+            assert set(got.columns) == set(want[0])
+        got_rows = got.to_dict("records")
+        assert [{k: r[k] for k in w} for r, w in zip(got_rows, want, strict=True)] == want
+        assert got["won"].dtype == np.float64 and got["team"].dtype == np.int64
 
 
-def _same_snapshot(a: dict, b: dict) -> None:
-    assert b.keys() <= a.keys()  # the snapshot now has more features (issue 34), not fewer
-    for k in b:
-        if k != "position":
-            assert a[k] == b[k] and type(a[k]) is type(b[k]), k
-            continue
-        pa, pb = a[k], b[k]
-        for f in ("hand", "seat", "turn", "scores", "pile_top", "pile", "pile_size", "stock",
-                  "hand_sizes"):  # fmt: skip
-            x, y = getattr(pa, f), getattr(pb, f)
-            if isinstance(x, np.ndarray):
-                assert x.dtype == y.dtype and np.array_equal(x, y), f
-            else:
-                assert x == y and type(x) is type(y), f
-        assert pa.melds.keys() == pb.melds.keys()
-        for t in pa.melds:
-            assert len(pa.melds[t]) == len(pb.melds[t])
-            for g, h in zip(pa.melds[t], pb.melds[t], strict=True):
-                assert g.dtype == h.dtype and np.array_equal(g, h)
+def _kinds(cards) -> list[int]:
+    return sorted(int(E.CARD_KIND[c]) for c in cards)
 
 
-def test_snapshot_equals_the_snapshot_before():
+def _check_snapshot(snap: dict, game) -> None:
+    """The snapshot of ``game`` at a turn start against the state it was read from."""
+    from sim.engine.views import st_hands, st_melds, st_threes
+    from sim.policies.builtin import special_targets
+
+    st = game.state
+    hands, melds, threes = st_hands(st), st_melds(st), st_threes(st)
+    p = int(game.current_player)
+    team = p % E.N_TEAMS
+    n_pile = int(st[E.ST_PILE_N])
+    pile = [int(k) for k in st[E.ST_PILE : E.ST_PILE + n_pile]]
+    pos = snap["position"]
+    # the cards: the hand, every meld, the pile in order, none twice (CARD-1)
+    assert _kinds(pos.hand) == [k for k in range(E.N_KINDS) for _ in range(int(hands[p, k]))]
+    sizes = []  # sizes[team][slot]: cards in the meld, from the Position
+    for t in range(E.N_TEAMS):
+        want = [tuple(int(x) for x in melds[t, s, :3]) for s in range(E.N_KINDS)]
+        got = [(0, 0, 0)] * E.N_KINDS
+        for group in pos.melds.get(t, ()):
+            ks = [int(E.CARD_KIND[c]) for c in group]
+            wilds = ks.count(E.TWO), ks.count(E.JOKER)
+            natural = [k for k in ks if k not in (E.TWO, E.JOKER)]
+            slot = natural[0] if natural else E.WILD_MELD
+            assert got[slot] == (0, 0, 0) and set(natural) <= {slot}
+            got[slot] = (len(natural), *wilds)
+        assert got == want, t
+        sizes.append([sum(g) for g in got])
+    shown = [*pos.pile, pos.pile_top] if n_pile else []
+    assert [int(E.CARD_KIND[c]) for c in shown] == pile
+    assert pos.pile_size == n_pile and (pos.pile_top == -1) == (n_pile == 0)
+    cards = [*pos.hand, *pos.pile, *(c for g in pos.melds.values() for m in g for c in m)]
+    cards += [pos.pile_top] if n_pile else []
+    assert len(set(cards)) == len(cards)
+    assert (pos.seat, pos.turn) == (p, int(st[E.ST_TURN]))
+    assert pos.scores == (int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1]))
+    assert pos.stock == int(st[E.ST_STOCK_N]) + int(threes.sum())  # laid threes are unseen
+    assert pos.hand_sizes == tuple(int(x) for x in hands.sum(axis=1))
+    # the features: the counts from the Position just checked, the rest from the observation
+    obs = game.observation(p)
+    held = np.bincount(_kinds(pos.hand), minlength=E.N_KINDS)
+    own = sizes[team]
+    canasta = [[n >= E.CANASTA for n in sizes[t]] for t in range(E.N_TEAMS)]  # MELD-10
+    need = np.zeros((3, E.N_KINDS), dtype=np.int64)
+    distance = special_targets(np.ascontiguousarray(hands[p]), need[0], need[1], need[2])
+    want = {
+        "went_out": False,
+        "special_distance": int(min(distance)),
+        "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
+        "aces_dead": canasta[0][E.ACE] or canasta[1][E.ACE],  # MELD-9
+        "sevens_dead": canasta[0][E.SEVEN] or canasta[1][E.SEVEN],
+        "wild_meld": own[E.WILD_MELD] > 0,
+        "aces_meld": own[E.ACE] > 0,
+        "sevens_meld": own[E.SEVEN] > 0,
+        "canastas": sum(canasta[team]),
+        "opened": int(obs[E.OB_OPENED]),
+        "wilds": int(held[E.TWO]) + int(held[E.JOKER]),
+        "aces": int(held[E.ACE]),
+        "sevens": int(held[E.SEVEN]),
+        "pile": int(obs[E.OB_PILE_N]),
+        "stock": int(obs[E.OB_STOCK_N]),
+        "turn": int(obs[E.OB_TURN]),
+        "team": team,
+        "seat": p,
+    }
+    for k, v in want.items():
+        assert snap[k] == v and type(snap[k]) is type(v), k
+
+
+def test_snapshot_holds_the_states_cards_and_features():
     """Every turn start of 12 hands of heuristic play (melds of both teams, piles of every
-    size), snapshot by both functions at the same moment."""
+    size), the snapshot taken eagerly and lazily."""
     import sim
     from sim.engine.judge import forced_action
 
@@ -238,7 +208,8 @@ def test_snapshot_equals_the_snapshot_before():
         g = sim.Game(seed=9, hand_id=h)
         while not g.is_over:
             if int(g.state[E.ST_PHASE]) == E.PH_DRAW:
-                _same_snapshot(D.snapshot(g), snapshot_before(g))
+                _check_snapshot(D.snapshot(g), g)
+                _check_snapshot(D.snapshot(g, lazy=True), g)
                 seen += 1
             a = int(forced_action(g.observation()))
             g.apply(a if a >= 0 else g.policy_action("heuristic"))

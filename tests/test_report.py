@@ -31,7 +31,7 @@ from reports import fmt, narrative
 from reports.build import Settings, build, combine
 from reports.html import SECTIONS, assemble, render_rows, write
 from sim.errors import CanastaError
-from sim.odds import exact_odds
+from tests.helpers import binomial_odds
 
 POLICIES = ("heuristic", "special_chaser", "random")
 
@@ -41,15 +41,6 @@ def synthetic_simulate(n, policies, seed=0, n_jobs=1, ruleset=None):
     skill = {"heuristic": 150.0, "special_chaser": 100.0, "random": -250.0}
     chase = {"special_chaser": 0.01, "heuristic": 0.002, "random": 0.0005}
     return synthetic_records(n, seed=seed, policies=tuple(policies), p_special=chase, skill=skill)
-
-
-def binomial_odds(n_deals, seed=0, n_jobs=1, ruleset=None):
-    """Stand-in for the dealt-odds sampler: hits ~ Binomial(deals, exact p) per hand."""
-    rng = np.random.default_rng(seed)
-    return {
-        h: {"hits": int(rng.binomial(n_deals, float(p))), "deals": n_deals}
-        for h, p in exact_odds(ruleset).items()
-    }
 
 
 def synthetic_decide(positions, deals, seed=0, ruleset=None, progress=None):

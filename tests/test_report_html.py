@@ -17,13 +17,11 @@ import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
-import numpy as np
-
 from analysis.engine import RecordsEngine
 from analysis.synthetic import synthetic_records
 from reports.build import Settings, build
 from reports.html import assemble
-from sim.odds import exact_odds
+from tests.helpers import binomial_odds
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).with_name("report_golden.txt")
@@ -79,14 +77,6 @@ def _simulate(n, policies, seed=0, n_jobs=1, ruleset=None):
     return synthetic_records(n, seed=seed, policies=tuple(policies), skill=skill)
 
 
-def _odds(n_deals, seed=0, n_jobs=1, ruleset=None):
-    rng = np.random.default_rng(seed)
-    return {
-        h: {"hits": int(rng.binomial(n_deals, float(p))), "deals": n_deals}
-        for h, p in exact_odds(ruleset).items()
-    }
-
-
 def _decide(positions, deals, seed=0, ruleset=None, progress=None):
     """Stand-in for the decision experiments: synthetic rows, one known effect (taking the
     pile gains 500 net points a hand), every other decision null."""
@@ -110,7 +100,7 @@ def small_report(rules: Path) -> str:
     )
     engine = RecordsEngine(
         lambda n, policies, seed, ruleset: _simulate(n, policies, seed, ruleset=ruleset),
-        odds=lambda n, seed, ruleset: _odds(n, seed=seed, ruleset=ruleset),
+        odds=lambda n, seed, ruleset: binomial_odds(n, seed=seed, ruleset=ruleset),
         decide=lambda p, d, seed, ruleset: _decide(p, d, seed=seed, ruleset=ruleset),
         source="synthetic records (test stand-in)",
     )

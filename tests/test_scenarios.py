@@ -82,6 +82,13 @@ def hand_size(game, p):
     return int(st_hands(game.state)[p].sum())
 
 
+def first_draw(hands, stock_top="", stock_bottom=""):
+    """The game dealt from ``deck_for(hands, ...)`` with P0 first, after P0's draw."""
+    g = Game(deck=deck_for(hands, stock_top, stock_bottom), first_player=0)
+    g.apply(A_DRAW)
+    return g
+
+
 JUNK = ["4C 5C 6C 8C 9C 10C JC QC KC 4D 5D 6D 8D", "4H 5H 6H 8H 9H 10H JH QH KH 4S 5S 6S 8S"]
 
 
@@ -103,7 +110,7 @@ def drive(game, stop, keep=()):
 
 def test_open_5_bonus_cards_four_then_three_none_after_pile():
     """OPEN-5: the first team to open takes 4 bonus cards after its discard, the second 3."""
-    deck = deck_for(
+    g = first_draw(
         [
             "AS AH AD KS KH KD QS QH QD JS JH JD 5S",  # P0: AAA KKK QQQ JJJ = 150
             "AC AC AH KC KC KH QC QC QH JC JC JH 6H",  # P1: the same opening, second copies
@@ -111,9 +118,7 @@ def test_open_5_bonus_cards_four_then_three_none_after_pile():
             "4H 5H 6H 8H 9H 10H 4S 6S 8S 9S 10S 7H 7D",
         ],
         stock_top="9D 9H 10D 10S 4H 7C 7D 7H 8H 9S 10H",
-    )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)  # P0 draws 9D
+    )  # P0 draws 9D
     for k in (ACE, KING, QUEEN, JACK):
         meld(g, k, 3)
     g.apply(A_DISCARD + FIVE)  # the opening stands: 150 >= 125 (OPEN-1)
@@ -129,7 +134,7 @@ def test_open_5_bonus_cards_four_then_three_none_after_pile():
 
 def nines_for_the_pile():
     """P0 draws and discards 9S; P1 holds the pair 9H 9D (to take the pile) and AAA KKK QQQ."""
-    deck = deck_for(
+    g = first_draw(
         [
             "9S 4C 5C 6C 8C 10C JS JD 4D 5D 6D 8D 10D",  # P0 will discard 9S
             "9H 9D AC AC AH KC KC KH QC QC QH 6H 6D",  # P1: 99 + AAA KKK QQQ from hand
@@ -138,8 +143,6 @@ def nines_for_the_pile():
         ],
         stock_top="10S",
     )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)
     g.apply(A_DISCARD + NINE)
     return g
 
@@ -178,7 +181,7 @@ def test_deal_3_turn_card_stops_bonus_cards():
 
 def test_pile_2_pair_refused_when_team_meld_holds_five():
     """PILE-2: P2 holds a pair of kings but team 0's kings meld already holds five."""
-    deck = deck_for(
+    g = first_draw(
         [
             "KS KH KD KC KS AS AH AD 7S 7H 7D 4S 5S",  # P0: KKKKK 50 + AAA 60 + 777 15 = 125
             "KH 4C 5C 6C 8C 9C 10C JC QC 4D 5D 6D 8D",  # P1 will discard a king
@@ -187,8 +190,6 @@ def test_pile_2_pair_refused_when_team_meld_holds_five():
         ],
         stock_top="QD QS 9S 9C 10C 10S JS 6H",
     )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)
     meld(g, KING, 5)
     meld(g, ACE, 3)
     meld(g, SEVEN, 3)
@@ -217,16 +218,14 @@ def test_discard_3_swad_empty_pile_restricts_seven_ace_wild():
     assert g.reason(A_DISCARD + SEVEN) == R_DISCARD_EMPTY_PILE
     assert g.reason(A_DISCARD + ACE) == R_DISCARD_EMPTY_PILE
     assert g.reason(A_DISCARD + FIVE) == R_OK
-    only = deck_for(
+    g = first_draw(
         [
             "7S 7H 7D 7C 7S 7H 7D 7C AS AH AD AC JK",
             *JUNK,
             "9D 10D JD QD KD 4H 5H 6H 8H 9C 10C JC QC",
         ],
         "2S",
-    )
-    g = Game(deck=only, first_player=0)
-    g.apply(A_DRAW)  # draws a two: sevens, aces and wilds only
+    )  # draws a two: sevens, aces and wilds only
     assert g.reason(A_DISCARD + SEVEN) == R_OK
     assert g.reason(A_DISCARD + ACE) == R_OK
 
@@ -258,7 +257,7 @@ def test_end_1_last_stock_card_a_three_ends_hand_and_stays_in_hand():
 def test_special_1_pairs_declared_on_the_first_turn():
     """SPECIAL-1/SCORE-8: P0 draws to seven pairs on the first turn and declares: the hand
     ends, team 0 scores only the award, team 1 scores normally (cards in hand against)."""
-    deck = deck_for(
+    g = first_draw(
         [
             "4S 4H 5S 5H 6S 6H 8S 8H 9S 9H 10S 10H JS",
             *JUNK,
@@ -266,8 +265,6 @@ def test_special_1_pairs_declared_on_the_first_turn():
         ],
         "JH",
     )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)
     assert A_DECLARE in g.legal_actions()
     g.apply(A_DECLARE)
     assert g.is_over and g.end_reason == "special" and g.special_hand == ("pairs", 0)
@@ -344,7 +341,7 @@ def test_out_1_going_out_blocked_by_unfinished_sevens_meld():
 def test_open_4_natural_canasta_in_the_opening_then_more_melds():
     """OPEN-4: a natural canasta may be completed in the opening turn; the kings are then dead
     (MELD-9) but the opening goes on: K x7 (70) + a wild meld 2 2 2 (60) = 130 >= 125."""
-    deck = deck_for(
+    g = first_draw(
         [
             "KS KH KD KC KS KH KD 2S 2H 2D 10C 7C 6C",
             "4C 5C 6C 8C 9C 10C 4D 5D 6D 8D 9D 10D 7C",
@@ -353,8 +350,6 @@ def test_open_4_natural_canasta_in_the_opening_then_more_melds():
         ],
         "5H",
     )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)
     meld(g, KING, 7)
     assert g.legal_actions()  # the opening can still be completed
     meld(g, 0, 0, 3, 0)  # the wild meld of three twos (MELD-8)
@@ -369,7 +364,7 @@ def test_records_started_held_and_stock_meld_1_from_hand():
     from sim.encoding import N_SCORE_ITEMS, RECORD_COLUMNS, RECORD_WIDTH
     from sim.engine.play import write_record
 
-    deck = deck_for(
+    g = first_draw(
         [
             "AS AH AD KS KH KD QS QH QD JS JH JD 5S",  # P0: AAA KKK QQQ JJJ = 150
             "AC AC AS AD 7C 7C 7H 7D KS KD KC 6H 6D",  # P1: AAAA 7777 KKK = 130
@@ -378,8 +373,6 @@ def test_records_started_held_and_stock_meld_1_from_hand():
         ],
         stock_top="9D",
     )
-    g = Game(deck=deck, first_player=0)
-    g.apply(A_DRAW)
     for k in (ACE, KING, QUEEN, JACK):
         meld(g, k, 3)
     g.apply(A_DISCARD + FIVE)  # the opening stands; P0 takes 4 bonus cards (OPEN-5)
@@ -416,10 +409,7 @@ def test_open_2_named_when_180_points_are_meldable_without_a_clean_triple():
     """OPEN-2, not OPEN-1: KS KH QS QH JS JH 2C 2D JK JK 2S 8S 5S, drew 4C: about 180 points
     are meldable but no natural meld of three exists, so melding KS KH JK JK is refused under
     OPEN-2; and so is the discard after it, as the melds are no opening."""
-    g = Game(
-        deck=deck_for(["KS KH QS QH JS JH 2C 2D JK JK 2S 8S 5S", *OTHERS], "4C"), first_player=0
-    )
-    g.apply(A_DRAW)
+    g = first_draw(["KS KH QS QH JS JH 2C 2D JK JK 2S 8S 5S", *OTHERS], "4C")
     assert g.reason(int(MELD_ACTION[KING, 2, 0, 2])) == R_OPEN_NO_NATURAL_MELD
     assert g.reason(int(MELD_ACTION[QUEEN, 2, 1, 0])) == R_OPEN_NO_NATURAL_MELD
     assert g.legal_actions() == sorted(
@@ -431,10 +421,7 @@ def test_open_4_named_when_the_kings_with_two_wilds_make_a_mixed_canasta():
     """OPEN-4, not OPEN-1: KS KH KD KC KS 2C JK QS QH QD 9S 8S 5S, drew 6S: the five kings
     with both wilds are a mixed canasta, refused under OPEN-4 though with the queens the count
     would reach 150; the kings with the joker alone (K 100 + Q 30 = 130) are legal."""
-    g = Game(
-        deck=deck_for(["KS KH KD KC KS 2C JK QS QH QD 9S 8S 5S", *OTHERS], "6S"), first_player=0
-    )
-    g.apply(A_DRAW)
+    g = first_draw(["KS KH KD KC KS 2C JK QS QH QD 9S 8S 5S", *OTHERS], "6S")
     assert g.reason(int(MELD_ACTION[KING, 5, 1, 1])) == R_OPEN_MIXED_CANASTA
     assert g.reason(int(MELD_ACTION[KING, 5, 0, 1])) == R_OK
     meld(g, KING, 5, 0, 1)
@@ -450,8 +437,7 @@ OPENER = "AS AH AD KS KH KD QS QH QD JS JH JD"  # AAA KKK QQQ JJJ = 150
 def test_out_2_opener_owed_bonus_cards_melds_down_to_one_card():
     """OUT-2/OPEN-5: an opener owed bonus cards melds down to one card (nobody goes out: no
     OUT-1 refusal), discards it and takes the 4 bonus cards; the hand goes on."""
-    g = Game(deck=deck_for([OPENER + " JS", *OTHERS], "9D"), first_player=0)
-    g.apply(A_DRAW)  # 14 cards: the opening leaves only the 9
+    g = first_draw([OPENER + " JS", *OTHERS], "9D")  # 14 cards: the opening leaves only the 9
     for k in (ACE, KING, QUEEN):
         meld(g, k, 3)
     assert g.reason(int(MELD_ACTION[JACK, 4, 0, 0])) == R_OK  # leaves the 9 alone

@@ -29,6 +29,18 @@ from canasta.web.table import REVIEW_GAIN, MoveRefused, Table
 from sim import encoding as _E
 from sim.errors import CanastaError
 
+__all__ = [
+    "BOTS",
+    "COOKIE",
+    "DEFAULT_BOT",
+    "MAX_BODY",
+    "STATIC",
+    "Tables",
+    "create_app",
+    "replay_frames",
+    "shipped_rules",
+]
+
 STATIC = Path(__file__).parent / "static"
 COOKIE = "canasta_table"
 MAX_BODY = 256 * 1024  #: bytes a request body may hold (a record of a long game fits)

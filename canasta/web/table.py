@@ -14,17 +14,36 @@ position, so their replies come again the same).
 
 from __future__ import annotations
 
-import copy
-import itertools
-import re
 import secrets
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
+from canasta._human import legal_order
+from canasta.web.moves import (
+    choice_json,
+    kind_name,
+    made_choice,
+    move_for,
+    move_names,
+    parse_kinds,
+    plain,
+)
 from sim import encoding as E
 from sim.errors import CanastaError
+from sim.text import meld_cards
+
+__all__ = [
+    "HINT_BUDGET",
+    "HINT_N",
+    "HINT_TOP",
+    "LOG_TAIL",
+    "REVIEW_BUDGET",
+    "REVIEW_GAIN",
+    "MoveRefused",
+    "Table",
+    "move_for",
+    "warm",
+]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take (the page's promise: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays
@@ -42,24 +61,10 @@ class MoveRefused(CanastaError):
         super().__init__(message)
 
 
-def kind_name(k: int) -> str:
-    return E.KIND_NAMES[k]
+def _fresh(g):
+    from sim.record import redeal
 
-
-_KIND = {name.upper(): k for k, name in enumerate(E.KIND_NAMES)}
-
-
-def parse_kinds(cards: Any) -> list[int]:
-    """Kinds of the page's selected cards (names such as 'K', '2', 'JK', '3r')."""
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise CanastaError("cards: expected a list of card names such as ['K', 'K', '2']")
-    out = []
-    for c in cards:
-        k = _KIND.get(c.strip().upper())
-        if k is None:
-            raise CanastaError(f"bad card {c[:20]!r}: expected A K Q J 10 9 .. 4 2 JK 3r 3b")
-        out.append(k)
-    return out
+    return redeal(g)
 
 
 class Table:
@@ -158,25 +163,14 @@ class Table:
         if g.current_player != self.seat:  # pragma: no cover - the bots always run first
             self._refuse(E.R_WRONG_PHASE, what)
         start = len(g.actions)
-        first = None
-        orders = itertools.permutations(actions) if len(actions) <= 4 else [tuple(actions)]
-        for order in orders:
-            trial = copy.deepcopy(g)
-            for a in order:
-                code = trial.reason(a)
-                if code != E.R_OK:
-                    first = code if first is None else first
-                    break
-                trial.apply(a)
-            else:
-                self.decisions.append(start)  # one decision: undo takes it back whole
-                for a in order:
-                    g.apply(a)
-                if g.is_over or g.current_player != self.seat:
-                    self.mark = len(g.events())  # the turn ends: "since your last move"
-                break
-        else:
+        order, first = legal_order(g, actions)
+        if order is None:
             self._refuse(first, what)
+        self.decisions.append(start)  # one decision: undo takes it back whole
+        for a in order:
+            g.apply(a)
+        if g.is_over or g.current_player != self.seat:
+            self.mark = len(g.events())  # the turn ends: "since your last move"
         self.review_cache = None
         self.run_bots()
 
@@ -304,7 +298,7 @@ class Table:
         )
         return {
             "decision": adv.decision,
-            "choices": [_choice_json(c) for c in adv.choices[:HINT_TOP]],
+            "choices": [choice_json(c) for c in adv.choices[:HINT_TOP]],
             "why": plain(why(adv)),
             "ruleset": self.rules_name,
         }
@@ -338,7 +332,7 @@ class Table:
                     except CanastaError:
                         adv = None
                     if adv is not None and adv.choices:
-                        made = _made_choice(g.actions, i, self.seat, h, adv)
+                        made = made_choice(g.actions, i, self.seat, h, adv)
                         best = adv.choices[0]
                         # the paired difference (same deals), and only where its 95% interval
                         # lies wholly below 0: a gap within the noise is no lesson
@@ -445,9 +439,7 @@ class Table:
                     melds.append(
                         {
                             "rank": "wild" if slot == E.WILD_MELD else kind_name(slot),
-                            "cards": [kind_name(slot)] * (nat if slot != E.WILD_MELD else 0)
-                            + ["2"] * two
-                            + ["JK"] * joker,
+                            "cards": meld_cards(slot, nat, two, joker),
                             "canasta": n >= E.CANASTA,
                             "natural": two + joker == 0 and slot != E.WILD_MELD,
                         }
@@ -501,7 +493,7 @@ class Table:
             ],
             "can_undo": bool(self.decisions) and game is None,
             "allowed": allowed_summary(g) if not g.is_over and g.current_player == s else "",
-            "moves": _move_names(g) if not g.is_over and g.current_player == s else [],
+            "moves": move_names(g) if not g.is_over and g.current_player == s else [],
             "over": bool(g.is_over),
         }
         aside = obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
@@ -512,43 +504,11 @@ class Table:
         return out
 
     def _log(self, g, start: int = 0) -> list[str]:
-        """The hand's events (from event ``start``) in words, other seats' cards hidden (as
-        canasta._human)."""
-        from sim.engine.game import describe_action
+        """The hand's events (from event ``start``) in words, other seats' cards hidden
+        (``sim.text.event_lines``, the web's words)."""
+        from sim.text import WEB_WORDS, event_lines
 
-        def _card(c: int) -> str:
-            return kind_name(int(E.CARD_KIND[c]))
-
-        lines = []
-        for name, p, a, b in g.events()[start:]:
-            who, mine = self.who(p), p == self.seat
-            if name == "action":
-                kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-                if kind in (E.AT_DRAW, E.AT_LAY_THREES):
-                    continue  # the draw and lay_three events say it
-                text = describe_action(a)
-                if kind == E.AT_TAKE_PILE:
-                    text = f"takes the pile (top {kind_name(b)})"
-                elif kind == E.AT_MELD:
-                    _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-                    cards = [kind_name(slot)] * (nat if slot != E.WILD_MELD else 0)
-                    cards = " ".join(cards + ["2"] * two + ["JK"] * joker)
-                    meld = "the wild meld" if slot == E.WILD_MELD else f"the {kind_name(slot)}s"
-                    text = f"melds {cards} ({meld})"
-                lines.append(f"{who}: {text}")
-            elif name == "draw":
-                lines.append(f"{who}: drew {_card(b)}" if mine else f"{who}: draws a card")
-            elif name == "replace":
-                lines.append(f"{who}: replacement card {_card(b) if mine else '(hidden)'}")
-            elif name == "bonus":
-                lines.append(f"{who}: bonus card {_card(b) if mine else '(hidden)'}")
-            elif name == "lay_three":
-                lines.append(f"{who}: lays down a {kind_name(a)} (DEAL-4)")
-            elif name == "pile_joins":
-                lines.append(f"{who}: the rest of the pile ({a} cards) joins the hand")
-            elif name == "end":
-                lines.append(f"hand over: {E.END_NAMES[a]} (END-1)")
-        return lines
+        return event_lines(g.events()[start:], self.seat, self.who, WEB_WORDS)
 
     def _result(self, g) -> dict:
         from sim.cards import format_counts
@@ -571,100 +531,6 @@ class Table:
             "target": int(self.ruleset.target),
         }
         return res
-
-
-def move_for(action: int) -> dict:
-    """The page's request for an engine action, as its buttons send it (tests, benchmarks)."""
-    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[action])
-    simple = {E.AT_DRAW: "draw", E.AT_TAKE_PILE: "pile", E.AT_LAY_THREES: "lay"}
-    simple[E.AT_DECLARE] = "declare"
-    if kind in simple:
-        return {"move": simple[kind]}
-    if kind == E.AT_KEEP_THREE:
-        return {"move": "keep_red" if slot == E.RED_THREE else "keep_black"}
-    if kind == E.AT_DISCARD:
-        return {"move": "discard", "cards": [kind_name(slot)]}
-    cards = [kind_name(slot)] * (nat if slot != E.WILD_MELD else 0)
-    cards += ["2"] * two + ["JK"] * joker
-    target = "wild" if slot == E.WILD_MELD else kind_name(slot)
-    return {"move": "meld", "cards": cards, "target": target}
-
-
-def _move_names(g) -> list[str]:
-    """The page's move names that are legal now (the buttons for threes follow them)."""
-    names = {
-        E.AT_DRAW: "draw",
-        E.AT_TAKE_PILE: "pile",
-        E.AT_LAY_THREES: "lay",
-        E.AT_DECLARE: "declare",
-        E.AT_DISCARD: "discard",
-        E.AT_MELD: "meld",
-    }
-    out = set()
-    for a in g.legal_actions():
-        kind, slot = int(E.ACTION_TABLE[a, E.AC_TYPE]), int(E.ACTION_TABLE[a, E.AC_SLOT])
-        if kind == E.AT_KEEP_THREE:
-            out.add("keep_red" if slot == E.RED_THREE else "keep_black")
-        elif kind in names:
-            out.add(names[kind])
-    return sorted(out)
-
-
-def _fresh(g):
-    from sim.record import redeal
-
-    return redeal(g)
-
-
-_SUIT = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
-
-
-def plain(label: str) -> str:
-    """An advice label without the suits it chose (the page shows cards by rank: suits never
-    matter to the rules), e.g. 'meld 9S 9H 9D' -> 'meld 9 9 9'."""
-    return _SUIT.sub(r"\1", label)
-
-
-def _choice_json(c) -> dict:
-    return {
-        "label": plain(c.label),
-        "mean": round(c.mean, 1),
-        "ci": [round(c.ci_low, 1), round(c.ci_high, 1)],
-        "diff": round(c.diff_from_best, 1),
-        "diff_ci": [round(c.diff_low, 1), round(c.diff_high, 1)],
-        "n": c.n,
-        "bot_pick": c.policy_pick,
-    }
-
-
-def _made_choice(actions: Sequence[int], i: int, seat: int, h, adv):
-    """The Choice of ``adv`` that the human's actions from index ``i`` made (matched by the
-    kinds melded and discarded in the turn), or None."""
-    a = actions[i]
-    if adv.decision == "draw":
-        label = "take the pile" if a == E.A_TAKE_PILE else "draw"
-        return next((c for c in adv.choices if c.label == label), None)
-    melded, discard = [], None
-    for b in actions[i:]:
-        kind = int(E.ACTION_TABLE[b, E.AC_TYPE])
-        if kind == E.AT_MELD:
-            _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b])
-            melded += [slot] * (nat if slot != E.WILD_MELD else 0) + [E.TWO] * two
-            melded += [E.JOKER] * joker
-        elif kind == E.AT_DISCARD:
-            discard = int(E.ACTION_TABLE[b, E.AC_SLOT])
-            break
-        elif kind == E.AT_DECLARE:
-            return next((c for c in adv.choices if c.label.startswith("declare")), None)
-    from sim.cards import parse_cards
-
-    want = sorted(melded)
-    for c in adv.choices:
-        kinds = sorted(int(E.CARD_KIND[x]) for m in c.melds for x in parse_cards(" ".join(m)))
-        d = int(E.CARD_KIND[parse_cards(c.discard)[0]]) if c.discard else None
-        if kinds == want and d == discard:
-            return c
-    return None
 
 
 def warm(bot: str = "strong") -> None:

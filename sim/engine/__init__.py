@@ -8,7 +8,17 @@ names) and the ruleset as an array. Array-level entry points: ``hands.play_hands
 
 Public entry points here (imported on first use, so ``import sim.engine`` stays light):
 ``Game`` and ``describe_action`` (step API, ``game``).
+
+Holds: ``state`` (transitions), ``observe`` (what a player sees), ``views`` (named views of
+the arrays), ``contract`` (the policy signature), ``validate``, ``fastpath``, ``generate`` and
+``judge`` (the validator, its fast path, the legal-action generator, one import for the
+three), ``play`` (the compiled hand loop and chunk kernels), ``intercept``, ``position`` and
+``script`` (forced choices, what-if positions, scripts), ``search`` (the expert's compiled
+helpers), ``hands`` (array-level entry points), ``records`` (records as a DataFrame),
+``invariants`` (debug checks) and ``game`` (the step API).
 """
+
+__all__ = ["Game", "describe_action"]
 
 # numba's cache of the engine is kept fresh by sim._numba_cache, run when ``sim`` is imported.
 

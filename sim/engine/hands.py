@@ -15,6 +15,16 @@ import numpy as np
 from sim.encoding import GAME_HAND_STRIDE, GAME_RECORD_WIDTH, INVARIANT_NAMES, RECORD_WIDTH
 from sim.validate import MAX_HAND_ID, check_id_range
 
+__all__ = [
+    "GAME_ROW_BYTES",
+    "ROW_BYTES",
+    "EngineInvariantError",
+    "call_kernel",
+    "check_range",
+    "play_games_arrays",
+    "play_hands_arrays",
+]
+
 ROW_BYTES = 8 * RECORD_WIDTH + 64  #: a record row in memory: int64 columns, policy labels
 GAME_ROW_BYTES = 8 * GAME_RECORD_WIDTH + 64
 

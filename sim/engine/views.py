@@ -15,6 +15,32 @@ from numba import njit
 from sim import encoding as E
 from sim._views import c_view, sum_words
 
+__all__ = [
+    "add_operation",
+    "c_view",
+    "ob_aside_total",
+    "ob_hand",
+    "ob_melds",
+    "ob_pending",
+    "scratch_hint",
+    "scratch_legal",
+    "scratch_tmp",
+    "st_aside_total",
+    "st_hands",
+    "st_melds",
+    "st_pending",
+    "st_threes",
+    "take_operation",
+    "tmp_gen_ax",
+    "tmp_gen_wm",
+    "tmp_hand",
+    "tmp_leave",
+    "tmp_melds",
+    "tmp_pending",
+    "tmp_plan",
+    "tmp_search",
+]
+
 _MELD_SHAPE = (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
 _MELD_CELLS = E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)

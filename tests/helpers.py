@@ -1,0 +1,60 @@
+"""Stand-ins shared by several test files (the report's tests): small, seeded, known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.odds import exact_odds
+
+__all__ = ["binomial_odds", "plan_cache_walk", "scratch_hint"]
+
+
+def binomial_odds(n_deals, seed=0, n_jobs=1, ruleset=None):
+    """Stand-in for the dealt-odds sampler: hits ~ Binomial(deals, exact p) per hand."""
+    rng = np.random.default_rng(seed)
+    return {
+        h: {"hits": int(rng.binomial(n_deals, float(p))), "deals": n_deals}
+        for h, p in exact_odds(ruleset).items()
+    }
+
+
+def scratch_hint(g):
+    """The plan the game's policies left in their scratch (the engine's hint, SCRATCH_HINT)."""
+    from sim import encoding as E
+
+    n = E.N_KINDS * E.N_MELD_COLS
+    return g._scratch[E.SCRATCH_HINT : E.SCRATCH_HINT + n].reshape(E.N_KINDS, E.N_MELD_COLS)
+
+
+def plan_cache_walk(g, policy: str) -> tuple[int, int]:
+    """OPEN-1..4: play ``g`` out with ``policy``, the opening plan cache kept as the engine
+    keeps it (reset by a forced step), and assert that ``check_action`` gives
+    ``action_reason``'s answer for every meld operation while the cache is valid (each probe on
+    a copy, the state the engine would see) and for the policy's own choice (on the cache).
+    Returns (decisions with a valid cache, meld operations probed)."""
+    from sim import encoding as E
+    from sim.engine.judge import action_reason, check_action, forced_action
+
+    tmp = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
+    tmp2 = np.zeros_like(tmp)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)
+    hits = probed = 0
+    while not g.is_over:
+        obs = g.observation()
+        a = int(forced_action(obs))
+        if a >= 0:
+            cache[E.PC_VALID] = 0
+            g.apply(a)
+            continue
+        if cache[E.PC_VALID] == 1:
+            hits += 1
+            for b in range(E.A_FIRST_MELD, E.N_ACTIONS):
+                want = action_reason(obs, b, g.rules, tmp2)
+                got = check_action(obs, b, g.rules, tmp, cache.copy(), scratch_hint(g))
+                assert got == want, (g.hand_id, b)
+                probed += 1
+        a = g.policy_action(policy)
+        got = check_action(obs, a, g.rules, tmp, cache, scratch_hint(g))
+        assert got == action_reason(obs, a, g.rules, tmp2), (g.hand_id, a)
+        g.apply(a)
+    return hits, probed
