@@ -64,7 +64,8 @@ def test_strong_at_neutral_values_is_the_heuristic():
     [("new_meld_min", 4.0), ("pair_keep", 40.0), ("meld_keep", 0.0), ("early_dump", 2.0)],
 )
 def test_each_extra_parameter_changes_decisions(name, value):
-    """Each of strong's own parameters is read: moved from its neutral value it changes some
+    """Each of the four kernel parameters the heuristic leaves neutral and strong tunes is read:
+    moved from its neutral value it changes some
     of the decisions of 12 real hands (and not most of them: the rest is the heuristic's)."""
     neutral = np.array(list(NEUTRAL.values()))
     moved = neutral.copy()
