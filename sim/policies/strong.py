@@ -33,12 +33,13 @@ from sim.errors import CanastaError
 from sim.legality import meld_size
 from sim.policies.builtin import (
     NO_KEY,
+    chase_discard,
     discard_key,
     hand_is_late,
     heuristic_decide,
     legal_discard_mask,
 )
-from sim.policies.common import POLICY_WORK_SIZE, work_keys
+from sim.policies.common import POLICY_WORK_SIZE, work_keys, work_targets
 from sim.policies.heuristic_params import H_SHED_STOCK, HEURISTIC_TABLE
 from sim.policies.strong_features import (
     K_DISCARD,
@@ -52,6 +53,7 @@ from sim.policies.strong_features import (
     score,
     start_features,
 )
+from sim.special import catalogue_row, nearest_hand
 
 __all__ = [
     "DATA_FILE",
@@ -68,8 +70,11 @@ __all__ = [
     "NEUTRAL",
     "N_HEURISTIC",
     "N_STRONG",
+    "S_CHASE_DISTANCE",
     "S_EVALUATOR",
     "TUNED_NAMES",
+    "catalogue_chase",
+    "chasing",
     "discard_order",
     "ev_cands",
     "ev_keeps",
@@ -89,7 +94,9 @@ __all__ = [
 ]
 
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
-DATA_VERSION = 3  #: the data file's layout (3: the heuristic's + EXTRA, the evaluator's weights)
+#: the data file's layout (4: the heuristic's + EXTRA with chase_distance, the evaluator's
+#: weights; 3 had no chase_distance)
+DATA_VERSION = 4
 
 #: strong's own parameter after the heuristic kernel's (name, neutral value, meaning); the
 #: evaluator's weights follow it in the params array
@@ -101,13 +108,23 @@ EXTRA_TABLE = (
         "meld, play the candidate move the learned evaluator scores best "
         "(sim.policies.strong_features); 0: the base move (the heuristic kernel's play)",
     ),
+    (
+        "chase_distance",
+        0.0,
+        "under a special-hand list other than the tournament's (SPECIAL-8/9), while the team "
+        "has not melded, chase the nearest hand of the list (sim.special.nearest_hand) while "
+        "fewer than this many cards from it: keep a three it wants (DEAL-5), draw from the "
+        "stock (SPECIAL-1), discard what it does not need; 0: never (the heuristic's play)",
+    ),
 )
 N_HEURISTIC = len(HEURISTIC_TABLE)  #: strong's parameters: the heuristic's, then EXTRA_TABLE's
 S_EVALUATOR = N_HEURISTIC
+S_CHASE_DISTANCE = N_HEURISTIC + 1
 N_STRONG = N_HEURISTIC + len(EXTRA_TABLE)  #: named parameters; the evaluator's weights follow
 NEUTRAL = {name: default for name, default, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE)}
-#: the parameters the black-box stage tunes (``analysis.training``): all but the evaluator's
-TUNED_NAMES = tuple(name for name in NEUTRAL if name != "evaluator")
+#: the parameters the black-box stage tunes (``analysis.training``, under the tournament list):
+#: all but the evaluator's switch and the chase of the other lists (set by measurement)
+TUNED_NAMES = tuple(name for name in NEUTRAL if name not in ("evaluator", "chase_distance"))
 
 
 def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
@@ -166,6 +183,49 @@ def discard_order(obs, params, scratch, kinds, keeps, limit):
         keys[best_k] = NO_KEY
         n += 1
     return n
+
+
+@njit(cache=True, _nrt=False)
+def chasing(obs, params, rules):
+    """Does strong consider the chase here: chase_distance > 0 (a vector of the tuned names
+    alone has none), a list other than the tournament's (SPECIAL-7..9; that list keeps the
+    heuristic's play) and the team not yet melded (SPECIAL-1: only as its first meld)?"""
+    if params.shape[0] <= S_CHASE_DISTANCE or params[S_CHASE_DISTANCE] <= 0:
+        return False
+    if rules[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON or rules[E.RS_CATALOGUE_N] == 0:
+        return False
+    return obs[E.OB_OPENED] == 0 and obs[E.OB_MELDED] == 0
+
+
+@njit(cache=True, _nrt=False)
+def catalogue_chase(obs, params, rules, scratch):
+    """The chase of the nearest hand of the list in force (SPECIAL-8/9, ``nearest_hand``: the
+    same distance as special_chaser's), or -1 for the base move: fewer than chase_distance
+    cards missing (at the draw, counting the card to come), keep a three only for a hand with
+    one (DEAL-5), draw from the stock (SPECIAL-1: never after taking the pile), declare when
+    it can (SPECIAL-1), else discard the card most in excess of the hand's needs."""
+    hand = ob_hand(obs)
+    need = work_targets(scratch)[0]
+    miss, code = nearest_hand(hand, rules, need)
+    distance = params[S_CHASE_DISTANCE]
+    tmp = scratch_tmp(scratch)
+    phase = obs[E.OB_PHASE]
+    if phase == E.PH_DRAW:
+        return E.A_DRAW if miss - 1 < distance else -1
+    if miss >= distance:
+        return -1
+    if phase == E.PH_THREES:
+        if rules[catalogue_row(code) + E.CH_THREES] == 0:
+            return -1  # DEAL-5: a three is kept only for a hand that has one
+        for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
+            if action_ok(obs, a, rules, tmp):
+                return a
+        return -1
+    if phase != E.PH_PLAY:
+        return -1
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
+        return E.A_DECLARE
+    return chase_discard(obs, params, rules, scratch, need)
 
 
 #: the base move (what ``strong`` plays with evaluator=0): the heuristic kernel itself, at
@@ -358,6 +418,10 @@ def evaluator_on(params):
 def strong_decide(obs, params, rng, rules, scratch):
     """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
     move with the highest learned score (``strong_candidates``; ties keep the base move)."""
+    if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
+        a = catalogue_chase(obs, params, rules, scratch)
+        if a >= 0:
+            return a
     a0 = strong_base_decide(obs, params, rng, rules, scratch)
     if not evaluator_on(params):
         return a0
