@@ -524,27 +524,28 @@ def special_targets(hand, need_straight, need_pairs, need_garbage):
         miss_s += 1
     # Pairs and Garbage: the natural ranks held most, greedily
     used = np.zeros(E.N_KINDS, dtype=np.bool_)
-    miss_p = 0
-    for _ in range(7):
-        bk, bc = -1, -1
-        for k in range(E.FIRST_NATURAL, E.N_KINDS):
-            if not used[k] and hand[k] > bc:
-                bk, bc = k, hand[k]
-        used[bk] = True
-        need_pairs[bk] = 2
-        miss_p += max(0, 2 - bc)
+    miss_p = _place_groups(hand, used, need_pairs, 7, 7, 2)
     used[:] = False
-    miss_g = 0
-    for i in range(4):
+    miss_g = _place_groups(hand, used, need_garbage, 4, 2, 4)
+    return miss_s, miss_p, miss_g
+
+
+@njit(cache=True, _nrt=False)
+def _place_groups(hand, used, need, n, n_big, big):
+    """``n`` groups on the unused natural ranks held most, greedily (the lower rank on a tie):
+    the first ``n_big`` of ``big`` cards, the rest of ``big - 1``; their sizes in ``need``,
+    the cards missing returned."""
+    miss = 0
+    for i in range(n):
         bk, bc = -1, -1
         for k in range(E.FIRST_NATURAL, E.N_KINDS):
             if not used[k] and hand[k] > bc:
                 bk, bc = k, hand[k]
         used[bk] = True
-        want = 4 if i < 2 else 3
-        need_garbage[bk] = want
-        miss_g += max(0, want - bc)
-    return miss_s, miss_p, miss_g
+        want = big if i < n_big else big - 1
+        need[bk] = want
+        miss += max(0, want - bc)
+    return miss
 
 
 @njit(cache=True, _nrt=False)
