@@ -308,12 +308,13 @@ def _load_checkpoint(path, key: dict):
 def data_file(result: TrainResult, command: str) -> dict:
     """The content of ``sim/policies/data/strong.json`` for a tuning result: the evaluator
     switched off with zero weights (``analysis.distill.with_evaluator`` adds them)."""
-    from sim.policies.strong import DATA_VERSION
+    from sim.policies.strong import DATA_VERSION, load_data
     from sim.policies.strong_features import FEATURE_NAMES
 
+    chase = load_data()["parameters"]["chase_distance"]  # set by measurement, not tuned
     return {
         "version": DATA_VERSION,
-        "parameters": result.parameters | {"evaluator": 0.0},
+        "parameters": result.parameters | {"evaluator": 0.0, "chase_distance": chase},
         "evaluator": {"features": list(FEATURE_NAMES), "weights": [0.0] * len(FEATURE_NAMES)},
         "training": {
             **result.settings,

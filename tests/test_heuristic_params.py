@@ -9,6 +9,8 @@ opponents, a threshold compared the wrong way, a weight ignored) fails its scena
 
 from __future__ import annotations
 
+import numpy as np
+
 from sim.encoding import (
     A_DISCARD,
     A_DRAW,
@@ -22,13 +24,15 @@ from sim.encoding import (
     NINE,
     PH_DRAW,
     QUEEN,
+    SCRATCH_SIZE,
     SEVEN,
     TEN,
     TWO,
     WILD_MELD,
 )
-from sim.policies import get
-from sim.policies.builtin import HEURISTIC_PARAMS
+from sim.policies import get, parse
+from sim.policies.builtin import HEURISTIC_PARAMS, safe_discard
+from sim.ruleset import as_ruleset
 from tests.test_policies import decide, play_turn, position, slots_melded
 
 #: two canastas (OUT-1: the team owning them may go out)
@@ -173,6 +177,54 @@ def test_param_dump_weight__late_card_value_weight():
     obs = position(SINGLES, opp=OPP_FIVES, pile=(TEN,), stock=8)
     assert _discard(obs) == KING
     assert _discard(obs, dump_weight=0) == FIVE
+
+
+def test_param_early_dump__early_card_value_weight():
+    """SCORE-5: early in the hand (stock 40) a card's value weighs early_dump=0.2 by default,
+    and the safer five goes; at early_dump=1 the king's 10 points outweigh its risk and it
+    goes (the late weight, dump_weight, does not govern early discards)."""
+    obs = position(SINGLES, opp=OPP_FIVES, pile=(TEN,), stock=40)
+    assert _discard(obs) == FIVE
+    assert _discard(obs, early_dump=1) == KING
+    assert _discard(obs, early_dump=0) == FIVE
+    assert _discard(obs, dump_weight=5) == FIVE
+
+
+def test_param_pair_keep__a_pair_is_kept_by_its_weight():
+    """PILE-1: a pair of kings against a single five, early: at the default pair_keep=10 the
+    king's second copy keeps the pair and the five goes; at pair_keep=0 the king, riskier to
+    keep less, and worth more (SCORE-5), goes."""
+    obs = position({KING: 2, FIVE: 1}, pile=(TEN,), stock=40)
+    assert _discard(obs) == FIVE
+    assert _discard(obs, pair_keep=0) == KING
+    assert _discard(obs, pair_keep=5) == FIVE
+
+
+def test_param_meld_keep__a_rank_the_team_melds_is_kept_by_its_weight():
+    """MELD-2: a single king of the team's unfinished kings meld against a single five: the
+    kernel's discard choice (``safe_discard``; in play the king would join the meld first)
+    keeps the king at the default meld_keep=25 and sheds it at meld_keep=0."""
+
+    def discard(**params):
+        spec = "heuristic:" + ",".join(f"{k}={v:g}" for k, v in params.items())
+        _, values, _ = parse(spec if params else "heuristic")
+        obs = position({KING: 1, FIVE: 1, NINE: 2}, own={KING: (3, 0, 0)}, pile=(TEN,))
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        return int(safe_discard(obs, values, as_ruleset(None).to_array(), scratch)) - A_DISCARD
+
+    assert discard() == FIVE
+    assert discard(meld_keep=0) == KING
+
+
+def test_param_new_meld_min__a_new_natural_meld_is_held_back_below_it():
+    """MELD-1/PILE-1: once opened and early, three kings are melded at the default
+    new_meld_min=2 and held back (a pair to take the pile with) at new_meld_min=4; late in
+    the hand (stock 5, late_stock 10) they are melded whatever the parameter."""
+    hand = {KING: 3, NINE: 1, FIVE: 1}
+    assert KING in melds_in_turn(position(hand, pile=(TEN,), stock=40))
+    assert KING not in melds_in_turn(position(hand, pile=(TEN,), stock=40), new_meld_min=4)
+    assert KING in melds_in_turn(position(hand, pile=(TEN,), stock=40), new_meld_min=3)
+    assert KING in melds_in_turn(position(hand, pile=(TEN,), stock=5), new_meld_min=4)
 
 
 def test_param_opp_out_late__opponents_able_to_go_out_make_the_hand_late():

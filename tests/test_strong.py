@@ -64,7 +64,8 @@ def test_strong_at_neutral_values_is_the_heuristic():
     [("new_meld_min", 4.0), ("pair_keep", 40.0), ("meld_keep", 0.0), ("early_dump", 2.0)],
 )
 def test_each_extra_parameter_changes_decisions(name, value):
-    """Each of strong's own parameters is read: moved from its neutral value it changes some
+    """Each of the four kernel parameters the heuristic leaves neutral and strong tunes is read:
+    moved from its neutral value it changes some
     of the decisions of 12 real hands (and not most of them: the rest is the heuristic's)."""
     neutral = np.array(list(NEUTRAL.values()))
     moved = neutral.copy()
@@ -207,3 +208,37 @@ def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_ou
             break
     assert g.actions[-1] == 15  # discard 9: the opening stood (else the turn could not end)
     assert g.observation(seat)[OB_OPENED] == 1
+
+
+#: SPECIAL-9: a club list of one easy hand (seven pairs, natural or matching wild)
+EASY_LIST = [{"name": "easy_pairs", "award": 2500, "groups": [{"size": 2, "kind": "either"}] * 7}]
+
+
+def test_special_8_9_strong_chases_the_nearest_hand_of_the_list_in_force():
+    """SPECIAL-8/9: under a list with one easy hand, 800 fixed-seed hands of strong vs strong
+    make it more often with the shipped chase_distance than with the chase off (0). Counts
+    ~Poisson: the difference must exceed 4 standard errors, sqrt(on + off) (measured at
+    writing: 30-odd off, 100-odd on)."""
+    import sim
+    from sim.ruleset import Ruleset
+
+    rules = Ruleset(special_hands=EASY_LIST)
+    assert load_data()["parameters"]["chase_distance"] > 0
+
+    def made(spec):
+        df = sim.simulate(800, (spec, spec), seed=32, ruleset=rules, n_jobs=1)
+        return int((df["special_hand"].astype(str) == "easy_pairs").sum())
+
+    on, off = made("strong"), made("strong:chase_distance=0")
+    assert on - off > 4 * np.sqrt(on + off), (on, off)
+
+
+def test_special_7_tournament_list_keeps_strong_s_play_without_the_chase():
+    """SPECIAL-7: under the tournament list (the default) chase_distance changes nothing:
+    the same records whatever its value (the chase reads only the other lists)."""
+    import sim
+
+    a = sim.simulate(60, ("strong", "strong"), seed=4)
+    b = sim.simulate(60, ("strong:chase_distance=0", "strong:chase_distance=0"), seed=4)
+    cols = [c for c in a.columns if not c.startswith("policy")]
+    assert a[cols].equals(b[cols])

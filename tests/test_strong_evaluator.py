@@ -55,11 +55,12 @@ def _candidates(obs, params):
     a0 = strong_base_decide(obs, params, rng, RULES, scratch)
     cands = np.full(MAX_CANDIDATES, -1, dtype=np.int64)
     phi = np.full((MAX_CANDIDATES, N_FEATURES), np.nan)
-    n, kind = strong_candidates(obs, params, rng, RULES, scratch, a0, cands, phi, True)
+    n, kind = strong_candidates(obs, params, rng, RULES, scratch, a0, cands, phi)
     again = np.full(MAX_CANDIDATES, -1, dtype=np.int64)
     phi2 = np.full((MAX_CANDIDATES, N_FEATURES), np.nan)
-    assert strong_candidates(obs, params, rng, RULES, scratch, a0, again, phi2, False) == (n, kind)
-    np.testing.assert_array_equal(again[:n], cands[:n])  # the reused keys are the same
+    fresh = np.zeros(SCRATCH_SIZE, dtype=np.int64)  # nothing left by the base move's call
+    assert strong_candidates(obs, params, rng, RULES, fresh, a0, again, phi2) == (n, kind)
+    np.testing.assert_array_equal(again[:n], cands[:n])  # no state carried in the scratch
     np.testing.assert_array_equal(phi2[:n], phi[:n])
     return a0, n, kind, cands[:n], phi[:n]
 

@@ -1,4 +1,11 @@
-"""Built-in policies: random, greedy, heuristic, special_chaser (contract: sim.engine.contract)."""
+"""Built-in policies: random, greedy, heuristic, special_chaser (contract: sim.engine.contract).
+
+The heuristic's kernel is the base play of every policy above it: special_chaser, ``strong``
+(``sim.policies.strong``: the same kernel with its tuned parameter vector, plus its features
+and evaluator) and the expert's rollouts. Its parameters, and their indices, live in
+``sim.policies.heuristic_params`` (re-exported here); its shared helpers are this module's
+public names (``discard_key``, ``legal_discard_mask``, ``hold_mask``, ``hand_is_late``...).
+"""
 
 from __future__ import annotations
 
@@ -31,18 +38,42 @@ from sim.policies.common import (
     work_sub,
     work_targets,
 )
+from sim.policies.heuristic_params import (
+    H_ACES_THRESHOLD,
+    H_COMPLETE_WITH_WILDS,
+    H_DUMP_WEIGHT,
+    H_EARLY_DUMP,
+    H_FEED_WEIGHT,
+    H_LATE_STOCK,
+    H_LIVE_MIN,
+    H_MELD_KEEP,
+    H_NEW_MELD_MIN,
+    H_OPEN_RISKY,
+    H_OPP_OUT_LATE,
+    H_PAIR_KEEP,
+    H_PILE_MIN,
+    H_RISKY_MIN_STOCK,
+    H_SAFE_WEIGHT,
+    H_SEVENS_THRESHOLD,
+    H_SHED_STOCK,
+    H_WILD_MELD_THRESHOLD,
+    HEURISTIC_PARAMS,
+    HEURISTIC_TABLE,
+    param_docs,
+)
 from sim.rng import rand_below
 from sim.special import nearest_hand
 
 __all__ = [
     "CHASER_PARAMS", "CHASER_TABLE", "C_OPEN_DISTANCE", "HEURISTIC_PARAMS", "HEURISTIC_TABLE",
-    "H_ACES_THRESHOLD", "H_COMPLETE_WITH_WILDS", "H_DUMP_WEIGHT", "H_FEED_WEIGHT", "H_LATE_STOCK",
-    "H_LIVE_MIN", "H_OPEN_RISKY", "H_OPP_OUT_LATE", "H_PILE_MIN", "H_RISKY_MIN_STOCK",
-    "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD", "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "NO_KEY",
-    "STRAIGHT_KINDS", "finish_with_wilds", "greedy_decide", "hand_is_late", "heuristic_decide",
-    "heuristic_play", "param_docs", "random_decide", "risky_start_mask", "safe_discard",
-    "safe_opening", "safe_opening_search", "special_chaser_decide", "special_targets",
-    "take_pile_ok", "unseen_copies",
+    "H_ACES_THRESHOLD", "H_COMPLETE_WITH_WILDS", "H_DUMP_WEIGHT", "H_EARLY_DUMP", "H_FEED_WEIGHT",
+    "H_LATE_STOCK", "H_LIVE_MIN", "H_MELD_KEEP", "H_NEW_MELD_MIN", "H_OPEN_RISKY", "H_OPP_OUT_LATE",
+    "H_PAIR_KEEP", "H_PILE_MIN", "H_RISKY_MIN_STOCK", "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD",
+    "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "NO_KEY", "STRAIGHT_KINDS", "chase_discard",
+    "discard_key", "finish_with_wilds", "greedy_decide", "hand_is_late", "heuristic_decide",
+    "heuristic_play", "hold_mask", "legal_discard_mask", "param_docs", "random_decide",
+    "risky_start_mask", "safe_discard", "safe_discard_late", "safe_opening", "safe_opening_search",
+    "special_chaser_decide", "special_targets", "take_pile_ok", "unseen_copies",
 ]  # fmt: skip
 
 
@@ -81,114 +112,8 @@ def greedy_decide(obs, params, rng, rules, scratch):
 # ---------------------------------------------------------------------------------------
 # heuristic: a sensible club player; its choices are parameters (registry order below)
 # ---------------------------------------------------------------------------------------
-#: the heuristic's parameters: (name, default, meaning), in registry order. The names are part
-#: of the API (analysis notebooks and reports sweep them as ``heuristic:sevens_threshold=5``);
-#: the defaults, the registry's documentation and the kernels' indices (H_*) derive from it.
-HEURISTIC_TABLE = (
-    (
-        "sevens_threshold",
-        5.0,
-        "start a natural sevens meld (from hand, the pile or the opening) only holding at "
-        "least this many sevens (SCORE-2: +2,500 complete, -2,500 not)",
-    ),
-    (
-        "aces_threshold",
-        5.0,
-        "the same for a natural aces meld (an aces meld that takes wilds in the opening, "
-        "MELD-7, is safe and not limited)",
-    ),
-    (
-        "wild_meld_threshold",
-        5.0,
-        "start a wild meld only holding at least this many wild cards (SCORE-3: +2,000..3,000 "
-        "complete, -2,000 not)",
-    ),
-    (
-        "pile_min",
-        2.0,
-        "once opened, take the pile only when it holds at least this many cards",
-    ),
-    (
-        "safe_weight",
-        1.0,
-        "weight of the risk that a discard lets the next player take the pile",
-    ),
-    (
-        "late_stock",
-        10.0,
-        "from this many stock cards down the hand is late: shed a third seven/ace (SCORE-4), "
-        "put wild cards on any meld, discard high cards first",
-    ),
-    (
-        "complete_with_wilds",
-        1.0,
-        "1: before late, wild cards join natural melds only to finish a canasta; 0: whenever legal",
-    ),
-    (
-        "risky_min_stock",
-        0.0,
-        "start sevens, aces or wild melds only with at least this many stock cards left (time "
-        "to finish them); 0: no such condition (measured best with thresholds of 5: holding "
-        "five sevens costs SCORE-4's 1,500 while two more finish the meld)",
-    ),
-    (
-        "live_min",
-        7.0,
-        "start sevens/aces only if at least this many of the rank are held or unseen (not in "
-        "the pile or the opponents' melds); 7 = no more than one copy gone",
-    ),
-    (
-        "open_risky",
-        0.0,
-        "1: when no opening without a risky meld reaches the OPEN-1 minimum, open with one "
-        "anyway; 0: wait for a safe opening",
-    ),
-    (
-        "opp_out_late",
-        1.0,
-        "1: an opponent team that could go out now (OUT-1) makes the hand late",
-    ),
-    (
-        "feed_weight",
-        0.0,
-        "extra discard risk for a rank the opponents have a meld of (they may hold a pair of "
-        "it, PILE-1); 0 by default: measured, 1 loses ~95 points a hand on duplicate deals "
-        "(the pile is always frozen, and the copies unseen already weigh the pair's chance)",
-    ),
-    (
-        "dump_weight",
-        1.0,
-        "late in the hand, weight of a card's value when choosing a discard",
-    ),
-    (
-        "shed_stock",
-        60.0,
-        "from this many stock cards down (or when the hand is late), discard a third seven or "
-        "ace whose meld it would not start, rather than risk SCORE-4's 1,500",
-    ),
-)
-HEURISTIC_PARAMS = {name: default for name, default, _ in HEURISTIC_TABLE}  #: name -> default
-_H = {name: i for i, (name, _, _) in enumerate(HEURISTIC_TABLE)}
-H_SEVENS_THRESHOLD = _H["sevens_threshold"]  #: index of each parameter in the params array
-H_ACES_THRESHOLD = _H["aces_threshold"]
-H_WILD_MELD_THRESHOLD = _H["wild_meld_threshold"]
-H_PILE_MIN = _H["pile_min"]
-H_SAFE_WEIGHT = _H["safe_weight"]
-H_LATE_STOCK = _H["late_stock"]
-H_COMPLETE_WITH_WILDS = _H["complete_with_wilds"]
-H_RISKY_MIN_STOCK = _H["risky_min_stock"]
-H_LIVE_MIN = _H["live_min"]
-H_OPEN_RISKY = _H["open_risky"]
-H_OPP_OUT_LATE = _H["opp_out_late"]
-H_FEED_WEIGHT = _H["feed_weight"]
-H_DUMP_WEIGHT = _H["dump_weight"]
-H_SHED_STOCK = _H["shed_stock"]
+#: the parameters: ``sim.policies.heuristic_params`` (H_* their indices)
 NO_KEY = 1 << 62  #: a kind that cannot be discarded
-
-
-def param_docs(table) -> str:
-    """'name (default): meaning' lines of a parameter table, for the registry's documentation."""
-    return "\n".join(f"  {name} ({default:g}): {doc}" for name, default, doc in table)
 
 
 @njit(cache=True, _nrt=False)
@@ -340,73 +265,98 @@ def finish_with_wilds(obs, rules, scratch, free_wilds):
 
 @njit(cache=True, inline="always")
 def safe_discard(obs, params, rules, scratch):
-    """DISCARD-*: the legal discard that keeps most and risks least. Keep: pairs and ranks the
-    team melds, wild cards. Risk: a natural of a live rank the next player may pair (PILE-1),
-    weighed by the pile's size, more for a rank the opponents meld. Late in the hand: shed a
-    third seven/ace (SCORE-4) and high cards (SCORE-5)."""
-    return _safe_discard(obs, params, rules, scratch, hand_is_late(obs, params))
+    """DISCARD-*: the legal discard that keeps most and risks least (``discard_key``), -1 if
+    none."""
+    return safe_discard_late(obs, params, rules, scratch, hand_is_late(obs, params))
+
+
+@njit(cache=True, inline="always")
+def legal_discard_mask(obs):
+    """Bit ``1 << kind`` of each kind the player may discard now (DISCARD-1..3, OUT-1; what
+    ``legal_actions`` uses); 0 outside the play phase (TURN-1)."""
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return 0
+    total = sum_words(obs, E.OB_HAND, E.N_KINDS)
+    return legal_discards(obs, ob_hand(obs), total, turn_opening_reason(obs))
+
+
+@njit(cache=True, inline="always")
+def discard_key(obs, params, melds, k, late, shed):
+    """The keep value (x 1000, lowest discarded first) of discarding kind ``k``. Keep: pairs
+    (pair_keep a further copy), ranks the team melds (meld_keep), wild cards. Risk: a natural
+    of a live rank the next player may pair (PILE-1), weighed by the pile's size, more for a
+    rank the opponents meld (feed_weight). Shed a third seven/ace (SCORE-4) from shed_stock
+    down (``shed``) and high cards (SCORE-5: dump_weight when ``late``, else early_dump)."""
+    h = obs[E.OB_HAND + k]
+    own, opp = meld_size(melds, 0, k), meld_size(melds, 1, k)
+    keep = 0.0
+    if k == E.JOKER or k == E.TWO:
+        keep = 1000.0
+    elif own >= E.CANASTA or opp >= E.CANASTA:  # is_dead: a natural rank (k >= FOUR)
+        keep = -30.0 - E.KIND_VALUE[k]  # MELD-9: no use, and it blocks the pile (PILE-2)
+        if (k == E.SEVEN or k == E.ACE) and h >= 3:
+            keep -= 60.0  # SCORE-4
+    else:
+        keep = params[H_PAIR_KEEP] * (h - 1)
+        if own > 0 and own < E.CANASTA:
+            keep += params[H_MELD_KEEP]
+        if (k == E.SEVEN or k == E.ACE) and h >= 3 and own == 0:
+            if shed:
+                keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
+        risk = 0.0
+        if opp < 5:  # (the rank is live here)
+            u = unseen_copies(obs, melds, k)
+            if u >= 2:
+                risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
+                if opp > 0:
+                    risk *= 1.0 + params[H_FEED_WEIGHT]
+        keep += params[H_SAFE_WEIGHT] * risk
+        w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
+        keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
+    return np.int64(keep * 1000.0)
 
 
 @njit(cache=True, _nrt=False)
-def _safe_discard(obs, params, rules, scratch, late):
+def safe_discard_late(obs, params, rules, scratch, late):
     """``safe_discard`` with ``late`` (``hand_is_late``) already known. The legal discards come
-    first, as one mask (``legal_discards``, what ``legal_actions`` uses), then one pass over the
-    held kinds keys each legal one and keeps the lowest key, the lower kind on a tie: the order in
-    which the earlier versions tried them (issue 12, ninth and fifteenth passes: the keys of
-    illegal kinds are no longer computed nor stored; the same decisions:
-    tests/test_records_unchanged)."""
-    if obs[E.OB_PHASE] != E.PH_PLAY:
-        return -1  # TURN-1: no discard is legal
-    hand = ob_hand(obs)
-    total = sum_words(obs, E.OB_HAND, E.N_KINDS)
-    legal = legal_discards(obs, hand, total, turn_opening_reason(obs))  # DISCARD-1..3, OUT-1
+    first, as one mask (``legal_discard_mask``), then one pass over the held kinds keys each
+    legal one (``discard_key``) and keeps the lowest key, the lower kind on a tie."""
+    legal = legal_discard_mask(obs)
     if legal == 0:
         return -1
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
-    pile_n = obs[E.OB_PILE_N]
-    safe_w = params[H_SAFE_WEIGHT]
-    feed = 1.0 + params[H_FEED_WEIGHT]
-    w = params[H_DUMP_WEIGHT] if late else 0.2
     melds = ob_melds(obs)
     best_k, best = -1, NO_KEY
     for k in range(E.N_KINDS):
-        if not (legal >> k) & 1:
-            continue
-        h = hand[k]
-        own, opp = meld_size(melds, 0, k), meld_size(melds, 1, k)
-        keep = 0.0
-        if k == E.JOKER or k == E.TWO:
-            keep = 1000.0
-        elif own >= E.CANASTA or opp >= E.CANASTA:  # is_dead: a natural rank (k >= FOUR)
-            keep = -30.0 - E.KIND_VALUE[k]  # MELD-9: no use, and it blocks the pile (PILE-2)
-            if (k == E.SEVEN or k == E.ACE) and h >= 3:
-                keep -= 60.0  # SCORE-4
-        else:
-            keep = 10.0 * (h - 1)
-            if own > 0 and own < E.CANASTA:
-                keep += 25.0
-            if (k == E.SEVEN or k == E.ACE) and h >= 3 and own == 0:
-                if shed:
-                    keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
-            risk = 0.0
-            if opp < 5:  # (the rank is live here)
-                u = unseen_copies(obs, melds, k)
-                if u >= 2:
-                    risk = u / 8.0 * (3.0 + pile_n)
-                    if opp > 0:
-                        risk *= feed
-            keep += safe_w * risk
-            keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
-        key = np.int64(keep * 1000.0)
-        if key < best:
-            best_k, best = k, key
+        if (legal >> k) & 1:
+            key = discard_key(obs, params, melds, k, late, shed)
+            if key < best:
+                best_k, best = k, key
     if best_k < 0:
         return -1
     return E.A_DISCARD + best_k
 
 
 #: inlined at the heuristic's own discard, ~36 calls a hand (``inline_copy``)
-_safe_discard_inline = inline_copy(_safe_discard)
+_safe_discard_inline = inline_copy(safe_discard_late)
+
+
+@njit(cache=True, _nrt=False)
+def hold_mask(obs, params):
+    """Bits of natural ranks whose new meld the kernel holds back (new_meld_min): once opened
+    and not late, a rank held fewer than new_meld_min times stays in hand as a pair (PILE-1).
+    At new_meld_min <= 2 (the heuristic's) no bit could matter: MELD-1/4 start no natural meld
+    from fewer than two naturals, so none is computed."""
+    if params[H_NEW_MELD_MIN] <= 2.0:
+        return 0
+    if obs[E.OB_OPENED] == 0 or hand_is_late(obs, params):
+        return 0
+    hand = ob_hand(obs)
+    mask = 0
+    for k in range(E.FIRST_NATURAL, E.N_KINDS):
+        if hand[k] < params[H_NEW_MELD_MIN]:
+            mask |= 1 << k
+    return mask
 
 
 @njit(cache=True, inline="always")
@@ -468,7 +418,7 @@ def _safe_pickup(obs, params, rules, scratch):
 
 @njit(cache=True, inline="always")
 def heuristic_play(obs, params, rules, scratch):
-    """One play-phase step of the heuristic (shared with special_chaser)."""
+    """One play-phase step of the heuristic kernel (special_chaser's and strong's too)."""
     tmp = scratch_tmp(scratch)
     if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_OPENED] == 0:
         a = safe_opening(obs, params, rules, scratch)
@@ -490,8 +440,8 @@ def heuristic_play(obs, params, rules, scratch):
             return a
         # none: nor without wild cards, whose candidates (every slot it tries, each number of
         # naturals with no wild) the call with wilds judged alike and refused (speed, exact)
-    else:
-        a = largest_meld(obs, rules, scratch, opaque(False), mask)
+    else:  # new_meld_min's held-back melds: never when the team may go out (OUT-1)
+        a = largest_meld(obs, rules, scratch, opaque(False), mask | hold_mask(obs, params))
         if a >= 0:
             return a
     late = hand_is_late(obs, params)
@@ -574,31 +524,32 @@ def special_targets(hand, need_straight, need_pairs, need_garbage):
         miss_s += 1
     # Pairs and Garbage: the natural ranks held most, greedily
     used = np.zeros(E.N_KINDS, dtype=np.bool_)
-    miss_p = 0
-    for _ in range(7):
-        bk, bc = -1, -1
-        for k in range(E.FIRST_NATURAL, E.N_KINDS):
-            if not used[k] and hand[k] > bc:
-                bk, bc = k, hand[k]
-        used[bk] = True
-        need_pairs[bk] = 2
-        miss_p += max(0, 2 - bc)
+    miss_p = _place_groups(hand, used, need_pairs, 7, 7, 2)
     used[:] = False
-    miss_g = 0
-    for i in range(4):
-        bk, bc = -1, -1
-        for k in range(E.FIRST_NATURAL, E.N_KINDS):
-            if not used[k] and hand[k] > bc:
-                bk, bc = k, hand[k]
-        used[bk] = True
-        want = 4 if i < 2 else 3
-        need_garbage[bk] = want
-        miss_g += max(0, want - bc)
+    miss_g = _place_groups(hand, used, need_garbage, 4, 2, 4)
     return miss_s, miss_p, miss_g
 
 
 @njit(cache=True, _nrt=False)
-def _chase_discard(obs, params, rules, scratch, need):
+def _place_groups(hand, used, need, n, n_big, big):
+    """``n`` groups on the unused natural ranks held most, greedily (the lower rank on a tie):
+    the first ``n_big`` of ``big`` cards, the rest of ``big - 1``; their sizes in ``need``,
+    the cards missing returned."""
+    miss = 0
+    for i in range(n):
+        bk, bc = -1, -1
+        for k in range(E.FIRST_NATURAL, E.N_KINDS):
+            if not used[k] and hand[k] > bc:
+                bk, bc = k, hand[k]
+        used[bk] = True
+        want = big if i < n_big else big - 1
+        need[bk] = want
+        miss += max(0, want - bc)
+    return miss
+
+
+@njit(cache=True, _nrt=False)
+def chase_discard(obs, params, rules, scratch, need):
     """The legal discard most in excess of what the chased hand needs (safest on ties)."""
     hand = ob_hand(obs)
     tmp = scratch_tmp(scratch)
@@ -639,14 +590,14 @@ def special_chaser_decide(obs, params, rng, rules, scratch):
         miss, _ = nearest_hand(hand, rules, targets[0])
         if miss >= params[C_OPEN_DISTANCE] or obs[E.OB_MELDED] == 1:
             return heuristic_play(obs, params, rules, scratch)
-        return _chase_discard(obs, params, rules, scratch, targets[0])
+        return chase_discard(obs, params, rules, scratch, targets[0])
     ns, npairs, ng = targets[0], targets[1], targets[2]
     ms, mp, mg = special_targets(hand, ns, npairs, ng)
     nearest = min(ms, mp, mg)
     if nearest >= params[C_OPEN_DISTANCE] or obs[E.OB_MELDED] == 1:
         return heuristic_play(obs, params, rules, scratch)
     if ms == nearest:
-        return _chase_discard(obs, params, rules, scratch, ns)
+        return chase_discard(obs, params, rules, scratch, ns)
     if mp == nearest:
-        return _chase_discard(obs, params, rules, scratch, npairs)
-    return _chase_discard(obs, params, rules, scratch, ng)
+        return chase_discard(obs, params, rules, scratch, npairs)
+    return chase_discard(obs, params, rules, scratch, ng)

@@ -14,11 +14,8 @@ import functools
 from sim.policies.builtin import (
     CHASER_PARAMS,
     CHASER_TABLE,
-    HEURISTIC_PARAMS,
-    HEURISTIC_TABLE,
     greedy_decide,
     heuristic_decide,
-    param_docs,
     random_decide,
     special_chaser_decide,
 )
@@ -30,6 +27,7 @@ from sim.policies.expert import (
     expert_decide,
     expert_strong_table,
 )
+from sim.policies.heuristic_params import HEURISTIC_PARAMS, HEURISTIC_TABLE, param_docs
 from sim.policies.registry import register
 from sim.policies.strong import strong_decide, strong_table, strong_weights
 
@@ -73,9 +71,11 @@ _register(
     "strong",
     strong_decide,
     {name: default for name, default, _ in _STRONG_TABLE},
-    "the heuristic's game with four more decision features (new melds held back, discard "
-    "weights) and a learned evaluator of the candidate moves at the draw, the discard and the "
-    "start of sevens/aces/wild melds; parameters tuned and the evaluator distilled from "
+    "the heuristic's kernel at tuned values of its parameters (among them new melds held "
+    "back and the discard weights the heuristic leaves neutral), a learned evaluator of the "
+    "candidate moves at the draw, the discard and the start of sevens/aces/wild melds, and "
+    "under a list other than the tournament's the chase of its nearest special hand "
+    "(chase_distance); parameters tuned and the evaluator distilled from "
     "search on duplicate deals (canasta train; values and training record in "
     "sim/policies/data/strong.json):\n" + param_docs(_STRONG_TABLE),
     tail=_WEIGHTS,

@@ -1,18 +1,20 @@
-"""The ``strong`` policy (issue 13): the heuristic's kernel, four more decision features, and
-learned parameters.
+"""The ``strong`` policy (issue 13): the heuristic's kernel with its own parameter vector, and a
+learned evaluator of candidate moves.
 
-``strong`` plays the heuristic's game (``sim.policies.builtin``: its draw, opening, wild-card
-and risky-meld logic, called as is) with its play step and its discard rebuilt here so that
-four constants the heuristic fixes are parameters (``EXTRA_TABLE``): how long to hold a pair
-rather than start a natural meld (keeping pairs keeps the pile takeable, PILE-1), and the
-weights of the discard choice that the heuristic hard-codes. At their neutral values
-(``EXTRA_TABLE``'s defaults) every decision is the heuristic's (tested).
+``strong``'s base move is the heuristic's (``sim.policies.builtin.heuristic_decide``, called as
+is) at strong's values of the heuristic's parameters (``sim.policies.heuristic_params``, among
+them the four the classic heuristic leaves at their neutral defaults: ``new_meld_min``,
+``pair_keep``, ``meld_keep``, ``early_dump``). Strong adds only its parameter ``evaluator``
+(``EXTRA_TABLE``) and, at the draw with a takeable pile, the discard and the start of a
+sevens, aces or wild meld, the candidate move its learned evaluator scores best
+(``strong_candidates``, features in ``sim.policies.strong_features``).
 
 All the parameters are learned by black-box optimisation on duplicate deals against a pool of
-opponents (``analysis.training``, ``canasta train``). The values ship in
-``sim/policies/data/strong.json`` beside the training settings, seed, command and measured
-margin; they are the registry's defaults, each overridable like the heuristic's
-(``strong:sevens_threshold=6``). Running ``strong`` needs only the engine (and ``json``).
+opponents (``analysis.training``, ``canasta train``), the evaluator's weights distilled from
+search. The values ship in ``sim/policies/data/strong.json`` beside the training settings,
+seed, command and measured margin; they are the registry's defaults, each overridable like the
+heuristic's (``strong:sevens_threshold=6``). Running ``strong`` needs only the engine (and
+``json``).
 """
 
 from __future__ import annotations
@@ -24,28 +26,21 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import c_view, copy_into, opaque
+from sim._views import c_view, copy_into
 from sim.engine.judge import action_ok, pile_may_open
-from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_tmp
+from sim.engine.views import ob_hand, ob_melds, scratch_tmp
 from sim.errors import CanastaError
-from sim.legality import is_dead, meld_size, opening_reason, out_reason
+from sim.legality import meld_size
 from sim.policies.builtin import (
-    H_COMPLETE_WITH_WILDS,
-    H_DUMP_WEIGHT,
-    H_FEED_WEIGHT,
-    H_OPEN_RISKY,
-    H_SAFE_WEIGHT,
-    H_SHED_STOCK,
-    HEURISTIC_TABLE,
     NO_KEY,
-    finish_with_wilds,
+    chase_discard,
+    discard_key,
     hand_is_late,
-    risky_start_mask,
-    safe_opening,
-    take_pile_ok,
-    unseen_copies,
+    heuristic_decide,
+    legal_discard_mask,
 )
-from sim.policies.common import POLICY_WORK_SIZE, largest_meld, opening_step, work_keys
+from sim.policies.common import POLICY_WORK_SIZE, work_keys, work_targets
+from sim.policies.heuristic_params import H_SHED_STOCK, HEURISTIC_TABLE
 from sim.policies.strong_features import (
     K_DISCARD,
     K_PICKUP,
@@ -58,6 +53,7 @@ from sim.policies.strong_features import (
     score,
     start_features,
 )
+from sim.special import catalogue_row, nearest_hand
 
 __all__ = [
     "DATA_FILE",
@@ -74,12 +70,11 @@ __all__ = [
     "NEUTRAL",
     "N_HEURISTIC",
     "N_STRONG",
-    "S_EARLY_DUMP",
+    "S_CHASE_DISTANCE",
     "S_EVALUATOR",
-    "S_MELD_KEEP",
-    "S_NEW_MELD_MIN",
-    "S_PAIR_KEEP",
     "TUNED_NAMES",
+    "catalogue_chase",
+    "chasing",
     "discard_order",
     "ev_cands",
     "ev_keeps",
@@ -94,51 +89,42 @@ __all__ = [
     "strong_base_decide",
     "strong_candidates",
     "strong_decide",
-    "strong_discard",
-    "strong_play",
     "strong_table",
     "strong_weights",
 ]
 
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
-DATA_VERSION = 3  #: the data file's layout (3: the heuristic's + EXTRA, the evaluator's weights)
+#: the data file's layout (4: the heuristic's + EXTRA with chase_distance, the evaluator's
+#: weights; 3 had no chase_distance)
+DATA_VERSION = 4
 
-#: strong's own parameters after the heuristic's (name, neutral value = the heuristic's
-#: behaviour, meaning)
+#: strong's own parameter after the heuristic kernel's (name, neutral value, meaning); the
+#: evaluator's weights follow it in the params array
 EXTRA_TABLE = (
-    (
-        "new_meld_min",
-        2.0,
-        "once opened and not late, start a new natural meld from hand only holding at least "
-        "this many of the rank (MELD-1/4; 2: whenever legal, the heuristic's play); a pair held "
-        "back keeps the pile takeable (PILE-1)",
-    ),
-    ("pair_keep", 10.0, "discard choice: value of each further copy of a rank held"),
-    ("meld_keep", 25.0, "discard choice: value of a rank the team has an unfinished meld of"),
-    (
-        "early_dump",
-        0.2,
-        "discard choice before the hand is late: weight of a card's value (the late weight is "
-        "dump_weight)",
-    ),
     (
         "evaluator",
         0.0,
         "1: at the draw with a takeable pile, the discard and the start of a sevens/aces/wild "
         "meld, play the candidate move the learned evaluator scores best "
-        "(sim.policies.strong_features); 0: the base move (the four extras' play)",
+        "(sim.policies.strong_features); 0: the base move (the heuristic kernel's play)",
+    ),
+    (
+        "chase_distance",
+        0.0,
+        "under a special-hand list other than the tournament's (SPECIAL-8/9), while the team "
+        "has not melded, chase the nearest hand of the list (sim.special.nearest_hand) while "
+        "fewer than this many cards from it: keep a three it wants (DEAL-5), draw from the "
+        "stock (SPECIAL-1), discard what it does not need; 0: never (the heuristic's play)",
     ),
 )
 N_HEURISTIC = len(HEURISTIC_TABLE)  #: strong's parameters: the heuristic's, then EXTRA_TABLE's
-S_NEW_MELD_MIN = N_HEURISTIC
-S_PAIR_KEEP = N_HEURISTIC + 1
-S_MELD_KEEP = N_HEURISTIC + 2
-S_EARLY_DUMP = N_HEURISTIC + 3
-S_EVALUATOR = N_HEURISTIC + 4
+S_EVALUATOR = N_HEURISTIC
+S_CHASE_DISTANCE = N_HEURISTIC + 1
 N_STRONG = N_HEURISTIC + len(EXTRA_TABLE)  #: named parameters; the evaluator's weights follow
 NEUTRAL = {name: default for name, default, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE)}
-#: the parameters the black-box stage tunes (``analysis.training``): all but the evaluator's
-TUNED_NAMES = tuple(name for name in NEUTRAL if name != "evaluator")
+#: the parameters the black-box stage tunes (``analysis.training``, under the tournament list):
+#: all but the evaluator's switch and the chase of the other lists (set by measurement)
+TUNED_NAMES = tuple(name for name in NEUTRAL if name not in ("evaluator", "chase_distance"))
 
 
 def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
@@ -173,160 +159,78 @@ def strong_table() -> tuple[tuple[str, float, str], ...]:
 
 
 @njit(cache=True, _nrt=False)
-def _discard_keys(obs, params, keys):
-    """The keep value (x 1000) of discarding each kind, lowest first: ``safe_discard``'s with
-    its keep weights as parameters (pair_keep, meld_keep, early_dump); NO_KEY for a kind not
-    held or a three (DISCARD-1)."""
-    hand = ob_hand(obs)
-    melds = ob_melds(obs)
+def discard_order(obs, params, scratch, kinds, keeps, limit):
+    """The first ``limit`` legal discards (DISCARD-*) in the kernel's order of preference
+    (``sim.policies.builtin.safe_discard``'s: lowest ``discard_key`` first, the lower kind on a
+    tie), their kinds and keep values in ``kinds``/``keeps``; returns how many (0: none)."""
+    keys = work_keys(scratch)
+    legal = legal_discard_mask(obs)
     late = hand_is_late(obs, params)
+    shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
+    melds = ob_melds(obs)
     for k in range(E.N_KINDS):
-        if hand[k] == 0 or k == E.RED_THREE or k == E.BLACK_THREE:
-            keys[k] = NO_KEY  # DISCARD-1
-            continue
-        keep = 0.0
-        if k == E.JOKER or k == E.TWO:
-            keep = 1000.0
-        elif is_dead(melds, k):
-            keep = -30.0 - E.KIND_VALUE[k]  # MELD-9: no use, and it blocks the pile (PILE-2)
-            if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3:
-                keep -= 60.0  # SCORE-4
-        else:
-            keep = params[S_PAIR_KEEP] * (hand[k] - 1)
-            if meld_size(melds, 0, k) > 0 and meld_size(melds, 0, k) < E.CANASTA:
-                keep += params[S_MELD_KEEP]
-            if (k == E.SEVEN or k == E.ACE) and hand[k] >= 3 and meld_size(melds, 0, k) == 0:
-                if late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]:
-                    keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
-            risk = 0.0
-            opp = meld_size(melds, 1, k)
-            if not is_dead(melds, k) and opp < 5:
-                u = unseen_copies(obs, melds, k)
-                if u >= 2:  # PILE-1: the next player may hold a pair of it
-                    risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
-                    if opp > 0:
-                        risk *= 1.0 + params[H_FEED_WEIGHT]
-            keep += params[H_SAFE_WEIGHT] * risk
-            w = params[H_DUMP_WEIGHT] if late else params[S_EARLY_DUMP]
-            keep -= E.KIND_VALUE[k] * w  # SCORE-5: high cards cost more if left in hand
-        keys[k] = np.int64(keep * 1000.0)
-
-
-@njit(cache=True, _nrt=False)
-def _next_discard(obs, keys, rules, tmp):
-    """The kind of lowest key whose discard is legal (DISCARD-*), -1 if none; the kinds of
-    lower key, refused, get NO_KEY (the chosen one keeps its key)."""
-    for _ in range(E.N_KINDS):
+        keys[k] = discard_key(obs, params, melds, k, late, shed) if (legal >> k) & 1 else NO_KEY
+    n = 0
+    while n < limit:
         best_k, best = -1, NO_KEY
         for k in range(E.N_KINDS):
             if keys[k] < best:
                 best_k, best = k, keys[k]
         if best_k < 0:
-            return -1
-        if action_ok(obs, E.A_DISCARD + best_k, rules, tmp):
-            return best_k
-        keys[best_k] = NO_KEY
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def discard_order(obs, params, rules, scratch, kinds, keeps, limit, fresh):
-    """The first ``limit`` legal discards (DISCARD-*) in strong's order of preference: their
-    kinds and keep values in ``kinds``/``keeps``; returns how many (0: no legal discard).
-    ``fresh``: the scratch's keys are those ``strong_discard`` left for this observation (it
-    refused only kinds before its choice, as illegal), so they are not computed again."""
-    tmp = scratch_tmp(scratch)
-    keys = work_keys(scratch)
-    if not fresh:
-        _discard_keys(obs, params, keys)
-    n = 0
-    while n < limit:
-        k = _next_discard(obs, keys, rules, tmp)
-        if k < 0:
             break
-        kinds[n] = k
-        keeps[n] = keys[k] / 1000.0
-        keys[k] = NO_KEY
+        kinds[n] = best_k
+        keeps[n] = keys[best_k] / 1000.0
+        keys[best_k] = NO_KEY
         n += 1
     return n
 
 
 @njit(cache=True, _nrt=False)
-def strong_discard(obs, params, rules, scratch):
-    """``sim.policies.builtin.safe_discard`` with its keep weights as parameters (pair_keep,
-    meld_keep, early_dump); DISCARD-* legality checked in order of preference."""
-    keys = work_keys(scratch)
-    _discard_keys(obs, params, keys)
-    k = _next_discard(obs, keys, rules, scratch_tmp(scratch))
-    return E.A_DISCARD + k if k >= 0 else -1
+def chasing(obs, params, rules):
+    """Does strong consider the chase here: chase_distance > 0 (a vector of the tuned names
+    alone has none), a list other than the tournament's (SPECIAL-7..9; that list keeps the
+    heuristic's play) and the team not yet melded (SPECIAL-1: only as its first meld)?"""
+    if params.shape[0] <= S_CHASE_DISTANCE or params[S_CHASE_DISTANCE] <= 0:
+        return False
+    if rules[E.RS_SPECIAL_HANDS] == E.SPECIALS_ON or rules[E.RS_CATALOGUE_N] == 0:
+        return False
+    return obs[E.OB_OPENED] == 0 and obs[E.OB_MELDED] == 0
 
 
 @njit(cache=True, _nrt=False)
-def _hold_mask(obs, params):
-    """Bits of natural ranks whose new meld strong holds back (new_meld_min): once opened and
-    not late, a rank held fewer than new_meld_min times stays in hand as a pair (PILE-1)."""
-    if obs[E.OB_OPENED] == 0 or hand_is_late(obs, params):
-        return 0
+def catalogue_chase(obs, params, rules, scratch):
+    """The chase of the nearest hand of the list in force (SPECIAL-8/9, ``nearest_hand``: the
+    same distance as special_chaser's), or -1 for the base move: fewer than chase_distance
+    cards missing (at the draw, counting the card to come), keep a three only for a hand with
+    one (DEAL-5), draw from the stock (SPECIAL-1: never after taking the pile), declare when
+    it can (SPECIAL-1), else discard the card most in excess of the hand's needs."""
     hand = ob_hand(obs)
-    mask = 0
-    for k in range(E.FIRST_NATURAL, E.N_KINDS):
-        if hand[k] < params[S_NEW_MELD_MIN]:
-            mask |= 1 << k
-    return mask
-
-
-@njit(cache=True, _nrt=False)
-def strong_play(obs, params, rules, scratch):
-    """One play step: ``sim.policies.builtin.heuristic_play`` with strong's discard and its
-    held-back new melds (never when the team may go out, OUT-1)."""
+    need = work_targets(scratch)[0]
+    miss, code = nearest_hand(hand, rules, need)
+    distance = params[S_CHASE_DISTANCE]
     tmp = scratch_tmp(scratch)
-    if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_OPENED] == 0:
-        a = safe_opening(obs, params, rules, scratch)
-        if a == -2 and params[H_OPEN_RISKY] > 0:
-            a = opening_step(obs, rules, scratch)
-        elif a < 0 and obs[E.OB_MELDED] == 1:
-            melds = ob_melds(obs)
-            pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
-            if opening_reason(ob_pending(obs), melds, opaque(0), pk, mc) != E.R_OK:
-                a = opening_step(obs, rules, scratch)  # OPEN-1: once begun it must stand
-        if a >= 0:
-            return a
-        if obs[E.OB_MELDED] == 0:
-            return strong_discard(obs, params, rules, scratch)  # cannot open yet
-    mask = risky_start_mask(obs, params)
-    if out_reason(ob_melds(obs), opaque(0)) == E.R_OK:
-        a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
-        if a >= 0:
-            return a
-    a = largest_meld(obs, rules, scratch, opaque(False), mask | _hold_mask(obs, params))
-    if a >= 0:
-        return a
-    late = hand_is_late(obs, params)
-    a = finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
-    if a >= 0:
-        return a
-    hand = ob_hand(obs)
-    if meld_size(ob_melds(obs), 0, E.WILD_MELD) == 0 and not (mask >> E.WILD_MELD) & 1:
-        w = min(hand[E.TWO] + hand[E.JOKER], E.CANASTA)
-        two = min(w, hand[E.TWO])
-        a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two] if w - two <= 4 else -1
-        if a >= 0 and action_ok(obs, a, rules, tmp):
-            return a
-    return strong_discard(obs, params, rules, scratch)
-
-
-@njit(cache=True, _nrt=False)
-def strong_base_decide(obs, params, rng, rules, scratch):
-    """The base move: the heuristic's draw and declaration, strong's play step
-    (``strong_play``); what ``strong`` plays with evaluator=0."""
     phase = obs[E.OB_PHASE]
-    if phase == E.PH_THREES:
-        return E.A_LAY_THREES
     if phase == E.PH_DRAW:
-        return E.A_TAKE_PILE if take_pile_ok(obs, params, rules, scratch) else E.A_DRAW
-    if action_ok(obs, E.A_DECLARE, rules, scratch_tmp(scratch)):  # as the heuristic (fast)
+        return E.A_DRAW if miss - 1 < distance else -1
+    if miss >= distance:
+        return -1
+    if phase == E.PH_THREES:
+        if rules[catalogue_row(code) + E.CH_THREES] == 0:
+            return -1  # DEAL-5: a three is kept only for a hand that has one
+        for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
+            if action_ok(obs, a, rules, tmp):
+                return a
+        return -1
+    if phase != E.PH_PLAY:
+        return -1
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
-    return strong_play(obs, params, rules, scratch)
+    return chase_discard(obs, params, rules, scratch, need)
+
+
+#: the base move (what ``strong`` plays with evaluator=0): the heuristic kernel itself, at
+#: strong's parameter values
+strong_base_decide = heuristic_decide
 
 
 # ---------------------------------------------------------------------------------------
@@ -435,7 +339,7 @@ def _held(obs, slot):
 
 
 @njit(cache=True, _nrt=False)
-def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
+def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     """The candidate moves of the decision whose base move is ``a0``, with their features
     (``sim.policies.strong_features``) in ``phi[c]``; ``cands[0] == a0``. Returns (number of
     candidates, decision kind); one candidate where the decision is none of the evaluator's:
@@ -445,9 +349,6 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
       then starting a sevens, aces or wild meld with all of it held, where legal;
     - starting a sevens, aces or wild meld: that, and holding (the base move with those cards
       hidden), where legal.
-
-    ``fresh``: ``a0`` was just computed by ``strong_base_decide`` on ``obs`` with this scratch
-    (its discard keys are reused, ``discard_order``).
     """
     tmp = scratch_tmp(scratch)
     ctx = context(obs, params)
@@ -470,9 +371,7 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, fresh):
         kinds = ev_kinds(scratch)
         keeps = ev_keeps(scratch)
         k0 = E.ACTION_TABLE[a0, E.AC_SLOT]
-        m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES, fresh)
-        if fresh and (m == 0 or kinds[0] != k0):  # not the keys of a0 after all: compute them
-            m = discard_order(obs, params, rules, scratch, kinds, keeps, DISCARD_CANDIDATES, False)
+        m = discard_order(obs, params, scratch, kinds, keeps, DISCARD_CANDIDATES)
         phi[0, :] = 0.0
         n = 1
         for i in range(m):  # a0 is the first of the order (the same keys): its rank is 0
@@ -519,6 +418,10 @@ def evaluator_on(params):
 def strong_decide(obs, params, rng, rules, scratch):
     """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
     move with the highest learned score (``strong_candidates``; ties keep the base move)."""
+    if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
+        a = catalogue_chase(obs, params, rules, scratch)
+        if a >= 0:
+            return a
     a0 = strong_base_decide(obs, params, rng, rules, scratch)
     if not evaluator_on(params):
         return a0
@@ -530,7 +433,7 @@ def strong_decide(obs, params, rng, rules, scratch):
             return a0  # (fast: most play steps are none of the evaluator's)
     cands = ev_cands(scratch)
     phi = ev_phi(scratch)
-    n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi, True)
+    n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
     if n <= 1:
         return a0
     weights = params[N_STRONG : N_STRONG + N_FEATURES]

@@ -127,7 +127,7 @@ def label_hands_kernel(
             if code != PAUSED:
                 break
             a0 = strong_base_decide(obs, pol, rng, rules, scratch)
-            n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi, True)
+            n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi)
             if n >= 2 and rand_float(lrng) < p_label:
                 if rows + n > x.shape[0]:
                     return -1
