@@ -181,6 +181,7 @@ REASONS = (
     ("SPECIAL-5", "the cards are not Pairs with twos, sevens and aces (seven pairs, no joker)"),
     ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
     ("SPECIAL-9", "the cards form no special hand of the list in force"),
+    ("OPEN-2", "the initial meld needs a natural meld or a wild meld of 3+ cards from hand"),
 )
 N_REASONS = len(REASONS)
 R_OK = 0  #: legal
@@ -231,6 +232,7 @@ R_SPECIAL_NOT_PAIRS = 44  #: SPECIAL-4
 R_SPECIAL_NOT_PAIRS_TSA = 45  #: SPECIAL-5
 R_SPECIAL_NOT_GARBAGE = 46  #: SPECIAL-6
 R_SPECIAL_NOT_IN_LIST = 47  #: SPECIAL-9 (a list other than the tournament's)
+R_OPEN_NO_BASE_MELD = 48  #: OPEN-2 under the wild opening (``opening_natural = false``)
 
 
 def reason_rule(code: int) -> str:
@@ -261,8 +263,13 @@ RS_CATALOGUE_N = 7  #: SPECIAL-7/9 hands in the special-hand list in force (0: s
 RS_CAT_MAX_DISTINCT = 8  #: most kinds a hand without a three holds (above: no such hand)
 RS_CAT_MIN_KINDS3 = 9  #: fewest non-three kinds of a hand with a three (none: > 14)
 RS_CAT_MAX_KINDS3 = 10  #: most non-three kinds of a hand with a three
+RS_OPENING_MINIMUM = 11  #: OPEN-1 variant, index into OPENING_MINIMUM_MODES
+RS_OPENING_WILD = 12  #: OPEN-2 variant, 0/1: 1 a wild meld of 3+ may stand in (0 default)
 RS_CATALOGUE = 16  #: first word of the special-hand table (MAX_CATALOGUE rows of CH_WIDTH words)
 SPECIAL_HANDS_MODES = ("tournament", "none", "cla", "list")  #: SPECIAL-7 values, by RS code
+#: OPEN-1 values, by RS code: by the team's score (the rulebook), or by the hand's number in the
+#: game (timed tournament play: docs/rules.md)
+OPENING_MINIMUM_MODES = ("score", "hand")
 
 # One row of the special-hand table (SPECIAL-9, ``sim.catalogue.Hand``), read by
 # ``sim.special.hand_matches``. A group naming a rank fixes that kind's count; the other groups
@@ -434,6 +441,10 @@ STATE_FIELDS = (
     ("bonus_cards", 2),  # OPEN-5 cards given to each team
     ("started_held", N_TEAMS * 2),  # sevens, aces the starting player held then; -1 never
     ("started_stock", N_TEAMS * 3),  # stock size when sevens, aces, wild were started; -1
+    # OPEN-1/2 the opening's rules for this hand, set by the deal (``deal_hand``): the hand's
+    # number in the game (1 first; a single hand: 1), the ruleset's RS_OPENING_MINIMUM and
+    # RS_OPENING_WILD (seen by the players as they are: OB_OPEN_RULES)
+    ("open_rules", 3),
 )
 _ST, STATE_SIZE = layout(STATE_FIELDS)
 ST_HANDS = _ST["hands"]  #: offset of hands[N_PLAYERS, N_KINDS]
@@ -471,6 +482,10 @@ ST_DECISIONS = _ST["decisions"]  #: decisions
 ST_BONUS = _ST["bonus_cards"]  #: OPEN-5 cards given per team
 ST_STARTED_HELD = _ST["started_held"]  #: offset of started_held[N_TEAMS, 2] (sevens, aces)
 ST_STARTED_STOCK = _ST["started_stock"]  #: offset of started_stock[N_TEAMS, 3]
+ST_OPEN_RULES = _ST["open_rules"]  #: offset of the opening's rules [hand number, OPEN-1, OPEN-2]
+ST_HAND_NUMBER = ST_OPEN_RULES  #: OPEN-1 hand's number in the game (1-based; 0 reads as 1)
+ST_OPEN_BY = ST_OPEN_RULES + 1  #: OPEN-1 variant code (OPENING_MINIMUM_MODES) in force
+ST_OPEN_WILD = ST_OPEN_RULES + 2  #: OPEN-2 variant (RS_OPENING_WILD) in force
 STARTED_SLOTS = (SEVEN, ACE, WILD_MELD)  #: the meld slot of each column of started[team, :]
 STARTED_SEVENS, STARTED_ACES, STARTED_WILD = range(len(STARTED_SLOTS))  #: its columns
 
@@ -500,6 +515,7 @@ OBS_FIELDS = (
     ("pending", _PLAN_CELLS),  # cards melded from hand this opening turn [slot, col]
     ("melds", _MELD_CELLS),  # [own|opp, slot, col]
     ("threes", N_TEAMS * 2),  # [own|opp, red|black]
+    ("open_rules", 3),  # OPEN-1/2 hand number, RS_OPENING_MINIMUM, RS_OPENING_WILD (state's)
 )
 _OB, OBS_SIZE = layout(OBS_FIELDS)
 OB_PHASE = _OB["phase"]  #: phase
@@ -526,11 +542,15 @@ OB_ASIDE = _OB["aside"]  #: pile rest held aside
 OB_PENDING = _OB["pending"]  #: pending opening melds
 OB_MELDS = _OB["melds"]  #: melds, own team first
 OB_THREES = _OB["threes"]  #: threes laid, own team first
+OB_OPEN_RULES = _OB["open_rules"]  #: OPEN-1/2 the opening's rules (ST_OPEN_RULES)
+OB_HAND_NUMBER = OB_OPEN_RULES  #: OPEN-1 hand's number in the game
+OB_OPEN_WILD = OB_OPEN_RULES + 2  #: OPEN-2 variant: 1 a wild meld of 3+ may stand in
 #: the fields an observation copies from the state as they are (the same name in both layouts;
 #: the rest is the player's own or counted from the own team); rows (obs offset, state offset,
 #: width), for ``sim.engine.observe.observe`` and its inverse ``sim.engine.search.copy_known``
 _AS_SEEN = ("phase", "turn", "stock_n", "pile_n", "turn_card_drawn", "drew_stock", "took_pile")
 _AS_SEEN += ("opening_turn", "pile_kind", "melded", "pile_counts", "discards", "aside", "pending")
+_AS_SEEN += ("open_rules",)
 SEEN_FIELDS = np.array([(_OB[n], _ST[n], dict(OBS_FIELDS)[n]) for n in _AS_SEEN], dtype=np.int64)
 assert all(dict(OBS_FIELDS)[n] == dict(STATE_FIELDS)[n] for n in _AS_SEEN)
 

@@ -18,9 +18,12 @@ import numpy as np
 from sim import catalogue as C
 from sim.encoding import (
     N_RS,
+    OPENING_MINIMUM_MODES,
     RS_ALLOW_LONG_MELD_GOING_OUT,
     RS_GARBAGE_AWARD,
     RS_MAX_WILDS_MIXED,
+    RS_OPENING_MINIMUM,
+    RS_OPENING_WILD,
     RS_RULE_OF_FIVE,
     RS_SPECIAL_HANDS,
     RS_TARGET,
@@ -28,6 +31,15 @@ from sim.encoding import (
     SPECIAL_HANDS_MODES,
 )
 from sim.errors import CanastaError
+
+__all__ = [
+    "DEFAULT",
+    "DEFAULT_RULESET",
+    "RULESETS_DIR",
+    "Ruleset",
+    "as_ruleset",
+    "shipped_rulesets",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +54,12 @@ class Ruleset:
     #: SPECIAL-7: 'tournament', 'cla', 'none', or a list of hands written out (SPECIAL-9)
     special_hands: str | tuple = "tournament"
     target: int = 8500  #: GAME-1
+    #: OPEN-1: the opening minimum by the team's 'score' (the rulebook) or by the 'hand'
+    #: number in the game (125, 155, then 180: timed tournament play)
+    opening_minimum: str = "score"
+    #: OPEN-2: the opening must include a natural meld of 3+ (false: a wild meld of 3+ wild
+    #: cards may stand in for it, the wild opening house rule)
+    opening_natural: bool = True
     #: what the ruleset is called (a file's top-level ``name``); printed, never compared
     name: str = dataclasses.field(default="", compare=False)
 
@@ -66,6 +84,11 @@ class Ruleset:
                 raise CanastaError(f"ruleset key {key!r}: must not be negative")
         if self.target <= 0:
             raise CanastaError(f"ruleset key 'target': must be positive, got {self.target}")
+        if self.opening_minimum not in OPENING_MINIMUM_MODES:
+            raise CanastaError(
+                "ruleset key 'opening_minimum': expected one of "
+                f"{', '.join(OPENING_MINIMUM_MODES)}, got {self.opening_minimum!r}"
+            )
         if not isinstance(self.name, str):
             raise CanastaError(f"ruleset key 'name': expected a string, got {self.name!r}")
         if isinstance(self.special_hands, str):

@@ -127,6 +127,14 @@ def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
 
 
 @njit(cache=True, inline="always")
+def _base_meld(f, wm, rules):
+    """OPEN-2: does the opening hold its base meld, a natural meld of 3+ from hand (``f``) or,
+    under the wild opening variant (``RS_OPENING_WILD``), a wild meld of ``wm`` >= 3 cards
+    (all from hand: a team that has not opened has no wild meld before this turn)?"""
+    return f == 1 or (rules[E.RS_OPENING_WILD] != 0 and wm >= E.MIN_MELD)
+
+
+@njit(cache=True, inline="always")
 def _pending_wild_points(pending):
     """OPEN-1: the points of the wild cards already melded this turn (the search's count
     includes them whatever it plans)."""
@@ -300,12 +308,15 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     pending_wilds = _pending_wild_points(pending)
     best, best_s, best_q = _NO, -1, 0
+    wild_ok = rules[E.RS_OPENING_WILD] != 0 or (relax & RELAX_OPEN_2) != 0
     for idx in range(n_cur):
         s = cur_list[idx]
         p, f, left, cc, bad = _decode(s)
-        if f == 0 and not relax & RELAX_OPEN_2:
+        if f == 0 and not wild_ok:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
+            if f == 0 and not relax & RELAX_OPEN_2 and not _base_meld(f, base_wm + q, rules):
+                continue  # OPEN-2 wild opening: the wild meld of 3+ stands in
             if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
                 continue
             value = cur_val[s] + pending_wilds + _wild_points(p + q, jokers)
@@ -375,14 +386,14 @@ def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonu
             return -1
         value += (base_n + a) * _VALUE[kind]
         p, f, left, cc, bad = _decode(ns)
-    if f == 0:
-        return -1  # OPEN-2
     q = path[E.WILD_MELD, E.TWOS] + path[E.WILD_MELD, E.JOKERS]
     if path[E.WILD_MELD, E.TWOS] < 0 or path[E.WILD_MELD, E.JOKERS] < 0 or not 0 <= q <= wilds - p:
         return -1
     if path[E.WILD_MELD, E.NATURALS] != 0:
         return -1  # the wild meld takes no natural (MELD-1)
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
+    if not _base_meld(f, base_wm + q, rules):
+        return -1  # OPEN-2
     if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, 0):
         return -1
     return value + _pending_wild_points(pending) + _wild_points(p + q, jokers)
@@ -501,9 +512,11 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
         s = flist[row + idx]
         p, f, left, cc, bad = _decode(s)
         bnxt[s] = _NO
-        if f == 0:
+        if f == 0 and rules[E.RS_OPENING_WILD] == 0:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
+            if not _base_meld(f, base_wm + q, rules):
+                continue  # OPEN-2 (after a wild meld operation too: the meld is base_wm + q)
             value = pending_wilds + _wild_points(p + q, jokers)
             # after a wild meld operation of w <= q cards: q - w more from a hand of wilds - w,
             # on a meld of base_wm + w; w = 1 stands for every w (MELD-8 differs only when
