@@ -194,6 +194,8 @@ class Ruleset:
         mode = self.special_hands if isinstance(self.special_hands, str) else "list"
         arr[RS_SPECIAL_HANDS] = SPECIAL_HANDS_MODES.index(mode)
         arr[RS_TARGET] = self.target
+        arr[RS_OPENING_MINIMUM] = OPENING_MINIMUM_MODES.index(self.opening_minimum)
+        arr[RS_OPENING_WILD] = int(not self.opening_natural)
         C.encode(self.catalogue, arr)  # SPECIAL-7..9 the list in force
         return arr
 
@@ -201,8 +203,20 @@ class Ruleset:
 DEFAULT_RULESET = DEFAULT = Ruleset()
 
 
+#: the shipped ruleset files: package data (``sim/rulesets/*.toml``, in a wheel as in a clone;
+#: a clone's ``rules/`` links to the same files)
+RULESETS_DIR = Path(__file__).with_name("rulesets")
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """The shipped ruleset files by name (file stem): ``cla``, ``club-example``,
+    ``tournament``, found in the installed package."""
+    return {p.stem: p for p in sorted(RULESETS_DIR.glob("*.toml"))}
+
+
 def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Ruleset:
-    """Accept a Ruleset, a dict of overrides, a TOML path, or None (defaults)."""
+    """Accept a Ruleset, a dict of overrides, a TOML path, a preset's name or a shipped
+    file's name (``cla``, ``club-example``), or None (defaults)."""
     if rules is None:
         return DEFAULT_RULESET
     if isinstance(rules, Ruleset):
@@ -212,19 +226,22 @@ def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Rulese
     if isinstance(rules, str | Path):
         path = Path(rules)
         if not path.exists():
-            preset = _shipped_preset(path)
-            if preset is not None:  # SPECIAL-7: a preset's name, or its file in rules/
-                return Ruleset(special_hands=preset, name=preset)
+            shipped = _shipped_file(path)
+            if shipped is not None:  # SPECIAL-7: a shipped file's name, or rules/NAME.toml
+                return Ruleset.from_toml(shipped)
+            if path.as_posix() in C.PRESETS:  # a preset's name ('none' has no file)
+                return Ruleset(special_hands=path.as_posix(), name=path.as_posix())
         return Ruleset.from_toml(rules)
     raise CanastaError(f"bad ruleset {rules!r}: expected a Ruleset, a dict or a TOML path")
 
 
-def _shipped_preset(path: Path) -> str | None:
-    """The preset a missing path names: 'cla', or 'rules/cla.toml' outside a clone (an
-    installed package; the shipped files write out exactly the presets, tests/test_catalogue.py)."""
+def _shipped_file(path: Path) -> Path | None:
+    """The shipped file a missing path names: ``cla``, ``cla.toml`` or ``rules/cla.toml``
+    (outside a clone: an installed package, or another working directory)."""
+    files = shipped_rulesets()
     text = path.as_posix()
-    if text in C.PRESETS:
-        return text
-    if path.suffix == ".toml" and path.stem in C.PRESETS and path.parent.name in ("rules", ""):
-        return path.stem
+    if text in files:
+        return files[text]
+    if path.suffix == ".toml" and path.stem in files and path.parent.name in ("rules", ""):
+        return files[path.stem]
     return None
