@@ -122,9 +122,10 @@ def _comment_rules(comment: str) -> set[str]:
 
 
 def test_reason_constants_comments_agree_with_explain():
-    """The comment beside each R_* constant in sim/encoding.py names the rule explain() gives
-    (the two are written apart, so a row of REASONS out of step with the codes shows)."""
-    src = (ROOT / "sim" / "encoding.py").read_text(encoding="utf-8")
+    """The comment beside each R_* constant in sim/reasons.py (re-exported by sim.encoding)
+    names the rule explain() gives (the two are written apart, so a row of REASONS out of step
+    with the codes shows)."""
+    src = (ROOT / "sim" / "reasons.py").read_text(encoding="utf-8")
     found = dict(re.findall(r"^(R_[A-Z0-9_]+) = [^#\n]+#:\s*(.*)$", src, re.M))
     assert set(found) == set(CODES)
     for name, comment in found.items():

@@ -23,8 +23,6 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.fastpath import TABLE_DECIDES, meld_on_counts, quick_ok
-from sim.engine.game import Game
-from sim.engine.judge import forced_action
 from sim.engine.validate import action_reason, meld_reason_obs
 from sim.engine.views import ob_aside_total, ob_hand, ob_melds, ob_pending
 from sim.legality import (
@@ -34,7 +32,7 @@ from sim.legality import (
     opening_count_bound,
     opening_search_alloc,
 )
-from tests.real_hands import RULE_IDS, RULES
+from tests.real_hands import RULE_IDS, RULES, games
 
 HANDS = 60  #: hands per rule variant
 #: the shared variants and the opening's house variants (OPEN-1 by hand number, OPEN-2 wild)
@@ -42,25 +40,13 @@ VARIANTS = [*RULES, {"opening_minimum": "hand"}, {"opening_natural": False}]
 VARIANT_IDS = [*RULE_IDS, "open1-hand", "open2-wild"]
 
 
-def _games(pair, seed, hand_ids, rules):
-    """(game, observation) at every policy decision of the hands, the policies then acting;
-    hand ``h`` is hand ``1 + h % 3`` of its game (OPEN-1 by hand number: 125, 155, 180)."""
-    for hand_id in hand_ids:
-        g = Game(seed=seed, hand_id=hand_id, rules=rules, hand_number=1 + hand_id % 3)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                yield g, obs
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
-
-
 @functools.cache
 def _decisions(variant: int):
     """(observations stacked, rules array) at every play decision of the variant's hands."""
     rows, rules = [], None
-    for g, obs in _games(("heuristic", "random"), 71, range(HANDS), VARIANTS[variant]):
+    # hand h is hand 1 + h % 3 of its game (OPEN-1 by hand number: 125, 155, 180)
+    pair, number = ("heuristic", "random"), lambda h: 1 + h % 3
+    for g, obs in games(pair, 71, range(HANDS), VARIANTS[variant], number):
         rules = g.rules
         if obs[E.OB_PHASE] == E.PH_PLAY:
             rows.append(obs.copy())
