@@ -127,6 +127,30 @@ def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
 
 
 @njit(cache=True, inline="always")
+def _hand_sizes(hand, rules):
+    """What the searches read of the hand and rules: MELD-4's most wild cards in a mixed meld,
+    the jokers, the wild cards and the threes held."""
+    jokers = hand[E.JOKER]
+    return (
+        rules[E.RS_MAX_WILDS_MIXED],
+        jokers,
+        jokers + hand[E.TWO],
+        hand[E.RED_THREE] + hand[E.BLACK_THREE],
+    )
+
+
+@njit(cache=True, inline="always")
+def _rank_inputs(hand, pending, melds, pile_kind, kind):
+    """One natural rank's inputs to a search layer: held, naturals and wilds melded this turn,
+    1 if the pile's top card is of the rank (PILE-1), and whether it is dead (MELD-9: a dead
+    rank stays in hand)."""
+    base_n = pending[kind, E.NATURALS]
+    base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
+    top = 1 if kind == pile_kind else 0
+    return hand[kind], base_n, base_w, top, is_dead(melds, kind)
+
+
+@njit(cache=True, inline="always")
 def _base_meld(f, wm, rules):
     """OPEN-2: does the opening hold its base meld, a natural meld of 3+ from hand (``f``) or,
     under the wild opening variant (``RS_OPENING_WILD``), a wild meld of ``wm`` >= 3 cards
@@ -241,10 +265,7 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     the states reached are visited, in increasing order (as a scan of every state would),
     so ties resolve the same way and the plan is that of the full table.
     """
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    jokers = hand[E.JOKER]
-    wilds = hand[E.JOKER] + hand[E.TWO]
-    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    maxw, jokers, wilds, threes = _hand_sizes(hand, rules)
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
     n_choices = _choice_words(hand, rules)
@@ -266,11 +287,7 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     n_cur = 1
     for i in range(n_layers):
         kind = E.FIRST_NATURAL + i
-        c = hand[kind]
-        base_n = pending[kind, E.NATURALS]
-        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
-        top = 1 if kind == pile_kind else 0
-        dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
+        c, base_n, base_w, top, dead = _rank_inputs(hand, pending, melds, pile_kind, kind)
         row = (i + 1) * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             # nothing of this rank in hand, melded this turn or on the pile: the only choice
@@ -358,10 +375,7 @@ def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonu
     a count here of at least the minimum proves the opening can be completed without
     searching (the engine checks a policy's plan this way, ``sim.engine.judge.check_action``;
     tested against the search at every opening-turn operation of real hands)."""
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    jokers = hand[E.JOKER]
-    wilds = hand[E.JOKER] + hand[E.TWO]
-    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    maxw, jokers, wilds, threes = _hand_sizes(hand, rules)
     p, f, left, cc, bad = 0, 0, 0, 0, 0
     value = 0
     for i in range(_N_LAYERS):
@@ -441,10 +455,7 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
     the wild meld is started then, whatever ``w``). ``work``: int64 of at least (2 x layers +
     4) x states + layers + 1 words and one rank's choices (a smaller one is replaced by an
     allocated one)."""
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    jokers = hand[E.JOKER]
-    wilds = hand[E.JOKER] + hand[E.TWO]
-    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    maxw, jokers, wilds, threes = _hand_sizes(hand, rules)
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
     n_choices = _choice_words(hand, rules)
@@ -467,11 +478,7 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
     nlist[0] = 1
     for i in range(n_layers):
         kind = E.FIRST_NATURAL + i
-        c = hand[kind]
-        base_n = pending[kind, E.NATURALS]
-        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
-        top = 1 if kind == pile_kind else 0
-        dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
+        c, base_n, base_w, top, dead = _rank_inputs(hand, pending, melds, pile_kind, kind)
         row, nrow = i * n_states, (i + 1) * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             # every state stays as it is (opening_search); only listed states are read
@@ -547,11 +554,7 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
                 best_ax[i, a, x] = _NO
     for i in range(n_layers - 1, -1, -1):
         kind = E.FIRST_NATURAL + i
-        c = hand[kind]
-        base_n = pending[kind, E.NATURALS]
-        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
-        top = 1 if kind == pile_kind else 0
-        dead = is_dead(melds, kind)
+        c, base_n, base_w, top, dead = _rank_inputs(hand, pending, melds, pile_kind, kind)
         row = i * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             for idx in range(nlist[i]):  # every state stays as it is (the forward pass)
