@@ -220,7 +220,7 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
                 )
             ),
             "margin": own_score - opp_score,
-            "min_meld": int(opening_min(own_score)),
+            "min_meld": int(opening_min(game.rules, own_score, game.hand_number)),
         }
     )
     snap.cards = cards
@@ -357,13 +357,17 @@ def scored(snap: Snapshot, exp: Experiment, i: int) -> Snapshot:
     if not exp.scores:
         return snap
     from sim.legality import opening_min
+    from sim.ruleset import DEFAULT_RULESET
 
     team = snap["team"]
     mine, theirs = exp.scores[i % len(exp.scores)]
     scores = (mine, theirs) if team == 0 else (theirs, mine)
     out = Snapshot({k: v for k, v in snap.items() if k != "position"})
     out.cards = (*snap.cards[:2], scores, *snap.cards[3:])
-    out["margin"], out["min_meld"] = mine - theirs, int(opening_min(mine))
+    out["margin"], out["min_meld"] = (
+        mine - theirs,
+        int(opening_min(DEFAULT_RULESET.to_array(), mine)),
+    )
     return out
 
 

@@ -100,16 +100,15 @@ def dealt_odds(
         rows.append(row)
     out = pd.DataFrame(rows)
     iv.label(out, iv.statement(iv.WILSON, confidence))
-    out.attrs["model"] = _odds_model()
+    out.attrs["model"] = _odds_model(ruleset)
     return out
 
 
-def _odds_model() -> str:
-    try:
-        from sim.odds import MODEL
-    except ImportError:  # pragma: no cover - the exact-odds module is another issue's
-        return "ODDS-1 (see docs/rules.md)"
-    return MODEL
+def _odds_model(ruleset=None) -> str:
+    """ODDS-1's model statement for the special-hand list in force."""
+    from sim.odds import model_statement
+
+    return model_statement(ruleset)
 
 
 def special_frequency(

@@ -376,7 +376,11 @@ class Session:
             t = (own + i) % E.N_TEAMS
             seats = f"you + P{(s + 2) % 4}" if i == 0 else f"P{(s + 1) % 4} + P{(s + 3) % 4}"
             score = int(obs[E.OB_SCORES + i])
-            opened = "opened" if obs[E.OB_OPENED + i] else f"not opened, needs {opening_min(score)}"
+            opened = (
+                "opened"
+                if obs[E.OB_OPENED + i]
+                else f"not opened, needs {opening_min(g.rules, score, g.hand_number)}"
+            )
             red, black = (int(x) for x in obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
             lines.append(
                 f"team {t} ({seats}): score {score:,}; {opened} (OPEN-1); "

@@ -1,6 +1,7 @@
 """``canasta odds``: the odds of being dealt a special hand (ODDS-1).
 
-``--exact`` (the default) counts them exactly under the model ``sim.odds.MODEL``; ``-n DEALS``
+``--exact`` (the default) counts them exactly under the model ``sim.odds.model_statement``
+(the list in force); ``-n DEALS``
 samples real deals with the compiled sampler (``sim.sampler``) and prints each estimate with its
 95% Wilson interval beside the exact value. JSON rows are ``{hand: {field: value}}``: the exact
 fields, plus hits, deals, estimate, ci_low, ci_high when sampling.
@@ -15,8 +16,9 @@ from canasta import _options
 
 HELP = "odds of being dealt a special hand (ODDS-1): exact, or sampled with -n"
 DESCRIPTION = """
-Odds that the first player's dealt hand is a special hand (Straight, Pairs, Pairs with
-twos-sevens-aces, Garbage) or any of them, under the ODDS-1 model, computed exactly by counting.
+Odds that the first player's dealt hand is a special hand of the list in force (--rules; the
+tournament list by default: Straight, Pairs, Pairs with twos-sevens-aces, Garbage) or any of
+them, under the ODDS-1 model, computed exactly by counting.
 """  # argparse reflows it
 
 
@@ -69,7 +71,7 @@ def format_table(rows: dict[str, dict], model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from sim.errors import CanastaError
-    from sim.odds import MODEL
+    from sim.odds import model_statement
     from sim.ruleset import as_ruleset
     from sim.validate import check_jobs, check_seed
 
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows))
     else:
-        print(format_table(rows, MODEL))
+        print(format_table(rows, model_statement(ruleset)))
         print(f"Ruleset: {ruleset.label}")
         if ruleset.special_hands == "none":
             print("(SPECIAL-7: special hands are off in this ruleset, so every odds is 0)")
@@ -133,6 +135,6 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
             rows[name].update(row)
         print(json.dumps(rows))
     else:
-        print(format_sampled(result))
+        print(format_sampled(result, ruleset=ruleset))
         print(f"Ruleset: {ruleset.label}")
     return 0

@@ -48,7 +48,8 @@ def transcript(game, policies) -> list[str]:
 
     header = (
         f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2) {policies[0]}; "
-        f"team 1 (seats 1, 3) {policies[1]}; seat {game.first_player} plays first (DEAL-1)"
+        f"team 1 (seats 1, 3) {policies[1]}; seat {game.first_player} plays first (DEAL-1); "
+        f"ruleset: {game.ruleset.label}"
     )
     return hand_lines(game, header)
 
@@ -59,7 +60,7 @@ def run(args) -> int:
     from sim.api import resolve_policies
     from sim.engine.game import Game
     from sim.errors import CanastaError
-    from sim.ruleset import Ruleset
+    from sim.ruleset import as_ruleset
     from sim.validate import check_hand_id, check_seat, check_seed, parse_scores
 
     # every number is range-checked before it reaches a kernel (sim.validate)
@@ -71,7 +72,7 @@ def run(args) -> int:
     # --human's flags, checked with or without it (before the first line is read)
     args.seat = check_seat(args.seat, "--seat")
     args.partner, args.opponents = (r[2] for r in resolve_policies([args.partner, args.opponents]))
-    rules = Ruleset.from_toml(args.rules) if args.rules is not None else None
+    rules = as_ruleset(args.rules)  # a file, or a shipped file's or preset's name (cla)
     record = Path(args.record) if args.record else None
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
         raise CanastaError(f"--record {args.record}: not a file in an existing directory")

@@ -28,6 +28,14 @@ KEYS = {
     "garbage_award": ("SPECIAL-6", "award of Garbage in the tournament list"),
     "special_hands": ("SPECIAL-7", "the special-hand list in force"),
     "target": ("GAME-1", "the score that wins a game"),
+    "opening_minimum": (
+        "OPEN-1",
+        "the opening minimum by the team's 'score', or by the 'hand' number in the game",
+    ),
+    "opening_natural": (
+        "OPEN-2",
+        "the opening must include a natural meld of 3+ (false: a wild meld may stand in)",
+    ),
 }
 
 

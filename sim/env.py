@@ -242,6 +242,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
                 rules=self.ruleset,
                 first_player=(self.episode + k) % E.N_PLAYERS,
                 scores=tuple(self.totals),
+                hand_number=k + 1,  # OPEN-1: hand k + 1 of the game
             )
         else:
             self.game = Game(

@@ -23,19 +23,69 @@ import itertools
 from fractions import Fraction
 from math import comb, prod
 
+__all__ = [
+    "MODEL",
+    "NAMES",
+    "Deck",
+    "catalogue_odds",
+    "deck_odds",
+    "exact_odds",
+    "garbage_vectors",
+    "hand_vectors",
+    "model_statement",
+    "pairs_twos_sevens_aces_vectors",
+    "pairs_vectors",
+    "straight_overlap",
+    "straight_vectors",
+    "three_among_first",
+    "vector_probability",
+]
+
 #: names of the exact odds, in report order
 NAMES = ("straight", "pairs", "pairs_twos_sevens_aces", "garbage", "any")
 
-MODEL = (
+_DEALT = (
     "ODDS-1 model: the dealt hand is that of the player who plays first, the 14 cards held "
     "after the first stock draw of the first turn with every three laid down and replaced. "
-    "Pairs, Pairs with twos-sevens-aces and Garbage: a uniformly random 14 of the 100 "
+)
+_LATER = (
+    "Exact values by counting; the odds of making a special hand later in play are measured "
+    "by simulation only."
+)
+#: the model statement under the tournament list (the default; ``model_statement`` for any)
+MODEL = (
+    _DEALT + "Pairs, Pairs with twos-sevens-aces and Garbage: a uniformly random 14 of the 100 "
     "non-three cards. Straight: at least one three among the player's first 14 cards "
     "(dealt, then stock) and the first 13 non-three cards received are one each of "
     "A, 2, 4..K and a joker (the kept three completes it, DEAL-5). 'Any' is the union of "
-    "these events in one deal. Exact values by counting; the odds of making a special hand "
-    "later in play are measured by simulation only."
+    "these events in one deal. " + _LATER
 )
+
+
+def model_statement(ruleset=None) -> str:
+    """ODDS-1: the model statement for the special-hand list in force (SPECIAL-7..9): the
+    tournament list's ``MODEL``, or the same model in words naming the list's hands, those
+    with a three (a Straight's model) apart."""
+    from sim.ruleset import as_ruleset
+
+    rules = as_ruleset(ruleset)
+    hands = rules.catalogue
+    if not hands:
+        return _DEALT + "Special hands are off (SPECIAL-7 'none'): every odds is 0. " + _LATER
+    if rules.special_hands == "tournament":
+        return MODEL
+    three = [h.name for h in hands if any(g.kind == "three" for g in h.groups)]
+    plain = [h.name for h in hands if h.name not in three]
+    text = _DEALT + f"Special-hand list: {rules.list_name} ({len(hands)} hands). "
+    if plain:
+        text += f"{', '.join(plain)}: a uniformly random 14 of the 100 non-three cards. "
+    if three:
+        text += (
+            f"{', '.join(three)}: at least one three among the player's first 14 cards (dealt, "
+            "then stock) and the first 13 non-three cards received complete the hand (the kept "
+            "three completes it, DEAL-5). "
+        )
+    return text + "'Any' is the union of these events in one deal, overlaps counted. " + _LATER
 
 
 @dataclasses.dataclass(frozen=True)

@@ -180,6 +180,7 @@ def redeal(game):
         first_player=game.first_player,
         scores=game.start_scores,
         deck=game.deck.tolist(),
+        hand_number=game.hand_number,
     )
 
 
@@ -401,6 +402,7 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
                 first_player=h.get("first_player"),
                 scores=scores,
                 deck=_deck(h.get("deck"), where),
+                hand_number=i,  # OPEN-1: hand i of the game
             )
         except RecordError:
             raise
@@ -466,4 +468,5 @@ def game_hand(seed: int, game: int, k: int, totals: Sequence[int], rules=None):
         rules=rules,
         first_player=(game + k) % E.N_PLAYERS,
         scores=tuple(int(x) for x in totals),
+        hand_number=k + 1,  # OPEN-1
     )

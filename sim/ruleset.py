@@ -18,9 +18,12 @@ import numpy as np
 from sim import catalogue as C
 from sim.encoding import (
     N_RS,
+    OPENING_MINIMUM_MODES,
     RS_ALLOW_LONG_MELD_GOING_OUT,
     RS_GARBAGE_AWARD,
     RS_MAX_WILDS_MIXED,
+    RS_OPENING_MINIMUM,
+    RS_OPENING_WILD,
     RS_RULE_OF_FIVE,
     RS_SPECIAL_HANDS,
     RS_TARGET,
@@ -28,6 +31,15 @@ from sim.encoding import (
     SPECIAL_HANDS_MODES,
 )
 from sim.errors import CanastaError
+
+__all__ = [
+    "DEFAULT",
+    "DEFAULT_RULESET",
+    "RULESETS_DIR",
+    "Ruleset",
+    "as_ruleset",
+    "shipped_rulesets",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +54,12 @@ class Ruleset:
     #: SPECIAL-7: 'tournament', 'cla', 'none', or a list of hands written out (SPECIAL-9)
     special_hands: str | tuple = "tournament"
     target: int = 8500  #: GAME-1
+    #: OPEN-1: the opening minimum by the team's 'score' (the rulebook) or by the 'hand'
+    #: number in the game (125, 155, then 180: timed tournament play)
+    opening_minimum: str = "score"
+    #: OPEN-2: the opening must include a natural meld of 3+ (false: a wild meld of 3+ wild
+    #: cards may stand in for it, the wild opening house rule)
+    opening_natural: bool = True
     #: what the ruleset is called (a file's top-level ``name``); printed, never compared
     name: str = dataclasses.field(default="", compare=False)
 
@@ -66,6 +84,11 @@ class Ruleset:
                 raise CanastaError(f"ruleset key {key!r}: must not be negative")
         if self.target <= 0:
             raise CanastaError(f"ruleset key 'target': must be positive, got {self.target}")
+        if self.opening_minimum not in OPENING_MINIMUM_MODES:
+            raise CanastaError(
+                "ruleset key 'opening_minimum': expected one of "
+                f"{', '.join(OPENING_MINIMUM_MODES)}, got {self.opening_minimum!r}"
+            )
         if not isinstance(self.name, str):
             raise CanastaError(f"ruleset key 'name': expected a string, got {self.name!r}")
         if isinstance(self.special_hands, str):
@@ -171,6 +194,8 @@ class Ruleset:
         mode = self.special_hands if isinstance(self.special_hands, str) else "list"
         arr[RS_SPECIAL_HANDS] = SPECIAL_HANDS_MODES.index(mode)
         arr[RS_TARGET] = self.target
+        arr[RS_OPENING_MINIMUM] = OPENING_MINIMUM_MODES.index(self.opening_minimum)
+        arr[RS_OPENING_WILD] = int(not self.opening_natural)
         C.encode(self.catalogue, arr)  # SPECIAL-7..9 the list in force
         return arr
 
@@ -178,8 +203,20 @@ class Ruleset:
 DEFAULT_RULESET = DEFAULT = Ruleset()
 
 
+#: the shipped ruleset files: package data (``sim/rulesets/*.toml``, in a wheel as in a clone;
+#: a clone's ``rules/`` links to the same files)
+RULESETS_DIR = Path(__file__).with_name("rulesets")
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """The shipped ruleset files by name (file stem): ``cla``, ``club-example``,
+    ``tournament``, found in the installed package."""
+    return {p.stem: p for p in sorted(RULESETS_DIR.glob("*.toml"))}
+
+
 def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Ruleset:
-    """Accept a Ruleset, a dict of overrides, a TOML path, or None (defaults)."""
+    """Accept a Ruleset, a dict of overrides, a TOML path, a preset's name or a shipped
+    file's name (``cla``, ``club-example``), or None (defaults)."""
     if rules is None:
         return DEFAULT_RULESET
     if isinstance(rules, Ruleset):
@@ -189,19 +226,22 @@ def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Rulese
     if isinstance(rules, str | Path):
         path = Path(rules)
         if not path.exists():
-            preset = _shipped_preset(path)
-            if preset is not None:  # SPECIAL-7: a preset's name, or its file in rules/
-                return Ruleset(special_hands=preset, name=preset)
+            shipped = _shipped_file(path)
+            if shipped is not None:  # SPECIAL-7: a shipped file's name, or rules/NAME.toml
+                return Ruleset.from_toml(shipped)
+            if path.as_posix() in C.PRESETS:  # a preset's name ('none' has no file)
+                return Ruleset(special_hands=path.as_posix(), name=path.as_posix())
         return Ruleset.from_toml(rules)
     raise CanastaError(f"bad ruleset {rules!r}: expected a Ruleset, a dict or a TOML path")
 
 
-def _shipped_preset(path: Path) -> str | None:
-    """The preset a missing path names: 'cla', or 'rules/cla.toml' outside a clone (an
-    installed package; the shipped files write out exactly the presets, tests/test_catalogue.py)."""
+def _shipped_file(path: Path) -> Path | None:
+    """The shipped file a missing path names: ``cla``, ``cla.toml`` or ``rules/cla.toml``
+    (outside a clone: an installed package, or another working directory)."""
+    files = shipped_rulesets()
     text = path.as_posix()
-    if text in C.PRESETS:
-        return text
-    if path.suffix == ".toml" and path.stem in C.PRESETS and path.parent.name in ("rules", ""):
-        return path.stem
+    if text in files:
+        return files[text]
+    if path.suffix == ".toml" and path.stem in files and path.parent.name in ("rules", ""):
+        return files[path.stem]
     return None

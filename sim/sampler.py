@@ -444,18 +444,19 @@ class SampledOdds:
         return format_sampled(self)
 
 
-def format_sampled(result: SampledOdds, model: bool = True) -> str:
+def format_sampled(result: SampledOdds, model: bool = True, ruleset=None) -> str:
     """Text table of sampled odds: hits, estimate, 95% Wilson interval, relative SE, the exact
-    value and 1-in-N, led by the ODDS-1 model statement (``sim.odds.MODEL``) if ``model``."""
+    value and 1-in-N, led by the ODDS-1 model statement of the list in force under
+    ``ruleset`` (``sim.odds.model_statement``) if ``model``."""
     import textwrap
 
     rows = result.rows()
     width = max(len(n) for n in rows)
     lines = []
     if model:
-        from sim.odds import MODEL
+        from sim.odds import model_statement
 
-        lines += [*textwrap.wrap(MODEL, 92), ""]
+        lines += [*textwrap.wrap(model_statement(ruleset), 92), ""]
     lines += [
         f"Sampled {result.deals:,} real deals (seed {result.seed}, {result.kernel} kernel, "
         f"{result.rounds} round{'s' if result.rounds > 1 else ''}); 95% Wilson score intervals.",

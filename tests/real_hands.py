@@ -15,10 +15,12 @@ RULES = [
 RULE_IDS = ["tournament", "wilds3", "long"]
 
 
-def games(pair, seed, hand_ids, rules):
-    """(game, observation) at every policy decision of the hands, the policies then acting."""
+def games(pair, seed, hand_ids, rules, hand_number=None):
+    """(game, observation) at every policy decision of the hands, the policies then acting;
+    ``hand_number(hand_id)``: the hand's number in its game (OPEN-1; default 1)."""
     for hand_id in hand_ids:
-        g = Game(seed=seed, hand_id=hand_id, rules=rules)
+        number = 1 if hand_number is None else hand_number(hand_id)
+        g = Game(seed=seed, hand_id=hand_id, rules=rules, hand_number=number)
         while not g.is_over:
             obs = g.observation()
             a = int(forced_action(obs))

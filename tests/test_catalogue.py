@@ -95,7 +95,7 @@ def test_special_9_impossible_lists_refused_in_one_line_naming_the_key(value, ke
 
 @pytest.mark.parametrize("name", ["tournament", "cla"])
 def test_special_7_preset_files_write_out_the_presets(name):
-    """SPECIAL-7: rules/<preset>.toml writes out the preset list exactly."""
+    """SPECIAL-7: the shipped <preset>.toml writes out the preset list exactly."""
     data = tomllib.loads((ROOT / "rules" / f"{name}.toml").read_text())
     assert catalogue_from(data["special_hands"]) == tuple(
         h.__class__(h.name, h.groups, h.award, h.wins_game, h.max_wild_groups)
@@ -128,3 +128,44 @@ def test_special_9_bad_list_in_a_ruleset_is_one_line_naming_the_key():
 
 
 PAIRS = {"name": "p", "award": 1, "groups": [{"size": 2}] * 7}
+
+
+def test_special_7_shipped_files_are_package_data_and_rules_links_to_them(tmp_path, monkeypatch):
+    """SPECIAL-7: the shipped ruleset files live in the package (sim/rulesets/*.toml); a
+    clone's rules/ names the same files; outside a clone ``rules/cla.toml``, ``cla.toml`` and
+    ``club-example`` load the package's files."""
+    from sim.ruleset import RULESETS_DIR, as_ruleset, shipped_rulesets
+
+    files = shipped_rulesets()
+    assert sorted(files) == ["cla", "club-example", "tournament"]
+    assert all(p.parent == RULESETS_DIR for p in files.values())
+    for name, path in files.items():
+        assert (ROOT / "rules" / f"{name}.toml").resolve() == path.resolve()
+    monkeypatch.chdir(tmp_path)  # no rules/ here: the package's files
+    assert as_ruleset("rules/cla.toml") == as_ruleset(files["cla"]) == Ruleset(special_hands="cla")
+    assert as_ruleset("cla.toml").name == "cla"
+    assert as_ruleset("club-example").label == "Example club"
+    assert as_ruleset("none") == Ruleset(special_hands="none")
+    with pytest.raises(CanastaError, match="not found"):
+        as_ruleset("rules/house.toml")
+
+
+@pytest.mark.slow
+def test_special_7_shipped_files_are_in_the_wheel(tmp_path):
+    """SPECIAL-7: a wheel built from the tree holds the shipped ruleset files (a zipfile
+    listing, nothing installed; ~15 s: pip builds in an isolated environment)."""
+    import glob
+    import subprocess
+    import sys
+    import zipfile
+
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", str(ROOT), "-w", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    (wheel,) = glob.glob(str(tmp_path / "canasta_sim-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {f"sim/rulesets/{n}.toml" for n in ("cla", "club-example", "tournament")} <= names

@@ -70,3 +70,42 @@ def test_help_and_usage_errors_are_one_line(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error" in err
+
+
+@pytest.mark.parametrize(
+    ("rules", "cards", "code", "needle"),
+    [
+        ("cla", "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 8C", 0, "zip_code (SPECIAL-8"),
+        (None, "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 8C", 1, "SPECIAL-6"),  # tournament
+        ("cla", "KH KS QH QS JH JS 10H 10S 9H 9S 8H 8S 6D 6C", 0, "pairs (SPECIAL-8"),
+        ("cla", "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 7C", 1, "SPECIAL-9"),
+        ("cla", "KH KS QH QS JH JS 10H 10S 9H 9S 8H 8S 6D 3C", 1, "SPECIAL-2"),
+        ("none", "KH KS QH QS JH JS 10H 10S 9H 9S 8H 8S 6D 6C", 1, "SPECIAL-7"),
+    ],
+)
+def test_special_1_8_check_meld_judges_14_cards_as_a_declaration(
+    rules, cards, code, needle, capsys
+):
+    """SPECIAL-1/2/7/8/9 through check-meld: fourteen cards are a special hand declared under
+    the list in force (--rules cla: a Zip Code, Pairs; refusals name their rule)."""
+    argv = ["check-meld", *cards.split(), *(["--rules", rules] if rules else [])]
+    assert main(argv) == code
+    out = capsys.readouterr().out
+    assert needle in out and len(out.strip().splitlines()) == 1
+    if code == 0:
+        assert "2,500 (SCORE-8)" in out
+
+
+def test_special_8_play_declares_a_cla_hand_under_rules_cla(capsys):
+    """SPECIAL-8, SCORE-8 through canasta play --rules cla: special_chaser declares a Zip Code
+    in hand 62 of seed 32 (found by simulation), scored 2,500; the transcript names the
+    ruleset; under the tournament list the same deal declares nothing."""
+    argv = ["play", "--seed", "32", "--hand", "62", "--policies", "special_chaser,special_chaser"]
+    assert main([*argv, "--rules", "cla"]) == 0
+    out = capsys.readouterr().out
+    assert "ruleset: cla" in out.splitlines()[0]
+    assert "declared a special hand: zip_code" in out
+    assert any(line.split()[:2] == ["special_hand", "2500"] for line in out.splitlines())
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "declared a special hand" not in out and "ruleset: special hands tournament" in out

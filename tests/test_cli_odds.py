@@ -102,3 +102,20 @@ def test_odds_sampled_bad_input_is_one_line(capsys):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert err.startswith("canasta: error:") and err.count("\n") == 1, err
+
+
+def test_odds_1_model_sentence_describes_the_list_in_force(capsys):
+    """ODDS-1: under the cla list the model names that list and its hands (a three's hand,
+    the Straight, apart), not the tournament's; the tournament keeps MODEL."""
+    import textwrap
+
+    from sim.catalogue import CLA
+    from sim.odds import model_statement
+
+    text = model_statement("cla")
+    assert "Special-hand list: cla (11 hands)" in text and "twos-sevens-aces" not in text
+    assert all(h.name in text for h in CLA)
+    assert model_statement(None) == MODEL and "off" in model_statement("none")
+    assert main(["odds", "--rules", "cla"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert " ".join(textwrap.wrap(text, 92)) in out and "twos-sevens-aces" not in out

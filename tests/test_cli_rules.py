@@ -105,3 +105,29 @@ def test_score_8_cla_award_with_rules_file(capsys, tmp_path):
     assert got["ruleset"] == "cla" and got["teams"][0]["breakdown"]["special_hand"] == 2500
     code, _, err = run(capsys, "score", str(path), "--format", "json")
     assert code == 2 and "SPECIAL-" in err  # the tournament list has no Zip Code
+
+
+def test_open_1_open_2_variants_shown_validated_and_recorded(capsys, tmp_path):
+    """OPEN-1/OPEN-2 house variants: ``canasta rules`` shows both keys with their rule IDs; a
+    bad value is refused in one line naming the key; the keys are written to records."""
+    from sim.engine.game import Game
+    from sim.errors import CanastaError
+    from sim.ruleset import Ruleset
+
+    f = tmp_path / "house.toml"
+    f.write_text('name = "house"\nopening_minimum = "hand"\nopening_natural = false\n')
+    code, out, _ = run(capsys, "rules", str(f), "--format", "json")
+    info = json.loads(out)
+    assert code == 0 and sorted(info["changed"]) == ["opening_minimum", "opening_natural"]
+    assert info["keys"]["opening_minimum"]["rule"] == "OPEN-1"
+    assert info["keys"]["opening_natural"]["rule"] == "OPEN-2"
+    for bad, key in [({"opening_minimum": "turn"}, "opening_minimum"),
+                     ({"opening_natural": "no"}, "opening_natural")]:  # fmt: skip
+        with pytest.raises(CanastaError, match=f"ruleset key '{key}'"):
+            Ruleset.from_dict(bad)
+    f.write_text('opening_minimum = "hands"\n')
+    code, _, err = run(capsys, "rules", str(f))
+    assert code != 0 and "opening_minimum" in err and len(err.strip().splitlines()) == 1
+    rec = Game(seed=1, rules={"opening_natural": False}).record()
+    assert rec["ruleset"]["opening_natural"] is False
+    assert rec["ruleset"]["opening_minimum"] == "score"

@@ -62,6 +62,7 @@ EXPECTED = {
     "R_SPECIAL_NOT_GARBAGE": (("SPECIAL-6",), "not Garbage"),
     "R_SPECIALS_OFF": (("SPECIAL-7",), "off"),
     "R_SPECIAL_NOT_IN_LIST": (("SPECIAL-9",), "no special hand of the list in force"),
+    "R_OPEN_NO_BASE_MELD": (("OPEN-2",), "a natural meld or a wild meld of 3+ cards from hand"),
     "R_TOO_MANY_COPIES": (("CARD-1",), "copies"),
     "R_EMPTY_MELD": (("MELD-1",), "nothing to meld"),
     "R_MELD_LEAVES_NO_DISCARD": (("OUT-2",), "without a card to discard"),
@@ -121,9 +122,10 @@ def _comment_rules(comment: str) -> set[str]:
 
 
 def test_reason_constants_comments_agree_with_explain():
-    """The comment beside each R_* constant in sim/encoding.py names the rule explain() gives
-    (the two are written apart, so a row of REASONS out of step with the codes shows)."""
-    src = (ROOT / "sim" / "encoding.py").read_text(encoding="utf-8")
+    """The comment beside each R_* constant in sim/reasons.py (re-exported by sim.encoding)
+    names the rule explain() gives (the two are written apart, so a row of REASONS out of step
+    with the codes shows)."""
+    src = (ROOT / "sim" / "reasons.py").read_text(encoding="utf-8")
     found = dict(re.findall(r"^(R_[A-Z0-9_]+) = [^#\n]+#:\s*(.*)$", src, re.M))
     assert set(found) == set(CODES)
     for name, comment in found.items():

@@ -137,7 +137,7 @@ def test_meld_10_canastas_are_seven_card_melds():
 
 # --- OPEN -------------------------------------------------------------------------------
 def test_open_1_minimum_by_team_score():
-    assert [opening_min(s) for s in (-500, 0, 2995, 3000, 4995, 5000, 9000)] == [
+    assert [opening_min(RULES, s) for s in (-500, 0, 2995, 3000, 4995, 5000, 9000)] == [
         125,
         125,
         125,
@@ -148,7 +148,7 @@ def test_open_1_minimum_by_team_score():
     ]
 
 
-def opening_check(from_hand_rows, pile_kind=-1, min_count=125):
+def opening_check(from_hand_rows, pile_kind=-1, min_count=125, wild_ok=0):
     from_hand = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     for slot, row in from_hand_rows.items():
         from_hand[slot] = row
@@ -156,7 +156,7 @@ def opening_check(from_hand_rows, pile_kind=-1, min_count=125):
     melds[0] = from_hand
     if pile_kind >= 0:
         melds[0, pile_kind, 0] += 1
-    return opening_reason(from_hand, melds, 0, pile_kind, min_count)
+    return opening_reason(from_hand, melds, 0, pile_kind, min_count, wild_ok)
 
 
 def test_open_1_several_melds_add_up_to_the_minimum():
@@ -164,6 +164,84 @@ def test_open_1_several_melds_add_up_to_the_minimum():
     assert from_hand_count(np.array([rows.get(s, (0, 0, 0)) for s in range(15)])) == 150
     assert opening_check(rows) == E.R_OK
     assert opening_check(rows, min_count=155) == E.R_OPEN_MINIMUM
+
+
+BY_HAND = Ruleset(opening_minimum="hand").to_array()
+WILD_OPENING = Ruleset(opening_natural=False).to_array()
+
+
+def test_open_1_variant_minimum_by_hand_number():
+    """OPEN-1 variant opening_minimum = "hand": 125, 155, then 180 by the hand's number in the
+    game, whatever the score; under the default the hand's number changes nothing."""
+    for score in (-500, 0, 4000, 9000):
+        assert [opening_min(BY_HAND, score, n) for n in (1, 2, 3, 4, 9)] == [
+            125,
+            155,
+            180,
+            180,
+            180,
+        ]
+        assert {opening_min(RULES, score, n) for n in (1, 2, 3, 9)} == {opening_min(RULES, score)}
+    assert opening_min(BY_HAND, 9000) == 125  # a hand on its own is hand 1 (docs/rules.md)
+
+
+def test_open_1_variant_in_the_engine_state_and_observation():
+    """OPEN-1 variant: the deal sets the hand's number (ST_HAND_NUMBER), the observation's
+    minimum follows it for both teams; a record of a later hand replays as that hand."""
+    from sim.engine.game import Game
+
+    for rules, number, scores, want in [
+        ({"opening_minimum": "hand"}, 2, (6000, 0), (155, 155)),
+        ({"opening_minimum": "hand"}, 1, (6000, 0), (125, 125)),
+        ({"opening_minimum": "hand"}, 3, (0, 0), (180, 180)),
+        (None, 3, (6000, 0), (180, 125)),  # the default: by score, the number is ignored
+    ]:
+        g = Game(seed=1, rules=rules, scores=scores, hand_number=number)
+        assert g.state[E.ST_HAND_NUMBER] == number
+        got = tuple(int(g.observation(p)[E.OB_OPEN_MIN]) for p in (0, 1))
+        assert got == want, (rules, number, scores)
+        again = Game.replay(g.to_json())
+        assert int(again.observation(0)[E.OB_OPEN_MIN]) == want[0]
+
+
+def test_open_2_variant_wild_opening():
+    """OPEN-2 variant opening_natural = false: a wild meld of 3+ from hand stands in for the
+    natural meld (three jokers, 150); a mixed meld alone still does not (its own sentence,
+    naming OPEN-2); OPEN-1 and OPEN-4 still hold."""
+    wild = {E.WILD_MELD: (0, 0, 3)}
+    assert opening_check(wild) == E.R_OPEN_NO_NATURAL_MELD
+    assert opening_check(wild, wild_ok=1) == E.R_OK
+    assert opening_check({E.WILD_MELD: (0, 2, 1)}, wild_ok=1) == E.R_OPEN_MINIMUM  # 90 < 125
+    mixed_only = {E.ACE: (2, 1, 1), E.KING: (2, 0, 1)}
+    assert opening_check(mixed_only, wild_ok=1) == E.R_OPEN_NO_BASE_MELD
+    assert E.explain(E.R_OPEN_NO_BASE_MELD).startswith("OPEN-2: ")
+    mixed_canasta = {E.KING: (5, 2, 0), E.WILD_MELD: (0, 1, 2)}  # OPEN-4 still holds
+    assert opening_check(mixed_canasta, wild_ok=1) == E.R_OPEN_MIXED_CANASTA
+
+
+def test_open_2_variant_opening_search_and_bound():
+    """OPEN-2 variant in the opening search, its cheap bound and the refusal: JK JK JK 2 + junk
+    opens with the wild meld (170) only under the variant; A A JK K K 2 (no natural meld, no
+    wild meld of 3 once the mixed melds take the wilds) is refused under OPEN-2 either way."""
+    from sim.legality import opening_count_bound
+
+    none = np.zeros((E.N_KINDS, 3), np.int64)
+    plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
+    hand = hand_of("JK JK JK 2C 9H 4C 8D")
+    assert opening_search_alloc(hand, none, EMPTY, -1, 0, RULES, plan) == -1
+    assert opening_count_bound(hand, none, EMPTY, RULES) == -1
+    assert opening_search_alloc(hand, none, EMPTY, -1, 0, WILD_OPENING, plan) == 170
+    assert plan[E.WILD_MELD, E.JOKERS] == 3 and plan[E.WILD_MELD, E.TWOS] == 1
+    assert opening_count_bound(hand, none, EMPTY, WILD_OPENING) >= 170
+    assert opening_refusal(hand, none, EMPTY, 0, -1, 0, WILD_OPENING, 125, False) == E.R_OK
+    assert opening_refusal(hand, none, EMPTY, 0, -1, 0, RULES, 125, False) == (
+        E.R_OPEN_NO_NATURAL_MELD
+    )
+    hand = hand_of("AH AS JK KH KD 2C 9H 4C")
+    assert opening_search_alloc(hand, none, EMPTY, -1, 0, WILD_OPENING, plan) == -1
+    assert opening_refusal(hand, none, EMPTY, 0, -1, 0, WILD_OPENING, 125, False) == (
+        E.R_OPEN_NO_BASE_MELD
+    )
 
 
 def test_open_2_needs_a_natural_meld_of_three():

@@ -1,7 +1,8 @@
 """MELD-1..9, OPEN-1..4, OUT-2, TURN-1, DISCARD-1..3: every shortcut that restates a rule agrees
 with the law it stands beside, at every play decision of real hands (heuristic against random,
-180 hands under the tournament rules and two variants: MELD-4 with 3 wilds, MELD-2's long meld
-going out). One parametrised test; each shortcut has a checker that counts, at one decision,
+60 hands under the tournament rules and each variant: MELD-4 with 3 wilds, MELD-2's long meld
+going out, OPEN-1 by the hand's number (hands 1, 2, 3 of a game in turn), OPEN-2's wild
+opening). One parametrised test; each shortcut has a checker that counts, at one decision,
 the cases it decides (``used``) and those where it contradicts the law (``wrong``, must be 0):
 
 - ``meld_counts_refused`` (``sim.legality.melds``): True only where ``meld_reason`` refuses
@@ -34,13 +35,18 @@ from sim.legality import (
 from tests.real_hands import RULE_IDS, RULES, games
 
 HANDS = 60  #: hands per rule variant
+#: the shared variants and the opening's house variants (OPEN-1 by hand number, OPEN-2 wild)
+VARIANTS = [*RULES, {"opening_minimum": "hand"}, {"opening_natural": False}]
+VARIANT_IDS = [*RULE_IDS, "open1-hand", "open2-wild"]
 
 
 @functools.cache
 def _decisions(variant: int):
     """(observations stacked, rules array) at every play decision of the variant's hands."""
     rows, rules = [], None
-    for g, obs in games(("heuristic", "random"), 71, range(HANDS), RULES[variant]):
+    # hand h is hand 1 + h % 3 of its game (OPEN-1 by hand number: 125, 155, 180)
+    pair, number = ("heuristic", "random"), lambda h: 1 + h % 3
+    for g, obs in games(pair, 71, range(HANDS), VARIANTS[variant], number):
         rules = g.rules
         if obs[E.OB_PHASE] == E.PH_PLAY:
             rows.append(obs.copy())
@@ -141,7 +147,7 @@ SHORTCUTS = {
 }
 
 
-@pytest.mark.parametrize("variant", range(len(RULES)), ids=RULE_IDS)
+@pytest.mark.parametrize("variant", range(len(VARIANTS)), ids=VARIANT_IDS)
 @pytest.mark.parametrize("shortcut", list(SHORTCUTS))
 def test_every_shortcut_agrees_with_the_law_on_real_hands(shortcut, variant):
     obs_rows, rules = _decisions(variant)

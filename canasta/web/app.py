@@ -57,8 +57,9 @@ def shipped_rules() -> dict[str, Any]:
         "tournament (default)": Ruleset(),
         "no special hands (SPECIAL-7)": Ruleset(special_hands="none"),
     }
-    root = Path(__file__).resolve().parents[2] / "rules"
-    for path in sorted(root.glob("*.toml")) if root.is_dir() else []:
+    from sim.ruleset import shipped_rulesets
+
+    for path in shipped_rulesets().values():  # package data, installed or in a clone
         try:
             out[f"{path.stem} ({path.name})"] = Ruleset.from_toml(path)
         except CanastaError:

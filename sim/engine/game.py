@@ -105,9 +105,10 @@ class Game:
         first_player: int | None = None,
         scores: Sequence[int] = (0, 0),
         deck: Sequence[int] | None = None,
+        hand_number: int = 1,
     ):
         from sim.engine.play import new_deck
-        from sim.engine.state import deal
+        from sim.engine.state import deal_hand
         from sim.rng import run_key, seed_hand
         from sim.validate import check_hand_id, check_scores, check_seat, check_seed
 
@@ -117,6 +118,12 @@ class Game:
         if first_player is not None:
             first_player = check_seat(first_player, "first_player")
         self.start_scores = check_scores(scores)
+        if isinstance(hand_number, bool) or not isinstance(hand_number, int) or hand_number < 1:
+            raise CanastaError(
+                f"hand_number: expected a whole number 1 or more, got {hand_number!r}"
+            )
+        #: OPEN-1 the hand's number in its game (a hand played on its own is hand 1)
+        self.hand_number = hand_number
         self.ruleset = as_ruleset(rules)
         self.rules = np.ascontiguousarray(self.ruleset.to_array())
         self.seed = seed
@@ -134,7 +141,9 @@ class Game:
         self._obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
         self._scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
         self.actions: list[int] = []
-        deal(self.state, d, self.first_player, *self.start_scores, self.rules, self.log)
+        deal_hand(
+            self.state, d, self.first_player, *self.start_scores, hand_number, self.rules, self.log
+        )
 
     # --- the state --------------------------------------------------------------------
     @property
@@ -279,7 +288,7 @@ class Game:
     # --- records and replay -----------------------------------------------------------
     def record(self) -> dict[str, Any]:
         """A replayable record of the hand so far (JSON-serialisable)."""
-        return {
+        rec = {
             "format": RECORD_FORMAT,
             "seed": self.seed if isinstance(self.seed, int) else None,
             "hand_id": self.hand_id,
@@ -289,6 +298,9 @@ class Game:
             "deck": self.deck.tolist(),
             "actions": list(self.actions),
         }
+        if self.hand_number != 1:  # OPEN-1: a later hand of a game (absent: hand 1)
+            rec["hand_number"] = self.hand_number
+        return rec
 
     def to_json(self) -> str:
         return json.dumps(self.record())
@@ -321,6 +333,7 @@ class Game:
                 first_player=record["first_player"],
                 scores=record["scores"],
                 deck=record["deck"],
+                hand_number=record.get("hand_number", 1),
             )
         except RuleViolation:
             raise

@@ -11,7 +11,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import copy_words
-from sim.legality import opening_min
+from sim.legality import opening_min_state
 
 
 @njit(cache=True, inline="always")
@@ -23,7 +23,7 @@ def _observe_seat(st, p, obs):
     obs[E.OB_SEAT] = p
     pile_n = st[E.ST_PILE_N]
     obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
-    obs[E.OB_OPEN_MIN] = opening_min(st[E.ST_SCORES + team])
+    obs[E.OB_OPEN_MIN] = opening_min_state(st, team)
     obs[E.OB_KEPT] = st[E.ST_KEPT + p]
     for k in range(E.N_KINDS):
         obs[E.OB_HAND + k] = st[E.ST_HANDS + p * E.N_KINDS + k]
@@ -76,7 +76,8 @@ def observe(st, p, obs):
     obs[E.OB_SEAT] = p
     pile_n = st[E.ST_PILE_N]
     obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
-    obs[E.OB_OPEN_MIN] = opening_min(st[E.ST_SCORES + team])
+    obs[E.OB_OPEN_MIN] = opening_min_state(st, team)
+    copy_words(obs, E.OB_OPEN_RULES, st, E.ST_OPEN_RULES, 3)  # OPEN-1/2 variants in force
     obs[E.OB_KEPT] = st[E.ST_KEPT + p]
     copy_words(obs, E.OB_HAND, st, E.ST_HANDS + p * E.N_KINDS, E.N_KINDS)
     # the hand sizes from the player on, each summed before any is written (sums between

@@ -19,7 +19,7 @@ from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import action_reason, first_legal_action, forced_action, judge_choice
 from sim.engine.observe import observe, observe_after_meld
-from sim.engine.state import apply_action, deal, score_hand, started_col
+from sim.engine.state import apply_action, deal, deal_hand, score_hand, started_col
 from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
 from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
@@ -383,7 +383,7 @@ def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
         while k < E.GAME_HAND_STRIDE:
             seed_hand(key, g * E.GAME_HAND_STRIDE + k, rng)
             new_deck(rng, deck)
-            deal(st, deck, (g + k) % 4, s0, s1, rules, log)
+            deal_hand(st, deck, (g + k) % 4, s0, s1, k + 1, rules, log)  # OPEN-1 hand number
             code = play_hand_loop(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
             )

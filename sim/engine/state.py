@@ -29,7 +29,7 @@ from sim.engine.views import (
     st_threes,
     take_operation,
 )
-from sim.legality import meld_size, opening_min, opening_reason, out_reason
+from sim.legality import meld_size, opening_min_state, opening_reason, out_reason
 from sim.scoring import score_team
 from sim.special import classify_special
 
@@ -67,8 +67,19 @@ def _log(log, event, player, a, b):
 def deal(st, deck, first_player, score0, score1, rules, log):
     """DEAL-1/2: 13 cards to each player from ``deck`` (108 card ids, top of the packet
     first), the rest is the stock (its top is ``deck[-1]``); the pile starts empty. Then the
-    first player's turn begins."""
+    first player's turn begins. The hand is hand 1 of its game (OPEN-1: ``deal_hand``)."""
+    deal_hand(st, deck, first_player, score0, score1, 1, rules, log)
+
+
+@njit(cache=True, _nrt=False)
+def deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
+    """``deal`` for hand ``hand_number`` (1-based) of a game: OPEN-1 under
+    ``opening_minimum = "hand"`` reads it; the opening's rules are copied into the state
+    (``ST_OPEN_RULES``: OPEN-1/2 variants, seen by the players)."""
     clear_state(st)
+    st[E.ST_HAND_NUMBER] = hand_number
+    st[E.ST_OPEN_BY] = rules[E.RS_OPENING_MINIMUM]
+    st[E.ST_OPEN_WILD] = rules[E.RS_OPENING_WILD]
     hands = st_hands(st)
     for p in range(E.N_PLAYERS):
         for i in range(E.HAND_SIZE):
@@ -288,8 +299,9 @@ def apply_action(st, a, rules, log):
             pending = st_pending(st)
             add_operation(pending, slot, nat, two, joker, 1)
             if st_aside_total(st) > 0:
-                mc = opening_min(st[E.ST_SCORES + team])
-                if opening_reason(pending, melds, team, st[E.ST_PILE_KIND], mc) == E.R_OK:
+                mc = opening_min_state(st, team)
+                r = opening_reason(pending, melds, team, st[E.ST_PILE_KIND], mc, st[E.ST_OPEN_WILD])
+                if r == E.R_OK:
                     _join_aside(st, p, log)  # PILE-1/2: the opening stands
     elif kind == E.AT_DECLARE:
         st[E.ST_SPECIAL] = classify_special(hands[p], rules)  # SPECIAL-1: the hand ends

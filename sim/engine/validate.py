@@ -186,7 +186,8 @@ def turn_opening_reason(obs):
     the turn, so they must be a valid opening), else R_OK: the same for every discard."""
     if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
         pending, melds = ob_pending(obs), ob_melds(obs)
-        return opening_reason(pending, melds, opaque(0), obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
+        pk, mc, wild_ok = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN], obs[E.OB_OPEN_WILD]
+        return opening_reason(pending, melds, opaque(0), pk, mc, wild_ok)  # OPEN-2 variant
     return E.R_OK
 
 

@@ -25,6 +25,8 @@ __all__ = [
     "opening_count_bound",
     "opening_meld_reason",
     "opening_min",
+    "opening_min_by",
+    "opening_min_state",
     "opening_reason",
     "opening_refusal",
     "opening_search_bounded",
@@ -33,17 +35,41 @@ __all__ = [
 
 _VALUE = E.KIND_VALUE
 OPEN_THRESHOLDS = (3000, 5000)  #: OPEN-1 score bands
-OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band
+OPEN_MINIMUMS = (125, 155, 180)  #: OPEN-1 minimum count per band (per hand number: 1, 2, 3+)
+_BY_HAND = E.OPENING_MINIMUM_MODES.index("hand")
 
 
 @njit(cache=True, _nrt=False)
-def opening_min(team_score):
-    """OPEN-1: minimum count of the initial meld for a team's cumulative score."""
+def opening_min_by(mode, team_score, hand_number):
+    """OPEN-1, the one place the minimum is computed: by the team's cumulative score (``mode``
+    0, the rulebook), or by the hand's number in the game (``mode`` 1, timed tournament play:
+    hand 1 125, hand 2 155, hand 3+ 180; a number below 1 reads as hand 1). ``mode`` is
+    ``rules[RS_OPENING_MINIMUM]`` (the state's copy ``ST_OPEN_BY``: ``opening_min_state``)."""
+    if mode == _BY_HAND:
+        if hand_number <= 1:
+            return OPEN_MINIMUMS[0]
+        if hand_number == 2:
+            return OPEN_MINIMUMS[1]
+        return OPEN_MINIMUMS[2]
     if team_score < OPEN_THRESHOLDS[0]:
         return OPEN_MINIMUMS[0]
     if team_score < OPEN_THRESHOLDS[1]:
         return OPEN_MINIMUMS[1]
     return OPEN_MINIMUMS[2]
+
+
+@njit(cache=True, _nrt=False)
+def opening_min(rules, team_score, hand_number=1):
+    """OPEN-1: minimum count of the initial meld under ``rules`` (the ruleset array) for a
+    team's cumulative score at the start of the hand and the hand's number in the game."""
+    return opening_min_by(rules[E.RS_OPENING_MINIMUM], team_score, hand_number)
+
+
+@njit(cache=True, _nrt=False)
+def opening_min_state(st, team):
+    """OPEN-1: ``team``'s minimum in the engine state ``st`` (its scores, ``ST_HAND_NUMBER``
+    and the variant the deal copied, ``ST_OPEN_BY``)."""
+    return opening_min_by(st[E.ST_OPEN_BY], st[E.ST_SCORES + team], st[E.ST_HAND_NUMBER])
 
 
 @njit(cache=True, _nrt=False)
@@ -60,12 +86,14 @@ def from_hand_count(from_hand):
 
 
 @njit(cache=True, _nrt=False)
-def opening_reason(from_hand, melds, team, pile_kind, min_count):
+def opening_reason(from_hand, melds, team, pile_kind, min_count, wild_ok=0):
     """OPEN-1,2,4: is this turn's set of melds a valid initial meld?
 
     ``from_hand[slot, col]``: cards melded from hand this turn; ``melds``: the position after;
     ``pile_kind``: kind of the pile's top card melded this turn, or -1 (OPEN-3: it counts for
-    neither the minimum nor the natural meld, and is not in ``from_hand``).
+    neither the minimum nor the natural meld, and is not in ``from_hand``). ``wild_ok``: the
+    wild opening variant (``RS_OPENING_WILD``, the state's ``ST_OPEN_WILD``, the observation's
+    ``OB_OPEN_WILD``): a wild meld of 3+ from hand may stand in for OPEN-2's natural meld.
     """
     if from_hand_count(from_hand) < min_count:
         return E.R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
@@ -74,7 +102,10 @@ def opening_reason(from_hand, melds, team, pile_kind, min_count):
         if from_hand[slot, E.NATURALS] >= E.MIN_MELD and meld_wilds(melds, team, slot) == 0:
             natural = True  # OPEN-2: 3+ naturals from hand, no wild, top card not counted
     if not natural:
-        return E.R_OPEN_NO_NATURAL_MELD
+        if not wild_ok:
+            return E.R_OPEN_NO_NATURAL_MELD
+        if from_hand[E.WILD_MELD, E.TWOS] + from_hand[E.WILD_MELD, E.JOKERS] < E.MIN_MELD:
+            return E.R_OPEN_NO_BASE_MELD  # OPEN-2 wild opening: nor a wild meld of 3+
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
         touched = (
             from_hand[slot, E.NATURALS] + from_hand[slot, E.TWOS] + from_hand[slot, E.JOKERS] > 0
@@ -117,8 +148,8 @@ def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_cou
         got = opening_search(*args, relax, work)
         if got < min_count:
             continue
-        if relax & RELAX_OPEN_2:
-            return E.R_OPEN_NO_NATURAL_MELD  # OPEN-2
+        if relax & RELAX_OPEN_2:  # OPEN-2 (its wild opening variant's sentence)
+            return E.R_OPEN_NO_BASE_MELD if rules[E.RS_OPENING_WILD] else E.R_OPEN_NO_NATURAL_MELD
         if relax & RELAX_OPEN_4:
             return E.R_OPEN_MIXED_CANASTA  # OPEN-4
         return _leave_refusal(hand, pending, melds, team, pile_kind, extra, plan)
@@ -155,7 +186,8 @@ _PAIR_ORDER = np.array(
 @njit(cache=True, _nrt=False)
 def opening_count_bound(hand, pending, melds, rules):
     """A cheap bound, not a rule: no valid opening (OPEN-1/2, MELD-1/4/6/8) from this position
-    counts more than this; -1 if no natural meld of 3+ could be formed. Counted: the pending
+    counts more than this; -1 if no natural meld of 3+ (nor, under the wild opening, a wild
+    meld of 3+) could be formed. Counted: the pending
     melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
     only with a wild card to go with it; wild cards only where some meld could take them."""
     maxw = rules[E.RS_MAX_WILDS_MIXED]
@@ -198,6 +230,8 @@ def opening_count_bound(hand, pending, melds, rules):
     usable = wilds if wild_meld else min(wilds, slots)
     j = min(usable, hand[E.JOKER])  # jokers first: the bound takes the most valuable
     bound += j * E.KIND_VALUE[E.JOKER] + (usable - j) * E.KIND_VALUE[E.TWO]
+    if rules[E.RS_OPENING_WILD] and wild_meld:
+        return bound  # OPEN-2 wild opening: a wild meld of 3+ may stand in
     return bound if natural_meld else -1
 
 

@@ -127,6 +127,38 @@ def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
 
 
 @njit(cache=True, inline="always")
+def _hand_sizes(hand, rules):
+    """What the searches read of the hand and rules: MELD-4's most wild cards in a mixed meld,
+    the jokers, the wild cards and the threes held."""
+    jokers = hand[E.JOKER]
+    return (
+        rules[E.RS_MAX_WILDS_MIXED],
+        jokers,
+        jokers + hand[E.TWO],
+        hand[E.RED_THREE] + hand[E.BLACK_THREE],
+    )
+
+
+@njit(cache=True, inline="always")
+def _rank_inputs(hand, pending, melds, pile_kind, kind):
+    """One natural rank's inputs to a search layer: held, naturals and wilds melded this turn,
+    1 if the pile's top card is of the rank (PILE-1), and whether it is dead (MELD-9: a dead
+    rank stays in hand)."""
+    base_n = pending[kind, E.NATURALS]
+    base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
+    top = 1 if kind == pile_kind else 0
+    return hand[kind], base_n, base_w, top, is_dead(melds, kind)
+
+
+@njit(cache=True, inline="always")
+def _base_meld(f, wm, rules):
+    """OPEN-2: does the opening hold its base meld, a natural meld of 3+ from hand (``f``) or,
+    under the wild opening variant (``RS_OPENING_WILD``), a wild meld of ``wm`` >= 3 cards
+    (all from hand: a team that has not opened has no wild meld before this turn)?"""
+    return f == 1 or (rules[E.RS_OPENING_WILD] != 0 and wm >= E.MIN_MELD)
+
+
+@njit(cache=True, inline="always")
 def _pending_wild_points(pending):
     """OPEN-1: the points of the wild cards already melded this turn (the search's count
     includes them whatever it plans)."""
@@ -233,10 +265,7 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     the states reached are visited, in increasing order (as a scan of every state would),
     so ties resolve the same way and the plan is that of the full table.
     """
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    jokers = hand[E.JOKER]
-    wilds = hand[E.JOKER] + hand[E.TWO]
-    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    maxw, jokers, wilds, threes = _hand_sizes(hand, rules)
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
     n_choices = _choice_words(hand, rules)
@@ -258,11 +287,7 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     n_cur = 1
     for i in range(n_layers):
         kind = E.FIRST_NATURAL + i
-        c = hand[kind]
-        base_n = pending[kind, E.NATURALS]
-        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
-        top = 1 if kind == pile_kind else 0
-        dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
+        c, base_n, base_w, top, dead = _rank_inputs(hand, pending, melds, pile_kind, kind)
         row = (i + 1) * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             # nothing of this rank in hand, melded this turn or on the pile: the only choice
@@ -300,12 +325,15 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
     pending_wilds = _pending_wild_points(pending)
     best, best_s, best_q = _NO, -1, 0
+    wild_ok = rules[E.RS_OPENING_WILD] != 0 or (relax & RELAX_OPEN_2) != 0
     for idx in range(n_cur):
         s = cur_list[idx]
         p, f, left, cc, bad = _decode(s)
-        if f == 0 and not relax & RELAX_OPEN_2:
+        if f == 0 and not wild_ok:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
+            if f == 0 and not relax & RELAX_OPEN_2 and not _base_meld(f, base_wm + q, rules):
+                continue  # OPEN-2 wild opening: the wild meld of 3+ stands in
             if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
                 continue
             value = cur_val[s] + pending_wilds + _wild_points(p + q, jokers)
@@ -347,10 +375,7 @@ def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonu
     a count here of at least the minimum proves the opening can be completed without
     searching (the engine checks a policy's plan this way, ``sim.engine.judge.check_action``;
     tested against the search at every opening-turn operation of real hands)."""
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    jokers = hand[E.JOKER]
-    wilds = hand[E.JOKER] + hand[E.TWO]
-    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    maxw, jokers, wilds, threes = _hand_sizes(hand, rules)
     p, f, left, cc, bad = 0, 0, 0, 0, 0
     value = 0
     for i in range(_N_LAYERS):
@@ -375,14 +400,14 @@ def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonu
             return -1
         value += (base_n + a) * _VALUE[kind]
         p, f, left, cc, bad = _decode(ns)
-    if f == 0:
-        return -1  # OPEN-2
     q = path[E.WILD_MELD, E.TWOS] + path[E.WILD_MELD, E.JOKERS]
     if path[E.WILD_MELD, E.TWOS] < 0 or path[E.WILD_MELD, E.JOKERS] < 0 or not 0 <= q <= wilds - p:
         return -1
     if path[E.WILD_MELD, E.NATURALS] != 0:
         return -1  # the wild meld takes no natural (MELD-1)
     base_wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
+    if not _base_meld(f, base_wm + q, rules):
+        return -1  # OPEN-2
     if not _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, 0):
         return -1
     return value + _pending_wild_points(pending) + _wild_points(p + q, jokers)
@@ -430,10 +455,7 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
     the wild meld is started then, whatever ``w``). ``work``: int64 of at least (2 x layers +
     4) x states + layers + 1 words and one rank's choices (a smaller one is replaced by an
     allocated one)."""
-    maxw = rules[E.RS_MAX_WILDS_MIXED]
-    jokers = hand[E.JOKER]
-    wilds = hand[E.JOKER] + hand[E.TWO]
-    threes = hand[E.RED_THREE] + hand[E.BLACK_THREE]
+    maxw, jokers, wilds, threes = _hand_sizes(hand, rules)
     n_states = (wilds + 1) * _SUB
     n_layers = _N_LAYERS
     n_choices = _choice_words(hand, rules)
@@ -456,11 +478,7 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
     nlist[0] = 1
     for i in range(n_layers):
         kind = E.FIRST_NATURAL + i
-        c = hand[kind]
-        base_n = pending[kind, E.NATURALS]
-        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
-        top = 1 if kind == pile_kind else 0
-        dead = is_dead(melds, kind)  # MELD-9: a dead rank stays in hand
+        c, base_n, base_w, top, dead = _rank_inputs(hand, pending, melds, pile_kind, kind)
         row, nrow = i * n_states, (i + 1) * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             # every state stays as it is (opening_search); only listed states are read
@@ -501,9 +519,11 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
         s = flist[row + idx]
         p, f, left, cc, bad = _decode(s)
         bnxt[s] = _NO
-        if f == 0:
+        if f == 0 and rules[E.RS_OPENING_WILD] == 0:
             continue  # OPEN-2
         for q in range(wilds - p + 1):
+            if not _base_meld(f, base_wm + q, rules):
+                continue  # OPEN-2 (after a wild meld operation too: the meld is base_wm + q)
             value = pending_wilds + _wild_points(p + q, jokers)
             # after a wild meld operation of w <= q cards: q - w more from a hand of wilds - w,
             # on a meld of base_wm + w; w = 1 stands for every w (MELD-8 differs only when
@@ -534,11 +554,7 @@ def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work
                 best_ax[i, a, x] = _NO
     for i in range(n_layers - 1, -1, -1):
         kind = E.FIRST_NATURAL + i
-        c = hand[kind]
-        base_n = pending[kind, E.NATURALS]
-        base_w = pending[kind, E.TWOS] + pending[kind, E.JOKERS]
-        top = 1 if kind == pile_kind else 0
-        dead = is_dead(melds, kind)
+        c, base_n, base_w, top, dead = _rank_inputs(hand, pending, melds, pile_kind, kind)
         row = i * n_states
         if c == 0 and base_n == 0 and base_w == 0 and top == 0:
             for idx in range(nlist[i]):  # every state stays as it is (the forward pass)
