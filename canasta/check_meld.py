@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from canasta import _options
 
+__all__ = [
+    "DESCRIPTION",
+    "HELP",
+    "add_parser",
+    "run",
+]
+
 HELP = "is a meld legal? (exit 0 legal, 1 illegal naming the rule, 2 bad input)"
 DESCRIPTION = """
 Judge one meld for a team that has already opened and has no meld of that rank (with --initial:

@@ -14,6 +14,16 @@ import json
 
 from canasta import _options
 
+__all__ = [
+    "DESCRIPTION",
+    "HELP",
+    "add_parser",
+    "exact_rows",
+    "format_table",
+    "run",
+    "run_sampled",
+]
+
 HELP = "odds of being dealt a special hand (ODDS-1): exact, or sampled with -n"
 DESCRIPTION = """
 Odds that the first player's dealt hand is a special hand of the list in force (--rules; the

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from canasta import _options
 
+__all__ = [
+    "DESCRIPTION",
+    "HELP",
+    "add_parser",
+    "run",
+    "transcript",
+]
+
 HELP = "play one hand (bots only, as a transcript; or --human: you play a seat)"
 DESCRIPTION = """
 Deal one hand from the seed and hand number and let two policies play it (team 0 = seats 0 and 2

@@ -12,6 +12,16 @@ import json
 
 from canasta import _options
 
+__all__ = [
+    "DESCRIPTION",
+    "HELP",
+    "KEYS",
+    "add_parser",
+    "explain",
+    "format_text",
+    "run",
+]
+
 HELP = "show what a ruleset file means in words (keys, rule IDs, the special-hand list)"
 DESCRIPTION = """
 Read a ruleset file (TOML) or a preset name (tournament, cla, none) and print every key with its

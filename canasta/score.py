@@ -22,6 +22,15 @@ from pathlib import Path
 
 from canasta import _options
 
+__all__ = [
+    "DESCRIPTION",
+    "HELP",
+    "add_parser",
+    "format_table",
+    "read_json",
+    "run",
+]
+
 HELP = "score a finished hand for both teams from a JSON position"
 DESCRIPTION = """
 Score a finished hand (SCORE-1..8, OUT-3) from a JSON file: {"ruleset": {...}, "teams": [TEAM,

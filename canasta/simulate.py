@@ -12,6 +12,13 @@ import argparse
 
 from canasta import _options
 
+__all__ = [
+    "DESCRIPTION",
+    "HELP",
+    "add_parser",
+    "run",
+]
+
 HELP = "play N hands (parallel, resumable Parquet output with --out)"
 DESCRIPTION = """
 Play N hands between two policies (team 0, team 1), one row per hand. Hand i depends only on

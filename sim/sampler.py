@@ -58,6 +58,22 @@ from sim.errors import CanastaError
 from sim.rng import STATE_WORDS, seed_hand, shuffle
 from sim.special import best_of, matched_hands
 
+__all__ = [
+    "BLOCK",
+    "DEFAULT_CHUNK",
+    "HAND_NAMES",
+    "KERNELS",
+    "N_SPECIAL",
+    "SPECIAL_NAMES",
+    "SampledOdds",
+    "count_hits",
+    "dealt_records",
+    "format_sampled",
+    "planned_deals",
+    "relative_se",
+    "wilson",
+]
+
 BLOCK = 1024  #: deals sharing one generator in the fast kernel (the unit of its seeding)
 N_SPECIAL = MAX_CATALOGUE + 1  #: hit counters: index = special code; index 0 counts "any"
 HAND_NAMES = (*SPECIAL_NAMES[1:], "any")  #: result rows under the default (tournament) list

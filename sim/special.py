@@ -13,6 +13,25 @@ from numba import njit
 from sim import encoding as E
 from sim._views import opaque
 
+__all__ = [
+    "SPECIALS_OFF",
+    "best_of",
+    "catalogue_row",
+    "classify_many",
+    "classify_special",
+    "hand_matches",
+    "is_garbage",
+    "is_pairs",
+    "is_pairs_twos_sevens_aces",
+    "is_straight",
+    "matched_hands",
+    "matched_many",
+    "nearest_hand",
+    "special_award",
+    "special_reason",
+    "wins_game",
+]
+
 #: RS_SPECIAL_HANDS code meaning "special hands are off" (SPECIAL-7)
 SPECIALS_OFF = E.SPECIALS_OFF
 

@@ -34,6 +34,11 @@ from __future__ import annotations
 
 from numba import types
 
+__all__ = [
+    "POLICY_SIGNATURE",
+    "POLICY_TYPE",
+]
+
 POLICY_SIGNATURE = types.int64(
     types.int64[::1], types.float64[::1], types.uint64[::1], types.int64[::1], types.int64[::1]
 )

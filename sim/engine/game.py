@@ -24,6 +24,14 @@ from sim import encoding as E
 from sim.errors import CanastaError, RuleViolation
 from sim.ruleset import Ruleset, as_ruleset
 
+__all__ = [
+    "LOG_EVENTS",
+    "RECORD_FORMAT",
+    "RECORD_FORMAT_V1",
+    "Game",
+    "describe_action",
+]
+
 LOG_EVENTS = 4096  #: transcript events kept per hand (a hand has a few hundred)
 RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
 RECORD_FORMAT_V1 = "canasta-sim record"  #: sim.record's format, read here for its first hand

@@ -13,6 +13,10 @@ from sim import encoding as E
 from sim.engine.views import st_hands, st_melds, tmp_hand, tmp_leave, tmp_melds
 from sim.legality import meld_reason
 
+__all__ = [
+    "check_invariants",
+]
+
 
 @njit(cache=True, _nrt=False)
 def check_invariants(st, rules, tmp):

@@ -33,6 +33,22 @@ from sim.legality import meld_size, opening_min_state, opening_reason, out_reaso
 from sim.scoring import score_team
 from sim.special import classify_special
 
+__all__ = [
+    "apply_action",
+    "begin_turn",
+    "clear_state",
+    "deal",
+    "deal_hand",
+    "draw_card",
+    "end_hand",
+    "lay_threes",
+    "may_keep_three",
+    "note_started_by",
+    "score_hand",
+    "settle_threes",
+    "started_col",
+]
+
 
 @njit(cache=True, _nrt=False)
 def clear_state(st):

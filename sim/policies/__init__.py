@@ -4,11 +4,14 @@ The built-ins are registered in one place, ``builtin_registry``, loaded on the r
 first look-up (so importing the registry does not load the compiled policies). The package:
 
 - ``registry``: names to compiled policies (``register``, ``get``, ``resolve``, ``parse``);
-- ``builtin``: random, greedy, heuristic, special_chaser; ``common``: the helpers they share
-  (largest meld, opening search with its memo, cheapest discard);
+- ``builtin``: random, greedy, heuristic, special_chaser; ``heuristic_params``: the
+  heuristic's parameter table (strong's base move is the same kernel at its own values);
+  ``common``: the helpers they share (largest meld, opening search with its memo, cheapest
+  discard);
 - ``strong``, ``strong_features``, ``strong_train``: strong, its features and its training;
 - ``expert``: the search policy; ``ladder``: the strength ladder;
-- ``python_agent``: ``python_policy``, a Python callable played as a policy.
+- ``python_agent``: ``python_policy``, a Python callable played as a policy;
+- ``data``: the shipped weights of strong (package data).
 """
 
 from sim.policies.python_agent import python_policy
