@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
+from sim._numba_cache import fewer_collections
 from sim._views import inline_copy
 from sim.engine import intercept as ic
 from sim.engine.contract import POLICY_TYPE
@@ -309,7 +310,8 @@ def ready_kernel(kernel):
     compiling the engine again for each policy."""
     sig = _KERNEL_SIGNATURES.get(kernel)
     if sig is not None and sig.args not in kernel.signatures:
-        kernel.compile(sig.args)
+        with fewer_collections():
+            kernel.compile(sig.args)
         kernel.disable_compile()
     return kernel
 
