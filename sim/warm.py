@@ -35,6 +35,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from sim._numba_cache import fewer_collections
+
 __all__ = ["ENV", "WAIT", "cached", "enabled", "warm_start"]
 
 ENV = "CANASTA_PARALLEL_COMPILE"  #: "0" turns the second process off
@@ -110,8 +112,9 @@ def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
             )
         except OSError:  # no process could start: compile here
             proc = None
-    for s in specs:
-        s.decide  # noqa: B018 (compiles the policy, or loads it from the cache)
+    with fewer_collections():  # issue 33's cold start
+        for s in specs:
+            s.decide  # noqa: B018 (compiles the policy, or loads it from the cache)
     ok = False
     if proc is not None:
         try:

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
+from sim._numba_cache import fewer_collections
 from sim._views import inline_copy
 from sim.engine import intercept as ic
 from sim.engine.contract import POLICY_TYPE
@@ -134,7 +135,7 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, d
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always")  # one library less between a kernel and the loop
 def play_hand_loop(
     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
 ):
@@ -177,21 +178,24 @@ def resume_hand(
             melded = -1
         else:
             a = forced_action_state(st)
-            if a >= 0:
-                cache[E.PC_VALID] = 0
-                melded = -1
-                _apply_inline(st, a, rules, log)  # no choice: the policy is not asked
-                continue
-            # only when the policy is asked (speed); after the player's own meld operation
-            # only the words it changed (observe_after_meld)
-            if melded >= 0:
-                observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
+            asked = a < 0  # else no choice: the policy is not asked
+            if asked:
+                # only when the policy is asked (speed); after the player's own meld
+                # operation only the words it changed (observe_after_meld)
+                if melded >= 0:
+                    observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
+                else:
+                    _observe_inline(st, st[E.ST_PLAYER], obs)
+                a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+                if a < 0:
+                    return E.INV_STUCK
             else:
-                _observe_inline(st, st[E.ST_PLAYER], obs)
-            a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
-            if a < 0:
-                return E.INV_STUCK
+                cache[E.PC_VALID] = 0
+            # one call site of the inlined transition for both (compiled once: cold start)
             _apply_inline(st, a, rules, log)
+            if not asked:
+                melded = -1
+                continue
             st[E.ST_DECISIONS] += 1
             is_meld = E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
             melded = E.ACTION_TABLE[a, E.AC_SLOT] if is_meld else -1
@@ -306,7 +310,8 @@ def ready_kernel(kernel):
     compiling the engine again for each policy."""
     sig = _KERNEL_SIGNATURES.get(kernel)
     if sig is not None and sig.args not in kernel.signatures:
-        kernel.compile(sig.args)
+        with fewer_collections():
+            kernel.compile(sig.args)
         kernel.disable_compile()
     return kernel
 
