@@ -24,9 +24,6 @@ PACKAGES = ("sim", "analysis", "reports", "canasta")
 PENDING = {
     "analysis/decisions.py",
     "analysis/whatif.py",
-    "sim/_numba_cache.py",
-    "sim/engine/observe.py",
-    "sim/engine/play.py",
 }
 
 

@@ -13,6 +13,13 @@ from sim import encoding as E
 from sim._views import copy_words
 from sim.legality import opening_min_state
 
+__all__ = [
+    "bonus_owed",
+    "observe",
+    "observe_after_meld",
+    "observe_table",
+]
+
 
 @njit(cache=True, inline="always")
 def _observe_seat(st, p, obs):

@@ -27,6 +27,26 @@ from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
 from sim.special import wins_game
 
+__all__ = [
+    "ask_policy",
+    "chunk_kernel",
+    "chunk_signature",
+    "finish_hand",
+    "forced_action_state",
+    "hand_arrays",
+    "hand_direct",
+    "intercept_step",
+    "new_deck",
+    "play_games_kernel",
+    "play_hand",
+    "play_hand_loop",
+    "play_hands_kernel",
+    "ready_kernel",
+    "resume_direct",
+    "resume_hand",
+    "write_record",
+]
+
 #: inlined into the hand loop alone (``inline_copy``): ~110 transitions and ~45 observations a hand
 _apply_inline = inline_copy(apply_action)
 _observe_inline = inline_copy(observe)
