@@ -4,12 +4,12 @@ Public here: ``Ruleset``, ``DEFAULT_RULESET``, the errors (``errors``), and (imp
 ``simulate``, ``simulate_games``, ``play_position``, ``play_hands``, ``play_games`` (``sim.api``),
 ``load`` (``sim.store``) and ``Game``, ``describe_action`` (``sim.engine.game``).
 
-Holds the rules core (``ruleset``, ``encoding``, ``reasons``, ``cards``, ``legality``,
-``special``, ``scoring``, ``odds``, ``sampler``, ``finished``, ``catalogue``; the shipped ruleset
-files in ``rulesets/``), the engine (``engine``), the policies (``policies``), the run level
-(``api``, ``runner``, ``jobs``, ``store``, ``warm``, ``sampling``, ``rng``, ``validate``), hand
-records (``record``), the text renderer (``text``), statistics helpers (``stats``) and the
-PettingZoo environment (``env``).
+Holds the rules core (``ruleset``, ``encoding`` with its parts ``kinds`` and ``reasons``,
+``cards``, ``legality``, ``special``, ``scoring``, ``odds``, ``sampler``, ``finished``,
+``catalogue``; the shipped ruleset files in ``rulesets/``), the engine (``engine``), the
+policies (``policies``), the run level (``api``, ``runner``, ``jobs``, ``store``, ``warm``,
+``sampling``, ``rng``, ``validate``), hand records (``record``), the text renderer (``text``),
+statistics helpers (``stats``) and the PettingZoo environment (``env``).
 """
 
 from sim._numba_cache import ensure_fresh_cache
