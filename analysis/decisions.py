@@ -151,7 +151,11 @@ def run_experiments(
     snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs, summaries)
     rows = []
     for exp in chosen:
-        picked = [scored(s, exp, i) for i, s in enumerate(choose(snaps, exp, positions, seed))]
+        pool = snaps
+        if exp.generate:  # fresh deals (a balanced draw: from four times as many)
+            pool = generate_positions(exp, positions * (4 if exp.balance else 1), seed, strong,
+                                      ruleset)  # fmt: skip
+        picked = [scored(s, exp, i) for i, s in enumerate(choose(pool, exp, positions, seed))]
         if progress:
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
         tasks = [(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
@@ -204,6 +208,7 @@ def synthetic_raw(
                 "min_meld": int(rng.choice([125, 155, 180])),
             }
             f["wilds"] = 3 + i % 5 if exp.key == "wild" else f["wilds"]
+            f["distinct_ranks"] = 7 + i % 6  # no draw: the other features' draws unchanged
             f["sevens_gone"] = f["sevens_pile"] + int(rng.integers(0, 2))
             f["aces_gone"] = f["aces_pile"] + int(rng.integers(0, 2))
             mu = effects.get(exp.key, lambda _f: 0.0)(f)

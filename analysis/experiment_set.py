@@ -55,4 +55,4 @@ def experiments_of(raw: pd.DataFrame) -> list[Experiment]:
 FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance",
             "hand_size", "opp_opened", "canastas", "opp_canastas", "sevens_pile", "aces_pile",
             "sevens_gone", "aces_gone", "natural_triple", "natural_six", "margin",
-            "min_meld")  # fmt: skip
+            "min_meld", "distinct_ranks")  # fmt: skip
