@@ -123,28 +123,19 @@ CLAIMS: tuple[Claim, ...] = (
           "chase the special hand vs play normally, by natural triple held and opening minimum "
           "(125/155/180)", (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
     Claim("L", "Keep a three for the Straight", "(no source gives a number)",
-          "keep the three vs lay it, by distinct ranks held",
-          needs="a keep-or-lay choice for a three (DEAL-5) in the engine's what-if choices; "
-          "the sampled positions hold no three"),
+          "a seat's first turn with a three dealt, its team not melded (generated deals): "
+          "keep the three and chase the special hand vs lay it and play normally, by "
+          "distinct ranks held (of the 13 a Straight needs)",
+          (_d("keep_three", "distinct_ranks", (), 1),)),
 )  # fmt: skip
-
-
-def _pooled(rows: pd.DataFrame) -> tuple[float, float, float]:
-    from analysis import intervals as iv
-
-    w = rows["hands"].to_numpy(dtype=np.float64)
-    w = w / w.sum()
-    est = float(np.sum(w * rows["estimate"]))
-    se = float(np.sqrt(np.sum((w * rows["se"]) ** 2)))
-    z = iv.z_value(iv.CONFIDENCE)
-    return est, est - z * se, est + z * se
 
 
 def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
     """One row per claim: its source, experiment, verdict, and effect of following it with its
     95% interval; read from ``analysis.decisions.tables`` output. ``thresholds``
     (``analysis.decisions.thresholds``) give a claimed sign change in words."""
-    from analysis.decisions import BY_KEY, describe_threshold
+    from analysis.decision_tables import describe_threshold, pooled
+    from analysis.experiment_set import BY_KEY
 
     found = {(t.experiment, t.grouping): t for t in thresholds}
     rows = []
@@ -155,7 +146,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                "unit": c.unit, "threshold": ""}  # fmt: skip
         if c.threshold in found:
             row["threshold"] = describe_threshold(found[c.threshold], BY_KEY[c.threshold[0]])
-        signed, pooled = [], []
+        signed, rows_of = [], []
         missing = [p.table for p in c.parts if p.table not in tables]
         for p in c.parts:
             t = tables.get(p.table)
@@ -167,7 +158,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
             if len(part):
                 signed.append(part["verdict"].to_numpy() * p.favours)
                 est = part["estimate"] - (0.5 if p.table == "first_pickup" else 0)
-                pooled.append(part.assign(estimate=est * p.favours))
+                rows_of.append(part.assign(estimate=est * p.favours))
         if c.parts and missing and not signed:
             row["note"] = "its experiment was not run or found no position"
         if signed:
@@ -180,11 +171,11 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                 verdict = "contradicted"
             else:
                 verdict = "no clear difference"
-            est, lo, hi = _pooled(pd.concat(pooled, ignore_index=True))
+            est, lo, hi = pooled(pd.concat(rows_of, ignore_index=True))
             if c.id == "G":  # a share: back on its own scale
                 est, lo, hi = est + 0.5, lo + 0.5, hi + 0.5
             row |= {"verdict": verdict, "effect": est, "ci_low": lo, "ci_high": hi,
-                    "hands": int(sum(int(x["hands"].sum()) for x in pooled)),
+                    "hands": int(sum(int(x["hands"].sum()) for x in rows_of)),
                     "note": ""}  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows)

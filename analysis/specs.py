@@ -22,6 +22,9 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     where = ["sevens >= 3", "not sevens_meld", "not sevens_dead"]
     scores = [[0, 0], [3000, 0]]        # optional: game scores, given in turn to the positions
     balance = "sevens"                  # optional: draw positions in turn from each value
+    # generate = "dealt_three"          # optional: positions of a generator (GENERATORS) from
+    #                                   # fresh deals instead of strong's turn starts; where,
+    #                                   # scores and balance apply to them as to sampled ones
 
     [[arms]]                            # exactly two: A then B
     choice = "meld_sevens"
@@ -55,6 +58,7 @@ from sim.errors import CanastaError
 __all__ = [
     "FEATURES",
     "FILTER_FEATURES",
+    "GENERATORS",
     "Condition",
     "ExperimentSpec",
     "GroupingSpec",
@@ -91,6 +95,13 @@ FEATURES = {
     "margin": "the team's game score minus the opponents'",
     "min_meld": "the team's opening minimum (OPEN-2: by its game score)",
     "special_distance": "cards the hand is from a Straight, Pairs or Garbage",
+    "distinct_ranks": "ranks A, 2, 3 … K the player holds (a Straight holds all 13, SPECIAL-3)",
+}
+#: position generators (``positions.generate``): positions made from fresh deals rather than
+#: drawn from the turn starts of strong play (``analysis.positions.generate_positions``)
+GENERATORS = {
+    "dealt_three": "the first seat of a hand's first round whose turn starts with a three "
+    "dealt while its team has not melded: the keep-or-lay decision of DEAL-5",
 }
 #: a filter may also read these (flags of the position, not shown to the player)
 FILTER_FEATURES = {
@@ -191,6 +202,7 @@ class ExperimentSpec:
     scripts: tuple[tuple[str, ...], ...] = ()  #: the arms' script steps (empty: choices)
     balance: str = ""  #: a feature whose values the positions are drawn from in turn
     decision: str = ""  #: the decision it measures (the Advice says each once); default key
+    generate: str = ""  #: a position generator (``GENERATORS``); empty: strong's turn starts
     source: str = field(default="", compare=False)
 
     @property
@@ -248,7 +260,11 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     pos = data.get("positions", {})
     if not isinstance(pos, dict):
         raise SpecError(f"{name}: key 'positions': need a table")
-    _unknown(pos, {"where", "scores", "balance"}, f"{name}: [positions]")
+    _unknown(pos, {"where", "scores", "balance", "generate"}, f"{name}: [positions]")
+    generate = pos.get("generate", "")
+    if generate not in ("", *GENERATORS):
+        raise SpecError(f"{name}: key 'positions.generate' {generate!r}: one of "
+                        f"{', '.join(GENERATORS)}")  # fmt: skip
     balance = pos.get("balance", "")
     if balance and balance not in FEATURES:
         raise SpecError(f"{name}: key 'positions.balance' {balance!r}: one of "
@@ -326,7 +342,7 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     return ExperimentSpec(
         key=key, **text, arms=(parsed[0], parsed[1]), conditioned=tuple(conditioned),
         where=conds, groupings=tuple(groups), number=number, outcome=outcome,
-        scripts=tuple(scripts), balance=balance, decision=decision,
+        scripts=tuple(scripts), balance=balance, decision=decision, generate=generate,
         scores=tuple((int(a), int(b)) for a, b in scores), source=name,
     )  # fmt: skip
 

@@ -10,8 +10,9 @@ out. Hand ``i`` deals the same unseen cards whatever the choice (a deal depends 
 
 Choices (``CHOICES``): ``meld_sevens`` / ``hold_sevens``, ``meld_aces`` / ``hold_aces``,
 ``take_pile`` / ``draw``, ``meld_aces_wild`` (MELD-7), ``meld_wilds`` / ``hold_wilds``
-(MELD-8), ``stay_in`` (refuse going out this turn), and ``policy`` (let the seat's policy
-decide: the baseline).
+(MELD-8), ``stay_in`` (refuse going out this turn), ``keep_three`` / ``lay_three`` (the
+keep-or-lay decision of a three at the turn's start, DEAL-4/5), and ``policy`` (let the
+seat's policy decide: the baseline).
 
 Output per choice, for the fixed player's team: expected points per hand and net points (normal
 intervals), the completion rate of its sevens and aces melds when started and the share of hands

@@ -15,7 +15,7 @@ def _verdicts(effects, seed=3, pickup_share=0.5):
     return C.verdicts(D.tables(raw)).set_index("id")
 
 
-MEASURED = tuple("ABCDEFGHIJK")
+MEASURED = tuple("ABCDEFGHIJKL")  #: every claim (L since its keep-or-lay experiment)
 
 
 def test_every_claim_has_a_source_a_test_and_a_verdict_or_what_it_needs():
@@ -58,11 +58,22 @@ def test_a_conditional_claim_half_wrong_is_mixed():
     assert out.loc["B", "verdict"] == "mixed"
 
 
-def test_no_effect_gives_no_clear_difference_and_unmeasured_claims_say_so():
+def test_no_effect_gives_no_clear_difference_and_unmeasured_claims_say_so(monkeypatch):
     out = _verdicts({})
     for cid in MEASURED:
         assert out.loc[cid, "verdict"] == "no clear difference", cid
-    assert out.loc["L", "verdict"] == "not measured" and out.loc["L", "note"]
+    # a claim without rows (none today) is 'not measured' and says what it needs
+    monkeypatch.setattr(C, "CLAIMS", (C.Claim("Z", "a claim", "a source", "a test",
+                                              needs="an experiment"),))  # fmt: skip
+    r = C.verdicts({}).set_index("id").loc["Z"]
+    assert r["verdict"] == "not measured" and r["note"] == "an experiment"
+
+
+def test_claim_l_reads_the_keep_three_rows():
+    """Keeping the three gaining 300 in every situation supports L; costing 300 contradicts
+    it (synthetic rows, sd 400 over 40 deals, 60 positions: ~20 SE)."""
+    assert _verdicts({"keep_three": lambda f: 300.0}).loc["L", "verdict"] == "supported"
+    assert _verdicts({"keep_three": lambda f: -300.0}).loc["L", "verdict"] == "contradicted"
 
 
 def test_first_pickup_claim_reads_the_hands():

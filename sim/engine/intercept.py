@@ -40,11 +40,15 @@ CHOICES = {
     "meld_wilds": "start a wild meld with all the wilds held now (up to 7, MELD-8)",
     "hold_wilds": "start no wild meld this turn; the policy decides everything else",
     "stay_in": "do not go out this turn: a meld that would leave no card to hold is refused",
+    # the keep-or-lay decision of the turn's start (DEAL-5), added for claim L
+    "keep_three": "keep one three in hand toward a Straight (DEAL-5: team not melded)",
+    "lay_three": "lay every three held and replace it (DEAL-4), keeping none",
 }
 CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_PILE, CH_DRAW = (
     range(7)
 )
-CH_MELD_ACES_WILD, CH_MELD_WILDS, CH_HOLD_WILDS, CH_STAY_IN = range(7, len(CHOICES))
+CH_MELD_ACES_WILD, CH_MELD_WILDS, CH_HOLD_WILDS, CH_STAY_IN = range(7, 11)
+CH_KEEP_THREE, CH_LAY_THREE = range(11, len(CHOICES))
 
 
 NO_ACTION = -1  #: pads a script row (scripts of several lengths share one array)
@@ -147,8 +151,26 @@ def _goes_out(obs, proposed):
 
 
 @njit(cache=True, _nrt=False)
+def _forced_three(obs, choice, proposed, rules, tmp):
+    """``forced_choice`` for ``keep_three``/``lay_three`` at the keep-or-lay decision of the
+    turn's start (PH_THREES, DEAL-5): keep a red three if held, else a black one (the rules
+    judge it: R_KEEP_THREE once the team has melded); or lay them all (DEAL-4). Elsewhere the
+    proposal stands, not applied."""
+    if obs[E.OB_PHASE] != E.PH_THREES:
+        return proposed, 0
+    if choice == CH_LAY_THREE:
+        return E.A_LAY_THREES, 1
+    for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
+        if action_ok(obs, a, rules, tmp):
+            return a, 1
+    return proposed, 0
+
+
+@njit(cache=True, _nrt=False)
 def _forced_new(obs, choice, proposed, first_play, rules, tmp):
     """``forced_choice`` for the choices added after ``draw`` (same contract)."""
+    if choice >= CH_KEEP_THREE:
+        return _forced_three(obs, choice, proposed, rules, tmp)
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return proposed, 0
     if choice == CH_MELD_ACES_WILD:  # MELD-7: wilds join aces only in the initial meld
@@ -266,6 +288,8 @@ __all__ = [
     "CH_HOLD_ACES",
     "CH_HOLD_SEVENS",
     "CH_HOLD_WILDS",
+    "CH_KEEP_THREE",
+    "CH_LAY_THREE",
     "CH_MELD_ACES",
     "CH_MELD_ACES_WILD",
     "CH_MELD_SEVENS",

@@ -117,30 +117,17 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     begin_turn(st, rules, log)
 
 
-@chunk_kernel(
-    types.int64[::1],  # template
-    types.int64[::1],  # pos
-    types.int64[::1],  # unseen
-    types.int64[:, ::1],  # out
-    types.int64[::1],  # applied
-    types.int64[::1],  # status
-)
-def play_position_kernel(
-    key,
-    start,
-    stop,
-    pol0,
-    pol1,
-    params0,
-    params1,
-    rules,
-    template,
-    pos,
-    unseen,
-    out,
-    applied,
-    status,
-):
+#: a position's kernel inputs after the chunk's own: template state, position array, unseen ids
+POSITION_ARGS = (types.int64[::1], types.int64[::1], types.int64[::1])
+#: the kernels' outputs: records, applied flags, status
+RESULT_ARGS = (types.int64[:, ::1], types.int64[::1], types.int64[::1])
+
+
+# fmt: off
+@chunk_kernel(*POSITION_ARGS, *RESULT_ARGS)
+def play_position_kernel(key, start, stop, pol0, pol1, params0, params1, rules,
+                         template, pos, unseen, out, applied, status):
+    # fmt: on
     """Hands ``start..stop-1`` from the position (``template`` state, ``pos`` array, ``unseen``
     card ids): hand ``h`` deals the unseen cards and plays from ``seed_hand(key, h)``. Records
     go to ``out[h - start]``, the choice's ``applied`` flag to ``applied[h - start]``."""
@@ -405,7 +392,9 @@ def play_position_arrays(
 
 __all__ = [
     "CHOICES",
+    "POSITION_ARGS",
     "PS_WIDTH",
+    "RESULT_ARGS",
     "deal_position",
     "play_position_arrays",
     "play_position_kernel",

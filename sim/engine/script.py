@@ -45,7 +45,15 @@ from sim.engine.intercept import (
 from sim.engine.judge import action_reason
 from sim.engine.observe import observe
 from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_loop
-from sim.engine.position import CH_POLICY, PS_SEAT, PS_STOCK_N, PS_TURN, deal_position
+from sim.engine.position import (
+    CH_POLICY,
+    POSITION_ARGS,
+    PS_SEAT,
+    PS_STOCK_N,
+    PS_TURN,
+    RESULT_ARGS,
+    deal_position,
+)
 from sim.engine.position import position_arrays as _position_arrays
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_tmp
@@ -80,34 +88,16 @@ def deal_script(st, template, pos, unseen, drawn, rng, log, rules):
         st[E.ST_TURN_CARD_DRAWN] = 1 if n + 1 <= E.TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
 
 
+# fmt: off
 @chunk_kernel(
-    types.int64[::1],  # template
-    types.int64[::1],  # pos
-    types.int64[::1],  # unseen (the drawn card removed)
+    *POSITION_ARGS,  # template, pos, unseen (the drawn card removed)
     types.int64[:, ::1],  # scripts
     types.int64,  # drawn card id or -1
-    types.int64[:, ::1],  # out
-    types.int64[::1],  # applied
-    types.int64[::1],  # status
+    *RESULT_ARGS,  # out, applied, status
 )
-def play_scripts_kernel(
-    key,
-    start,
-    stop,
-    pol0,
-    pol1,
-    params0,
-    params1,
-    rules,
-    template,
-    pos,
-    unseen,
-    scripts,
-    drawn,
-    out,
-    applied,
-    status,
-):
+def play_scripts_kernel(key, start, stop, pol0, pol1, params0, params1, rules,
+                        template, pos, unseen, scripts, drawn, out, applied, status):
+    # fmt: on
     """Hands ``start..stop-1``, each played once per script: hand ``h`` with script ``c`` is
     dealt and played from ``seed_hand(key, h)`` (the same unseen cards for every script); its
     record goes to ``out[(h - start) * n_scripts + c]``."""

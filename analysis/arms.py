@@ -1,0 +1,160 @@
+"""Playing a decision experiment's two arms at a position, on the same deals.
+
+Each experiment has two arms: a what-if choice of ``sim.engine.position.CHOICES`` (or a
+script of ``analysis.specs.SCRIPT_STEPS``) and the policies the two teams play for the rest
+of the hand. Both arms replay a position on the same ``deals`` deals of its unseen cards (the
+deal depends only on the seed and the deal number, ``sim.play_position``), so the per-deal
+difference of the player's team's outcome (``net``: own minus opponents' points in the hand)
+is paired. Deals where the rules refused an arm's forced choice (the record's ``applied``)
+are left out of that position's difference, for both arms (the deal decides it, not the arm).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from analysis.experiment_set import STRONG, Experiment
+from sim import encoding as E
+
+__all__ = ["play_arms", "position_seed", "script_actions"]
+
+
+def _policies(team: int, arm_policy: str, strong: str) -> tuple[str, str]:
+    mine = strong if arm_policy == STRONG else arm_policy
+    return (mine, strong) if team == 0 else (strong, mine)
+
+
+def position_seed(seed: int, exp: Experiment, i: int) -> int:
+    """The seed of position ``i`` of ``exp``: both arms use it (paired deals)."""
+    return (seed * 1_000_003 + exp.number * 10_007 + i) % (2**31)
+
+
+def play_arms(
+    snap: dict,
+    exp: Experiment,
+    deals: int,
+    seed: int,
+    strong: str,
+    ruleset=None,
+    play: Callable | None = None,
+) -> dict:
+    """Both arms of ``exp`` at one position on the same ``deals`` deals: the mean paired
+    difference of net points (A − B) over the deals where the conditioned choices were made.
+    Without ``play`` the engine's arrays (``sim.api.position_outcomes``) are read; with it,
+    the records ``play`` returns (``analysis.whatif.resolve_play``): the same rows."""
+    from analysis.whatif import resolve_play
+
+    pos, team = snap["position"], snap["team"]
+    nets, applied = [], []
+    if exp.scripts:
+        return _play_scripts(snap, exp, deals, seed, strong, ruleset)
+    for choice, arm_policy in exp.arms:
+        policies = _policies(team, arm_policy, strong)
+        if play is None:  # the engine's arrays: no records frame to build and sort
+            from sim.api import position_outcomes
+
+            scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,
+                                             ruleset=ruleset)  # fmt: skip
+            nets.append(_outcome(exp.outcome, scores[:, team], scores[:, 1 - team]))
+            applied.append(done)
+            continue
+        rec = resolve_play(play)(deals, pos, choice, seed=seed, policies=policies,
+                                 ruleset=ruleset).sort_values("hand_id")  # fmt: skip
+        own, opp = rec[f"score_team{team}"], rec[f"score_team{1 - team}"]
+        nets.append(_outcome(exp.outcome, own.to_numpy(), opp.to_numpy()))
+        applied.append(rec["applied"].to_numpy(dtype=bool))
+    return _paired(nets, applied, exp.conditioned, deals)
+
+
+def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
+    """The action ids of a scripted arm's ``steps`` (``analysis.specs.SCRIPT_STEPS``) at
+    ``snap``'s position, from the player's hand and the team's melds; None if a step has no
+    card to act on here."""
+    pos, team = snap["position"], snap["team"]
+    held = np.bincount(E.CARD_KIND[pos.hand], minlength=E.N_KINDS)
+    melded = np.zeros((E.N_KINDS, 3), dtype=np.int64)
+    for group in pos.melds.get(team, ()):
+        kinds = E.CARD_KIND[np.asarray(group)]
+        nat = [k for k in kinds.tolist() if k not in (E.TWO, E.JOKER)]
+        slot = nat[0] if nat else E.WILD_MELD
+        melded[slot] += (len(nat), int(np.sum(kinds == E.TWO)), int(np.sum(kinds == E.JOKER)))
+    plain = [k for k in range(E.FIRST_NATURAL, E.ACE) if k != E.SEVEN]
+    out = []
+    for step in steps:
+        a = -1
+        if step == "draw":
+            a = E.A_DRAW
+        elif step in ("discard seven", "discard ace"):
+            k = E.SEVEN if step == "discard seven" else E.ACE
+            a = E.A_DISCARD + k if held[k] else -1
+        elif step == "discard other":
+            have = [k for k in plain if held[k]]
+            if have:
+                a = E.A_DISCARD + min(have, key=lambda k: (held[k], E.KIND_VALUE[k], k))
+        elif step == "meld triple":
+            have = [k for k in plain if held[k] >= 3 and not melded[k].sum()]
+            if have:
+                a = int(E.MELD_ACTION[max(have, key=lambda k: (held[k], k)), 3, 0, 0])
+        elif step == "add wild":
+            six = [k for k in plain if melded[k, 0] == 6 and not melded[k, 1:].sum()]
+            if six and held[E.TWO] + held[E.JOKER]:
+                two = 1 if held[E.TWO] else 0
+                a = int(E.MELD_ACTION[six[0], 0, two, 1 - two])
+        if a < 0:
+            return None
+        out.append(a)
+    return out
+
+
+def _play_scripts(snap, exp, deals, seed, strong, ruleset) -> dict:
+    """``play_arms`` for scripted arms: both scripts on the same deals (``sim.play_script``,
+    one row per deal and script); only deals where every step of both was made count."""
+    from sim.api import play_script
+    from sim.engine.intercept import NO_ACTION
+
+    team = snap["team"]
+    rows = [script_actions(snap, s) for s in exp.scripts]
+    if any(r is None for r in rows):
+        return {"diff": np.nan, "net_a": np.nan, "net_b": np.nan, "deals": 0, "applied": 0.0}
+    width = max(1, *(len(r) for r in rows))
+    scripts = np.full((2, width), NO_ACTION, dtype=np.int64)
+    for i, r in enumerate(rows):
+        scripts[i, : len(r)] = r
+    policies = _policies(team, exp.arms[0][1], strong)
+    rec = play_script(deals, snap["position"], scripts, seed=seed, policies=policies,
+                      ruleset=ruleset).sort_values(["hand_id", "script"])  # fmt: skip
+    own = rec[f"score_team{team}"].to_numpy().reshape(deals, 2)
+    opp = rec[f"score_team{1 - team}"].to_numpy().reshape(deals, 2)
+    done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
+    nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
+    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals)
+
+
+def _paired(nets, applied, conditioned, deals: int) -> dict:
+    """The mean paired difference A − B (and each arm's mean) over the deals where the
+    ``conditioned`` arms' choices were made (``applied``, per arm)."""
+    mask = np.ones(deals, dtype=bool)
+    for k in conditioned:
+        mask &= applied[k]
+    diff = nets[0] - nets[1]
+    used = int(mask.sum())
+    return {
+        "diff": float(diff[mask].mean()) if used else float("nan"),
+        "net_a": float(nets[0][mask].mean()) if used else float("nan"),
+        "net_b": float(nets[1][mask].mean()) if used else float("nan"),
+        "deals": used,
+        "applied": used / deals,
+    }
+
+
+def _outcome(name: str, own, opp) -> np.ndarray:
+    """The spec's outcome column per deal (``analysis.specs.OUTCOMES``)."""
+    x = {"net": lambda: own - opp, "own": lambda: own, "opp": lambda: opp}[name]()
+    return np.asarray(x, dtype=np.float64)
+
+
+def _play_arms_task(snap, exp, deals, seed, strong, ruleset, play) -> dict:
+    """:func:`play_arms` for a worker (the experiment is data: its spec travels)."""
+    return play_arms(snap, exp, deals, seed, strong, ruleset, play)

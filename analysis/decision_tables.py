@@ -1,0 +1,267 @@
+"""Decision tables: situations with intervals, Holm across all of them; thresholds.
+
+A position's effect is the mean paired difference over its deals (``analysis.arms``).
+Positions taken from the same sampled hand are not independent, so the unit is the sampled
+hand: a situation's estimate is the mean over sampled hands (each hand: the mean of its
+positions in the situation) with the normal interval over hands. Its two-sided p-value is
+Student's t with (hands − 1) degrees of freedom (few hands: the normal law would understate
+the tails); fewer than ``MIN_HANDS`` hands: not tested. The p-values of every row of every
+table (and of claim G's first-pickup table) are adjusted together by Holm's step-down method
+(family-wise error rate 5%, ``analysis.multiple``). A row's verdict is the arm its adjusted
+p-value (≤ 0.05) and sign favour, else "no clear difference".
+
+:func:`threshold` fits where an effect changes sign along an ordered feature, with a
+bootstrap interval over sampled hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from analysis import intervals as iv
+from analysis import multiple
+from analysis.experiment_set import Experiment, Grouping, experiments_of, resolve
+
+__all__ = ["ALPHA", "CORRECTION", "MIN_HANDS", "TABLE_COLUMNS", "Threshold", "describe_threshold",
+           "pooled", "tables", "threshold", "threshold_text", "thresholds",
+           "verdicts"]  # fmt: skip
+
+ALPHA = 0.05  #: family-wise error rate of the Holm correction
+MIN_HANDS = 5  #: a situation with fewer sampled hands is shown but not tested
+CORRECTION = "holm"
+
+
+TABLE_COLUMNS = (
+    "grouping",
+    "situation",
+    "low",
+    "positions",
+    "hands",
+    "deals",
+    "applied",
+    "net_a",
+    "net_b",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "se",
+    "p",
+    "p_adj",
+    "verdict",
+    "better",
+)
+
+
+def _situation(part: pd.DataFrame, confidence: float) -> dict:
+    """Mean over sampled hands of the hand's mean difference (a hand is the unit)."""
+    part = part[np.isfinite(part["diff"])]
+    per_hand = part.groupby("hand")[["diff", "net_a", "net_b"]].mean()
+    e = iv.mean(per_hand["diff"], confidence)
+    return {
+        "positions": len(part),
+        "hands": len(per_hand),
+        "deals": int(part["deals"].sum()),
+        "applied": float(part["applied"].mean()) if len(part) else float("nan"),
+        "net_a": float(per_hand["net_a"].mean()) if len(part) else float("nan"),
+        "net_b": float(per_hand["net_b"].mean()) if len(part) else float("nan"),
+        "estimate": e.estimate,
+        "ci_low": e.ci_low,
+        "ci_high": e.ci_high,
+        "se": e.se,
+    }
+
+
+def tables(
+    raw: pd.DataFrame,
+    confidence: float = iv.CONFIDENCE,
+    correction: str = CORRECTION,
+    alpha: float = ALPHA,
+    experiments=None,
+) -> dict[str, pd.DataFrame]:
+    """One table per experiment (``decision_<key>``): an ``all`` row, then a row per situation
+    of each grouping; p-values adjusted across every row of every table. ``experiments``
+    (keys or specs): default those of the rows (:func:`experiments_of`)."""
+    chosen = experiments_of(raw) if experiments is None else resolve(experiments)
+    hands = raw.attrs.get("hands")
+    raw = raw.copy(deep=False)
+    raw.attrs = {}  # every filtered copy would deep-copy the hand summaries
+    out = {}
+    by_table = {}
+    for exp in chosen:
+        by_table[exp.table] = exp
+        part = raw[raw["experiment"] == exp.key]
+        if part.empty:
+            continue
+        rows = [{"grouping": "all", "situation": "all positions", "low": 0,
+                 **_situation(part, confidence)}]  # fmt: skip
+        for g in exp.groupings:
+            for low, high, label in g.bins:
+                sel = part[(part[g.feature] >= low) & (part[g.feature] <= high)]
+                rows.append({"grouping": g.key, "situation": label, "low": low,
+                             **_situation(sel, confidence)})  # fmt: skip
+        out[exp.table] = pd.DataFrame(rows)
+    pickup = None
+    if hands:  # claim G's statistic joins the family: one correction across the report
+        from analysis.numbers import first_pickup
+
+        pickup = first_pickup(pd.DataFrame(hands))
+    if not out and pickup is None:
+        return out
+    parts = [_p_values(t) for t in out.values()]
+    if pickup is not None:
+        parts.append(pickup["p"].to_numpy(dtype=np.float64))
+    p_all = np.concatenate(parts)
+    adj = multiple.adjust(p_all, correction)
+    i = 0
+    method = multiple.METHODS[correction]
+    family = f"{method}, alpha {alpha:g}, across {len(p_all)} situations"
+    if pickup is not None:
+        n = len(pickup)
+        pickup["p_adj"] = adj[len(p_all) - n :]
+        pickup["verdict"] = verdicts(pickup["estimate"] - 0.5, pickup["p_adj"], alpha)
+        said = {1: "the first-pickup team wins more", -1: "the other team wins more"}
+        pickup["better"] = [said.get(int(x), "no clear difference") for x in pickup["verdict"]]
+        pickup.attrs["correction"] = family
+    for key, t in out.items():
+        n = len(t)
+        t["p"], t["p_adj"] = p_all[i : i + n], adj[i : i + n]
+        i += n
+        t["verdict"] = verdicts(t["estimate"], t["p_adj"], alpha)
+        exp = by_table[key]
+        t["better"] = [{1: exp.do, -1: exp.dont}.get(int(x), "no clear difference")
+                       for x in t["verdict"]]  # fmt: skip
+        t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
+        t.attrs["correction"] = family
+        out[key] = t[list(TABLE_COLUMNS)]
+        out[key].attrs.update(t.attrs)
+    if pickup is not None:
+        out["first_pickup"] = pickup
+    return out
+
+
+def _p_values(t: pd.DataFrame) -> np.ndarray:
+    """Student's t p-values with (hands − 1) degrees of freedom; untested (NaN) below
+    ``MIN_HANDS`` hands: too few for the spread to be judged."""
+    p = multiple.t_p(t["estimate"], t["se"], t["hands"] - 1)
+    p[t["hands"].to_numpy() < MIN_HANDS] = np.nan
+    return p
+
+
+def verdicts(estimate, p_adj, alpha: float = ALPHA) -> np.ndarray:
+    """+1 (arm A better), −1 (arm B better) where the adjusted p-value is at most ``alpha``;
+    0 (no clear difference) elsewhere, and where there is nothing to test."""
+    est = np.asarray(estimate, dtype=np.float64)
+    p = np.asarray(p_adj, dtype=np.float64)
+    sig = np.isfinite(p) & (p <= alpha)
+    return np.where(sig, np.sign(est), 0).astype(np.int64)
+
+
+def pooled(rows: pd.DataFrame) -> tuple[float, float, float]:
+    """The hand-weighted mean of independent situations and its normal interval."""
+    w = rows["hands"].to_numpy(dtype=np.float64)
+    w = w / w.sum()
+    est = float(np.sum(w * rows["estimate"]))
+    se = float(np.sqrt(np.sum((w * rows["se"]) ** 2)))
+    z = iv.z_value(iv.CONFIDENCE)
+    return est, est - z * se, est + z * se
+
+
+# ---------------------------------------------------------------------------------------
+# Thresholds: where the effect changes sign along an ordered feature
+# ---------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Threshold:
+    """The zero of a straight line fitted to the positions' effects along ``feature``
+    (least squares, each sampled hand's positions weighted 1/k so a hand counts once), with a
+    95% interval from resampling hands (``reps`` bootstrap draws, fixed seed)."""
+
+    experiment: str
+    grouping: str
+    feature: str
+    at: float  #: the fitted sign change (nan: the line does not cross zero in the range)
+    ci_low: float
+    ci_high: float
+    slope_sure: float  #: share of resamples whose slope has the fitted slope's sign
+    low: int  #: the range of the feature seen
+    high: int
+    hands: int
+    slope: float  #: points a hand per unit of the feature
+
+
+def _line(x, y, w):
+    sw = w.sum()
+    mx, my = (w * x).sum() / sw, (w * y).sum() / sw
+    vx = (w * (x - mx) ** 2).sum()
+    if vx <= 0:
+        return np.nan, np.nan
+    b = (w * (x - mx) * (y - my)).sum() / vx
+    return my - b * mx, b
+
+
+def threshold(exp: Experiment, grouping: Grouping, raw: pd.DataFrame, reps: int = 400,
+              seed: int = 0) -> Threshold | None:  # fmt: skip
+    """Where ``exp``'s effect changes sign along ``grouping``'s feature (None: too few)."""
+    part = raw[(raw["experiment"] == exp.key) & np.isfinite(raw["diff"])]
+    if grouping.feature not in part.columns or part["hand"].nunique() < MIN_HANDS:
+        return None
+    x = part[grouping.feature].to_numpy(dtype=np.float64)
+    y = part["diff"].to_numpy(dtype=np.float64)
+    hands = part["hand"].to_numpy()
+    uniq, inv, k = np.unique(hands, return_inverse=True, return_counts=True)
+    w = 1.0 / k[inv]
+    a, b = _line(x, y, w)
+    lo, hi = int(x.min()), int(x.max())
+    if not np.isfinite(b) or lo == hi:
+        return None
+    at = -a / b if b != 0 else np.nan
+    rng = np.random.default_rng([seed, exp.number, 7])
+    rows = [np.flatnonzero(inv == i) for i in range(len(uniq))]
+    zeros, same = [], 0
+    for _ in range(reps):
+        pick = np.concatenate([rows[i] for i in rng.integers(0, len(uniq), len(uniq))])
+        ra, rb = _line(x[pick], y[pick], w[pick])
+        if np.isfinite(rb) and rb != 0:
+            same += np.sign(rb) == np.sign(b)
+            zeros.append(-ra / rb)
+    z = np.array(zeros)
+    inside = np.isfinite(at) and lo - 0.5 <= at <= hi + 0.5
+    q = np.quantile(z, [0.025, 0.975]) if len(z) else (np.nan, np.nan)
+    at = float(at) if inside else np.nan
+    return Threshold(exp.key, grouping.key, grouping.feature, at, float(q[0]), float(q[1]),
+                     same / reps, lo, hi, len(uniq), float(b))  # fmt: skip
+
+
+def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
+    """:func:`threshold` of every ordered grouping (one with ``until``) of the experiments."""
+    out = []
+    for exp in experiments_of(raw) if experiments is None else resolve(experiments):
+        for g in exp.groupings:
+            if g.until:
+                t = threshold(exp, g, raw)
+                if t is not None:
+                    out.append(t)
+    return out
+
+
+def describe_threshold(t: Threshold, exp: Experiment) -> str:
+    """A threshold in words."""
+    gain = (
+        f"{abs(t.slope):,.0f} points a hand per unit; the slope's sign in "
+        f"{t.slope_sure:.0%} of resamples"
+    )
+    if np.isfinite(t.at):
+        side = exp.do_ing if t.slope > 0 else exp.dont_ing
+        return (f"{exp.do_ing} minus {exp.dont_ing} changes sign at {t.feature} ≈ {t.at:.1f} "
+                f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands); "
+                f"above it {side} is ahead ({gain})")  # fmt: skip
+    return (f"{exp.do_ing} minus {exp.dont_ing} does not change sign for {t.feature} "
+            f"{t.low}–{t.high} (a fitted line, {gain})")  # fmt: skip
+
+
+def threshold_text(exp: Experiment, raw: pd.DataFrame | None) -> list[str]:
+    if raw is None or raw.empty:
+        return []
+    return [describe_threshold(t, exp) for t in thresholds(raw, [exp])]
