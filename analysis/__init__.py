@@ -12,7 +12,10 @@ Holds (one module each):
 - ``stream``: the report's record tables from records arriving chunk by chunk;
 - ``whatif``: fixed positions, the rest dealt at random; ``advise``: one decision ranked;
 - ``decisions``, ``specs``, ``claims``: the decision experiments, as code and as data, and
-  the published claims they check; ``numbers``: first numbers of the modern game;
+  the published claims they check; ``decisions`` runs them from its parts ``positions``
+  (sampled and generated positions), ``arms`` (the choices played out), ``decision_tables``
+  (tables and thresholds), ``rules_of_thumb`` and ``experiment_set``; ``numbers``: first
+  numbers of the modern game;
 - ``training``, ``distill``: tuning ``strong`` and distilling the search into its evaluator;
 - ``synthetic``: records with known answers, for tests.
 

@@ -53,6 +53,15 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 
+__all__ = [
+    "CHOICES",
+    "Position",
+    "check_choice",
+    "position",
+    "resolve_play",
+    "whatif",
+]
+
 
 def _choices() -> dict[str, str]:
     from sim.engine.position import CHOICES as engine_choices
