@@ -59,7 +59,7 @@ from sim.policies.strong import (
 )
 
 #: the expert's own parameters (name, default, meaning); the base policy's follow (its rollouts
-#: and its own moves): the heuristic's, then strong's extra four (used when rollout=1)
+#: and its own moves): the heuristic's, then strong's own (EXTRA_TABLE, used when rollout=1)
 _SEARCH_TABLE = (
     ("samples", 24.0, "determinizations (deals of the unseen cards) per decision"),
     ("rollouts", 2.0, "stock orders (rollouts) per determinization"),
