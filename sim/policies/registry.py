@@ -109,7 +109,7 @@ def _check_value(policy: str, key: str, value) -> float:
     return v
 
 
-def _compile_once(decide, signature) -> None:
+def _compile_or_refresh(decide, signature) -> None:
     """Compile ``decide`` to ``signature``; a stale on-disk cache is dropped and compiled anew.
 
     numba checks a cached function against its own source file only. A user's policy file left
@@ -136,7 +136,7 @@ def _compile(decide: Callable) -> Callable:
         decide = njit(decide)
     if POLICY_SIGNATURE.args not in decide.signatures:
         try:
-            _compile_once(decide, POLICY_SIGNATURE.args)
+            _compile_or_refresh(decide, POLICY_SIGNATURE.args)
         except Exception as exc:  # numba's typing errors are long: one line is enough here
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise CanastaError(
