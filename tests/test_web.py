@@ -29,13 +29,22 @@ from sim import record as R
 BOT = "heuristic"  # fast in tests; the page's default is strong
 
 
+BASE = "http://127.0.0.1:8765"  # the host the server answers for (canasta.web.guard)
+JSON = {"content-type": "application/json"}
+
+
 def _client(tmp_path=None, **kw):
-    return TestClient(create_app(state_dir=tmp_path, warm=False, **kw))
+    return TestClient(create_app(state_dir=tmp_path, warm=False, **kw), base_url=BASE)
 
 
 def _table(client) -> Table:
     tid = client.cookies.get("canasta_table")
     return client.app.state.tables.get(tid)
+
+
+def _at(client, body: dict | None = None) -> dict:
+    """A change's body with the table's move number (a stale one is refused, 409)."""
+    return {**(body or {}), "move_no": _table(client).move_no}
 
 
 def counterfactual(game, seat: int):
@@ -97,10 +106,10 @@ def test_game_mode_chains_hands():
     body = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 4, "mode": "game"})
     body = body.json()
     while not body["over"]:
-        body = c.post("/api/move", json=move_for(_table(c).game.policy_action(BOT))).json()
+        body = c.post("/api/move", json=_at(c, move_for(_table(c).game.policy_action(BOT)))).json()
     totals = body["result"]["totals"]
     assert body["result"]["next_hand"] == (max(totals) < 8500)
-    nxt = c.post("/api/next").json()
+    nxt = c.post("/api/next", json=_at(c)).json()
     assert nxt["hand_no"] == 2 and not nxt["over"]
     assert [nxt["teams"][0]["score"], nxt["teams"][1]["score"]] == totals
     assert _table(c).game.first_player == 1  # DEAL-1: the deal rotates
@@ -124,7 +133,7 @@ def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
         assert body["your_turn"]
         t = _table(c)
         a = t.game.policy_action(BOT)
-        r = c.post("/api/move", json=move_for(a))
+        r = c.post("/api/move", json=_at(c, move_for(a)))
         assert r.status_code == 200, r.json()
         body = r.json()
         _check_hidden(c, body)
@@ -143,7 +152,7 @@ def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
     assert "attachment" in rec.headers["content-disposition"]
     (back,) = R.replay(rec.text)
     assert back.scores() == g.scores()
-    frames = c.post("/api/replay", content=rec.text).json()
+    frames = c.post("/api/replay", content=rec.text, headers=JSON).json()
     assert len(frames["hands"][0]["frames"]) == len(g.actions) + 1
 
 
@@ -151,7 +160,7 @@ def test_refused_move_names_the_rule_and_changes_nothing():
     c = _client()
     body = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 3}).json()
     assert body["phase"] == "play"  # the first draw of an empty pile is forced
-    r = c.post("/api/move", json={"move": "pile"})
+    r = c.post("/api/move", json=_at(c, {"move": "pile"}))
     assert r.status_code == 422
     assert r.json()["rule"] == "TURN-1" and E.explain(E.R_WRONG_PHASE) in r.json()["error"]
     assert c.get("/api/state").json() == body
@@ -161,10 +170,12 @@ def test_refused_move_names_the_rule_and_changes_nothing():
     "path, payload, status, words",
     [
         ("/api/move", b"{x", 400, "not JSON"),
-        ("/api/move", b'{"move": "fly"}', 400, "unknown move"),
-        ("/api/move", b'{"move": "discard", "cards": ["Z"]}', 400, "bad card"),
-        ("/api/move", b'{"move": "discard", "cards": 5}', 400, "cards"),
-        ("/api/move", b"[1, 2]", 400, "JSON object"),
+        ("/api/move", {"move": "fly"}, 400, "unknown move"),
+        ("/api/move", {"move": "discard", "cards": ["Z"]}, 400, "bad card"),
+        ("/api/move", {"move": "discard", "cards": 5}, 400, "cards"),
+        ("/api/move", {"move": ["draw"]}, 400, "move"),
+        ("/api/move", {"move": {"a": 1}}, 400, "move"),
+        ("/api/move", b"[1, 2]", 400, "move number"),
         ("/api/move", b"x" * (300 * 1024), 413, "KiB"),
         ("/api/nowhere", b"{}", 404, "Not Found"),
     ],
@@ -172,7 +183,9 @@ def test_refused_move_names_the_rule_and_changes_nothing():
 def test_bad_requests_one_line_4xx(path, payload, status, words):
     c = _client()
     c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 3})
-    r = c.post(path, content=payload)
+    if isinstance(payload, dict):
+        payload = json.dumps(_at(c, payload)).encode()
+    r = c.post(path, content=payload, headers=JSON)
     assert r.status_code == status
     err = r.json()["error"]
     assert words in err and "\n" not in err and "Traceback" not in err
@@ -211,30 +224,44 @@ def test_uploaded_rules_are_played_and_shown():
 
 
 def test_undo_returns_to_the_previous_decision():
-    c = _client()
-    before = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 5}).json()
-    t = _table(c)
-    a = t.game.policy_action(BOT)
-    after = c.post("/api/move", json=move_for(a)).json()
-    assert after != before and after["can_undo"]
-    back = c.post("/api/undo").json()
-    assert back["hand"] == before["hand"] and back["turn"] == before["turn"]
-    assert back["log"] == before["log"] and not back["can_undo"]
-    assert c.post("/api/undo").status_code == 400
-    # the same move again: the bots reply the same way (deterministic from the position)
-    again = c.post("/api/move", json=move_for(a)).json()
-    assert again == after
+    """Undo of a meld (no card left the stock since): the same hand, log and turn as before."""
+    for seed in range(30):
+        c = _client()
+        c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": seed})
+        for _ in range(200):
+            t = _table(c)
+            if t.game.is_over:
+                break
+            a = t.game.policy_action(BOT)
+            before = c.get("/api/state").json()
+            after = c.post("/api/move", json=_at(c, move_for(a))).json()
+            if int(E.ACTION_TABLE[a, E.AC_TYPE]) == E.AT_MELD and not after["over"]:
+                break
+        else:
+            continue
+        if not after["can_undo"]:
+            continue
+        back = c.post("/api/undo", json=_at(c)).json()
+        assert back["hand"] == before["hand"] and back["turn"] == before["turn"]
+        assert back["log"] == before["log"]
+        # the same move again: the bots reply the same way (deterministic from the position)
+        again = c.post("/api/move", json=_at(c, move_for(a))).json()
+        assert {k: v for k, v in again.items() if k != "move_no"} == {
+            k: v for k, v in after.items() if k != "move_no"
+        }
+        return
+    pytest.fail("no meld to undo in 30 hands")
 
 
 def test_two_sessions_never_share_a_table():
     app = create_app(warm=False)
-    a, b = TestClient(app), TestClient(app)
+    a, b = TestClient(app, base_url=BASE), TestClient(app, base_url=BASE)
     va = a.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 1}).json()
     vb = b.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 2}).json()
     assert a.cookies["canasta_table"] != b.cookies["canasta_table"]
     assert a.get("/api/state").json()["hand"] == va["hand"]
     assert b.get("/api/state").json()["hand"] == vb["hand"]
-    stranger = TestClient(app)
+    stranger = TestClient(app, base_url=BASE)
     assert stranger.get("/api/state").status_code == 404
     stranger.cookies.set("canasta_table", "../" + a.cookies["canasta_table"])
     assert stranger.get("/api/state").status_code == 404
@@ -245,7 +272,7 @@ def test_restart_resumes_a_saved_table(tmp_path):
     c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 8, "mode": "game"})
     for _ in range(3):
         t = _table(c)
-        body = c.post("/api/move", json=move_for(t.game.policy_action(BOT))).json()
+        body = c.post("/api/move", json=_at(c, move_for(t.game.policy_action(BOT)))).json()
     tid = c.cookies["canasta_table"]
     fresh = _client(tmp_path)  # a new server over the same state directory
     fresh.cookies.set("canasta_table", tid)
@@ -367,7 +394,9 @@ def test_undo_takes_back_a_whole_meld_command():
                         assert len(t.game.actions) == len(before[0]) + 2
                         t.undo()
                         assert t.game.actions == before[0]
-                        assert t.view() == before[1]
+                        after = t.view()
+                        assert after.pop("move_no") == before[1].pop("move_no") + 2
+                        assert after == before[1]
                         return
             t.move(move_for(g.policy_action(BOT)))
     pytest.fail("no two-rank meld found in 40 hands")

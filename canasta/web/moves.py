@@ -18,6 +18,7 @@ __all__ = [
     "choice_json",
     "kind_name",
     "made_choice",
+    "merged_choices",
     "move_for",
     "move_names",
     "parse_kinds",
@@ -90,16 +91,54 @@ def plain(label: str) -> str:
     return _SUIT.sub(r"\1", label)
 
 
+def _r(x: float) -> float:
+    return round(float(x), 1) + 0.0  # + 0.0: never a "-0" on the page
+
+
 def choice_json(c) -> dict:
     return {
         "label": plain(c.label),
-        "mean": round(c.mean, 1),
-        "ci": [round(c.ci_low, 1), round(c.ci_high, 1)],
-        "diff": round(c.diff_from_best, 1),
-        "diff_ci": [round(c.diff_low, 1), round(c.diff_high, 1)],
+        "mean": _r(c.mean),
+        "ci": [_r(c.ci_low), _r(c.ci_high)],
+        "diff": _r(c.diff_from_best),
+        "diff_ci": [_r(c.diff_low), _r(c.diff_high)],
         "n": c.n,
         "bot_pick": c.policy_pick,
     }
+
+
+def merged_choices(choices, top: int) -> list[dict]:
+    """The first ``top`` distinct plays of an advice as JSON: choices whose labels are the same
+    once suits are dropped are one play (the first, the better, kept), and a choice that
+    scored the same as a kept one on every deal (its paired difference 0 with a 0-wide
+    interval) is named with it ("A, or B") rather than ranked apart at -0 points."""
+    out: list[dict] = []
+    kept: list = []
+    for c in choices:
+        label = plain(c.label)
+        if any(plain(k.label) == label for k in kept):
+            continue
+        same = next(
+            (
+                i
+                for i, k in enumerate(kept)
+                if c.diff_from_best == k.diff_from_best
+                and c.diff_low == k.diff_low
+                and c.diff_high == k.diff_high
+                and c.mean == k.mean
+                and c.diff_low == c.diff_high
+            ),
+            None,
+        )
+        if same is not None:
+            out[same]["label"] += f", or {label}"
+            out[same]["same"].append(label)
+            continue
+        if len(out) >= top:
+            continue
+        kept.append(c)
+        out.append(choice_json(c) | {"same": []})
+    return out
 
 
 def made_choice(actions: Sequence[int], i: int, seat: int, h, adv):

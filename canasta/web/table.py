@@ -1,42 +1,47 @@
 """One table of the web app: a human seat against bots, a hand or a game, kept apart from the
 HTTP layer (canasta.web.app) so it is tested and benchmarked on its own.
 
-Everything a table sends is built by :meth:`Table.view` from the human seat's observation
-(``Game.observation(seat)``) and the public events (other seats' draws hidden), so it never
-holds a card the seat cannot see; once the hand is over every hand is shown, as at a real table
-(SCORE-5: the cards left in hand are counted against their team). The deck stays on the
-server (``sim.record`` with ``hide_running_deck``) until the hand is over.
+Everything a table sends is built by :func:`canasta.web.view.view` from the human seat's
+observation (``Game.observation(seat)``) and the public events (other seats' draws hidden), so
+it never holds a card the seat cannot see; once the hand is over every hand is shown, as at a
+real table (SCORE-5: the cards left in hand are counted against their team).
+
+Secrets stay here (docs/web.md, threat model): a table dealt at random draws 128 bits from the
+operating system (``secrets``) and seeds each hand from a hash of them and the hand's number, so
+the deal of a finished hand tells nothing of the next one. Neither the entropy nor a hand's
+seed, its RNG state or the running hand's deck is in a view or in a record while the game runs;
+the record of a finished game carries the entropy (``table.deal_entropy``) and every deck.
 
 Undo rebuilds the hand from its deal and the actions before the human's previous decision
 (``sim.record``: the deal and the actions fix the state; the bots are deterministic given the
-position, so their replies come again the same).
+position, so their replies come again the same). It never crosses a card leaving the stock nor
+the end of the hand (:meth:`Table.undo`), so it cannot show a card that was hidden.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 import numpy as np
 
 from canasta._human import legal_order
 from canasta.web.moves import (
-    choice_json,
     kind_name,
     made_choice,
+    merged_choices,
     move_for,
-    move_names,
     parse_kinds,
     plain,
 )
 from sim import encoding as E
 from sim.errors import CanastaError
-from sim.text import meld_cards
 
 __all__ = [
+    "ENTROPY_BITS",
     "HINT_BUDGET",
     "HINT_N",
     "HINT_TOP",
-    "LOG_TAIL",
     "REVIEW_BUDGET",
     "REVIEW_GAIN",
     "MoveRefused",
@@ -50,7 +55,7 @@ HINT_N = 200  #: most deals per choice a hint plays
 HINT_TOP = 5  #: choices a hint shows
 REVIEW_BUDGET = 0.8  #: seconds of advice per decision in the end-of-hand review
 REVIEW_GAIN = 100.0  #: points a hint must have gained to be listed in the review
-LOG_TAIL = 14  #: last events the page shows
+ENTROPY_BITS = 128  #: bits of the operating system's randomness behind a table's deals
 
 
 class MoveRefused(CanastaError):
@@ -58,6 +63,7 @@ class MoveRefused(CanastaError):
 
     def __init__(self, message: str, rule: str = ""):
         self.rule = rule
+        self.allowed = ""  #: the moves allowed instead (the table fills it in)
         super().__init__(message)
 
 
@@ -65,6 +71,16 @@ def _fresh(g):
     from sim.record import redeal
 
     return redeal(g)
+
+
+def hand_seed(entropy: int, k: int) -> np.random.SeedSequence:
+    """Hand ``k``'s seed from a table's entropy: a keyed hash, so one hand's deck (shown once
+    it is over) says nothing of another's (the engine's own seeding of a game's hands derives
+    each from one key that a hand's generator state gives back)."""
+    digest = hashlib.blake2b(
+        k.to_bytes(4, "little"), key=entropy.to_bytes(ENTROPY_BITS // 8, "little"), digest_size=32
+    ).digest()
+    return np.random.SeedSequence(int.from_bytes(digest, "little"))
 
 
 class Table:
@@ -87,8 +103,10 @@ class Table:
         if mode not in ("hand", "game"):
             raise CanastaError(f"mode {mode!r}: expected 'hand' or 'game'")
         partner, opponents = (r[2] for r in resolve_policies([partner, opponents]))
-        self.id = table_id or secrets.token_urlsafe(12)
-        self.seed = secrets.randbelow(2**31) if seed is None else int(seed)
+        self.id = table_id or secrets.token_urlsafe(24)
+        #: a practice deal's seed (chosen by the player, who can rebuild it), else None
+        self.seed = None if seed is None else int(seed)
+        self._entropy = secrets.randbits(ENTROPY_BITS) if seed is None else None
         self.mode = mode
         self.seat = seat
         self.ruleset = as_ruleset(rules)
@@ -97,7 +115,10 @@ class Table:
         self.policies[seat] = "you"
         self.games: list = []  # the hands of the game, the last one running or just over
         self.decisions: list[int] = []  # action indices of the human's choices, this hand
+        self.undo_stock: list[int] = []  # the stock's size before each of those decisions
+        self.turns: list[int] = []  # the turn of each event of the running hand (the log's)
         self.review_cache: list | None = None
+        self.move_no = 0  #: counts the table's changes: a move must name the current one
         self.new_hand()
 
     # --- hands ------------------------------------------------------------------------
@@ -131,11 +152,22 @@ class Table:
         k = len(self.games)
         if k >= E.GAME_HAND_STRIDE:
             raise CanastaError("the game reached the engine's cap of hands")
-        self.games.append(game_hand(self.seed, 0, k, self.totals(), self.ruleset))
-        self.decisions = []
+        seed = self.seed if self._entropy is None else hand_seed(self._entropy, k)
+        self.games.append(game_hand(seed, 0, k, self.totals(), self.ruleset))
+        self.decisions, self.undo_stock = [], []
+        self.turns = _event_turns(self.game)
         self.review_cache = None
         self.mark = 0
+        self.move_no += 1
         self.run_bots()
+
+    def _play(self, a: int) -> None:
+        """Apply ``a`` to the running hand, tagging its events with the turn (the log's)."""
+        g = self.game
+        before, turn, actor = len(g.events()), g.turn, g.current_player
+        g.apply(a)
+        for _, p, _, _ in g.events()[before:]:
+            self.turns.append(turn if p == actor else g.turn)
 
     def run_bots(self) -> None:
         """Bots (and the human's forced steps) play until the human has a choice."""
@@ -148,11 +180,22 @@ class Table:
                 if g.current_player == self.seat:
                     return
                 a = g.policy_action(self.policies[g.current_player])
-            g.apply(a)
+            self._play(a)
 
     # --- the human's moves --------------------------------------------------------------
     def _refuse(self, code: int, what: str):
-        raise MoveRefused(f"{what}: {E.explain(code)}", E.reason_rule(code))
+        from canasta.web.view import opening_progress
+
+        text = f"{what}: {E.explain(code)}"
+        if code == E.R_OPEN_MINIMUM:  # OPEN-1: say how far the turn's melds are, and the way on
+            prog = opening_progress(self.game, self.seat)
+            if prog is not None:
+                text += (
+                    f" (your melds this turn count {prog['so_far']} of the {prog['min']} points "
+                    "your team's first meld needs: meld more of your hand in this turn, "
+                    "all of it reaching the minimum, before you discard; or Undo)"
+                )
+        raise MoveRefused(text, E.reason_rule(code))
 
     def _apply(self, actions: list[int], what: str) -> None:
         """Apply the human's ``actions`` whole or not at all (a copy tried first, orders
@@ -167,18 +210,34 @@ class Table:
         if order is None:
             self._refuse(first, what)
         self.decisions.append(start)  # one decision: undo takes it back whole
+        self.undo_stock.append(int(g.state[E.ST_STOCK_N]))
+        self.move_no += 1
         for a in order:
-            g.apply(a)
+            self._play(a)
         if g.is_over or g.current_player != self.seat:
             self.mark = len(g.events())  # the turn ends: "since your last move"
         self.review_cache = None
         self.run_bots()
 
     def move(self, body: dict) -> None:
-        """A move from the page: ``{"move": name, "cards": [...], "target": kind}``."""
+        """A move from the page: ``{"move": name, "cards": [...], "target": kind}``; a refusal
+        (:class:`MoveRefused`) names the moves allowed now."""
+        from canasta._human import allowed_summary
+
+        try:
+            self._move(body)
+        except MoveRefused as exc:
+            g = self.game
+            if not g.is_over and g.current_player == self.seat:
+                exc.allowed = allowed_summary(g)
+            raise
+
+    def _move(self, body: dict) -> None:
         if not isinstance(body, dict):
             raise CanastaError('expected a JSON object such as {"move": "draw"}')
         name = body.get("move")
+        if not isinstance(name, str):
+            raise CanastaError('move: expected a move\'s name such as "draw"')
         simple = {
             "draw": E.A_DRAW,
             "pile": E.A_TAKE_PILE,
@@ -260,19 +319,41 @@ class Table:
             raise MoveRefused("no such meld operation")
         return a
 
+    def can_undo(self) -> bool:
+        """Undo reaches the human's previous decision only while no card has left the stock
+        since (a draw, a replacement for a red three: a hidden card seen cannot be unseen) and
+        the hand runs (once over every hand is shown)."""
+        g = self.game
+        return (
+            bool(self.decisions)
+            and not g.is_over
+            and self.undo_stock[-1] == int(g.state[E.ST_STOCK_N])
+        )
+
     def undo(self) -> None:
-        """Back to the human's previous decision of this hand (bots replayed)."""
+        """Back to the human's previous decision of this hand (bots replayed), if
+        :meth:`can_undo`."""
+        g = self.game
+        if g.is_over:
+            raise CanastaError("undo: the hand is over (every hand has been shown)")
         if not self.decisions:
             raise CanastaError("nothing to undo in this hand")
+        if not self.can_undo():
+            raise CanastaError(
+                "undo: a card has left the stock since your last decision, so it cannot be "
+                "taken back (a card seen stays seen)"
+            )
         back = self.decisions.pop()
-        g = self.game
+        self.undo_stock.pop()
         keep = g.actions[:back]
         fresh = _fresh(g)
         for a in keep:
             fresh.apply(a)
         self.games[-1] = fresh
+        self.turns = _event_turns(fresh)
         self.review_cache = None
-        self.mark = 0
+        self.mark = min(getattr(self, "mark", 0), len(fresh.events()))
+        self.move_no += 1
 
     # --- advice -------------------------------------------------------------------------
     def hint(self, budget: float = HINT_BUDGET) -> dict:
@@ -298,7 +379,7 @@ class Table:
         )
         return {
             "decision": adv.decision,
-            "choices": [choice_json(c) for c in adv.choices[:HINT_TOP]],
+            "choices": merged_choices(adv.choices, HINT_TOP),
             "why": plain(why(adv)),
             "ruleset": self.rules_name,
         }
@@ -354,36 +435,57 @@ class Table:
         return out
 
     # --- records ------------------------------------------------------------------------
+    def finished(self) -> bool:
+        """The table's play is over: its hand, or its game (GAME-1)."""
+        return self.game.is_over and (self.mode == "hand" or self.game_over())
+
     def record(self) -> dict:
-        """The table's record (sim.record), the running hand's deck left out."""
+        """The table's record (sim.record) for the player: while the game runs, without the
+        running hand's deck and without any seed; once it is over, with every deck and the
+        entropy the deals came from (``table.deal_entropy``)."""
         from sim.record import from_games
 
-        return from_games(
+        rec = from_games(
             self.games,
             players=self.policies,
             kind=self.mode,
             hide_running_deck=True,
-        ) | {"table": self.settings()}
+        )
+        done = self.finished()
+        rec["seed"] = self.seed if done else None
+        table = self.settings()
+        if done and self._entropy is not None:
+            table["deal_entropy"] = f"{self._entropy:032x}"
+        return rec | {"table": table}
 
     def saved(self) -> dict:
-        """The whole record, running deck included, for the server's own store."""
+        """The whole record, running deck and entropy included, for the server's own store
+        (never sent)."""
         from sim.record import from_games
 
-        return from_games(self.games, players=self.policies, kind=self.mode) | {
-            "table": self.settings(),
+        rec = from_games(self.games, players=self.policies, kind=self.mode)
+        rec["seed"] = self.seed
+        return rec | {
+            "table": self.settings()
+            | {
+                "id": self.id,
+                "entropy": None if self._entropy is None else f"{self._entropy:032x}",
+                "move_no": self.move_no,
+            },
             "decisions": list(self.decisions),
+            "undo_stock": list(self.undo_stock),
             "mark": int(getattr(self, "mark", 0)),
         }
 
     def settings(self) -> dict:
+        """What the table was set up with, as the page and a record show it (no id, no seed)."""
         return {
-            "id": self.id,
-            "seed": self.seed,
             "mode": self.mode,
             "seat": self.seat,
             "partner": self.policies[(self.seat + 2) % 4],
             "opponents": self.policies[(self.seat + 1) % 4],
             "rules_name": self.rules_name,
+            "practice_seed": self.seed is not None,
         }
 
     @classmethod
@@ -395,13 +497,23 @@ class Table:
         if not isinstance(s, dict):
             raise CanastaError("not a saved table")
         t = cls.__new__(cls)
-        t.id, t.seed, t.mode, t.seat = s["id"], int(s["seed"]), s["mode"], int(s["seat"])
+        t.id, t.mode, t.seat = str(s["id"]), s["mode"], int(s["seat"])
+        seed = saved.get("seed")
+        t.seed = None if seed is None else int(seed)
+        t._entropy = None if s.get("entropy") is None else int(s["entropy"], 16)
+        if (t.seed is None) == (t._entropy is None):
+            raise CanastaError("a saved table has a practice seed or its entropy")
         t.rules_name = s.get("rules_name", "")
         t.games = replay(saved)
         t.ruleset = t.games[0].ruleset
         t.policies = list(saved.get("players") or [s["partner"], s["opponents"]] * 2)
         t.decisions = [int(d) for d in saved.get("decisions", [])]
+        t.undo_stock = [int(d) for d in saved.get("undo_stock", [])]
+        if len(t.undo_stock) != len(t.decisions):
+            t.decisions, t.undo_stock = [], []
+        t.move_no = int(s.get("move_no", 1))
         t.mark = int(saved.get("mark", 0))
+        t.turns = _event_turns(t.game)
         t.review_cache = None
         t.run_bots()
         return t
@@ -418,129 +530,57 @@ class Table:
         return f"{role} ({self.policies[p]})"
 
     def view(self, game=None) -> dict:
-        """The table as the human seat sees it (module docstring: from its observation)."""
-        from canasta._human import allowed_summary
+        """The table as the human seat sees it (:func:`canasta.web.view.view`)."""
+        from canasta.web.view import view
 
-        g = self.game if game is None else game
-        s = self.seat
-        obs = g.observation(s)
-        own = s % E.N_TEAMS
-        width = E.N_KINDS * E.N_MELD_COLS
-        teams = []
-        for i in range(E.N_TEAMS):
-            team = (own + i) % E.N_TEAMS
-            block = obs[E.OB_MELDS + i * width : E.OB_MELDS + (i + 1) * width]
-            block = block.reshape(E.N_KINDS, E.N_MELD_COLS)
-            melds = []
-            for slot in range(E.N_KINDS - 1, -1, -1):
-                nat, two, joker = (int(x) for x in block[slot, :3])
-                n = nat + two + joker
-                if n:
-                    melds.append(
-                        {
-                            "rank": "wild" if slot == E.WILD_MELD else kind_name(slot),
-                            "cards": meld_cards(slot, nat, two, joker),
-                            "canasta": n >= E.CANASTA,
-                            "natural": two + joker == 0 and slot != E.WILD_MELD,
-                        }
-                    )
-            red, black = (int(x) for x in obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
-            seats = [s, (s + 2) % 4] if i == 0 else [(s + 1) % 4, (s + 3) % 4]
-            teams.append(
-                {
-                    "team": team,
-                    "label": "You + partner" if i == 0 else "Opponents",
-                    "seats": seats,
-                    "score": int(obs[E.OB_SCORES + i]),
-                    "opened": bool(obs[E.OB_OPENED + i]),
-                    "melds": melds,
-                    "red_threes": red,
-                    "black_threes": black,
-                }
-            )
-        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-        cards = []
-        for k in range(E.N_KINDS - 1, -1, -1):
-            if k not in (E.TWO, E.JOKER) and not E.IS_THREE[k]:
-                cards += [kind_name(k)] * int(hand[k])
-        for k in (E.TWO, E.JOKER, E.RED_THREE, E.BLACK_THREE):
-            cards += [kind_name(k)] * int(hand[k])
-        top = int(obs[E.OB_PILE_TOP])
-        sizes = {str((s + i) % 4): int(obs[E.OB_HAND_SIZES + i]) for i in range(E.N_PLAYERS)}
-        out = {
-            "table": self.settings(),
-            "ruleset": {"name": self.rules_name, "rules": self.ruleset.to_dict()},
-            "players": {str(p): self.who(p) for p in range(4)},
-            "hand_no": len(self.games),
-            "turn": int(obs[E.OB_TURN]),
-            "phase": E.PHASE_NAMES[int(obs[E.OB_PHASE])],
-            "to_act": int(g.current_player) if not g.is_over else None,
-            "your_turn": (not g.is_over) and g.current_player == s,
-            "hand": cards,
-            "pile_top": kind_name(top) if top >= 0 else None,
-            "pile_size": int(obs[E.OB_PILE_N]),
-            "stock": int(obs[E.OB_STOCK_N]),
-            "hand_sizes": sizes,
-            "open_min": int(obs[E.OB_OPEN_MIN]),
-            "teams": teams,
-            "log": self._log(g)[-LOG_TAIL:],
-            "recent": [
-                line
-                for line in self._log(g, getattr(self, "mark", 0))
-                if not line.startswith("You")
-                and "draws a card" not in line
-                and "(hidden)" not in line
-            ],
-            "can_undo": bool(self.decisions) and game is None,
-            "allowed": allowed_summary(g) if not g.is_over and g.current_player == s else "",
-            "moves": move_names(g) if not g.is_over and g.current_player == s else [],
-            "over": bool(g.is_over),
-        }
-        aside = obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
-        if aside.sum():
-            out["aside"] = [kind_name(k) for k in range(E.N_KINDS) for _ in range(int(aside[k]))]
-        if g.is_over:
-            out["result"] = self._result(g)
-        return out
-
-    def _log(self, g, start: int = 0) -> list[str]:
-        """The hand's events (from event ``start``) in words, other seats' cards hidden
-        (``sim.text.event_lines``, the web's words)."""
-        from sim.text import WEB_WORDS, event_lines
-
-        return event_lines(g.events()[start:], self.seat, self.who, WEB_WORDS)
-
-    def _result(self, g) -> dict:
-        from sim.cards import format_counts
-        from sim.engine.views import st_hands
-
-        scores = g.scores()
-        items = [k for k in scores[0] if k != "total"]
-        totals = self.totals()
-        hands = st_hands(g.state)
-        res = {
-            "end": g.end_reason,
-            "items": [
-                {"item": k, "team0": scores[0][k], "team1": scores[1][k]} for k in [*items, "total"]
-            ],
-            "totals": list(totals),
-            "your_team": self.seat % 2,
-            "held": {str(p): format_counts(hands[p]) for p in range(4)},
-            "game_over": self.game_over(),
-            "next_hand": self.mode == "game" and not self.game_over(),
-            "target": int(self.ruleset.target),
-        }
-        return res
+        return view(self, game)
 
 
-def warm(bot: str = "strong") -> None:
-    """Compile (or load from numba's cache) the bots and a hint's simulation, so the first
-    turn and the first hint of a table do not wait for it: a table dealt until its first
-    decision that a hint can open."""
+def _event_turns(g) -> list[int]:
+    """The turn of each event of ``g`` (the log's numbers, the review's): the hand replayed
+    from its deal, an event of the seat that acted in the acting turn, another seat's (its
+    threes laid as its turn begins) in the turn after."""
+    fresh = _fresh(g)
+    turns = [fresh.turn] * len(fresh.events())
+    for a in g.actions:
+        before, turn, actor = len(fresh.events()), fresh.turn, fresh.current_player
+        fresh.apply(a)
+        turns += [turn if p == actor else fresh.turn for _, p, _, _ in fresh.events()[before:]]
+    return turns
+
+
+def warm(bot: str = "strong", step=None) -> None:
+    """Compile (or load from numba's cache) all that a table's first deal and first hint run:
+    the bots and the deal, the page's view, a move checked, refused and applied, a hint's
+    simulation; ``step()`` is called once after each of the four (progress for the page)."""
+    done = 0
+
+    def advance(upto: int) -> None:
+        nonlocal done
+        while done < upto:
+            done += 1
+            if step is not None:
+                step()
+
     for seed in range(20):
         t = Table(seed=seed, partner=bot, opponents=bot)
+        advance(1)
+        t.view()
+        t.record()
+        advance(2)
+        g = t.game
+        if g.is_over or g.phase != "draw":
+            continue
+        try:
+            t.move({"move": "meld", "cards": ["4"] * 3})  # refused: its words, the moves allowed
+        except CanastaError:
+            pass
+        t.move({"move": "draw"})
+        t.view()
+        advance(3)
         try:
             t.hint(budget=0.3)
-            return
         except CanastaError:
             continue
+        break
+    advance(4)

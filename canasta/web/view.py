@@ -1,0 +1,181 @@
+"""What the page of a web table sees (:func:`view`): built from the human seat's observation
+(``Game.observation(seat)``) and the public events only (other seats' draws hidden), so it never
+holds a card the seat cannot see, nor a seed, an RNG state, the deck or the session's id; once
+the hand is over every hand is shown, as at a real table (SCORE-5).
+"""
+
+from __future__ import annotations
+
+from canasta.web.moves import kind_name, move_names
+from sim import encoding as E
+from sim.text import meld_cards
+
+__all__ = ["LOG_TAIL", "drawn_card", "log_lines", "opening_progress", "view"]
+
+LOG_TAIL = 14  #: last events the page shows
+
+
+def opening_progress(g, seat: int) -> dict | None:
+    """OPEN-1 while ``seat``'s team has not opened and it is ``seat``'s play step: the points
+    of the cards melded from hand this turn (the pile's top card not counted, OPEN-3) against
+    the minimum; else None."""
+    obs = g.observation(seat)
+    if g.is_over or obs[E.OB_OPENED] or g.current_player != seat:
+        return None
+    pending = obs[E.OB_PENDING : E.OB_PENDING + E.N_KINDS * E.N_MELD_COLS]
+    pending = pending.reshape(E.N_KINDS, E.N_MELD_COLS)
+    so_far = 0
+    for slot in range(E.N_KINDS):
+        if slot != E.WILD_MELD:
+            so_far += int(pending[slot, E.NATURALS]) * int(E.KIND_VALUE[slot])
+        so_far += int(pending[slot, E.TWOS]) * int(E.KIND_VALUE[E.TWO])
+        so_far += int(pending[slot, E.JOKERS]) * int(E.KIND_VALUE[E.JOKER])
+    return {"so_far": so_far, "min": int(obs[E.OB_OPEN_MIN])}
+
+
+def drawn_card(g, seat: int) -> str | None:
+    """The kind of the card ``seat`` drew from the stock this turn, while it plays the turn
+    and still holds one of that kind (the page marks it), else None."""
+    from canasta._human import _last_draw
+
+    obs = g.observation(seat)
+    if g.is_over or g.current_player != seat or int(obs[E.OB_PHASE]) != E.PH_PLAY:
+        return None
+    if not obs[E.OB_DREW_STOCK]:
+        return None
+    card = _last_draw(g, seat)
+    if card is None:
+        return None
+    k = int(E.CARD_KIND[card])
+    return kind_name(k) if obs[E.OB_HAND + k] > 0 else None
+
+
+def log_lines(table, g, start: int = 0) -> list[dict]:
+    """The hand's events from event ``start`` in words (``sim.text.event_lines``, the web's
+    words: other seats' cards hidden), each with its turn (the numbers the review cites)."""
+    from sim.text import WEB_WORDS, event_lines
+
+    events = g.events()
+    turns = getattr(table, "turns", [])
+    if len(turns) != len(events):  # another game than the table's running hand
+        from canasta.web.table import _event_turns
+
+        turns = _event_turns(g)
+    out = []
+    for i, ev in enumerate(events[start:], start):
+        for line in event_lines([ev], table.seat, table.who, WEB_WORDS):
+            out.append({"turn": turns[i], "text": line})
+    return out
+
+
+def view(table, game=None) -> dict:
+    """The table as the human seat sees it (module docstring)."""
+    from canasta._human import allowed_summary
+
+    g = table.game if game is None else game
+    s = table.seat
+    obs = g.observation(s)
+    own = s % E.N_TEAMS
+    width = E.N_KINDS * E.N_MELD_COLS
+    teams = []
+    for i in range(E.N_TEAMS):
+        team = (own + i) % E.N_TEAMS
+        block = obs[E.OB_MELDS + i * width : E.OB_MELDS + (i + 1) * width]
+        block = block.reshape(E.N_KINDS, E.N_MELD_COLS)
+        melds = []
+        for slot in range(E.N_KINDS - 1, -1, -1):
+            nat, two, joker = (int(x) for x in block[slot, :3])
+            n = nat + two + joker
+            if n:
+                melds.append(
+                    {
+                        "rank": "wild" if slot == E.WILD_MELD else kind_name(slot),
+                        "cards": meld_cards(slot, nat, two, joker),
+                        "canasta": n >= E.CANASTA,
+                        "natural": two + joker == 0 and slot != E.WILD_MELD,
+                    }
+                )
+        red, black = (int(x) for x in obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
+        seats = [s, (s + 2) % 4] if i == 0 else [(s + 1) % 4, (s + 3) % 4]
+        teams.append(
+            {
+                "team": team,
+                "label": "You + partner" if i == 0 else "Opponents",
+                "seats": seats,
+                "score": int(obs[E.OB_SCORES + i]),
+                "opened": bool(obs[E.OB_OPENED + i]),
+                "melds": melds,
+                "red_threes": red,
+                "black_threes": black,
+            }
+        )
+    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    cards = []
+    for k in range(E.N_KINDS - 1, -1, -1):
+        if k not in (E.TWO, E.JOKER) and not E.IS_THREE[k]:
+            cards += [kind_name(k)] * int(hand[k])
+    for k in (E.TWO, E.JOKER, E.RED_THREE, E.BLACK_THREE):
+        cards += [kind_name(k)] * int(hand[k])
+    top = int(obs[E.OB_PILE_TOP])
+    sizes = {str((s + i) % 4): int(obs[E.OB_HAND_SIZES + i]) for i in range(E.N_PLAYERS)}
+    mine = not g.is_over and g.current_player == s
+    out = {
+        "table": table.settings(),
+        "move_no": table.move_no,
+        "ruleset": {"name": table.rules_name, "rules": table.ruleset.to_dict()},
+        "players": {str(p): table.who(p) for p in range(4)},
+        "hand_no": len(table.games),
+        "turn": int(obs[E.OB_TURN]),
+        "phase": E.PHASE_NAMES[int(obs[E.OB_PHASE])],
+        "to_act": int(g.current_player) if not g.is_over else None,
+        "your_turn": mine,
+        "hand": cards,
+        "drawn": drawn_card(g, s),
+        "pile_top": kind_name(top) if top >= 0 else None,
+        "pile_size": int(obs[E.OB_PILE_N]),
+        "stock": int(obs[E.OB_STOCK_N]),
+        "hand_sizes": sizes,
+        "open_min": int(obs[E.OB_OPEN_MIN]),
+        "opening": opening_progress(g, s),
+        "teams": teams,
+        "log": log_lines(table, g)[-LOG_TAIL:],
+        "recent": [
+            x["text"]
+            for x in log_lines(table, g, getattr(table, "mark", 0))
+            if not x["text"].startswith("You")
+            and "draws a card" not in x["text"]
+            and "(hidden)" not in x["text"]
+        ],
+        "can_undo": game is None and table.can_undo(),
+        "allowed": allowed_summary(g) if mine else "",
+        "moves": move_names(g) if mine else [],
+        "over": bool(g.is_over),
+    }
+    aside = obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
+    if aside.sum():
+        out["aside"] = [kind_name(k) for k in range(E.N_KINDS) for _ in range(int(aside[k]))]
+    if g.is_over:
+        out["result"] = _result(table, g)
+    return out
+
+
+def _result(table, g) -> dict:
+    from sim.cards import format_counts
+    from sim.engine.views import st_hands
+
+    scores = g.scores()
+    items = [k for k in scores[0] if k != "total"]
+    totals = table.totals()
+    hands = st_hands(g.state)
+    return {
+        "end": g.end_reason,
+        "items": [
+            {"item": k, "team0": scores[0][k], "team1": scores[1][k]} for k in [*items, "total"]
+        ],
+        "totals": list(totals),
+        "your_team": table.seat % 2,
+        "held": {str(p): format_counts(hands[p]) for p in range(4)},
+        "game_over": table.game_over(),
+        "next_hand": table.mode == "game" and not table.game_over(),
+        "target": int(table.ruleset.target),
+    }
