@@ -1,10 +1,13 @@
 """The web table of ``canasta serve`` (extra ``web``), docs/web.md. Holds:
 
 - ``canasta.web.app``: the Starlette app, the JSON API over one table per browser session;
-- ``canasta.web.table``: one table (``Table``: a human seat against bots, its view, hints,
-  review and undo), apart from HTTP;
+- ``canasta.web.guard``: the HTTP edge's defences (bounded bodies, same-origin JSON posts,
+  the host check, the security headers);
+- ``canasta.web.table``: one table (``Table``: a human seat against bots, hints, review and
+  undo, the deal's secrets), apart from HTTP;
+- ``canasta.web.view``: what the page sees of a table (the seat's view only);
 - ``canasta.web.moves``: the page's card names and moves (``move_for``, ``parse_kinds``, ...);
-- ``static/``: the page itself (no CDN, shipped as package data).
+- ``static/``: the page itself (no CDN, no inline script, shipped as package data).
 """
 
 __all__: list[str] = []

@@ -34,6 +34,7 @@ from canasta.web.moves import (
     parse_kinds,
     plain,
 )
+from canasta.web.view import event_turns, opening_progress
 from sim import encoding as E
 from sim.errors import CanastaError
 
@@ -155,7 +156,7 @@ class Table:
         seed = self.seed if self._entropy is None else hand_seed(self._entropy, k)
         self.games.append(game_hand(seed, 0, k, self.totals(), self.ruleset))
         self.decisions, self.undo_stock = [], []
-        self.turns = _event_turns(self.game)
+        self.turns = event_turns(self.game)
         self.review_cache = None
         self.mark = 0
         self.move_no += 1
@@ -184,8 +185,6 @@ class Table:
 
     # --- the human's moves --------------------------------------------------------------
     def _refuse(self, code: int, what: str):
-        from canasta.web.view import opening_progress
-
         text = f"{what}: {E.explain(code)}"
         if code == E.R_OPEN_MINIMUM:  # OPEN-1: say how far the turn's melds are, and the way on
             prog = opening_progress(self.game, self.seat)
@@ -350,7 +349,7 @@ class Table:
         for a in keep:
             fresh.apply(a)
         self.games[-1] = fresh
-        self.turns = _event_turns(fresh)
+        self.turns = event_turns(fresh)
         self.review_cache = None
         self.mark = min(getattr(self, "mark", 0), len(fresh.events()))
         self.move_no += 1
@@ -513,7 +512,7 @@ class Table:
             t.decisions, t.undo_stock = [], []
         t.move_no = int(s.get("move_no", 1))
         t.mark = int(saved.get("mark", 0))
-        t.turns = _event_turns(t.game)
+        t.turns = event_turns(t.game)
         t.review_cache = None
         t.run_bots()
         return t
@@ -534,19 +533,6 @@ class Table:
         from canasta.web.view import view
 
         return view(self, game)
-
-
-def _event_turns(g) -> list[int]:
-    """The turn of each event of ``g`` (the log's numbers, the review's): the hand replayed
-    from its deal, an event of the seat that acted in the acting turn, another seat's (its
-    threes laid as its turn begins) in the turn after."""
-    fresh = _fresh(g)
-    turns = [fresh.turn] * len(fresh.events())
-    for a in g.actions:
-        before, turn, actor = len(fresh.events()), fresh.turn, fresh.current_player
-        fresh.apply(a)
-        turns += [turn if p == actor else fresh.turn for _, p, _, _ in fresh.events()[before:]]
-    return turns
 
 
 def warm(bot: str = "strong", step=None) -> None:

@@ -10,7 +10,7 @@ from canasta.web.moves import kind_name, move_names
 from sim import encoding as E
 from sim.text import meld_cards
 
-__all__ = ["LOG_TAIL", "drawn_card", "log_lines", "opening_progress", "view"]
+__all__ = ["LOG_TAIL", "drawn_card", "event_turns", "log_lines", "opening_progress", "view"]
 
 LOG_TAIL = 14  #: last events the page shows
 
@@ -58,14 +58,27 @@ def log_lines(table, g, start: int = 0) -> list[dict]:
     events = g.events()
     turns = getattr(table, "turns", [])
     if len(turns) != len(events):  # another game than the table's running hand
-        from canasta.web.table import _event_turns
-
-        turns = _event_turns(g)
+        turns = event_turns(g)
     out = []
     for i, ev in enumerate(events[start:], start):
         for line in event_lines([ev], table.seat, table.who, WEB_WORDS):
             out.append({"turn": turns[i], "text": line})
     return out
+
+
+def event_turns(g) -> list[int]:
+    """The turn of each event of ``g`` (the log's numbers, the review's): the hand replayed
+    from its deal, an event of the seat that acted in the acting turn, another seat's (its
+    threes laid as its turn begins) in the turn after."""
+    from sim.record import redeal
+
+    fresh = redeal(g)
+    turns = [fresh.turn] * len(fresh.events())
+    for a in g.actions:
+        before, turn, actor = len(fresh.events()), fresh.turn, fresh.current_player
+        fresh.apply(a)
+        turns += [turn if p == actor else fresh.turn for _, p, _, _ in fresh.events()[before:]]
+    return turns
 
 
 def view(table, game=None) -> dict:
