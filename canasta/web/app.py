@@ -312,6 +312,7 @@ def create_app(
                 "default_bot": default_bot,
                 "rulesets": {k: v.to_dict() for k, v in rulesets.items()},
                 "default_rules": next(iter(rulesets)),
+                "hint_budget": hint_budget,
             }
         )
 

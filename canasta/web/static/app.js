@@ -1,18 +1,31 @@
 // The canasta table page: talks to the JSON API of canasta serve (docs/web.md). No framework.
+// Every string from the server or a file is shown as text (textContent, never innerHTML): a
+// ruleset's or a record's names cannot run script, and the page's Content-Security-Policy
+// runs no inline script at all.
 "use strict";
 const $ = (id) => document.getElementById(id);
 let view = null;          // the last table view from the server
 let selected = [];        // indices into view.hand
 let busy = false;
+let ready = false;        // the server's warm-up is done (GET /api/ready)
+let hintBudget = 3;
 let answered = 0;         // answers drawn so far (document.body.dataset.answered: for tests)
 function drawn() { document.body.dataset.answered = String(++answered); }
+
+// An element with text only: el("td", "text", "class")
+function el(tag, text, cls) {
+  const d = document.createElement(tag);
+  if (text !== undefined && text !== null) d.textContent = String(text);
+  if (cls) d.className = cls;
+  return d;
+}
 
 async function api(path, body) {
   const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
   const r = await fetch(path, opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = {error: "the server sent no JSON (" + r.status + ")"}; }
-  if (!r.ok) { const err = new Error(data.error || ("HTTP " + r.status)); err.rule = data.rule; err.status = r.status; throw err; }
+  if (!r.ok) { const err = new Error(data.error || ("HTTP " + r.status)); err.rule = data.rule; err.allowed = data.allowed; err.status = r.status; throw err; }
   return data;
 }
 
@@ -24,27 +37,21 @@ function say(text, bad) {
 
 const WILD = new Set(["2", "JK"]);
 function cardEl(name, extra) {
-  const d = document.createElement("span");
-  d.className = "card" + (WILD.has(name) ? " wild" : "") + (name === "3r" ? " red" : "") + (extra ? " " + extra : "");
-  d.textContent = name === "3r" ? "3♥" : name === "3b" ? "3♠" : name === "JK" ? "JK" : name;
+  const d = el("span", name === "3r" ? "3♥" : name === "3b" ? "3♠" : name, "card" + (WILD.has(name) ? " wild" : "") + (name === "3r" ? " red" : "") + (extra ? " " + extra : ""));
   d.title = name === "JK" ? "joker (wild)" : name === "2" ? "two (wild)" : name === "3r" ? "red three" : name === "3b" ? "black three" : name;
   return d;
 }
 
 function meldsEl(box, melds, clickable) {
-  box.innerHTML = "";
+  box.replaceChildren();
   if (!melds.length) { box.textContent = "no melds yet"; return; }
   for (const m of melds) {
-    const d = document.createElement("div");
-    d.className = "meld" + (m.canasta ? " canasta" : "");
+    const d = el("div", null, "meld" + (m.canasta ? " canasta" : ""));
     d.dataset.rank = m.rank;
-    const tag = document.createElement("span");
-    tag.className = "tag";
     const n = m.cards.length;
-    tag.textContent = (m.rank === "wild" ? "wild meld" : m.rank + "s") + " · " + n + (m.canasta ? (m.natural ? " · natural canasta" : " · canasta") : " of 7");
-    d.appendChild(tag);
+    d.appendChild(el("span", (m.rank === "wild" ? "wild meld" : m.rank + "s") + " · " + n + (m.canasta ? (m.natural ? " · natural canasta" : " · canasta") : " of 7"), "tag"));
     for (const c of m.cards) d.appendChild(cardEl(c));
-    if (clickable) d.onclick = () => move("meld", {target: m.rank});
+    if (clickable) { d.onclick = () => move("meld", {target: m.rank}); d.tabIndex = 0; d.onkeydown = (e) => { if (e.key === "Enter") move("meld", {target: m.rank}); }; }
     box.appendChild(d);
   }
 }
@@ -55,6 +62,19 @@ function statusText(v) {
   if (v.phase === "threes") return "Your turn: lay down your threes (or keep one toward a Straight).";
   if (v.phase === "draw") return "Your turn: draw from the stock, or take the pile.";
   return "Meld if you like, then discard one card to end your turn.";
+}
+
+function openingText(v) {
+  const o = v.opening;
+  if (!o) return "";
+  return `Your team has not opened: melds of this turn count ${o.so_far} of the ${o.min} points the first meld needs` + (o.so_far > 0 && o.so_far < o.min ? ` (${o.min - o.so_far} more before you may discard)` : "");
+}
+
+function toggle(i) {
+  const d = document.querySelector(`#hand .card[data-i="${i}"]`);
+  const k = selected.indexOf(i);
+  if (k >= 0) selected.splice(k, 1); else selected.push(i);
+  if (d) d.classList.toggle("sel");
 }
 
 function render(v) {
@@ -69,32 +89,38 @@ function render(v) {
   const hs = v.hand_sizes;
   $("them-seats").textContent = `— ${v.players[them.seats[0]]}: ${hs[them.seats[0]]} cards, ${v.players[them.seats[1]]}: ${hs[them.seats[1]]} cards` + (them.opened ? "" : " · not opened yet");
   $("us-seats").textContent = `— ${v.players[us.seats[1]]}: ${hs[us.seats[1]]} cards` + (us.opened ? "" : ` · not opened yet: your first meld needs ${v.open_min} points`);
+  $("opening").textContent = openingText(v);
   meldsEl($("them-melds"), them.melds, false);
   meldsEl($("us-melds"), us.melds, true);
   for (const [box, t] of [[$("them-melds"), them], [$("us-melds"), us]]) {
-    const th = document.createElement("div");
-    th.className = "threes";
-    th.textContent = `Threes laid: ${t.red_threes} red, ${t.black_threes} black`;
-    box.appendChild(th);
+    box.appendChild(el("div", `Threes laid: ${t.red_threes} red, ${t.black_threes} black`, "threes"));
   }
   $("stock-n").textContent = v.stock;
-  $("pile-top").replaceChildren(v.pile_top ? cardEl(v.pile_top) : Object.assign(document.createElement("span"), {className: "card empty", textContent: "empty"}));
+  $("pile-top").replaceChildren(v.pile_top ? cardEl(v.pile_top) : el("span", "empty", "card empty"));
   $("pile-n").textContent = `(${v.pile_size} card${v.pile_size === 1 ? "" : "s"})`;
   const st = $("status");
-  st.textContent = statusText(v);
+  st.textContent = statusText(v) + (v.your_turn ? " (turn " + v.turn + ")" : "");
   st.className = v.your_turn ? "you" : "";
   const recent = v.recent;
-  $("recent").textContent = recent.length ? (v.can_undo ? "Since your last move: " : "So far: ") + recent.join(" · ") : "";
+  $("recent").textContent = recent.length ? "Since your last move: " + recent.join(" · ") : "";
   $("hand-n").textContent = `(${v.hand.length} cards)`;
   const hand = $("hand");
-  hand.innerHTML = "";
+  hand.replaceChildren();
+  let marked = false;
   v.hand.forEach((c, i) => {
-    const d = cardEl(c);
+    const mark = !marked && v.drawn === c;
+    if (mark) marked = true;
+    const d = cardEl(c, mark ? "drawn" : "");
+    if (mark) d.title += " — drawn this turn";
     d.dataset.i = i;
     d.dataset.card = c;
-    d.onclick = () => { const k = selected.indexOf(i); if (k >= 0) selected.splice(k, 1); else selected.push(i); d.classList.toggle("sel"); };
+    d.tabIndex = 0;
+    d.setAttribute("role", "button");
+    d.onclick = () => toggle(i);
+    d.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); toggle(i); } };
     hand.appendChild(d);
   });
+  $("drawn-note").textContent = v.drawn ? `You drew ${v.drawn} (marked).` : "";
   $("aside").textContent = v.aside ? "The pile's rest, yours once your opening meld stands: " + v.aside.join(" ") : "";
   const ph = v.your_turn ? v.phase : "";
   const en = (id, on) => { $(id).disabled = !on || busy; $(id).hidden = false; };
@@ -107,8 +133,13 @@ function render(v) {
   en("b-hint", ph === "draw" || ph === "play");
   en("b-undo", v.can_undo);
   const log = $("log");
-  log.innerHTML = "";
-  for (const line of v.log) { const li = document.createElement("li"); li.textContent = line; log.appendChild(li); }
+  log.replaceChildren();
+  for (const line of v.log) {
+    const li = el("li");
+    li.appendChild(el("span", "Turn " + line.turn, "turn"));
+    li.appendChild(document.createTextNode(" " + line.text));
+    log.appendChild(li);
+  }
   log.scrollTop = log.scrollHeight;
   $("end").hidden = !v.over;
   if (v.over) renderEnd(v);
@@ -117,25 +148,36 @@ function render(v) {
 function renderEnd(v) {
   const r = v.result;
   const mine = r.your_team;
-  const margin = r.items[r.items.length - 1]["team" + mine] - r.items[r.items.length - 1]["team" + (1 - mine)];
+  const last = r.items[r.items.length - 1];
+  const margin = last["team" + mine] - last["team" + (1 - mine)];
   let text = `The hand ended: ${({out: "a player went out", special: "a special hand was declared", stock: "the stock ran out", limit: "the turn limit"})[r.end] || r.end}. `;
   text += margin > 0 ? `Your team won the hand by ${margin}.` : margin < 0 ? `Your team lost the hand by ${-margin}.` : "A tie.";
   if (v.table.mode === "game") text += ` Game totals: your team ${r.totals[mine].toLocaleString()}, opponents ${r.totals[1 - mine].toLocaleString()}` + (r.game_over ? " — the game is over." : ` (to ${r.target.toLocaleString()}).`);
   $("end-summary").textContent = text;
   const t = $("score-table");
+  t.replaceChildren();
   const lab = mine === 0 ? ["Your team", "Opponents"] : ["Opponents", "Your team"];
-  t.innerHTML = `<tr><th>score</th><th>${lab[0]}</th><th>${lab[1]}</th></tr>` + r.items.map((it) => `<tr${it.item === "total" ? ' style="font-weight:700"' : ""}><td>${it.item.replaceAll("_", " ")}</td><td class="n">${it.team0}</td><td class="n">${it.team1}</td></tr>`).join("");
+  const head = el("tr");
+  for (const h of ["score", ...lab]) head.appendChild(el("th", h));
+  t.appendChild(head);
+  for (const it of r.items) {
+    const tr = el("tr", null, it.item === "total" ? "total" : "");
+    tr.appendChild(el("td", it.item.replaceAll("_", " ")));
+    tr.appendChild(el("td", it.team0, "n"));
+    tr.appendChild(el("td", it.team1, "n"));
+    t.appendChild(tr);
+  }
   $("held").textContent = "Cards left in hand: " + [0, 1, 2, 3].map((p) => `${v.players[p]}: ${r.held[p] || "none"}`).join(" · ");
   $("b-next").hidden = !r.next_hand;
-  $("review").innerHTML = "";
+  $("review").replaceChildren();
 }
 
 async function move(name, extra) {
   if (busy || !view) return;
   const cards = selected.map((i) => view.hand[i]);
-  const body = Object.assign({move: name, cards}, extra || {});
+  const body = Object.assign({move: name, cards, move_no: view.move_no}, extra || {});
   if (name === "discard" && cards.length !== 1) { say("Select exactly one card to discard, then press Discard.", true); return; }
-  if (name === "meld" && !cards.length) { say("Select the cards to meld first (click them in your hand).", true); return; }
+  if (name === "meld" && !cards.length) { say("Select the cards to meld first (click them in your hand, or type their ranks).", true); return; }
   await run(api("/api/move", body), true);
 }
 
@@ -150,36 +192,87 @@ async function run(promise, clearHint) {
   } catch (e) {
     busy = false;
     const keep = selected.slice();
-    if (view) render(view);
-    keep.forEach((i) => { const el = document.querySelector(`#hand .card[data-i="${i}"]`); if (el) { el.classList.add("sel"); } });
+    if (e.status === 409) { try { render(await api("/api/state")); } catch (e2) { /* keep the view */ } }
+    else if (view) render(view);
+    keep.forEach((i) => { const d = document.querySelector(`#hand .card[data-i="${i}"]`); if (d) d.classList.add("sel"); });
     selected = keep;
-    say("Not allowed: " + e.message, true);
+    say("Not allowed: " + e.message + (e.allowed ? " — allowed now: " + e.allowed : ""), true);
   }
   drawn();
 }
 
 async function hint() {
+  if (busy || !view) return;
   const box = $("hint");
   box.hidden = false;
-  box.textContent = "Thinking (a few seconds)…";
+  box.textContent = ready ? `Thinking (up to ${hintBudget} s)…` : "Thinking… the simulator is still being prepared (see the top of the page): this first hint waits for it.";
   try {
     const h = await api("/api/hint", {});
-    const rows = h.choices.map((c, i) => `<tr><td>${i + 1}</td><td>${c.label}${c.bot_pick ? " <small>(the bot's pick)</small>" : ""}</td><td>${c.mean >= 0 ? "+" : ""}${c.mean.toFixed(0)}</td><td>${c.ci[0].toFixed(0)} to ${c.ci[1].toFixed(0)}</td><td>${i === 0 ? "best" : c.diff.toFixed(0)}</td></tr>`).join("");
-    box.innerHTML = `<strong>Hint (${h.decision === "draw" ? "draw or take the pile" : "your whole play this turn"}):</strong> expected points for your team this hand, over simulated deals of the unseen cards (rules: ${h.ruleset})<table><tr><th>#</th><th>choice</th><th>points</th><th>95% interval</th><th>vs best</th></tr>${rows}</table><div class="why" data-testid="hint-why"></div>`;
-    box.querySelector(".why").textContent = "Why: " + h.why;
+    box.replaceChildren();
+    box.appendChild(el("strong", `Hint (${h.decision === "draw" ? "draw or take the pile" : "your whole play this turn"}):`));
+    box.appendChild(document.createTextNode(` expected points for your team this hand, over simulated deals of the unseen cards (rules: ${h.ruleset})`));
+    const t = el("table");
+    const head = el("tr");
+    for (const x of ["#", "choice", "points", "95% interval", "vs best"]) head.appendChild(el("th", x));
+    t.appendChild(head);
+    h.choices.forEach((c, i) => {
+      const tr = el("tr");
+      tr.appendChild(el("td", i + 1));
+      const td = el("td", c.label);
+      if (c.bot_pick) td.appendChild(el("small", " (the bot's pick)"));
+      tr.appendChild(td);
+      tr.appendChild(el("td", (c.mean >= 0 ? "+" : "") + c.mean.toFixed(0)));
+      tr.appendChild(el("td", `${c.ci[0].toFixed(0)} to ${c.ci[1].toFixed(0)}`));
+      tr.appendChild(el("td", i === 0 ? "best" : Math.round(c.diff) === 0 ? "about the same" : Math.round(c.diff).toString()));
+      t.appendChild(tr);
+    });
+    box.appendChild(t);
+    const why = el("div", "Why: " + h.why, "why");
+    why.dataset.testid = "hint-why";
+    box.appendChild(why);
   } catch (e) {
     box.textContent = "No hint: " + e.message;
   }
   drawn();
 }
 
+async function review() {
+  const box = $("review");
+  box.textContent = "Reviewing your decisions (a few seconds each)…";
+  try {
+    const r = await api("/api/review", {});
+    box.replaceChildren();
+    if (!r.review.length) { box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure (a clear gap on the same simulated deals).`; drawn(); return; }
+    const ul = el("ul");
+    for (const x of r.review) ul.appendChild(el("li", `Turn ${x.turn}: you chose "${x.you}" (${x.you_mean.toFixed(0)}); the hint would have said "${x.best}" (${x.best_mean.toFixed(0)}: +${x.gain.toFixed(0)} on the same deals, 95% interval +${x.gain_ci[0].toFixed(0)} to +${x.gain_ci[1].toFixed(0)}). ${x.why}`));
+    box.appendChild(ul);
+  } catch (e) { box.textContent = "No review: " + e.message; }
+  drawn();
+}
+
 async function options() {
   const o = await api("/api/options");
+  hintBudget = o.hint_budget || hintBudget;
   for (const id of ["partner", "opponents"]) {
     const s = $(id);
-    s.innerHTML = o.bots.map((b) => `<option${b === o.default_bot ? " selected" : ""}>${b}</option>`).join("");
+    s.replaceChildren();
+    for (const b of o.bots) { const op = el("option", b); op.value = b; op.selected = b === o.default_bot; s.appendChild(op); }
   }
-  $("rules").innerHTML = Object.keys(o.rulesets).map((k) => `<option${k === o.default_rules ? " selected" : ""}>${k}</option>`).join("");
+  const r = $("rules");
+  r.replaceChildren();
+  for (const k of Object.keys(o.rulesets)) { const op = el("option", k); op.value = k; op.selected = k === o.default_rules; r.appendChild(op); }
+}
+
+async function watchReady() {
+  const box = $("ready");
+  for (;;) {
+    let s = null;
+    try { s = await api("/api/ready"); } catch (e) { box.hidden = true; return; }
+    if (s.ready) { ready = true; box.hidden = true; return; }
+    box.hidden = false;
+    box.textContent = `Preparing the bots and the hint's simulator (first start compiles them): step ${s.step + 1} of ${s.of}, ${s.doing}, ${s.seconds.toFixed(0)} s so far. You may deal now; the first deal waits for it.`;
+    await new Promise((res) => setTimeout(res, 1000));
+  }
 }
 
 async function start() {
@@ -189,8 +282,8 @@ async function start() {
   const f = $("rules-file").files[0];
   if (f) { body.rules_toml = await f.text(); body.rules_name = f.name; }
   $("start").disabled = true;
-  try { render(await api("/api/new", body)); $("hint").hidden = true; say("Dealt. " + (view.your_turn ? "" : "")); }
-  catch (e) { alert("Cannot start: " + e.message); }
+  try { render(await api("/api/new", body)); $("hint").hidden = true; say("Dealt."); }
+  catch (e) { say("Cannot start: " + e.message, true); $("start-error").textContent = "Cannot start: " + e.message; }
   $("start").disabled = false;
   drawn();
 }
@@ -208,36 +301,49 @@ async function loadReplay() {
   const f = $("replay-file").files[0];
   if (!f) return;
   try {
-    replay = await api("/api/replay", JSON.parse(await f.text()));
+    let rec = null;
+    try { rec = JSON.parse(await f.text()); } catch (e) { throw new Error("the file is not JSON"); }
+    replay = await api("/api/replay", rec);
     rh = 0; rf = 0; $("replay-view").hidden = false; showFrame();
   } catch (e) { $("replay-view").hidden = false; $("r-move").textContent = "Cannot replay it: " + e.message; $("r-table").textContent = ""; }
   drawn();
 }
 
+// Keyboard play: a rank key selects the next card of that rank (Shift: unselects one),
+// D draw, P pile, M meld, X discard, O go out, H hint, U undo, Esc clears the selection.
+const RANK_KEYS = {a: "A", k: "K", q: "Q", j: "J", t: "10", "0": "10", "9": "9", "8": "8", "7": "7", "6": "6", "5": "5", "4": "4", "2": "2", "*": "JK", z: "JK", "3": "3b"};
+function onKey(e) {
+  if (!view || $("table").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  const press = (id) => { const b = $(id); if (b && !b.disabled && !b.hidden) b.click(); };
+  const buttons = {d: "b-draw", p: "b-pile", m: "b-meld", x: "b-discard", o: "b-out", h: "b-hint", u: "b-undo", l: "b-lay", n: "b-next"};
+  if (key === "Escape") { render(view); e.preventDefault(); return; }
+  if (buttons[key] && !(key in RANK_KEYS)) { press(buttons[key]); e.preventDefault(); return; }
+  const rank = RANK_KEYS[key] || (e.key === "#" ? "3b" : null);
+  if (!rank) return;
+  const wanted = rank === "3b" ? ["3b", "3r"] : [rank];
+  const idx = view.hand.map((c, i) => [c, i]).filter(([c]) => wanted.includes(c)).map(([, i]) => i);
+  if (e.shiftKey) { const i = [...idx].reverse().find((j) => selected.includes(j)); if (i !== undefined) toggle(i); }
+  else { const i = idx.find((j) => !selected.includes(j)); if (i !== undefined) toggle(i); }
+  e.preventDefault();
+}
+
 document.addEventListener("DOMContentLoaded", async () => {
   document.querySelectorAll("button[data-move]").forEach((b) => { b.onclick = () => move(b.dataset.move); });
   $("b-hint").onclick = hint;
-  $("b-undo").onclick = () => run(api("/api/undo", {}), true);
+  $("b-undo").onclick = () => { if (!busy && view) run(api("/api/undo", {move_no: view.move_no}), true); };
   $("b-clear").onclick = () => render(view);
-  $("b-next").onclick = () => run(api("/api/next", {}), true);
+  $("b-next").onclick = () => { if (!busy && view) run(api("/api/next", {move_no: view.move_no}), true); };
   $("b-new").onclick = () => { $("setup").hidden = false; $("table").hidden = true; };
-  $("b-review").onclick = async () => {
-    const box = $("review");
-    box.textContent = "Reviewing your decisions (a few seconds each)…";
-    try {
-      const r = await api("/api/review", {});
-      box.innerHTML = "";
-      if (!r.review.length) { drawn(); box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure (a clear gap on the same simulated deals).`; return; }
-      const ul = document.createElement("ul");
-      for (const x of r.review) { const li = document.createElement("li"); li.textContent = `Turn ${x.turn}: you chose "${x.you}" (${x.you_mean.toFixed(0)}); the hint would have said "${x.best}" (${x.best_mean.toFixed(0)}: +${x.gain.toFixed(0)} on the same deals, 95% interval +${x.gain_ci[0].toFixed(0)} to +${x.gain_ci[1].toFixed(0)}). ${x.why}`; ul.appendChild(li); }
-      box.appendChild(ul);
-    } catch (e) { box.textContent = "No review: " + e.message; }
-    drawn();
-  };
+  $("b-review").onclick = review;
   $("start").onclick = start;
   $("replay-file").onchange = loadReplay;
   $("r-next").onclick = () => { if (!replay) return; const h = replay.hands[rh]; if (rf < h.frames.length - 1) rf++; else if (rh < replay.hands.length - 1) { rh++; rf = 0; } showFrame(); };
   $("r-prev").onclick = () => { if (!replay) return; if (rf > 0) rf--; else if (rh > 0) { rh--; rf = replay.hands[rh].frames.length - 1; } showFrame(); };
+  document.addEventListener("keydown", onKey);
+  watchReady();
   await options();
   $("start").disabled = false;
   try { render(await api("/api/state")); } catch (e) { /* no table yet: the start panel */ }
