@@ -294,7 +294,7 @@ def create_app(
     def reply(t: Table, extra: dict | None = None) -> JSONResponse:
         resp = JSONResponse(t.view() | (extra or {}))
         resp.set_cookie(
-            COOKIE, t.id, httponly=True, samesite="strict", max_age=int(idle_ttl), path="/"
+            COOKIE, t.id, httponly=True, samesite="strict", max_age=max(60, int(idle_ttl)), path="/"
         )
         return resp
 

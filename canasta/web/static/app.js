@@ -1,5 +1,5 @@
 // The canasta table page: talks to the JSON API of canasta serve (docs/web.md). No framework.
-// Every string from the server or a file is shown as text (textContent, never innerHTML): a
+// Every string from the server or a file is shown as text (textContent, never as HTML): a
 // ruleset's or a record's names cannot run script, and the page's Content-Security-Policy
 // runs no inline script at all.
 "use strict";
