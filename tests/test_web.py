@@ -400,3 +400,76 @@ def test_undo_takes_back_a_whole_meld_command():
                         return
             t.move(move_for(g.policy_action(BOT)))
     pytest.fail("no two-rank meld found in 40 hands")
+
+
+def test_a_partial_opening_shows_its_points_and_the_way_on():
+    """The player's side of OPEN-1: after a meld short of the minimum, the view shows the
+    points so far against it, and a discard is refused naming them, the remedy and the moves
+    allowed (a meld among them: the engine accepts only a meld after which the opening can
+    still be completed)."""
+    for seed in range(200):
+        t = Table(seed=seed, partner=BOT, opponents=BOT)
+        g = t.game
+        if g.phase != "play" or g.observation(t.seat)[E.OB_OPENED]:
+            continue
+        for a in g.legal_actions():
+            if int(E.ACTION_TABLE[a, E.AC_TYPE]) != E.AT_MELD:
+                continue
+            trial = copy.deepcopy(t)
+            trial.games[-1] = copy.deepcopy(g)
+            trial.move(move_for(a))
+            prog = trial.view()["opening"]
+            if prog is None or prog["so_far"] >= prog["min"]:
+                continue
+            assert 0 < prog["so_far"] < prog["min"] == trial.view()["open_min"]
+            hand = trial.view()["hand"]
+            with pytest.raises(MoveRefused) as exc:
+                trial.move({"move": "discard", "cards": [hand[-1]]})
+            text = str(exc.value)
+            assert exc.value.rule.startswith("OPEN")
+            assert f"count {prog['so_far']} of the {prog['min']} points" in text
+            assert "meld" in exc.value.allowed  # the way on: more melds this turn
+            return
+    pytest.fail("no partial opening found in 200 deals")
+
+
+def test_hint_merges_equal_plays_and_never_shows_minus_zero():
+    from analysis.advise import Choice
+    from canasta.web.moves import merged_choices
+
+    def ch(label, mean, diff, lo, hi):
+        return Choice(label, [], None, mean, mean - 50, mean + 50, diff, lo, hi, 64, {})
+
+    best = ch("discard 7S", 500.0, 0.0, 0.0, 0.0)
+    same_suitless = ch("discard 7H", 500.0, 0.0, 0.0, 0.0)  # the same play, another suit
+    same_deals = ch("discard 8", 500.0, 0.0, 0.0, 0.0)  # equal on every paired deal
+    close = ch("discard 9", 499.98, -0.02, -30.0, 30.0)  # rounds to 0: not merged, no "-0"
+    worse = ch("discard K", 400.0, -100.0, -150.0, -50.0)
+    out = merged_choices([best, same_suitless, same_deals, close, worse], 5)
+    assert [c["label"] for c in out] == ["discard 7, or discard 8", "discard 9", "discard K"]
+    assert out[0]["same"] == ["discard 8"]
+    assert all(not str(c["diff"]).startswith("-0") for c in out)
+    assert merged_choices([best, close, worse], 1)[0]["label"] == "discard 7"
+
+
+def test_log_and_review_share_turn_numbers():
+    """The log numbers each line by the engine's turn, the one the review cites; the card
+    drawn from the stock is named for the page to mark while the turn is played."""
+    t = Table(seed=6, partner=BOT, opponents=BOT)
+    saw_drawn = False
+    while not t.game.is_over:
+        a = t.game.policy_action("random")
+        t.move(move_for(a))
+        v = t.view()
+        if a == E.A_DRAW and not v["over"] and v["phase"] == "play":
+            drawn = v["drawn"]
+            saw_drawn = saw_drawn or drawn is not None
+            assert drawn is None or drawn in v["hand"]
+        turns = [x["turn"] for x in v["log"]]
+        assert turns == sorted(turns) and (not turns or turns[-1] <= v["turn"])
+    assert saw_drawn
+    full = {x["turn"] for x in t.view()["log"]} | set(t.turns)
+    review = t.review(budget=None)
+    assert review and all(item["turn"] in full for item in review)
+    mine = {t.turns[i] for i, (_, p, _, _) in enumerate(t.game.events()) if p == t.seat}
+    assert all(item["turn"] in mine for item in review)

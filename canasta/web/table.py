@@ -186,7 +186,7 @@ class Table:
     # --- the human's moves --------------------------------------------------------------
     def _refuse(self, code: int, what: str):
         text = f"{what}: {E.explain(code)}"
-        if code == E.R_OPEN_MINIMUM:  # OPEN-1: say how far the turn's melds are, and the way on
+        if E.reason_rule(code).startswith("OPEN"):  # how far the turn's melds are, the way on
             prog = opening_progress(self.game, self.seat)
             if prog is not None:
                 text += (
