@@ -473,3 +473,21 @@ def test_log_and_review_share_turn_numbers():
     assert review and all(item["turn"] in full for item in review)
     mine = {t.turns[i] for i, (_, p, _, _) in enumerate(t.game.events()) if p == t.seat}
     assert all(item["turn"] in mine for item in review)
+
+
+def test_warm_up_reports_progress_until_ready():
+    """The page's progress line: /api/ready counts the warm-up's four steps to ready."""
+    import time
+
+    app = create_app(warm=True, default_bot=BOT)
+    c = TestClient(app, base_url=BASE)
+    seen = []
+    for _ in range(1200):
+        r = c.get("/api/ready").json()
+        seen.append(r["step"])
+        if r["ready"]:
+            break
+        assert r["doing"] and 0 <= r["step"] < r["of"] == 4
+        time.sleep(0.1)
+    assert r["ready"] and r["step"] == 4 and seen == sorted(seen)
+    assert create_app(warm=False).state.warmup.json()["ready"]

@@ -293,3 +293,26 @@ def test_a_hand_by_clicks_and_one_by_keys(server, browser, tmp_path):
         assert box is not None and box["y"] + box["height"] <= 844, (sel, box)
     assert errors == [], errors
     print(f"browser test: {time.perf_counter() - t0:.1f} s")
+
+
+def test_an_uploaded_rules_name_is_text_not_html(server, browser):
+    """Issue 43's injection: a ruleset file named ``<img src=x onerror=…>.toml`` ran script
+    on Hint. Now its name is shown as text, in the rules line and the hint, and nothing runs."""
+    _, url = server
+    page, errors = _new_page(browser, url)
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    name = '<img src=x onerror="alert(document.cookie)">.toml'
+    page.set_input_files(
+        "#rules-file",
+        files=[{"name": name, "mimeType": "text/plain", "buffer": b"rule_of_five = false\n"}],
+    )
+    page.fill("#seed", "21")
+    _post(page, "new", lambda: page.click("#start"))
+    page.wait_for_selector("#hand .card")
+    assert name in page.inner_text("#rules-shown")
+    _post(page, "hint", lambda: page.click("#b-hint"), timeout=600_000)
+    assert name in page.inner_text("#hint")
+    assert page.locator("img").count() == 0
+    assert dialogs == [] and errors == []
+    page.close()
