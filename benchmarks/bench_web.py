@@ -55,19 +55,27 @@ def main() -> int:
     first.view()
     deal = time.perf_counter() - s0
     print(f"first deal after the warm-up (table, bots to your turn, view): {deal:.3f} s")
-    first_hint = None
-    while not first.game.is_over:
-        try:
-            s0 = time.perf_counter()
-            first.hint()
-            first_hint = time.perf_counter() - s0
+    firsts: dict[str, float] = {}  # the first hint of each kind: they run different kernels
+    for _ in range(400):
+        g = first.game
+        if g.is_over:
+            first = Table(partner=args.bot, opponents=args.bot)
+            continue
+        if len(firsts) == 2:
             break
-        except CanastaError:
-            first.move(move_for(first.game.policy_action(args.bot)))
-    if first_hint is not None:
-        print(f"first hint after the warm-up (budget {HINT_BUDGET} s): {first_hint:.2f} s")
-    first_ok = deal <= 3.0 and (first_hint is None or first_hint <= 3.0)
-    print("targets (first deal <= 3 s, first hint <= 3 s):", "met" if first_ok else "NOT met")
+        if g.phase in ("draw", "play") and g.phase not in firsts:
+            try:
+                s0 = time.perf_counter()
+                first.hint()
+                firsts[g.phase] = time.perf_counter() - s0
+            except CanastaError:
+                pass
+        first.move(move_for(g.policy_action(args.bot)))
+    for phase, dt in firsts.items():
+        what = "a draw" if phase == "draw" else "a play after a stock draw"
+        print(f"first hint at {what} after the warm-up (budget {HINT_BUDGET} s): {dt:.2f} s")
+    first_ok = deal <= 3.0 and all(dt <= 3.0 for dt in firsts.values())
+    print("targets (first deal <= 3 s, first hints <= 3 s):", "met" if first_ok else "NOT met")
     if args.hands <= 0:
         return 0
 

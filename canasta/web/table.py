@@ -538,7 +538,9 @@ class Table:
 def warm(bot: str = "strong", step=None) -> None:
     """Compile (or load from numba's cache) all that a table's first deal and first hint run:
     the bots and the deal, the page's view, a move checked, refused and applied, a hint's
-    simulation; ``step()`` is called once after each of the four (progress for the page)."""
+    simulation at a draw and at a play after a stock draw (each compiles its own kernels);
+    ``step()`` is called once after each of the four (progress for the page)."""
+
     done = 0
 
     def advance(upto: int) -> None:
@@ -548,25 +550,30 @@ def warm(bot: str = "strong", step=None) -> None:
             if step is not None:
                 step()
 
-    for seed in range(20):
+    hinted: set[str] = set()
+    for seed in range(8):
         t = Table(seed=seed, partner=bot, opponents=bot)
         advance(1)
         t.view()
         t.record()
         advance(2)
-        g = t.game
-        if g.is_over or g.phase != "draw":
-            continue
         try:
             t.move({"move": "meld", "cards": ["4"] * 3})  # refused: its words, the moves allowed
         except CanastaError:
             pass
-        t.move({"move": "draw"})
-        t.view()
-        advance(3)
-        try:
-            t.hint(budget=0.3)
-        except CanastaError:
-            continue
-        break
+        for _ in range(400):
+            g = t.game
+            if g.is_over or len(hinted) == 2:
+                break
+            if g.phase in ("draw", "play") and g.phase not in hinted:
+                try:
+                    t.hint(budget=0.3)
+                    hinted.add(g.phase)
+                except CanastaError:
+                    pass
+            t.move(move_for(g.policy_action(bot)))
+            t.view()
+            advance(3)
+        if len(hinted) == 2:
+            break
     advance(4)
