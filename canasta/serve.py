@@ -10,7 +10,9 @@ Start a local web app on 127.0.0.1 and print its address: open it in a browser t
 or a whole game to 8,500, against bots of the registry (default strong), with a Hint button
 (the ranked choices of canasta advise with their intervals and a sentence of why), undo, the
 itemised score and a review of your decisions at the end, and the hand record to download
-and replay. Tables are saved in --state and resume after a restart.
+and replay. Tables are saved in --state and resume after a restart; an idle one expires after
+12 hours. A local table for one person: it answers 127.0.0.1 only, and no response shows a
+card your seat cannot see (docs/web.md, threat model).
 """  # argparse reflows it
 
 
@@ -59,5 +61,6 @@ def run(args) -> int:
     app = create_app(args.rules, state, default_bot=args.bot)
     url = f"http://127.0.0.1:{args.port}/"
     print(f"canasta table at {url}  (Ctrl-C stops it; tables saved in {state})", flush=True)
+    print("preparing the bots and the hint in the background (the page shows progress)", flush=True)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
     return 0

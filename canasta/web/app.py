@@ -144,7 +144,7 @@ class Tables:
                 return None
             saved = json.loads(path.read_text(encoding="utf-8"))
             t = Table.resume(saved)
-        except (OSError, CanastaError, ValueError, KeyError, TypeError, AttributeError):
+        except (OSError, CanastaError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return None
         if t.id != tid:
             return None
