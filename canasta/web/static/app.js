@@ -103,7 +103,7 @@ function render(v) {
   st.className = v.your_turn ? "you" : "";
   const recent = v.recent;
   $("recent").textContent = recent.length ? "Since your last move: " + recent.join(" · ") : "";
-  $("hand-n").textContent = `(${v.hand.length} cards)`;
+  $("hand-n").textContent = `(${v.hand.length} card${v.hand.length === 1 ? "" : "s"})`;
   const hand = $("hand");
   hand.replaceChildren();
   let marked = false;
