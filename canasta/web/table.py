@@ -165,10 +165,10 @@ class Table:
     def _play(self, a: int) -> None:
         """Apply ``a`` to the running hand, tagging its events with the turn (the log's)."""
         g = self.game
-        before, turn, actor = len(g.events()), g.turn, g.current_player
+        before, turn, actor = int(g.log[0]), g.turn, g.current_player
         g.apply(a)
-        for _, p, _, _ in g.events()[before:]:
-            self.turns.append(turn if p == actor else g.turn)
+        seats = g.log[1 : 1 + int(g.log[0]) * E.EVENT_WIDTH].reshape(-1, E.EVENT_WIDTH)[:, 1]
+        self.turns += [turn if p == actor else g.turn for p in seats[before:].tolist()]
 
     def run_bots(self) -> None:
         """Bots (and the human's forced steps) play until the human has a choice."""
