@@ -22,8 +22,9 @@ The driver is the one owner, in Python, of what makes a sequence of hands a game
 The compiled games kernel (``sim.engine.play.play_games_kernel``, ``sim.simulate_games``) is
 its fast twin: with the default start (scores 0/0, ``first_player = game_id % 4``) the same
 seed plays the same hands, totals and winner (tests/test_game_driver.py). The PettingZoo
-environment (``sim.env``, ``game=True``), the records (``sim.record``: writing, ``replay``,
-``game_hand``) and the faces deal their hands here; none sequences hands itself.
+environment (``sim.env``, ``game=True``), the records (``sim.record``: ``replay``,
+``game_hand``; a game's record is ``sim.record.from_games(driver.hands, kind="game")``) and
+the faces deal their hands here; none sequences hands itself.
 """
 
 from __future__ import annotations
@@ -186,6 +187,41 @@ class GameDriver:
         elif self._scored >= E.GAME_HAND_STRIDE:
             self.ended_by = ENDED_BY_CAP  # the engine's cap: no winner
 
+    def replace_hand(self, game) -> None:
+        """Put ``game`` in place of the running hand: the same deal replayed to an earlier
+        action (an undo). Refused if no hand runs or ``game`` is another deal."""
+        if len(self.hands) == self._scored:
+            raise CanastaError("no hand is running: deal one first")
+        now = self.hands[-1]
+        if (game.hand_id, game.first_player, list(game.deck)) != (
+            now.hand_id,
+            now.first_player,
+            list(now.deck),
+        ):
+            raise CanastaError("replace_hand: not the running hand's deal")
+        self.hands[-1] = game
+
+    @classmethod
+    def resume(cls, hands: Sequence, seed: int = 0, game_id: int = 0) -> GameDriver:
+        """The driver of a game whose ``hands`` (``sim.engine.game.Game``, in order, e.g.
+        from ``sim.record.replay``) were played: each finished hand scored and the game's end
+        decided as it was played; a last hand still running is the current one. Start
+        scores, first player and ruleset are the first hand's."""
+        hands = list(hands)
+        if not hands:
+            raise CanastaError("resume: no hands")
+        first = hands[0]
+        d = cls(seed, game_id, first.ruleset, first.start_scores, first.first_player)
+        for i, g in enumerate(hands):
+            if g.is_over:
+                d.end_hand(g)
+            elif i == len(hands) - 1:
+                d.check_not_over()
+                d.hands.append(g)
+            else:
+                raise CanastaError(f"resume: hand {i + 1} is not over, yet another follows")
+        return d
+
     # --- whole games ------------------------------------------------------------------
     def play(self, policies: Sequence[str] = ("heuristic", "random")) -> GameDriver:
         """Play the game to its end, one policy spec per team, every hand as the engine
@@ -194,12 +230,6 @@ class GameDriver:
             self.deal().play(policies)
             self.end_hand()
         return self
-
-    def record(self, players: Sequence[str] | None = None) -> dict:
-        """The game as a ``sim.record`` record of kind "game" (its hands in order)."""
-        from sim.record import from_games
-
-        return from_games(self.hands, players=players, kind="game")
 
     def summary(self) -> dict:
         """One row as ``sim.simulate_games`` writes it: game_id, hands, score_team0,

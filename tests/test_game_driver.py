@@ -15,7 +15,7 @@ from sim import simulate_games
 from sim.env import AGENTS, raw_env
 from sim.errors import CanastaError
 from sim.game import GameDriver, GameOverError
-from sim.record import RecordError, dumps, game_hand, hand_entry, replay
+from sim.record import RecordError, dumps, from_games, game_hand, hand_entry, replay
 
 POLICIES = ("special_chaser", "heuristic")  # a chaser, so special hands are declared
 #: a club list whose only hand wins the game (SPECIAL-9/10), with a small award: a game it
@@ -49,6 +49,10 @@ def _env_game(rules, game_id: int):
     return e
 
 
+def _record(driver: GameDriver) -> dict:
+    return from_games(driver.hands, kind="game")
+
+
 def _replayed(record: dict, rules) -> GameDriver:
     """A driver fed the hands a replay of ``record`` plays (totals, winner)."""
     games = replay(json.loads(dumps(record)))
@@ -78,7 +82,7 @@ def test_game_1_special_10_every_face_plays_the_same_games(name):
             assert hand.hand_number == k + 1
         env = _env_game(rules, g)
         assert (env.hands_played, env.totals, env.winner) == want, (name, g, "env")
-        again = _replayed(driver.record(), rules)
+        again = _replayed(_record(driver), rules)
         assert (again.hands_played, again.totals, again.winner) == want, (name, g, "replay")
         assert again.ended_by == driver.ended_by
         ends.add(driver.ended_by)
@@ -125,7 +129,7 @@ def test_game_1_special_10_replay_refuses_a_hand_after_the_game_ended(
     assert err.value.rule == rule
     extra = game_hand(SEED, d.game_id, len(d.hands), d.totals, rules)
     extra.play(POLICIES)
-    record = d.record()
+    record = _record(d)
     record["hands"].append(hand_entry(extra))
     with pytest.raises(RecordError) as err:
         replay(record)
@@ -135,7 +139,7 @@ def test_game_1_special_10_replay_refuses_a_hand_after_the_game_ended(
     assert main(["replay", str(path)]) == 2
     out = capsys.readouterr().err
     assert rule in out and out.count("\n") == 1
-    assert len(replay(d.record())) == len(d.hands)  # the game itself replays
+    assert len(replay(_record(d))) == len(d.hands)  # the game itself replays
 
 
 def test_game_1_driver_start_scores_and_first_player():
@@ -180,7 +184,7 @@ def test_open_1_advise_record_on_hand_2_uses_hand_2s_minimum(tmp_path):
     d = GameDriver(seed=SEED, game_id=0, rules=rules).play(POLICIES)
     assert d.hands_played >= 2
     path = tmp_path / "game.json"
-    path.write_text(dumps(d.record()))
+    path.write_text(dumps(_record(d)))
     first = len(d.hands[0].actions)
     for n in range(first + 1, first + len(d.hands[1].actions) + 1):
         try:
@@ -191,3 +195,27 @@ def test_open_1_advise_record_on_hand_2_uses_hand_2s_minimum(tmp_path):
     else:  # pragma: no cover
         raise AssertionError("no decision of hand 2 could be opened")
     assert pos.hand_number == 2 and ruleset.opening_minimum == "hand"
+
+
+def test_game_1_driver_resumes_a_replayed_game_and_replaces_the_running_hand():
+    """A face that restarts (a server) resumes the driver from the replayed hands: the same
+    totals, winner and end; a running last hand is current, and an undo may put the same
+    deal, replayed to an earlier action, in its place (another deal is refused)."""
+    d = GameDriver(seed=SEED, game_id=2, rules=CLUB_WINS).play(POLICIES)
+    back = GameDriver.resume(replay(_record(d)), seed=SEED, game_id=2)
+    assert (back.totals, back.winner, back.ended_by) == (d.totals, d.winner, d.ended_by)
+    live = GameDriver(seed=SEED, game_id=2)
+    live.deal().play(POLICIES)
+    live.end_hand()
+    hand = live.deal()
+    for _ in range(6):
+        hand.apply(hand.policy_action("heuristic"))
+    again = GameDriver.resume(replay(_record(live)), seed=SEED, game_id=2)
+    assert again.hands_played == 1 and again.hand.actions == hand.actions
+    from sim.record import redeal
+
+    fresh = redeal(hand)
+    again.replace_hand(fresh)
+    assert again.hand is fresh
+    with pytest.raises(CanastaError, match="not the running hand"):
+        again.replace_hand(live.hands[0])
