@@ -12,7 +12,8 @@ __all__ = ["binomial_odds", "numba_cache_dir", "plan_cache_walk", "scratch_hint"
 
 
 def numba_cache_dir(source) -> Path:
-    """The directory numba caches the compiled functions of the file ``source`` in, asked of
+    """The directory numba caches the compiled functions of the file ``source`` (which must
+    exist) in, asked of
     numba's own locators in numba's order: ``NUMBA_CACHE_DIR`` when set (as CI images and
     containers often do), else ``__pycache__`` beside the source, else the user-wide cache."""
     from numba.core.caching import FunctionCache

@@ -71,10 +71,11 @@ def test_policy_loads_after_the_module_its_cache_names_is_renamed(tmp_path):
     # cached where numba puts it (NUMBA_CACHE_DIR or __pycache__ beside the file)
     assert list(numba_cache_dir(tmp_path / "user_policy.py").glob("user_policy.decide-*.nbi"))
 
+    old_cache = numba_cache_dir(pkg / "old_name.py")  # numba's locators need the file
     # the helper module moves; the policy file (and so its cache's stamp) is unchanged
     (pkg / "old_name.py").rename(pkg / "new_name.py")
     (pkg / "__init__.py").write_text("from helpers_pkg.new_name import first_legal\n")
-    for where in {pkg / "__pycache__", numba_cache_dir(pkg / "old_name.py")}:
+    for where in {pkg / "__pycache__", old_cache}:
         for stale in where.glob("old_name*"):
             stale.unlink()
     second = _run(tmp_path)
