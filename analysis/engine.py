@@ -11,7 +11,7 @@ streamed path as the engine's (there is no in-memory report path).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -155,8 +155,3 @@ def as_engine(engine: Engine | None, what: str = "engine") -> Engine:
         raise CanastaError(f"{what}: {engine!r} is not an engine (analysis.engine.Engine: "
                            "simulate, sample_odds, decide, games and source)")  # fmt: skip
     return engine
-
-
-def policies_pair(policies: Sequence[str]) -> tuple[str, str]:
-    a, b = policies
-    return (str(a), str(b))

@@ -87,6 +87,8 @@ class Position:
     pile_size: int | None = None  #: cards in the pile (default: one discard per turn so far)
     stock: int | None = None  #: cards in the stock (default: what the rest leaves)
     hand_sizes: tuple[int, ...] | None = None  #: the four seats' hand sizes (default 13)
+    #: OPEN-1: the hand's number in its game (1-based), read under ``opening_minimum = "hand"``
+    hand_number: int = 1
 
     @property
     def team(self) -> int:
@@ -107,16 +109,18 @@ def position(
     pile_size: int | None = None,
     stock: int | None = None,
     hand_sizes: Sequence[int] | None = None,
+    hand_number: int = 1,
 ) -> Position:
     """Parse and check a position given in card notation (``"7H 7S 7D AS ..."``).
 
     ``melds``: team -> one meld's cards (a string) or a list of melds (strings). Every card is
     drawn from one 108-card deck, so more copies than two packs hold are refused (CARD-1); a
     melded card must not be a three (DEAL-4). The engine checks the rest when it plays
-    (legal melds, sizes that add up to 108).
+    (legal melds, sizes that add up to 108). ``hand_number``: the hand's number in its game
+    (OPEN-1 under ``opening_minimum = "hand"``; 1 for a hand played on its own).
     """
     from sim.cards import parse_cards
-    from sim.validate import check_cards, check_scores, check_seat, check_turn
+    from sim.validate import check_cards, check_hand_number, check_scores, check_seat, check_turn
 
     taken = np.zeros(N_CARDS, dtype=np.bool_)
     ids = parse_cards(hand, taken)
@@ -166,6 +170,7 @@ def position(
         pile_size,
         stock,
         sizes,
+        check_hand_number(hand_number),
     )
 
 

@@ -247,6 +247,7 @@ def position_for(game, seat: int):
         pile=" ".join(below),
         pile_size=int(obs[E.OB_PILE_N]),
         hand_sizes=sizes,
+        hand_number=max(1, int(obs[E.OB_OPEN_RULES])),  # OPEN-1: the hand's number, 0 reads 1
     )
     return pos, None if drawn_kind is None else _free_token(pos, drawn_kind)
 

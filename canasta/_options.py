@@ -133,6 +133,12 @@ def add_position(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--hand-sizes", help="the four seats' hand sizes 'A,B,C,D' (default 13 for the others)"
     )
+    p.add_argument(
+        "--hand-number",
+        type=int,
+        default=1,
+        help='the hand\'s number in its game (OPEN-1 under opening_minimum = "hand"; default 1)',
+    )
 
 
 def parse_position(args: argparse.Namespace):
@@ -140,13 +146,21 @@ def parse_position(args: argparse.Namespace):
     ``analysis.whatif.position``): CanastaError naming the flag."""
     from analysis.whatif import position
     from sim.errors import CanastaError
-    from sim.validate import check_cards, check_seat, check_turn, parse_ints, parse_scores
+    from sim.validate import (
+        check_cards,
+        check_hand_number,
+        check_seat,
+        check_turn,
+        parse_ints,
+        parse_scores,
+    )
 
     if not args.hand:
         raise CanastaError("give the fixed player's cards with --hand")
     scores = parse_scores(args.scores, "--scores")
     check_seat(args.seat, "--seat")
     check_turn(args.turn, "--turn")
+    check_hand_number(args.hand_number, "--hand-number")
     for flag, value in (("--pile-size", args.pile_size), ("--stock", args.stock)):
         if value is not None:
             check_cards(value, flag)
@@ -171,4 +185,5 @@ def parse_position(args: argparse.Namespace):
         args.pile_size,
         args.stock,
         sizes,
+        args.hand_number,
     )

@@ -2,7 +2,8 @@
 
 Public here: ``Ruleset``, ``DEFAULT_RULESET``, the errors (``errors``), and (imported on first use)
 ``simulate``, ``simulate_games``, ``play_position``, ``play_hands``, ``play_games`` (``sim.api``),
-``load`` (``sim.store``) and ``Game``, ``describe_action`` (``sim.engine.game``).
+``load`` (``sim.store``), ``Game``, ``describe_action`` (``sim.engine.game``) and
+``GameDriver`` (``sim.game``: one game of hands, GAME-1 and SPECIAL-10).
 
 Holds the rules core (``ruleset``, ``encoding`` with its parts ``kinds`` and ``reasons``,
 ``cards``, ``legality``, ``special``, ``scoring``, ``odds``, ``sampler``, ``finished``,
@@ -21,7 +22,6 @@ from sim.ruleset import DEFAULT_RULESET, Ruleset  # noqa: E402
 
 __version__ = "0.1.0"
 
-__all__ = ["DEFAULT_RULESET", "CanastaError", "RuleViolation", "Ruleset", "__version__"]
 
 #: public functions of heavier modules, imported on first use so ``import sim`` stays quick
 _LAZY = {
@@ -33,7 +33,26 @@ _LAZY = {
     "play_games": "sim.api",
     "Game": "sim.engine.game",
     "describe_action": "sim.engine.game",
+    "GameDriver": "sim.game",
 }
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "CanastaError",
+    "Game",
+    "GameDriver",
+    "RuleViolation",
+    "Ruleset",
+    "__version__",
+    "describe_action",
+    "load",
+    "play_games",
+    "play_hands",
+    "play_position",
+    "simulate",
+    "simulate_games",
+]
+assert set(_LAZY) <= set(__all__)  # every public name a user calls is listed
 
 
 def __getattr__(name):
@@ -42,3 +61,7 @@ def __getattr__(name):
 
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'sim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})

@@ -122,6 +122,15 @@ def _fail(where: str, msg: str):
     raise CanastaError(f"ruleset key {where}: {msg}")
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _a(kind: str) -> str:
+    """'a natural group', 'an any_wild group', 'an either group'."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} group"
+
+
 def _group(data: Any, where: str) -> Group:
     if not isinstance(data, Mapping):
         _fail(where, f"a group is a table {{size=..., kind=...}}, got {data!r}")
@@ -136,11 +145,14 @@ def _group(data: Any, where: str) -> Group:
     if rank:
         ok = {"natural": _NATURAL_RANKS, "wild": _WILD_RANKS}.get(kind, {})
         if rank not in ok:
-            known = ", ".join(ok) if ok else f"none (a {kind} group names no rank)"
-            _fail(f"{where}.rank", f"unknown rank {rank!r} for a {kind} group; known: {known}")
+            known = ", ".join(ok) if ok else f"none ({_a(kind)} names no rank)"
+            _fail(f"{where}.rank", f"unknown rank {rank!r} for {_a(kind)}; known: {known}")
     most = int(E.KIND_COPIES[_WILD_RANKS[rank]]) if rank in _WILD_RANKS else _MAX_SIZE[kind]
-    if size > most:  # CARD-1 / DEAL-5
-        _fail(f"{where}.size", f"a {kind} group {rank} holds at most {most} cards, not {size}")
+    if kind == "three" and size > 1:
+        _fail(f"{where}.size", "SPECIAL-2: a hand holds at most one three (DEAL-5)")
+    if size > most:  # CARD-1
+        what = f"a group of {rank}" if rank else _a(kind)
+        _fail(f"{where}.size", f"{what} holds at most {_cards(most)}, not {size}")
     return Group(size, kind, rank)
 
 
@@ -156,8 +168,9 @@ def _hand(data: Any, where: str) -> Hand:
         _fail(f"{where}.name", f"expected a name, got {name!r}")
     where = f"{where} ({name})"
     award = data.get("award")
-    if isinstance(award, bool) or not isinstance(award, int) or award < 0:
-        _fail(f"{where}.award", f"expected a non-negative integer, got {award!r}")
+    if isinstance(award, bool) or not isinstance(award, int):
+        _fail(f"{where}.award", f"expected a whole number, got {award!r}")
+    _check_award(award, where)
     wins = data.get("wins_game", False)
     if not isinstance(wins, bool):
         _fail(f"{where}.wins_game", f"expected true or false, got {wins!r}")
@@ -169,76 +182,90 @@ def _hand(data: Any, where: str) -> Hand:
         _fail(f"{where}.groups", "expected a non-empty list of groups")
     groups = tuple(_group(g, f"{where}.groups[{i}]") for i, g in enumerate(raw))
     hand = Hand(name, groups, award, wins, cap)
-    _check_possible(hand, where)
+    _check_hand(hand, where)
     return hand
 
 
-def _check_possible(hand: Hand, where: str) -> None:
-    """Refuse a hand no 14 cards can form (SPECIAL-1, SPECIAL-8 groups of different kinds)."""
+def _check_award(award: int, where: str) -> None:
+    from sim.validate import MAX_SCORE
+
+    if not 0 <= award <= MAX_SCORE:  # SPECIAL-9: like every score; kernels add them in int64
+        _fail(f"{where}.award", f"must be a whole number from 0 to {MAX_SCORE:,}, got {award}")
+
+
+def _check_hand(hand: Hand, where: str) -> None:
+    """Refuse a hand whose award is out of bounds, that breaks SPECIAL-1/2, or that no 14
+    cards can form (SPECIAL-9)."""
+    _check_award(hand.award, where)
     if hand.size != E.SPECIAL_HAND_SIZE:  # SPECIAL-1
-        _fail(f"{where}.groups", f"the groups hold {hand.size} cards, not 14")
+        _fail(f"{where}.groups", f"the groups hold {_cards(hand.size)}, not 14")
     kinds = [g.kind for g in hand.groups]
     fixed = [g.rank for g in hand.groups if g.rank]
     if len(set(fixed)) < len(fixed):
         _fail(f"{where}.groups", "two groups name the same rank (groups are of different kinds)")
     if kinds.count("three") > 1:
-        _fail(f"{where}.groups", "at most one three (SPECIAL-2, DEAL-5)")
-    if kinds.count("any_wild") > 1 or (
-        "any_wild" in kinds and any(k in ("wild", "either") for k in kinds)
-    ):
-        _fail(f"{where}.groups", "an any_wild group holds every wild card of the hand")
+        _fail(f"{where}.groups", "SPECIAL-2: at most one three, the Straight's (DEAL-5)")
     if kinds.count("wild") > hand.max_wild_groups:
-        _fail(f"{where}.max_wild_groups", "fewer than the hand's wild groups")
+        _fail(f"{where}.max_wild_groups", "fewer than the hand's matching wild groups")
+    if "three" in kinds and not _STRAIGHT_RANKS <= set(fixed):
+        _fail(
+            f"{where}.groups",
+            "SPECIAL-2: a three only in a Straight, a hand naming one card of every rank "
+            "(DEAL-5: a player keeps a three for nothing else)",
+        )
     if _example(hand) is None:
         _fail(f"{where}.groups", "no 14 cards of the deck form these groups")
 
 
-def _example(hand: Hand) -> dict[int, int] | None:
-    """Counts per kind of one set of cards forming ``hand``, or None if none exists."""
-    naturals = [k for k in E.NATURAL_KINDS if E.KIND_NAMES[k] not in {g.rank for g in hand.groups}]
-    wilds = [k for k in E.WILD_KINDS if E.KIND_NAMES[k] not in {g.rank for g in hand.groups}]
+#: SPECIAL-2, DEAL-5: the ranks a hand holding a three names, as the Straight does
+_STRAIGHT_RANKS = {*_NATURAL_RANKS, "2"}
 
-    def place(i, counts, nat, wil, n_wild):
-        if i == len(hand.groups):
-            return dict(counts)
-        g = hand.groups[i]
-        options = []
+
+def _example(hand: Hand) -> dict[int, int] | None:
+    """Counts per kind of one set of cards forming ``hand`` (``matches`` says yes), or None
+    if none exists: a search giving each group a kind of its own.
+
+    Complete because the free natural ranks are interchangeable (each has 8 cards and no
+    rule of SPECIAL-9 tells them apart), so a free natural group takes the first unused
+    one; the wild kinds differ (8 twos, 4 jokers), so each is tried; an ``any_wild`` group
+    takes the twos and jokers no ranked group holds, in every split."""
+    named = {g.rank for g in hand.groups}
+    naturals = [k for k in E.NATURAL_KINDS if E.KIND_NAMES[k] not in named]
+    wilds = [k for k in E.WILD_KINDS if E.KIND_NAMES[k] not in named]
+    order = sorted(range(len(hand.groups)), key=lambda i: hand.groups[i].kind == "any_wild")
+
+    def options(g: Group, counts: dict[int, int], nat: list[int]) -> list[dict[int, int]]:
         if g.kind == "three":
-            options = [((E.RED_THREE, g.size),)]
-        elif g.rank:
-            k = _NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank))
-            options = [((k, g.size),)]
-        elif g.kind == "any_wild":
-            options = [
-                ((E.JOKER, j), (E.TWO, g.size - j))
-                for j in range(int(E.KIND_COPIES[E.JOKER]) + 1)
-                if 0 <= g.size - j <= E.KIND_COPIES[E.TWO]
-            ]
-        else:
-            if g.kind in ("natural", "either") and nat:
-                options.append(((nat[0], g.size),))
-            if g.kind in ("wild", "either"):
-                options += [((k, g.size),) for k in wil]
-        for opt in options:
-            if any(E.KIND_COPIES[k] < n or counts.get(k, 0) for k, n in opt if n):
-                continue
-            is_wild = g.kind != "any_wild" and opt[0][0] in E.WILD_KINDS
-            if is_wild and n_wild + 1 > hand.max_wild_groups:
-                continue
-            new = dict(counts)
-            new.update({k: n for k, n in opt if n})
-            got = place(
-                i + 1,
-                new,
-                [k for k in nat if k not in new],
-                [k for k in wil if k not in new],
-                n_wild + is_wild,
-            )
+            return [{E.RED_THREE: g.size}]
+        if g.rank:
+            return [{_NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank)): g.size}]
+        if g.kind == "any_wild":  # every wild card the ranked groups leave (``matches``)
+            free = [k for k in E.WILD_KINDS if k not in counts]
+            out = []
+            for j in range(g.size + 1):
+                split = {E.JOKER: j, E.TWO: g.size - j}
+                if all(k in free or n == 0 for k, n in split.items()):
+                    out.append({k: n for k, n in split.items() if n})
+            return out
+        out = [{nat[0]: g.size}] if g.kind in ("natural", "either") and nat else []
+        if g.kind in ("wild", "either"):
+            out += [{k: g.size} for k in wilds if k not in counts]
+        return out
+
+    def place(i: int, counts: dict[int, int]) -> dict[int, int] | None:
+        if i == len(order):
+            arr = [counts.get(k, 0) for k in range(E.N_KINDS)]
+            return dict(counts) if matches(hand, arr) else None
+        nat = [k for k in naturals if k not in counts]
+        for opt in options(hand.groups[order[i]], counts, nat):
+            if any(k in counts or n > E.KIND_COPIES[k] for k, n in opt.items()):
+                continue  # CARD-1, and groups of different kinds (SPECIAL-8)
+            got = place(i + 1, {**counts, **opt})
             if got is not None:
                 return got
         return None
 
-    return place(0, {}, naturals, wilds, 0)
+    return place(0, {})
 
 
 def catalogue_from(value: Any) -> tuple[Hand, ...]:
@@ -250,11 +277,19 @@ def catalogue_from(value: Any) -> tuple[Hand, ...]:
                 f"expected one of {', '.join(PRESETS)} or a list of hands, got {value!r}",
             )
         return PRESETS[value]
-    if isinstance(value, Sequence) and all(isinstance(h, Hand) for h in value):
-        return tuple(value)
-    if not isinstance(value, Sequence) or not value:
-        _fail("'special_hands'", f"expected a preset name or a list of hands, got {value!r}")
-    hands = tuple(_hand(h, f"special_hands[{i}]") for i, h in enumerate(value))
+    if isinstance(value, Sequence) and value and all(isinstance(h, Hand) for h in value):
+        for i, h in enumerate(value):
+            _check_hand(h, f"special_hands[{i}] ({h.name})")
+        hands = tuple(value)
+    else:
+        if not isinstance(value, Sequence) or isinstance(value, str | bytes):
+            _fail("'special_hands'", f"expected a preset name or a list of hands, got {value!r}")
+        if not value:  # SPECIAL-7: an empty list would silently mean none; clubs write "none"
+            _fail(
+                "'special_hands'",
+                'an empty list; write special_hands = "none" for a game without special hands',
+            )
+        hands = tuple(_hand(h, f"special_hands[{i}]") for i, h in enumerate(value))
     names = [h.name for h in hands]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup:

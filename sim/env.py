@@ -123,14 +123,16 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     ruleset : Ruleset, dict, TOML path or None
         Ruleset variants (``sim.Ruleset``); None: the tournament rules.
     game : bool
-        False: an episode is one hand, the reward its score margin. True: hands are dealt until
-        a team's cumulative score reaches the ruleset's ``target`` (8,500) with the higher
-        total (GAME-1); the reward, at the game's end, is the margin of the final totals. A
-        game still undecided at the engine's cap of 1,024 hands is truncated, with no winner.
+        False: an episode is one hand, the reward its score margin. True: an episode is one
+        game, its hands dealt and its end decided by ``sim.game.GameDriver``: until a team's
+        cumulative score reaches the ruleset's ``target`` (8,500) with the higher total
+        (GAME-1), or a hand that wins the game is declared (SPECIAL-10: the declaring team
+        wins); the reward, at the game's end, is the margin of the final totals. A game still
+        undecided at the engine's cap of 1,024 hands is truncated, with no winner.
     reward : {"margin", "win"}
         "margin": the own team's points minus the opponents' (zero-sum: partners get the same
-        reward, opponents its negative). "win": +1 for the team with more points, -1 for the
-        other, 0 for a tied hand.
+        reward, opponents its negative). "win": +1 for the winning team (a hand: more points;
+        a game: GAME-1 or SPECIAL-10), -1 for the other, 0 for a tied hand.
     scores : (int, int)
         Cumulative team scores at the start of each hand (OPEN-1's minimum follows them);
         hand episodes only.
@@ -184,6 +186,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.seed: int | None = None
         self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
         self.game = None  # the current hand: a sim.engine.Game
+        self.driver = None  # the episode's game (game episodes): a sim.game.GameDriver
         self.totals = [0, 0]  # cumulative team points of the episode's finished hands
         self.hands_played = 0
         self._winner = -1
@@ -225,25 +228,20 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.totals = [0, 0]
         self.hands_played = 0
         self._winner = -1
+        if self.game_mode:
+            from sim.game import GameDriver
+
+            self.driver = GameDriver(self.seed, self.episode, self.ruleset)
         self._deal()
         self._advance()
 
     def _deal(self) -> None:
-        """The episode's next hand: hand ``episode`` of the run, or hand k of game g seeded as
-        ``g * GAME_HAND_STRIDE + k`` with the deal rotating and OPEN-1 following the totals,
-        as the engine's game kernel does (GAME-1, DEAL-1)."""
+        """The episode's next hand: hand ``episode`` of the run, or the game's next hand as
+        its driver deals it (``sim.game.GameDriver``: seeding, DEAL-1, OPEN-1)."""
         from sim.engine.game import Game
 
         if self.game_mode:
-            k = self.hands_played
-            self.game = Game(
-                seed=self.seed,
-                hand_id=self.episode * E.GAME_HAND_STRIDE + k,
-                rules=self.ruleset,
-                first_player=(self.episode + k) % E.N_PLAYERS,
-                scores=tuple(self.totals),
-                hand_number=k + 1,  # OPEN-1: hand k + 1 of the game
-            )
+            self.game = self.driver.deal()
         else:
             self.game = Game(
                 seed=self.seed, hand_id=self.episode, rules=self.ruleset, scores=self.start_scores
@@ -263,29 +261,29 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
                     return
                 g.apply(a)
             self.hands_played += 1
-            items = g.score_items()
-            self.totals = [self.totals[t] + int(items[t].sum()) for t in range(E.N_TEAMS)]
-            if not self.game_mode or self._game_over():
+            if not self.game_mode:
+                items = g.score_items()
+                self.totals = [int(items[t].sum()) for t in range(E.N_TEAMS)]
+                break
+            self.driver.end_hand()  # GAME-1, SPECIAL-10 and the cap: the driver decides
+            self.totals = list(self.driver.totals)
+            if self.driver.is_over:
                 break
             self._deal()
             g = self.game
         self._finish()
 
-    def _reached(self) -> bool:
-        """GAME-1: a team reached the target with the higher total (a tie plays on)."""
-        s0, s1 = self.totals
-        return max(s0, s1) >= self.ruleset.target and s0 != s1
-
-    def _game_over(self) -> bool:
-        """GAME-1 decided, or the engine's cap of hands a game hit (GAME_HAND_STRIDE)."""
-        return self._reached() or self.hands_played >= E.GAME_HAND_STRIDE
-
     def _finish(self) -> None:
         """Rewards, zero-sum (partners share them); a game stopped by the cap of hands before
         GAME-1 decided it is truncated, with no winner (as the engine records it)."""
+        from sim.game import ENDED_BY_CAP
+
         s0, s1 = self.totals  # the hand's (game's) points
-        capped = self.game_mode and not self._reached()
-        self._winner = -1 if capped or s0 == s1 else int(s1 > s0)
+        capped = self.game_mode and self.driver.ended_by == ENDED_BY_CAP
+        if self.game_mode:
+            self._winner = self.driver.winner  # GAME-1 or SPECIAL-10
+        else:
+            self._winner = -1 if s0 == s1 else int(s1 > s0)
         for p, agent in enumerate(AGENTS):
             t = p % E.N_TEAMS
             if self.reward_mode == "margin":

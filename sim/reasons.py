@@ -48,6 +48,7 @@ __all__ = [
     "R_SPECIAL_NOT_A_HAND",
     "R_SPECIAL_NOT_FIRST_MELD",
     "R_SPECIAL_NOT_GARBAGE",
+    "R_SPECIAL_NOT_IN_CLA",
     "R_SPECIAL_NOT_IN_LIST",
     "R_SPECIAL_NOT_PAIRS",
     "R_SPECIAL_NOT_PAIRS_TSA",
@@ -117,6 +118,7 @@ REASONS = (
     ("SPECIAL-6", "the cards are not Garbage (two fours and two threes of a kind, no wild)"),
     ("SPECIAL-9", "the cards form no special hand of the list in force"),
     ("OPEN-2", "the initial meld needs a natural meld or a wild meld of 3+ cards from hand"),
+    ("SPECIAL-8", "the cards form no hand of the Canasta League of America list"),
 )
 N_REASONS = len(REASONS)
 R_OK = 0  #: legal
@@ -166,8 +168,9 @@ R_OPEN_FIRST = 43  #: OPEN-1 the turn's melds must make a valid opening first
 R_SPECIAL_NOT_PAIRS = 44  #: SPECIAL-4
 R_SPECIAL_NOT_PAIRS_TSA = 45  #: SPECIAL-5
 R_SPECIAL_NOT_GARBAGE = 46  #: SPECIAL-6
-R_SPECIAL_NOT_IN_LIST = 47  #: SPECIAL-9 (a list other than the tournament's)
+R_SPECIAL_NOT_IN_LIST = 47  #: SPECIAL-9 (a club's list written out)
 R_OPEN_NO_BASE_MELD = 48  #: OPEN-2 under the wild opening (``opening_natural = false``)
+R_SPECIAL_NOT_IN_CLA = 49  #: SPECIAL-8 (the CLA list in force)
 
 
 def reason_rule(code: int) -> str:

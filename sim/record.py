@@ -370,9 +370,11 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
     """Every hand of ``record`` played again (``sim.engine.game.Game``), checked action by
     action: the seat named must be the one to act (TURN-1), each move must be legal (the
     rule and its sentence named where it breaks), a recorded result must match the score
-    (SCORE-*), and a game's hands must chain their scores (OPEN-1, GAME-1).
+    (SCORE-*), a game's hands must chain their scores (OPEN-1, GAME-1), and no hand may follow
+    the end of the game (``sim.game.GameDriver``: GAME-1, or SPECIAL-10).
     ``upto=(hand, n)``: stop hand ``hand`` (1-based) after its first ``n`` actions."""
     from sim.engine.game import Game
+    from sim.game import GameDriver, GameOverError
     from sim.ruleset import as_ruleset
 
     rec = load(record)
@@ -383,8 +385,14 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
     seed = rec.get("seed") or 0
     games = []
     totals = None
+    driver = None  # the game the hands make: its end (GAME-1, SPECIAL-10)
     for i, h in enumerate(rec["hands"], 1):
         where = f"hand {i}"
+        if driver is not None:
+            try:
+                driver.check_not_over()
+            except GameOverError as exc:
+                raise RecordError(f"{where}: cannot be played: {exc}", exc.rule) from None
         scores = h.get("scores", [0, 0] if totals is None else totals)
         if totals is not None and list(scores) != list(totals):
             raise RecordError(
@@ -408,6 +416,8 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
             raise
         except CanastaError as exc:
             raise RecordError(f"{where}: {exc}") from None
+        if driver is None:
+            driver = GameDriver(rules=rules, scores=g.start_scores)
         actions = h.get("actions", [])
         stop = len(actions) if upto is None or upto[0] != i else min(upto[1], len(actions))
         for n, item in enumerate(actions[:stop], 1):
@@ -451,22 +461,17 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
         elif result is not None and not g.is_over:
             raise RecordError(f"{where}: the record gives a result but the hand is not over")
         if g.is_over:
-            items = g.score_items()
-            totals = [int(scores[t]) + int(items[t].sum()) for t in range(E.N_TEAMS)]
+            driver.end_hand(g)
+            totals = list(driver.totals)
         elif i < len(rec["hands"]):
             raise RecordError(f"{where}: not over, yet another hand follows (END-1)", "END-1")
     return games
 
 
 def game_hand(seed: int, game: int, k: int, totals: Sequence[int], rules=None):
-    """Hand ``k`` of game ``game`` seeded as the engine seeds it (module docstring)."""
-    from sim.engine.game import Game
+    """Hand ``k`` of game ``game`` starting at ``totals``, dealt as the game's driver deals
+    it (``sim.game.GameDriver.hand_at``: seeding, DEAL-1, OPEN-1). A face that plays a whole
+    game should hold a ``GameDriver`` instead, which also decides the game's end."""
+    from sim.game import GameDriver
 
-    return Game(
-        seed,
-        hand_id=game * E.GAME_HAND_STRIDE + k,
-        rules=rules,
-        first_player=(game + k) % E.N_PLAYERS,
-        scores=tuple(int(x) for x in totals),
-        hand_number=k + 1,  # OPEN-1
-    )
+    return GameDriver(seed, game, rules).hand_at(k, totals)

@@ -8,6 +8,7 @@ globals as compile-time constants and a user must be able to vary these.
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -130,6 +131,9 @@ class Ruleset:
         except (OSError, UnicodeDecodeError) as exc:  # a directory, no permission, not UTF-8
             raise CanastaError(f"cannot read ruleset file {path}: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
+            key = _duplicate_key(path.read_text(), str(exc))
+            if key:
+                raise CanastaError(f"ruleset file {path}: {key} is given twice") from None
             raise CanastaError(f"ruleset file {path} is not valid TOML: {exc}") from None
         if set(data) == {"ruleset"} and isinstance(data["ruleset"], dict):
             data = data["ruleset"]
@@ -233,6 +237,23 @@ def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Rulese
                 return Ruleset(special_hands=path.as_posix(), name=path.as_posix())
         return Ruleset.from_toml(rules)
     raise CanastaError(f"bad ruleset {rules!r}: expected a Ruleset, a dict or a TOML path")
+
+
+def _duplicate_key(text: str, message: str) -> str:
+    """The key a TOML error about a value written twice is about ('' if it is another error):
+    tomllib says only "Cannot overwrite a value (at line N, column M)"."""
+    found = re.match(r"Cannot overwrite a value \(at line (\d+), column \d+\)", message)
+    if found:
+        lines = text.splitlines()
+        n = int(found.group(1))
+        line = lines[n - 1] if 0 < n <= len(lines) else ""
+        name = line.split("=", 1)[0].strip() if "=" in line else ""
+        return f"key {name!r} (line {n})" if name else ""
+    found = re.match(r"Cannot declare \((.*)\) twice \(at line (\d+)", message)
+    if found:
+        parts = [p.strip().strip("'\"") for p in found.group(1).split(",") if p.strip()]
+        return f"table [{'.'.join(parts)}] (line {found.group(2)})"
+    return ""
 
 
 def _shipped_file(path: Path) -> Path | None:

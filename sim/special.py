@@ -240,8 +240,10 @@ def special_reason(counts, team_has_melded, drew_from_stock, rules):
     if threes == 1 and code == E.SPECIAL_NONE and _three_spoils(counts, rules):
         return E.R_SPECIAL_THREE  # SPECIAL-2: without the three the hand would be special
     if code == E.SPECIAL_NONE:  # SPECIAL-3..6, SPECIAL-8/9
+        if rules[E.RS_SPECIAL_HANDS] == E.SPECIALS_CLA:
+            return E.R_SPECIAL_NOT_IN_CLA  # SPECIAL-8: the CLA list names its own rule
         if rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:
-            return E.R_SPECIAL_NOT_IN_LIST  # SPECIAL-9: not the tournament list
+            return E.R_SPECIAL_NOT_IN_LIST  # SPECIAL-9: a club's own list
         return _nearest_refusal(counts)
     return E.R_OK
 

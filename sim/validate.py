@@ -53,6 +53,7 @@ __all__ = [
     "check_chunks",
     "check_count",
     "check_hand_id",
+    "check_hand_number",
     "check_id_range",
     "check_in_memory",
     "check_int",
@@ -159,6 +160,11 @@ def check_seat(value, name: str = "seat") -> int:
 
 def check_turn(value, name: str = "turn") -> int:
     return check_int(name, value, 0, MAX_TURN)
+
+
+def check_hand_number(value, name: str = "hand_number") -> int:
+    """A hand's number in its game (OPEN-1): 1 .. the games' cap (GAME_HAND_STRIDE)."""
+    return check_int(name, value, 1, GAME_HAND_STRIDE)
 
 
 def check_cards(value, name: str) -> int:

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from sim.odds import exact_odds
 
-__all__ = ["binomial_odds", "plan_cache_walk", "scratch_hint"]
+__all__ = ["binomial_odds", "numba_cache_dir", "plan_cache_walk", "scratch_hint"]
+
+
+def numba_cache_dir(source) -> Path:
+    """The directory numba caches the compiled functions of the file ``source`` (which must
+    exist) in, asked of
+    numba's own locators in numba's order: ``NUMBA_CACHE_DIR`` when set (as CI images and
+    containers often do), else ``__pycache__`` beside the source, else the user-wide cache."""
+    from numba.core.caching import FunctionCache
+
+    for locator in FunctionCache._impl_class._locator_classes:
+        found = locator.from_function(numba_cache_dir, str(source))
+        if found is not None:
+            return Path(found.get_cache_path())
+    raise RuntimeError(f"numba has no cache directory for {source}")  # pragma: no cover
 
 
 def binomial_odds(n_deals, seed=0, n_jobs=1, ruleset=None):

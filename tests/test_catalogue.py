@@ -169,3 +169,5 @@ def test_special_7_shipped_files_are_in_the_wheel(tmp_path):
     (wheel,) = glob.glob(str(tmp_path / "canasta_sim-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"sim/rulesets/{n}.toml" for n in ("cla", "club-example", "tournament")} <= names
+    # PEP 561: the packages say they ship their annotations
+    assert {f"{p}/py.typed" for p in ("sim", "analysis", "reports", "canasta")} <= names

@@ -62,6 +62,7 @@ EXPECTED = {
     "R_SPECIAL_NOT_GARBAGE": (("SPECIAL-6",), "not Garbage"),
     "R_SPECIALS_OFF": (("SPECIAL-7",), "off"),
     "R_SPECIAL_NOT_IN_LIST": (("SPECIAL-9",), "no special hand of the list in force"),
+    "R_SPECIAL_NOT_IN_CLA": (("SPECIAL-8",), "no hand of the Canasta League of America list"),
     "R_OPEN_NO_BASE_MELD": (("OPEN-2",), "a natural meld or a wild meld of 3+ cards from hand"),
     "R_TOO_MANY_COPIES": (("CARD-1",), "copies"),
     "R_EMPTY_MELD": (("MELD-1",), "nothing to meld"),

@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.helpers import numba_cache_dir
+
 ROOT = Path(__file__).resolve().parents[1]
 
 POLICY = """
@@ -66,13 +68,16 @@ def test_policy_loads_after_the_module_its_cache_names_is_renamed(tmp_path):
     (pkg / "__init__.py").write_text("from helpers_pkg.old_name import first_legal\n")
     first = _run(tmp_path)
     assert first.returncode == 0, first.stderr[-2000:]
-    assert list((tmp_path / "__pycache__").glob("user_policy.decide-*.nbi"))  # cached
+    # cached where numba puts it (NUMBA_CACHE_DIR or __pycache__ beside the file)
+    assert list(numba_cache_dir(tmp_path / "user_policy.py").glob("user_policy.decide-*.nbi"))
 
+    old_cache = numba_cache_dir(pkg / "old_name.py")  # numba's locators need the file
     # the helper module moves; the policy file (and so its cache's stamp) is unchanged
     (pkg / "old_name.py").rename(pkg / "new_name.py")
     (pkg / "__init__.py").write_text("from helpers_pkg.new_name import first_legal\n")
-    for stale in (pkg / "__pycache__").glob("old_name*"):
-        stale.unlink()
+    for where in {pkg / "__pycache__", old_cache}:
+        for stale in where.glob("old_name*"):
+            stale.unlink()
     second = _run(tmp_path)
     assert second.returncode == 0, second.stderr[-2000:]
     assert "No module named" not in second.stderr

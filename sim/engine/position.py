@@ -42,7 +42,14 @@ from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_lo
 from sim.engine.state import begin_turn, clear_state
 from sim.errors import CanastaError
 from sim.rng import seed_hand, shuffle
-from sim.validate import check_cards, check_int, check_scores, check_seat, check_turn
+from sim.validate import (
+    check_cards,
+    check_hand_number,
+    check_int,
+    check_scores,
+    check_seat,
+    check_turn,
+)
 
 #: the position array handed to the kernel (besides the template state and the unseen cards)
 (PS_SEAT, PS_TURN, PS_CHOICE, PS_PILE_RANDOM, PS_TOP_RANDOM, PS_PILE_N, PS_STOCK_N) = range(7)
@@ -198,8 +205,11 @@ def position_arrays(position, choice: str, ruleset=None):
     ``position`` has the attributes of ``analysis.whatif.Position``: ``hand`` (card ids or
     notation), ``seat``, ``turn``, ``scores``, ``melds`` (team -> one meld's cards or a list of
     melds), ``pile_top`` (card id, -1 if not fixed) and optionally ``pile`` (the cards below
-    the top), ``pile_size``, ``stock`` and ``hand_sizes`` (the four seats' hand sizes; default
-    13 for the others). Impossible positions raise CanastaError naming the problem."""
+    the top), ``pile_size``, ``stock``, ``hand_sizes`` (the four seats' hand sizes; default
+    13 for the others) and ``hand_number`` (the hand's number in its game, default 1). The
+    template is a whole hand's state: its hand number and the ruleset's opening variants
+    (OPEN-1, OPEN-2) are set as ``deal_hand`` sets them. Impossible positions raise
+    CanastaError naming the problem."""
     from sim.cards import format_card
     from sim.encoding import explain
     from sim.finished import check_table
@@ -210,6 +220,7 @@ def position_arrays(position, choice: str, ruleset=None):
         raise CanastaError(f"unknown choice {choice!r}: choose from {', '.join(CHOICES)}")
     seat = check_seat(getattr(position, "seat", 0))
     turn = check_turn(getattr(position, "turn", 0))
+    hand_number = check_hand_number(getattr(position, "hand_number", 1))
     scores = check_scores(getattr(position, "scores", (0, 0)))
     taken = np.zeros(E.N_CARDS, dtype=np.bool_)
     hand = _ids(getattr(position, "hand", None), "the fixed hand", taken)
@@ -245,6 +256,10 @@ def position_arrays(position, choice: str, ruleset=None):
 
     template = np.zeros(E.STATE_SIZE, dtype=np.int64)
     clear_state(template)  # no kept three, no meld started, no team out (the -1 fields)
+    # OPEN-1/OPEN-2: the hand's number and the opening's variants, as deal_hand sets them
+    template[E.ST_HAND_NUMBER] = hand_number
+    template[E.ST_OPEN_BY] = rules[E.RS_OPENING_MINIMUM]
+    template[E.ST_OPEN_WILD] = rules[E.RS_OPENING_WILD]
     t_melds = template[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
         (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
     )

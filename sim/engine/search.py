@@ -27,7 +27,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.play import play_hand
-from sim.engine.state import apply_action, clear_state, score_hand
+from sim.engine.state import clear_state, score_hand
 from sim.rng import next_u64, rand_below, splitmix64
 
 #: KIND_IDS[kind, j]: the j-th card id of ``kind`` (the stock holds ids; only kinds matter)
@@ -254,15 +254,6 @@ def rollout(st, team, pol0, pol1, params0, params1, rng, rules, obs, scratch, it
 
 
 @njit(cache=True)
-def apply_and_rollout(st, a, team, pol0, pol1, params0, params1, rng, rules, obs, scratch, items):
-    """Apply action ``a`` (legal for the position's current player) to ``st``, then
-    ``rollout``."""
-    log = np.zeros(1, dtype=np.int64)
-    apply_action(st, a, rules, log)
-    return rollout(st, team, pol0, pol1, params0, params1, rng, rules, obs, scratch, items)
-
-
-@njit(cache=True)
 def phase_searchable(obs):
     """The phases a search decides (the draw and play steps); DEAL-5 threes are left alone."""
     ph = obs[E.OB_PHASE]
@@ -272,7 +263,6 @@ def phase_searchable(obs):
 __all__ = [
     "KIND_IDS",
     "WORK_SIZE",
-    "apply_and_rollout",
     "copy_known",
     "determinize",
     "phase_searchable",
