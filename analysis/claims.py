@@ -120,14 +120,43 @@ CLAIMS: tuple[Claim, ...] = (
            _d("go_out_margin", "margin", ("behind",), 1))),
     Claim("K", "A special hand is the way out of a hand with points but no clean triple",
           "canastagal.blogspot.com, 2015-11",
-          "chase the special hand vs play normally, by natural triple held and opening minimum "
-          "(125/155/180)", (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
+          "the team chases the special hand vs plays normally (strong in both, the chase "
+          "forced on or off), by natural triple held and opening minimum (125/155/180)",
+          (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
     Claim("L", "Keep a three for the Straight", "(no source gives a number)",
           "a seat's first turn with a three dealt, its team not melded (generated deals): "
-          "keep the three and chase the special hand vs lay it and play normally, by "
-          "distinct ranks held (of the 13 a Straight needs)",
+          "keep the three vs lay it, the team chasing the nearest special hand in both arms, "
+          "by distinct ranks held (of the 13 a Straight needs)",
           (_d("keep_three", "distinct_ranks", (), 1),)),
+    Claim("M", "Open from hand as soon as you can rather than wait to open with the pile",
+          "a strategy writer's question, re-run of the report (2026-12)",
+          "the hand alone can open at the turn start: the best legal opening now vs no opening "
+          "from hand until the pile holds 10 or the turn card is drawn, by pile size × the "
+          "other team opened",
+          (_d("open_or_wait", "pile_by_other_team", (), 1),)),
+    Claim("N", "Two cards block: holding three sevens, discard one (the partnership needs "
+          "only two of the eight)", "a strategy writer's question, re-run of the report "
+          "(2026-12)",
+          "three sevens held, no sevens meld: draw and discard a seven vs draw and discard "
+          "another card, by the partner's sevens in each deal (not seen by the player); also "
+          "the value of knowing the partner's count",
+          (_d("two_cards_block", "partner_sevens", (), 1),)),
+    Claim("O", "F's exception: start a sevens meld when it can be finished (six or more "
+          "sevens held, none gone)", "martingull/barbu's Modern American bot (F's 'unless')",
+          "start a sevens meld vs hold, by sevens held × sevens gone (pile and opponents' "
+          "melds): the rows with 6+ held and none gone",
+          (_d("sevens", "held_by_gone", ("6+ held · none gone",), 1),)),
 )  # fmt: skip
+
+
+def _differs(c: Claim) -> str:
+    """What differs between the arms of the claim's experiments (their specs say it)."""
+    from analysis.experiment_set import BY_KEY
+
+    if c.id == "G":
+        return "nothing is forced: hands of strong against itself, grouped by the first pickup"
+    keys = dict.fromkeys(p.table.removeprefix("decision_") for p in c.parts)
+    return "; ".join(BY_KEY[k].differs for k in keys if k in BY_KEY)
 
 
 def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
@@ -143,7 +172,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
         row = {"id": c.id, "claim": c.claim, "source": c.source, "test": c.test,
                "experiment": c.experiment, "verdict": "not measured", "effect": np.nan,
                "ci_low": np.nan, "ci_high": np.nan, "hands": 0, "note": c.needs,
-               "unit": c.unit, "threshold": ""}  # fmt: skip
+               "unit": c.unit, "threshold": "", "differs": _differs(c)}  # fmt: skip
         if c.threshold in found:
             row["threshold"] = describe_threshold(found[c.threshold], BY_KEY[c.threshold[0]])
         signed, rows_of = [], []

@@ -157,7 +157,7 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
         said = []
         for other in same if not cut else same[1:]:
             ot = tabs[other.table]
-            orows = ot[(ot["grouping"] != "all") & (ot["hands"] > 0)]
+            orows = ot[~ot["grouping"].isin(("all", "information")) & (ot["hands"] > 0)]
             flips = orows[(orows["verdict"] != 0) & (orows["verdict"] != v)]
             by_key = {g.key: g for g in other.groupings}
             for _, r in flips.iterrows():
@@ -168,6 +168,11 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
         if said:
             lead = "but" if v == 0 and not cut else "it flips:"
             text = text.rstrip(".") + f"; {lead} " + "; ".join(dict.fromkeys(said))
+        for other in same:  # what a piece of hidden information is worth, where measured
+            ot = tabs[other.table]
+            for _, r in ot[(ot["grouping"] == "information") & (ot["hands"] > 0)].iterrows():
+                text = text.rstrip(".") + f". {r['situation'][0].upper()}{r['situation'][1:]}: "
+                text += f"{_pts(r['estimate'])} net points a hand {_ci(r)}"
         detail = ""  # the situations are the table's rows (the item cites it)
         out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
     return out

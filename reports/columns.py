@@ -156,6 +156,7 @@ COLUMNS: dict[str, list[Column]] = {
         Column("effect of following it", lambda r: _measured(r, "effect")),
         Column("95% CI", lambda r: _measured(r, "ci")),
         Column("hands", lambda r: _measured(r, "hands")),
+        Column("what differs between the arms", lambda r: r.get("differs", ""), left=True),
         Column("tested as", lambda r: _tested(r), left=True),
     ],
     "first_numbers": [

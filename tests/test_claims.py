@@ -15,11 +15,11 @@ def _verdicts(effects, seed=3, pickup_share=0.5):
     return C.verdicts(D.tables(raw)).set_index("id")
 
 
-MEASURED = tuple("ABCDEFGHIJKL")  #: every claim (L since its keep-or-lay experiment)
+MEASURED = tuple("ABCDEFGHIJKLMNO")  #: every claim (M, N, O: the open, the block, F's exception)
 
 
 def test_every_claim_has_a_source_a_test_and_a_verdict_or_what_it_needs():
-    assert [c.id for c in C.CLAIMS] == list("ABCDEFGHIJKL")
+    assert [c.id for c in C.CLAIMS] == list("ABCDEFGHIJKLMNO")
     for c in C.CLAIMS:
         assert c.claim and c.source and c.test
         assert bool(c.parts) != bool(c.needs), c.id  # measured, or says what it needs
@@ -29,7 +29,7 @@ def test_every_claim_has_a_source_a_test_and_a_verdict_or_what_it_needs():
             exp = D.BY_KEY.get(p.table.removeprefix("decision_"))
             if exp is not None and p.grouping != "all":  # the rows it names exist
                 g = next(g for g in exp.groupings if g.key == p.grouping)
-                assert set(p.situations) <= {b[2] for b in g.bins}, (c.id, p)
+                assert set(p.situations) <= {cell[0] for cell in g.cells()}, (c.id, p)
     assert tuple(c.id for c in C.CLAIMS if c.parts) == MEASURED
 
 

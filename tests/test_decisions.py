@@ -168,8 +168,8 @@ def test_arms_use_the_same_seed_and_deals():
     snap = {"position": None, "team": 1}
     out = D.play_arms(snap, exp, 6, D.position_seed(3, exp, 0), "heuristic", play=play)
     (n1, c1, s1, p1), (n2, c2, s2, p2) = calls
-    assert n1 == n2 == 6 and s1 == s2 and (c1, c2) == ("policy", "policy")
-    assert p1 == ("heuristic", "special_chaser") and p2 == ("heuristic", "heuristic")
+    assert n1 == n2 == 6 and s1 == s2 and (c1, c2) == ("chase", "policy")
+    assert p1 == p2 == ("heuristic", "heuristic")  # the same play after the choice
     assert out["diff"] == 0.0 and out["net_a"] == -10.0  # team 1's net: 0 - 10
     assert D.position_seed(3, exp, 0) != D.position_seed(3, exp, 1)
     assert D.position_seed(3, exp, 0) != D.position_seed(3, D.BY_KEY["wild"], 0)
@@ -226,7 +226,7 @@ def test_run_experiments_is_deterministic():
     assert len(t.pop("first_pickup")) == 4  # the sampled hands' first pickups (claim G)
     for key, tab in t.items():
         exp = D.BY_KEY[key.removeprefix("decision_")]
-        assert len(tab) == 1 + sum(len(g.bins) for g in exp.groupings)
+        assert len(tab) == 1 + sum(len(g.cells()) for g in exp.groupings)
 
 
 def test_run_experiments_rows_do_not_depend_on_jobs():
@@ -440,7 +440,9 @@ def test_the_report_experiments_are_the_spec_files():
     for e in D.EXPERIMENTS:
         assert specs.load(ROOT / "experiments" / e.source) == e
         for g in e.groupings:
-            assert g.feature in specs.FEATURES  # a grouping reads only what a player counts
+            # a grouping reads what a player counts, or the true state marked as hidden
+            for f in g.features:
+                assert f in specs.FEATURES or (f in specs.TRUE_STATE and g.hidden)
 
 
 def test_spec_filters_read_the_conditions():
