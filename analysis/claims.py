@@ -143,10 +143,18 @@ CLAIMS: tuple[Claim, ...] = (
           (_d("two_cards_block", "partner_sevens", (), 1),)),
     Claim("O", "F's exception: start a sevens meld when it can be finished (six or more "
           "sevens held, none gone)", "martingull/barbu's Modern American bot (F's 'unless')",
-          "start a sevens meld vs hold, by sevens held × sevens gone (pile and opponents' "
-          "melds): the rows with 6+ held and none gone",
-          (_d("sevens", "held_by_gone", ("6+ held · none gone",), 1),)),
+          "after opening, 5+ sevens held and no sevens meld: start a sevens meld vs hold, by "
+          "sevens held × sevens gone (pile and opponents' melds): the row with 6+ held and "
+          "none gone (the 5-held rows are in its table)",
+          (_d("sevens_finish", "held_by_gone", ("6+ held · none gone",), 1),)),
 )  # fmt: skip
+
+
+def _tested(tables: dict, experiment: str, grouping: str) -> bool:
+    """Does a row of ``grouping`` in ``experiment``'s table have a verdict (adjusted p <=
+    alpha)? A sign change is reported only then."""
+    t = tables.get(f"decision_{experiment}")
+    return t is not None and bool((t[t["grouping"] == grouping]["verdict"] != 0).any())
 
 
 def _differs(c: Claim) -> str:
@@ -156,7 +164,7 @@ def _differs(c: Claim) -> str:
     if c.id == "G":
         return "nothing is forced: hands of strong against itself, grouped by the first pickup"
     keys = dict.fromkeys(p.table.removeprefix("decision_") for p in c.parts)
-    return "; ".join(BY_KEY[k].differs for k in keys if k in BY_KEY)
+    return "; ".join(dict.fromkeys(BY_KEY[k].differs for k in keys if k in BY_KEY))
 
 
 def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
@@ -173,7 +181,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                "experiment": c.experiment, "verdict": "not measured", "effect": np.nan,
                "ci_low": np.nan, "ci_high": np.nan, "hands": 0, "note": c.needs,
                "unit": c.unit, "threshold": "", "differs": _differs(c)}  # fmt: skip
-        if c.threshold in found:
+        if c.threshold in found and _tested(tables, *c.threshold):  # no sign change of noise
             row["threshold"] = describe_threshold(found[c.threshold], BY_KEY[c.threshold[0]])
         signed, rows_of = [], []
         missing = [p.table for p in c.parts if p.table not in tables]

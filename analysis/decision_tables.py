@@ -58,7 +58,7 @@ TABLE_COLUMNS = (
 def _situation(part: pd.DataFrame, confidence: float) -> dict:
     """Mean over sampled hands of the hand's mean difference (a hand is the unit)."""
     part = part[np.isfinite(part["diff"])]
-    if "split" in part.columns and part["split"].astype(bool).any():
+    if "split" in part.columns and part["split"].astype(bool).any() and "position" in part:
         # rows of one position split by a hidden feature of its deals: a hand's mean is over
         # its deals, each row weighted by the deals it holds
         w = part["deals"].to_numpy(dtype=np.float64)
@@ -68,8 +68,9 @@ def _situation(part: pd.DataFrame, confidence: float) -> dict:
     else:
         per_hand = part.groupby("hand")[["diff", "net_a", "net_b"]].mean()
     e = iv.mean(per_hand["diff"], confidence)
+    split = "split" in part.columns and part["split"].astype(bool).any()
     return {
-        "positions": len(part),
+        "positions": int(part["position"].nunique()) if split else len(part),
         "hands": len(per_hand),
         "deals": int(part["deals"].sum()),
         "applied": float(part["applied"].mean()) if len(part) else float("nan"),
@@ -155,6 +156,11 @@ def tables(
             (said_info if g == "information" else said).get(int(x), "no clear difference")
             for g, x in zip(t["grouping"], t["verdict"], strict=True)
         ]
+        # an interval clear of zero that the correction does not confirm: a lead
+        lead = np.where(t["ci_low"] > 0, 1, np.where(t["ci_high"] < 0, -1, 0))
+        for j in np.flatnonzero((t["verdict"].to_numpy() == 0) & (lead != 0)):
+            side = said_info if t["grouping"].iat[j] == "information" else said
+            t.loc[t.index[j], "better"] = f"a lead, not confirmed: {side[int(lead[j])]}"
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
         t.attrs["correction"] = family
         out[key] = t[list(TABLE_COLUMNS)]

@@ -162,9 +162,11 @@ def run_experiments(
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
         tasks = [(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
                  for i, snap in enumerate(picked)]  # fmt: skip
-        for snap, r in zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True):
+        played = zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True)
+        for i, (snap, r) in enumerate(played):
             base = {"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
-                    **{f: snap[f] for f in FEATURES}, **dict.fromkeys(HIDDEN, -1)}  # fmt: skip
+                    "position": i, **{f: snap[f] for f in FEATURES},
+                    **dict.fromkeys(HIDDEN, -1)}  # fmt: skip
             split = r.pop("split", None)
             if split is None:
                 rows.append({**base, **r, "split": False})
@@ -172,8 +174,8 @@ def run_experiments(
             for part in split:  # a row per value of the hidden feature in the deals
                 value = part.pop("value")
                 rows.append({**base, exp.hidden: value, **part, "split": True})
-    cols = ["experiment", "hand", "seat", *FEATURES, *HIDDEN, "diff", "net_a", "net_b", "deals",
-            "applied", "split", "info_a", "info_b"]  # fmt: skip
+    cols = ["experiment", "hand", "seat", "position", *FEATURES, *HIDDEN, "diff", "net_a",
+            "net_b", "deals", "applied", "split", "info_a", "info_b"]  # fmt: skip
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {"policy": strong, "deals": deals, "positions": positions, "seed": seed,
                   "sample_hands": n_hands, "specs": {e.key: e for e in chosen},
@@ -228,7 +230,8 @@ def synthetic_raw(
                 f[h] = i % 3 if h == exp.hidden else -1
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
-            row = {"experiment": exp.key, "hand": i, "seat": i % 4, **f, "diff": float(d.mean()),
+            row = {"experiment": exp.key, "hand": i, "seat": i % 4, "position": i, **f,
+                   "diff": float(d.mean()),
                    "net_a": float(d.mean()), "net_b": 0.0, "deals": deals, "applied": 1.0,
                    "split": bool(exp.hidden)}  # fmt: skip
             if exp.information is not None:  # informed: arm A where it knows to, else B

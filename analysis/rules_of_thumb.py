@@ -61,7 +61,8 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
     plus = [i for i, x in enumerate(v) if x > 0]
     minus = [i for i, x in enumerate(v) if x < 0]
     if not rows.empty and not plus and not minus:
-        text = f"{cap} or {exp.dont}: no clear difference in any situation tested. {detail}"
+        leads = _leads(rows, exp, where)
+        text = f"{cap} or {exp.dont}: no clear difference in any situation tested{leads}. {detail}"
     elif rows.empty:
         text = f"{cap} or {exp.dont}: not enough positions to say."
     elif minus and plus and grouping.until and max(minus) < min(plus):
@@ -95,6 +96,15 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
         b = ", ".join(where(rows.iloc[i]) for i in minus)
         text = f"It depends: {exp.do} {a}; {exp.dont} {b}. {detail}"
     return Rule(text.replace(detail, "").strip(), detail, exp.table, exp.key, grouping.key, v)
+
+
+def _leads(rows: pd.DataFrame, exp: Experiment, where) -> str:
+    """Situations whose interval is clear of zero though no verdict was reached: leads."""
+    out = []
+    for _, r in rows.iterrows():
+        if r["ci_low"] > 0 or r["ci_high"] < 0:
+            out.append(f"{exp.do if r['ci_low'] > 0 else exp.dont} {where(r)}")
+    return f" (leads, not confirmed: {'; '.join(out)})" if out else ""
 
 
 def _conds(rows: pd.DataFrame, idx: list[int], where) -> str:
@@ -151,6 +161,11 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
                     f"{exp.do_ing} costs {_fmt(-head['estimate'])} net points a hand "
                     f"[{_fmt(-head['ci_high'])}, {_fmt(-head['ci_low'])}] over all {n:,} "
                     "positions")  # fmt: skip
+        elif head["ci_low"] > 0 or head["ci_high"] < 0:  # a lead the correction leaves open
+            arm = exp.do if head["ci_low"] > 0 else exp.dont
+            text = (f"A lead, not confirmed: {arm} ({exp.do_ing} minus {exp.dont_ing}: "
+                    f"{overall}; the interval is clear of zero, but not after allowing for the "
+                    "many situations tested)")  # fmt: skip
         else:
             text = (f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
                     f"({exp.do_ing} minus {exp.dont_ing}: {overall})")  # fmt: skip
