@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.arms import _play_arms_task, play_arms, position_seed, script_actions
+from analysis.arms import _play_arms_task, hidden_values, play_arms, position_seed, script_actions
 from analysis.decision_tables import (
     ALPHA,
     CORRECTION,
@@ -98,6 +98,7 @@ __all__ = [
     "experiments_of",
     "generate_positions",
     "hand_summary",
+    "hidden_values",
     "play_arms",
     "pooled",
     "position_seed",

@@ -466,7 +466,7 @@ def _grouping(g, where_g: str, groups: list) -> GroupingSpec:
         feats = [_str(g, "feature", where_g)]
     for f in feats:
         if f not in seen:
-            raise SpecError(f"{where_g}: key 'feature' {f!r}: unknown feature; a grouping reads "
+            raise SpecError(f"{where_g}: key 'feature': unknown feature {f!r}; a grouping reads "
                             f"what a player can count ({', '.join(FEATURES)}) or the true "
                             f"state ({', '.join(TRUE_STATE)})")  # fmt: skip
     bins = g.get("bins")

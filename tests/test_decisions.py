@@ -470,7 +470,14 @@ BAD_SPECS = [
     ("[[groupings]]\nkey='g'\nfeature='went_out'\nbins=[[0,0,'a']]\nphrase='x'", "'feature'"),
     ("[[groupings]]\nkey='g'\nfeature='stock'\nbins=[[5,1,'a']]\nphrase='x'", "'bins'"),
     ("outcome = 'win'", "key 'outcome'"),
-]
+    ("[[groupings]]\nkey='g'\nfeature='partner_hearts'\nbins=[[0,0,'a']]\nphrase='x'",
+     "unknown feature 'partner_hearts'"),
+    ("[[groupings]]\nkey='g'\nfeatures=['pile','stock','turn']\nbins=[[[0,0,'a']],[[0,0,'b']],"
+     "[[0,0,'c']]]\nphrase='x'", "key 'features': a cross table reads exactly two"),
+    ("[information]\nlabel='knowing'", "key 'information.knows'"),
+    ("[information]\nknows='sevens'\ndo_when=[1,2]", "key 'information.knows' 'sevens'"),
+    ("[information]\nknows='partner_aces'", "key 'information.do_when'"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("edit,named", BAD_SPECS)
@@ -571,3 +578,111 @@ def test_scripted_arms_resolve_at_the_position_and_pair_their_deals(snaps):
     none["position"] = dc.replace(snap["position"], hand=snap["position"].hand[
         E.CARD_KIND[snap["position"].hand] != E.SEVEN])  # fmt: skip
     assert D.script_actions(none, exp.scripts[0]) is None
+
+
+def _spec(**over):
+    from analysis import specs
+
+    data = {"key": "m", "title": "t", "do": "a", "dont": "b", "do_ing": "a", "dont_ing": "b",
+            "arms": [{"choice": "take_pile"}, {"script": ["draw", "discard seven"]}]}  # fmt: skip
+    return specs.parse(data | over, "mine.toml")
+
+
+def test_arms_play_one_policy_unless_the_spec_compares_policies():
+    """After the choice both arms play the experiment's policy; different policies are refused
+    in one line naming 'arms' unless ``compares = 'policies'`` says the experiment compares bots."""
+    from analysis import specs
+
+    arms = [{"choice": "policy", "policy": "heuristic"}, {"choice": "policy"}]
+    with pytest.raises(specs.SpecError) as err:
+        _spec(arms=arms)
+    assert "key 'arms'" in str(err.value) and "compares" in str(err.value)
+    exp = _spec(arms=arms, compares="policies")
+    assert "a comparison of bots" in exp.differs
+
+
+def test_take_pile_pairs_with_a_scripted_arm():
+    """A choice that is the turn's first step (take_pile, draw, policy) pairs with a scripted
+    arm as that script; another choice is refused naming it."""
+    from analysis import specs
+
+    exp = _spec()
+    assert exp.scripts == (("take pile",), ("draw", "discard seven"))
+    assert "only the turn: take pile vs draw, discard seven" in exp.differs
+    with pytest.raises(specs.SpecError) as err:
+        _spec(arms=[{"choice": "meld_sevens"}, {"script": ["draw"]}])
+    assert "arms[0]" in str(err.value) and "meld_sevens" in str(err.value)
+
+
+def test_cross_grouping_and_hidden_feature_in_the_table():
+    """A cross of two features gives a row per pair of bins; a true-state grouping splits each
+    position's deals (its rows weighted by deals); the information rows price the signal."""
+    exp = D.BY_KEY["two_cards_block"]
+    assert exp.hidden == "partner_sevens" and exp.information.knows == "partner_sevens"
+    assert [g.hidden for g in exp.groupings] == [True, False]
+    cross = D.BY_KEY["open_or_wait"].groupings[0]
+    assert len(cross.cells()) == 6 and cross.cells()[1][0] == "pile 0–3 · they have opened"
+    raw = D.synthetic_raw(positions=30)
+    t = D.tables(raw)["decision_two_cards_block"]
+    assert list(t["grouping"]).count("information") == 2
+    assert t[t["grouping"] == "partner_sevens"]["positions"].sum() == 30
+
+
+def test_hidden_values_are_the_deals_partner_counts(snaps):
+    """The partner's sevens in each replayed deal: fixed by (seed, deal), varying over deals,
+    never more than the sevens the player cannot see."""
+    from sim import encoding as E
+
+    snap = next(s for s in snaps if s["hand_size"] >= 8 and s["stock"] > 30)
+    a = D.hidden_values(snap, "partner_sevens", 40, 7)
+    assert (a == D.hidden_values(snap, "partner_sevens", 40, 7)).all()
+    pos = snap["position"]
+    seen = int(np.sum(E.CARD_KIND[pos.hand] == E.SEVEN))
+    seen += sum(int(np.sum(E.CARD_KIND[m] == E.SEVEN)) for ms in pos.melds.values() for m in ms)
+    assert a.min() >= 0 and a.max() <= 8 - seen and len(set(a.tolist())) > 1
+
+
+def test_lasting_choices_leave_play_alone_where_they_do_not_apply(snaps):
+    """The chase with no special-hand list in force (SPECIAL-7) and the wait for the pile once
+    the turn card is drawn (DEAL-3) are the policy's own play on every deal; where they apply
+    they change it."""
+    from sim import Ruleset
+    from sim.api import position_outcomes
+
+    pols = ("heuristic", "heuristic")
+    snap = next(s for s in snaps if not s["opened"] and s["stock"] > 30)
+    off = Ruleset(special_hands="none")
+    a, _ = position_outcomes(30, snap["position"], "chase", seed=3, policies=pols, ruleset=off)
+    b, _ = position_outcomes(30, snap["position"], "policy", seed=3, policies=pols, ruleset=off)
+    assert (a == b).all()
+    late = next(s for s in snaps if s["turn_card_drawn"])
+    a, _ = position_outcomes(30, late["position"], "wait_pile_20", seed=3, policies=pols)
+    b, _ = position_outcomes(30, late["position"], "policy", seed=3, policies=pols)
+    assert (a == b).all()
+    near = [s for s in snaps if not s["opened"] and 1 <= s["special_distance"] <= 3][:3]
+    changed = 0
+    for s in near:
+        a, _ = position_outcomes(30, s["position"], "chase", seed=3, policies=pols)
+        b, _ = position_outcomes(30, s["position"], "policy", seed=3, policies=pols)
+        changed += int((a != b).any())
+    assert changed > 0
+
+
+def test_open_from_hand_is_made_where_the_hand_can_open(snaps):
+    """``open_from_hand`` at a turn start whose hand alone can open (OPEN-1..4): the opening is
+    made (applied) on most deals (the drawn card never takes a legal opening away); where the
+    hand cannot open it is never made."""
+    from sim.api import position_outcomes
+
+    pols = ("heuristic", "heuristic")
+    can = [s for s in snaps if s["can_open_now"]][:3]
+    cannot = [s for s in snaps if not s["opened"] and not s["can_open_now"]][:3]
+    assert can and cannot
+    for s in can:
+        _, applied = position_outcomes(20, s["position"], "open_from_hand", seed=1,
+                                       policies=pols)  # fmt: skip
+        assert applied.mean() > 0.5
+    for s in cannot:
+        _, applied = position_outcomes(20, s["position"], "open_from_hand", seed=1,
+                                       policies=pols)  # fmt: skip
+        assert applied.mean() < 1.0
