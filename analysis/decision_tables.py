@@ -118,7 +118,7 @@ def tables(
             for col, arm in (("info_a", exp.do), ("info_b", exp.dont)):
                 sel = part.assign(diff=part[col], net_a=np.nan, net_b=np.nan)
                 rows.append({"grouping": "information", "low": 0,
-                             "situation": f"{info.label}, against always: {arm}",
+                             "situation": f"{info.label}, instead of always: {arm}",
                              **_situation(sel, confidence)})  # fmt: skip
         out[exp.table] = pd.DataFrame(rows)
     pickup = None

@@ -186,8 +186,8 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
         for other in same:  # what a piece of hidden information is worth, where measured
             ot = tabs[other.table]
             for _, r in ot[(ot["grouping"] == "information") & (ot["hands"] > 0)].iterrows():
-                text = text.rstrip(".") + f". {r['situation'][0].upper()}{r['situation'][1:]}: "
-                text += f"{_pts(r['estimate'])} net points a hand {_ci(r)}"
+                worth = f"{r['situation'][0].upper()}{r['situation'][1:]}: {_pts(r['estimate'])}"
+                text = text.rstrip(".") + f". {worth} net points a hand {_ci(r)}"
         detail = ""  # the situations are the table's rows (the item cites it)
         out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
     return out

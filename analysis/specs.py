@@ -31,7 +31,11 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     policy = "strong"                   # "strong": the strongest fast policy; or a registry name
     required = true                     # only deals where the rules allowed this choice count
     # script = ["draw", "discard seven"]  # instead of a choice: steps of SCRIPT_STEPS, then the
-    #                                     # policy; both arms scripted ([] = the policy's turn)
+    #                                     # policy ([] = the policy's turn); a choice that is the
+    #                                     # turn's first step (take_pile, draw, policy) pairs
+    #                                     # with a scripted arm as that script
+    # compares = "policies"             # (top level) only then may the arms' policies differ:
+    #                                   # otherwise both play the same policy after the choice
 
     [[groupings]]
     key = "held_sevens"
@@ -39,6 +43,24 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     bins = [[3, 3, "3"], [4, 4, "4"], [5, 99, "5+"]]
     phrase = "holding {label} sevens"
     until = "until you hold {low} sevens"   # optional: the feature is ordered
+
+    [[groupings]]                       # a cross table: exactly two features, a row per pair
+    key = "pile_by_other_team"
+    features = ["pile", "other_team_opened"]
+    bins = [[[0, 7, "pile 0–7"], [8, 999, "pile 8+"]], [[0, 0, "not opened"], [1, 1, "opened"]]]
+    phrase = "with {label}"
+
+    # a grouping may read the true state (TRUE_STATE: the partner's sevens, aces, wilds), read
+    # in each replayed deal and marked as not seen by the player; and an information arm:
+    [information]                       # told partner_sevens, play arm A when it is in do_when,
+    knows = "partner_sevens"            # else arm B; compared with each fixed arm on the same
+    do_when = [2, 99]                   # deals: what knowing it (a signal) is worth a hand
+    label = "knowing the partner's sevens"
+
+Choices that last the rest of the hand (``sim.engine.intercept``): ``chase`` (the player's team
+chases the nearest special hand on top of its policy; ``keep_three_chase``/``lay_three_chase``
+with the keep-or-lay decision first), ``open_from_hand`` (the best legal opening now) and
+``wait_pile_N`` (no opening from hand until the pile holds N cards or the turn card is drawn).
 
 A condition of ``where`` is ``FEATURE``, ``not FEATURE``, ``FEATURE OP N`` (OP one of
 ``>= <= == != > <``) or ``LOW <= FEATURE <= HIGH``.

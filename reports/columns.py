@@ -156,8 +156,7 @@ COLUMNS: dict[str, list[Column]] = {
         Column("effect of following it", lambda r: _measured(r, "effect")),
         Column("95% CI", lambda r: _measured(r, "ci")),
         Column("hands", lambda r: _measured(r, "hands")),
-        Column("what differs between the arms", lambda r: r.get("differs", ""), left=True),
-        Column("tested as", lambda r: _tested(r), left=True),
+        Column("tested as; what differs between the arms", lambda r: _tested(r), left=True),
     ],
     "first_numbers": [
         Column("figure", lambda r: f"{r['group']}: {r['figure']}", left=True),
@@ -248,7 +247,8 @@ def _tested(r) -> str:
     note = f"; not measured: needs {r['note']}" if r["note"] else ""
     sign = f"; {r['threshold']}" if r.get("threshold") else ""
     unit = f"; effect: {r['unit']}" if r.get("unit") and r["verdict"] != "not measured" else ""
-    return f"{r['test']}{where}{note}{sign}{unit}"
+    differs = f". What differs: {r['differs']}" if r.get("differs") else ""
+    return f"{r['test']}{where}{note}{sign}{unit}{differs}"
 
 
 def _number(r, x) -> str:

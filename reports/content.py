@@ -258,7 +258,7 @@ LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
     ),
 }
 TITLE = "Modern American Canasta: strategy report"
-PREVIEW = " (preview: --quick, few positions, wide intervals)"
+PREVIEW = " (a preview: a quick run, few positions, wide intervals)"
 
 
 def title(results) -> str:
