@@ -150,6 +150,25 @@ CLAIMS: tuple[Claim, ...] = (
 )  # fmt: skip
 
 
+def _pooled(rows: pd.DataFrame) -> tuple[float, float, float]:
+    """The hand-weighted mean of a claim's rows and its 95% normal interval. The situations of
+    one grouping hold different positions (independent: their errors add in quadrature), but
+    two groupings of one table read the same positions (the rows 'not opened' and '4 wilds'
+    overlap): their errors add linearly, the bound for full correlation, so the interval is
+    never narrower than the data allow. Different tables are independent."""
+    from analysis import intervals as iv
+
+    w = rows["hands"].to_numpy(dtype=np.float64)
+    w = w / w.sum()
+    est = float(np.sum(w * rows["estimate"]))
+    ws = pd.Series(w * rows["se"].to_numpy(dtype=np.float64), index=rows.index)
+    by_grouping = (ws**2).groupby([rows["_table"], rows["_grouping"]]).sum() ** 0.5
+    by_table = by_grouping.groupby(level=0).sum()
+    se = float(np.sqrt((by_table**2).sum()))
+    z = iv.z_value(iv.CONFIDENCE)
+    return est, est - z * se, est + z * se
+
+
 def _tested(tables: dict, experiment: str, grouping: str) -> bool:
     """Does a row of ``grouping`` in ``experiment``'s table have a verdict (adjusted p <=
     alpha)? A sign change is reported only then."""
@@ -171,7 +190,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
     """One row per claim: its source, experiment, verdict, and effect of following it with its
     95% interval; read from ``analysis.decisions.tables`` output. ``thresholds``
     (``analysis.decisions.thresholds``) give a claimed sign change in words."""
-    from analysis.decision_tables import describe_threshold, pooled
+    from analysis.decision_tables import describe_threshold
     from analysis.experiment_set import BY_KEY
 
     found = {(t.experiment, t.grouping): t for t in thresholds}
@@ -195,7 +214,8 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
             if len(part):
                 signed.append(part["verdict"].to_numpy() * p.favours)
                 est = part["estimate"] - (0.5 if p.table == "first_pickup" else 0)
-                rows_of.append(part.assign(estimate=est * p.favours))
+                rows_of.append(part.assign(estimate=est * p.favours, _table=p.table,
+                                           _grouping=p.grouping))  # fmt: skip
         if c.parts and missing and not signed:
             row["note"] = "its experiment was not run or found no position"
         if signed:
@@ -208,7 +228,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                 verdict = "contradicted"
             else:
                 verdict = "no clear difference"
-            est, lo, hi = pooled(pd.concat(rows_of, ignore_index=True))
+            est, lo, hi = _pooled(pd.concat(rows_of, ignore_index=True))
             if c.id == "G":  # a share: back on its own scale
                 est, lo, hi = est + 0.5, lo + 0.5, hi + 0.5
             row |= {"verdict": verdict, "effect": est, "ci_low": lo, "ci_high": hi,

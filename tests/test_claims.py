@@ -100,3 +100,21 @@ def test_a_claimed_threshold_is_located():
     assert t.ci_low < 4.5 < t.ci_high and abs(t.at - 4.5) < 0.5 and t.slope > 0
     out = C.verdicts(D.tables(raw), D.thresholds(raw)).set_index("id")
     assert "changes sign at wilds ≈" in out.loc["D", "threshold"]
+
+
+def test_pooled_interval_counts_overlapping_groupings_as_correlated():
+    """Two rows of one grouping (different positions) add their errors in quadrature; two
+    groupings of one table (the same positions) add them linearly; two tables in quadrature."""
+    import pandas as pd
+
+    def rows(tables, groupings):
+        return pd.DataFrame({"hands": [10, 10], "estimate": [1.0, 3.0], "se": [3.0, 4.0],
+                             "_table": tables, "_grouping": groupings})  # fmt: skip
+
+    z = 1.959963984540054
+    est, lo, hi = C._pooled(rows(["t", "t"], ["g", "g"]))
+    assert est == 2.0 and abs((hi - est) / z - 2.5) < 1e-9  # sqrt(1.5² + 2²)
+    _, lo, hi = C._pooled(rows(["t", "t"], ["g", "h"]))
+    assert abs((hi - lo) / (2 * z) - 3.5) < 1e-9  # 1.5 + 2
+    _, lo, hi = C._pooled(rows(["t", "u"], ["g", "g"]))
+    assert abs((hi - lo) / (2 * z) - 2.5) < 1e-9
