@@ -169,7 +169,7 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
         else:
             text = (f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
                     f"({exp.do_ing} minus {exp.dont_ing}: {overall})")  # fmt: skip
-        said = []
+        said, against = [], []
         for other in same if not cut else same[1:]:
             ot = tabs[other.table]
             orows = ot[~ot["grouping"].isin(("all", "information")) & (ot["hands"] > 0)]
@@ -180,9 +180,20 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
                 arm = other.do if r["verdict"] > 0 else other.dont
                 where = g.phrase.format(label=r["situation"], low=r["low"])
                 said.append(f"{arm} {where} ({_pts(r['estimate'])} {_ci(r)})")
+            # leads the other way (an exception the correction does not confirm) are said too
+            side = np.where(orows["ci_low"] > 0, 1, np.where(orows["ci_high"] < 0, -1, 0))
+            other_way = (orows["verdict"] == 0) & (side != 0) & (side != v) & (v != 0)
+            for _, r in orows[other_way.to_numpy()].iterrows():
+                g = by_key[r["grouping"]]
+                arm = other.do if r["ci_low"] > 0 else other.dont
+                where = g.phrase.format(label=r["situation"], low=r["low"])
+                against.append(f"{arm} {where} ({_pts(r['estimate'])} {_ci(r)})")
         if said:
             lead = "but" if v == 0 and not cut else "it flips:"
             text = text.rstrip(".") + f"; {lead} " + "; ".join(dict.fromkeys(said))
+        if against:
+            text = text.rstrip(".") + "; a lead the other way, not confirmed: "
+            text += "; ".join(dict.fromkeys(against))
         for other in same:  # what a piece of hidden information is worth, where measured
             ot = tabs[other.table]
             for _, r in ot[(ot["grouping"] == "information") & (ot["hands"] > 0)].iterrows():
