@@ -68,7 +68,7 @@ def _situation(part: pd.DataFrame, confidence: float) -> dict:
     else:
         per_hand = part.groupby("hand")[["diff", "net_a", "net_b"]].mean()
     e = iv.mean(per_hand["diff"], confidence)
-    split = "split" in part.columns and part["split"].astype(bool).any()
+    split = "split" in part.columns and "position" in part and part["split"].astype(bool).any()
     return {
         "positions": int(part["position"].nunique()) if split else len(part),
         "hands": len(per_hand),
