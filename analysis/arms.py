@@ -18,7 +18,7 @@ import numpy as np
 from analysis.experiment_set import STRONG, Experiment
 from sim import encoding as E
 
-__all__ = ["play_arms", "position_seed", "script_actions"]
+__all__ = ["hidden_values", "play_arms", "position_seed", "script_actions"]
 
 
 def _policies(team: int, arm_policy: str, strong: str) -> tuple[str, str]:
@@ -48,8 +48,9 @@ def play_arms(
 
     pos, team = snap["position"], snap["team"]
     nets, applied = [], []
+    hidden = hidden_values(snap, exp.hidden, deals, seed, ruleset) if exp.hidden else None
     if exp.scripts:
-        return _play_scripts(snap, exp, deals, seed, strong, ruleset)
+        return _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden)
     for choice, arm_policy in exp.arms:
         policies = _policies(team, arm_policy, strong)
         if play is None:  # the engine's arrays: no records frame to build and sort
@@ -65,7 +66,7 @@ def play_arms(
         own, opp = rec[f"score_team{team}"], rec[f"score_team{1 - team}"]
         nets.append(_outcome(exp.outcome, own.to_numpy(), opp.to_numpy()))
         applied.append(rec["applied"].to_numpy(dtype=bool))
-    return _paired(nets, applied, exp.conditioned, deals)
+    return _paired(nets, applied, exp.conditioned, deals, hidden, exp.information)
 
 
 def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
@@ -86,6 +87,8 @@ def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
         a = -1
         if step == "draw":
             a = E.A_DRAW
+        elif step == "take pile":
+            a = E.A_TAKE_PILE
         elif step in ("discard seven", "discard ace"):
             k = E.SEVEN if step == "discard seven" else E.ACE
             a = E.A_DISCARD + k if held[k] else -1
@@ -108,7 +111,31 @@ def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
     return out
 
 
-def _play_scripts(snap, exp, deals, seed, strong, ruleset) -> dict:
+def hidden_values(snap: dict, feature: str, deals: int, seed: int, ruleset=None) -> np.ndarray:
+    """The true-state ``feature`` (``analysis.specs.TRUE_STATE``) in each of the ``deals``
+    deals of ``snap``'s position from ``seed`` (deal i as ``sim.play_position`` deals it: the
+    same unseen cards for every arm), int64[deals]. Not seen by the player: it groups deals,
+    or is told to an information arm."""
+    from sim.engine.position import position_arrays
+    from sim.engine.script import decision_state
+    from sim.rng import run_key
+    from sim.ruleset import as_ruleset
+
+    rules = as_ruleset(ruleset)
+    template, pos, unseen = position_arrays(snap["position"], "policy", rules)
+    key, arr = run_key(seed), rules.to_array()
+    partner = (snap["seat"] + 2) % E.N_PLAYERS
+    kinds = {"partner_sevens": (E.SEVEN,), "partner_aces": (E.ACE,),
+             "partner_wilds": (E.TWO, E.JOKER)}[feature]  # fmt: skip
+    out = np.empty(deals, dtype=np.int64)
+    base = E.ST_HANDS + partner * E.N_KINDS
+    for h in range(deals):
+        st = decision_state(template, pos, unseen, -1, arr, key, h)
+        out[h] = sum(int(st[base + k]) for k in kinds)
+    return out
+
+
+def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     """``play_arms`` for scripted arms: both scripts on the same deals (``sim.play_script``,
     one row per deal and script); only deals where every step of both was made count."""
     from sim.api import play_script
@@ -129,24 +156,41 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset) -> dict:
     opp = rec[f"score_team{1 - team}"].to_numpy().reshape(deals, 2)
     done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
     nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
-    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals)
+    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden,
+                   exp.information)  # fmt: skip
 
 
-def _paired(nets, applied, conditioned, deals: int) -> dict:
+def _paired(nets, applied, conditioned, deals: int, hidden=None, information=None) -> dict:
     """The mean paired difference A − B (and each arm's mean) over the deals where the
-    ``conditioned`` arms' choices were made (``applied``, per arm)."""
+    ``conditioned`` arms' choices were made (``applied``, per arm). With ``hidden`` (a true-
+    state value per deal), also ``split``: the same per value; with ``information``
+    (``analysis.specs.InformationSpec``), ``info_a``/``info_b``: the informed arm (A where
+    the value lies in its range, else B) minus arm A, minus arm B."""
     mask = np.ones(deals, dtype=bool)
     for k in conditioned:
         mask &= applied[k]
-    diff = nets[0] - nets[1]
+    out = _means(nets, mask, deals, hidden, information)
+    if hidden is not None:
+        out["split"] = [
+            {"value": int(v), **_means(nets, mask & (hidden == v), deals, hidden, information)}
+            for v in np.unique(hidden[mask])
+        ]
+    return out
+
+
+def _means(nets, mask, deals, hidden, information) -> dict:
     used = int(mask.sum())
-    return {
-        "diff": float(diff[mask].mean()) if used else float("nan"),
-        "net_a": float(nets[0][mask].mean()) if used else float("nan"),
-        "net_b": float(nets[1][mask].mean()) if used else float("nan"),
-        "deals": used,
-        "applied": used / deals,
-    }
+
+    def m(x):
+        return float(x[mask].mean()) if used else float("nan")
+
+    out = {"diff": m(nets[0] - nets[1]), "net_a": m(nets[0]), "net_b": m(nets[1]),
+           "deals": used, "applied": used / deals}  # fmt: skip
+    if information is not None:
+        knows = (hidden >= information.low) & (hidden <= information.high)
+        informed = np.where(knows, nets[0], nets[1])
+        out |= {"info_a": m(informed - nets[0]), "info_b": m(informed - nets[1])}
+    return out
 
 
 def _outcome(name: str, own, opp) -> np.ndarray:

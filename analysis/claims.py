@@ -120,21 +120,77 @@ CLAIMS: tuple[Claim, ...] = (
            _d("go_out_margin", "margin", ("behind",), 1))),
     Claim("K", "A special hand is the way out of a hand with points but no clean triple",
           "canastagal.blogspot.com, 2015-11",
-          "chase the special hand vs play normally, by natural triple held and opening minimum "
-          "(125/155/180)", (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
+          "the team chases the special hand vs plays normally (strong in both, the chase "
+          "forced on or off), by natural triple held and opening minimum (125/155/180)",
+          (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
     Claim("L", "Keep a three for the Straight", "(no source gives a number)",
           "a seat's first turn with a three dealt, its team not melded (generated deals): "
-          "keep the three and chase the special hand vs lay it and play normally, by "
-          "distinct ranks held (of the 13 a Straight needs)",
+          "keep the three vs lay it, the team chasing the nearest special hand in both arms, "
+          "by distinct ranks held (of the 13 a Straight needs)",
           (_d("keep_three", "distinct_ranks", (), 1),)),
+    Claim("M", "Open from hand as soon as you can rather than wait to open with the pile",
+          "a strategy writer's question, re-run of the report (2026-12)",
+          "the hand alone can open at the turn start: the best legal opening now vs no opening "
+          "from hand until the pile holds 10 or the turn card is drawn, by pile size × the "
+          "other team opened",
+          (_d("open_or_wait", "pile_by_other_team", (), 1),)),
+    Claim("N", "Two cards block: holding three sevens, discard one (the partnership needs "
+          "only two of the eight)", "a strategy writer's question, re-run of the report "
+          "(2026-12)",
+          "three sevens held, no sevens meld: draw and discard a seven vs draw and discard "
+          "another card, by the partner's sevens in each deal (not seen by the player); also "
+          "the value of knowing the partner's count",
+          (_d("two_cards_block", "partner_sevens", (), 1),)),
+    Claim("O", "F's exception: start a sevens meld when it can be finished (six or more "
+          "sevens held, none gone)", "martingull/barbu's Modern American bot (F's 'unless')",
+          "after opening, 5+ sevens held and no sevens meld: start a sevens meld vs hold, by "
+          "sevens held × sevens gone (pile and opponents' melds): the row with 6+ held and "
+          "none gone (the 5-held rows are in its table)",
+          (_d("sevens_finish", "held_by_gone", ("6+ held · none gone",), 1),)),
 )  # fmt: skip
+
+
+def _pooled(rows: pd.DataFrame) -> tuple[float, float, float]:
+    """The hand-weighted mean of a claim's rows and its 95% normal interval. The situations of
+    one grouping hold different positions (independent: their errors add in quadrature), but
+    two groupings of one table read the same positions (the rows 'not opened' and '4 wilds'
+    overlap): their errors add linearly, the bound for full correlation, so the interval is
+    never narrower than the data allow. Different tables are independent."""
+    from analysis import intervals as iv
+
+    w = rows["hands"].to_numpy(dtype=np.float64)
+    w = w / w.sum()
+    est = float(np.sum(w * rows["estimate"]))
+    ws = pd.Series(w * rows["se"].to_numpy(dtype=np.float64), index=rows.index)
+    by_grouping = (ws**2).groupby([rows["_table"], rows["_grouping"]]).sum() ** 0.5
+    by_table = by_grouping.groupby(level=0).sum()
+    se = float(np.sqrt((by_table**2).sum()))
+    z = iv.z_value(iv.CONFIDENCE)
+    return est, est - z * se, est + z * se
+
+
+def _tested(tables: dict, experiment: str, grouping: str) -> bool:
+    """Does a row of ``grouping`` in ``experiment``'s table have a verdict (adjusted p <=
+    alpha)? A sign change is reported only then."""
+    t = tables.get(f"decision_{experiment}")
+    return t is not None and bool((t[t["grouping"] == grouping]["verdict"] != 0).any())
+
+
+def _differs(c: Claim) -> str:
+    """What differs between the arms of the claim's experiments (their specs say it)."""
+    from analysis.experiment_set import BY_KEY
+
+    if c.id == "G":
+        return "nothing is forced: hands of strong against itself, grouped by the first pickup"
+    keys = dict.fromkeys(p.table.removeprefix("decision_") for p in c.parts)
+    return "; ".join(dict.fromkeys(BY_KEY[k].differs for k in keys if k in BY_KEY))
 
 
 def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
     """One row per claim: its source, experiment, verdict, and effect of following it with its
     95% interval; read from ``analysis.decisions.tables`` output. ``thresholds``
     (``analysis.decisions.thresholds``) give a claimed sign change in words."""
-    from analysis.decision_tables import describe_threshold, pooled
+    from analysis.decision_tables import describe_threshold
     from analysis.experiment_set import BY_KEY
 
     found = {(t.experiment, t.grouping): t for t in thresholds}
@@ -143,8 +199,8 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
         row = {"id": c.id, "claim": c.claim, "source": c.source, "test": c.test,
                "experiment": c.experiment, "verdict": "not measured", "effect": np.nan,
                "ci_low": np.nan, "ci_high": np.nan, "hands": 0, "note": c.needs,
-               "unit": c.unit, "threshold": ""}  # fmt: skip
-        if c.threshold in found:
+               "unit": c.unit, "threshold": "", "differs": _differs(c)}  # fmt: skip
+        if c.threshold in found and _tested(tables, *c.threshold):  # no sign change of noise
             row["threshold"] = describe_threshold(found[c.threshold], BY_KEY[c.threshold[0]])
         signed, rows_of = [], []
         missing = [p.table for p in c.parts if p.table not in tables]
@@ -158,7 +214,8 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
             if len(part):
                 signed.append(part["verdict"].to_numpy() * p.favours)
                 est = part["estimate"] - (0.5 if p.table == "first_pickup" else 0)
-                rows_of.append(part.assign(estimate=est * p.favours))
+                rows_of.append(part.assign(estimate=est * p.favours, _table=p.table,
+                                           _grouping=p.grouping))  # fmt: skip
         if c.parts and missing and not signed:
             row["note"] = "its experiment was not run or found no position"
         if signed:
@@ -171,7 +228,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                 verdict = "contradicted"
             else:
                 verdict = "no clear difference"
-            est, lo, hi = pooled(pd.concat(rows_of, ignore_index=True))
+            est, lo, hi = _pooled(pd.concat(rows_of, ignore_index=True))
             if c.id == "G":  # a share: back on its own scale
                 est, lo, hi = est + 0.5, lo + 0.5, hi + 0.5
             row |= {"verdict": verdict, "effect": est, "ci_low": lo, "ci_high": hi,

@@ -58,10 +58,19 @@ TABLE_COLUMNS = (
 def _situation(part: pd.DataFrame, confidence: float) -> dict:
     """Mean over sampled hands of the hand's mean difference (a hand is the unit)."""
     part = part[np.isfinite(part["diff"])]
-    per_hand = part.groupby("hand")[["diff", "net_a", "net_b"]].mean()
+    if "split" in part.columns and part["split"].astype(bool).any() and "position" in part:
+        # rows of one position split by a hidden feature of its deals: a hand's mean is over
+        # its deals, each row weighted by the deals it holds
+        w = part["deals"].to_numpy(dtype=np.float64)
+        cols = ["diff", "net_a", "net_b"]
+        sums = part[cols].mul(w, axis=0).assign(_w=w).groupby(part["hand"]).sum()
+        per_hand = sums[cols].div(sums["_w"], axis=0)
+    else:
+        per_hand = part.groupby("hand")[["diff", "net_a", "net_b"]].mean()
     e = iv.mean(per_hand["diff"], confidence)
+    split = "split" in part.columns and "position" in part and part["split"].astype(bool).any()
     return {
-        "positions": len(part),
+        "positions": int(part["position"].nunique()) if split else len(part),
         "hands": len(per_hand),
         "deals": int(part["deals"].sum()),
         "applied": float(part["applied"].mean()) if len(part) else float("nan"),
@@ -98,9 +107,18 @@ def tables(
         rows = [{"grouping": "all", "situation": "all positions", "low": 0,
                  **_situation(part, confidence)}]  # fmt: skip
         for g in exp.groupings:
-            for low, high, label in g.bins:
-                sel = part[(part[g.feature] >= low) & (part[g.feature] <= high)]
+            for label, low, ranges in g.cells():
+                keep = np.ones(len(part), dtype=bool)
+                for feature, lo, hi in ranges:
+                    keep &= ((part[feature] >= lo) & (part[feature] <= hi)).to_numpy()
                 rows.append({"grouping": g.key, "situation": label, "low": low,
+                             **_situation(part[keep], confidence)})  # fmt: skip
+        if exp.information is not None and "info_a" in part.columns:
+            info = exp.information
+            for col, arm in (("info_a", exp.do), ("info_b", exp.dont)):
+                sel = part.assign(diff=part[col], net_a=np.nan, net_b=np.nan)
+                rows.append({"grouping": "information", "low": 0,
+                             "situation": f"{info.label}, instead of always: {arm}",
                              **_situation(sel, confidence)})  # fmt: skip
         out[exp.table] = pd.DataFrame(rows)
     pickup = None
@@ -131,8 +149,18 @@ def tables(
         i += n
         t["verdict"] = verdicts(t["estimate"], t["p_adj"], alpha)
         exp = by_table[key]
-        t["better"] = [{1: exp.do, -1: exp.dont}.get(int(x), "no clear difference")
-                       for x in t["verdict"]]  # fmt: skip
+        said = {1: exp.do, -1: exp.dont}
+        if exp.information is not None:  # an information row: knowing it, or a fixed arm
+            said_info = {1: exp.information.label, -1: "the fixed choice"}
+        t["better"] = [
+            (said_info if g == "information" else said).get(int(x), "no clear difference")
+            for g, x in zip(t["grouping"], t["verdict"], strict=True)
+        ]
+        # an interval clear of zero that the correction does not confirm: a lead
+        lead = np.where(t["ci_low"] > 0, 1, np.where(t["ci_high"] < 0, -1, 0))
+        for j in np.flatnonzero((t["verdict"].to_numpy() == 0) & (lead != 0)):
+            side = said_info if t["grouping"].iat[j] == "information" else said
+            t.loc[t.index[j], "better"] = f"a lead, not confirmed: {side[int(lead[j])]}"
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
         t.attrs["correction"] = family
         out[key] = t[list(TABLE_COLUMNS)]

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.arms import _play_arms_task, play_arms, position_seed, script_actions
+from analysis.arms import _play_arms_task, hidden_values, play_arms, position_seed, script_actions
 from analysis.decision_tables import (
     ALPHA,
     CORRECTION,
@@ -57,6 +57,7 @@ from analysis.experiment_set import (
     BY_KEY,
     EXPERIMENTS,
     FEATURES,
+    HIDDEN,
     STRONG,
     Experiment,
     Grouping,
@@ -81,6 +82,7 @@ __all__ = [
     "CORRECTION",
     "EXPERIMENTS",
     "FEATURES",
+    "HIDDEN",
     "MIN_HANDS",
     "STRONG",
     "TABLE_COLUMNS",
@@ -96,6 +98,7 @@ __all__ = [
     "experiments_of",
     "generate_positions",
     "hand_summary",
+    "hidden_values",
     "play_arms",
     "pooled",
     "position_seed",
@@ -160,10 +163,20 @@ def run_experiments(
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
         tasks = [(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
                  for i, snap in enumerate(picked)]  # fmt: skip
-        for snap, r in zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True):
-            rows.append({"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
-                         **{f: snap[f] for f in FEATURES}, **r})  # fmt: skip
-    cols = ["experiment", "hand", "seat", *FEATURES, "diff", "net_a", "net_b", "deals", "applied"]
+        played = zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True)
+        for i, (snap, r) in enumerate(played):
+            base = {"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
+                    "position": i, **{f: snap[f] for f in FEATURES},
+                    **dict.fromkeys(HIDDEN, -1)}  # fmt: skip
+            split = r.pop("split", None)
+            if split is None:
+                rows.append({**base, **r, "split": False})
+                continue
+            for part in split:  # a row per value of the hidden feature in the deals
+                value = part.pop("value")
+                rows.append({**base, exp.hidden: value, **part, "split": True})
+    cols = ["experiment", "hand", "seat", "position", *FEATURES, *HIDDEN, "diff", "net_a",
+            "net_b", "deals", "applied", "split", "info_a", "info_b"]  # fmt: skip
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {"policy": strong, "deals": deals, "positions": positions, "seed": seed,
                   "sample_hands": n_hands, "specs": {e.key: e for e in chosen},
@@ -211,11 +224,22 @@ def synthetic_raw(
             f["distinct_ranks"] = 7 + i % 6  # no draw: the other features' draws unchanged
             f["sevens_gone"] = f["sevens_pile"] + int(rng.integers(0, 2))
             f["aces_gone"] = f["aces_pile"] + int(rng.integers(0, 2))
+            # the features added later: no draw, so the other rows stay as they were
+            f["can_open_now"], f["points_in_hand"] = i % 2, 40 + (i * 37) % 300
+            f["turn_card_drawn"], f["other_team_opened"] = int(f["stock"] < 9), f["opp_opened"]
+            for h in HIDDEN:
+                f[h] = i % 3 if h == exp.hidden else -1
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
-            rows.append({"experiment": exp.key, "hand": i, "seat": i % 4, **f,
-                         "diff": float(d.mean()), "net_a": float(d.mean()), "net_b": 0.0,
-                         "deals": deals, "applied": 1.0})  # fmt: skip
+            row = {"experiment": exp.key, "hand": i, "seat": i % 4, "position": i, **f,
+                   "diff": float(d.mean()),
+                   "net_a": float(d.mean()), "net_b": 0.0, "deals": deals, "applied": 1.0,
+                   "split": bool(exp.hidden)}  # fmt: skip
+            if exp.information is not None:  # informed: arm A where it knows to, else B
+                knows = exp.information.low <= f[exp.hidden] <= exp.information.high
+                row |= {"info_a": 0.0 if knows else -row["diff"],
+                        "info_b": row["diff"] if knows else 0.0}  # fmt: skip
+            rows.append(row)
     out = pd.DataFrame(rows)
     out.attrs |= {"policy": "synthetic", "deals": deals, "positions": positions, "seed": seed,
                   "sample_hands": positions}  # fmt: skip

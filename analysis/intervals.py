@@ -35,6 +35,8 @@ __all__ = [
     "NORMAL",
     "WILSON",
     "Estimate",
+    "chi2_sf",
+    "coverage",
     "estimate_row",
     "from_counts",
     "interval_columns",
@@ -203,3 +205,42 @@ def mean_table(
 def estimate_row(e: Estimate, **keys) -> dict:
     """A table row (dict) from an Estimate, keys first."""
     return {**keys, **e.as_dict()}
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square with ``df`` (a positive integer) degrees of freedom: the
+    closed forms of the regularized upper gamma function at half-integers (no scipy)."""
+    import math
+
+    if df < 1 or int(df) != df:
+        raise CanastaError(f"chi-square degrees of freedom: a positive integer, got {df!r}")
+    if x <= 0:
+        return 1.0
+    h = x / 2.0
+    if df % 2 == 0:
+        term, total = 1.0, 1.0
+        for i in range(1, df // 2):
+            term *= h / i
+            total += term
+        return min(1.0, math.exp(-h) * total)
+    total = math.erfc(math.sqrt(h))
+    for i in range(1, (df - 1) // 2 + 1):
+        total += math.exp(-h + (i - 0.5) * math.log(h) - math.lgamma(i + 0.5))
+    return min(1.0, total)
+
+
+def coverage(estimates, ses) -> tuple[float, int, float]:
+    """Do stated standard errors cover the spread of independent estimates of one quantity
+    (one experiment at k seeds)? ``(chi2, df, p)``: chi2 = sum((x_i - m)^2 / se_i^2) about the
+    inverse-variance weighted mean m, df = k - 1, p its chi-square tail. Errors that are too
+    small (correlated units counted as independent) show as chi2/df well above 1, a small p."""
+    x = np.asarray(estimates, dtype=np.float64)
+    se = np.asarray(ses, dtype=np.float64)
+    ok = np.isfinite(x) & np.isfinite(se) & (se > 0)
+    x, se = x[ok], se[ok]
+    if x.size < 2:
+        raise CanastaError(f"coverage: need 2 or more estimates with errors, got {x.size}")
+    w = 1.0 / se**2
+    m = float((w * x).sum() / w.sum())
+    chi2 = float((w * (x - m) ** 2).sum())
+    return chi2, x.size - 1, chi2_sf(chi2, x.size - 1)

@@ -35,7 +35,7 @@ KINDS = ("natural", "mixed", "sevens", "aces", "wild")
 PENALTIES = (
     ("hand_penalties", "a sevens or aces hand penalty (SCORE-4)"),
     ("incomplete_melds", "an incomplete sevens or aces meld (SCORE-2)"),
-    ("cards_in_hand", "cards left in hand (SCORE-3)"),
+    ("cards_in_hand", "cards left in hand (SCORE-5)"),
 )
 COLUMNS = ("group", "figure", "estimate", "ci_low", "ci_high", "n", "unit", "interval")
 

@@ -161,6 +161,7 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     # the team's own melds of sevens, aces and wilds, and the ranks no longer meldable
     flags = {f"{name}_meld": bool(melds[team, k].sum()) for name, k in _MELD_FLAGS}
     flags |= {f"{name}_dead": bool(is_dead(m, k)) for name, k in _MELD_FLAGS[:2]}
+    mc = int(opening_min(game.rules, own_score, game.hand_number))
     snap = Snapshot(seat=p, team=team, turn=int(st[E.ST_TURN]), stock=stock, pile=n_pile)
     snap |= {name: int(h[k]) for name, k in (("sevens", E.SEVEN), ("aces", E.ACE))}
     snap |= {
@@ -188,13 +189,31 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
             )
         ),
         "margin": own_score - opp_score,
-        "min_meld": int(opening_min(game.rules, own_score, game.hand_number)),
+        "min_meld": mc,
         "distinct_ranks": distinct_ranks(h),
+        "can_open_now": int(not st[E.ST_OPENED + team] and _can_open(h, m, team, game, mc)),
+        "points_in_hand": int(np.dot(h, E.KIND_VALUE)),
+        "turn_card_drawn": int(st[E.ST_TURN_CARD_DRAWN]),
+        "other_team_opened": int(st[E.ST_OPENED + opp]),
     }
     snap.cards = cards
     if not lazy:
         snap["position"] = _position(*cards)
     return snap
+
+
+def _can_open(hand, melds, team: int, game, mc: int) -> bool:
+    """OPEN-1..4: does the hand alone make a legal opening now, keeping a card to discard
+    (the engine's opening search, no pile card)?"""
+    from sim.legality import opening_count_bound, opening_search_alloc
+
+    own = np.ascontiguousarray(melds[[team, 1 - team]])
+    hand = np.ascontiguousarray(hand, dtype=np.int64)
+    pending = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    if opening_count_bound(hand, pending, own, game.rules) < mc:
+        return False
+    plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+    return opening_search_alloc(hand, pending, own, -1, 0, game.rules, plan) >= mc
 
 
 def sample_positions(

@@ -61,7 +61,8 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
     plus = [i for i, x in enumerate(v) if x > 0]
     minus = [i for i, x in enumerate(v) if x < 0]
     if not rows.empty and not plus and not minus:
-        text = f"{cap} or {exp.dont}: no clear difference in any situation tested. {detail}"
+        leads = _leads(rows, exp, where)
+        text = f"{cap} or {exp.dont}: no clear difference in any situation tested{leads}. {detail}"
     elif rows.empty:
         text = f"{cap} or {exp.dont}: not enough positions to say."
     elif minus and plus and grouping.until and max(minus) < min(plus):
@@ -95,6 +96,15 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
         b = ", ".join(where(rows.iloc[i]) for i in minus)
         text = f"It depends: {exp.do} {a}; {exp.dont} {b}. {detail}"
     return Rule(text.replace(detail, "").strip(), detail, exp.table, exp.key, grouping.key, v)
+
+
+def _leads(rows: pd.DataFrame, exp: Experiment, where) -> str:
+    """Situations whose interval is clear of zero though no verdict was reached: leads."""
+    out = []
+    for _, r in rows.iterrows():
+        if r["ci_low"] > 0 or r["ci_high"] < 0:
+            out.append(f"{exp.do if r['ci_low'] > 0 else exp.dont} {where(r)}")
+    return f" (leads, not confirmed: {'; '.join(out)})" if out else ""
 
 
 def _conds(rows: pd.DataFrame, idx: list[int], where) -> str:
@@ -151,13 +161,18 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
                     f"{exp.do_ing} costs {_fmt(-head['estimate'])} net points a hand "
                     f"[{_fmt(-head['ci_high'])}, {_fmt(-head['ci_low'])}] over all {n:,} "
                     "positions")  # fmt: skip
+        elif head["ci_low"] > 0 or head["ci_high"] < 0:  # a lead the correction leaves open
+            arm = exp.do if head["ci_low"] > 0 else exp.dont
+            text = (f"A lead, not confirmed: {arm} ({exp.do_ing} minus {exp.dont_ing}: "
+                    f"{overall}; the interval is clear of zero, but not after allowing for the "
+                    "many situations tested)")  # fmt: skip
         else:
             text = (f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
                     f"({exp.do_ing} minus {exp.dont_ing}: {overall})")  # fmt: skip
-        said = []
+        said, against = [], []
         for other in same if not cut else same[1:]:
             ot = tabs[other.table]
-            orows = ot[(ot["grouping"] != "all") & (ot["hands"] > 0)]
+            orows = ot[~ot["grouping"].isin(("all", "information")) & (ot["hands"] > 0)]
             flips = orows[(orows["verdict"] != 0) & (orows["verdict"] != v)]
             by_key = {g.key: g for g in other.groupings}
             for _, r in flips.iterrows():
@@ -165,9 +180,25 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
                 arm = other.do if r["verdict"] > 0 else other.dont
                 where = g.phrase.format(label=r["situation"], low=r["low"])
                 said.append(f"{arm} {where} ({_pts(r['estimate'])} {_ci(r)})")
+            # leads the other way (an exception the correction does not confirm) are said too
+            side = np.where(orows["ci_low"] > 0, 1, np.where(orows["ci_high"] < 0, -1, 0))
+            other_way = (orows["verdict"] == 0) & (side != 0) & (side != v) & (v != 0)
+            for _, r in orows[other_way.to_numpy()].iterrows():
+                g = by_key[r["grouping"]]
+                arm = other.do if r["ci_low"] > 0 else other.dont
+                where = g.phrase.format(label=r["situation"], low=r["low"])
+                against.append(f"{arm} {where} ({_pts(r['estimate'])} {_ci(r)})")
         if said:
             lead = "but" if v == 0 and not cut else "it flips:"
             text = text.rstrip(".") + f"; {lead} " + "; ".join(dict.fromkeys(said))
+        if against:
+            text = text.rstrip(".") + "; a lead the other way, not confirmed: "
+            text += "; ".join(dict.fromkeys(against))
+        for other in same:  # what a piece of hidden information is worth, where measured
+            ot = tabs[other.table]
+            for _, r in ot[(ot["grouping"] == "information") & (ot["hands"] > 0)].iterrows():
+                worth = f"{r['situation'][0].upper()}{r['situation'][1:]}: {_pts(r['estimate'])}"
+                text = text.rstrip(".") + f". {worth} net points a hand {_ci(r)}"
         detail = ""  # the situations are the table's rows (the item cites it)
         out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
     return out

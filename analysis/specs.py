@@ -31,7 +31,11 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     policy = "strong"                   # "strong": the strongest fast policy; or a registry name
     required = true                     # only deals where the rules allowed this choice count
     # script = ["draw", "discard seven"]  # instead of a choice: steps of SCRIPT_STEPS, then the
-    #                                     # policy; both arms scripted ([] = the policy's turn)
+    #                                     # policy ([] = the policy's turn); a choice that is the
+    #                                     # turn's first step (take_pile, draw, policy) pairs
+    #                                     # with a scripted arm as that script
+    # compares = "policies"             # (top level) only then may the arms' policies differ:
+    #                                   # otherwise both play the same policy after the choice
 
     [[groupings]]
     key = "held_sevens"
@@ -39,6 +43,24 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     bins = [[3, 3, "3"], [4, 4, "4"], [5, 99, "5+"]]
     phrase = "holding {label} sevens"
     until = "until you hold {low} sevens"   # optional: the feature is ordered
+
+    [[groupings]]                       # a cross table: exactly two features, a row per pair
+    key = "pile_by_other_team"
+    features = ["pile", "other_team_opened"]
+    bins = [[[0, 7, "pile 0–7"], [8, 999, "pile 8+"]], [[0, 0, "not opened"], [1, 1, "opened"]]]
+    phrase = "with {label}"
+
+    # a grouping may read the true state (TRUE_STATE: the partner's sevens, aces, wilds), read
+    # in each replayed deal and marked as not seen by the player; and an information arm:
+    [information]                       # told partner_sevens, play arm A when it is in do_when,
+    knows = "partner_sevens"            # else arm B; compared with each fixed arm on the same
+    do_when = [2, 99]                   # deals: what knowing it (a signal) is worth a hand
+    label = "knowing the partner's sevens"
+
+Choices that last the rest of the hand (``sim.engine.intercept``): ``chase`` (the player's team
+chases the nearest special hand on top of its policy; ``keep_three_chase``/``lay_three_chase``
+with the keep-or-lay decision first), ``open_from_hand`` (the best legal opening now) and
+``wait_pile_N`` (no opening from hand until the pile holds N cards or the turn card is drawn).
 
 A condition of ``where`` is ``FEATURE``, ``not FEATURE``, ``FEATURE OP N`` (OP one of
 ``>= <= == != > <``) or ``LOW <= FEATURE <= HIGH``.
@@ -59,9 +81,11 @@ __all__ = [
     "FEATURES",
     "FILTER_FEATURES",
     "GENERATORS",
+    "TRUE_STATE",
     "Condition",
     "ExperimentSpec",
     "GroupingSpec",
+    "InformationSpec",
     "SpecError",
     "builtin",
     "load",
@@ -96,6 +120,18 @@ FEATURES = {
     "min_meld": "the team's opening minimum (OPEN-2: by its game score)",
     "special_distance": "cards the hand is from a Straight, Pairs or Garbage",
     "distinct_ranks": "ranks A, 2, 3 … K the player holds (a Straight holds all 13, SPECIAL-3)",
+    "can_open_now": "1 if the team has not opened and the hand alone makes a legal opening "
+    "now (OPEN-1..4, a card kept to discard)",
+    "points_in_hand": "the card values of the player's hand (SCORE-2)",
+    "turn_card_drawn": "1 once the turn card has been drawn from the stock (DEAL-3)",
+    "other_team_opened": "1 if the opponents have opened (the same as opp_opened)",
+}
+#: features of the true state, not seen by the player: read per replayed deal (each deal
+#: gives the partner a new hand), for groupings and information arms only
+TRUE_STATE = {
+    "partner_sevens": "sevens in the partner's hand (not seen by the player)",
+    "partner_aces": "aces in the partner's hand (not seen by the player)",
+    "partner_wilds": "wild cards in the partner's hand (not seen by the player)",
 }
 #: position generators (``positions.generate``): positions made from fresh deals rather than
 #: drawn from the turn starts of strong play (``analysis.positions.generate_positions``)
@@ -124,6 +160,7 @@ SCRIPT_STEPS = {
     "meld triple": "meld three naturals of a rank held 3+ times (4 to K, not 7) the team has "
     "not melded",
     "add wild": "add one wild (a two first) to the team's meld of six naturals",
+    "take pile": "take the discard pile (PILE-1/2)",
 }
 OUTCOMES = {"net": "own minus opponents' points in the hand", "own": "own points",
             "opp": "opponents' points"}  # fmt: skip
@@ -175,13 +212,45 @@ def condition(text: str, where: str) -> Condition:
 
 @dataclass(frozen=True)
 class GroupingSpec:
-    """Situations of one experiment: bins of one feature of the position."""
+    """Situations of one experiment: bins of one feature of the position, or of two crossed
+    (``feature2``/``bins2``: a cross table, a situation per pair of bins)."""
 
     key: str
     feature: str
     bins: tuple[tuple[int, int, str], ...]  #: (low, high, label), in order
     phrase: str  #: "holding {label} sevens": the situation in words
     until: str = ""  #: "until you hold {low} sevens": a threshold in words (ordered features)
+    feature2: str = ""  #: the second feature of a cross table
+    bins2: tuple[tuple[int, int, str], ...] = ()
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        return (self.feature, self.feature2) if self.feature2 else (self.feature,)
+
+    @property
+    def hidden(self) -> bool:
+        """Reads the true state (``TRUE_STATE``): not seen by the player."""
+        return any(f in TRUE_STATE for f in self.features)
+
+    def cells(self):
+        """(label, low, [(feature, low, high), ...]) per situation, in order; a cross table's
+        label joins its two bins' labels."""
+        if not self.feature2:
+            return [(lab, lo, [(self.feature, lo, hi)]) for lo, hi, lab in self.bins]
+        return [(f"{la} · {lb}", lo, [(self.feature, lo, hi), (self.feature2, lo2, hi2)])
+                for lo, hi, la in self.bins for lo2, hi2, lb in self.bins2]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class InformationSpec:
+    """An information arm: the player is told ``knows`` (a ``TRUE_STATE`` feature) and plays
+    arm A when it lies in [low, high], arm B otherwise; compared with each uninformed arm on
+    the same deals (the value of knowing it, a signal's worth in points a hand)."""
+
+    knows: str
+    low: int
+    high: int
+    label: str  #: "knowing the partner's sevens"
 
 
 @dataclass(frozen=True)
@@ -203,7 +272,35 @@ class ExperimentSpec:
     balance: str = ""  #: a feature whose values the positions are drawn from in turn
     decision: str = ""  #: the decision it measures (the Advice says each once); default key
     generate: str = ""  #: a position generator (``GENERATORS``); empty: strong's turn starts
+    compares: str = ""  #: "policies": the arms may play different policies (a bot comparison)
+    information: InformationSpec | None = None
     source: str = field(default="", compare=False)
+
+    @property
+    def hidden(self) -> str:
+        """The ``TRUE_STATE`` feature read per replayed deal ('' if none)."""
+        for g in self.groupings:
+            for f in g.features:
+                if f in TRUE_STATE:
+                    return f
+        return self.information.knows if self.information else ""
+
+    @property
+    def differs(self) -> str:
+        """What differs between the two arms, in words (the claims table says it)."""
+        (ca, pa), (cb, pb) = self.arms
+        if self.scripts:
+            sa, sb = (", ".join(x) or "the policy's turn" for x in self.scripts)
+            what = f"only the turn: {sa} vs {sb}"
+        else:
+            what = f"only the choice: {self.do} vs {self.dont} ({ca} vs {cb})"
+        if pa != pb:
+            out = f"{what}; and the team's policy: {pa} vs {pb} (a comparison of bots)"
+        else:
+            out = f"{what}; then both arms play {pa}"
+        if self.information:
+            out += f"; and an arm {self.information.label}"
+        return out
 
     @property
     def table(self) -> str:
@@ -214,7 +311,9 @@ class ExperimentSpec:
 
 
 _TOP = {"key", "decision", "number", "title", "do", "dont", "do_ing", "dont_ing", "outcome",
-        "positions", "arms", "groupings"}  # fmt: skip
+        "positions", "arms", "groupings", "compares", "information"}  # fmt: skip
+#: choices a scripted arm's partner may make as a script (the turn's first step)
+_AS_SCRIPT = {"take_pile": ("take pile",), "draw": ("draw",), "policy": ()}
 _TEXT = ("title", "do", "dont", "do_ing", "dont_ing")
 
 
@@ -282,6 +381,10 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     arms = data.get("arms")
     if not isinstance(arms, list) or len(arms) != 2:
         raise SpecError(f"{name}: key 'arms': need exactly two [[arms]] tables (A, then B)")
+    compares = _str(data, "compares", name, "") if "compares" in data else ""
+    if compares not in ("", "policies"):
+        raise SpecError(f"{name}: key 'compares' {compares!r}: only 'policies' (arms that play "
+                        "different policies after the choice)")  # fmt: skip
     parsed, conditioned, scripts = [], [], []
     for i, arm in enumerate(arms):
         where_arm = f"{name}: arms[{i}]"
@@ -293,12 +396,12 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
             if not isinstance(script, list) or not all(x in SCRIPT_STEPS for x in script):
                 raise SpecError(f"{where_arm}: key 'script': a list of steps among "
                                 f"{', '.join(map(repr, SCRIPT_STEPS))}")  # fmt: skip
-            scripts.append(tuple(script))
         choice = _str(arm, "choice", where_arm, "policy" if script is not None else None)
         if script is not None and choice != "policy":
             raise SpecError(f"{where_arm}: key 'choice': a scripted arm leaves it 'policy'")
         if choice not in CHOICES:
             raise SpecError(f"{where_arm}: key 'choice' {choice!r}: one of {', '.join(CHOICES)}")
+        scripts.append(None if script is None else tuple(script))
         policy = _str(arm, "policy", where_arm, "strong")
         req = arm.get("required", False)
         if not isinstance(req, bool):
@@ -306,45 +409,127 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
         parsed.append((choice, policy))
         if req:
             conditioned.append(i)
-    if scripts and len(scripts) != 2:
-        raise SpecError(f"{name}: key 'arms': script both arms or neither ('script = []': "
-                        "the policy plays the whole turn)")  # fmt: skip
+    if any(x is not None for x in scripts) and any(x is None for x in scripts):
+        # a choice that is the turn's first step pairs with a script as that script
+        for i, x in enumerate(scripts):
+            if x is None:
+                if parsed[i][0] not in _AS_SCRIPT:
+                    raise SpecError(f"{name}: arms[{i}]: key 'choice' {parsed[i][0]!r}: with a "
+                                    f"scripted arm, a choice among {', '.join(_AS_SCRIPT)} or "
+                                    "a script")  # fmt: skip
+                scripts[i] = _AS_SCRIPT[parsed[i][0]]
+                parsed[i] = ("policy", parsed[i][1])
+    scripts = [] if all(x is None for x in scripts) else scripts
+    if parsed[0][1] != parsed[1][1] and compares != "policies":
+        raise SpecError(f"{name}: key 'arms': the arms play different policies after the choice "
+                        f"({parsed[0][1]} vs {parsed[1][1]}); give both the same, or set "
+                        "compares = 'policies' to compare bots")  # fmt: skip
     if scripts and parsed[0][1] != parsed[1][1]:
         raise SpecError(f"{name}: key 'arms': scripted arms share one policy")
     if parsed[0] == parsed[1] and (not scripts or scripts[0] == scripts[1]):
         raise SpecError(f"{name}: key 'arms': the two arms are the same")
     groups = []
     for i, g in enumerate(data.get("groupings", [])):
-        where_g = f"{name}: groupings[{i}]"
-        if not isinstance(g, dict):
-            raise SpecError(f"{where_g}: need a table")
-        _unknown(g, {"key", "feature", "bins", "phrase", "until"}, where_g)
-        gkey = _str(g, "key", where_g)
-        feat = _str(g, "feature", where_g)
-        if feat not in FEATURES:
-            raise SpecError(f"{where_g}: key 'feature' {feat!r}: a grouping reads only what a "
-                            f"player can count ({', '.join(FEATURES)})")  # fmt: skip
-        bins = g.get("bins")
-        if not isinstance(bins, list) or not bins:
-            raise SpecError(f"{where_g}: key 'bins': need a list of [low, high, label]")
-        out_bins = []
-        for b in bins:
-            if not (isinstance(b, list) and len(b) == 3 and type(b[0]) is int
-                    and type(b[1]) is int and isinstance(b[2], str) and b[0] <= b[1]):  # fmt: skip
-                raise SpecError(f"{where_g}: key 'bins': {b!r} is not [low, high, label] "
-                                "with low <= high")  # fmt: skip
-            out_bins.append((b[0], b[1], b[2]))
-        if gkey in {x.key for x in groups} or gkey == "all":
-            raise SpecError(f"{where_g}: key 'key' {gkey!r}: repeated or reserved")
-        phrase = _str(g, "phrase", where_g)
-        until = _str(g, "until", where_g, "") if "until" in g else ""
-        groups.append(GroupingSpec(gkey, feat, tuple(out_bins), phrase, until))
+        groups.append(_grouping(g, f"{name}: groupings[{i}]", groups))
+    information = _information(data.get("information"), name)
+    hidden = {f for g in groups for f in g.features if f in TRUE_STATE}
+    if information:
+        hidden.add(information.knows)
+    if len(hidden) > 1:
+        raise SpecError(f"{name}: key 'groupings': one hidden feature an experiment "
+                        f"(got {', '.join(sorted(hidden))})")  # fmt: skip
     return ExperimentSpec(
         key=key, **text, arms=(parsed[0], parsed[1]), conditioned=tuple(conditioned),
         where=conds, groupings=tuple(groups), number=number, outcome=outcome,
         scripts=tuple(scripts), balance=balance, decision=decision, generate=generate,
-        scores=tuple((int(a), int(b)) for a, b in scores), source=name,
+        scores=tuple((int(a), int(b)) for a, b in scores), compares=compares,
+        information=information, source=name,
     )  # fmt: skip
+
+
+def _bins(bins, where: str, key: str) -> tuple[tuple[int, int, str], ...]:
+    if not isinstance(bins, list) or not bins:
+        raise SpecError(f"{where}: key {key!r}: need a list of [low, high, label]")
+    out = []
+    for b in bins:
+        if not (isinstance(b, list) and len(b) == 3 and type(b[0]) is int
+                and type(b[1]) is int and isinstance(b[2], str) and b[0] <= b[1]):  # fmt: skip
+            raise SpecError(f"{where}: key {key!r}: {b!r} is not [low, high, label] "
+                            "with low <= high")  # fmt: skip
+        out.append((b[0], b[1], b[2]))
+    return tuple(out)
+
+
+def _grouping(g, where_g: str, groups: list) -> GroupingSpec:
+    """One ``[[groupings]]`` table: ``feature`` and ``bins``, or a cross table of two:
+    ``features = [A, B]`` and ``bins = [[...bins of A], [...bins of B]]``."""
+    if not isinstance(g, dict):
+        raise SpecError(f"{where_g}: need a table")
+    _unknown(g, {"key", "feature", "features", "bins", "phrase", "until"}, where_g)
+    gkey = _str(g, "key", where_g)
+    seen = {**FEATURES, **TRUE_STATE}
+    if "features" in g:
+        feats = g["features"]
+        if "feature" in g:
+            raise SpecError(f"{where_g}: key 'features': give 'feature' or 'features', not both")
+        if (
+            not isinstance(feats, list)
+            or len(feats) != 2
+            or not all(isinstance(f, str) for f in feats)
+        ):
+            n = len(feats) if isinstance(feats, list) else feats
+            raise SpecError(f"{where_g}: key 'features': a cross table reads exactly two "
+                            f"features, got {n!r}")  # fmt: skip
+        if feats[0] == feats[1]:
+            raise SpecError(f"{where_g}: key 'features': two different features")
+        if "until" in g:
+            raise SpecError(f"{where_g}: key 'until': a cross table has no threshold")
+    else:
+        feats = [_str(g, "feature", where_g)]
+    for f in feats:
+        if f not in seen:
+            raise SpecError(f"{where_g}: key 'feature': unknown feature {f!r}; a grouping reads "
+                            f"what a player can count ({', '.join(FEATURES)}) or the true "
+                            f"state ({', '.join(TRUE_STATE)})")  # fmt: skip
+    bins = g.get("bins")
+    if len(feats) == 2:
+        if not (isinstance(bins, list) and len(bins) == 2):
+            raise SpecError(f"{where_g}: key 'bins': a cross table needs two lists of bins, "
+                            "one per feature")  # fmt: skip
+        b1, b2 = _bins(bins[0], where_g, "bins"), _bins(bins[1], where_g, "bins")
+    else:
+        b1, b2 = _bins(bins, where_g, "bins"), ()
+    if gkey in {x.key for x in groups} or gkey == "all" or gkey == "information":
+        raise SpecError(f"{where_g}: key 'key' {gkey!r}: repeated or reserved")
+    phrase = _str(g, "phrase", where_g)
+    until = _str(g, "until", where_g, "") if "until" in g else ""
+    return GroupingSpec(gkey, feats[0], b1, phrase, until, feats[1] if len(feats) == 2 else "",
+                        b2)  # fmt: skip
+
+
+def _information(info, name: str) -> InformationSpec | None:
+    """The ``[information]`` table: ``knows`` (a ``TRUE_STATE`` feature), ``do_when`` [low,
+    high] (the informed player plays arm A there, arm B elsewhere) and ``label``."""
+    if info is None:
+        return None
+    where = f"{name}: [information]"
+    if not isinstance(info, dict):
+        raise SpecError(f"{name}: key 'information': need a table")
+    _unknown(info, {"knows", "do_when", "label"}, where)
+    if "knows" not in info:
+        raise SpecError(f"{name}: key 'information.knows': an information arm needs the hidden "
+                        f"feature it is given ({', '.join(TRUE_STATE)})")  # fmt: skip
+    knows = info["knows"]
+    if knows not in TRUE_STATE:
+        raise SpecError(f"{name}: key 'information.knows' {knows!r}: one of "
+                        f"{', '.join(TRUE_STATE)} (hidden information)")  # fmt: skip
+    when = info.get("do_when")
+    if not (isinstance(when, list) and len(when) == 2 and all(type(x) is int for x in when)
+            and when[0] <= when[1]):  # fmt: skip
+        raise SpecError(f"{name}: key 'information.do_when': need [low, high], the values of "
+                        f"{knows} where the informed player plays arm A")  # fmt: skip
+    label = _str(info, "label", where, f"knowing {knows}")
+    return InformationSpec(knows, when[0], when[1], label)
 
 
 def load(path) -> ExperimentSpec:

@@ -10,6 +10,7 @@ both choices on the same deals at each, and prints the experiment's table (every
 from __future__ import annotations
 
 import argparse
+import re
 
 from canasta import _options
 
@@ -59,8 +60,13 @@ def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
                      f"{ci:>17} {p:>7}  {r['better']}")  # fmt: skip
     lines.append(f"  intervals: {table.attrs.get('interval', '')}; "
                  f"correction: {table.attrs.get('correction', '')}")  # fmt: skip
+    seen = set()
     for rule in rules_of_thumb({exp.table: table}, [exp]):
-        lines.append(f"  rule: {rule.text}")
+        # a rule that says what another grouping's says, with other numbers, is not repeated
+        gist = re.sub(r"\[[^\]]*\]|[−+]?\d[\d,.]*", "", rule.text)
+        if gist not in seen:
+            seen.add(gist)
+            lines.append(f"  rule: {rule.text}")
     for t in threshold_text(exp, attrs.get("raw")):
         lines.append(f"  threshold: {t}")
     return "\n".join(lines)

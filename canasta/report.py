@@ -176,6 +176,7 @@ def run(args: argparse.Namespace) -> int:
         positions=args.positions,
         decision_deals=args.decision_deals,
         games=args.games,
+        preview=bool(args.quick),
     )
     results = build(settings)
     report = assemble(results)

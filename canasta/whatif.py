@@ -14,7 +14,8 @@ def add_parser(subparsers) -> None:
     epilog = (
         "choices (--list-choices describes them): policy, meld_sevens, hold_sevens, "
         "meld_aces, hold_aces, take_pile, draw, meld_aces_wild, meld_wilds, hold_wilds, "
-        "stay_in, keep_three, lay_three\n\nexample:\n"
+        "stay_in, keep_three, lay_three, chase, keep_three_chase, lay_three_chase, "
+        "open_from_hand, " + ", ".join(f"wait_pile_{n}" for n in range(2, 21)) + "\n\nexample:\n"
         "  canasta whatif --hand '7H 7S 7D 7C KS KD 9H 8C 6S 5D 4H 4C QS' "
         "--compare meld_sevens,hold_sevens -n 20000"
     )

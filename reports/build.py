@@ -81,6 +81,7 @@ class Settings:
     positions: int = DEFAULT_POSITIONS  #: per decision experiment; 0 leaves them out
     decision_deals: int = DEFAULT_DECISION_DEALS  #: paired deals per position and choice
     games: int = DEFAULT_GAMES  #: whole games for the First numbers; 0 leaves them out
+    preview: bool = False  #: ``--quick``: the title says it is a preview
 
     def __post_init__(self):
         for name in ("hands", "deals", "positions", "decision_deals", "games"):

@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 SECTIONS = (
-    ("advice", "Advice"),
+    ("advice", "What to do"),
     ("say", "What the numbers say"),
     ("claims", "Claims checked"),
     ("numbers", "First numbers"),
@@ -55,12 +55,12 @@ SAY_INTRO = (
     "tables' cells (all 95% intervals)."
 )
 ADVICE_INTRO = (
-    "Rules of thumb measured in real positions of {policy} against itself: each choice is "
-    "played forward from the same position on the same deals of the unseen cards, and the "
-    "rule is read from its table. A direction is given only where the difference survives "
-    "Holm's correction across all {tests} situations tested (family-wise error 5%); "
-    "otherwise the rule says there is no clear difference. Points are the player's team's net "
-    "points in the hand (own minus opponents'), with 95% intervals."
+    "What to do, the most valuable first. Each line was measured by playing real positions "
+    "both ways on the same cards ({policy} playing every seat), and gives a direction only "
+    "where the difference holds up after allowing for the {tests} situations tested at once "
+    "(Methods says how). A lead is a difference whose 95% range is clear of zero but does not "
+    "hold up after that allowance. Points are your team's points in the hand minus the other "
+    "team's; the ranges in brackets are 95% intervals."
 )
 ADVICE_MISSING = "the decision experiments were not run (--positions 0)."
 DECISIONS_INTRO = (
@@ -68,8 +68,8 @@ DECISIONS_INTRO = (
     "{sample_hands} hands of {policy} against itself, each replayed on {deals_per_position} deals "
     "per choice (paired: the same unseen cards for A and B). A row is a situation: its estimate is "
     "the mean over sampled hands of A − B in the team's net points, with the normal interval "
-    "over hands; 'Holm p' is its p-value (Student's t over hands; not tested below 5 hands) "
-    "adjusted across every row of every table; 'choice "
+    "over hands; 'adjusted p' is its p-value (Student's t over hands; not tested below 5 "
+    "hands) adjusted for every row of every table tested at once (Methods); 'choice "
     "made' is the share of deals in which the rules let both forced choices be made (only "
     "those deals count)."
 )
@@ -87,11 +87,12 @@ CLAIMS_INTRO = (
     "What players, teachers and strategy writers of Modern American Canasta say, each with its "
     "source, checked against the decision experiments below (analysis.claims). A claim is "
     "supported when at least one of its situations favours the choice it advises and none the "
-    "other, after Holm's correction across all {tests} situations of the report (family-wise "
-    "error 5%); contradicted in the mirror case; mixed when both occur; no clear difference "
+    "other, after allowing for all {tests} situations of the report tested at once (Methods); "
+    "contradicted in the mirror case; mixed when both occur; no clear difference "
     "when nothing passes. The effect is the gain of following the claim (G: the share of hands "
     "the first-pickup team wins), pooled over its situations, with its plain 95% interval: "
-    "an interval clear of zero with no verdict is a lead the correction does not confirm. "
+    "an interval clear of zero with no verdict is a lead, not confirmed. 'What differs' says "
+    "what the two arms of its experiment do differently (everything else is the same play). "
     "Where a claim names a threshold, 'tested as' says where the fitted effect changes sign. "
     "A claim no experiment measures yet says what it needs."
 )
@@ -257,6 +258,12 @@ LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
     ),
 }
 TITLE = "Modern American Canasta: strategy report"
+PREVIEW = " (a preview: a quick run, few positions, wide intervals)"
+
+
+def title(results) -> str:
+    """The page's title; a ``--quick`` report says it is a preview."""
+    return TITLE + (PREVIEW if getattr(results.settings, "preview", False) else "")
 
 
 def _n_total(df, col="n") -> str:

@@ -106,7 +106,7 @@ def advice_items(results, nums) -> list[dict]:
     number."""
     from analysis.decisions import advice
 
-    return [
+    items = [
         {
             "text": r.text,
             "detail": r.detail,
@@ -117,6 +117,18 @@ def advice_items(results, nums) -> list[dict]:
         for r in advice(results.tables)
         if r.table in nums.tables
     ]
+    return sorted(items, key=lambda a: _value(results.tables[a["table"]], a["verdicts"]))
+
+
+def _value(table, verdicts) -> tuple[int, float]:
+    """The advice's order, most valuable first: a confirmed direction (by the size of its
+    effect over all positions), then a lead (an interval clear of zero), then the rest."""
+    head = table[table["grouping"] == "all"].iloc[0]
+    size = abs(float(head["estimate"])) if head["estimate"] == head["estimate"] else 0.0
+    if any(verdicts):
+        return 0, -size
+    lead = head["ci_low"] > 0 or head["ci_high"] < 0
+    return (1 if lead else 2), -size
 
 
 class _Numbers:
@@ -203,7 +215,7 @@ def assemble(results) -> Report:
         _environment()
         .get_template("report.html.j2")
         .render(
-            title=content.TITLE,
+            title=content.title(results),
             subtitle=content.subtitle(results),
             sections=SECTIONS,
             names=dict(SECTIONS),

@@ -15,11 +15,11 @@ def _verdicts(effects, seed=3, pickup_share=0.5):
     return C.verdicts(D.tables(raw)).set_index("id")
 
 
-MEASURED = tuple("ABCDEFGHIJKL")  #: every claim (L since its keep-or-lay experiment)
+MEASURED = tuple("ABCDEFGHIJKLMNO")  #: every claim (M, N, O: the open, the block, F's exception)
 
 
 def test_every_claim_has_a_source_a_test_and_a_verdict_or_what_it_needs():
-    assert [c.id for c in C.CLAIMS] == list("ABCDEFGHIJKL")
+    assert [c.id for c in C.CLAIMS] == list("ABCDEFGHIJKLMNO")
     for c in C.CLAIMS:
         assert c.claim and c.source and c.test
         assert bool(c.parts) != bool(c.needs), c.id  # measured, or says what it needs
@@ -29,7 +29,7 @@ def test_every_claim_has_a_source_a_test_and_a_verdict_or_what_it_needs():
             exp = D.BY_KEY.get(p.table.removeprefix("decision_"))
             if exp is not None and p.grouping != "all":  # the rows it names exist
                 g = next(g for g in exp.groupings if g.key == p.grouping)
-                assert set(p.situations) <= {b[2] for b in g.bins}, (c.id, p)
+                assert set(p.situations) <= {cell[0] for cell in g.cells()}, (c.id, p)
     assert tuple(c.id for c in C.CLAIMS if c.parts) == MEASURED
 
 
@@ -100,3 +100,21 @@ def test_a_claimed_threshold_is_located():
     assert t.ci_low < 4.5 < t.ci_high and abs(t.at - 4.5) < 0.5 and t.slope > 0
     out = C.verdicts(D.tables(raw), D.thresholds(raw)).set_index("id")
     assert "changes sign at wilds ≈" in out.loc["D", "threshold"]
+
+
+def test_pooled_interval_counts_overlapping_groupings_as_correlated():
+    """Two rows of one grouping (different positions) add their errors in quadrature; two
+    groupings of one table (the same positions) add them linearly; two tables in quadrature."""
+    import pandas as pd
+
+    def rows(tables, groupings):
+        return pd.DataFrame({"hands": [10, 10], "estimate": [1.0, 3.0], "se": [3.0, 4.0],
+                             "_table": tables, "_grouping": groupings})  # fmt: skip
+
+    z = 1.959963984540054
+    est, lo, hi = C._pooled(rows(["t", "t"], ["g", "g"]))
+    assert est == 2.0 and abs((hi - est) / z - 2.5) < 1e-9  # sqrt(1.5² + 2²)
+    _, lo, hi = C._pooled(rows(["t", "t"], ["g", "h"]))
+    assert abs((hi - lo) / (2 * z) - 3.5) < 1e-9  # 1.5 + 2
+    _, lo, hi = C._pooled(rows(["t", "u"], ["g", "g"]))
+    assert abs((hi - lo) / (2 * z) - 2.5) < 1e-9

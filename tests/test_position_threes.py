@@ -120,7 +120,7 @@ def test_the_keep_three_spec_loads():
 
     s = specs.load(_KEEP)
     assert s.generate == "dealt_three" and s.key == "keep_three"
-    assert s.arms == (("keep_three", "special_chaser"), ("lay_three", "strong"))
+    assert s.arms == (("keep_three_chase", "strong"), ("lay_three_chase", "strong"))  # same play
     assert s.conditioned == (0, 1)
     assert s in specs.builtin()
 

@@ -25,6 +25,9 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.judge import action_ok
 from sim.engine.observe import bonus_owed
+from sim.engine.validate import opening_possible
+from sim.engine.views import tmp_plan
+from sim.special import catalogue_row, nearest_hand
 
 #: choice name -> what the fixed player does at the position (then the policies play on)
 CHOICES = {
@@ -43,12 +46,29 @@ CHOICES = {
     # the keep-or-lay decision of the turn's start (DEAL-5), added for claim L
     "keep_three": "keep one three in hand toward a Straight (DEAL-5: team not melded)",
     "lay_three": "lay every three held and replace it (DEAL-4), keeping none",
+    # choices that last the rest of the hand (the fixed turn's part, then the lasting part):
+    # the chase of a special hand as a decision on top of the seat's policy
+    "chase": "the team chases the nearest special hand from this turn on (CHASE_DISTANCE)",
+    "keep_three_chase": "keep_three, and the team chases the nearest special hand",
+    "lay_three_chase": "lay_three, and the team chases the nearest special hand",
+    # the opening from hand (OPEN-1..4) now, or waiting for the pile
+    "open_from_hand": "make the best legal opening from the hand at this turn's play step",
+    **{
+        f"wait_pile_{n}": f"open from hand only once the pile holds {n}+ cards or the turn "
+        "card is drawn (DEAL-3); the pile may be taken to open at any time"
+        for n in range(2, 21)
+    },
 }
 CH_POLICY, CH_MELD_SEVENS, CH_HOLD_SEVENS, CH_MELD_ACES, CH_HOLD_ACES, CH_TAKE_PILE, CH_DRAW = (
     range(7)
 )
 CH_MELD_ACES_WILD, CH_MELD_WILDS, CH_HOLD_WILDS, CH_STAY_IN = range(7, 11)
-CH_KEEP_THREE, CH_LAY_THREE = range(11, len(CHOICES))
+CH_KEEP_THREE, CH_LAY_THREE = range(11, 13)
+CH_CHASE, CH_KEEP_THREE_CHASE, CH_LAY_THREE_CHASE, CH_OPEN_FROM_HAND = range(13, 17)
+CH_WAIT_PILE = 17  #: wait_pile_N is CH_WAIT_PILE + N - WAIT_PILE_MIN
+WAIT_PILE_MIN, WAIT_PILE_MAX = 2, 20
+#: the lasting choices' reach: the fixed seat's team (the chase) or the seat (the wait)
+CHASE_DISTANCE = 4  #: chase while fewer cards than this are missing (special_chaser's default)
 
 
 NO_ACTION = -1  #: pads a script row (scripts of several lengths share one array)
@@ -93,9 +113,28 @@ def at_intercept(st, icpt):
     """Does the intercept take the step of the player to act (its kind is not ``IK_NONE``)?"""
     if icpt[IC_KIND] == IK_PAUSE:
         return st[E.ST_PLAYER] % E.N_TEAMS == icpt[IC_TEAM]
-    return (
-        icpt[IC_ACTIVE] == 1 and st[E.ST_PLAYER] == icpt[IC_SEAT] and st[E.ST_TURN] == icpt[IC_TURN]
-    )
+    if icpt[IC_ACTIVE] != 1:
+        return False
+    c = icpt[IC_CHOICE]
+    if icpt[IC_KIND] == IK_CHOICE and c >= CH_CHASE and c != CH_OPEN_FROM_HAND:
+        if st[E.ST_TURN] < icpt[IC_TURN]:
+            return False
+        if c >= CH_WAIT_PILE:  # the seat's own turns
+            return st[E.ST_PLAYER] == icpt[IC_SEAT]
+        return st[E.ST_PLAYER] % E.N_TEAMS == icpt[IC_SEAT] % E.N_TEAMS  # the team's
+    return st[E.ST_PLAYER] == icpt[IC_SEAT] and st[E.ST_TURN] == icpt[IC_TURN]
+
+
+@njit(cache=True, inline="always")
+def step_choice(st, icpt):
+    """The choice in force at this step of the intercept: the fixed choice at the fixed seat's
+    fixed turn; the lasting part of a lasting choice elsewhere (the chase, the wait)."""
+    c = icpt[IC_CHOICE]
+    if st[E.ST_PLAYER] == icpt[IC_SEAT] and st[E.ST_TURN] == icpt[IC_TURN]:
+        return c
+    if c == CH_KEEP_THREE_CHASE or c == CH_LAY_THREE_CHASE:
+        return CH_CHASE
+    return c
 
 
 @njit(cache=True, _nrt=False)
@@ -166,9 +205,110 @@ def _forced_three(obs, choice, proposed, rules, tmp):
     return proposed, 0
 
 
+@njit(cache=True, _nrt=True)
+def _chase_move(obs, proposed, rules, tmp):
+    """SPECIAL-1..9, the chase on top of the policy: while the team has not melded and the
+    hand is fewer than ``CHASE_DISTANCE`` cards from the nearest hand of the list in force
+    (``sim.special.nearest_hand``, counting the card to come at the draw), draw from the stock
+    (SPECIAL-1: never after taking the pile), keep a three only for a hand that has one
+    (DEAL-5), declare when it can, else discard the card most in excess of the hand's needs
+    (the policy's discard if none is); elsewhere the policy's ``proposed``. Returns (action,
+    1 if the chase decided it)."""
+    if rules[E.RS_CATALOGUE_N] == 0 or obs[E.OB_OPENED] == 1 or obs[E.OB_MELDED] == 1:
+        return proposed, 0
+    need = np.zeros(E.N_KINDS, dtype=np.int64)
+    miss, code = nearest_hand(obs[E.OB_HAND : E.OB_HAND + E.N_KINDS], rules, need)
+    phase = obs[E.OB_PHASE]
+    if phase == E.PH_DRAW:
+        if miss - 1 < CHASE_DISTANCE and action_ok(obs, E.A_DRAW, rules, tmp):
+            return E.A_DRAW, 1
+        return proposed, 0
+    if miss >= CHASE_DISTANCE:
+        return proposed, 0
+    if phase == E.PH_THREES:
+        if rules[catalogue_row(code) + E.CH_THREES] == 0:
+            return E.A_LAY_THREES, 1  # DEAL-5: a three is kept only for a hand that has one
+        for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
+            if action_ok(obs, a, rules, tmp):
+                return a, 1
+        return proposed, 0
+    if phase != E.PH_PLAY:
+        return proposed, 0
+    if action_ok(obs, E.A_DECLARE, rules, tmp):
+        return E.A_DECLARE, 1
+    best_a, best_x = -1, 0
+    for k in range(E.N_KINDS):
+        x = obs[E.OB_HAND + k] - need[k]
+        if x > best_x and action_ok(obs, E.A_DISCARD + k, rules, tmp):
+            best_a, best_x = E.A_DISCARD + k, x
+    if best_a >= 0:
+        return best_a, 1
+    if proposed >= 0 and E.ACTION_TABLE[proposed, E.AC_TYPE] == E.AT_DISCARD:
+        return proposed, 1
+    a = _hold_discard(obs, -1, rules, tmp)  # no meld while chasing: it would end the chase
+    return (proposed, 0) if a < 0 else (a, 1)
+
+
+@njit(cache=True, _nrt=True)
+def _opening_move(obs, rules, tmp):
+    """OPEN-1..4: the next meld operation of the best opening from the hand at this play
+    step (the engine's opening search, ``opening_possible``: its plan, natural melds first,
+    the wild meld last), or -1 if no opening can be made or completed."""
+    if obs[E.OB_OPENED] == 1 or obs[E.OB_TOOK_PILE] == 1 or obs[E.OB_OPENING_TURN] == 0:
+        return -1
+    if not opening_possible(obs, rules, tmp):
+        return -1
+    plan = tmp_plan(tmp).copy()  # the judge below reuses the temporaries
+    for slot in range(E.N_KINDS - 1, -1, -1):
+        nat = plan[slot, E.NATURALS] if slot != E.WILD_MELD else 0
+        two, joker = plan[slot, E.TWOS], plan[slot, E.JOKERS]
+        if nat + two + joker > 0:
+            a = E.MELD_ACTION[slot, nat, two, joker]
+            if a >= 0 and action_ok(obs, a, rules, tmp):
+                return a
+    return -1
+
+
+@njit(cache=True, _nrt=True)
+def _forced_lasting(obs, choice, proposed, rules, tmp):
+    """``forced_choice`` for the chase, the opening from hand and the wait for the pile."""
+    if choice == CH_KEEP_THREE_CHASE or choice == CH_LAY_THREE_CHASE:
+        if obs[E.OB_PHASE] == E.PH_THREES:
+            base = CH_KEEP_THREE if choice == CH_KEEP_THREE_CHASE else CH_LAY_THREE
+            return _forced_three(obs, base, proposed, rules, tmp)
+        choice = CH_CHASE
+    if choice == CH_CHASE:
+        a, _ = _chase_move(obs, proposed, rules, tmp)
+        return a, 0  # applied says whether the fixed turn's part was made
+    if obs[E.OB_PHASE] != E.PH_PLAY:
+        return proposed, 0
+    if choice == CH_OPEN_FROM_HAND:
+        if obs[E.OB_MELDED] == 1 and obs[E.OB_OPENING_TURN] == 1:
+            a = _opening_move(obs, rules, tmp)  # the rest of the opening begun
+            return (proposed, 1) if a < 0 else (a, 1)
+        a = _opening_move(obs, rules, tmp)
+        return (proposed, 0) if a < 0 else (a, 1)
+    # wait_pile_N: no opening from hand before the pile holds N or the turn card is drawn
+    n = choice - CH_WAIT_PILE + WAIT_PILE_MIN
+    if obs[E.OB_PILE_N] >= n or obs[E.OB_TURN_CARD_DRAWN] == 1:
+        return proposed, 1
+    if (
+        obs[E.OB_OPENED] == 1
+        or obs[E.OB_TOOK_PILE] == 1
+        or obs[E.OB_MELDED] == 1
+        or proposed < 0
+        or E.ACTION_TABLE[proposed, E.AC_TYPE] != E.AT_MELD
+    ):
+        return proposed, 1
+    a = _hold_discard(obs, -1, rules, tmp)
+    return (proposed, 0) if a < 0 else (a, 1)
+
+
 @njit(cache=True, _nrt=False)
 def _forced_new(obs, choice, proposed, first_play, rules, tmp):
     """``forced_choice`` for the choices added after ``draw`` (same contract)."""
+    if choice >= CH_CHASE:
+        return _forced_lasting(obs, choice, proposed, rules, tmp)
     if choice >= CH_KEEP_THREE:
         return _forced_three(obs, choice, proposed, rules, tmp)
     if obs[E.OB_PHASE] != E.PH_PLAY:
@@ -283,20 +423,26 @@ def pause_intercept(team: int) -> np.ndarray:
 
 
 __all__ = [
+    "CHASE_DISTANCE",
     "CHOICES",
+    "CH_CHASE",
     "CH_DRAW",
     "CH_HOLD_ACES",
     "CH_HOLD_SEVENS",
     "CH_HOLD_WILDS",
     "CH_KEEP_THREE",
+    "CH_KEEP_THREE_CHASE",
     "CH_LAY_THREE",
+    "CH_LAY_THREE_CHASE",
     "CH_MELD_ACES",
     "CH_MELD_ACES_WILD",
     "CH_MELD_SEVENS",
     "CH_MELD_WILDS",
+    "CH_OPEN_FROM_HAND",
     "CH_POLICY",
     "CH_STAY_IN",
     "CH_TAKE_PILE",
+    "CH_WAIT_PILE",
     "IC_ACTIVE",
     "IC_APPLIED",
     "IC_CHOICE",
@@ -317,6 +463,8 @@ __all__ = [
     "MAX_SCRIPT",
     "NO_ACTION",
     "PAUSED",
+    "WAIT_PILE_MAX",
+    "WAIT_PILE_MIN",
     "at_intercept",
     "choice_intercept",
     "forced_choice",
@@ -324,4 +472,9 @@ __all__ = [
     "pause_intercept",
     "reset_intercept",
     "script_intercept",
+    "step_choice",
 ]
+
+assert list(CHOICES).index("wait_pile_2") == CH_WAIT_PILE and len(CHOICES) == CH_WAIT_PILE + (
+    WAIT_PILE_MAX - WAIT_PILE_MIN + 1
+)

@@ -113,7 +113,7 @@ def intercept_step(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, c
                 icpt[ic.IC_APPLIED] = 1
             return 0
         icpt[ic.IC_ACTIVE] = 0  # refused in this deal
-    choice = icpt[ic.IC_CHOICE]
+    choice = ic.step_choice(st, icpt)  # a lasting choice's part at this step
     a = forced_action(obs)
     if a >= 0:
         if kind == ic.IK_CHOICE:
