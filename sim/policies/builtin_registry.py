@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 
+from sim.engine.contract import mark_builtin
 from sim.policies.builtin import (
     CHASER_PARAMS,
     CHASER_TABLE,
@@ -34,6 +35,18 @@ from sim.policies.strong import strong_decide, strong_table, strong_weights
 __all__: list[str] = []  # registers the built-ins on import; no names of its own
 
 _register = functools.partial(register, lazy=True)  # compiled when first played
+
+# the built-ins' proposals are legal (tests/test_trusted_builtins.py plays each with the judge
+# on): production runs apply them unjudged, a user's policy is judged always
+for _decide in (
+    random_decide,
+    greedy_decide,
+    heuristic_decide,
+    special_chaser_decide,
+    expert_decide,
+    strong_decide,
+):
+    mark_builtin(_decide)
 
 _register("random", random_decide, {}, "uniform over the legal actions")
 _register(

@@ -36,6 +36,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import copy_into
+from sim.engine.contract import MODE_TRUSTED
 from sim.engine.judge import action_ok, pile_may_open
 from sim.engine.play import hand_direct
 from sim.engine.search import (
@@ -199,16 +200,28 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
     one hand loop compiled in place (``hand_direct``) with the base policy's kernel called
     directly: numba cannot cache a function that passes a compiled policy on as a value (its
     address is a dynamic global; no intercept, None: plain play compiled without the
-    intercept's steps). ``team`` plays with
-    parameters ``own``, the other team with ``opp`` (the expert passes its base parameters as
-    both; strong's training models each team as it plays); then ``team_margin``. ``st`` is
-    consumed."""
+    intercept's steps; the built-ins' proposals applied unjudged, ``MODE_TRUSTED``). ``team``
+    plays with parameters ``own``, the other team with ``opp`` (the expert passes its base
+    parameters as both; strong's training models each team as it plays); then
+    ``team_margin``. ``st`` is consumed."""
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
     p0, p1 = (own, opp) if team == 0 else (opp, own)
     if strong:
         hand_direct(
-            st, obs, strong_decide, strong_decide, p0, p1, rng, rules, scratch, cache, log, None
+            st,
+            obs,
+            strong_decide,
+            strong_decide,
+            p0,
+            p1,
+            rng,
+            rules,
+            scratch,
+            cache,
+            log,
+            None,
+            MODE_TRUSTED,
         )
     else:
         hand_direct(
@@ -224,6 +237,7 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
             cache,
             log,
             None,
+            MODE_TRUSTED,
         )
     return team_margin(st, team, rules, items)
 
