@@ -42,6 +42,8 @@ from numba import types
 
 __all__ = [
     "MODE_DEBUG",
+    "MODE_PEEK0",
+    "MODE_PEEK1",
     "MODE_TRUST0",
     "MODE_TRUST1",
     "MODE_TRUSTED",
@@ -49,7 +51,9 @@ __all__ = [
     "POLICY_TYPE",
     "engine_mode",
     "is_builtin",
+    "is_peeking",
     "mark_builtin",
+    "mark_peeking",
 ]
 
 POLICY_SIGNATURE = types.int64(
@@ -62,8 +66,11 @@ MODE_DEBUG = 1  #: check the invariants after every action (every proposal judge
 MODE_TRUST0 = 2  #: team 0's policy is a built-in: its proposals are applied unjudged
 MODE_TRUST1 = 4  #: the same for team 1 (``MODE_TRUST0 << team``)
 MODE_TRUSTED = MODE_TRUST0 | MODE_TRUST1  #: both teams built-ins (a search's own rollouts)
+MODE_PEEK0 = 8  #: team 0's policy is a peeking reference: its known rows hold the true hands
+MODE_PEEK1 = 16  #: the same for team 1 (``MODE_PEEK0 << team``)
 
 _BUILTINS: list[Callable] = []  #: the package's compiled policies, compared by identity
+_PEEKING: list[Callable] = []  #: the reference policies that see every hand
 
 
 def mark_builtin(decide: Callable) -> Callable:
@@ -81,10 +88,25 @@ def is_builtin(decide: Callable) -> bool:
     return any(decide is d for d in _BUILTINS)
 
 
+def mark_peeking(decide: Callable) -> Callable:
+    """Mark a reference policy that sees every hand: the engine fills the other seats' rows of
+    its observation's public card memory (``OB_KNOWN``) with their true hands (a bound on what
+    hidden information is worth, never a player's opponent at a table)."""
+    if not any(decide is d for d in _PEEKING):
+        _PEEKING.append(decide)
+    return decide
+
+
+def is_peeking(decide: Callable) -> bool:
+    """Is ``decide`` a peeking reference (``mark_peeking``)?"""
+    return any(decide is d for d in _PEEKING)
+
+
 def engine_mode(decides: Sequence[Callable], debug: bool) -> int:
-    """The hand loop's mode for the two teams' policies: ``MODE_DEBUG`` alone when ``debug``
-    (every proposal judged, invariants checked), else a ``MODE_TRUST*`` bit for each team whose
-    policy is a built-in (``is_builtin``)."""
+    """The hand loop's mode for the two teams' policies: ``MODE_DEBUG`` when ``debug`` (every
+    proposal judged, invariants checked), else a ``MODE_TRUST*`` bit for each team whose
+    policy is a built-in (``is_builtin``); a ``MODE_PEEK*`` bit for a peeking reference."""
+    peek = sum(MODE_PEEK0 << t for t, d in enumerate(decides) if is_peeking(d))
     if debug:
-        return MODE_DEBUG
-    return sum(MODE_TRUST0 << t for t, d in enumerate(decides) if is_builtin(d))
+        return MODE_DEBUG | peek
+    return peek + sum(MODE_TRUST0 << t for t, d in enumerate(decides) if is_builtin(d))

@@ -15,7 +15,7 @@ from sim import encoding as E
 from sim._numba_cache import fewer_collections
 from sim._views import inline_copy
 from sim.engine import intercept as ic
-from sim.engine.contract import MODE_DEBUG, MODE_TRUST0, POLICY_TYPE
+from sim.engine.contract import MODE_DEBUG, MODE_PEEK0, MODE_TRUST0, POLICY_TYPE
 from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import action_reason, first_legal_action, forced_action, judge_choice
@@ -37,6 +37,7 @@ __all__ = [
     "hand_direct",
     "intercept_step",
     "new_deck",
+    "peek_hands",
     "play_games_kernel",
     "play_hand",
     "play_hand_loop",
@@ -193,8 +194,9 @@ def resume_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
     dead-branch pruning of an argument typed None): the plain loop compiles and runs without
     ``intercept_step`` and what it calls (issue 33's cold start). ``mode``: bit flags of
     ``sim.engine.contract`` (``MODE_DEBUG``: invariants checked after every action;
-    ``MODE_TRUST0``/``MODE_TRUST1``: that team's built-in policy is not judged again; the
-    intercept's forced steps are judged always)."""
+    ``MODE_TRUST0``/``MODE_TRUST1``: that team's built-in policy is not judged again, the
+    intercept's forced steps are judged always; ``MODE_PEEK0``/``MODE_PEEK1``: that team's
+    observations show the other hands, ``peek_hands``)."""
     melded = -1  # the slot of the meld operation the player to act has just made, else -1
     while st[E.ST_PHASE] != E.PH_OVER:
         if icpt is not None and icpt[ic.IC_KIND] != ic.IK_NONE and at_intercept(st, icpt):
@@ -214,6 +216,8 @@ def resume_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
                     observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
                 else:
                     _observe_inline(st, st[E.ST_PLAYER], obs)
+                    if mode & (MODE_PEEK0 << (st[E.ST_PLAYER] % E.N_TEAMS)):
+                        peek_hands(st, st[E.ST_PLAYER], obs)
                 a = ask_policy(
                     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode
                 )
@@ -234,6 +238,17 @@ def resume_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
             if code != 0:
                 return code
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def peek_hands(st, p, obs):
+    """A peeking reference's observation (``MODE_PEEK*``): the other seats' rows of the public
+    card memory (``OB_KNOWN``) hold their whole hands. (A meld operation of ``p``'s own changes
+    no other hand, so ``observe_after_meld`` leaves them right.)"""
+    for i in range(1, E.N_PLAYERS):
+        q = (p + i) % E.N_PLAYERS
+        for k in range(E.N_KINDS):
+            obs[E.OB_KNOWN + i * E.N_KINDS + k] = st[E.ST_HANDS + q * E.N_KINDS + k]
 
 
 #: ``resume_hand`` inlined where a policy's own search plays hands (``hand_direct``)

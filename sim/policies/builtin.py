@@ -47,6 +47,7 @@ from sim.policies.heuristic_params import (
     H_LATE_STOCK,
     H_LIVE_MIN,
     H_MELD_KEEP,
+    H_MEMORY_WEIGHT,
     H_NEW_MELD_MIN,
     H_OPEN_RISKY,
     H_OPP_OUT_LATE,
@@ -285,8 +286,10 @@ def discard_key(obs, params, melds, k, late, shed):
     """The keep value (x 1000, lowest discarded first) of discarding kind ``k``. Keep: pairs
     (pair_keep a further copy), ranks the team melds (meld_keep), wild cards. Risk: a natural
     of a live rank the next player may pair (PILE-1), weighed by the pile's size, more for a
-    rank the opponents meld (feed_weight). Shed a third seven/ace (SCORE-4) from shed_stock
-    down (``shed``) and high cards (SCORE-5: dump_weight when ``late``, else early_dump)."""
+    rank the opponents meld (feed_weight); a rank the next player is known to hold a pair of
+    (the public card memory) is a certain risk (memory_weight). Shed a third seven/ace
+    (SCORE-4) from shed_stock down (``shed``) and high cards (SCORE-5: dump_weight when
+    ``late``, else early_dump)."""
     h = obs[E.OB_HAND + k]
     own, opp = meld_size(melds, 0, k), meld_size(melds, 1, k)
     keep = 0.0
@@ -311,6 +314,8 @@ def discard_key(obs, params, melds, k, late, shed):
                 if opp > 0:
                     risk *= 1.0 + params[H_FEED_WEIGHT]
         keep += params[H_SAFE_WEIGHT] * risk
+        if obs[E.OB_KNOWN + E.N_KINDS + k] >= 2:  # PILE-1: the next player's known pair
+            keep += params[H_MEMORY_WEIGHT] * (3.0 + obs[E.OB_PILE_N])
         w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
         keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
     return np.int64(keep * 1000.0)

@@ -71,6 +71,12 @@ _SEARCH_TABLE = (
         "points per hand a move must gain over the base policy's choice to replace it",
     ),
     (
+        "memory",
+        0.0,
+        "1: determinizations place the cards the public card memory knows (taken with the "
+        "pile, not shown since) in their holders' hands; 0: every unseen card dealt at random",
+    ),
+    (
         "rollout",
         0.0,
         "the base policy that proposes, plays the other moves and the rollouts: 0 heuristic, "
@@ -85,6 +91,7 @@ E_ROLLOUTS = _X["rollouts"]
 E_CANDIDATES = _X["candidates"]
 E_MARGIN = _X["margin"]
 E_ROLLOUT = _X["rollout"]
+E_MEMORY = _X["memory"]
 N_EXPERT_PARAMS = len(_SEARCH_TABLE)  #: the base policy's parameters start here
 ROLLOUT_HEURISTIC, ROLLOUT_STRONG = 0, 1  #: values of the rollout parameter
 MAX_CANDIDATES = 16  #: room for candidate moves
@@ -243,10 +250,13 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
 
 
 @njit(cache=True)
-def search_positions(obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals):
+def search_positions(
+    obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals, memory=False
+):
     """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
     candidate (same positions for every candidate: common random numbers), rollouts by
-    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); returns how
+    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); ``memory``:
+    the determinizations place the public card memory's cards (``determinize``); returns how
     many positions were played."""
     team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
@@ -264,7 +274,7 @@ def search_positions(obs, samples, rollouts, own, opp, strong, rng, rules, cands
         totals[c] = 0
     done = 0
     for _ in range(samples):
-        if not determinize(obs, base, srng, work):
+        if not determinize(obs, base, srng, work, memory):
             break
         for r in range(rollouts):
             if r > 0:
@@ -288,8 +298,9 @@ def search_values(obs, params, rng, rules, cands, n, totals):
     strong = params[E_ROLLOUT] == ROLLOUT_STRONG
     n_samples = max(int(params[E_SAMPLES]), 1)
     n_rollouts = max(int(params[E_ROLLOUTS]), 1)
+    memory = params[E_MEMORY] > 0
     return search_positions(
-        obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals
+        obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals, memory
     )
 
 
