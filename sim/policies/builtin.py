@@ -72,9 +72,10 @@ __all__ = [
     "H_PAIR_KEEP", "H_PILE_MIN", "H_RISKY_MIN_STOCK", "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD",
     "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "NO_KEY", "STRAIGHT_KINDS", "chase_discard",
     "discard_key", "finish_with_wilds", "greedy_decide", "hand_is_late", "heuristic_decide",
-    "heuristic_play", "hold_mask", "legal_discard_mask", "param_docs", "random_decide",
-    "risky_start_mask", "safe_discard", "safe_discard_late", "safe_opening", "safe_opening_search",
-    "special_chaser_decide", "special_targets", "take_pile_ok", "unseen_copies",
+    "heuristic_play", "hold_mask", "known_elsewhere", "legal_discard_mask", "param_docs",
+    "random_decide", "risky_start_mask", "safe_discard", "safe_discard_late", "safe_opening",
+    "safe_opening_search", "special_chaser_decide", "special_targets", "take_pile_ok",
+    "unseen_copies",
 ]  # fmt: skip
 
 
@@ -123,6 +124,13 @@ def unseen_copies(obs, melds, kind):
     seen = obs[E.OB_HAND + kind] + obs[E.OB_PILE_COUNTS + kind]
     seen += melds[0, kind, E.NATURALS] + melds[1, kind, E.NATURALS]
     return E.KIND_COPIES[kind] - seen
+
+
+@njit(cache=True, _nrt=False)
+def known_elsewhere(obs, kind):
+    """Copies of ``kind`` the public card memory places with the partner and the previous
+    player (``OB_KNOWN``'s relative seats 2 and 3): unseen, but not in the next player's hand."""
+    return obs[E.OB_KNOWN + 2 * E.N_KINDS + kind] + obs[E.OB_KNOWN + 3 * E.N_KINDS + kind]
 
 
 @njit(cache=True, _nrt=False)
@@ -287,7 +295,8 @@ def discard_key(obs, params, melds, k, late, shed):
     (pair_keep a further copy), ranks the team melds (meld_keep), wild cards. Risk: a natural
     of a live rank the next player may pair (PILE-1), weighed by the pile's size, more for a
     rank the opponents meld (feed_weight); a rank the next player is known to hold a pair of
-    (the public card memory) is a certain risk (memory_weight). Shed a third seven/ace
+    (the public card memory) is a certain risk (memory_weight, which also leaves out of the
+    unseen copies those the memory places in other hands). Shed a third seven/ace
     (SCORE-4) from shed_stock down (``shed``) and high cards (SCORE-5: dump_weight when
     ``late``, else early_dump)."""
     h = obs[E.OB_HAND + k]
@@ -309,6 +318,8 @@ def discard_key(obs, params, melds, k, late, shed):
         risk = 0.0
         if opp < 5:  # (the rank is live here)
             u = unseen_copies(obs, melds, k)
+            if params[H_MEMORY_WEIGHT] > 0:
+                u -= known_elsewhere(obs, k)  # the memory: copies known in other hands
             if u >= 2:
                 risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
                 if opp > 0:

@@ -71,16 +71,16 @@ _SEARCH_TABLE = (
         "points per hand a move must gain over the base policy's choice to replace it",
     ),
     (
-        "memory",
-        0.0,
-        "1: determinizations place the cards the public card memory knows (taken with the "
-        "pile, not shown since) in their holders' hands; 0: every unseen card dealt at random",
-    ),
-    (
         "rollout",
         0.0,
         "the base policy that proposes, plays the other moves and the rollouts: 0 heuristic, "
         "1 strong (its extra parameters follow; expert_strong has strong's learned values)",
+    ),
+    (
+        "memory",
+        0.0,
+        "1: determinizations place the cards the public card memory knows (taken with the "
+        "pile, not shown since) in their holders' hands; 0: every unseen card dealt at random",
     ),
 )
 EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE, *EXTRA_TABLE)
