@@ -92,7 +92,7 @@ def test_expert_registered_with_parameters():
     assert es.param_names == spec.param_names
     assert es.decide is spec.decide  # one compiled kernel, the base policy a parameter
     assert dict(es.params)["rollout"] == 1
-    assert dict(es.params)[search[-1]] == 1
+    assert dict(es.params)["rollout"] == 1
     learned = dict(get("strong").params)
     assert {k: v for k, v in es.params if k in learned} == learned
 
