@@ -308,13 +308,15 @@ def _load_checkpoint(path, key: dict):
 def data_file(result: TrainResult, command: str) -> dict:
     """The content of ``sim/policies/data/strong.json`` for a tuning result: the evaluator
     switched off with zero weights (``analysis.distill.with_evaluator`` adds them)."""
-    from sim.policies.strong import DATA_VERSION, load_data
+    from sim.policies.strong import DATA_VERSION, LATER_NAMES, load_data
     from sim.policies.strong_features import FEATURE_NAMES
 
-    chase = load_data()["parameters"]["chase_distance"]  # set by measurement, not tuned
+    shipped = load_data()["parameters"]
+    chase = shipped["chase_distance"]  # set by measurement, not tuned
+    later = {name: shipped[name] for name in LATER_NAMES}  # (memory_weight: the same)
     return {
         "version": DATA_VERSION,
-        "parameters": result.parameters | {"evaluator": 0.0, "chase_distance": chase},
+        "parameters": result.parameters | {"evaluator": 0.0, "chase_distance": chase} | later,
         "evaluator": {"features": list(FEATURE_NAMES), "weights": [0.0] * len(FEATURE_NAMES)},
         "training": {
             **result.settings,

@@ -68,6 +68,7 @@ def run(args) -> int:
     from sim.api import resolve_policies
     from sim.engine.game import Game
     from sim.errors import CanastaError
+    from sim.policies.registry import check_table_policy
     from sim.ruleset import as_ruleset
     from sim.validate import check_hand_id, check_seat, check_seed, parse_scores
 
@@ -80,6 +81,8 @@ def run(args) -> int:
     # --human's flags, checked with or without it (before the first line is read)
     args.seat = check_seat(args.seat, "--seat")
     args.partner, args.opponents = (r[2] for r in resolve_policies([args.partner, args.opponents]))
+    for label in (*labels, args.partner, args.opponents):
+        check_table_policy(label)  # a measuring reference (peeking_strong) is no table's bot
     rules = as_ruleset(args.rules)  # a file, or a shipped file's or preset's name (cla)
     record = Path(args.record) if args.record else None
     if record is not None and (record.is_dir() or not record.parent.is_dir()):

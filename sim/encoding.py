@@ -50,7 +50,7 @@ __all__ = [
     "MAX_TURNS", "MAX_WILD_MELD_JOKERS", "MELD_ACTION", "MELD_COLUMNS", "MIN_MELD", "NATURALS",
     "N_ACTIONS", "N_AC_COLS", "N_MELD_COLS", "N_PLAYERS", "N_RS", "N_SCORE_ITEMS", "N_TEAMS",
     "OBS_FIELDS", "OBS_SIZE", "OB_ASIDE", "OB_DISCARDS", "OB_DREW_STOCK", "OB_HAND",
-    "OB_HAND_NUMBER", "OB_HAND_SIZES", "OB_KEPT", "OB_MELDED", "OB_MELDS", "OB_OPENED",
+    "OB_HAND_NUMBER", "OB_HAND_SIZES", "OB_KEPT", "OB_KNOWN", "OB_MELDED", "OB_MELDS", "OB_OPENED",
     "OB_OPENING_TURN", "OB_OPEN_MIN", "OB_OPEN_RULES", "OB_OPEN_WILD", "OB_PENDING", "OB_PHASE",
     "OB_PILE_COUNTS", "OB_PILE_KIND", "OB_PILE_N", "OB_PILE_TOP", "OB_SCORES", "OB_SEAT",
     "OB_STOCK_N", "OB_THREES", "OB_TOOK_PILE", "OB_TURN", "OB_TURN_CARD_DRAWN",
@@ -71,7 +71,7 @@ __all__ = [
     "SPECIAL_PAIRS_TWOS_SEVENS_ACES", "SPECIAL_STRAIGHT", "STARTED_ACES", "STARTED_SEVENS",
     "STARTED_SLOTS", "STARTED_WILD", "STATE_FIELDS", "STATE_SIZE", "ST_ASIDE", "ST_BONUS",
     "ST_DECISIONS", "ST_DISCARDS", "ST_DREW_STOCK", "ST_END_REASON", "ST_ERRORS",
-    "ST_FIRST_PLAYER", "ST_HANDS", "ST_HAND_NUMBER", "ST_KEPT", "ST_MELDED", "ST_MELDS",
+    "ST_FIRST_PLAYER", "ST_HANDS", "ST_HAND_NUMBER", "ST_KEPT", "ST_KNOWN", "ST_MELDED", "ST_MELDS",
     "ST_OPENED", "ST_OPENING_TURN", "ST_OPEN_BY", "ST_OPEN_RULES", "ST_OPEN_WILD",
     "ST_OUT_TEAM", "ST_PENDING", "ST_PHASE", "ST_PILE", "ST_PILE_COUNTS", "ST_PILE_KIND",
     "ST_PILE_N", "ST_PLAYER", "ST_RESUME", "ST_SCORES", "ST_SPECIAL", "ST_SPECIAL_TEAM",
@@ -313,6 +313,10 @@ STATE_FIELDS = (
     # number in the game (1 first; a single hand: 1), the ruleset's RS_OPENING_MINIMUM and
     # RS_OPENING_WILD (seen by the players as they are: OB_OPEN_RULES)
     ("open_rules", 3),
+    # the public card memory [player, kind]: cards known to be in each hand (those it took
+    # with the pile, less as many of the kind as it has since melded, discarded or laid), a
+    # lower bound of its hand that every player can work out (docs/records.md)
+    ("known", N_PLAYERS * N_KINDS),
 )
 _ST, STATE_SIZE = layout(STATE_FIELDS)
 ST_HANDS = _ST["hands"]  #: offset of hands[N_PLAYERS, N_KINDS]
@@ -354,6 +358,7 @@ ST_OPEN_RULES = _ST["open_rules"]  #: offset of the opening's rules [hand number
 ST_HAND_NUMBER = ST_OPEN_RULES  #: OPEN-1 hand's number in the game (1-based; 0 reads as 1)
 ST_OPEN_BY = ST_OPEN_RULES + 1  #: OPEN-1 variant code (OPENING_MINIMUM_MODES) in force
 ST_OPEN_WILD = ST_OPEN_RULES + 2  #: OPEN-2 variant (RS_OPENING_WILD) in force
+ST_KNOWN = _ST["known"]  #: offset of known[N_PLAYERS, N_KINDS], the public card memory
 STARTED_SLOTS = (SEVEN, ACE, WILD_MELD)  #: the meld slot of each column of started[team, :]
 STARTED_SEVENS, STARTED_ACES, STARTED_WILD = range(len(STARTED_SLOTS))  #: its columns
 
@@ -384,6 +389,7 @@ OBS_FIELDS = (
     ("melds", _MELD_CELLS),  # [own|opp, slot, col]
     ("threes", N_TEAMS * 2),  # [own|opp, red|black]
     ("open_rules", 3),  # OPEN-1/2 hand number, RS_OPENING_MINIMUM, RS_OPENING_WILD (state's)
+    ("known", N_PLAYERS * N_KINDS),  # the public card memory by relative seat, as hand_sizes
 )
 _OB, OBS_SIZE = layout(OBS_FIELDS)
 OB_PHASE = _OB["phase"]  #: phase
@@ -413,6 +419,7 @@ OB_THREES = _OB["threes"]  #: threes laid, own team first
 OB_OPEN_RULES = _OB["open_rules"]  #: OPEN-1/2 the opening's rules (ST_OPEN_RULES)
 OB_HAND_NUMBER = OB_OPEN_RULES  #: OPEN-1 hand's number in the game
 OB_OPEN_WILD = OB_OPEN_RULES + 2  #: OPEN-2 variant: 1 a wild meld of 3+ may stand in
+OB_KNOWN = _OB["known"]  #: known[relative seat, kind]: cards the table knows each hand holds
 #: the fields an observation copies from the state as they are (the same name in both layouts;
 #: the rest is the player's own or counted from the own team); rows (obs offset, state offset,
 #: width), for ``sim.engine.observe.observe`` and its inverse ``sim.engine.search.copy_known``

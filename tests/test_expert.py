@@ -81,17 +81,18 @@ def _unseen_total(st, seat):
 
 def test_expert_registered_with_parameters():
     spec = get("expert")
-    search = ("samples", "rollouts", "candidates", "margin", "rollout")
-    assert spec.param_names[:5] == search
+    search = ("samples", "rollouts", "candidates", "margin", "rollout", "memory")
+    assert spec.param_names[:6] == search
     strong = get("strong").param_names  # the heuristic's, then strong's extras
-    assert spec.param_names[5:] == strong  # the base policy's, same order
+    assert spec.param_names[6:] == strong  # the base policy's, same order
+    assert dict(spec.params)["memory"] == 0  # the search without memory by default
     assert dict(spec.params)["rollout"] == 0  # today's search: heuristic rollouts
     assert spec.doc
     es = get("expert_strong")
     assert es.param_names == spec.param_names
     assert es.decide is spec.decide  # one compiled kernel, the base policy a parameter
     assert dict(es.params)["rollout"] == 1
-    assert dict(es.params)[search[-1]] == 1
+    assert dict(es.params)["rollout"] == 1
     learned = dict(get("strong").params)
     assert {k: v for k, v in es.params if k in learned} == learned
 

@@ -21,7 +21,9 @@ from sim.encoding import (
     JOKER,
     KING,
     MELD_ACTION,
+    N_KINDS,
     NINE,
+    OB_KNOWN,
     PH_DRAW,
     QUEEN,
     SCRATCH_SIZE,
@@ -248,6 +250,22 @@ def test_param_feed_weight__a_rank_the_opponents_meld_is_riskier():
     obs = position({NINE: 1, TEN: 1, FIVE: 2}, opp={NINE: (3, 0, 0)}, pile=(KING,))
     assert _discard(obs) == NINE
     assert _discard(obs, feed_weight=1) == TEN
+
+
+def test_param_memory_weight__a_rank_the_next_player_is_known_to_pair_is_kept():
+    """PILE-1 with the public card memory: the next player took a pile with two kings in it
+    (OB_KNOWN). By default the memory is not read and the king, a single, is discarded as a
+    high card early; with memory_weight=1 the king would surely let the next player take the
+    pile, and the five goes instead."""
+    obs = position({KING: 1, FIVE: 1, NINE: 2}, pile=(TEN,), stock=40)
+    obs[OB_KNOWN + N_KINDS + KING] = 2  # relative seat 1: the next player
+    base = _discard(obs, safe_weight=0)
+    assert base == KING
+    assert _discard(obs, safe_weight=0, memory_weight=1) == FIVE
+    # a pair known in the partner's hand is no risk of this kind
+    obs[OB_KNOWN + N_KINDS + KING] = 0
+    obs[OB_KNOWN + 2 * N_KINDS + KING] = 2
+    assert _discard(obs, safe_weight=0, memory_weight=1) == KING
 
 
 def test_param_shed_stock__a_third_seven_is_shed_from_this_stock_down():

@@ -24,7 +24,11 @@ leaves no choice (``sim.engine.judge.forced_action``: a draw when the pile canno
 lack of a pile, a natural top card or a pair of it). The engine checks it with the same kernel
 that lists legal actions (``sim.engine.judge.action_reason``); an illegal proposal is counted in
 the record's ``policy_errors`` and replaced by the first legal action (a test harness asserts
-that no built-in policy ever proposes one). Policies that want the full list call
+that no built-in policy ever proposes one). The package's own compiled policies are trusted
+(``mark_builtin``): in production runs their proposals are applied unjudged (a quarter of a
+decision's cost went to judging actions the built-ins only ever propose legal); with ``debug``
+on they are judged like any other, and a user's policy is always judged (``engine_mode``).
+Policies that want the full list call
 ``sim.engine.judge.legal_actions``; others propose an action and may check it with
 ``action_reason``. Policies are passed to the cached engine kernel as first-class functions of
 this type, so a new policy never recompiles the engine.
@@ -32,14 +36,77 @@ this type, so a new policy never recompiles the engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from numba import types
 
 __all__ = [
+    "MODE_DEBUG",
+    "MODE_PEEK0",
+    "MODE_PEEK1",
+    "MODE_TRUST0",
+    "MODE_TRUST1",
+    "MODE_TRUSTED",
     "POLICY_SIGNATURE",
     "POLICY_TYPE",
+    "engine_mode",
+    "is_builtin",
+    "is_peeking",
+    "mark_builtin",
+    "mark_peeking",
 ]
 
 POLICY_SIGNATURE = types.int64(
     types.int64[::1], types.float64[::1], types.uint64[::1], types.int64[::1], types.int64[::1]
 )
 POLICY_TYPE = types.FunctionType(POLICY_SIGNATURE)
+
+#: the hand loop's ``mode`` word (the chunk kernels' ``debug`` argument): bit flags
+MODE_DEBUG = 1  #: check the invariants after every action (every proposal judged too)
+MODE_TRUST0 = 2  #: team 0's policy is a built-in: its proposals are applied unjudged
+MODE_TRUST1 = 4  #: the same for team 1 (``MODE_TRUST0 << team``)
+MODE_TRUSTED = MODE_TRUST0 | MODE_TRUST1  #: both teams built-ins (a search's own rollouts)
+MODE_PEEK0 = 8  #: team 0's policy is a peeking reference: its known rows hold the true hands
+MODE_PEEK1 = 16  #: the same for team 1 (``MODE_PEEK0 << team``)
+
+_BUILTINS: list[Callable] = []  #: the package's compiled policies, compared by identity
+_PEEKING: list[Callable] = []  #: the reference policies that see every hand
+
+
+def mark_builtin(decide: Callable) -> Callable:
+    """Mark one of the package's own compiled policies as trusted: every proposal it makes is
+    legal (the CI harness plays each under every shipped ruleset with the judge on and
+    requires 0 illegal proposals, tests/test_trusted_builtins.py). For the built-ins alone: a
+    policy registered by a user is always judged."""
+    if not any(decide is d for d in _BUILTINS):
+        _BUILTINS.append(decide)
+    return decide
+
+
+def is_builtin(decide: Callable) -> bool:
+    """Is ``decide`` one of the compiled functions ``mark_builtin`` trusts?"""
+    return any(decide is d for d in _BUILTINS)
+
+
+def mark_peeking(decide: Callable) -> Callable:
+    """Mark a reference policy that sees every hand: the engine fills the other seats' rows of
+    its observation's public card memory (``OB_KNOWN``) with their true hands (a bound on what
+    hidden information is worth, never a player's opponent at a table)."""
+    if not any(decide is d for d in _PEEKING):
+        _PEEKING.append(decide)
+    return decide
+
+
+def is_peeking(decide: Callable) -> bool:
+    """Is ``decide`` a peeking reference (``mark_peeking``)?"""
+    return any(decide is d for d in _PEEKING)
+
+
+def engine_mode(decides: Sequence[Callable], debug: bool) -> int:
+    """The hand loop's mode for the two teams' policies: ``MODE_DEBUG`` when ``debug`` (every
+    proposal judged, invariants checked), else a ``MODE_TRUST*`` bit for each team whose
+    policy is a built-in (``is_builtin``); a ``MODE_PEEK*`` bit for a peeking reference."""
+    peek = sum(MODE_PEEK0 << t for t, d in enumerate(decides) if is_peeking(d))
+    if debug:
+        return MODE_DEBUG | peek
+    return peek + sum(MODE_TRUST0 << t for t, d in enumerate(decides) if is_builtin(d))

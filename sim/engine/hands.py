@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from sim.encoding import GAME_HAND_STRIDE, GAME_RECORD_WIDTH, INVARIANT_NAMES, RECORD_WIDTH
+from sim.engine.contract import engine_mode
 from sim.validate import MAX_HAND_ID, check_id_range
 
 __all__ = [
@@ -78,13 +79,14 @@ def play_hands_arrays(
 ) -> np.ndarray:
     """Play hands ``start..stop-1`` of the run keyed ``key`` (``sim.rng.run_key``): hand ``i``
     is dealt and played from ``seed_hand(key, i)`` alone, so the rows never depend on chunking.
-    ``debug`` checks the invariants after every action. Returns ``int64[n, RECORD_WIDTH]``
-    (columns ``RECORD_COLUMNS``, docs/records.md)."""
+    ``debug`` checks the invariants after every action and judges every proposal; without it
+    the built-ins' proposals are applied unjudged (``sim.engine.contract.engine_mode``).
+    Returns ``int64[n, RECORD_WIDTH]`` (columns ``RECORD_COLUMNS``, docs/records.md)."""
     from sim.engine.play import play_hands_kernel
 
     start, stop = check_range(start, stop, "hand")
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
-    args = (decides, params, rules_arr, (int(bool(debug)),), (out,))
+    args = (decides, params, rules_arr, (engine_mode(decides, debug),), (out,))
     call_kernel(play_hands_kernel, key, start, stop, *args)
     return out
 
@@ -104,6 +106,6 @@ def play_games_arrays(
 
     start, stop = check_range(start, stop, "game", MAX_HAND_ID // GAME_HAND_STRIDE)
     out = np.zeros((stop - start, GAME_RECORD_WIDTH), dtype=np.int64)
-    args = (decides, params, rules_arr, (int(bool(debug)),), (out,))
+    args = (decides, params, rules_arr, (engine_mode(decides, debug),), (out,))
     call_kernel(play_games_kernel, key, start, stop, *args)
     return out

@@ -2,7 +2,9 @@
 
 An observation is all a policy and the validator (``sim.engine.judge``) ever read: the
 player's own hand, everything public (melds, threes, the pile, the discard history, hand and
-stock sizes, scores, the turn's flags), own team first and seats counted from the player.
+stock sizes, scores, the turn's flags, the public card memory ``known``: the cards each seat
+is known to hold since it took them with the pile), own team first and seats counted from the
+player.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def _observe_seat(st, p, obs):
         n = 0
         for k in range(E.N_KINDS):
             n += st[E.ST_HANDS + q * E.N_KINDS + k]
+            obs[E.OB_KNOWN + i * E.N_KINDS + k] = st[E.ST_KNOWN + q * E.N_KINDS + k]
         obs[E.OB_HAND_SIZES + i] = n
     width = E.N_KINDS * E.N_MELD_COLS
     for i in range(E.N_TEAMS):
@@ -103,6 +106,9 @@ def observe(st, p, obs):
     obs[E.OB_HAND_SIZES + 1] = s1
     obs[E.OB_HAND_SIZES + 2] = s2
     obs[E.OB_HAND_SIZES + 3] = s3
+    for i in range(E.N_PLAYERS):  # the public card memory, seats from the player on
+        q = (p + i) % E.N_PLAYERS
+        copy_words(obs, E.OB_KNOWN + i * E.N_KINDS, st, E.ST_KNOWN + q * E.N_KINDS, E.N_KINDS)
     width = E.N_KINDS * E.N_MELD_COLS
     for i in range(E.N_TEAMS):
         t = (team + i) % E.N_TEAMS
@@ -124,12 +130,14 @@ def observe_after_meld(st, p, obs, slot):
     observations follow a meld of the same player). A meld operation changes the player's
     hand, the team's meld of ``slot``, the turn's pending melds on ``slot`` (OPEN-1..4) and
     the turn's melded flag, and when the opening then stands the cards aside join the hand
-    (PILE-1/2): nothing else seen (the phase, the turn, the pile, the other seats, scores).
+    (PILE-1/2), and the table's memory of the player's own hand (its row of ``known``):
+    nothing else seen (the phase, the turn, the pile, the other seats, scores).
     The same words as ``observe`` (tests/test_observe_fastpaths.py, every such step of real
     hands)."""
     obs[E.OB_MELDED] = st[E.ST_MELDED]
     copy_words(obs, E.OB_HAND, st, E.ST_HANDS + p * E.N_KINDS, E.N_KINDS)
     copy_words(obs, E.OB_ASIDE, st, E.ST_ASIDE, E.N_KINDS)
+    copy_words(obs, E.OB_KNOWN, st, E.ST_KNOWN + p * E.N_KINDS, E.N_KINDS)
     n = 0
     for k in range(E.N_KINDS):
         n += st[E.ST_HANDS + p * E.N_KINDS + k]

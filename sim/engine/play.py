@@ -15,7 +15,7 @@ from sim import encoding as E
 from sim._numba_cache import fewer_collections
 from sim._views import inline_copy
 from sim.engine import intercept as ic
-from sim.engine.contract import POLICY_TYPE
+from sim.engine.contract import MODE_DEBUG, MODE_PEEK0, MODE_TRUST0, POLICY_TYPE
 from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import action_reason, first_legal_action, forced_action, judge_choice
@@ -37,6 +37,7 @@ __all__ = [
     "hand_direct",
     "intercept_step",
     "new_deck",
+    "peek_hands",
     "play_games_kernel",
     "play_hand",
     "play_hand_loop",
@@ -53,16 +54,22 @@ _observe_inline = inline_copy(observe)
 
 
 @njit(cache=True, inline="always")
-def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache):
+def ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode):
     """The action of the acting player's policy (team 0, seats 0 and 2: ``pol0``), judged by
     the engine (``judge_choice``: ``check_action``, its plan ``cache`` and the plan the policy
     may leave in the scratch's hint words, after the quick test of common actions); an
     illegal one is counted in ``policy_errors`` and replaced by the first legal action. -1 if
-    there is none (INV_STUCK: the rules always leave one)."""
-    if st[E.ST_PLAYER] % E.N_TEAMS == 0:
+    there is none (INV_STUCK: the rules always leave one). A team whose ``MODE_TRUST*`` bit
+    is set in ``mode`` plays a built-in (``sim.engine.contract.engine_mode``): its proposal
+    is applied unjudged."""
+    team = st[E.ST_PLAYER] % E.N_TEAMS
+    if team == 0:
         a = pol0(obs, params0, rng, rules, scratch)
     else:
         a = pol1(obs, params1, rng, rules, scratch)
+    if mode & (MODE_TRUST0 << team):
+        cache[E.PC_VALID] = 0  # no plan kept for an action not judged
+        return a
     tmp = scratch_tmp(scratch)
     if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
         st[E.ST_ERRORS] += 1
@@ -127,7 +134,7 @@ def intercept_step(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, c
             icpt[ic.IC_ACTIVE] = 0  # asked when called again
             return ic.PAUSED
         icpt[ic.IC_ACTIVE] = 1
-    a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+    a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, 0)
     if a < 0:
         return E.INV_STUCK
     if kind == ic.IK_CHOICE:
@@ -146,18 +153,19 @@ def intercept_step(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, c
 
 
 @njit(cache=True, inline="always")
-def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, debug):
+def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, mode):
     """Play the dealt hand in ``st`` to its end. Team 0 (seats 0, 2) uses ``pol0``. Returns 0,
-    or an invariant code (``INV_*``) at the first broken invariant (debug)."""
+    or an invariant code (``INV_*``) at the first broken invariant (``mode``: see
+    ``resume_hand``)."""
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     return play_hand_loop(
-        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, None
     )
 
 
 @njit(cache=True, inline="always")  # one library less between a kernel and the loop
 def play_hand_loop(
-    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
 ):
     """The engine's one hand loop: the dealt hand in ``st`` played to its end, or to a pause,
     with the intercept ``icpt`` (``sim.engine.intercept``; reset here) and check_action's plan
@@ -169,14 +177,12 @@ def play_hand_loop(
     if icpt is not None:
         reset_intercept(icpt)
     return resume_hand(
-        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
     )
 
 
 @njit(cache=True, _nrt=False)
-def resume_hand(
-    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, icpt
-):
+def resume_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt):
     """``play_hand_loop`` from the state as it stands (its intercept and plan kept). TURN-1's
     steps: the forced draw (PILE-1/2) made without asking, else observe, ask the acting
     team's policy (``pol0``/``params0`` for team 0), judge and apply; the intercept's steps
@@ -186,7 +192,11 @@ def resume_hand(
     on at every step; every array here belongs to the caller. ``icpt`` None (plain play: the
     chunk kernels, the expert's rollouts) prunes the intercept's branch when compiled (numba's
     dead-branch pruning of an argument typed None): the plain loop compiles and runs without
-    ``intercept_step`` and what it calls (issue 33's cold start)."""
+    ``intercept_step`` and what it calls (issue 33's cold start). ``mode``: bit flags of
+    ``sim.engine.contract`` (``MODE_DEBUG``: invariants checked after every action;
+    ``MODE_TRUST0``/``MODE_TRUST1``: that team's built-in policy is not judged again, the
+    intercept's forced steps are judged always; ``MODE_PEEK0``/``MODE_PEEK1``: that team's
+    observations show the other hands, ``peek_hands``)."""
     melded = -1  # the slot of the meld operation the player to act has just made, else -1
     while st[E.ST_PHASE] != E.PH_OVER:
         if icpt is not None and icpt[ic.IC_KIND] != ic.IK_NONE and at_intercept(st, icpt):
@@ -206,7 +216,11 @@ def resume_hand(
                     observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
                 else:
                     _observe_inline(st, st[E.ST_PLAYER], obs)
-                a = ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache)
+                    if mode & (MODE_PEEK0 << (st[E.ST_PLAYER] % E.N_TEAMS)):
+                        peek_hands(st, st[E.ST_PLAYER], obs)
+                a = ask_policy(
+                    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode
+                )
                 if a < 0:
                     return E.INV_STUCK
             else:
@@ -219,11 +233,22 @@ def resume_hand(
             st[E.ST_DECISIONS] += 1
             is_meld = E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
             melded = E.ACTION_TABLE[a, E.AC_SLOT] if is_meld else -1
-        if debug:
+        if mode & MODE_DEBUG:
             code = check_invariants(st, rules, scratch_tmp(scratch))
             if code != 0:
                 return code
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def peek_hands(st, p, obs):
+    """A peeking reference's observation (``MODE_PEEK*``): the other seats' rows of the public
+    card memory (``OB_KNOWN``) hold their whole hands. (A meld operation of ``p``'s own changes
+    no other hand, so ``observe_after_meld`` leaves them right.)"""
+    for i in range(1, E.N_PLAYERS):
+        q = (p + i) % E.N_PLAYERS
+        for k in range(E.N_KINDS):
+            obs[E.OB_KNOWN + i * E.N_KINDS + k] = st[E.ST_HANDS + q * E.N_KINDS + k]
 
 
 #: ``resume_hand`` inlined where a policy's own search plays hands (``hand_direct``)
@@ -231,26 +256,29 @@ _resume_inline = inline_copy(resume_hand)
 
 
 @njit(cache=True, inline="always")
-def hand_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt):
+def hand_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt, mode):
     """``play_hand_loop`` compiled into its caller, for policies passed as compiled
     dispatchers (a policy's own search: the expert's rollouts, strong's labelling). Passed on
     as values to a compiled call they would become dynamic addresses, which numba cannot
     cache; inlined, they are calls resolved when compiled. ``icpt`` None: plain play, the
-    intercept's steps pruned when compiled (the expert's rollouts)."""
+    intercept's steps pruned when compiled (the expert's rollouts). ``mode``: the loop's
+    (``resume_hand``); a search of built-ins passes ``MODE_TRUSTED``."""
     for i in range(E.PC_SIZE):
         cache[i] = 0
     if icpt is not None:
         reset_intercept(icpt)
     return _resume_inline(
-        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
     )
 
 
 @njit(cache=True, inline="always")
-def resume_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt):
+def resume_direct(
+    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt, mode
+):
     """``resume_hand`` compiled into its caller (``hand_direct``)."""
     return _resume_inline(
-        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
+        st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
     )
 
 
@@ -374,7 +402,8 @@ def new_deck(rng, deck):
 def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, debug, out, status):
     """Hands ``start..stop-1`` of the run with key ``key``, each dealt and played from its own
     generator ``seed_hand(key, hand_id)``; the first player is ``hand_id % 4`` (DEAL-1 rotation).
-    Records go to ``out[hand_id - start]``. Returns 0, or an invariant code with
+    Records go to ``out[hand_id - start]``. ``debug``: the loop's mode word
+    (``sim.engine.contract.engine_mode``). Returns 0, or an invariant code with
     ``status = (hand_id, turn)`` of the failure."""
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)

@@ -12,8 +12,10 @@ What a determinization fixes (CARD-1: all 108 cards once):
 - known to the player, copied: its own hand, both teams' melds and laid threes, the pile (by
   kind, top card last; the order below the top never matters, PILE-1 takes it whole), the
   taken pile's rest held aside, the turn's flags, the scores;
-- unseen, dealt from the generator: every other card, by kind, into the other three hands (by
-  their known sizes) and the stock (by its size). Threes go to the stock first (DEAL-4: a hand
+- known to the table, placed: the cards each other player took with the pile and has not
+  shown since (the public card memory, ``OB_KNOWN``) go to that player's hand;
+- unseen, dealt from the generator: every other card, by kind, into the other three hands (up
+  to their known sizes) and the stock (by its size). Threes go to the stock first (DEAL-4: a hand
   holds a three only if kept under DEAL-5, which other players do not show, or just received
   as an OPEN-5 bonus card), and into the hands only if the stock has no room left for them.
 - hidden and set to a default: the other players' kept three (none) and the records' bookkeeping
@@ -113,6 +115,10 @@ def copy_known(obs, st):
         st[E.ST_SCORES + t] = obs[E.OB_SCORES + i]
     for k in range(E.N_KINDS):
         st[E.ST_HANDS + p * E.N_KINDS + k] = obs[E.OB_HAND + k]
+    for i in range(E.N_PLAYERS):  # the public card memory, absolute seats
+        q = (p + i) % E.N_PLAYERS
+        for k in range(E.N_KINDS):
+            st[E.ST_KNOWN + q * E.N_KINDS + k] = obs[E.OB_KNOWN + i * E.N_KINDS + k]
     # the pile: any order below its known top card (PILE-1 takes it whole)
     n = 0
     top = obs[E.OB_PILE_TOP]
@@ -133,25 +139,58 @@ def copy_known(obs, st):
 
 @njit(cache=True)
 def _deal_unseen(obs, st, cards, n_cards, first_hand):
-    """Deal ``cards[first_hand:n_cards]`` (kinds, already shuffled) to the other hands by their
-    known sizes; True if that uses them all."""
+    """Deal ``cards[first_hand:n_cards]`` (kinds, already shuffled) to the other hands, each
+    up to its known size beyond the cards already placed there (``place_known``); True if
+    that uses them all."""
     p = obs[E.OB_SEAT]
     pos = first_hand
     for i in range(1, E.N_PLAYERS):
         q = (p + i) % E.N_PLAYERS
-        for _ in range(obs[E.OB_HAND_SIZES + i]):
+        placed = 0
+        for k in range(E.N_KINDS):
+            placed += st[E.ST_HANDS + q * E.N_KINDS + k]
+        for _ in range(obs[E.OB_HAND_SIZES + i] - placed):
             st[E.ST_HANDS + q * E.N_KINDS + cards[pos]] += 1
             pos += 1
     return pos == n_cards
 
 
 @njit(cache=True)
-def determinize(obs, st, srng, work):
+def known_total(obs, i):
+    """Cards the public card memory places in the hand of relative seat ``i``."""
+    n = 0
+    for k in range(E.N_KINDS):
+        n += obs[E.OB_KNOWN + i * E.N_KINDS + k]
+    return n
+
+
+@njit(cache=True)
+def place_known(obs, st, counts):
+    """The public card memory (``OB_KNOWN``): each other seat's known cards put in its hand
+    and taken from the unseen ``counts``. False if the memory contradicts the counts or a hand
+    size (a bug: CARD-1)."""
+    p = obs[E.OB_SEAT]
+    for i in range(1, E.N_PLAYERS):
+        q = (p + i) % E.N_PLAYERS
+        if known_total(obs, i) > obs[E.OB_HAND_SIZES + i]:
+            return False
+        for k in range(E.N_KINDS):
+            c = obs[E.OB_KNOWN + i * E.N_KINDS + k]
+            counts[k] -= c
+            st[E.ST_HANDS + q * E.N_KINDS + k] += c
+    return True
+
+
+@njit(cache=True)
+def determinize(obs, st, srng, work, memory=True):
     """Fill ``st`` with a full engine state consistent with the player's observation ``obs``:
-    the unseen cards (``unseen_counts``) dealt at random from ``srng`` to the other hands (by
-    their known sizes) and the stock (by its size), threes to the stock first (DEAL-4).
-    ``work``: int64[WORK_SIZE]. Returns False if the observation's counts do not add up (a
-    bug: CARD-1)."""
+    the cards the public card memory places (``OB_KNOWN``: taken with the pile and not shown
+    since) go to their holders (``place_known``); the rest of the unseen cards
+    (``unseen_counts``) are dealt at random from ``srng`` to the other hands (up to their known
+    sizes) and the stock (by its size), threes to the stock first (DEAL-4). ``memory``
+    False: the memory is ignored and cleared (every unseen card dealt at random, the search
+    without memory). ``work``: int64[WORK_SIZE]. Returns False if the observation's counts do
+    not add up (a bug: CARD-1)."""
     copy_known(obs, st)
     counts = work[W_COUNTS : W_COUNTS + E.N_KINDS]
     total = unseen_counts(obs, counts)
@@ -161,6 +200,14 @@ def determinize(obs, st, srng, work):
         need += obs[E.OB_HAND_SIZES + i]
     if total != need:
         return False
+    if memory:
+        if not place_known(obs, st, counts):
+            return False
+        for i in range(1, E.N_PLAYERS):
+            total -= known_total(obs, i)
+    else:
+        for j in range(E.N_PLAYERS * E.N_KINDS):
+            st[E.ST_KNOWN + j] = 0
     others = work[W_OTHERS : W_OTHERS + E.N_CARDS]  # shuffled below
     threes = work[W_THREES : W_THREES + E.N_CARDS]
     n_other, n_three = 0, 0
@@ -265,7 +312,9 @@ __all__ = [
     "WORK_SIZE",
     "copy_known",
     "determinize",
+    "known_total",
     "phase_searchable",
+    "place_known",
     "reshuffle_stock",
     "rollout",
     "seed_search",

@@ -41,6 +41,7 @@ __all__ = [
     "deal_hand",
     "draw_card",
     "end_hand",
+    "forget_known",
     "lay_threes",
     "may_keep_three",
     "note_started_by",
@@ -164,6 +165,7 @@ def lay_threes(st, p, log):
         n = st[E.ST_HANDS + p * E.N_KINDS + kind] - (1 if kind == kept else 0)
         if n > 0:
             st[E.ST_HANDS + p * E.N_KINDS + kind] -= n
+            forget_known(st, p, kind, n)
             st[E.ST_THREES + team * 2 + kind - E.RED_THREE] += n
             laid += n
             for _ in range(n):
@@ -250,10 +252,20 @@ def _join_aside(st, p, log):
         c = st[E.ST_ASIDE + k]
         if c > 0:
             st[E.ST_HANDS + p * E.N_KINDS + k] += c
+            st[E.ST_KNOWN + p * E.N_KINDS + k] += c  # seen by all as it was taken
             st[E.ST_ASIDE + k] = 0
             moved += c
     if moved > 0:
         _log(log, E.EV_PILE_JOINS, p, moved, 0)
+
+
+@njit(cache=True, _nrt=False)
+def forget_known(st, p, kind, n):
+    """The public card memory after player ``p`` shows ``n`` cards of ``kind`` (melded,
+    discarded, laid): the table cannot tell which copies left, so as many known ones are
+    taken as there are (a lower bound of the hand stays one)."""
+    at = E.ST_KNOWN + p * E.N_KINDS + kind
+    st[at] = max(st[at] - n, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -289,6 +301,7 @@ def apply_action(st, a, rules, log):
         if meld_size(melds, team, top) == 0:
             note_started_by(st, p, top)
         hands[p, top] -= 2
+        forget_known(st, p, top, 2)
         melds[team, top, E.NATURALS] += 3
         st[E.ST_PENDING + top * E.N_MELD_COLS + E.NATURALS] += 2  # from hand (OPEN-3: not the top)
         st[E.ST_PILE_KIND] = top
@@ -309,6 +322,10 @@ def apply_action(st, a, rules, log):
         if meld_size(melds, team, slot) == 0:
             note_started_by(st, p, slot)
         take_operation(hands[p], slot, nat, two, joker)
+        if slot != E.WILD_MELD:
+            forget_known(st, p, slot, nat)
+        forget_known(st, p, E.TWO, two)
+        forget_known(st, p, E.JOKER, joker)
         add_operation(melds[team], slot, nat, two, joker, 1)  # the wild meld: nat is 0
         st[E.ST_MELDED] = 1
         if st[E.ST_OPENING_TURN] == 1:
@@ -325,6 +342,7 @@ def apply_action(st, a, rules, log):
         end_hand(st, E.END_SPECIAL, log)
     elif kind == E.AT_DISCARD:
         hands[p, slot] -= 1
+        forget_known(st, p, slot, 1)
         st[E.ST_PILE + st[E.ST_PILE_N]] = slot
         st[E.ST_PILE_N] += 1
         st[E.ST_PILE_COUNTS + slot] += 1

@@ -47,6 +47,7 @@ from sim.policies.heuristic_params import (
     H_LATE_STOCK,
     H_LIVE_MIN,
     H_MELD_KEEP,
+    H_MEMORY_WEIGHT,
     H_NEW_MELD_MIN,
     H_OPEN_RISKY,
     H_OPP_OUT_LATE,
@@ -71,9 +72,10 @@ __all__ = [
     "H_PAIR_KEEP", "H_PILE_MIN", "H_RISKY_MIN_STOCK", "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD",
     "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "NO_KEY", "STRAIGHT_KINDS", "chase_discard",
     "discard_key", "finish_with_wilds", "greedy_decide", "hand_is_late", "heuristic_decide",
-    "heuristic_play", "hold_mask", "legal_discard_mask", "param_docs", "random_decide",
-    "risky_start_mask", "safe_discard", "safe_discard_late", "safe_opening", "safe_opening_search",
-    "special_chaser_decide", "special_targets", "take_pile_ok", "unseen_copies",
+    "heuristic_play", "hold_mask", "known_elsewhere", "legal_discard_mask", "param_docs",
+    "random_decide", "risky_start_mask", "safe_discard", "safe_discard_late", "safe_opening",
+    "safe_opening_search", "special_chaser_decide", "special_targets", "take_pile_ok",
+    "unseen_copies",
 ]  # fmt: skip
 
 
@@ -122,6 +124,13 @@ def unseen_copies(obs, melds, kind):
     seen = obs[E.OB_HAND + kind] + obs[E.OB_PILE_COUNTS + kind]
     seen += melds[0, kind, E.NATURALS] + melds[1, kind, E.NATURALS]
     return E.KIND_COPIES[kind] - seen
+
+
+@njit(cache=True, _nrt=False)
+def known_elsewhere(obs, kind):
+    """Copies of ``kind`` the public card memory places with the partner and the previous
+    player (``OB_KNOWN``'s relative seats 2 and 3): unseen, but not in the next player's hand."""
+    return obs[E.OB_KNOWN + 2 * E.N_KINDS + kind] + obs[E.OB_KNOWN + 3 * E.N_KINDS + kind]
 
 
 @njit(cache=True, _nrt=False)
@@ -285,8 +294,11 @@ def discard_key(obs, params, melds, k, late, shed):
     """The keep value (x 1000, lowest discarded first) of discarding kind ``k``. Keep: pairs
     (pair_keep a further copy), ranks the team melds (meld_keep), wild cards. Risk: a natural
     of a live rank the next player may pair (PILE-1), weighed by the pile's size, more for a
-    rank the opponents meld (feed_weight). Shed a third seven/ace (SCORE-4) from shed_stock
-    down (``shed``) and high cards (SCORE-5: dump_weight when ``late``, else early_dump)."""
+    rank the opponents meld (feed_weight); a rank the next player is known to hold a pair of
+    (the public card memory) is a certain risk (memory_weight, which also leaves out of the
+    unseen copies those the memory places in other hands). Shed a third seven/ace
+    (SCORE-4) from shed_stock down (``shed``) and high cards (SCORE-5: dump_weight when
+    ``late``, else early_dump)."""
     h = obs[E.OB_HAND + k]
     own, opp = meld_size(melds, 0, k), meld_size(melds, 1, k)
     keep = 0.0
@@ -306,11 +318,15 @@ def discard_key(obs, params, melds, k, late, shed):
         risk = 0.0
         if opp < 5:  # (the rank is live here)
             u = unseen_copies(obs, melds, k)
+            if params[H_MEMORY_WEIGHT] > 0:
+                u -= known_elsewhere(obs, k)  # the memory: copies known in other hands
             if u >= 2:
                 risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
                 if opp > 0:
                     risk *= 1.0 + params[H_FEED_WEIGHT]
         keep += params[H_SAFE_WEIGHT] * risk
+        if obs[E.OB_KNOWN + E.N_KINDS + k] >= 2:  # PILE-1: the next player's known pair
+            keep += params[H_MEMORY_WEIGHT] * (3.0 + obs[E.OB_PILE_N])
         w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
         keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
     return np.int64(keep * 1000.0)

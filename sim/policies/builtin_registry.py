@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 
+from sim.engine.contract import mark_builtin, mark_peeking
 from sim.policies.builtin import (
     CHASER_PARAMS,
     CHASER_TABLE,
@@ -29,11 +30,32 @@ from sim.policies.expert import (
 )
 from sim.policies.heuristic_params import HEURISTIC_PARAMS, HEURISTIC_TABLE, param_docs
 from sim.policies.registry import register
-from sim.policies.strong import strong_decide, strong_table, strong_weights
+from sim.policies.strong import (
+    peeking_strong_decide,
+    strong_decide,
+    strong_table,
+    strong_weights,
+)
 
 __all__: list[str] = []  # registers the built-ins on import; no names of its own
 
 _register = functools.partial(register, lazy=True)  # compiled when first played
+#: the peeking reference's values beyond strong's: it reads what it sees
+PEEKING_DEFAULTS = {"memory_weight": 1.0}
+
+# the built-ins' proposals are legal (tests/test_trusted_builtins.py plays each with the judge
+# on): production runs apply them unjudged, a user's policy is judged always
+for _decide in (
+    random_decide,
+    greedy_decide,
+    heuristic_decide,
+    special_chaser_decide,
+    expert_decide,
+    strong_decide,
+    peeking_strong_decide,
+):
+    mark_builtin(_decide)
+mark_peeking(peeking_strong_decide)
 
 _register("random", random_decide, {}, "uniform over the legal actions")
 _register(
@@ -90,4 +112,15 @@ _register(
     "values as defaults:\n" + param_docs(_EXPERT_STRONG_TABLE),
     check=check_params,
     tail=_WEIGHTS,
+)
+_register(
+    "peeking_strong",
+    peeking_strong_decide,
+    {name: PEEKING_DEFAULTS.get(name, default) for name, default, _ in _STRONG_TABLE},
+    "a measuring reference, never a table's bot: strong that sees every hand (the engine fills "
+    "the other seats' rows of its public card memory with their true hands) and reads them "
+    "in its discard (memory_weight): the gap to strong bounds what hidden information is "
+    "worth to strong's play:\n" + param_docs(_STRONG_TABLE),
+    tail=_WEIGHTS,
+    reference=True,
 )

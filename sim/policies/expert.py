@@ -36,6 +36,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import copy_into
+from sim.engine.contract import MODE_TRUSTED
 from sim.engine.judge import action_ok, pile_may_open
 from sim.engine.play import hand_direct
 from sim.engine.search import (
@@ -75,6 +76,12 @@ _SEARCH_TABLE = (
         "the base policy that proposes, plays the other moves and the rollouts: 0 heuristic, "
         "1 strong (its extra parameters follow; expert_strong has strong's learned values)",
     ),
+    (
+        "memory",
+        0.0,
+        "1: determinizations place the cards the public card memory knows (taken with the "
+        "pile, not shown since) in their holders' hands; 0: every unseen card dealt at random",
+    ),
 )
 EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE, *EXTRA_TABLE)
 EXPERT_PARAMS = {name: default for name, default, _ in EXPERT_TABLE}  #: name -> default
@@ -84,6 +91,7 @@ E_ROLLOUTS = _X["rollouts"]
 E_CANDIDATES = _X["candidates"]
 E_MARGIN = _X["margin"]
 E_ROLLOUT = _X["rollout"]
+E_MEMORY = _X["memory"]
 N_EXPERT_PARAMS = len(_SEARCH_TABLE)  #: the base policy's parameters start here
 ROLLOUT_HEURISTIC, ROLLOUT_STRONG = 0, 1  #: values of the rollout parameter
 MAX_CANDIDATES = 16  #: room for candidate moves
@@ -199,16 +207,28 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
     one hand loop compiled in place (``hand_direct``) with the base policy's kernel called
     directly: numba cannot cache a function that passes a compiled policy on as a value (its
     address is a dynamic global; no intercept, None: plain play compiled without the
-    intercept's steps). ``team`` plays with
-    parameters ``own``, the other team with ``opp`` (the expert passes its base parameters as
-    both; strong's training models each team as it plays); then ``team_margin``. ``st`` is
-    consumed."""
+    intercept's steps; the built-ins' proposals applied unjudged, ``MODE_TRUSTED``). ``team``
+    plays with parameters ``own``, the other team with ``opp`` (the expert passes its base
+    parameters as both; strong's training models each team as it plays); then
+    ``team_margin``. ``st`` is consumed."""
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
     p0, p1 = (own, opp) if team == 0 else (opp, own)
     if strong:
         hand_direct(
-            st, obs, strong_decide, strong_decide, p0, p1, rng, rules, scratch, cache, log, None
+            st,
+            obs,
+            strong_decide,
+            strong_decide,
+            p0,
+            p1,
+            rng,
+            rules,
+            scratch,
+            cache,
+            log,
+            None,
+            MODE_TRUSTED,
         )
     else:
         hand_direct(
@@ -224,15 +244,19 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
             cache,
             log,
             None,
+            MODE_TRUSTED,
         )
     return team_margin(st, team, rules, items)
 
 
 @njit(cache=True)
-def search_positions(obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals):
+def search_positions(
+    obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals, memory=False
+):
     """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
     candidate (same positions for every candidate: common random numbers), rollouts by
-    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); returns how
+    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); ``memory``:
+    the determinizations place the public card memory's cards (``determinize``); returns how
     many positions were played."""
     team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
@@ -250,7 +274,7 @@ def search_positions(obs, samples, rollouts, own, opp, strong, rng, rules, cands
         totals[c] = 0
     done = 0
     for _ in range(samples):
-        if not determinize(obs, base, srng, work):
+        if not determinize(obs, base, srng, work, memory):
             break
         for r in range(rollouts):
             if r > 0:
@@ -274,8 +298,9 @@ def search_values(obs, params, rng, rules, cands, n, totals):
     strong = params[E_ROLLOUT] == ROLLOUT_STRONG
     n_samples = max(int(params[E_SAMPLES]), 1)
     n_rollouts = max(int(params[E_ROLLOUTS]), 1)
+    memory = params[E_MEMORY] > 0
     return search_positions(
-        obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals
+        obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals, memory
     )
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "STRENGTH_ORDER",
     "PolicySpec",
     "add_loader",
+    "check_table_policy",
     "get",
     "names",
     "parse",
@@ -43,6 +44,7 @@ __all__ = [
     "resolve",
     "split_list",
     "strongest_fast",
+    "table_names",
     "unregister",
 ]
 
@@ -60,6 +62,9 @@ class PolicySpec:
     #: constants appended to every parameter array after the named ones (a learned policy's
     #: weights: shipped data, not settings, so they have no names and may be negative)
     tail: tuple[float, ...] = ()
+    #: a measuring reference (``peeking_strong``: sees every hand), never a player's opponent
+    #: or partner at a table (``table_names``)
+    reference: bool = False
 
     @functools.cached_property
     def decide(self) -> Callable:
@@ -156,12 +161,14 @@ def register(
     check: Callable[[dict], None] | None = None,
     lazy: bool = False,
     tail=(),
+    reference: bool = False,
 ) -> PolicySpec:
     """Register ``decide`` under ``name`` with parameters ``params`` (name -> default);
     ``check(values)`` (optional) refuses a bad set of values with a ``CanastaError``; ``tail``
     (optional): finite constants appended to every parameter array (a learned policy's weights).
     ``decide`` is compiled now, so a function that does not fit the contract is refused here;
-    ``lazy`` (the built-ins, known to compile) leaves it to the policy's first use."""
+    ``lazy`` (the built-ins, known to compile) leaves it to the policy's first use;
+    ``reference``: a measuring reference, left out of ``table_names``."""
     if not isinstance(name, str) or not name or any(c in name for c in ",:= "):
         raise CanastaError(f"bad policy name {name!r}: a non-empty word without , : = or spaces")
     if name in _REGISTRY and not replace:
@@ -171,7 +178,7 @@ def register(
     if not all(math.isfinite(v) for v in tail):
         raise CanastaError(f"policy {name!r}: its constant tail must be finite numbers")
     doc = doc or (decide.__doc__ or "").strip()
-    spec = PolicySpec(name, decide, checked, doc, check, tail)
+    spec = PolicySpec(name, decide, checked, doc, check, tail, reference)
     if not lazy:
         spec.decide  # noqa: B018 (compiles now: a bad function is refused by name)
     _REGISTRY[name] = spec
@@ -189,6 +196,23 @@ def names() -> tuple[str, ...]:
     """Registered policy names, sorted."""
     _ensure_builtins()
     return tuple(sorted(_REGISTRY))
+
+
+def table_names() -> tuple[str, ...]:
+    """The policies a player may sit with at a table (the web and terminal tables): every
+    registered name but the measuring references (``peeking_strong`` sees every hand)."""
+    _ensure_builtins()
+    return tuple(n for n in sorted(_REGISTRY) if not _REGISTRY[n].reference)
+
+
+def check_table_policy(label: str) -> None:
+    """Refuse a measuring reference as a table's bot (one line naming it)."""
+    name = str(label).partition(":")[0].strip()
+    _ensure_builtins()
+    if name in _REGISTRY and _REGISTRY[name].reference:
+        raise CanastaError(
+            f"policy {name!r} is a measuring reference (it sees every hand), not a table's bot"
+        )
 
 
 #: the fast policies by strength, strongest first: advice, decision experiments and the default

@@ -66,6 +66,7 @@ __all__ = [
     "EW_MASKED",
     "EW_PHI",
     "EXTRA_TABLE",
+    "LATER_NAMES",
     "MAX_CANDIDATES",
     "NEUTRAL",
     "N_HEURISTIC",
@@ -84,6 +85,7 @@ __all__ = [
     "evaluator_on",
     "hide_slot",
     "load_data",
+    "peeking_strong_decide",
     "risky_slot",
     "start_action",
     "strong_base_decide",
@@ -122,9 +124,15 @@ S_EVALUATOR = N_HEURISTIC
 S_CHASE_DISTANCE = N_HEURISTIC + 1
 N_STRONG = N_HEURISTIC + len(EXTRA_TABLE)  #: named parameters; the evaluator's weights follow
 NEUTRAL = {name: default for name, default, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE)}
+#: parameters added after the shipped values were trained: a data file without one plays its
+#: neutral value (the play it was trained with)
+LATER_NAMES = ("memory_weight",)
 #: the parameters the black-box stage tunes (``analysis.training``, under the tournament list):
-#: all but the evaluator's switch and the chase of the other lists (set by measurement)
-TUNED_NAMES = tuple(name for name in NEUTRAL if name not in ("evaluator", "chase_distance"))
+#: all but the evaluator's switch, the chase of the other lists and the public card memory's
+#: weight (set by measurement)
+TUNED_NAMES = tuple(
+    name for name in NEUTRAL if name not in ("evaluator", "chase_distance", *LATER_NAMES)
+)
 
 
 def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
@@ -136,8 +144,12 @@ def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
     if not isinstance(data, dict) or data.get("version") != DATA_VERSION:
         version = data.get("version") if isinstance(data, dict) else None
         raise CanastaError(f"{source}: version {version!r}, this build reads {DATA_VERSION}")
-    if sorted(data.get("parameters", {})) != sorted(NEUTRAL):
+    given = dict(data.get("parameters", {}))
+    for name in LATER_NAMES:
+        given.setdefault(name, NEUTRAL[name])
+    if sorted(given) != sorted(NEUTRAL):
         raise CanastaError(f"{source}: expected the parameters {', '.join(NEUTRAL)}")
+    data = {**data, "parameters": given}
     evaluator = data.get("evaluator", {})
     check_layout(evaluator.get("features", ()))
     if len(evaluator.get("weights", ())) != N_FEATURES:
@@ -443,3 +455,12 @@ def strong_decide(obs, params, rng, rules, scratch):
         if s > best_s:
             best, best_s = c, s
     return cands[best]
+
+
+@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+def peeking_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` as the peeking reference (registered ``peeking_strong``, marked by
+    ``sim.engine.contract.mark_peeking``): the engine shows it every other hand through the
+    public card memory's rows (``OB_KNOWN``), which its discard reads (``memory_weight``). A
+    function of its own so that the engine can tell it from strong."""
+    return strong_decide(obs, params, rng, rules, scratch)

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
+from sim.engine.contract import MODE_TRUSTED
 from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, reset_intercept
 from sim.engine.play import new_deck, resume_direct
 from sim.engine.state import deal
@@ -123,6 +124,7 @@ def label_hands_kernel(
                 cache,
                 log,
                 icpt,
+                MODE_TRUSTED,  # strong in every seat: its proposals are not judged again
             )
             if code != PAUSED:
                 break
