@@ -128,9 +128,9 @@ def test_open_1_by_hand_layers_are_one_hand_apart():
 @pytest.fixture(scope="module")
 def small_table(tmp_path_factory):
     """A measured table small enough for CI: 3,000 hands per pair of opening minima, a
-    50-point grid, 8 bootstrap replicates."""
+    50-point grid (``canasta equity -n 3000 --seed 11 --resolution 50`` reads it)."""
     where = tmp_path_factory.mktemp("equity")
-    return Q.equity_table(n=3000, seed=11, cache=where, resolution=50, replicates=8), where
+    return Q.equity_table(n=3000, seed=11, cache=where, resolution=50, n_jobs=2), where
 
 
 def test_table_is_cached_and_read_back(small_table):
@@ -139,7 +139,7 @@ def test_table_is_cached_and_read_back(small_table):
     table, where = small_table
     assert table.path is not None and table.path.parent == where
     t = time.perf_counter()
-    again = Q.equity_table(n=3000, seed=11, cache=where, resolution=50, replicates=8)
+    again = Q.equity_table(n=3000, seed=11, cache=where, resolution=50)
     assert time.perf_counter() - t < 1.0  # read, not recomputed
     assert again.value(1000, 2000) == table.value(1000, 2000)
     assert again.meta["policy_labels"] == ["strong", "strong"]
@@ -194,3 +194,64 @@ def test_bad_queries_name_the_problem(small_table, call, message):
 
     with pytest.raises(CanastaError, match=message):
         call(small_table[0])
+
+
+def _cli(where, *args):
+    from canasta import main
+
+    return main(["equity", *args, "-n", "3000", "--seed", "11", "--resolution", "50",
+                 "--cache", str(where)])  # fmt: skip
+
+
+def test_cli_equity_scores_table_and_json(small_table, capsys, tmp_path):
+    import json
+
+    import pandas as pd
+
+    table, where = small_table
+    assert _cli(where, "--scores", "2990,0") == 0
+    out = capsys.readouterr().out
+    want = table.value(2990, 0, first=0)
+    assert f"team 0 plays first: {want['win_team0']:.4f}" in out and "bootstrap" in out
+    assert _cli(where, "--scores=-500,8000", "--format", "json") == 0
+    got = json.loads(capsys.readouterr().out)["values"]
+    assert [v["first"] for v in got] == [0, 1]
+    assert got[1]["win_team0"] == pytest.approx(table.value(-500, 8000, first=1)["win_team0"])
+    for name in ("t.csv", "t.parquet"):
+        assert _cli(where, "--table", str(tmp_path / name), "--step", "1000") == 0
+        capsys.readouterr()
+        read = pd.read_csv if name.endswith("csv") else pd.read_parquet
+        df = read(tmp_path / name)
+        assert len(df) == 2 * 11 * 11  # -2,000 to 8,000 by 1,000, both first teams
+    assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scores", "8500,0"], "below the target 8,500"),
+        (["--scores", "0,-2000000000"], "--scores[1] -2000000000"),
+        (["--scores", "12"], "expected 2 comma-separated integers"),
+        (["--scores", "1,x"], "expected 2 comma-separated integers"),
+        (["--scores", "0,0", "--policies", "nosuch"], "unknown policy 'nosuch'"),
+        (["--scores", "0,0", "--rules", "{tmp}/r.toml"], "'target': must be positive"),
+        (["--scores", "0,0", "--rules", "{tmp}/big.toml"], "target 100,000"),
+        (["--table", "{tmp}/t.txt"], ".csv or .parquet"),
+        (["--table", "{tmp}/t.csv", "--step", "75"], "--step 75"),
+        (["--scores", "0,0", "--resolution", "30"], "--resolution 30"),
+        (["--scores", "0,0", "-n", "5"], "-n 5"),
+    ],
+)
+def test_cli_equity_bad_input_is_one_line(capsys, tmp_path, args, message):
+    """Scores out of range, a malformed --scores, an unknown policy, a ruleset without a
+    usable target: one line naming the problem, exit 2, before any hand is played."""
+    from canasta import main
+
+    (tmp_path / "r.toml").write_text("target = 0\n")
+    (tmp_path / "big.toml").write_text("target = 100000\n")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert main(["equity", *argv, "--cache", str(tmp_path / "c")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("canasta: error:") and message in err and "Traceback" not in err
+    assert err.count("\n") == 1
+    assert not (tmp_path / "c").exists()
