@@ -194,6 +194,8 @@ class EquityTable:
     se: np.ndarray
     meta: dict
     path: Path | None = None
+    #: the bootstrap replicates on the coarse grid, ``[replicate, layer, t, b0, b1]``
+    replicates: np.ndarray | None = None
 
     @property
     def target(self) -> int:
@@ -241,6 +243,23 @@ class EquityTable:
             "interval": f"{CONFIDENCE * 100:g}% normal interval, SE from "
             f"{self.meta['replicates']} Poisson-bootstrap replicates",
         }
+
+    def difference(self, a: tuple, b: tuple, first: int = 0, hand_number: int = 1) -> dict:
+        """Team 0's chance at scores ``a`` minus at ``b`` (pairs of scores), team ``first``
+        to play first, with the paired standard error from the bootstrap replicates (the
+        coarse cells holding ``a`` and ``b``)."""
+        va = self.value(*a, first=first, hand_number=hand_number)
+        vb = self.value(*b, first=first, hand_number=hand_number)
+        r = int(self.meta["boot_resolution"])
+        layer = min(hand_number, self.values.shape[0]) - 1
+        ia = [self._index(s, "score", r) for s in a]
+        ib = [self._index(s, "score", r) for s in b]
+        reps = np.asarray(self.replicates[:, layer, first], dtype=np.float64)
+        d = reps[:, ia[0], ia[1]] - reps[:, ib[0], ib[1]]
+        se = float(np.std(d, ddof=1))
+        z = z_value(CONFIDENCE)
+        diff = va["win_team0"] - vb["win_team0"]
+        return {"difference": diff, "se": se, "ci_low": diff - z * se, "ci_high": diff + z * se}
 
     def frame(self, step: int = 100, low: int | None = None, hand_number: int = 1) -> pd.DataFrame:
         """The table as rows (score_team0, score_team1, first, win_team0, se, ci_low, ci_high)
@@ -326,7 +345,8 @@ def load(path) -> EquityTable:
     meta = json.loads((path / "meta.json").read_text())
     values = np.load(path / "values.npy", mmap_mode="r")
     se = np.load(path / "se.npy", mmap_mode="r")
-    return EquityTable(values, se, meta, path)
+    reps = np.load(path / "replicates.npy", mmap_mode="r")
+    return EquityTable(values, se, meta, path, reps)
 
 
 def equity_table(
@@ -385,7 +405,8 @@ def equity_table(
     guess = coarse[-1][:, idx][:, :, idx]
     values, report = solve_outcomes(out, rs.target, resolution, low, guess=guess)
     t2 = time.perf_counter()
-    se = _bootstrap_se(out, rs.target, low, replicates, seed, n_jobs)
+    reps = _bootstrap(out, rs.target, low, replicates, seed, n_jobs)
+    se = np.std(reps, axis=0, ddof=1).astype(np.float32)
     t3 = time.perf_counter()
     from sim.legality.opening import OPEN_THRESHOLDS
 
@@ -400,7 +421,7 @@ def equity_table(
         "solver": report,
         "seconds": {"measure": t1 - t0, "solve": t2 - t1, "bootstrap": t3 - t2},
     }
-    table = EquityTable(values, se, meta)
+    table = EquityTable(values, se, meta, None, reps.astype(np.float32))
     if where is not None:
         _save(table, where)
         return load(where)
@@ -419,8 +440,8 @@ def _replicates(outcomes: Outcomes, target: int, low: int, seeds) -> list[np.nda
     return reps
 
 
-def _bootstrap_se(outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1):
-    """Standard errors on the coarse grid: the replicates' standard deviation per cell.
+def _bootstrap(outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1):
+    """The bootstrap replicates on the coarse grid, float64[replicates, layers, 2, nb, nb].
     Replicate i's weights come from a child of (``seed``, i): the same for any ``n_jobs``."""
     seeds = np.random.SeedSequence([seed, 47]).spawn(replicates)
     if n_jobs == 1:
@@ -428,14 +449,15 @@ def _bootstrap_se(outcomes: Outcomes, target: int, low: int, replicates: int, se
     else:
         from joblib import Parallel, delayed
 
-        jobs = max(1, min(replicates, os.cpu_count() or 1 if n_jobs == -1 else n_jobs))
+        jobs = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
+        jobs = max(1, min(replicates, jobs))
         parts = Parallel(n_jobs=jobs)(
             delayed(_replicates)(outcomes, target, low, seeds[i::jobs]) for i in range(jobs)
         )
         order = [i for j in range(jobs) for i in range(j, replicates, jobs)]
         flat = [r for part in parts for r in part]
         reps = [flat[order.index(i)] for i in range(replicates)]
-    return np.std(np.stack(reps), axis=0, ddof=1).astype(np.float32)
+    return np.stack(reps)
 
 
 def _save(table: EquityTable, where: Path) -> None:
@@ -447,6 +469,7 @@ def _save(table: EquityTable, where: Path) -> None:
     tmp = Path(tempfile.mkdtemp(dir=where.parent, prefix=".tmp-"))
     np.save(tmp / "values.npy", np.ascontiguousarray(table.values, dtype=np.float32))
     np.save(tmp / "se.npy", np.ascontiguousarray(table.se, dtype=np.float32))
+    np.save(tmp / "replicates.npy", np.ascontiguousarray(table.replicates, dtype=np.float32))
     (tmp / "meta.json").write_text(json.dumps(table.meta, indent=1, default=str))
     if where.exists():
         shutil.rmtree(where)

@@ -169,6 +169,19 @@ def test_open_1_chance_never_falls_as_own_score_rises_within_a_tier(small_table)
             assert steps.min() > -1e-4
 
 
+def test_paired_difference_from_the_replicates(small_table):
+    """A difference of two cells (crossing 3,000) has the replicates' paired SE: zero for a
+    cell against itself, and below the two cells' SEs added (they share the sampling
+    error)."""
+    table, _ = small_table
+    same = table.difference((1000, 2000), (1000, 2000))
+    assert same["difference"] == 0 and same["se"] == 0
+    d = table.difference((2950, 2000), (3000, 2000))
+    a, b = table.value(2950, 2000), table.value(3000, 2000)
+    assert d["difference"] == pytest.approx(a["win_team0"] - b["win_team0"])
+    assert 0 < d["se"] < a["se"] + b["se"]
+
+
 def test_table_interval_and_frame(small_table, tmp_path):
     table, _ = small_table
     v = table.value(2990, 0)
