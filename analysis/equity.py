@@ -56,13 +56,15 @@ __all__ = [
     "VERSION",
     "EquityTable",
     "Outcomes",
+    "after_hand",
     "cache_dir",
+    "choice_chances",
     "equity_table",
     "measure_outcomes",
     "solve_outcomes",
 ]
 
-VERSION = 1  #: the method's version: part of every cache key
+VERSION = 2  #: the method's version: part of every cache key
 DEFAULT_N = 40_000  #: hands measured per pair of opening minima
 RESOLUTION = 10  #: points between grid scores
 LOW = -10_000  #: the lowest score on the grid (a lower score is read as this one)
@@ -321,6 +323,77 @@ class EquityTable:
         plt.close(fig)
 
 
+def after_hand(
+    table: EquityTable, scores, next_first: int, d0, d1, winner, hand_number: int = 2
+) -> np.ndarray:
+    """Team 0's chance of winning the game after hands that scored ``d0``, ``d1`` (arrays)
+    from ``scores``, the next hand played first by team ``next_first``: 1 or 0 when a hand
+    won the game (``winner`` 0 or 1, SPECIAL-10; -1 none) or took a team to the target ahead
+    (GAME-1), the table's tie value after an exact tie there, else the table at the new
+    scores (``hand_number``: the next hand's number, OPEN-1 by hand)."""
+    d0, d1, winner = (np.asarray(x, dtype=np.int64) for x in (d0, d1, winner))
+    x0, x1 = scores[0] + d0, scores[1] + d1
+    out = np.zeros(len(x0))
+    won = winner >= 0
+    out[won] = winner[won] == 0
+    top = ~won & (np.maximum(x0, x1) >= table.target)
+    out[top] = (x0[top] > x1[top]) + (x0[top] == x1[top]) * table.meta["tie"][next_first]
+    rest = ~won & ~top
+    n = table.values.shape[-1]
+    i0 = np.clip((x0[rest] - table.low) // table.resolution, 0, n - 1)
+    i1 = np.clip((x1[rest] - table.low) // table.resolution, 0, n - 1)
+    layer = min(hand_number, table.values.shape[0]) - 1
+    out[rest] = np.asarray(table.values[layer, next_first])[i0, i1]
+    return out
+
+
+def choice_chances(records: list, scores, first: int, team: int, table, rules) -> list[dict]:
+    """For the choices of a decision (``analysis.advise``): per choice, the records of its
+    deals (frames of ``sim.simulate``'s schema, the same deals for every choice), the fixed
+    ``team``'s chance of winning the game after the hand, per deal through ``table`` from
+    ``scores`` (the hand's first player ``first``; the next hand is opened by the other
+    team, DEAL-1): mean with its 95% interval, and the paired difference from the choice best
+    by it (``win``, ``ci_low``, ``ci_high``, ``diff_from_best``, ``diff_low``, ``diff_high``)."""
+    from analysis import intervals as iv
+
+    if table.target != rules.target:
+        raise CanastaError(
+            f"the equity table is for target {table.target:,}, the rules' is {rules.target:,}"
+        )
+    if max(scores) >= table.target:
+        raise CanastaError(
+            f"scores {scores[0]},{scores[1]}: at or above the target {table.target:,} the game "
+            "is over (GAME-1)"
+        )
+    wins = {h.name for h in rules.catalogue if h.wins_game}  # SPECIAL-10
+    nxt = 1 - first % 2
+    chance = []
+    for parts in records:
+        rec = pd.concat(parts).sort_values("hand_id", kind="stable")
+        special = rec["special_hand"].isin(wins).to_numpy()
+        winner = np.where(special, rec["special_team"].to_numpy(), -1)
+        w = after_hand(table, scores, nxt, rec["score_team0"], rec["score_team1"], winner)
+        chance.append(w if team == 0 else 1 - w)
+    top = max(len(c) for c in chance)
+    full = [i for i in range(len(chance)) if len(chance[i]) == top]
+    best = max(full, key=lambda i: (float(chance[i].mean()), -i))
+    out = []
+    for c in chance:
+        e = iv.mean(c)
+        d = iv.paired_difference(c, chance[best][: len(c)])
+        out.append(
+            {
+                "win": e.estimate,
+                "ci_low": e.ci_low,
+                "ci_high": e.ci_high,
+                "diff_from_best": d.estimate,
+                "diff_low": d.ci_low,
+                "diff_high": d.ci_high,
+            }
+        )
+    return out
+
+
 def _key(rs, pol, n, seed, resolution, low, replicates) -> tuple[str, dict]:
     from sim.policies.registry import resolve
 
@@ -396,6 +469,8 @@ def equity_table(
         where = where / key
         if not refresh and (where / "meta.json").exists():
             return load(where)
+    from sim.legality.opening import OPEN_THRESHOLDS
+
     t0 = time.perf_counter()
     out = measure_outcomes(rs, pol, n, seed, n_jobs)
     t1 = time.perf_counter()
@@ -404,11 +479,13 @@ def equity_table(
     idx = idx // BOOT_RESOLUTION  # each fine cell's coarse cell (the same opening tiers)
     guess = coarse[-1][:, idx][:, :, idx]
     values, report = solve_outcomes(out, rs.target, resolution, low, guess=guess)
+    from analysis._equity_grid import tie_values
+
+    tie = tie_values(out, rs.target, OPEN_THRESHOLDS)[-1]  # GAME-1: a tie at the target
     t2 = time.perf_counter()
     reps = _bootstrap(out, rs.target, low, replicates, seed, n_jobs)
     se = np.std(reps, axis=0, ddof=1).astype(np.float32)
     t3 = time.perf_counter()
-    from sim.legality.opening import OPEN_THRESHOLDS
 
     meta = {
         **spec,
@@ -418,6 +495,7 @@ def equity_table(
         "by_hand": out.by_hand,
         "tiers": [] if out.by_hand else list(OPEN_THRESHOLDS),
         "hands": out.hands,
+        "tie": [float(x) for x in tie],
         "solver": report,
         "seconds": {"measure": t1 - t0, "solve": t2 - t1, "bootstrap": t3 - t2},
     }

@@ -298,3 +298,66 @@ def test_game_1_truth_solver_agrees_with_whole_games(small_table):
         p = float((df["winner"] == 0).mean())
         se = np.sqrt(v["se"] ** 2 + max(p * (1 - p), 1 / m) / m)
         assert abs(p - v["win_team0"]) < 3 * se, (s0, s1, seat, p, v["win_team0"], se)
+
+
+def test_game_1_special_10_after_hand_reads_the_end_then_the_table(small_table):
+    """A game-winning hand (SPECIAL-10) wins whatever the scores; a team reaching the target
+    ahead wins (GAME-1); an exact tie there takes the table's tie value; otherwise the table
+    at the new scores, the next hand opened by ``next_first``."""
+    table, _ = small_table
+    got = Q.after_hand(
+        table, (8000, 7000), 1, [100, 600, 1000, -100, 0], [9000, 0, 2000, 300, 1600],
+        [0, -1, -1, -1, -1],
+    )  # fmt: skip
+    assert got[0] == 1.0  # team 0's game-winning hand, though team 1 passed the target
+    assert got[1] == 1.0  # 8,600 against 7,000
+    assert got[2] == pytest.approx(table.meta["tie"][1])  # 9,000 each: another hand
+    assert got[3] == pytest.approx(table.value(7900, 7300, first=1)["win_team0"])
+    assert got[4] == 0.0  # 8,000 against 8,600
+
+
+def test_advise_scores_choices_by_the_chance_to_win_the_game(small_table):
+    """advise with an equity table: from 8,000 against 7,000 with two canastas on the table
+    (OUT-1/2: melding the nines goes out) every choice leaves the team far ahead in the game;
+    the same choices from 0 against 8,400 leave it far behind, and going out early is then
+    worth less than its points. Each choice carries the chance with its interval and its
+    paired difference from the best by it."""
+    from analysis.advise import advise
+    from analysis.whatif import position
+
+    table, _ = small_table
+    spec = {
+        "hand": "9S 9H 4C",
+        "turn": 20,
+        "pile_top": "8D",
+        "melds": {0: ["KS KH KD KC KS KH KD", "QS QH QD QC QS QH QD"]},
+    }
+    ahead = advise(position(**spec, scores=(8000, 7000)), drawn="9D", n=32, equity=table)
+    behind = advise(position(**spec, scores=(0, 8400)), drawn="9D", n=32, equity=table)
+    for a in (ahead, behind):
+        assert all(c.game["ci_low"] <= c.game["win"] <= c.game["ci_high"] for c in a.choices)
+        assert max(c.game["diff_from_best"] for c in a.choices) == 0
+    assert min(c.game["win"] for c in ahead.choices) > 0.6
+    assert max(c.game["win"] for c in behind.choices) < 0.45
+    out = next(c for c in ahead.choices if "go out" in c.label)
+    back = next(c for c in behind.choices if c.label == out.label)
+    assert out.game["ci_low"] > back.game["ci_high"]
+    assert ahead.to_json()["choices"][0]["game"] == ahead.choices[0].game
+
+
+def test_cli_advise_game_prints_the_chance(small_table, capsys, monkeypatch):
+    """canasta advise --game prints each choice's chance of winning the game (the table comes
+    from analysis.equity.equity_table, replaced here by the small one)."""
+    import analysis.equity
+    from canasta import main
+
+    table, _ = small_table
+    monkeypatch.setattr(analysis.equity, "equity_table", lambda *a, **k: table)
+    argv = ["advise", "--hand", "9S 9H 4C", "--turn", "20", "--pile-top", "8D",
+            "--meld", "0:KS KH KD KC KS KH KD", "--meld", "0:QS QH QD QC QS QH QD",
+            "--drawn", "9D", "-n", "8", "--scores", "8000,7000", "--game",
+            "--jobs", "1"]  # fmt: skip
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "chance of winning the game after the hand from 8,000 to 7,000" in out
+    assert out.count("     game  ") >= 2
