@@ -85,7 +85,8 @@ def cache_dir() -> Path:
     return root / "canasta-sim" / "equity"
 
 
-def _tier_count(rules) -> int:
+def _tier_count() -> int:
+    """OPEN-1: how many opening minima there are (by score or by hand number)."""
     from sim.legality.opening import OPEN_MINIMUMS
 
     return len(OPEN_MINIMUMS)
@@ -128,7 +129,7 @@ def measure_outcomes(rules=None, policies=None, n: int = DEFAULT_N, seed: int = 
     meas = dataclasses.replace(rs, target=MAX_SCORE)
     by_hand = rs.opening_minimum == "hand"
     starts = (0, *OPEN_THRESHOLDS)  # one score in each opening tier (OPEN-1)
-    k = _tier_count(rs)
+    k = _tier_count()
     pairs = [(a, a) for a in range(k)] if by_hand else [(a, b) for a in range(k) for b in range(k)]
     raw = {}
     for i, (a, b) in enumerate(pairs):
