@@ -16,6 +16,7 @@ Holds (one module each):
   (sampled and generated positions), ``arms`` (the choices played out), ``decision_tables``
   (tables and thresholds), ``rules_of_thumb`` and ``experiment_set``; ``numbers``: first
   numbers of the modern game;
+- ``equity``: the chance of winning the game from any pair of scores (GAME-1), cached;
 - ``training``, ``distill``: tuning ``strong`` and distilling the search into its evaluator;
 - ``synthetic``: records with known answers, for tests.
 

@@ -57,6 +57,9 @@ class Choice:
     rates: dict[str, float] = field(default_factory=dict)
     #: the choice the seat's own policy (the first of ``policies``) makes here
     policy_pick: bool = False
+    #: with an equity table: the team's chance of winning the game after the hand (``win``,
+    #: ``ci_low``, ``ci_high``) and its paired difference from the best choice by it
+    game: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
@@ -72,6 +75,7 @@ class Choice:
             "n": self.n,
             "rates": dict(self.rates),
             "policy_pick": self.policy_pick,
+            **({"game": dict(self.game)} if self.game else {}),
         }
 
     @classmethod
@@ -85,6 +89,7 @@ class Choice:
             int(d["n"]),
             {k: float(v) for k, v in d.get("rates", {}).items()},
             bool(d.get("policy_pick", False)),
+            {k: float(v) for k, v in d.get("game", {}).items()},
         )
 
 
@@ -107,6 +112,7 @@ class Advice:
         for c in self.choices:
             row = c.to_json()
             row.pop("rates")
+            row.update({f"game_{k}": v for k, v in row.pop("game", {}).items()})
             row["melds"] = " + ".join(" ".join(m) for m in c.melds)
             rows.append(row | dict(c.rates))
         out = pd.DataFrame(rows)
@@ -382,11 +388,15 @@ def advise(
     n_jobs: int = 1,
     ruleset=None,
     took_pile: bool = False,
+    equity=None,
 ) -> Advice:
     """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
 
     ``drawn``: None for the draw decision, else the card drawn from the stock (the play step).
-    ``took_pile``: the play step after taking the pile is not supported (refused)."""
+    ``took_pile``: the play step after taking the pile is not supported (refused).
+    ``equity``: an equity table (``analysis.equity.equity_table`` of the same rules and
+    policies): each choice is also scored by the team's chance of winning the game after the
+    hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``)."""
     from analysis.records import team_view
     from sim.api import play_script
     from sim.engine.script import NO_ACTION, decision_state, script_arrays
@@ -436,6 +446,7 @@ def advise(
     team = pos.team
     scores: list[list[np.ndarray]] = [[] for _ in cands]
     parts: list[list[pd.DataFrame]] = [[] for _ in cands]
+    hands: list[list[pd.DataFrame]] = [[] for _ in cands]  # both teams' points, for equity
     alive = list(range(len(cands)))
     done = 0
     t0 = time.perf_counter()
@@ -456,6 +467,9 @@ def advise(
         )
         per_hand = (time.perf_counter() - t_round) / max(1, (stop - done) * len(alive))
         rec = rec.sort_values(["hand_id", "script"], kind="stable")
+        if equity is not None:
+            for j, c in enumerate(alive):
+                hands[c].append(rec[rec["script"] == j])
         v = team_view(rec.drop(columns=["script", "applied"]))
         v["applied"] = np.tile(rec["applied"].to_numpy(), E.N_TEAMS)
         v["script"] = np.tile(rec["script"].to_numpy(), E.N_TEAMS)
@@ -500,6 +514,14 @@ def advise(
                 i == pick,
             )
         )
+    if equity is not None:  # the chance of winning the game after the hand, beside the points
+        from dataclasses import replace
+
+        from analysis.equity import choice_chances
+
+        first = (pos.seat - pos.turn) % E.N_PLAYERS  # the hand's first player (DEAL-1)
+        games = choice_chances(hands, pos.scores, first, pos.team, equity, rules)
+        out = [replace(c, game=g) for c, g in zip(out, games, strict=True)]
     order = sorted(range(len(out)), key=lambda i: (i != best, -means[i], i))
     return Advice(decision, [out[i] for i in order])
 

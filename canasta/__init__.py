@@ -9,10 +9,10 @@ Flags shared by several commands come from ``canasta._options``. Command modules
 top-level imports light (argparse, stdlib) and import numba-backed code inside ``func``, so
 ``canasta --help`` stays instant.
 
-Holds one module a sub-command (``advise``, ``check_meld``, ``compare``, ``experiment``,
-``odds``, ``play``, ``replay``, ``report``, ``rules``, ``score``, ``serve``, ``simulate``,
-``train``, ``verify``, ``whatif``), ``_options`` (the shared flags), ``_human`` (the human seat
-of ``canasta play --human``) and the web table's package ``web``.
+Holds one module a sub-command (``advise``, ``check_meld``, ``compare``, ``equity``,
+``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``rules``, ``score``, ``serve``,
+``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
+``_human`` (the human seat of ``canasta play --human``) and the web table's package ``web``.
 
 Exit codes: 0 success, 1 a rule check said no (e.g. ``check-meld``), 2 bad input.
 Every user error is one line on stderr: ``canasta: error: ...``.

@@ -52,6 +52,13 @@ def add_parser(subparsers) -> None:
         metavar="N",
         help="with --record: the move numbered N by canasta replay (a draw, or the play after it)",
     )
+    p.add_argument(
+        "--game",
+        action="store_true",
+        help="also score each choice by the team's chance of winning the game after the hand, "
+        "from --scores (the equity table of the rules and policies: canasta equity; built "
+        "on first use, then cached)",
+    )
     _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
@@ -110,6 +117,11 @@ def _fmt(x: float) -> str:
 def format_table(advice, pos) -> str:
     lines = [f"{advice.decision} decision at seat {pos.seat} (team {pos.team}), turn {pos.turn}"]
     lines.append("  points per hand for the team, 95% interval; diff: paired, vs the best")
+    if any(c.game for c in advice.choices):
+        lines.append(
+            f"  game: the team's chance of winning the game after the hand from "
+            f"{pos.scores[0]:,} to {pos.scores[1]:,}; diff: paired, vs the best by it"
+        )
     for i, c in enumerate(advice.choices, 1):
         mark = "  <- the policy's own choice" if c.policy_pick else ""
         lines.append(
@@ -121,6 +133,12 @@ def format_table(advice, pos) -> str:
         rates = "  ".join(f"{k} {v:.2f}" for k, v in c.rates.items())
         if rates:
             lines.append(f"     {rates}")
+        if c.game:
+            g = c.game
+            lines.append(
+                f"     game  {g['win']:.4f} [{g['ci_low']:.4f}, {g['ci_high']:.4f}]  diff "
+                f"{g['diff_from_best']:+.4f} [{g['diff_low']:+.4f}, {g['diff_high']:+.4f}]"
+            )
     return "\n".join(lines)
 
 
@@ -139,8 +157,15 @@ def run(args: argparse.Namespace) -> int:
 
             raise CanastaError("--decision needs --record FILE")
         pos, drawn = _options.parse_position(args), args.drawn
+    equity = None
+    if args.game:
+        from analysis.equity import equity_table
+
+        policies = args.policies.split(",") if args.policies else None
+        equity = equity_table(ruleset, policies, n_jobs=args.jobs)
     advice = advise(
         pos,
+        equity=equity,
         drawn=drawn,
         ruleset=ruleset,
         n=args.n,

@@ -47,6 +47,19 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
+    p.add_argument(
+        "--scores",
+        metavar="A,B",
+        help="with --games: the teams' scores at the start of every game, each below the "
+        "target (default 0,0)",
+    )
+    p.add_argument(
+        "--first-player",
+        type=int,
+        metavar="SEAT",
+        help="with --games: the seat (0..3) that plays first in each game's first hand; the "
+        "deal then rotates (default: game g's first player is g %% 4)",
+    )
     _options.add(p, "seed", "jobs")
     p.add_argument(
         "--chunk-size",
@@ -68,14 +81,19 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _games_summary(df, policies: tuple[str, str]) -> str:
+def _games_summary(df, policies: tuple[str, str], start: dict) -> str:
     from analysis.intervals import mean, proportion
 
     w = proportion(int((df["winner"] == 0).sum()), len(df))
     h = mean(df["hands"])
+    where = ""
+    if start:
+        s0, s1 = start.get("scores", (0, 0))
+        seat = start.get("first_player")
+        where = f", from {s0:,} to {s1:,}" + ("" if seat is None else f", seat {seat} first")
     return "\n".join(
         [
-            f"{len(df):,} games played, {policies[0]} (team 0) vs {policies[1]} (team 1)",
+            f"{len(df):,} games played{where}, {policies[0]} (team 0) vs {policies[1]} (team 1)",
             f"  team 0 wins: {w.estimate:.4f}  [{w.ci_low:.4f}, {w.ci_high:.4f}]  ({w.interval})",
             f"  hands per game: {h.estimate:.2f}  [{h.ci_low:.2f}, {h.ci_high:.2f}]  "
             f"({h.interval})",
@@ -111,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         check_jobs,
         check_out_dir,
         check_seed,
+        parse_scores,
     )
 
     # every number is checked before any work starts (sim.validate): a count no run could
@@ -122,6 +141,15 @@ def run(args: argparse.Namespace) -> int:
         count = check_count("-n", args.n, MAX_HANDS)
     check_seed(args.seed, "--seed")
     check_jobs(args.jobs, "--jobs")
+    start = {}
+    if not games and (args.scores is not None or args.first_player is not None):
+        raise CanastaError("--scores and --first-player go with --games")
+    if args.scores is not None:
+        start["scores"] = parse_scores(args.scores, "--scores")
+    if args.first_player is not None:
+        from sim.validate import check_seat
+
+        start["first_player"] = check_seat(args.first_player, "--first-player")
     if args.chunk_size is not None:
         check_chunks(count, args.chunk_size, "--chunk-size")
     else:
@@ -150,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
 
             result = simulate_games(
                 count, policies=policies, seed=args.seed, ruleset=args.rules, n_jobs=args.jobs,
-                **options,
+                **start, **options,
             )  # fmt: skip
         else:
             result = sim.simulate(
@@ -175,5 +203,5 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         labels = tuple((policies * 2)[:2] if len(policies) == 1 else policies)
-        print(_games_summary(result, labels) if games else _summary(result, labels))
+        print(_games_summary(result, labels, start) if games else _summary(result, labels))
     return 0

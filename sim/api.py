@@ -139,12 +139,16 @@ def play_games(
     policies: Sequence = ("heuristic", "random"),
     rules=None,
     debug: bool = False,
+    setup: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """Play whole games ``start..stop-1`` (GAME-1) of the run keyed ``key``: one row per game
     (game_id, policy_team0, policy_team1, hands, score_team0, score_team1, winner,
-    policy_errors); ``winner`` is the team that won (-1 only if a game hit the hand cap)."""
+    policy_errors); ``winner`` is the team that won (-1 only if a game hit the hand cap or
+    ``setup``'s most hands). ``setup``: where each game starts (``sim.engine.hands.game_setup``;
+    default 0 to 0, game ``g``'s first player ``g % 4``)."""
     decides, arrays, labels = compile_policies(policies)
-    out = play_games_arrays(key, start, stop, decides, arrays, _rules_array(rules), debug)
+    rules_arr = _rules_array(rules)
+    out = play_games_arrays(key, start, stop, decides, arrays, rules_arr, debug, setup)
     df = pd.DataFrame(out, columns=list(GAME_RECORD_COLUMNS))
     df.insert(1, "policy_team0", labels[0])
     df.insert(2, "policy_team1", labels[1])
@@ -285,18 +289,32 @@ def simulate_games(
     ruleset=None,
     debug: bool = False,
     n_jobs: int = 1,
+    scores: Sequence[int] = (0, 0),
+    first_player: int | None = None,
+    hand_number: int = 1,
+    max_hands: int | None = None,
     **runner_options,
 ) -> pd.DataFrame:
     """Play ``n_games`` whole games (GAME-1) to the ruleset's target; one row per game.
 
-    ``n_jobs`` other than 1, or any option of ``sim.runner.run_chunks`` (``chunk_size``,
-    ``backend``, ``out``...), goes through the scale-out runner (``id_column="game_id"``); game
-    ``g`` depends only on (seed, g), so the rows are the same either way."""
+    Every game starts from ``scores`` (team 0, team 1; each below the target) with seat
+    ``first_player`` playing first in its first hand (None: game ``g``'s is ``g % 4``; the
+    deal then rotates, DEAL-1); ``hand_number`` is that hand's number in the game (OPEN-1
+    by hand) and ``max_hands`` stops a game after that many hands (winner -1 if undecided).
+    The final scores in the rows include the start scores. ``n_jobs`` other than 1, or any
+    option of ``sim.runner.run_chunks`` (``chunk_size``, ``backend``, ``out``...), goes
+    through the scale-out runner (``id_column="game_id"``); game ``g`` depends only on
+    (seed, g, the start), so the rows are the same either way."""
+    from sim.engine.hands import game_setup
 
     def prepare(n):
         rules = as_ruleset(ruleset)
+        setup = game_setup(scores, first_player, hand_number, max_hands, rules.target)
         specs, meta = _labels_and_meta("games", policies, rules)
-        return functools.partial(play_games, policies=specs, rules=rules, debug=debug), meta
+        if setup.tolist() != game_setup().tolist():  # a run from the start keeps its settings
+            meta["start"] = setup.tolist()
+        work = functools.partial(play_games, policies=specs, rules=rules, debug=debug, setup=setup)
+        return work, meta
 
     what = "n_games (the number of games)"
     return _run(

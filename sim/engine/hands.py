@@ -22,6 +22,7 @@ __all__ = [
     "EngineInvariantError",
     "call_kernel",
     "check_range",
+    "game_setup",
     "play_games_arrays",
     "play_hands_arrays",
 ]
@@ -91,6 +92,40 @@ def play_hands_arrays(
     return out
 
 
+def game_setup(
+    scores: Sequence[int] = (0, 0),
+    first_player: int | None = None,
+    hand_number: int = 1,
+    max_hands: int | None = None,
+    target: int | None = None,
+) -> np.ndarray:
+    """The games kernel's ``setup`` words (``sim.engine.play.GS_*``), checked: the teams'
+    start scores (each below ``target`` when given: GAME-1, a game at the target is over),
+    the first hand's first player (None: game ``g``'s first player is ``g % 4``, DEAL-1),
+    that hand's number in the game (OPEN-1 by hand) and the most hands to play (None: to the
+    end, capped at ``GAME_HAND_STRIDE``)."""
+    from sim.engine.play import GAME_SETUP_WIDTH, GS_FIRST_PLAYER, GS_HAND_NUMBER, GS_MAX_HANDS
+    from sim.errors import CanastaError
+    from sim.validate import check_int, check_scores, check_seat
+
+    s0, s1 = check_scores(scores)
+    if target is not None and max(s0, s1) >= target:
+        raise CanastaError(
+            f"scores {s0},{s1}: a start score must be below the target {target:,} (GAME-1: "
+            "a team at the target has won)"
+        )
+    setup = np.zeros(GAME_SETUP_WIDTH, dtype=np.int64)
+    setup[0], setup[1] = s0, s1
+    if first_player is not None:
+        setup[GS_FIRST_PLAYER] = check_seat(first_player, "first_player")
+    else:
+        setup[GS_FIRST_PLAYER] = -1
+    setup[GS_HAND_NUMBER] = check_int("hand_number", hand_number, 1, MAX_HAND_ID // 2)
+    if max_hands is not None:
+        setup[GS_MAX_HANDS] = check_int("max_hands", max_hands, 1, GAME_HAND_STRIDE)
+    return setup
+
+
 def play_games_arrays(
     key: np.ndarray,
     start: int,
@@ -99,13 +134,18 @@ def play_games_arrays(
     params: Sequence[np.ndarray],
     rules_arr: np.ndarray,
     debug: bool = False,
+    setup: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Play whole games ``start..stop-1`` (GAME-1) of the run keyed ``key``; returns
-    ``int64[n, GAME_RECORD_WIDTH]`` (columns ``GAME_RECORD_COLUMNS``)."""
+    """Play whole games ``start..stop-1`` (GAME-1) of the run keyed ``key``, each from
+    ``setup`` (:func:`game_setup`; default: 0 to 0, the deal rotating with the game's id);
+    returns ``int64[n, GAME_RECORD_WIDTH]`` (columns ``GAME_RECORD_COLUMNS``)."""
     from sim.engine.play import play_games_kernel
 
     start, stop = check_range(start, stop, "game", MAX_HAND_ID // GAME_HAND_STRIDE)
+    if setup is None:
+        setup = game_setup()
     out = np.zeros((stop - start, GAME_RECORD_WIDTH), dtype=np.int64)
-    args = (decides, params, rules_arr, (engine_mode(decides, debug),), (out,))
+    setup = np.ascontiguousarray(setup, dtype=np.int64)
+    args = (decides, params, rules_arr, (engine_mode(decides, debug), setup), (out,))
     call_kernel(play_games_kernel, key, start, stop, *args)
     return out

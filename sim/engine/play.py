@@ -28,6 +28,12 @@ from sim.scoring import HELD_PENALTY_AT
 from sim.special import wins_game
 
 __all__ = [
+    "GAME_SETUP_WIDTH",
+    "GS_FIRST_PLAYER",
+    "GS_HAND_NUMBER",
+    "GS_MAX_HANDS",
+    "GS_SCORE0",
+    "GS_SCORE1",
     "ask_policy",
     "chunk_kernel",
     "chunk_signature",
@@ -420,24 +426,40 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     return 0
 
 
-@chunk_kernel(types.int64, types.int64[:, ::1], types.int64[::1])
-def play_games_kernel(key, start, stop, pol0, pol1, params0, params1, rules, debug, out, status):
+#: the games kernel's ``setup`` words: where every game starts (``sim.engine.hands.game_setup``)
+GS_SCORE0, GS_SCORE1, GS_FIRST_PLAYER, GS_HAND_NUMBER, GS_MAX_HANDS = range(5)
+GAME_SETUP_WIDTH = 5
+
+
+@chunk_kernel(types.int64, types.int64[::1], types.int64[:, ::1], types.int64[::1])
+def play_games_kernel(
+    key, start, stop, pol0, pol1, params0, params1, rules, debug, setup, out, status
+):
     """GAME-1: games ``start..stop-1``; each is a sequence of hands until a team's cumulative
     score reaches the target (``rules[RS_TARGET]``), the higher total winning and an exact tie
     playing on, or a hand that wins the game is declared (SPECIAL-10: its team wins). Hand
     ``k`` of game ``g`` is seeded as hand ``g * GAME_HAND_STRIDE + k``; the deal rotates
-    (DEAL-1: first player ``(g + k) % 4``) and each opening minimum follows the team's running
-    score (OPEN-1). Rows go to ``out[g - start]`` (GAME_RECORD_COLUMNS)."""
+    (DEAL-1: first player ``(f + k) % 4``, ``f`` the first hand's first player) and each
+    opening minimum follows the team's running score (OPEN-1). Every game starts from
+    ``setup`` (``GS_*``): the two teams' scores, the first hand's first player (-1: ``g % 4``),
+    that hand's number in the game (OPEN-1 by hand) and the most hands to play (0: up to the
+    cap; a game stopped undecided has winner -1). Rows go to ``out[g - start]``
+    (GAME_RECORD_COLUMNS)."""
     st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     target = rules[E.RS_TARGET]
+    cap = E.GAME_HAND_STRIDE
+    if 0 < setup[GS_MAX_HANDS] < cap:
+        cap = setup[GS_MAX_HANDS]
     for g in range(start, stop):
-        s0, s1, errors, k, winner = 0, 0, 0, 0, -1
-        while k < E.GAME_HAND_STRIDE:
+        s0, s1, errors, k, winner = setup[GS_SCORE0], setup[GS_SCORE1], 0, 0, -1
+        first = g if setup[GS_FIRST_PLAYER] < 0 else setup[GS_FIRST_PLAYER]
+        while k < cap:
             seed_hand(key, g * E.GAME_HAND_STRIDE + k, rng)
             new_deck(rng, deck)
-            deal_hand(st, deck, (g + k) % 4, s0, s1, k + 1, rules, log)  # OPEN-1 hand number
+            number = setup[GS_HAND_NUMBER] + k  # OPEN-1 hand number
+            deal_hand(st, deck, (first + k) % 4, s0, s1, number, rules, log)
             code = play_hand_loop(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
             )

@@ -1,0 +1,149 @@
+"""``canasta equity``: the chance of winning the game (GAME-1) from a pair of scores.
+
+``--scores A,B`` prints team 0's chance to win from A against B, with either team to play
+first, and its interval; ``--table FILE`` writes the whole table (CSV or Parquet, by the
+suffix) and a heat map beside it. The table is measured and solved once per ruleset, policies
+and settings, then read from the cache (``analysis.equity.cache_dir``; ``--cache DIR``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from canasta import _options
+
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "run"]
+
+HELP = "chance of winning the game from any pair of scores (the equity table)"
+DESCRIPTION = """
+Team 0's chance of winning the game (GAME-1, to the ruleset's target) from a pair of scores,
+with either team to play first. Computed from the outcomes of hands measured for each pair of
+opening minima (OPEN-1) with the given policies (default: the strongest fast policy against
+itself), solved over a 10-point score grid (game-winning hands, SPECIAL-10, included); each
+value has a 95% interval from a bootstrap of the measured hands. The first call for a ruleset
+and policies builds the table (about two minutes); later calls read it from the cache.
+"""  # argparse reflows it
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("equity", help=HELP, description=DESCRIPTION)
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--scores", metavar="A,B", help="team 0's and team 1's scores, each below the target"
+    )
+    what.add_argument(
+        "--table",
+        metavar="FILE",
+        help="write the table to FILE (.csv or .parquet) and its heat map to FILE's .png",
+    )
+    p.add_argument(
+        "--policies",
+        metavar="A,B",
+        help="policies of team 0 and team 1 (default: the strongest fast one for both)",
+    )
+    p.add_argument(
+        "-n",
+        type=int,
+        default=None,
+        metavar="N",
+        help="hands measured per pair of opening minima (default 40,000)",
+    )
+    _options.add(p, "seed", "jobs", "rules", "format")
+    p.add_argument(
+        "--step",
+        type=int,
+        default=100,
+        metavar="POINTS",
+        help="with --table: points between the table's scores (default 100)",
+    )
+    p.add_argument(
+        "--resolution",
+        type=int,
+        default=10,
+        metavar="POINTS",
+        help="points between the grid's scores: 10 (default) or 5, 20, 25, 50 (coarser: faster)",
+    )
+    p.add_argument("--cache", metavar="DIR", help="cache directory (default: the user cache)")
+    p.add_argument(
+        "--refresh", action="store_true", help="build the table again even if it is cached"
+    )
+    p.set_defaults(func=run)
+
+
+def _line(v: dict) -> str:
+    return (
+        f"  team {v['first']} plays first: {v['win_team0']:.4f}  "
+        f"[{v['ci_low']:.4f}, {v['ci_high']:.4f}]  (SE {v['se']:.4f})"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from analysis.equity import DEFAULT_N, equity_table
+    from sim.errors import CanastaError
+    from sim.policies.registry import split_list
+    from sim.ruleset import as_ruleset
+    from sim.validate import check_int, check_jobs, check_seed, parse_scores
+
+    # every input is checked before the table is built (minutes): one line naming it
+    check_seed(args.seed, "--seed")
+    check_jobs(args.jobs, "--jobs")
+    n = check_int("-n", DEFAULT_N if args.n is None else args.n, 100, 10**8)
+    rules = as_ruleset(args.rules)
+    scores = parse_scores(args.scores, "--scores") if args.scores is not None else None
+    if scores is not None and max(scores) >= rules.target:
+        raise CanastaError(
+            f"--scores {args.scores}: each score must be below the target {rules.target:,} "
+            "(GAME-1: a team at the target has won)"
+        )
+    if args.table is not None:
+        suffix = Path(args.table).suffix.lower()
+        if suffix not in (".csv", ".parquet"):
+            raise CanastaError(f"--table {args.table}: give a .csv or .parquet file")
+        if args.step <= 0 or args.step % args.resolution:
+            raise CanastaError(
+                f"--step {args.step}: must be a positive multiple of the resolution "
+                f"({args.resolution})"
+            )
+    if args.resolution <= 0 or 100 % args.resolution:
+        raise CanastaError(f"--resolution {args.resolution}: must divide 100 (5, 10, 20, 25, 50)")
+    policies = split_list(args.policies) if args.policies else None
+    if policies is not None:
+        from sim.api import resolve_policies
+
+        resolve_policies(policies)  # an unknown name: refused now, before any work
+    table = equity_table(
+        rules, policies, n=n, seed=args.seed, n_jobs=args.jobs, cache=args.cache,
+        refresh=args.refresh, resolution=args.resolution,
+    )  # fmt: skip
+    label = " vs ".join(table.meta["policy_labels"])
+    if scores is not None:
+        values = [table.value(*scores, first=t) for t in (0, 1)]
+        if args.format == "json":
+            print(json.dumps({"ruleset": table.meta["ruleset_label"], "policies": label,
+                              "values": values}, indent=1))  # fmt: skip
+            return 0
+        print(
+            f"team 0 at {scores[0]:,} against team 1 at {scores[1]:,} (target "
+            f"{table.target:,}; {label}; {table.meta['ruleset_label']}): chance team 0 wins"
+        )
+        for v in values:
+            print(_line(v))
+        print(f"  intervals: {values[0]['interval']}")
+        return 0
+    df = table.frame(step=args.step)
+    path = Path(args.table)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.suffix.lower() == ".csv":
+        df.to_csv(path, index=False)
+    else:
+        df.to_parquet(path, index=False)
+    figure = path.with_suffix(".png")
+    table.heatmap(figure)
+    if args.format == "json":
+        print(json.dumps({"table": str(path), "figure": str(figure), "rows": len(df)}))
+    else:
+        print(f"{len(df):,} rows in {path}, heat map in {figure}")
+    return 0
