@@ -78,7 +78,7 @@ def test_help_and_usage_errors_are_one_line(capsys):
         ("cla", "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 8C", 0, "zip_code (SPECIAL-8"),
         (None, "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 8C", 1, "SPECIAL-6"),  # tournament
         ("cla", "KH KS QH QS JH JS 10H 10S 9H 9S 8H 8S 6D 6C", 0, "pairs (SPECIAL-8"),
-        ("cla", "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 7C", 1, "SPECIAL-9"),
+        ("cla", "KH KS QH QS JH JS JD 9H 9S 9D 8H 8S 8D 7C", 1, "SPECIAL-8:"),  # cla's rule
         ("cla", "KH KS QH QS JH JS 10H 10S 9H 9S 8H 8S 6D 3C", 1, "SPECIAL-2"),
         ("none", "KH KS QH QS JH JS 10H 10S 9H 9S 8H 8S 6D 6C", 1, "SPECIAL-7"),
     ],
@@ -87,7 +87,8 @@ def test_special_1_8_check_meld_judges_14_cards_as_a_declaration(
     rules, cards, code, needle, capsys
 ):
     """SPECIAL-1/2/7/8/9 through check-meld: fourteen cards are a special hand declared under
-    the list in force (--rules cla: a Zip Code, Pairs; refusals name their rule)."""
+    the list in force (--rules cla: a Zip Code, Pairs; refusals name their rule, the CLA
+    list's own SPECIAL-8 for cards forming none of its hands)."""
     argv = ["check-meld", *cards.split(), *(["--rules", rules] if rules else [])]
     assert main(argv) == code
     out = capsys.readouterr().out
