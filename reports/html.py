@@ -217,6 +217,7 @@ def assemble(results) -> Report:
         .render(
             title=content.title(results),
             subtitle=content.subtitle(results),
+            measured="Measured under " + content.ruleset_label(results) + ".",
             sections=SECTIONS,
             names=dict(SECTIONS),
             advice=advice,

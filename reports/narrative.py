@@ -193,23 +193,21 @@ def _meld_held(c: Cells, meld: str, order) -> list[Sentence]:
         return []
     pol = _main_policy(t, order)
     g = t[(t["policy"] == pol) & (t["n"] > 1)]
-    parts = []
+    out = []
     for i in dict.fromkeys([int(g.index[0]), int(g.index[-1])]) if len(g) else []:
         est = c(key, i, "meld_points")
         lo, hi = c(key, i, "meld_points_low"), c(key, i, "meld_points_high")
         n, held = c(key, i, "n"), t.loc[i, "held"]
         s = sign(lo, hi)
         verdict = {1: "on average a gain", -1: "on average a loss", 0: "no clear sign"}[s]
-        parts.append(
-            f"holding {held}, {fmt.points(est)} points per meld on average over "
-            f"{fmt.count(n)} melds (95% CI {fmt.points_range(lo, hi)}): {verdict}"
+        out.append(
+            c.sentence(
+                f"Starting {meld} while holding {held} ({pol}): the meld's own bonus or penalty "
+                f"is worth {fmt.points(est)} points per meld on average over {fmt.count(n)} "
+                f"melds (95% CI {fmt.points_range(lo, hi)}): {verdict}."
+            )
         )
-    if not parts:
-        return []
-    # one sentence for the fewest and the most held: the same line twice read as a repeat
-    return [
-        c.sentence(f"Starting {meld} ({pol}), the meld's own bonus or penalty: {'; '.join(parts)}.")
-    ]
+    return out
 
 
 def _penalties(c: Cells, order) -> list[Sentence]:
