@@ -72,7 +72,8 @@ __all__ = [
     "H_PAIR_KEEP", "H_PILE_MIN", "H_RISKY_MIN_STOCK", "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD",
     "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "NO_KEY", "STRAIGHT_KINDS", "chase_discard",
     "discard_key", "finish_with_wilds", "greedy_decide", "hand_is_late", "heuristic_decide",
-    "heuristic_play", "hold_mask", "known_elsewhere", "legal_discard_mask", "param_docs",
+    "heuristic_play", "hold_mask", "known_elsewhere", "legal_discard_mask", "memory_weight",
+    "param_docs",
     "random_decide", "risky_start_mask", "safe_discard", "safe_discard_late", "safe_opening",
     "safe_opening_search", "special_chaser_decide", "special_targets", "take_pile_ok",
     "unseen_copies",
@@ -124,6 +125,15 @@ def unseen_copies(obs, melds, kind):
     seen = obs[E.OB_HAND + kind] + obs[E.OB_PILE_COUNTS + kind]
     seen += melds[0, kind, E.NATURALS] + melds[1, kind, E.NATURALS]
     return E.KIND_COPIES[kind] - seen
+
+
+@njit(cache=True, inline="always")
+def memory_weight(params):
+    """The parameter memory_weight, 0 (the memory not read) for a vector that stops before it
+    (the training's vectors of the tuned names alone)."""
+    if params.shape[0] <= H_MEMORY_WEIGHT:
+        return 0.0
+    return params[H_MEMORY_WEIGHT]
 
 
 @njit(cache=True, _nrt=False)
@@ -318,7 +328,7 @@ def discard_key(obs, params, melds, k, late, shed):
         risk = 0.0
         if opp < 5:  # (the rank is live here)
             u = unseen_copies(obs, melds, k)
-            if params[H_MEMORY_WEIGHT] > 0:
+            if memory_weight(params) > 0:
                 u -= known_elsewhere(obs, k)  # the memory: copies known in other hands
             if u >= 2:
                 risk = u / 8.0 * (3.0 + obs[E.OB_PILE_N])
@@ -326,7 +336,7 @@ def discard_key(obs, params, melds, k, late, shed):
                     risk *= 1.0 + params[H_FEED_WEIGHT]
         keep += params[H_SAFE_WEIGHT] * risk
         if obs[E.OB_KNOWN + E.N_KINDS + k] >= 2:  # PILE-1: the next player's known pair
-            keep += params[H_MEMORY_WEIGHT] * (3.0 + obs[E.OB_PILE_N])
+            keep += memory_weight(params) * (3.0 + obs[E.OB_PILE_N])
         w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
         keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
     return np.int64(keep * 1000.0)

@@ -457,7 +457,7 @@ def strong_decide(obs, params, rng, rules, scratch):
     return cands[best]
 
 
-@njit(cache=True)  # compiled to POLICY_SIGNATURE when first played (registry)
+@njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def peeking_strong_decide(obs, params, rng, rules, scratch):
     """``strong_decide`` as the peeking reference (registered ``peeking_strong``, marked by
     ``sim.engine.contract.mark_peeking``): the engine shows it every other hand through the
