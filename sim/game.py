@@ -29,7 +29,7 @@ the faces deal their hands here; none sequences hands itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sim import encoding as E
 from sim.errors import CanastaError
@@ -55,7 +55,10 @@ class GameDriver:
     ``seed``: the run's seed; ``game_id``: the game's number in the run (its hands' seeds);
     ``rules``: anything ``sim.ruleset.as_ruleset`` takes; ``scores``: the teams' totals at the
     start (default 0/0); ``first_player``: the seat playing first in hand 1 (default
-    ``game_id % 4``, as the games kernel rotates)."""
+    ``game_id % 4``, as the games kernel rotates); ``hand_seed``: a function of a hand's
+    index ``k`` giving that hand's seed (an int or a ``numpy.random.SeedSequence``) in place
+    of ``seed``, for a face that keeps its deals secret (the web table draws them from its
+    own entropy); everything else about the game is the same."""
 
     def __init__(
         self,
@@ -64,6 +67,7 @@ class GameDriver:
         rules: Ruleset | dict | str | None = None,
         scores: Sequence[int] = (0, 0),
         first_player: int | None = None,
+        hand_seed: Callable[[int], object] | None = None,
     ):
         from sim.validate import MAX_GAMES, check_int, check_scores, check_seat, check_seed
 
@@ -74,6 +78,7 @@ class GameDriver:
         if first_player is None:
             first_player = self.game_id % E.N_PLAYERS  # DEAL-1, as the games kernel
         self.first_player = check_seat(first_player, "first_player")
+        self.hand_seed = hand_seed
         self.totals = [int(s) for s in self.start_scores]  #: cumulative team scores
         self.hands: list = []  #: the hands dealt so far (``sim.engine.game.Game``), in order
         self.winner = -1  #: the team that won, once over (-1: not over, or capped)
@@ -103,7 +108,7 @@ class GameDriver:
 
         k = check_int("hand", k, 0, E.GAME_HAND_STRIDE - 1)
         return {
-            "seed": self.seed,
+            "seed": self.seed if self.hand_seed is None else self.hand_seed(k),
             "hand_id": self.game_id * E.GAME_HAND_STRIDE + k,
             "rules": self.ruleset,
             "first_player": (self.first_player + k) % E.N_PLAYERS,
@@ -202,7 +207,7 @@ class GameDriver:
         self.hands[-1] = game
 
     @classmethod
-    def resume(cls, hands: Sequence, seed: int = 0, game_id: int = 0) -> GameDriver:
+    def resume(cls, hands: Sequence, seed: int = 0, game_id: int = 0, hand_seed=None) -> GameDriver:
         """The driver of a game whose ``hands`` (``sim.engine.game.Game``, in order, e.g.
         from ``sim.record.replay``) were played: each finished hand scored and the game's end
         decided as it was played; a last hand still running is the current one. Start
@@ -211,7 +216,7 @@ class GameDriver:
         if not hands:
             raise CanastaError("resume: no hands")
         first = hands[0]
-        d = cls(seed, game_id, first.ruleset, first.start_scores, first.first_player)
+        d = cls(seed, game_id, first.ruleset, first.start_scores, first.first_player, hand_seed)
         for i, g in enumerate(hands):
             if g.is_over:
                 d.end_hand(g)

@@ -1,8 +1,9 @@
 """One game driver (``sim.game.GameDriver``) and its faces: the same seeded games played
 through the compiled games kernel (``sim.simulate_games``), the driver, the PettingZoo
-environment (``game=True``) and record replay (``sim.record.replay``) give the same hands,
-totals and winners (GAME-1, SPECIAL-10, DEAL-1 rotation, OPEN-1 by score or by hand number,
-OPEN-2 variants); a replay refuses a hand after the game ended, naming the rule."""
+environment (``game=True``), the web table (its game mode) and record replay
+(``sim.record.replay``) give the same hands, totals and winners (GAME-1, SPECIAL-10, DEAL-1
+rotation, OPEN-1 by score or by hand number, OPEN-2 variants); a replay refuses a hand after
+the game ended, naming the rule."""
 
 from __future__ import annotations
 
@@ -49,6 +50,28 @@ def _env_game(rules, game_id: int):
     return e
 
 
+def _web_game(rules, game_id: int):
+    """Game ``game_id`` of practice seed SEED at the web table, the human's seat (0) moved
+    as its team's policy would move it, one action at a time; a new hand dealt until the
+    table's game is over."""
+    from canasta.web.table import Table
+
+    t = Table(
+        seed=SEED,
+        mode="game",
+        partner=POLICIES[0],
+        opponents=POLICIES[1],
+        rules=rules,
+        game_id=game_id,
+    )
+    while not t.game_over():
+        if t.game.is_over:
+            t.new_hand()
+            continue
+        t._apply([t.game.policy_action(POLICIES[0])], "test")
+    return t
+
+
 def _record(driver: GameDriver) -> dict:
     return from_games(driver.hands, kind="game")
 
@@ -82,6 +105,8 @@ def test_game_1_special_10_every_face_plays_the_same_games(name):
             assert hand.hand_number == k + 1
         env = _env_game(rules, g)
         assert (env.hands_played, env.totals, env.winner) == want, (name, g, "env")
+        web = _web_game(rules, g).driver
+        assert (web.hands_played, web.totals, web.winner) == want, (name, g, "web")
         again = _replayed(_record(driver), rules)
         assert (again.hands_played, again.totals, again.winner) == want, (name, g, "replay")
         assert again.ended_by == driver.ended_by

@@ -386,7 +386,8 @@ def create_app(
         def work():
             with lock:  # a copy of the position, so a move meanwhile changes nothing here
                 snap = copy.copy(t)
-                snap.games = [*t.games[:-1], copy.deepcopy(t.game)]
+                snap.driver = copy.copy(t.driver)
+                snap.driver.hands = [*t.games[:-1], copy.deepcopy(t.game)]
             return snap.hint(budget=hint_budget)
 
         return JSONResponse(await run_in_threadpool(work))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from functools import partial
 
 import numpy as np
 
@@ -97,6 +98,7 @@ class Table:
         rules_name: str = "tournament (default)",
         seat: int = 0,
         table_id: str | None = None,
+        game_id: int = 0,
     ):
         from sim.api import resolve_policies
         from sim.ruleset import as_ruleset
@@ -114,7 +116,16 @@ class Table:
         self.rules_name = rules_name
         self.policies = [partner if p % 2 == seat % 2 else opponents for p in range(4)]
         self.policies[seat] = "you"
-        self.games: list = []  # the hands of the game, the last one running or just over
+        from sim.game import GameDriver
+
+        #: the game's one owner (GAME-1, SPECIAL-10, DEAL-1, OPEN-1, seeding): the table only
+        #: plays the human's seat and shows it
+        self.driver = GameDriver(
+            seed=0 if self.seed is None else self.seed,
+            game_id=game_id,  # a practice seed's game number (its hands' seeds)
+            rules=self.ruleset,
+            hand_seed=None if self._entropy is None else partial(hand_seed, self._entropy),
+        )
         self.decisions: list[int] = []  # action indices of the human's choices, this hand
         self.undo_stock: list[int] = []  # the stock's size before each of those decisions
         self.turns: list[int] = []  # the turn of each event of the running hand (the log's)
@@ -123,6 +134,11 @@ class Table:
         self.new_hand()
 
     # --- hands ------------------------------------------------------------------------
+    @property
+    def games(self) -> list:
+        """The hands of the game, the last one running or just over."""
+        return self.driver.hands
+
     @property
     def game(self):
         return self.games[-1]
@@ -135,26 +151,16 @@ class Table:
         return tuple(int(g.start_scores[t] + items[t].sum()) for t in range(E.N_TEAMS))
 
     def game_over(self) -> bool:
-        """GAME-1: a team reached the target (a tie at or above it plays another hand)."""
-        if self.mode != "game" or not self.games or not self.game.is_over:
-            return False
-        t = self.totals()
-        return max(t) >= self.ruleset.target and t[0] != t[1]
+        """The game has ended, as its driver decides: GAME-1 (a team reached the target, a
+        tie plays on) or SPECIAL-10 (a hand that wins the game was declared)."""
+        return self.mode == "game" and self.driver.is_over
 
     def new_hand(self) -> None:
-        from sim.record import game_hand
-
         if self.games and not self.game.is_over:
             raise CanastaError("the hand is still running")
         if self.games and self.mode == "hand":
             raise CanastaError("a single hand: start a new table for another")
-        if self.game_over():
-            raise CanastaError("the game is over (GAME-1)")
-        k = len(self.games)
-        if k >= E.GAME_HAND_STRIDE:
-            raise CanastaError("the game reached the engine's cap of hands")
-        seed = self.seed if self._entropy is None else hand_seed(self._entropy, k)
-        self.games.append(game_hand(seed, 0, k, self.totals(), self.ruleset))
+        self.driver.deal()  # refused once the game is over, naming GAME-1 or SPECIAL-10
         self.decisions, self.undo_stock = [], []
         self.turns = event_turns(self.game)
         self.review_cache = None
@@ -182,6 +188,8 @@ class Table:
                     return
                 a = g.policy_action(self.policies[g.current_player])
             self._play(a)
+        if self.driver.hands_played < len(self.driver.hands):
+            self.driver.end_hand()  # the game's totals and its end (GAME-1, SPECIAL-10)
 
     # --- the human's moves --------------------------------------------------------------
     def _refuse(self, code: int, what: str):
@@ -348,7 +356,7 @@ class Table:
         fresh = _fresh(g)
         for a in keep:
             fresh.apply(a)
-        self.games[-1] = fresh
+        self.driver.replace_hand(fresh)
         self.turns = event_turns(fresh)
         self.review_cache = None
         self.mark = min(getattr(self, "mark", 0), len(fresh.events()))
@@ -490,6 +498,7 @@ class Table:
     @classmethod
     def resume(cls, saved: dict) -> Table:
         """A table rebuilt from ``saved()`` (a server restart): every hand replayed."""
+        from sim.game import GameDriver
         from sim.record import replay
 
         s = saved.get("table") if isinstance(saved, dict) else None
@@ -503,7 +512,11 @@ class Table:
         if (t.seed is None) == (t._entropy is None):
             raise CanastaError("a saved table has a practice seed or its entropy")
         t.rules_name = s.get("rules_name", "")
-        t.games = replay(saved)
+        t.driver = GameDriver.resume(
+            replay(saved),
+            seed=0 if t.seed is None else t.seed,
+            hand_seed=None if t._entropy is None else partial(hand_seed, t._entropy),
+        )
         t.ruleset = t.games[0].ruleset
         t.policies = list(saved.get("players") or [s["partner"], s["opponents"]] * 2)
         t.decisions = [int(d) for d in saved.get("decisions", [])]
