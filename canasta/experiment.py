@@ -48,7 +48,7 @@ def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
         f"  {attrs.get('positions_found', 0):,} positions found in {attrs['sample_hands']:,} "
         f"hands of {attrs['policy']} (seed {attrs['seed']}), {attrs['deals']} paired deals each",
     ]
-    cols = ("pos", "hands", "A − B", "95% CI", "Holm p")
+    cols = ("pos", "hands", "A − B", "95% CI", "adj. p")
     head = "  ".join(f"{c:>{w}}" for c, w in zip(cols, (5, 5, 8, 17, 7), strict=True))
     lines.append(f"  {'situation':<28} {head}  better")
     for _, r in table.iterrows():
