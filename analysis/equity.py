@@ -58,6 +58,7 @@ __all__ = [
     "Outcomes",
     "after_hand",
     "cache_dir",
+    "cached_table",
     "choice_chances",
     "equity_table",
     "measure_outcomes",
@@ -421,6 +422,25 @@ def load(path) -> EquityTable:
     se = np.load(path / "se.npy", mmap_mode="r")
     reps = np.load(path / "replicates.npy", mmap_mode="r")
     return EquityTable(values, se, meta, path, reps)
+
+
+def cached_table(
+    rules=None,
+    policies=None,
+    n: int = DEFAULT_N,
+    seed: int = 0,
+    cache=None,
+    resolution: int = RESOLUTION,
+    low: int = LOW,
+    replicates: int = BOOT_REPLICATES,
+) -> EquityTable | None:
+    """The table :func:`equity_table` would return with these arguments if it is already in
+    the cache (``cache`` a directory, default :func:`cache_dir`), else None: never builds."""
+    from sim.ruleset import as_ruleset
+
+    key, _ = _key(as_ruleset(rules), _policies(policies), n, seed, resolution, low, replicates)
+    where = (Path(cache) if cache is not None else cache_dir()) / key
+    return load(where) if (where / "meta.json").exists() else None
 
 
 def equity_table(

@@ -30,6 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from canasta.web.chance import GameChance
 from canasta.web.guard import (
     HOSTS,
     MAX_BODY,
@@ -271,11 +272,14 @@ def create_app(
     max_tables: int = MAX_TABLES,
     hint_budget: float = HINT_BUDGET,
     review_budget: float | None = REVIEW_BUDGET,
+    chance: GameChance | None = None,
 ) -> Starlette:
     """The app; ``rules_file``: a ruleset TOML offered first (``--rules``); ``state_dir``: where
     tables are saved (None: kept in memory only); ``warm``: compile the bots and the hint at
     start (progress at ``/api/ready``); ``hosts``: the host names it answers to; ``idle_ttl``,
-    ``max_tables``: :class:`Tables`; ``hint_budget``, ``review_budget``: seconds of advice."""
+    ``max_tables``: :class:`Tables`; ``hint_budget``, ``review_budget``: seconds of advice;
+    ``chance``: the game mode's chance of winning (:class:`canasta.web.chance.GameChance`; default one with the
+    default equity table when ``warm``, else none offered)."""
     rulesets = shipped_rules()
     if rules_file is not None:
         from sim.ruleset import Ruleset
@@ -284,6 +288,8 @@ def create_app(
         rulesets = {first: Ruleset.from_toml(rules_file)} | rulesets
     tables = Tables(state_dir, idle_ttl=idle_ttl, max_tables=max_tables)
     progress = Warmup(done=not warm)
+    if chance is None:
+        chance = GameChance(enabled=warm)
 
     def table_of(request: Request) -> Table:
         t = tables.get(request.cookies.get(COOKIE))
@@ -292,7 +298,14 @@ def create_app(
         return t
 
     def reply(t: Table, extra: dict | None = None) -> JSONResponse:
-        resp = JSONResponse(t.view() | (extra or {}))
+        seen = t.view()
+        if t.mode == "game":  # public scores only; a missing table is queued, never built here
+            try:
+                seen["chance"] = chance.chance(t)
+            except Exception as exc:  # the game goes on without it
+                why = f"chance of winning: unavailable ({type(exc).__name__})"
+                seen["chance"] = {"status": "unavailable", "text": why}
+        resp = JSONResponse(seen | (extra or {}))
         resp.set_cookie(
             COOKIE, t.id, httponly=True, samesite="strict", max_age=max(60, int(idle_ttl)), path="/"
         )
@@ -388,7 +401,8 @@ def create_app(
                 snap = copy.copy(t)
                 snap.driver = copy.copy(t.driver)
                 snap.driver.hands = [*t.games[:-1], copy.deepcopy(t.game)]
-            return snap.hint(budget=hint_budget)
+            game = chance.table(t)[0] if t.mode == "game" else None
+            return snap.hint(budget=hint_budget, equity=game)
 
         return JSONResponse(await run_in_threadpool(work))
 
@@ -458,6 +472,7 @@ def create_app(
     )
     app.state.tables = tables
     app.state.warmup = progress
+    app.state.chance = chance
     if warm:
         threading.Thread(target=_warm, args=(default_bot, progress), daemon=True).start()
     return app

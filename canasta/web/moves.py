@@ -96,7 +96,16 @@ def _r(x: float) -> float:
 
 
 def choice_json(c) -> dict:
-    return {
+    game = getattr(c, "game", None)
+    extra = {}
+    if game:  # the team's chance of winning the game after the hand (game mode)
+        extra["game"] = {
+            "win": game["win"],
+            "ci": [game["ci_low"], game["ci_high"]],
+            "diff": game["diff_from_best"],
+            "diff_ci": [game["diff_low"], game["diff_high"]],
+        }
+    return extra | {
         "label": plain(c.label),
         "mean": _r(c.mean),
         "ci": [_r(c.ci_low), _r(c.ci_high)],

@@ -363,9 +363,11 @@ class Table:
         self.move_no += 1
 
     # --- advice -------------------------------------------------------------------------
-    def hint(self, budget: float = HINT_BUDGET) -> dict:
+    def hint(self, budget: float = HINT_BUDGET, equity=None) -> dict:
         """The ranked choices of this decision with 95% intervals and one plain sentence of
-        why (analysis.advise.why)."""
+        why (analysis.advise.why). With ``equity`` (an equity table of the table's rules and
+        bots, game mode) the choices are ranked by the team's chance of winning the game after
+        the hand, their points beside it."""
         from analysis.advise import advise, why
         from canasta._human import position_for
 
@@ -383,13 +385,20 @@ class Table:
             budget=budget,
             seed=g.turn,
             ruleset=g.ruleset,
+            equity=equity,
         )
-        return {
+        choices = adv.choices
+        if equity is not None:  # stable: equal chances keep the points' order
+            choices = sorted(choices, key=lambda c: -c.game["win"])
+        out = {
             "decision": adv.decision,
-            "choices": merged_choices(adv.choices, HINT_TOP),
+            "choices": merged_choices(choices, HINT_TOP),
             "why": plain(why(adv)),
             "ruleset": self.rules_name,
         }
+        if equity is not None:
+            out["ranked_by"] = "game"
+        return out
 
     def review(self, budget: float | None = REVIEW_BUDGET, gain: float = REVIEW_GAIN) -> list[dict]:
         """At the end of the hand: each of the human's draws, and plays right after a stock

@@ -85,6 +85,7 @@ function render(v) {
   const [us, them] = v.teams;
   const tot = v.over ? [v.result.totals[v.result.your_team], v.result.totals[1 - v.result.your_team]] : [us.score, them.score];
   $("scores").textContent = (v.over ? "After this hand: " : "") + `Your team ${tot[0].toLocaleString()} · Opponents ${tot[1].toLocaleString()}` + (v.table.mode === "game" ? ` · hand ${v.hand_no} · game to ${v.ruleset.rules.target.toLocaleString()}` : " · one hand");
+  if (v.chance) $("scores").textContent += " · " + v.chance.text;
   $("rules-shown").textContent = "Rules: " + v.ruleset.name + " — rule of five " + (v.ruleset.rules.rule_of_five ? "on" : "off") + ", up to " + v.ruleset.rules.max_wilds_mixed + " wilds in a mixed meld, special hands " + v.ruleset.rules.special_hands;
   const hs = v.hand_sizes;
   $("them-seats").textContent = `— ${v.players[them.seats[0]]}: ${hs[them.seats[0]]} cards, ${v.players[them.seats[1]]}: ${hs[them.seats[1]]} cards` + (them.opened ? "" : " · not opened yet");
@@ -213,7 +214,9 @@ async function hint() {
     box.appendChild(document.createTextNode(` expected points for your team this hand, over simulated deals of the unseen cards (rules: ${h.ruleset})`));
     const t = el("table");
     const head = el("tr");
-    for (const x of ["#", "choice", "points", "95% interval", "vs best"]) head.appendChild(el("th", x));
+    const game = h.ranked_by === "game";
+    if (game) box.appendChild(document.createTextNode("; ranked by your team's chance of winning the game after this hand"));
+    for (const x of ["#", "choice", ...(game ? ["chance of winning", "95% interval"] : []), "points", "95% interval", "vs best"]) head.appendChild(el("th", x));
     t.appendChild(head);
     h.choices.forEach((c, i) => {
       const tr = el("tr");
@@ -221,6 +224,10 @@ async function hint() {
       const td = el("td", c.label);
       if (c.bot_pick) td.appendChild(el("small", " (the bot's pick)"));
       tr.appendChild(td);
+      if (game) {
+        tr.appendChild(el("td", `${(100 * c.game.win).toFixed(1)}%`));
+        tr.appendChild(el("td", `${(100 * c.game.ci[0]).toFixed(1)} to ${(100 * c.game.ci[1]).toFixed(1)}%`));
+      }
       tr.appendChild(el("td", (c.mean >= 0 ? "+" : "") + c.mean.toFixed(0)));
       tr.appendChild(el("td", `${c.ci[0].toFixed(0)} to ${c.ci[1].toFixed(0)}`));
       tr.appendChild(el("td", i === 0 ? "best" : Math.round(c.diff) === 0 ? "about the same" : Math.round(c.diff).toString()));
