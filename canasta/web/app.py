@@ -278,8 +278,8 @@ def create_app(
     tables are saved (None: kept in memory only); ``warm``: compile the bots and the hint at
     start (progress at ``/api/ready``); ``hosts``: the host names it answers to; ``idle_ttl``,
     ``max_tables``: :class:`Tables`; ``hint_budget``, ``review_budget``: seconds of advice;
-    ``chance``: the game mode's chance of winning (:class:`canasta.web.chance.GameChance`; default one with the
-    default equity table when ``warm``, else none offered)."""
+    ``chance``: the game mode's chance of winning (:class:`canasta.web.chance.GameChance`;
+    default: the default equity table when ``warm``, else none offered)."""
     rulesets = shipped_rules()
     if rules_file is not None:
         from sim.ruleset import Ruleset
