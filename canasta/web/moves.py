@@ -120,7 +120,8 @@ def merged_choices(choices, top: int) -> list[dict]:
     """The first ``top`` distinct plays of an advice as JSON: choices whose labels are the same
     once suits are dropped are one play (the first, the better, kept), and a choice that
     scored the same as a kept one on every deal (its paired difference 0 with a 0-wide
-    interval) is named with it ("A, or B") rather than ranked apart at -0 points."""
+    interval; in game mode also the same chance of winning) is named with it ("A, or B")
+    rather than ranked apart at -0 points."""
     out: list[dict] = []
     kept: list = []
     for c in choices:
@@ -136,6 +137,7 @@ def merged_choices(choices, top: int) -> list[dict]:
                 and c.diff_high == k.diff_high
                 and c.mean == k.mean
                 and c.diff_low == c.diff_high
+                and getattr(c, "game", None) == getattr(k, "game", None)
             ),
             None,
         )
