@@ -6,6 +6,8 @@
 - ``canasta.web.table``: one table (``Table``: a human seat against bots, hints, review and
   undo, the deal's secrets), apart from HTTP;
 - ``canasta.web.view``: what the page sees of a table (the seat's view only);
+- ``canasta.web.chance``: game mode's chance of winning the game (``GameChance``: the equity
+  tables of the tables' rulesets and bots, built in the background);
 - ``canasta.web.moves``: the page's card names and moves (``move_for``, ``parse_kinds``, ...);
 - ``static/``: the page itself (no CDN, no inline script, shipped as package data).
 """

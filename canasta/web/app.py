@@ -295,17 +295,11 @@ def create_app(
         t = tables.get(request.cookies.get(COOKIE))
         if t is None:
             raise HTTPException(404, "no table yet: start a new hand or game")
+        t.chance = chance  # a resumed table's too
         return t
 
     def reply(t: Table, extra: dict | None = None) -> JSONResponse:
-        seen = t.view()
-        if t.mode == "game":  # public scores only; a missing table is queued, never built here
-            try:
-                seen["chance"] = chance.chance(t)
-            except Exception as exc:  # the game goes on without it
-                why = f"chance of winning: unavailable ({type(exc).__name__})"
-                seen["chance"] = {"status": "unavailable", "text": why}
-        resp = JSONResponse(seen | (extra or {}))
+        resp = JSONResponse(t.view() | (extra or {}))
         resp.set_cookie(
             COOKIE, t.id, httponly=True, samesite="strict", max_age=max(60, int(idle_ttl)), path="/"
         )
@@ -368,6 +362,7 @@ def create_app(
             raise HTTPException(400, "mode: expected 'hand' or 'game'")
         old = valid_table_id(request.cookies.get(COOKIE))
         t = await run_in_threadpool(Table, seed, mode, bots[0], bots[1], rules, name)
+        t.chance = chance
         tables.put(t)
         if old is not None and old != t.id:
             tables.drop(old)  # a new table replaces the session's last one

@@ -131,6 +131,7 @@ class Table:
         self.turns: list[int] = []  # the turn of each event of the running hand (the log's)
         self.review_cache: list | None = None
         self.move_no = 0  #: counts the table's changes: a move must name the current one
+        self.chance = None  #: where game mode reads its chance of winning (set by the server)
         self.new_hand()
 
     # --- hands ------------------------------------------------------------------------
@@ -551,10 +552,20 @@ class Table:
         return f"{role} ({self.policies[p]})"
 
     def view(self, game=None) -> dict:
-        """The table as the human seat sees it (:func:`canasta.web.view.view`)."""
+        """The table as the human seat sees it (:func:`canasta.web.view.view`); in game mode
+        with a ``chance`` source (:class:`canasta.web.chance.GameChance`, set by the server)
+        also the chance of winning the game at the public scores."""
         from canasta.web.view import view
 
-        return view(self, game)
+        out = view(self, game)
+        source = getattr(self, "chance", None)
+        if game is None and self.mode == "game" and source is not None:
+            try:  # a missing equity table is queued, never built here
+                out["chance"] = source.chance(self)
+            except Exception as exc:  # the game goes on without it
+                why = f"chance of winning: unavailable ({type(exc).__name__})"
+                out["chance"] = {"status": "unavailable", "text": why}
+        return out
 
 
 def warm(bot: str = "strong", step=None) -> None:
