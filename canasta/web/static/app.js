@@ -216,7 +216,7 @@ async function hint() {
     const head = el("tr");
     const game = h.ranked_by === "game";
     if (game) box.appendChild(document.createTextNode("; ranked by your team's chance of winning the game after this hand"));
-    for (const x of ["#", "choice", ...(game ? ["chance of winning", "95% interval"] : []), "points", "95% interval", "vs best"]) head.appendChild(el("th", x));
+    for (const x of ["#", "choice", ...(game ? ["chance of winning", "95% interval"] : []), "points", "95% interval", game ? "chance vs best" : "vs best"]) head.appendChild(el("th", x));
     t.appendChild(head);
     h.choices.forEach((c, i) => {
       const tr = el("tr");
@@ -230,7 +230,8 @@ async function hint() {
       }
       tr.appendChild(el("td", (c.mean >= 0 ? "+" : "") + c.mean.toFixed(0)));
       tr.appendChild(el("td", `${c.ci[0].toFixed(0)} to ${c.ci[1].toFixed(0)}`));
-      tr.appendChild(el("td", i === 0 ? "best" : Math.round(c.diff) === 0 ? "about the same" : Math.round(c.diff).toString()));
+      if (game) tr.appendChild(el("td", i === 0 ? "best" : Math.abs(100 * c.game.diff) < 0.05 ? "about the same" : `${(100 * c.game.diff).toFixed(1)} pp`));
+      else tr.appendChild(el("td", i === 0 ? "best" : Math.round(c.diff) === 0 ? "about the same" : Math.round(c.diff).toString()));
       t.appendChild(tr);
     });
     box.appendChild(t);
