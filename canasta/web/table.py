@@ -379,6 +379,8 @@ class Table:
             pos, drawn = position_for(g, self.seat)
         except CanastaError as exc:
             raise CanastaError(str(exc).removeprefix("hint: ")) from None
+        if equity is not None and max(pos.scores) >= equity.target:
+            equity = None  # a tie at the target plays on (GAME-1): off the table, by points
         adv = advise(
             pos,
             drawn=drawn,
