@@ -29,6 +29,21 @@ async function api(path, body) {
   return data;
 }
 
+// While the equity table is being computed, the chance of winning is asked for again every
+// 15 s and only the scores line is redrawn (the rest of the page is left as it is).
+let chanceTimer = null;
+function watchChance(v, base) {
+  clearTimeout(chanceTimer);
+  if (!v.chance || v.chance.status !== "computing") return;
+  chanceTimer = setTimeout(async () => {
+    let s;
+    try { s = await api("/api/state"); } catch (e) { return; }
+    if (!view || s.move_no !== v.move_no || !s.chance) return;
+    $("scores").textContent = base + s.chance.text;
+    watchChance(s, base);
+  }, 15000);
+}
+
 function say(text, bad) {
   const m = $("message");
   m.textContent = text || "";
@@ -86,6 +101,7 @@ function render(v) {
   const tot = v.over ? [v.result.totals[v.result.your_team], v.result.totals[1 - v.result.your_team]] : [us.score, them.score];
   $("scores").textContent = (v.over ? "After this hand: " : "") + `Your team ${tot[0].toLocaleString()} · Opponents ${tot[1].toLocaleString()}` + (v.table.mode === "game" ? ` · hand ${v.hand_no} · game to ${v.ruleset.rules.target.toLocaleString()}` : " · one hand");
   if (v.chance) $("scores").textContent += " · " + v.chance.text;
+  watchChance(v, $("scores").textContent.slice(0, $("scores").textContent.length - (v.chance ? v.chance.text.length : 0)));
   $("rules-shown").textContent = "Rules: " + v.ruleset.name + " — rule of five " + (v.ruleset.rules.rule_of_five ? "on" : "off") + ", up to " + v.ruleset.rules.max_wilds_mixed + " wilds in a mixed meld, special hands " + v.ruleset.rules.special_hands;
   const hs = v.hand_sizes;
   $("them-seats").textContent = `— ${v.players[them.seats[0]]}: ${hs[them.seats[0]]} cards, ${v.players[them.seats[1]]}: ${hs[them.seats[1]]} cards` + (them.opened ? "" : " · not opened yet");
