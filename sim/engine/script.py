@@ -137,8 +137,18 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
     from sim.cards import format_card
 
     name = format_card(drawn)
+    kind = E.CARD_KIND[drawn]
+    same = unseen[E.CARD_KIND[unseen] == kind]
+    known = template[E.ST_KNOWN + kind : E.ST_KNOWN + E.N_PLAYERS * E.N_KINDS : E.N_KINDS].sum()
+    if drawn not in set(unseen.tolist()) and known > 0 and same.size > 0:
+        # a copy the public card memory took for a hand: suits never matter, so that hand
+        # holds another unseen copy of the kind instead
+        return template, pos, unseen[unseen != same[0]]
     if drawn not in set(unseen.tolist()):
-        raise CanastaError(f"CARD-1: the drawn card {name} is already fixed in the position")
+        raise CanastaError(
+            f"CARD-1: the drawn card {name} is already fixed in the position"
+            + (" or known in another hand" if known > 0 else "")
+        )
     if E.IS_THREE[E.CARD_KIND[drawn]]:
         raise CanastaError(
             f"DEAL-4: a drawn three ({name}) is laid and replaced at once; give the card drawn "
