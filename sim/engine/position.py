@@ -415,10 +415,11 @@ def _known_of(known, seat: int, sizes, unseen: np.ndarray) -> np.ndarray:
             )
     free = np.bincount(E.CARD_KIND[unseen], minlength=E.N_KINDS)
     for k in range(E.N_KINDS):
-        if int(out[:, k].sum()) > int(free[k]):
+        n = int(out[:, k].sum())
+        if n > int(free[k]):
             raise CanastaError(
-                f"CARD-1: {int(out[:, k].sum())} of kind {KIND_NAMES[k]} are known in other hands but "
-                f"only {int(free[k])} are unseen (not in the fixed hand, the melds or the pile)"
+                f"CARD-1: {n} of kind {KIND_NAMES[k]} are known in other hands but only "
+                f"{int(free[k])} are unseen (not in the fixed hand, the melds or the pile)"
             )
     return out
 
