@@ -170,12 +170,14 @@ def test_a_drawn_card_no_copy_of_which_is_left_is_refused():
 
 def test_hint_position_carries_the_observed_memory():
     """``position_for`` fills the position's memory from the observation (``OB_KNOWN``) and
-    the engine accepts it, at every decision of whole hands in which piles are taken."""
+    the engine accepts it, at every decision of whole hands in which piles are taken; the
+    hint's ``advise`` runs on the first such position and says it dealt with memory."""
     from canasta._human import Session, position_for
     from sim.engine.game import Game
 
     seat = 0
     with_memory = 0
+    advised = False
     for seed in range(6):
         s = Session(Game(seed=seed), seat, ["you"] + ["heuristic"] * 3, out=lambda _: None)
         s.run([])
@@ -198,5 +200,8 @@ def test_hint_position_carries_the_observed_memory():
                 memory = template[E.ST_KNOWN : E.ST_KNOWN + want.size].reshape(want.shape)
                 assert np.array_equal(memory, want)
                 with_memory += bool(want.any())
+                if want.any() and not advised:  # the hint's advice on it runs, with memory
+                    a = adv.advise(pos, drawn=_drawn, n=4, policies=("heuristic", "heuristic"))
+                    advised = a.memory and len(a.choices) > 0
             s.command("auto")
-    assert with_memory >= 5
+    assert with_memory >= 5 and advised
