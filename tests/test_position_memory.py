@@ -205,3 +205,24 @@ def test_hint_position_carries_the_observed_memory():
                     advised = a.memory and len(a.choices) > 0
             s.command("auto")
     assert with_memory >= 5 and advised
+
+
+def test_a_drawn_copy_the_memory_took_is_stood_in_for():
+    """CARD-1: five tens known with seat 2 take the highest ten ids, 10C of the first pack among
+    them; drawing 10C (its lowest free copy) leaves another unseen ten in seat 2's hand in its
+    place, so the deal still holds 8 tens: 5 known, the drawn one, 2 dealt at random."""
+    from sim.engine.script import decision_state, script_arrays
+
+    pos = position(**LATER, hand_sizes=(11, 7, 13, 12), known={2: "10S 10H 10D 10C 10S"})
+    drawn = int(parse_cards("10C")[0])
+    template, arr, unseen = script_arrays(pos, drawn)
+    assert drawn not in set(unseen.tolist())
+    assert int(np.sum(E.CARD_KIND[unseen] == E.TEN)) == 2
+    rules = np.ascontiguousarray(as_ruleset(None).to_array())
+    tmp = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
+    for h in range(20):
+        st = decision_state(template, arr, unseen, drawn, rules, run_key(2), h)
+        assert check_invariants(st, rules, tmp) == E.INV_OK
+        assert _hands(st)[2][E.TEN] >= 5 and _hands(st)[1][E.TEN] >= 1  # drawn: in the hand
+    a = adv.advise(pos, drawn="10C", n=4, policies=("heuristic", "heuristic"))
+    assert a.memory and a.decision == "play"
