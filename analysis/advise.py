@@ -16,6 +16,11 @@ below the best's *and* its paired difference from the best excludes 0 (so a choi
 interval overlaps the best's is never dropped). ``n`` caps the deals per choice, ``budget``
 the seconds; without ``budget`` the answer depends only on the position, ``seed``, ``n`` and
 the policies, never on ``n_jobs``.
+
+With the public card memory (``Position.known``, which the hints fill from the observation) the
+cards known to be in other hands are in those hands in every deal, and only the rest is dealt
+at random (the reading of ``sim.engine.search.determinize`` with memory); ``Advice.memory``
+says so.
 """
 
 from __future__ import annotations
@@ -99,13 +104,18 @@ class Advice:
 
     decision: str
     choices: list[Choice]
+    #: the deals put the position's public card memory (``Position.known``: cards known to be
+    #: in other hands) in their holders' hands and dealt only the rest at random
+    memory: bool = False
 
     def to_json(self) -> dict:
-        return {"decision": self.decision, "choices": [c.to_json() for c in self.choices]}
+        out = {"decision": self.decision, "choices": [c.to_json() for c in self.choices]}
+        return out | {"memory": self.memory}
 
     @classmethod
     def from_json(cls, d: dict) -> Advice:
-        return cls(d["decision"], [Choice.from_json(c) for c in d["choices"]])
+        choices = [Choice.from_json(c) for c in d["choices"]]
+        return cls(d["decision"], choices, bool(d.get("memory", False)))
 
     def table(self) -> pd.DataFrame:
         rows = []
@@ -523,7 +533,8 @@ def advise(
         games = choice_chances(hands, pos.scores, first, pos.team, equity, rules)
         out = [replace(c, game=g) for c, g in zip(out, games, strict=True)]
     order = sorted(range(len(out)), key=lambda i: (i != best, -means[i], i))
-    return Advice(decision, [out[i] for i in order])
+    memory = pos.known is not None and bool(np.asarray(pos.known).any())
+    return Advice(decision, [out[i] for i in order], memory)
 
 
 def _runner(count: int, n_jobs: int) -> dict:

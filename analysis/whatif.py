@@ -89,6 +89,9 @@ class Position:
     hand_sizes: tuple[int, ...] | None = None  #: the four seats' hand sizes (default 13)
     #: OPEN-1: the hand's number in its game (1-based), read under ``opening_minimum = "hand"``
     hand_number: int = 1
+    #: the public card memory: int64[4, N_KINDS], the cards known to be in each other seat's
+    #: hand (taken with the pile, not shown since), by kind and absolute seat; None: no memory
+    known: np.ndarray | None = None
 
     @property
     def team(self) -> int:
@@ -110,6 +113,7 @@ def position(
     stock: int | None = None,
     hand_sizes: Sequence[int] | None = None,
     hand_number: int = 1,
+    known: Mapping[int, str | Sequence[int]] | None = None,
 ) -> Position:
     """Parse and check a position given in card notation (``"7H 7S 7D AS ..."``).
 
@@ -117,7 +121,11 @@ def position(
     drawn from one 108-card deck, so more copies than two packs hold are refused (CARD-1); a
     melded card must not be a three (DEAL-4). The engine checks the rest when it plays
     (legal melds, sizes that add up to 108). ``hand_number``: the hand's number in its game
-    (OPEN-1 under ``opening_minimum = "hand"``; 1 for a hand played on its own).
+    (OPEN-1 under ``opening_minimum = "hand"``; 1 for a hand played on its own). ``known``:
+    the public card memory, seat -> the cards known to be in that other seat's hand (those it
+    took with the pile and has not shown since), as cards (``"QS QH QD"``, suits do not
+    matter) or counts by kind; every deal puts them in that hand and deals only the rest at
+    random. The engine checks them against what is fixed (CARD-1) and the hand sizes.
     """
     from sim.cards import parse_cards
     from sim.validate import check_cards, check_hand_number, check_scores, check_seat, check_turn
@@ -159,6 +167,7 @@ def position(
         if isinstance(hand_sizes, str) or len(hand_sizes) != N_PLAYERS:
             raise CanastaError(f"hand_sizes: give {N_PLAYERS} sizes, one per seat")
         sizes = tuple(check_cards(x, f"hand_sizes[{i}]") for i, x in enumerate(hand_sizes))
+    memory = None if known is None else _memory(known, seat)
     return Position(
         ids,
         seat,
@@ -171,7 +180,35 @@ def position(
         stock,
         sizes,
         check_hand_number(hand_number),
+        memory,
     )
+
+
+def _memory(known: Mapping[int, str | Sequence[int]], seat: int) -> np.ndarray:
+    """seat -> known cards (notation or counts by kind) as int64[N_PLAYERS, N_KINDS]."""
+    from sim.cards import parse_cards
+    from sim.encoding import N_KINDS
+    from sim.validate import check_seat
+
+    if not isinstance(known, Mapping):
+        raise CanastaError("known: expected a mapping seat -> cards (e.g. {1: 'QS QH QD'})")
+    out = np.zeros((N_PLAYERS, N_KINDS), dtype=np.int64)
+    for q, cards in known.items():
+        q = check_seat(q)
+        if q == seat:
+            raise CanastaError(f"known: seat {q} is the fixed player, whose hand is given whole")
+        if isinstance(cards, str):
+            out[q] = np.bincount(CARD_KIND[parse_cards(cards)], minlength=N_KINDS)
+        else:
+            counts = np.asarray(cards)
+            if counts.shape != (N_KINDS,) or not np.issubdtype(counts.dtype, np.integer):
+                raise CanastaError(
+                    f"known[{q}]: give cards like 'QS QH' or {N_KINDS} counts by kind"
+                )
+            if np.any(counts < 0):
+                raise CanastaError(f"known[{q}]: card counts are 0 or more")
+            out[q] = counts
+    return out
 
 
 def check_choice(pos: Position, choice: str) -> None:

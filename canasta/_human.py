@@ -169,8 +169,10 @@ def position_for(game, seat: int):
     stock it is the position before that draw, with the card drawn (a token such as ``"KS"``,
     of a suit the position does not already name when one is free): the advice covers the
     whole turn. Built from the player's observation only: their hand, the public table (both
-    teams' melds, the pile, which every player saw discarded, the sizes) and the scores. Card
-    suits are chosen (the engine counts cards by kind, and so does the advice). Laid threes
+    teams' melds, the pile, which every player saw discarded, the sizes), the scores and the
+    public card memory (``OB_KNOWN``: the cards the others took with the pile and have not shown
+    since, which the advice puts in their hands in every deal). Card suits are chosen (the
+    engine counts cards by kind, and so does the advice). Laid threes
     have no place in a Position: they stay among the cards the advice deals at random, so its
     stock is larger by the threes laid (a known approximation)."""
     from analysis.whatif import position
@@ -237,6 +239,11 @@ def position_for(game, seat: int):
     scores = [0, 0]
     for i in range(E.N_TEAMS):
         scores[(own + i) % E.N_TEAMS] = int(obs[E.OB_SCORES + i])
+    known = {}  # the public card memory: what the others took with the pile, not shown since
+    for i in range(1, E.N_PLAYERS):
+        row = obs[E.OB_KNOWN + i * E.N_KINDS : E.OB_KNOWN + (i + 1) * E.N_KINDS]
+        if row.any():
+            known[(seat + i) % E.N_PLAYERS] = row.copy()
     pos = position(
         " ".join(cards(hand)),
         seat=seat,
@@ -248,6 +255,7 @@ def position_for(game, seat: int):
         pile_size=int(obs[E.OB_PILE_N]),
         hand_sizes=sizes,
         hand_number=max(1, int(obs[E.OB_OPEN_RULES])),  # OPEN-1: the hand's number, 0 reads 1
+        known=known or None,
     )
     return pos, None if drawn_kind is None else _free_token(pos, drawn_kind)
 

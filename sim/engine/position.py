@@ -77,7 +77,8 @@ def position_intercept(pos):
 def deal_position(st, template, pos, unseen, rng, log, rules):
     """Copy the fixed ``template`` state and deal the ``unseen`` card ids (shuffled in place
     from ``rng``) to the unfixed pile cards (never a three: threes are never discarded, DEAL-4), the
-    other seats and the stock; then the fixed player's turn begins (TURN-1, DEAL-4/5)."""
+    other seats (each up to its size beyond its known cards, already in the template) and the
+    stock; then the fixed player's turn begins (TURN-1, DEAL-4/5)."""
     copy_into(st, template)
     shuffle(rng, unseen)
     seat = pos[PS_SEAT]
@@ -106,11 +107,15 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     for m in range(skipped):  # the passed-over threes rejoin the cards still to deal
         unseen[j - skipped + m] = unseen[m]
     i = j - skipped
-    # then the other seats' hands, then the stock (its top last)
+    # then the other seats' hands, each beyond the cards the public card memory already put
+    # there (the template's), then the stock (its top last)
     for q in range(E.N_PLAYERS):
         if q == seat:
             continue
-        for _ in range(pos[PS_SIZES + q]):
+        placed = 0
+        for k in range(E.N_KINDS):
+            placed += template[E.ST_HANDS + q * E.N_KINDS + k]
+        for _ in range(pos[PS_SIZES + q] - placed):
             st[E.ST_HANDS + q * E.N_KINDS + E.CARD_KIND[unseen[i]]] += 1
             i += 1
     n = 0
@@ -206,7 +211,10 @@ def position_arrays(position, choice: str, ruleset=None):
     notation), ``seat``, ``turn``, ``scores``, ``melds`` (team -> one meld's cards or a list of
     melds), ``pile_top`` (card id, -1 if not fixed) and optionally ``pile`` (the cards below
     the top), ``pile_size``, ``stock``, ``hand_sizes`` (the four seats' hand sizes; default
-    13 for the others) and ``hand_number`` (the hand's number in its game, default 1). The
+    13 for the others), ``hand_number`` (the hand's number in its game, default 1) and
+    ``known`` (the public card memory: int64[4, N_KINDS], the cards known to be in each other
+    seat's hand by kind, absolute seats; None: no memory). Known cards go to their holders in
+    every deal (and to the state's memory, ``ST_KNOWN``); only the rest is dealt at random. The
     template is a whole hand's state: its hand number and the ruleset's opening variants
     (OPEN-1, OPEN-2) are set as ``deal_hand`` sets them. Impossible positions raise
     CanastaError naming the problem."""
@@ -335,6 +343,8 @@ def position_arrays(position, choice: str, ruleset=None):
     top_random = 1 if (pile_size > n_fixed_pile and top < 0) else 0
     pile_random = pile_size - n_fixed_pile - top_random
     unseen = np.array(sorted(set(range(E.N_CARDS)) - set(seen)), dtype=np.int64)
+    known = _known_of(getattr(position, "known", None), seat, sizes, unseen)
+    unseen = _without_known(unseen, known)
     if pile_random + top_random > int(np.sum(~E.IS_THREE[E.CARD_KIND[unseen]])):
         raise CanastaError("DEAL-4: too few unseen cards other than threes for the pile")
 
@@ -342,6 +352,9 @@ def position_arrays(position, choice: str, ruleset=None):
     template[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS] = np.bincount(
         E.CARD_KIND[hand], minlength=E.N_KINDS
     )
+    for q in range(E.N_PLAYERS):  # the public card memory: known cards are in their hands
+        template[E.ST_HANDS + q * E.N_KINDS : E.ST_HANDS + (q + 1) * E.N_KINDS] += known[q]
+        template[E.ST_KNOWN + q * E.N_KINDS : E.ST_KNOWN + (q + 1) * E.N_KINDS] = known[q]
     for t in range(E.N_TEAMS):
         template[E.ST_SCORES + t] = scores[t]
         template[E.ST_OPENED + t] = 1 if t_melds[t].sum() > 0 else 0
@@ -366,6 +379,62 @@ def position_arrays(position, choice: str, ruleset=None):
     pos[PS_STOCK_N] = stock
     pos[PS_SIZES : PS_SIZES + E.N_PLAYERS] = sizes
     return template, pos, unseen
+
+
+def _known_of(known, seat: int, sizes, unseen: np.ndarray) -> np.ndarray:
+    """The public card memory of a position: int64[N_PLAYERS, N_KINDS], the cards known to be
+    in each seat's hand (absolute seats; all zero when ``known`` is None), checked against the
+    seat, the hand sizes and the ``unseen`` card ids."""
+    from sim.kinds import KIND_NAMES
+
+    out = np.zeros((E.N_PLAYERS, E.N_KINDS), dtype=np.int64)
+    if known is None:
+        return out
+    arr = np.asarray(known)
+    if arr.shape != out.shape or not (
+        np.issubdtype(arr.dtype, np.integer)
+        or (arr.dtype == object and all(isinstance(x, int | np.integer) for x in arr.flat))
+    ):
+        raise CanastaError(
+            f"known: give {E.N_PLAYERS} rows (the seats) of {E.N_KINDS} card counts (by kind)"
+        )
+    out[:] = arr
+    if np.any(out < 0):
+        raise CanastaError("known: card counts are 0 or more")
+    if out[seat].any():
+        raise CanastaError(f"known: seat {seat} is the fixed player, whose hand is given whole")
+    if out[:, E.RED_THREE].any() or out[:, E.BLACK_THREE].any():
+        raise CanastaError(
+            "DEAL-4: no three is known in a hand (threes are never discarded, so never taken "
+            "with the pile)"
+        )
+    for q in range(E.N_PLAYERS):
+        if int(out[q].sum()) > sizes[q]:
+            raise CanastaError(
+                f"known: seat {q} is known to hold {int(out[q].sum())} cards but holds {sizes[q]}"
+            )
+    free = np.bincount(E.CARD_KIND[unseen], minlength=E.N_KINDS)
+    for k in range(E.N_KINDS):
+        n = int(out[:, k].sum())
+        if n > int(free[k]):
+            raise CanastaError(
+                f"CARD-1: {n} of kind {KIND_NAMES[k]} are known in other hands but only "
+                f"{int(free[k])} are unseen (not in the fixed hand, the melds or the pile)"
+            )
+    return out
+
+
+def _without_known(unseen: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """The unseen card ids less a copy for each known card (the highest ids of its kind: card
+    notation names the lowest free copy, so a drawn card named after the position stays
+    unseen where a copy is left); only the rest is dealt at random."""
+    if not known.any():
+        return unseen
+    keep = np.ones(unseen.size, dtype=np.bool_)
+    for k in np.flatnonzero(known.sum(axis=0)):
+        at = np.flatnonzero(E.CARD_KIND[unseen] == k)
+        keep[at[at.size - int(known[:, k].sum()) :]] = False
+    return unseen[keep]
 
 
 def _fmt(ids) -> str:

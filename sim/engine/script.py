@@ -137,8 +137,19 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
     from sim.cards import format_card
 
     name = format_card(drawn)
-    if drawn not in set(unseen.tolist()):
-        raise CanastaError(f"CARD-1: the drawn card {name} is already fixed in the position")
+    kind = E.CARD_KIND[drawn]
+    same = unseen[E.CARD_KIND[unseen] == kind]
+    known = template[E.ST_KNOWN + kind : E.ST_KNOWN + E.N_PLAYERS * E.N_KINDS : E.N_KINDS].sum()
+    stand_in = drawn
+    if drawn not in set(unseen.tolist()) and known > 0 and same.size > 0:
+        # a copy the public card memory took for a hand: suits never matter, so that hand
+        # holds another unseen copy of the kind instead
+        stand_in = int(same[0])
+    elif drawn not in set(unseen.tolist()):
+        raise CanastaError(
+            f"CARD-1: the drawn card {name} is already fixed in the position"
+            + (" or known in another hand" if known > 0 else "")
+        )
     if E.IS_THREE[E.CARD_KIND[drawn]]:
         raise CanastaError(
             f"DEAL-4: a drawn three ({name}) is laid and replaced at once; give the card drawn "
@@ -153,7 +164,7 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
         )
     if pos[PS_STOCK_N] < 1:
         raise CanastaError("END-1: the stock is empty, so no card can be drawn from it")
-    return template, pos, unseen[unseen != drawn]
+    return template, pos, unseen[unseen != stand_in]
 
 
 def check_scripts(scripts) -> np.ndarray:
