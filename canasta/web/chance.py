@@ -128,8 +128,9 @@ class GameChance:
         if t.game_over():
             return None
         g = t.game
-        if g.is_over:
-            return t.totals(), (g.first_player + 1) % E.N_TEAMS, len(t.games) + 1
+        if g.is_over:  # the next hand as the game's driver will deal it
+            nxt = t.driver.hand_args(len(t.games))
+            return nxt["scores"], nxt["first_player"] % E.N_TEAMS, nxt["hand_number"]
         start = tuple(int(x) for x in g.start_scores)
         return start, g.first_player % E.N_TEAMS, len(t.games)
 
