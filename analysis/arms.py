@@ -56,13 +56,15 @@ def play_arms(
         if play is None:  # the engine's arrays: no records frame to build and sort
             from sim.api import position_outcomes
 
-            scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,
-                                             ruleset=ruleset)  # fmt: skip
+            scores, done = position_outcomes(
+                deals, pos, choice, seed=seed, policies=policies, ruleset=ruleset
+            )
             nets.append(_outcome(exp.outcome, scores[:, team], scores[:, 1 - team]))
             applied.append(done)
             continue
-        rec = resolve_play(play)(deals, pos, choice, seed=seed, policies=policies,
-                                 ruleset=ruleset).sort_values("hand_id")  # fmt: skip
+        rec = resolve_play(play)(
+            deals, pos, choice, seed=seed, policies=policies, ruleset=ruleset
+        ).sort_values("hand_id")
         own, opp = rec[f"score_team{team}"], rec[f"score_team{1 - team}"]
         nets.append(_outcome(exp.outcome, own.to_numpy(), opp.to_numpy()))
         applied.append(rec["applied"].to_numpy(dtype=bool))
@@ -125,8 +127,11 @@ def hidden_values(snap: dict, feature: str, deals: int, seed: int, ruleset=None)
     template, pos, unseen = position_arrays(snap["position"], "policy", rules)
     key, arr = run_key(seed), rules.to_array()
     partner = (snap["seat"] + 2) % E.N_PLAYERS
-    kinds = {"partner_sevens": (E.SEVEN,), "partner_aces": (E.ACE,),
-             "partner_wilds": (E.TWO, E.JOKER)}[feature]  # fmt: skip
+    kinds = {
+        "partner_sevens": (E.SEVEN,),
+        "partner_aces": (E.ACE,),
+        "partner_wilds": (E.TWO, E.JOKER),
+    }[feature]
     out = np.empty(deals, dtype=np.int64)
     base = E.ST_HANDS + partner * E.N_KINDS
     for h in range(deals):
@@ -150,14 +155,14 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     for i, r in enumerate(rows):
         scripts[i, : len(r)] = r
     policies = _policies(team, exp.arms[0][1], strong)
-    rec = play_script(deals, snap["position"], scripts, seed=seed, policies=policies,
-                      ruleset=ruleset).sort_values(["hand_id", "script"])  # fmt: skip
+    rec = play_script(
+        deals, snap["position"], scripts, seed=seed, policies=policies, ruleset=ruleset
+    ).sort_values(["hand_id", "script"])
     own = rec[f"score_team{team}"].to_numpy().reshape(deals, 2)
     opp = rec[f"score_team{1 - team}"].to_numpy().reshape(deals, 2)
     done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
     nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
-    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden,
-                   exp.information)  # fmt: skip
+    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden, exp.information)
 
 
 def _paired(nets, applied, conditioned, deals: int, hidden=None, information=None) -> dict:
@@ -184,8 +189,13 @@ def _means(nets, mask, deals, hidden, information) -> dict:
     def m(x):
         return float(x[mask].mean()) if used else float("nan")
 
-    out = {"diff": m(nets[0] - nets[1]), "net_a": m(nets[0]), "net_b": m(nets[1]),
-           "deals": used, "applied": used / deals}  # fmt: skip
+    out = {
+        "diff": m(nets[0] - nets[1]),
+        "net_a": m(nets[0]),
+        "net_b": m(nets[1]),
+        "deals": used,
+        "applied": used / deals,
+    }
     if information is not None:
         knows = (hidden >= information.low) & (hidden <= information.high)
         informed = np.where(knows, nets[0], nets[1])

@@ -89,8 +89,9 @@ def resolve_simulate(simulate=None) -> Callable:
             from sim.jobs import chunk_size_for
 
             chunk = chunk_size_for(n, n_jobs)
-        return engine.simulate(n, tuple(policies), seed=seed, n_jobs=n_jobs, ruleset=ruleset,
-                               chunk_size=chunk)  # fmt: skip
+        return engine.simulate(
+            n, tuple(policies), seed=seed, n_jobs=n_jobs, ruleset=ruleset, chunk_size=chunk
+        )
 
     return run
 

@@ -25,9 +25,20 @@ from analysis import intervals as iv
 from analysis import multiple
 from analysis.experiment_set import Experiment, Grouping, experiments_of, resolve
 
-__all__ = ["ALPHA", "CORRECTION", "MIN_HANDS", "TABLE_COLUMNS", "Threshold", "describe_threshold",
-           "pooled", "tables", "threshold", "threshold_text", "thresholds",
-           "verdicts"]  # fmt: skip
+__all__ = [
+    "ALPHA",
+    "CORRECTION",
+    "MIN_HANDS",
+    "TABLE_COLUMNS",
+    "Threshold",
+    "describe_threshold",
+    "pooled",
+    "tables",
+    "threshold",
+    "threshold_text",
+    "thresholds",
+    "verdicts",
+]
 
 ALPHA = 0.05  #: family-wise error rate of the Holm correction
 MIN_HANDS = 5  #: a situation with fewer sampled hands is shown but not tested
@@ -104,22 +115,39 @@ def tables(
         part = raw[raw["experiment"] == exp.key]
         if part.empty:
             continue
-        rows = [{"grouping": "all", "situation": "all positions", "low": 0,
-                 **_situation(part, confidence)}]  # fmt: skip
+        rows = [
+            {
+                "grouping": "all",
+                "situation": "all positions",
+                "low": 0,
+                **_situation(part, confidence),
+            }
+        ]
         for g in exp.groupings:
             for label, low, ranges in g.cells():
                 keep = np.ones(len(part), dtype=bool)
                 for feature, lo, hi in ranges:
                     keep &= ((part[feature] >= lo) & (part[feature] <= hi)).to_numpy()
-                rows.append({"grouping": g.key, "situation": label, "low": low,
-                             **_situation(part[keep], confidence)})  # fmt: skip
+                rows.append(
+                    {
+                        "grouping": g.key,
+                        "situation": label,
+                        "low": low,
+                        **_situation(part[keep], confidence),
+                    }
+                )
         if exp.information is not None and "info_a" in part.columns:
             info = exp.information
             for col, arm in (("info_a", exp.do), ("info_b", exp.dont)):
                 sel = part.assign(diff=part[col], net_a=np.nan, net_b=np.nan)
-                rows.append({"grouping": "information", "low": 0,
-                             "situation": f"{info.label}, instead of always: {arm}",
-                             **_situation(sel, confidence)})  # fmt: skip
+                rows.append(
+                    {
+                        "grouping": "information",
+                        "low": 0,
+                        "situation": f"{info.label}, instead of always: {arm}",
+                        **_situation(sel, confidence),
+                    }
+                )
         out[exp.table] = pd.DataFrame(rows)
     pickup = None
     if hands:  # claim G's statistic joins the family: one correction across the report
@@ -229,8 +257,9 @@ def _line(x, y, w):
     return my - b * mx, b
 
 
-def threshold(exp: Experiment, grouping: Grouping, raw: pd.DataFrame, reps: int = 400,
-              seed: int = 0) -> Threshold | None:  # fmt: skip
+def threshold(
+    exp: Experiment, grouping: Grouping, raw: pd.DataFrame, reps: int = 400, seed: int = 0
+) -> Threshold | None:
     """Where ``exp``'s effect changes sign along ``grouping``'s feature (None: too few)."""
     part = raw[(raw["experiment"] == exp.key) & np.isfinite(raw["diff"])]
     if grouping.feature not in part.columns or part["hand"].nunique() < MIN_HANDS:
@@ -258,8 +287,19 @@ def threshold(exp: Experiment, grouping: Grouping, raw: pd.DataFrame, reps: int 
     inside = np.isfinite(at) and lo - 0.5 <= at <= hi + 0.5
     q = np.quantile(z, [0.025, 0.975]) if len(z) else (np.nan, np.nan)
     at = float(at) if inside else np.nan
-    return Threshold(exp.key, grouping.key, grouping.feature, at, float(q[0]), float(q[1]),
-                     same / reps, lo, hi, len(uniq), float(b))  # fmt: skip
+    return Threshold(
+        exp.key,
+        grouping.key,
+        grouping.feature,
+        at,
+        float(q[0]),
+        float(q[1]),
+        same / reps,
+        lo,
+        hi,
+        len(uniq),
+        float(b),
+    )
 
 
 def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
@@ -282,11 +322,15 @@ def describe_threshold(t: Threshold, exp: Experiment) -> str:
     )
     if np.isfinite(t.at):
         side = exp.do_ing if t.slope > 0 else exp.dont_ing
-        return (f"{exp.do_ing} minus {exp.dont_ing} changes sign at {t.feature} ≈ {t.at:.1f} "
-                f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands); "
-                f"above it {side} is ahead ({gain})")  # fmt: skip
-    return (f"{exp.do_ing} minus {exp.dont_ing} does not change sign for {t.feature} "
-            f"{t.low}–{t.high} (a fitted line, {gain})")  # fmt: skip
+        return (
+            f"{exp.do_ing} minus {exp.dont_ing} changes sign at {t.feature} ≈ {t.at:.1f} "
+            f"(95% interval {t.ci_low:.1f} to {t.ci_high:.1f}, resampling {t.hands} hands); "
+            f"above it {side} is ahead ({gain})"
+        )
+    return (
+        f"{exp.do_ing} minus {exp.dont_ing} does not change sign for {t.feature} "
+        f"{t.low}–{t.high} (a fitted line, {gain})"
+    )
 
 
 def threshold_text(exp: Experiment, raw: pd.DataFrame | None) -> list[str]:

@@ -156,18 +156,26 @@ def run_experiments(
     for exp in chosen:
         pool = snaps
         if exp.generate:  # fresh deals (a balanced draw: from four times as many)
-            pool = generate_positions(exp, positions * (4 if exp.balance else 1), seed, strong,
-                                      ruleset)  # fmt: skip
+            pool = generate_positions(
+                exp, positions * (4 if exp.balance else 1), seed, strong, ruleset
+            )
         picked = [scored(s, exp, i) for i, s in enumerate(choose(pool, exp, positions, seed))]
         if progress:
             progress(f"decision experiment {exp.key}: {len(picked)} positions × {deals} deals × 2")
-        tasks = [(snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
-                 for i, snap in enumerate(picked)]  # fmt: skip
+        tasks = [
+            (snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
+            for i, snap in enumerate(picked)
+        ]
         played = zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True)
         for i, (snap, r) in enumerate(played):
-            base = {"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
-                    "position": i, **{f: snap[f] for f in FEATURES},
-                    **dict.fromkeys(HIDDEN, -1)}  # fmt: skip
+            base = {
+                "experiment": exp.key,
+                "hand": snap["hand"],
+                "seat": snap["seat"],
+                "position": i,
+                **{f: snap[f] for f in FEATURES},
+                **dict.fromkeys(HIDDEN, -1),
+            }
             split = r.pop("split", None)
             if split is None:
                 rows.append({**base, **r, "split": False})
@@ -175,12 +183,32 @@ def run_experiments(
             for part in split:  # a row per value of the hidden feature in the deals
                 value = part.pop("value")
                 rows.append({**base, exp.hidden: value, **part, "split": True})
-    cols = ["experiment", "hand", "seat", "position", *FEATURES, *HIDDEN, "diff", "net_a",
-            "net_b", "deals", "applied", "split", "info_a", "info_b"]  # fmt: skip
+    cols = [
+        "experiment",
+        "hand",
+        "seat",
+        "position",
+        *FEATURES,
+        *HIDDEN,
+        "diff",
+        "net_a",
+        "net_b",
+        "deals",
+        "applied",
+        "split",
+        "info_a",
+        "info_b",
+    ]
     out = pd.DataFrame(rows, columns=cols)
-    out.attrs |= {"policy": strong, "deals": deals, "positions": positions, "seed": seed,
-                  "sample_hands": n_hands, "specs": {e.key: e for e in chosen},
-                  "hands": summaries}  # fmt: skip
+    out.attrs |= {
+        "policy": strong,
+        "deals": deals,
+        "positions": positions,
+        "seed": seed,
+        "sample_hands": n_hands,
+        "specs": {e.key: e for e in chosen},
+        "hands": summaries,
+    }
     return out
 
 
@@ -231,18 +259,34 @@ def synthetic_raw(
                 f[h] = i % 3 if h == exp.hidden else -1
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
-            row = {"experiment": exp.key, "hand": i, "seat": i % 4, "position": i, **f,
-                   "diff": float(d.mean()),
-                   "net_a": float(d.mean()), "net_b": 0.0, "deals": deals, "applied": 1.0,
-                   "split": bool(exp.hidden)}  # fmt: skip
+            row = {
+                "experiment": exp.key,
+                "hand": i,
+                "seat": i % 4,
+                "position": i,
+                **f,
+                "diff": float(d.mean()),
+                "net_a": float(d.mean()),
+                "net_b": 0.0,
+                "deals": deals,
+                "applied": 1.0,
+                "split": bool(exp.hidden),
+            }
             if exp.information is not None:  # informed: arm A where it knows to, else B
                 knows = exp.information.low <= f[exp.hidden] <= exp.information.high
-                row |= {"info_a": 0.0 if knows else -row["diff"],
-                        "info_b": row["diff"] if knows else 0.0}  # fmt: skip
+                row |= {
+                    "info_a": 0.0 if knows else -row["diff"],
+                    "info_b": row["diff"] if knows else 0.0,
+                }
             rows.append(row)
     out = pd.DataFrame(rows)
-    out.attrs |= {"policy": "synthetic", "deals": deals, "positions": positions, "seed": seed,
-                  "sample_hands": positions}  # fmt: skip
+    out.attrs |= {
+        "policy": "synthetic",
+        "deals": deals,
+        "positions": positions,
+        "seed": seed,
+        "sample_hands": positions,
+    }
     if pickup_share is not None:
         out.attrs["hands"] = synthetic_hands(4 * positions, pickup_share, seed)
     return out
@@ -259,10 +303,16 @@ def synthetic_hands(n: int, pickup_share: float = 0.5, seed: int = 0) -> list[di
         win, lose = int(rng.integers(500, 4000)), int(rng.integers(-500, 2000))
         wins = rng.random() < pickup_share
         winner = first if (first >= 0 and wins) else (1 - first if first >= 0 else 0)
-        row = {"hand": h, "turns": int(rng.integers(10, 60)), "end_reason": "out",
-               "out_team": winner, "special": "straight" if rng.random() < 0.01 else "",
-               "special_team": -1, "first_take_team": first,
-               "first_take_size": int(rng.integers(1, 25)) if first >= 0 else 0}  # fmt: skip
+        row = {
+            "hand": h,
+            "turns": int(rng.integers(10, 60)),
+            "end_reason": "out",
+            "out_team": winner,
+            "special": "straight" if rng.random() < 0.01 else "",
+            "special_team": -1,
+            "first_take_team": first,
+            "first_take_size": int(rng.integers(1, 25)) if first >= 0 else 0,
+        }
         for t in range(E.N_TEAMS):
             for name in E.SCORE_ITEMS:
                 row[f"team{t}_{name}"] = -int(rng.integers(0, 2)) * 100 if "pen" in name else 0

@@ -27,24 +27,42 @@ class Engine(Protocol):
     #: where the hands come from, as the report's Methods name it
     source: str
 
-    def simulate(self, n: int, policies: tuple[str, str], *, seed: int, n_jobs: int,
-                 ruleset, chunk_size: int | None = None, out: str | None = None,
-                 progress: bool = False):  # fmt: skip
+    def simulate(
+        self,
+        n: int,
+        policies: tuple[str, str],
+        *,
+        seed: int,
+        n_jobs: int,
+        ruleset,
+        chunk_size: int | None = None,
+        out: str | None = None,
+        progress: bool = False,
+    ):
         """``n`` hands of ``policies``: the records (DataFrame), or with ``out`` the path of
         the run directory written there; the rows do not depend on ``n_jobs``/``chunk_size``."""
 
-    def sample_odds(self, n_deals: int, *, seed: int, n_jobs: int, ruleset,
-                    progress: bool = False) -> dict | None:  # fmt: skip
+    def sample_odds(
+        self, n_deals: int, *, seed: int, n_jobs: int, ruleset, progress: bool = False
+    ) -> dict | None:
         """Dealt special hands: ``{hand: {"hits", "deals"}}`` over ``n_deals`` sampled deals
         (None: this engine has no sampler; the report shows the exact odds only)."""
 
-    def decide(self, positions: int, deals: int, *, seed: int, ruleset,
-               progress: Callable[[str], None] | None = None,
-               n_jobs: int = 1) -> pd.DataFrame:  # fmt: skip
+    def decide(
+        self,
+        positions: int,
+        deals: int,
+        *,
+        seed: int,
+        ruleset,
+        progress: Callable[[str], None] | None = None,
+        n_jobs: int = 1,
+    ) -> pd.DataFrame:
         """The decision experiments' rows (``analysis.decisions.run_experiments``)."""
 
-    def games(self, n: int, policies: tuple[str, str], *, seed: int, ruleset,
-              n_jobs: int) -> pd.DataFrame | None:  # fmt: skip
+    def games(
+        self, n: int, policies: tuple[str, str], *, seed: int, ruleset, n_jobs: int
+    ) -> pd.DataFrame | None:
         """``n`` whole games (a ``hands`` column; None: not available)."""
 
 
@@ -53,8 +71,9 @@ class SimEngine:
 
     source = "sim.simulate"
 
-    def simulate(self, n, policies, *, seed, n_jobs, ruleset, chunk_size=None, out=None,
-                 progress=False):  # fmt: skip
+    def simulate(
+        self, n, policies, *, seed, n_jobs, ruleset, chunk_size=None, out=None, progress=False
+    ):
         import sim
 
         opts = {} if chunk_size is None else {"chunk_size": chunk_size}
@@ -69,25 +88,29 @@ class SimEngine:
     def sample_odds(self, n_deals, *, seed, n_jobs, ruleset, progress=False):
         from sim.sampling import sample_dealt_odds
 
-        got = sample_dealt_odds(n_deals, seed=seed, n_jobs=n_jobs, ruleset=ruleset,
-                                progress=progress)  # fmt: skip
+        got = sample_dealt_odds(
+            n_deals, seed=seed, n_jobs=n_jobs, ruleset=ruleset, progress=progress
+        )
         return got.rows() if hasattr(got, "rows") else got
 
     def decide(self, positions, deals, *, seed, ruleset, progress=None, n_jobs=1):
         from analysis.decisions import run_experiments
 
-        return run_experiments(positions, deals, seed=seed, ruleset=ruleset, progress=progress,
-                               n_jobs=n_jobs)  # fmt: skip
+        return run_experiments(
+            positions, deals, seed=seed, ruleset=ruleset, progress=progress, n_jobs=n_jobs
+        )
 
     def games(self, n, policies, *, seed, ruleset, n_jobs):
         import sim
 
-        return sim.simulate_games(n, policies=tuple(policies), seed=seed, ruleset=ruleset,
-                                  n_jobs=n_jobs)  # fmt: skip
+        return sim.simulate_games(
+            n, policies=tuple(policies), seed=seed, ruleset=ruleset, n_jobs=n_jobs
+        )
 
 
-def write_run(out, records: pd.DataFrame, chunk_size: int | None, seed: int, policies,
-              ruleset=None) -> Path:  # fmt: skip
+def write_run(
+    out, records: pd.DataFrame, chunk_size: int | None, seed: int, policies, ruleset=None
+) -> Path:
     """``records`` as a run directory at ``out`` (``sim.store``: chunk files and metadata, as
     ``canasta simulate --out`` writes them), in chunks of ``chunk_size`` hands."""
     from sim.ruleset import as_ruleset
@@ -95,9 +118,15 @@ def write_run(out, records: pd.DataFrame, chunk_size: int | None, seed: int, pol
 
     n = len(records)
     size = max(1, int(chunk_size or n or 1))
-    settings = {"kind": "hands", "n_items": max(n, 1), "chunk_size": size, "seed": seed,
-                "policies": list(policies), "ruleset": as_ruleset(ruleset).to_dict(),
-                "id_column": "hand_id"}  # fmt: skip
+    settings = {
+        "kind": "hands",
+        "n_items": max(n, 1),
+        "chunk_size": size,
+        "seed": seed,
+        "policies": list(policies),
+        "ruleset": as_ruleset(ruleset).to_dict(),
+        "id_column": "hand_id",
+    }
     store = RunStore.open(out, settings)
     try:
         for k, start in enumerate(range(0, max(n, 1), size)):
@@ -113,15 +142,21 @@ class RecordsEngine:
     rows, ``decide`` the decision rows, ``games`` whole games; a missing one is not available
     (None), and ``decide`` then refuses."""
 
-    def __init__(self, records: Callable, odds: Callable | None = None,
-                 decide: Callable | None = None, games: Callable | None = None,
-                 source: str = "test records"):  # fmt: skip
+    def __init__(
+        self,
+        records: Callable,
+        odds: Callable | None = None,
+        decide: Callable | None = None,
+        games: Callable | None = None,
+        source: str = "test records",
+    ):
         self._records, self._odds, self._decide, self._games = records, odds, decide, games
         self.source = source
         self.calls: list[tuple] = []  #: (what, arguments) of every call, for tests to read
 
-    def simulate(self, n, policies, *, seed, n_jobs, ruleset, chunk_size=None, out=None,
-                 progress=False):  # fmt: skip
+    def simulate(
+        self, n, policies, *, seed, n_jobs, ruleset, chunk_size=None, out=None, progress=False
+    ):
         self.calls.append(("simulate", n, tuple(policies), seed, n_jobs, chunk_size))
         rec = self._records(n, tuple(policies), seed, ruleset)
         if out is None:
@@ -152,6 +187,8 @@ def as_engine(engine: Engine | None, what: str = "engine") -> Engine:
     if engine is None:
         return SimEngine()
     if not isinstance(engine, Engine):
-        raise CanastaError(f"{what}: {engine!r} is not an engine (analysis.engine.Engine: "
-                           "simulate, sample_odds, decide, games and source)")  # fmt: skip
+        raise CanastaError(
+            f"{what}: {engine!r} is not an engine (analysis.engine.Engine: "
+            "simulate, sample_odds, decide, games and source)"
+        )
     return engine

@@ -136,9 +136,15 @@ def measure_outcomes(rules=None, policies=None, n: int = DEFAULT_N, seed: int = 
     for i, (a, b) in enumerate(pairs):
         scores = (0, 0) if by_hand else (starts[a], starts[b])
         df = simulate_games(
-            n, pol, seed=_child_seed(seed, i), ruleset=meas, scores=scores,
-            hand_number=a + 1 if by_hand else 1, max_hands=1, n_jobs=n_jobs,
-        )  # fmt: skip
+            n,
+            pol,
+            seed=_child_seed(seed, i),
+            ruleset=meas,
+            scores=scores,
+            hand_number=a + 1 if by_hand else 1,
+            max_hands=1,
+            n_jobs=n_jobs,
+        )
         rows = np.column_stack(
             [df["score_team0"] - scores[0], df["score_team1"] - scores[1], df["winner"]]
         ).astype(np.int64)

@@ -14,8 +14,17 @@ import pandas as pd
 
 from analysis import specs
 
-__all__ = ["BY_KEY", "EXPERIMENTS", "FEATURES", "HIDDEN", "STRONG", "Experiment", "Grouping",
-           "experiments_of", "resolve"]  # fmt: skip
+__all__ = [
+    "BY_KEY",
+    "EXPERIMENTS",
+    "FEATURES",
+    "HIDDEN",
+    "STRONG",
+    "Experiment",
+    "Grouping",
+    "experiments_of",
+    "resolve",
+]
 
 STRONG = "strong"  #: placeholder in an arm: the strongest fast policy of the registry
 Grouping = specs.GroupingSpec
@@ -52,11 +61,33 @@ def experiments_of(raw: pd.DataFrame) -> list[Experiment]:
     return out
 
 
-FEATURES = ("turn", "stock", "pile", "sevens", "aces", "wilds", "opened", "special_distance",
-            "hand_size", "opp_opened", "canastas", "opp_canastas", "sevens_pile", "aces_pile",
-            "sevens_gone", "aces_gone", "natural_triple", "natural_six", "margin",
-            "min_meld", "distinct_ranks", "can_open_now", "points_in_hand", "turn_card_drawn",
-            "other_team_opened")  # fmt: skip
+FEATURES = (
+    "turn",
+    "stock",
+    "pile",
+    "sevens",
+    "aces",
+    "wilds",
+    "opened",
+    "special_distance",
+    "hand_size",
+    "opp_opened",
+    "canastas",
+    "opp_canastas",
+    "sevens_pile",
+    "aces_pile",
+    "sevens_gone",
+    "aces_gone",
+    "natural_triple",
+    "natural_six",
+    "margin",
+    "min_meld",
+    "distinct_ranks",
+    "can_open_now",
+    "points_in_hand",
+    "turn_card_drawn",
+    "other_team_opened",
+)
 #: the true-state features (``analysis.specs.TRUE_STATE``): a row's value is that of its
 #: replayed deals (-1: the row is not split by one)
 HIDDEN = tuple(specs.TRUE_STATE)

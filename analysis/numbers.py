@@ -41,9 +41,16 @@ COLUMNS = ("group", "figure", "estimate", "ci_low", "ci_high", "n", "unit", "int
 
 
 def _row(group, figure, e: iv.Estimate, unit: str, interval: str | None = None) -> dict:
-    return {"group": group, "figure": figure, "estimate": e.estimate, "ci_low": e.ci_low,
-            "ci_high": e.ci_high, "n": e.n, "unit": unit,
-            "interval": interval or e.interval}  # fmt: skip
+    return {
+        "group": group,
+        "figure": figure,
+        "estimate": e.estimate,
+        "ci_low": e.ci_low,
+        "ci_high": e.ci_high,
+        "n": e.n,
+        "unit": unit,
+        "interval": interval or e.interval,
+    }
 
 
 def _team_mean(hands: pd.DataFrame, col: str) -> iv.Estimate:
@@ -58,34 +65,58 @@ def _quartiles(hands: pd.DataFrame, seed: int) -> list[iv.Estimate]:
     qs = (0.25, 0.5, 0.75)
     est = np.quantile(both.ravel(), qs)
     rng = np.random.default_rng([seed, 34])
-    draws = np.array([np.quantile(both[rng.integers(0, len(both), len(both))].ravel(), qs)
-                      for _ in range(REPS)])  # fmt: skip
+    draws = np.array(
+        [np.quantile(both[rng.integers(0, len(both), len(both))].ravel(), qs) for _ in range(REPS)]
+    )
     lo, hi = np.quantile(draws, [0.025, 0.975], axis=0)
     how = f"95% bootstrap interval over hands ({REPS} draws)"
-    return [iv.Estimate(float(e), float(a), float(b), both.size, how)
-            for e, a, b in zip(est, lo, hi, strict=True)]  # fmt: skip
+    return [
+        iv.Estimate(float(e), float(a), float(b), both.size, how)
+        for e, a, b in zip(est, lo, hi, strict=True)
+    ]
 
 
-def first_numbers(hands: pd.DataFrame, games: pd.DataFrame | None = None,
-                  seed: int = 0) -> pd.DataFrame:  # fmt: skip
+def first_numbers(
+    hands: pd.DataFrame, games: pd.DataFrame | None = None, seed: int = 0
+) -> pd.DataFrame:
     """The first-numbers table from hand summaries (and whole games, if given)."""
     rows = []
     n = len(hands)
     if n >= 2:
-        rows.append(_row("hand score", "mean points of a team in a hand",
-                         _team_mean(hands, "score"), "points"))  # fmt: skip
-        for name, e in zip(("lower quartile", "median", "upper quartile"),
-                           _quartiles(hands, seed), strict=True):  # fmt: skip
+        rows.append(
+            _row(
+                "hand score",
+                "mean points of a team in a hand",
+                _team_mean(hands, "score"),
+                "points",
+            )
+        )
+        for name, e in zip(
+            ("lower quartile", "median", "upper quartile"), _quartiles(hands, seed), strict=True
+        ):
             rows.append(_row("hand score", f"{name} of a team's points", e, "points"))
         for col, what in PENALTIES:
             k = int((hands[f"team0_{col}"] < 0).sum() + (hands[f"team1_{col}"] < 0).sum())
             e = iv.proportion(k, 2 * n)
-            rows.append(_row("penalties", f"team-hands paying {what}", e, "share",
-                             f"{e.interval} over team-hands (the two teams of a hand "
-                             "are taken as independent)"))  # fmt: skip
+            rows.append(
+                _row(
+                    "penalties",
+                    f"team-hands paying {what}",
+                    e,
+                    "share",
+                    f"{e.interval} over team-hands (the two teams of a hand "
+                    "are taken as independent)",
+                )
+            )
         for kind in KINDS:
-            rows.append(_row("canastas", f"{kind} canastas made per team-hand",
-                             _team_mean(hands, f"canasta_{kind}"), "canastas"))  # fmt: skip
+            rows.append(
+                _row(
+                    "canastas",
+                    f"{kind} canastas made per team-hand",
+                    _team_mean(hands, f"canasta_{kind}"),
+                    "canastas",
+                )
+            )
         from sim.encoding import SPECIAL_NAMES
 
         specials = hands["special"].astype(str)
@@ -94,15 +125,19 @@ def first_numbers(hands: pd.DataFrame, games: pd.DataFrame | None = None,
             e = iv.proportion(k, n)
             e = iv.Estimate(1000 * e.estimate, 1000 * e.ci_low, 1000 * e.ci_high, n, e.interval)
             what = "any special hand" if name == "any" else name.replace("_", " ")
-            rows.append(_row("special hands", f"{what} made per 1,000 hands",
-                             e, "per 1,000 hands"))  # fmt: skip
+            rows.append(_row("special hands", f"{what} made per 1,000 hands", e, "per 1,000 hands"))
     if games is not None and len(games) >= 2:
         e = iv.mean(games["hands"])
         rows.append(_row("games", "hands per game to the target", e, "hands"))
         m = MINUTES_PER_HAND
-        rows.append(_row("games", f"minutes per game at {m} minutes a hand",
-                         iv.Estimate(m * e.estimate, m * e.ci_low, m * e.ci_high, e.n,
-                                     e.interval), "minutes"))  # fmt: skip
+        rows.append(
+            _row(
+                "games",
+                f"minutes per game at {m} minutes a hand",
+                iv.Estimate(m * e.estimate, m * e.ci_low, m * e.ci_high, e.n, e.interval),
+                "minutes",
+            )
+        )
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
@@ -122,13 +157,22 @@ def first_pickup(hands: pd.DataFrame) -> pd.DataFrame:
     parts += [("pile_size", lab, (size >= lo) & (size <= hi)) for lo, hi, lab in PILE_BINS]
     for grouping, label, sel in parts:
         e = iv.mean(won[sel])
-        rows.append({"grouping": grouping, "situation": label, "hands": int(sel.sum()),
-                     "estimate": e.estimate, "ci_low": e.ci_low, "ci_high": e.ci_high,
-                     "se": e.se, "net": float(np.mean(mine[sel] - theirs[sel]))
-                     if sel.any() else np.nan})  # fmt: skip
+        rows.append(
+            {
+                "grouping": grouping,
+                "situation": label,
+                "hands": int(sel.sum()),
+                "estimate": e.estimate,
+                "ci_low": e.ci_low,
+                "ci_high": e.ci_high,
+                "se": e.se,
+                "net": float(np.mean(mine[sel] - theirs[sel])) if sel.any() else np.nan,
+            }
+        )
     out = pd.DataFrame(rows)
     out["p"] = multiple.normal_p(out["estimate"] - 0.5, out["se"])
     out.loc[out["hands"] < 5, "p"] = np.nan
-    out.attrs["interval"] = (f"{iv.statement(iv.NORMAL)} over hands (a tie counts 1/2); "
-                             "tested against 1/2")  # fmt: skip
+    out.attrs["interval"] = (
+        f"{iv.statement(iv.NORMAL)} over hands (a tie counts 1/2); tested against 1/2"
+    )
     return out

@@ -26,8 +26,15 @@ import numpy as np
 from analysis.specs import ExperimentSpec as Experiment
 from sim import encoding as E
 
-__all__ = ["Snapshot", "choose", "generate_positions", "hand_summary", "sample_positions",
-           "scored", "snapshot"]  # fmt: skip
+__all__ = [
+    "Snapshot",
+    "choose",
+    "generate_positions",
+    "hand_summary",
+    "sample_positions",
+    "scored",
+    "snapshot",
+]
 
 
 @functools.cache
@@ -241,8 +248,7 @@ def sample_positions(
     parse(name)  # an unknown policy or a bad ruleset is refused here, not in a worker
     ruleset = as_ruleset(ruleset)
     block = max(1, -(-hands // (4 * n_jobs)))  # a few blocks a worker: even finishing times
-    tasks = [(range(b, min(b + block, hands)), seed, name, ruleset)
-             for b in range(0, hands, block)]  # fmt: skip
+    tasks = [(range(b, min(b + block, hands)), seed, name, ruleset) for b in range(0, hands, block)]
     parts = list(parallel_map(_sample_hands, tasks, n_jobs))
     if summaries is not None:
         summaries.extend(row for _, rows in parts for row in rows)
@@ -257,10 +263,16 @@ def hand_summary(g, h: int, first_take: tuple[int, int]) -> dict:
     melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
         E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
     )
-    row = {"hand": h, "turns": int(st[E.ST_TURN]), "end_reason": g.end_reason,
-           "out_team": g.out_team, "special": g.special_hand[0],
-           "special_team": g.special_hand[1], "first_take_team": first_take[0],
-           "first_take_size": first_take[1]}  # fmt: skip
+    row = {
+        "hand": h,
+        "turns": int(st[E.ST_TURN]),
+        "end_reason": g.end_reason,
+        "out_team": g.out_team,
+        "special": g.special_hand[0],
+        "special_team": g.special_hand[1],
+        "first_take_team": first_take[0],
+        "first_take_size": first_take[1],
+    }
     for t in range(E.N_TEAMS):
         for i, name in enumerate(E.SCORE_ITEMS):
             row[f"team{t}_{name}"] = int(items[t, i])

@@ -143,8 +143,13 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
     for same in groups.values():
         exp, t = same[0], tabs[same[0].table]
         per = [rule_of_thumb(exp, g, t) for g in exp.groupings]
-        cut = [r for r in per if r.text.split(" ")[0] != "It" and " until " in r.text
-               and len(set(r.verdicts) - {0}) == 2]  # fmt: skip
+        cut = [
+            r
+            for r in per
+            if r.text.split(" ")[0] != "It"
+            and " until " in r.text
+            and len(set(r.verdicts) - {0}) == 2
+        ]
         head = t[t["grouping"] == "all"].iloc[0]
         v = int(head["verdict"])
         verdicts_all = tuple(int(x) for x in t["verdict"])
@@ -153,22 +158,30 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
         if cut:
             text = cut[0].text
         elif v > 0:
-            text = (f"{exp.do[0].upper()}{exp.do[1:]} rather than {exp.dont}: it gains "
-                    f"{_pts(head['estimate'])[1:]} net points a hand {_ci(head)} over all "
-                    f"{n:,} positions")  # fmt: skip
+            text = (
+                f"{exp.do[0].upper()}{exp.do[1:]} rather than {exp.dont}: it gains "
+                f"{_pts(head['estimate'])[1:]} net points a hand {_ci(head)} over all "
+                f"{n:,} positions"
+            )
         elif v < 0:
-            text = (f"{exp.dont[0].upper()}{exp.dont[1:]} rather than {exp.do}: "
-                    f"{exp.do_ing} costs {_fmt(-head['estimate'])} net points a hand "
-                    f"[{_fmt(-head['ci_high'])}, {_fmt(-head['ci_low'])}] over all {n:,} "
-                    "positions")  # fmt: skip
+            text = (
+                f"{exp.dont[0].upper()}{exp.dont[1:]} rather than {exp.do}: "
+                f"{exp.do_ing} costs {_fmt(-head['estimate'])} net points a hand "
+                f"[{_fmt(-head['ci_high'])}, {_fmt(-head['ci_low'])}] over all {n:,} "
+                "positions"
+            )
         elif head["ci_low"] > 0 or head["ci_high"] < 0:  # a lead the correction leaves open
             arm = exp.do if head["ci_low"] > 0 else exp.dont
-            text = (f"A lead, not confirmed: {arm} ({exp.do_ing} minus {exp.dont_ing}: "
-                    f"{overall}; the interval is clear of zero, but not after allowing for the "
-                    "many situations tested)")  # fmt: skip
+            text = (
+                f"A lead, not confirmed: {arm} ({exp.do_ing} minus {exp.dont_ing}: "
+                f"{overall}; the interval is clear of zero, but not after allowing for the "
+                "many situations tested)"
+            )
         else:
-            text = (f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
-                    f"({exp.do_ing} minus {exp.dont_ing}: {overall})")  # fmt: skip
+            text = (
+                f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: no clear difference "
+                f"({exp.do_ing} minus {exp.dont_ing}: {overall})"
+            )
         said, against = [], []
         for other in same if not cut else same[1:]:
             ot = tabs[other.table]

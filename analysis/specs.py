@@ -162,10 +162,19 @@ SCRIPT_STEPS = {
     "add wild": "add one wild (a two first) to the team's meld of six naturals",
     "take pile": "take the discard pile (PILE-1/2)",
 }
-OUTCOMES = {"net": "own minus opponents' points in the hand", "own": "own points",
-            "opp": "opponents' points"}  # fmt: skip
-_OPS = {">=": int.__ge__, "<=": int.__le__, "==": int.__eq__, "!=": int.__ne__,
-        ">": int.__gt__, "<": int.__lt__}  # fmt: skip
+OUTCOMES = {
+    "net": "own minus opponents' points in the hand",
+    "own": "own points",
+    "opp": "opponents' points",
+}
+_OPS = {
+    ">=": int.__ge__,
+    "<=": int.__le__,
+    "==": int.__eq__,
+    "!=": int.__ne__,
+    ">": int.__gt__,
+    "<": int.__lt__,
+}
 _NAME = r"[a-z_][a-z0-9_]*"
 _RE_FLAG = re.compile(rf"^(not\s+)?({_NAME})$")
 _RE_CMP = re.compile(rf"^({_NAME})\s*(>=|<=|==|!=|>|<)\s*(-?\d+)$")
@@ -193,8 +202,14 @@ def condition(text: str, where: str) -> Condition:
         c = Condition(t, name, lo, hi)
     elif m := _RE_CMP.match(t):
         name, op, n = m[1], m[2], int(m[3])
-        lo, hi = {">=": (n, big), "<=": (-big, n), "==": (n, n), ">": (n + 1, big),
-                  "<": (-big, n - 1), "!=": None}[op] or (None, None)  # fmt: skip
+        lo, hi = {
+            ">=": (n, big),
+            "<=": (-big, n),
+            "==": (n, n),
+            ">": (n + 1, big),
+            "<": (-big, n - 1),
+            "!=": None,
+        }[op] or (None, None)
         if op == "!=":  # two ranges: write it as a flag test or two specs
             raise SpecError(f"{where}: {t!r}: '!=' is not supported; use < or >")
         c = Condition(t, name, lo, hi)
@@ -202,11 +217,13 @@ def condition(text: str, where: str) -> Condition:
         name = m[2]
         c = Condition(t, name, 0, 0) if m[1] else Condition(t, name, 1, big)
     else:
-        raise SpecError(f"{where}: {t!r}: write FEATURE, not FEATURE, FEATURE >= N or "
-                        "LOW <= FEATURE <= HIGH")  # fmt: skip
+        raise SpecError(
+            f"{where}: {t!r}: write FEATURE, not FEATURE, FEATURE >= N or LOW <= FEATURE <= HIGH"
+        )
     if c.feature not in FILTER_FEATURES:
-        raise SpecError(f"{where}: {t!r}: unknown feature {c.feature!r} "
-                        f"(known: {', '.join(FILTER_FEATURES)})")  # fmt: skip
+        raise SpecError(
+            f"{where}: {t!r}: unknown feature {c.feature!r} (known: {', '.join(FILTER_FEATURES)})"
+        )
     return c
 
 
@@ -237,8 +254,11 @@ class GroupingSpec:
         label joins its two bins' labels."""
         if not self.feature2:
             return [(lab, lo, [(self.feature, lo, hi)]) for lo, hi, lab in self.bins]
-        return [(f"{la} · {lb}", lo, [(self.feature, lo, hi), (self.feature2, lo2, hi2)])
-                for lo, hi, la in self.bins for lo2, hi2, lb in self.bins2]  # fmt: skip
+        return [
+            (f"{la} · {lb}", lo, [(self.feature, lo, hi), (self.feature2, lo2, hi2)])
+            for lo, hi, la in self.bins
+            for lo2, hi2, lb in self.bins2
+        ]
 
 
 @dataclass(frozen=True)
@@ -310,8 +330,22 @@ class ExperimentSpec:
         return all(c(f) for c in self.where)
 
 
-_TOP = {"key", "decision", "number", "title", "do", "dont", "do_ing", "dont_ing", "outcome",
-        "positions", "arms", "groupings", "compares", "information"}  # fmt: skip
+_TOP = {
+    "key",
+    "decision",
+    "number",
+    "title",
+    "do",
+    "dont",
+    "do_ing",
+    "dont_ing",
+    "outcome",
+    "positions",
+    "arms",
+    "groupings",
+    "compares",
+    "information",
+}
 #: choices a scripted arm's partner may make as a script (the turn's first step)
 _AS_SCRIPT = {"take_pile": ("take pile",), "draw": ("draw",), "policy": ()}
 _TEXT = ("title", "do", "dont", "do_ing", "dont_ing")
@@ -362,12 +396,14 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     _unknown(pos, {"where", "scores", "balance", "generate"}, f"{name}: [positions]")
     generate = pos.get("generate", "")
     if generate not in ("", *GENERATORS):
-        raise SpecError(f"{name}: key 'positions.generate' {generate!r}: one of "
-                        f"{', '.join(GENERATORS)}")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'positions.generate' {generate!r}: one of {', '.join(GENERATORS)}"
+        )
     balance = pos.get("balance", "")
     if balance and balance not in FEATURES:
-        raise SpecError(f"{name}: key 'positions.balance' {balance!r}: one of "
-                        f"{', '.join(FEATURES)}")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'positions.balance' {balance!r}: one of {', '.join(FEATURES)}"
+        )
     where = pos.get("where", [])
     if not isinstance(where, list):
         raise SpecError(f"{name}: key 'positions.where': need a list of conditions")
@@ -376,15 +412,18 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     if not isinstance(scores, list) or not all(
         isinstance(s, list) and len(s) == 2 and all(type(x) is int for x in s) for s in scores
     ):
-        raise SpecError(f"{name}: key 'positions.scores': need a list of [team, opponents] "
-                        "integer pairs")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'positions.scores': need a list of [team, opponents] integer pairs"
+        )
     arms = data.get("arms")
     if not isinstance(arms, list) or len(arms) != 2:
         raise SpecError(f"{name}: key 'arms': need exactly two [[arms]] tables (A, then B)")
     compares = _str(data, "compares", name, "") if "compares" in data else ""
     if compares not in ("", "policies"):
-        raise SpecError(f"{name}: key 'compares' {compares!r}: only 'policies' (arms that play "
-                        "different policies after the choice)")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'compares' {compares!r}: only 'policies' (arms that play "
+            "different policies after the choice)"
+        )
     parsed, conditioned, scripts = [], [], []
     for i, arm in enumerate(arms):
         where_arm = f"{name}: arms[{i}]"
@@ -394,8 +433,10 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
         script = arm.get("script")
         if script is not None:
             if not isinstance(script, list) or not all(x in SCRIPT_STEPS for x in script):
-                raise SpecError(f"{where_arm}: key 'script': a list of steps among "
-                                f"{', '.join(map(repr, SCRIPT_STEPS))}")  # fmt: skip
+                raise SpecError(
+                    f"{where_arm}: key 'script': a list of steps among "
+                    f"{', '.join(map(repr, SCRIPT_STEPS))}"
+                )
         choice = _str(arm, "choice", where_arm, "policy" if script is not None else None)
         if script is not None and choice != "policy":
             raise SpecError(f"{where_arm}: key 'choice': a scripted arm leaves it 'policy'")
@@ -414,16 +455,20 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
         for i, x in enumerate(scripts):
             if x is None:
                 if parsed[i][0] not in _AS_SCRIPT:
-                    raise SpecError(f"{name}: arms[{i}]: key 'choice' {parsed[i][0]!r}: with a "
-                                    f"scripted arm, a choice among {', '.join(_AS_SCRIPT)} or "
-                                    "a script")  # fmt: skip
+                    raise SpecError(
+                        f"{name}: arms[{i}]: key 'choice' {parsed[i][0]!r}: with a "
+                        f"scripted arm, a choice among {', '.join(_AS_SCRIPT)} or "
+                        "a script"
+                    )
                 scripts[i] = _AS_SCRIPT[parsed[i][0]]
                 parsed[i] = ("policy", parsed[i][1])
     scripts = [] if all(x is None for x in scripts) else scripts
     if parsed[0][1] != parsed[1][1] and compares != "policies":
-        raise SpecError(f"{name}: key 'arms': the arms play different policies after the choice "
-                        f"({parsed[0][1]} vs {parsed[1][1]}); give both the same, or set "
-                        "compares = 'policies' to compare bots")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'arms': the arms play different policies after the choice "
+            f"({parsed[0][1]} vs {parsed[1][1]}); give both the same, or set "
+            "compares = 'policies' to compare bots"
+        )
     if scripts and parsed[0][1] != parsed[1][1]:
         raise SpecError(f"{name}: key 'arms': scripted arms share one policy")
     if parsed[0] == parsed[1] and (not scripts or scripts[0] == scripts[1]):
@@ -436,15 +481,28 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     if information:
         hidden.add(information.knows)
     if len(hidden) > 1:
-        raise SpecError(f"{name}: key 'groupings': one hidden feature an experiment "
-                        f"(got {', '.join(sorted(hidden))})")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'groupings': one hidden feature an experiment "
+            f"(got {', '.join(sorted(hidden))})"
+        )
     return ExperimentSpec(
-        key=key, **text, arms=(parsed[0], parsed[1]), conditioned=tuple(conditioned),
-        where=conds, groupings=tuple(groups), number=number, outcome=outcome,
-        scripts=tuple(scripts), balance=balance, decision=decision, generate=generate,
-        scores=tuple((int(a), int(b)) for a, b in scores), compares=compares,
-        information=information, source=name,
-    )  # fmt: skip
+        key=key,
+        **text,
+        arms=(parsed[0], parsed[1]),
+        conditioned=tuple(conditioned),
+        where=conds,
+        groupings=tuple(groups),
+        number=number,
+        outcome=outcome,
+        scripts=tuple(scripts),
+        balance=balance,
+        decision=decision,
+        generate=generate,
+        scores=tuple((int(a), int(b)) for a, b in scores),
+        compares=compares,
+        information=information,
+        source=name,
+    )
 
 
 def _bins(bins, where: str, key: str) -> tuple[tuple[int, int, str], ...]:
@@ -452,10 +510,17 @@ def _bins(bins, where: str, key: str) -> tuple[tuple[int, int, str], ...]:
         raise SpecError(f"{where}: key {key!r}: need a list of [low, high, label]")
     out = []
     for b in bins:
-        if not (isinstance(b, list) and len(b) == 3 and type(b[0]) is int
-                and type(b[1]) is int and isinstance(b[2], str) and b[0] <= b[1]):  # fmt: skip
-            raise SpecError(f"{where}: key {key!r}: {b!r} is not [low, high, label] "
-                            "with low <= high")  # fmt: skip
+        if not (
+            isinstance(b, list)
+            and len(b) == 3
+            and type(b[0]) is int
+            and type(b[1]) is int
+            and isinstance(b[2], str)
+            and b[0] <= b[1]
+        ):
+            raise SpecError(
+                f"{where}: key {key!r}: {b!r} is not [low, high, label] with low <= high"
+            )
         out.append((b[0], b[1], b[2]))
     return tuple(out)
 
@@ -478,8 +543,9 @@ def _grouping(g, where_g: str, groups: list) -> GroupingSpec:
             or not all(isinstance(f, str) for f in feats)
         ):
             n = len(feats) if isinstance(feats, list) else feats
-            raise SpecError(f"{where_g}: key 'features': a cross table reads exactly two "
-                            f"features, got {n!r}")  # fmt: skip
+            raise SpecError(
+                f"{where_g}: key 'features': a cross table reads exactly two features, got {n!r}"
+            )
         if feats[0] == feats[1]:
             raise SpecError(f"{where_g}: key 'features': two different features")
         if "until" in g:
@@ -488,14 +554,17 @@ def _grouping(g, where_g: str, groups: list) -> GroupingSpec:
         feats = [_str(g, "feature", where_g)]
     for f in feats:
         if f not in seen:
-            raise SpecError(f"{where_g}: key 'feature': unknown feature {f!r}; a grouping reads "
-                            f"what a player can count ({', '.join(FEATURES)}) or the true "
-                            f"state ({', '.join(TRUE_STATE)})")  # fmt: skip
+            raise SpecError(
+                f"{where_g}: key 'feature': unknown feature {f!r}; a grouping reads "
+                f"what a player can count ({', '.join(FEATURES)}) or the true "
+                f"state ({', '.join(TRUE_STATE)})"
+            )
     bins = g.get("bins")
     if len(feats) == 2:
         if not (isinstance(bins, list) and len(bins) == 2):
-            raise SpecError(f"{where_g}: key 'bins': a cross table needs two lists of bins, "
-                            "one per feature")  # fmt: skip
+            raise SpecError(
+                f"{where_g}: key 'bins': a cross table needs two lists of bins, one per feature"
+            )
         b1, b2 = _bins(bins[0], where_g, "bins"), _bins(bins[1], where_g, "bins")
     else:
         b1, b2 = _bins(bins, where_g, "bins"), ()
@@ -503,8 +572,7 @@ def _grouping(g, where_g: str, groups: list) -> GroupingSpec:
         raise SpecError(f"{where_g}: key 'key' {gkey!r}: repeated or reserved")
     phrase = _str(g, "phrase", where_g)
     until = _str(g, "until", where_g, "") if "until" in g else ""
-    return GroupingSpec(gkey, feats[0], b1, phrase, until, feats[1] if len(feats) == 2 else "",
-                        b2)  # fmt: skip
+    return GroupingSpec(gkey, feats[0], b1, phrase, until, feats[1] if len(feats) == 2 else "", b2)
 
 
 def _information(info, name: str) -> InformationSpec | None:
@@ -517,17 +585,27 @@ def _information(info, name: str) -> InformationSpec | None:
         raise SpecError(f"{name}: key 'information': need a table")
     _unknown(info, {"knows", "do_when", "label"}, where)
     if "knows" not in info:
-        raise SpecError(f"{name}: key 'information.knows': an information arm needs the hidden "
-                        f"feature it is given ({', '.join(TRUE_STATE)})")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'information.knows': an information arm needs the hidden "
+            f"feature it is given ({', '.join(TRUE_STATE)})"
+        )
     knows = info["knows"]
     if knows not in TRUE_STATE:
-        raise SpecError(f"{name}: key 'information.knows' {knows!r}: one of "
-                        f"{', '.join(TRUE_STATE)} (hidden information)")  # fmt: skip
+        raise SpecError(
+            f"{name}: key 'information.knows' {knows!r}: one of "
+            f"{', '.join(TRUE_STATE)} (hidden information)"
+        )
     when = info.get("do_when")
-    if not (isinstance(when, list) and len(when) == 2 and all(type(x) is int for x in when)
-            and when[0] <= when[1]):  # fmt: skip
-        raise SpecError(f"{name}: key 'information.do_when': need [low, high], the values of "
-                        f"{knows} where the informed player plays arm A")  # fmt: skip
+    if not (
+        isinstance(when, list)
+        and len(when) == 2
+        and all(type(x) is int for x in when)
+        and when[0] <= when[1]
+    ):
+        raise SpecError(
+            f"{name}: key 'information.do_when': need [low, high], the values of "
+            f"{knows} where the informed player plays arm A"
+        )
     label = _str(info, "label", where, f"knowing {knows}")
     return InformationSpec(knows, when[0], when[1], label)
 

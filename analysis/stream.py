@@ -66,8 +66,13 @@ TABLES = (
     "net",
     "end_reasons",
 )
-MELD_TABLES = (("sevens", "turn"), ("sevens", "held"), ("aces", "turn"), ("aces", "held"),
-               ("wild", "turn"))  # fmt: skip
+MELD_TABLES = (
+    ("sevens", "turn"),
+    ("sevens", "held"),
+    ("aces", "turn"),
+    ("aces", "held"),
+    ("wild", "turn"),
+)
 #: per-team fields the report's tables read (the rest of a record is not needed)
 REPORT_TEAM_FIELDS = (
     "special_hand",
@@ -131,8 +136,9 @@ def _value_columns(t: pd.DataFrame) -> list[str]:
 def _moments(t: pd.DataFrame, name: str, n: str = "n"):
     """(estimate, se) arrays as ``intervals.mean_table`` makes them, from exact sums."""
     est, sd = [], []
-    for k, s, q in zip(t[n].tolist(), t[f"{name}_sum"].tolist(), t[f"{name}_sq"].tolist(),
-                       strict=True):  # fmt: skip
+    for k, s, q in zip(
+        t[n].tolist(), t[f"{name}_sum"].tolist(), t[f"{name}_sq"].tolist(), strict=True
+    ):
         k, s, q = int(k), int(s), int(q)
         est.append(s / k if k else math.nan)
         # exact integer numerator; Python's int / int rounds the exact quotient once
@@ -174,8 +180,10 @@ def _partials(records: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame] | Cana
     def special_frequency():
         require(records, ["team0_special_hand", "team1_special_hand"], "special-hand frequency")
         v = the_view()
-        flags = {h: v["declared_special"] & (True if h == "any" else v["special_name"].eq(h))
-                 for h in HANDS}  # fmt: skip
+        flags = {
+            h: v["declared_special"] & (True if h == "any" else v["special_name"].eq(h))
+            for h in HANDS
+        }
         return {"": group_sums(v, ["policy"], counts=flags)}
 
     def special_by_turn():
@@ -221,9 +229,11 @@ def _partials(records: pd.DataFrame) -> dict[str, dict[str, pd.DataFrame] | Cana
         done = v["aces_completed"].astype(bool).to_numpy()
         score = np.where(mixed, _ints(v["score"], "score"), 0)  # sums over mixed melds only
         sums = group_sums(
-            v, ["policy"], counts={"mixed": mixed, "mixed_completed": mixed & done},
+            v,
+            ["policy"],
+            counts={"mixed": mixed, "mixed_completed": mixed & done},
             moments={"mixed_score": score},
-        )  # fmt: skip
+        )
         return {"": sums}
 
     def scores():
@@ -358,8 +368,9 @@ def _end_reasons(s, confidence):
     for reason in sorted(t["end_reason"].unique()):
         hits = t[t["end_reason"] == reason].set_index("matchup")["n"]
         hits = hits.reindex(total.index, fill_value=0)
-        part = iv.from_counts(hits.to_numpy(), total.to_numpy(), confidence,
-                              matchup=total.index.to_numpy())  # fmt: skip
+        part = iv.from_counts(
+            hits.to_numpy(), total.to_numpy(), confidence, matchup=total.index.to_numpy()
+        )
         part.insert(1, "end_reason", reason)
         parts.append(part)
     return pd.concat(parts, ignore_index=True)
@@ -398,8 +409,11 @@ class Tally:
     """
 
     def __init__(self, confidence: float = iv.CONFIDENCE, buffer_rows: int = 4096):
-        if (isinstance(buffer_rows, bool) or not isinstance(buffer_rows, int | np.integer)
-                or buffer_rows < 0):  # fmt: skip
+        if (
+            isinstance(buffer_rows, bool)
+            or not isinstance(buffer_rows, int | np.integer)
+            or buffer_rows < 0
+        ):
             raise CanastaError(f"buffer_rows must be a non-negative integer, got {buffer_rows!r}")
         self.confidence = confidence
         self.buffer_rows = int(buffer_rows)

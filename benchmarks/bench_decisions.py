@@ -215,8 +215,10 @@ def experiments_profile(positions: int, deals: int, rounds: int) -> None:
         if best is None or w < best[0]:
             best = (w, c, len(raw))
     w, c, n = best
-    print(f"{D.__file__}: {n} positions x {deals} deals x 2 in {w:.2f} s wall ({c:.2f} s CPU): "
-          f"{n / w:.1f} positions/s wall, {n / c:.1f} positions/s CPU")  # fmt: skip
+    print(
+        f"{D.__file__}: {n} positions x {deals} deals x 2 in {w:.2f} s wall ({c:.2f} s CPU): "
+        f"{n / w:.1f} positions/s wall, {n / c:.1f} positions/s CPU"
+    )
 
 
 def main() -> None:

@@ -30,12 +30,31 @@ from analysis.equity import equity_table  # noqa: E402
 from sim import simulate_games  # noqa: E402
 
 TRUTH = [
-    (0, 0, 0), (0, 0, 1), (-50, 100, 0), (2990, 3010, 1), (3010, 2990, 0), (2990, 2990, 1),
-    (3000, 3000, 0), (4990, 5010, 0), (5010, 4990, 1), (5000, 5000, 0), (8490, 8490, 1),
-    (8450, 8000, 0), (8000, 8450, 1), (8200, 5000, 0), (-2000, 0, 1), (-5000, 3000, 0),
-    (-1000, -1500, 1), (8000, -1000, 0), (0, 8000, 1), (-3000, 8400, 0), (6000, 2000, 1),
-    (3500, 7000, 0), (-8000, -8000, 0), (7000, 7000, 1),
-]  # fmt: skip
+    (0, 0, 0),
+    (0, 0, 1),
+    (-50, 100, 0),
+    (2990, 3010, 1),
+    (3010, 2990, 0),
+    (2990, 2990, 1),
+    (3000, 3000, 0),
+    (4990, 5010, 0),
+    (5010, 4990, 1),
+    (5000, 5000, 0),
+    (8490, 8490, 1),
+    (8450, 8000, 0),
+    (8000, 8450, 1),
+    (8200, 5000, 0),
+    (-2000, 0, 1),
+    (-5000, 3000, 0),
+    (-1000, -1500, 1),
+    (8000, -1000, 0),
+    (0, 8000, 1),
+    (-3000, 8400, 0),
+    (6000, 2000, 1),
+    (3500, 7000, 0),
+    (-8000, -8000, 0),
+    (7000, 7000, 1),
+]
 
 
 def pct(x: float) -> str:
@@ -55,8 +74,10 @@ def main() -> None:
     t = time.perf_counter()
     table = equity_table(n=a.n, seed=a.seed, n_jobs=a.jobs, cache=cache)
     build = time.perf_counter() - t
-    print(f"build: {build:.1f} s wall (n={a.n:,} hands per pair of minima, jobs={a.jobs}); parts "
-          + ", ".join(f"{k} {v:.1f} s" for k, v in table.meta["seconds"].items()))  # fmt: skip
+    print(
+        f"build: {build:.1f} s wall (n={a.n:,} hands per pair of minima, jobs={a.jobs}); parts "
+        + ", ".join(f"{k} {v:.1f} s" for k, v in table.meta["seconds"].items())
+    )
     print(f"solver: {table.meta['solver']}")
     times = []
     for i in range(20):
@@ -64,17 +85,23 @@ def main() -> None:
         again = equity_table(n=a.n, seed=a.seed, n_jobs=a.jobs, cache=cache)
         again.value(1000 + 10 * i, 2000)
         times.append(time.perf_counter() - t)
-    print(f"cached query (load + value): median {1000 * np.median(times):.1f} ms, "
-          f"max {1000 * max(times):.1f} ms")  # fmt: skip
+    print(
+        f"cached query (load + value): median {1000 * np.median(times):.1f} ms, "
+        f"max {1000 * max(times):.1f} ms"
+    )
     z = 1.959963984540054
     se = np.asarray(table.se, dtype=np.float64)
     r = int(table.meta["boot_resolution"])
     lo = (-2000 - table.low) // r
-    print(f"widest 95% half-interval: whole grid {100 * z * se.max():.2f} pp, "
-          f"from -2,000 up {100 * z * se[:, :, lo:, lo:].max():.2f} pp")  # fmt: skip
+    print(
+        f"widest 95% half-interval: whole grid {100 * z * se.max():.2f} pp, "
+        f"from -2,000 up {100 * z * se[:, :, lo:, lo:].max():.2f} pp"
+    )
 
-    print("\ncrossing a threshold (team 0's chance at the lower score minus at the higher; "
-          "team 0 to play first / team 1 first), percentage points +- SE:")  # fmt: skip
+    print(
+        "\ncrossing a threshold (team 0's chance at the lower score minus at the higher; "
+        "team 0 to play first / team 1 first), percentage points +- SE:"
+    )
     for low_, high_ in ((2990, 3010), (4990, 5010)):
         for opp in (0, 2000, 3000, 5000, 7000, 8000):
             cells = []
@@ -105,17 +132,25 @@ def main() -> None:
         for s0, s1, seat in TRUTH:
             v = table.value(s0, s1, first=seat % 2)
             df = simulate_games(
-                a.truth_games, ["strong"], seed=4747, scores=(s0, s1), first_player=seat,
+                a.truth_games,
+                ["strong"],
+                seed=4747,
+                scores=(s0, s1),
+                first_player=seat,
                 n_jobs=a.jobs,
-            )  # fmt: skip
+            )
             p = float((df["winner"] == 0).mean())
             sp = np.sqrt(p * (1 - p) / len(df))
             zz = (p - v["win_team0"]) / np.sqrt(v["se"] ** 2 + sp**2)
             zs.append(zz)
-            print(f"  {s0:>5}  {s1:>5}  {seat}   {v['win_team0']:.4f} ({v['se']:.4f})  "
-                  f"{p:.4f} ({sp:.4f})  {zz:+.2f}")  # fmt: skip
-        print(f"  max |z| {max(abs(x) for x in zs):.2f}; within 3 SE: "
-              f"{sum(abs(x) < 3 for x in zs)} of {len(zs)}")  # fmt: skip
+            print(
+                f"  {s0:>5}  {s1:>5}  {seat}   {v['win_team0']:.4f} ({v['se']:.4f})  "
+                f"{p:.4f} ({sp:.4f})  {zz:+.2f}"
+            )
+        print(
+            f"  max |z| {max(abs(x) for x in zs):.2f}; within 3 SE: "
+            f"{sum(abs(x) < 3 for x in zs)} of {len(zs)}"
+        )
 
 
 if __name__ == "__main__":

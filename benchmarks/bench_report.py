@@ -55,8 +55,12 @@ keys = ("seconds", "simulation_seconds", "dealt_odds_seconds", "decisions_second
 print(json.dumps({k: seen.get(k) for k in keys} | {"code": code}))
 """
 
-PHASES = (("seconds", "report"), ("simulation_seconds", "simulation"),
-          ("dealt_odds_seconds", "dealt odds"), ("decisions_seconds", "decisions"))  # fmt: skip
+PHASES = (
+    ("seconds", "report"),
+    ("simulation_seconds", "simulation"),
+    ("dealt_odds_seconds", "dealt odds"),
+    ("decisions_seconds", "decisions"),
+)
 
 
 def one_run(root: Path, extra: list[str]) -> dict:
@@ -68,8 +72,13 @@ def one_run(root: Path, extra: list[str]) -> dict:
         out = str(Path(tmp) / "report.html")
         w0 = time.perf_counter()
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.run([sys.executable, "-c", _SNIPPET, out, *extra], env=env, cwd=root,
-                              capture_output=True, text=True)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-c", _SNIPPET, out, *extra],
+            env=env,
+            cwd=root,
+            capture_output=True,
+            text=True,
+        )
         wall = time.perf_counter() - w0
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     # CPU of the report and the workers it reaped: on a shared machine the wall time moves
@@ -148,8 +157,7 @@ def memory(args) -> None:
     runs = 1 if k == 1 else k * (k - 1)
     mib = 1024 * 1024
     print(f"canasta report --deals {args.deals} --jobs {args.jobs} --policies {args.policies}")
-    print(f"{'--hands':>8} {'hands':>9} {'self MiB':>9} {'tree MiB':>9} "
-          f"{'B/hand':>7} {'s':>6}")  # fmt: skip
+    print(f"{'--hands':>8} {'hands':>9} {'self MiB':>9} {'tree MiB':>9} {'B/hand':>7} {'s':>6}")
     prev = None
     for n in sizes:
         argv = ["--hands", str(n), "--deals", str(args.deals), "--jobs", str(args.jobs)]
@@ -178,16 +186,19 @@ def main() -> None:
     if args.memory:
         memory(args)
         return
-    trees = [("this tree", ROOT)] + ([("baseline", args.baseline.resolve())] if args.baseline
-                                     else [])  # fmt: skip
+    trees = [("this tree", ROOT)] + (
+        [("baseline", args.baseline.resolve())] if args.baseline else []
+    )
     runs: dict[str, list[dict]] = {name: [] for name, _ in trees}
     for r in range(args.rounds):
         order = trees if r % 2 == 0 else trees[::-1]  # alternate who goes first
         for name, root in order:
             got = one_run(root, args.report_args)
             runs[name].append(got)
-            print(f"round {r + 1} {name}: {got['wall']:.1f} s wall, {got['cpu']:.1f} s CPU",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"round {r + 1} {name}: {got['wall']:.1f} s wall, {got['cpu']:.1f} s CPU",
+                file=sys.stderr,
+            )
     args_text = " ".join(args.report_args) or "(defaults)"
     print(f"canasta report {args_text}, {os.cpu_count()} cores, medians of {args.rounds} rounds")
     print("| tree | wall s | CPU s | " + " | ".join(f"{label} s" for _, label in PHASES) + " |")

@@ -115,15 +115,25 @@ def run(args: argparse.Namespace) -> int:
 
         resolve_policies(policies)  # an unknown name: refused now, before any work
     table = equity_table(
-        rules, policies, n=n, seed=args.seed, n_jobs=args.jobs, cache=args.cache,
-        refresh=args.refresh, resolution=args.resolution,
-    )  # fmt: skip
+        rules,
+        policies,
+        n=n,
+        seed=args.seed,
+        n_jobs=args.jobs,
+        cache=args.cache,
+        refresh=args.refresh,
+        resolution=args.resolution,
+    )
     label = " vs ".join(table.meta["policy_labels"])
     if scores is not None:
         values = [table.value(*scores, first=t) for t in (0, 1)]
         if args.format == "json":
-            print(json.dumps({"ruleset": table.meta["ruleset_label"], "policies": label,
-                              "values": values}, indent=1))  # fmt: skip
+            print(
+                json.dumps(
+                    {"ruleset": table.meta["ruleset_label"], "policies": label, "values": values},
+                    indent=1,
+                )
+            )
             return 0
         print(
             f"team 0 at {scores[0]:,} against team 1 at {scores[1]:,} (target "

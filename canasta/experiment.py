@@ -28,12 +28,23 @@ interval and Holm-adjusted p-value, the verdict, and the rule of thumb it suppor
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("experiment", help=HELP, description=DESCRIPTION)
     p.add_argument("spec", metavar="FILE.toml", help="the experiment's spec file")
-    p.add_argument("--positions", type=int, default=80, metavar="N",
-                   help="positions to play (default 80)")  # fmt: skip
-    p.add_argument("--deals", type=int, default=32, metavar="N",
-                   help="paired deals per position and choice (default 32)")  # fmt: skip
-    p.add_argument("--hands", type=int, default=None, metavar="N",
-                   help="hands sampled for positions (default 6 a position, 100+)")  # fmt: skip
+    p.add_argument(
+        "--positions", type=int, default=80, metavar="N", help="positions to play (default 80)"
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=32,
+        metavar="N",
+        help="paired deals per position and choice (default 32)",
+    )
+    p.add_argument(
+        "--hands",
+        type=int,
+        default=None,
+        metavar="N",
+        help="hands sampled for positions (default 6 a position, 100+)",
+    )
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     _options.add(p, "seed", "jobs", "rules", "quiet")
     p.set_defaults(func=run)
@@ -56,10 +67,14 @@ def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
         ci = f"[{r['ci_low']:+,.0f}, {r['ci_high']:+,.0f}]" if r["hands"] > 1 else "—"
         p = "—" if r["p_adj"] != r["p_adj"] else f"{r['p_adj']:.3f}"
         est = f"{r['estimate']:+,.0f}" if r["hands"] else "—"
-        lines.append(f"  {where:<28} {int(r['positions']):>5} {int(r['hands']):>5} {est:>8} "
-                     f"{ci:>17} {p:>7}  {r['better']}")  # fmt: skip
-    lines.append(f"  intervals: {table.attrs.get('interval', '')}; "
-                 f"correction: {table.attrs.get('correction', '')}")  # fmt: skip
+        lines.append(
+            f"  {where:<28} {int(r['positions']):>5} {int(r['hands']):>5} {est:>8} "
+            f"{ci:>17} {p:>7}  {r['better']}"
+        )
+    lines.append(
+        f"  intervals: {table.attrs.get('interval', '')}; "
+        f"correction: {table.attrs.get('correction', '')}"
+    )
     seen = set()
     for rule in rules_of_thumb({exp.table: table}, [exp]):
         # a rule that says what another grouping's says, with other numbers, is not repeated
@@ -92,13 +107,22 @@ def run(args: argparse.Namespace) -> int:
     ruleset = as_ruleset(args.rules)
     name = f"ruleset file {Path(args.rules).name}" if args.rules else "the tournament ruleset"
     say = None if args.quiet else (lambda text: print(f"canasta experiment: {text}", flush=True))
-    raw = decisions.run_experiments(args.positions, args.deals, seed=args.seed, ruleset=ruleset,
-                                    sample_hands=args.hands, experiments=[exp], progress=say,
-                                    n_jobs=args.jobs)  # fmt: skip
+    raw = decisions.run_experiments(
+        args.positions,
+        args.deals,
+        seed=args.seed,
+        ruleset=ruleset,
+        sample_hands=args.hands,
+        experiments=[exp],
+        progress=say,
+        n_jobs=args.jobs,
+    )
     tabs = decisions.tables(raw, experiments=[exp])
     if exp.table not in tabs:
-        print(f"{exp.title}: no position matched positions.where in "
-              f"{raw.attrs['sample_hands']:,} hands, measured under {name}")  # fmt: skip
+        print(
+            f"{exp.title}: no position matched positions.where in "
+            f"{raw.attrs['sample_hands']:,} hands, measured under {name}"
+        )
         return 0
     attrs = dict(raw.attrs) | {"positions_found": len(raw), "raw": raw}
     print(format_table(exp, tabs[exp.table], name, attrs))

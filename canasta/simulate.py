@@ -177,14 +177,23 @@ def run(args: argparse.Namespace) -> int:
             from sim.api import simulate_games
 
             result = simulate_games(
-                count, policies=policies, seed=args.seed, ruleset=args.rules, n_jobs=args.jobs,
-                **start, **options,
-            )  # fmt: skip
+                count,
+                policies=policies,
+                seed=args.seed,
+                ruleset=args.rules,
+                n_jobs=args.jobs,
+                **start,
+                **options,
+            )
         else:
             result = sim.simulate(
-                count, policies=policies, seed=args.seed, n_jobs=args.jobs, ruleset=args.rules,
+                count,
+                policies=policies,
+                seed=args.seed,
+                n_jobs=args.jobs,
+                ruleset=args.rules,
                 **options,
-            )  # fmt: skip
+            )
     except KeyboardInterrupt:
         if not args.out:
             raise

@@ -302,8 +302,14 @@ def duplicate_pairs(runs: Sequence[Run]) -> list[tuple[Run, Run]]:
 def streamed_order() -> tuple[str, ...]:
     """The record tables in the order the in-memory path computes them."""
     melds = [f"{m}_by_{by}" for m in ("sevens", "aces") for by in ("turn", "held")]
-    return ("special_frequency", "special_by_turn", *melds, "penalties", "mixed_aces",
-            "wild_by_turn")  # fmt: skip
+    return (
+        "special_frequency",
+        "special_by_turn",
+        *melds,
+        "penalties",
+        "mixed_aces",
+        "wild_by_turn",
+    )
 
 
 def comparison(runs: Sequence[Run], tables: dict, notes: dict) -> None:
@@ -386,8 +392,9 @@ def _games(settings: Settings, engine, ruleset, policy, show: bool) -> pd.DataFr
 
     name = policy or strongest_fast()
     _say(show, f"first numbers: {settings.games:,} games of {name} against itself")
-    return engine.games(settings.games, (name, name), seed=settings.seed, ruleset=ruleset,
-                        n_jobs=settings.jobs)  # fmt: skip
+    return engine.games(
+        settings.games, (name, name), seed=settings.seed, ruleset=ruleset, n_jobs=settings.jobs
+    )
 
 
 def _announce(show: bool, i: int, planned, pair, hands: int) -> None:
@@ -411,9 +418,16 @@ def _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, r
         for i, (pair, seed) in enumerate(planned, start=1):
             _announce(show, i, planned, pair, settings.hands)
             out = Path(tmp) / f"run-{i}"
-            path = engine.simulate(settings.hands, pair, seed=seed, n_jobs=settings.jobs,
-                                   ruleset=ruleset, chunk_size=chunk, out=str(out),
-                                   progress=show)  # fmt: skip
+            path = engine.simulate(
+                settings.hands,
+                pair,
+                seed=seed,
+                n_jobs=settings.jobs,
+                ruleset=ruleset,
+                chunk_size=chunk,
+                out=str(out),
+                progress=show,
+            )
             chunks = run_chunks_on_disk(path, REPORT_COLUMNS)
             rec, names = stream_run(chunks, tally, "simulated")
             shutil.rmtree(path, ignore_errors=True)
@@ -458,8 +472,9 @@ def build(settings: Settings, engine=None) -> Results:
     if settings.deals > 0:
         _say(show, f"dealt odds: sampling {settings.deals:,} deals")
         t0 = time.perf_counter()
-        sampled = engine.sample_odds(settings.deals, seed=settings.seed, n_jobs=settings.jobs,
-                                     ruleset=ruleset, progress=show)  # fmt: skip
+        sampled = engine.sample_odds(
+            settings.deals, seed=settings.seed, n_jobs=settings.jobs, ruleset=ruleset, progress=show
+        )
         if sampled is None:
             sources["dealt_odds"] = "exact only: this engine has no dealt-odds sampler"
         else:
@@ -474,12 +489,18 @@ def build(settings: Settings, engine=None) -> Results:
     decided = None
     if settings.positions > 0:
         t0 = time.perf_counter()
-        decided = engine.decide(settings.positions, settings.decision_deals, seed=settings.seed,
-                                ruleset=ruleset, progress=(lambda text: _say(show, text)),
-                                n_jobs=settings.jobs)  # fmt: skip
+        decided = engine.decide(
+            settings.positions,
+            settings.decision_deals,
+            seed=settings.seed,
+            ruleset=ruleset,
+            progress=(lambda text: _say(show, text)),
+            n_jobs=settings.jobs,
+        )
         sources["decisions_seconds"] = time.perf_counter() - t0
-        sources["decisions"] = {k: v for k, v in decided.attrs.items()
-                                if k not in ("hands", "specs")}  # fmt: skip
+        sources["decisions"] = {
+            k: v for k, v in decided.attrs.items() if k not in ("hands", "specs")
+        }
     _say(show, "analysing and drawing")
     records, tables, notes = analyse(runs, ruleset, sampled, settings, tally)
     if decided is not None:
@@ -497,8 +518,9 @@ def build(settings: Settings, engine=None) -> Results:
                 t0 = time.perf_counter()
                 games = _games(settings, engine, ruleset, decided.attrs.get("policy"), show)
                 sources["games_seconds"] = time.perf_counter() - t0
-            tables["first_numbers"] = numbers.first_numbers(pd.DataFrame(hands), games,
-                                                            settings.seed)  # fmt: skip
+            tables["first_numbers"] = numbers.first_numbers(
+                pd.DataFrame(hands), games, settings.seed
+            )
             tables["first_numbers"].attrs["policy"] = decided.attrs.get("policy", "")
             tables["first_numbers"].attrs["hands"] = len(hands)
             tables["first_numbers"].attrs["games"] = 0 if games is None else len(games)

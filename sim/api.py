@@ -348,8 +348,17 @@ def play_position(
     (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
     ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
     prepare = _position_prepare(position, choice, policies, ruleset, position_hands)
-    return _run(n, "n", MAX_HANDS, seed, n_jobs, runner_options, POSITION_ROW_BYTES, prepare,
-                kernel=POSITION_KERNEL)  # fmt: skip
+    return _run(
+        n,
+        "n",
+        MAX_HANDS,
+        seed,
+        n_jobs,
+        runner_options,
+        POSITION_ROW_BYTES,
+        prepare,
+        kernel=POSITION_KERNEL,
+    )
 
 
 POSITION_KERNEL = "sim.engine.position:play_position_kernel"  #: compiled by a first run (warm)
@@ -388,8 +397,7 @@ def position_outcomes(
     thousands of small runs (the decision experiments), where building a frame of ~60
     columns cost more than playing 64 hands."""
     prepare = _position_prepare(position, choice, policies, ruleset, position_scores)
-    return _run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, prepare,
-                kernel=POSITION_KERNEL)  # fmt: skip
+    return _run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, prepare, kernel=POSITION_KERNEL)
 
 
 def script_hands(

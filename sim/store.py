@@ -64,8 +64,17 @@ META_NAME = "_canasta_run.json"  #: starts with "_": pyarrow ignores it as data
 _TMP_RE = re.compile(r"^\.(?:chunk-\d+\.parquet|_canasta_run\.json)\.(\d+)\.tmp$")
 _VERSIONED = ("canasta-sim", "numpy", "numba", "pandas", "pyarrow", "joblib")
 #: settings compared on resume, in the order a refusal names them
-_KEY_ORDER = ("schema_version", "kind", "ruleset", "policies", "params", "seed", "n_items",
-              "chunk_size", "id_column")  # fmt: skip
+_KEY_ORDER = (
+    "schema_version",
+    "kind",
+    "ruleset",
+    "policies",
+    "params",
+    "seed",
+    "n_items",
+    "chunk_size",
+    "id_column",
+)
 
 
 def _versions() -> dict[str, str]:
@@ -283,10 +292,13 @@ def check_run(
             names = {chunk_name(k, n_chunks): k for k in range(n_chunks)}
         k = names.get(entry.name)
         if k is None or not entry.is_file():
-            foreign.append(Problem(
-                entry.name, "foreign",
-                "no part of this run (pandas.read_parquet of the directory would read it)",
-            ))  # fmt: skip
+            foreign.append(
+                Problem(
+                    entry.name,
+                    "foreign",
+                    "no part of this run (pandas.read_parquet of the directory would read it)",
+                )
+            )
         else:
             present[k] = entry
     for k, start, stop in _ranges(n_items, chunk_size, n_chunks):
@@ -298,11 +310,14 @@ def check_run(
             check.problems.append(Problem(name, "missing", why))
             continue
         if records is not None and rec is None:
-            check.problems.append(Problem(
-                name, "unrecorded",
-                "on disk but not recorded in the metadata (its write was interrupted, or it "
-                "was copied in): not trusted",
-            ))  # fmt: skip
+            check.problems.append(
+                Problem(
+                    name,
+                    "unrecorded",
+                    "on disk but not recorded in the metadata (its write was interrupted, or it "
+                    "was copied in): not trusted",
+                )
+            )
             continue
         why = None
         size = file.stat().st_size
@@ -331,10 +346,20 @@ def repair_command(path: str | Path, settings: dict) -> str:
     kind, policies = settings.get("kind"), settings.get("policies")
     if kind not in ("hands", "games") or not isinstance(policies, list):
         return "rerun the same command (or call) that made it, with the same settings"
-    argv = ["canasta", "simulate", "-n" if kind == "hands" else "--games",
-            str(settings["n_items"]), "--policies", ",".join(map(str, policies)),
-            "--seed", str(settings.get("seed")), "--chunk-size", str(settings["chunk_size"]),
-            "--out", str(path)]  # fmt: skip
+    argv = [
+        "canasta",
+        "simulate",
+        "-n" if kind == "hands" else "--games",
+        str(settings["n_items"]),
+        "--policies",
+        ",".join(map(str, policies)),
+        "--seed",
+        str(settings.get("seed")),
+        "--chunk-size",
+        str(settings["chunk_size"]),
+        "--out",
+        str(path),
+    ]
     command = shlex.join(argv)
     from sim.ruleset import DEFAULT_RULESET
 

@@ -37,9 +37,14 @@ def test_a_known_effect_gives_supported_and_contradicted():
     # chasing the special hand gains 300 (claim K supported); starting a sevens or aces meld
     # gains 300 (claim F, "hold them", contradicted); a wild meld with 3 or 4 wilds costs 300
     # and with 5+ gains 300 (D supported, its sign change between 4 and 5)
-    out = _verdicts({"special_minimum": lambda f: 300.0, "sevens": lambda f: 300.0,
-                     "aces": lambda f: 300.0,
-                     "wild": lambda f: -300.0 if f["wilds"] <= 4 else 300.0})  # fmt: skip
+    out = _verdicts(
+        {
+            "special_minimum": lambda f: 300.0,
+            "sevens": lambda f: 300.0,
+            "aces": lambda f: 300.0,
+            "wild": lambda f: -300.0 if f["wilds"] <= 4 else 300.0,
+        }
+    )
     assert out.loc["K", "verdict"] == "supported"
     assert out.loc["F", "verdict"] == "contradicted"
     assert out.loc["D", "verdict"] == "supported"
@@ -63,8 +68,9 @@ def test_no_effect_gives_no_clear_difference_and_unmeasured_claims_say_so(monkey
     for cid in MEASURED:
         assert out.loc[cid, "verdict"] == "no clear difference", cid
     # a claim without rows (none today) is 'not measured' and says what it needs
-    monkeypatch.setattr(C, "CLAIMS", (C.Claim("Z", "a claim", "a source", "a test",
-                                              needs="an experiment"),))  # fmt: skip
+    monkeypatch.setattr(
+        C, "CLAIMS", (C.Claim("Z", "a claim", "a source", "a test", needs="an experiment"),)
+    )
     r = C.verdicts({}).set_index("id").loc["Z"]
     assert r["verdict"] == "not measured" and r["note"] == "an experiment"
 
@@ -94,8 +100,9 @@ def test_a_missing_table_is_not_measured():
 def test_a_claimed_threshold_is_located():
     """D's sign change: an effect of 600·(wilds − 4.5) a position crosses zero at 4.5 wilds;
     the fitted zero and its interval from resampling hands must hold it."""
-    raw = D.synthetic_raw({"wild": lambda f: 600.0 * (f["wilds"] - 4.5)}, positions=120,
-                          deals=40, seed=5)  # fmt: skip
+    raw = D.synthetic_raw(
+        {"wild": lambda f: 600.0 * (f["wilds"] - 4.5)}, positions=120, deals=40, seed=5
+    )
     t = {x.grouping: x for x in D.thresholds(raw, ["wild"])}["wilds_held"]
     assert t.ci_low < 4.5 < t.ci_high and abs(t.at - 4.5) < 0.5 and t.slope > 0
     out = C.verdicts(D.tables(raw), D.thresholds(raw)).set_index("id")
@@ -108,8 +115,15 @@ def test_pooled_interval_counts_overlapping_groupings_as_correlated():
     import pandas as pd
 
     def rows(tables, groupings):
-        return pd.DataFrame({"hands": [10, 10], "estimate": [1.0, 3.0], "se": [3.0, 4.0],
-                             "_table": tables, "_grouping": groupings})  # fmt: skip
+        return pd.DataFrame(
+            {
+                "hands": [10, 10],
+                "estimate": [1.0, 3.0],
+                "se": [3.0, 4.0],
+                "_table": tables,
+                "_grouping": groupings,
+            }
+        )
 
     z = 1.959963984540054
     est, lo, hi = C._pooled(rows(["t", "t"], ["g", "g"]))

@@ -161,8 +161,10 @@ def _cases():
                 if name in BASE:
                     argv = [name, *_replace_positional(base, sub, k, v)]
                 else:
-                    argv = [name, *(v if j == k else "{tmp}/missing-path" for j in
-                                    range(len(positionals)))]  # fmt: skip
+                    argv = [
+                        name,
+                        *(v if j == k else "{tmp}/missing-path" for j in range(len(positionals))),
+                    ]
                 cases.append((name, argv, f"{action.dest} {v!r}"))
     return cases
 

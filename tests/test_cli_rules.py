@@ -121,8 +121,10 @@ def test_open_1_open_2_variants_shown_validated_and_recorded(capsys, tmp_path):
     assert code == 0 and sorted(info["changed"]) == ["opening_minimum", "opening_natural"]
     assert info["keys"]["opening_minimum"]["rule"] == "OPEN-1"
     assert info["keys"]["opening_natural"]["rule"] == "OPEN-2"
-    for bad, key in [({"opening_minimum": "turn"}, "opening_minimum"),
-                     ({"opening_natural": "no"}, "opening_natural")]:  # fmt: skip
+    for bad, key in [
+        ({"opening_minimum": "turn"}, "opening_minimum"),
+        ({"opening_natural": "no"}, "opening_natural"),
+    ]:
         with pytest.raises(CanastaError, match=f"ruleset key '{key}'"):
             Ruleset.from_dict(bad)
     f.write_text('opening_minimum = "hands"\n')

@@ -121,8 +121,11 @@ def test_a_schema_1_run_verifies_by_its_footers(finished, tmp_path, capsys):
     assert code == 0 and "schema 1: no checksums recorded, footers checked only" in text
     assert main([*ARGV, "--out", str(out), "--quiet"]) == 0  # upgrades it: checksums recorded
     capsys.readouterr()
-    assert _verify(capsys, out) == (0, f"ok: {out}: 3 of 3 chunks intact, 300 hands "
-                                       "(schema 2, sha256 checked)\n", "")  # fmt: skip
+    assert _verify(capsys, out) == (
+        0,
+        f"ok: {out}: 3 of 3 chunks intact, 300 hands (schema 2, sha256 checked)\n",
+        "",
+    )
 
 
 @pytest.mark.parametrize("what", ["missing", "empty", "file", "damaged metadata"])

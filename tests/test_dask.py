@@ -70,8 +70,13 @@ def test_dask_backend_accepts_a_client(scheduler):
     local = run_chunks(WORK, 1_000, seed=1, chunk_size=300, id_column="deal_id")
     with distributed.Client(scheduler) as client:
         remote = run_chunks(
-            WORK, 1_000, seed=1, chunk_size=300, backend="dask", scheduler=client,
+            WORK,
+            1_000,
+            seed=1,
+            chunk_size=300,
+            backend="dask",
+            scheduler=client,
             id_column="deal_id",
-        )  # fmt: skip
+        )
         assert client.status == "running"  # a Client passed in is left open
     pd.testing.assert_frame_equal(remote, local, check_exact=True)

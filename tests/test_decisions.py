@@ -129,8 +129,9 @@ def test_null_table_says_no_clear_difference():
 def test_few_hands_are_not_tested():
     """A situation with fewer than MIN_HANDS sampled hands gets no p-value and no direction,
     however large its estimate."""
-    t = pd.DataFrame({"estimate": [900.0, 900.0], "se": [10.0, 10.0],
-                      "hands": [D.MIN_HANDS - 1, D.MIN_HANDS]})  # fmt: skip
+    t = pd.DataFrame(
+        {"estimate": [900.0, 900.0], "se": [10.0, 10.0], "hands": [D.MIN_HANDS - 1, D.MIN_HANDS]}
+    )
     p = D._p_values(t)
     assert np.isnan(p[0]) and p[1] < 1e-3
 
@@ -165,8 +166,14 @@ def test_arms_use_the_same_seed_and_deals():
 
     def play(n, pos, choice, seed=0, policies=None, ruleset=None, **kw):
         calls.append((n, choice, seed, policies))
-        return pd.DataFrame({"hand_id": range(n), "score_team0": [10] * n,
-                             "score_team1": [0] * n, "applied": [True] * n})  # fmt: skip
+        return pd.DataFrame(
+            {
+                "hand_id": range(n),
+                "score_team0": [10] * n,
+                "score_team1": [0] * n,
+                "applied": [True] * n,
+            }
+        )
 
     exp = D.BY_KEY["special"]
     snap = {"position": None, "team": 1}
@@ -208,8 +215,9 @@ def test_snapshots_are_positions_the_engine_accepts(snaps):
 def test_same_choice_twice_gives_zero_difference(snaps):
     """Paired deals, checked in the engine: an experiment whose two arms are the same choice
     gives a difference of exactly 0 on every deal; two seeds give different outcomes."""
-    exp = dataclasses.replace(D.BY_KEY["pile"], arms=(("policy", D.STRONG), ("policy", D.STRONG)),
-                              conditioned=())  # fmt: skip
+    exp = dataclasses.replace(
+        D.BY_KEY["pile"], arms=(("policy", D.STRONG), ("policy", D.STRONG)), conditioned=()
+    )
     snap = snaps[len(snaps) // 2]
     r = D.play_arms(snap, exp, 20, 5, "heuristic")
     assert r["diff"] == 0.0 and r["deals"] == 20
@@ -250,13 +258,14 @@ def test_position_outcomes_are_play_position_s_hands(snaps):
     import sim
     from sim.api import position_outcomes
 
-    cases = [(snaps[3], "policy", 1, ("heuristic", "greedy")),
-             (snaps[len(snaps) // 2], "draw", 2, ("heuristic", "heuristic")),
-             (snaps[-5], "policy", 3, ("random", "heuristic"))]  # fmt: skip
+    cases = [
+        (snaps[3], "policy", 1, ("heuristic", "greedy")),
+        (snaps[len(snaps) // 2], "draw", 2, ("heuristic", "heuristic")),
+        (snaps[-5], "policy", 3, ("random", "heuristic")),
+    ]
     for snap, choice, seed, pair in cases:
         rec = sim.play_position(24, snap["position"], choice, seed=seed, policies=pair)
-        scores, applied = position_outcomes(24, snap["position"], choice, seed=seed,
-                                            policies=pair)  # fmt: skip
+        scores, applied = position_outcomes(24, snap["position"], choice, seed=seed, policies=pair)
         assert rec["hand_id"].tolist() == list(range(24))
         np.testing.assert_array_equal(scores, rec[["score_team0", "score_team1"]].to_numpy())
         np.testing.assert_array_equal(applied, rec["applied"].to_numpy(dtype=bool))
@@ -334,12 +343,15 @@ def test_report_opens_with_advice():
     def decide(positions, deals, seed=0, ruleset=None, progress=None):
         return D.synthetic_raw({"go_out": lambda f: 300.0}, positions, deals, seed=seed)
 
-    s = Settings(hands=40, deals=0, policies=("random",), quiet=True, positions=20,
-                 decision_deals=10)  # fmt: skip
+    s = Settings(
+        hands=40, deals=0, policies=("random",), quiet=True, positions=20, decision_deals=10
+    )
     from analysis.engine import RecordsEngine
 
-    fake = RecordsEngine(lambda n, policies, seed, ruleset: _simulate(n, policies, seed),
-                         decide=lambda p, d, seed, ruleset: decide(p, d, seed=seed))  # fmt: skip
+    fake = RecordsEngine(
+        lambda n, policies, seed, ruleset: _simulate(n, policies, seed),
+        decide=lambda p, d, seed, ruleset: decide(p, d, seed=seed),
+    )
     results = build(s, fake)
     page = assemble(results).html
     i = page.index('<section id="advice"><h2>What to do</h2>')
@@ -361,8 +373,12 @@ def test_advice_says_each_decision_once_with_its_flip():
     """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+: one sevens item, the
     threshold rule; pile: +500 when opened, −500 when not: the overall row and where it flips;
     a null decision: no clear difference, once."""
-    tabs, _ = _rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0,
-                      "pile": lambda f: 500.0 if f["opened"] else -500.0})  # fmt: skip
+    tabs, _ = _rules(
+        {
+            "sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0,
+            "pile": lambda f: 500.0 if f["opened"] else -500.0,
+        }
+    )
     items = {r.experiment: r for r in D.advice(tabs)}
     assert list(items) == list(dict.fromkeys(e.decision for e in D.EXPERIMENTS))
     assert items["sevens"].text.startswith("Hold your sevens until you hold 5 sevens; then")
@@ -417,8 +433,17 @@ def test_sampled_snapshots_do_not_depend_on_jobs_and_make_their_positions_when_r
         assert "position" not in a and "position" not in b  # not made yet
         assert dict(a) == dict(b)
         pa, pb = a["position"], pickle.loads(pickle.dumps(b))["position"]
-        for f in ("hand", "pile", "seat", "turn", "scores", "pile_top", "pile_size", "stock",
-                  "hand_sizes"):  # fmt: skip
+        for f in (
+            "hand",
+            "pile",
+            "seat",
+            "turn",
+            "scores",
+            "pile_top",
+            "pile_size",
+            "stock",
+            "hand_sizes",
+        ):
             assert np.array_equal(getattr(pa, f), getattr(pb, f)), f
         assert pa.melds.keys() == pb.melds.keys()
         for t in pa.melds:
@@ -439,8 +464,9 @@ def test_the_report_experiments_are_the_spec_files():
     seeded by its own ``number`` (not its place in a list)."""
     from analysis import specs
 
-    files = sorted(p.name for p in (ROOT / "experiments").glob("*.toml")
-                   if not p.name.startswith("example"))  # fmt: skip
+    files = sorted(
+        p.name for p in (ROOT / "experiments").glob("*.toml") if not p.name.startswith("example")
+    )
     assert sorted(e.source for e in D.EXPERIMENTS) == files
     assert len({e.number for e in D.EXPERIMENTS}) == len(D.EXPERIMENTS)
     for e in D.EXPERIMENTS:
@@ -470,14 +496,19 @@ BAD_SPECS = [
     ("[[groupings]]\nkey='g'\nfeature='went_out'\nbins=[[0,0,'a']]\nphrase='x'", "'feature'"),
     ("[[groupings]]\nkey='g'\nfeature='stock'\nbins=[[5,1,'a']]\nphrase='x'", "'bins'"),
     ("outcome = 'win'", "key 'outcome'"),
-    ("[[groupings]]\nkey='g'\nfeature='partner_hearts'\nbins=[[0,0,'a']]\nphrase='x'",
-     "unknown feature 'partner_hearts'"),
-    ("[[groupings]]\nkey='g'\nfeatures=['pile','stock','turn']\nbins=[[[0,0,'a']],[[0,0,'b']],"
-     "[[0,0,'c']]]\nphrase='x'", "key 'features': a cross table reads exactly two"),
+    (
+        "[[groupings]]\nkey='g'\nfeature='partner_hearts'\nbins=[[0,0,'a']]\nphrase='x'",
+        "unknown feature 'partner_hearts'",
+    ),
+    (
+        "[[groupings]]\nkey='g'\nfeatures=['pile','stock','turn']\nbins=[[[0,0,'a']],[[0,0,'b']],"
+        "[[0,0,'c']]]\nphrase='x'",
+        "key 'features': a cross table reads exactly two",
+    ),
     ("[information]\nlabel='knowing'", "key 'information.knows'"),
     ("[information]\nknows='sevens'\ndo_when=[1,2]", "key 'information.knows' 'sevens'"),
     ("[information]\nknows='partner_aces'", "key 'information.do_when'"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("edit,named", BAD_SPECS)
@@ -520,8 +551,21 @@ def test_a_user_spec_runs_end_to_end(tmp_path, capsys):
     from canasta import main
 
     out = tmp_path / "t.csv"
-    args = ["experiment", str(EXAMPLE), "--positions", "12", "--deals", "4", "--hands", "60",
-            "--jobs", "1", "--quiet", "--csv", str(out)]  # fmt: skip
+    args = [
+        "experiment",
+        str(EXAMPLE),
+        "--positions",
+        "12",
+        "--deals",
+        "4",
+        "--hands",
+        "60",
+        "--jobs",
+        "1",
+        "--quiet",
+        "--csv",
+        str(out),
+    ]
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "measured under the tournament ruleset" in text
@@ -541,9 +585,16 @@ def test_score_generator_gives_the_positions_game_scores():
     opening minimum (OPEN-1) follow, and the played Position carries them."""
     from analysis import specs
 
-    data = {"key": "m", "title": "t", "do": "a", "dont": "b", "do_ing": "a", "dont_ing": "b",
-            "positions": {"where": ["not opened"], "scores": [[0, 0], [3500, 0], [0, 5200]]},
-            "arms": [{"choice": "policy"}, {"choice": "draw"}]}  # fmt: skip
+    data = {
+        "key": "m",
+        "title": "t",
+        "do": "a",
+        "dont": "b",
+        "do_ing": "a",
+        "dont_ing": "b",
+        "positions": {"where": ["not opened"], "scores": [[0, 0], [3500, 0], [0, 5200]]},
+        "arms": [{"choice": "policy"}, {"choice": "draw"}],
+    }
     exp = specs.parse(data)
     snaps = [s for s in D.sample_positions(4, seed=2) if exp.select(s)][:3]
     got = [D.scored(s, exp, i) for i, s in enumerate(snaps)]
@@ -575,16 +626,24 @@ def test_scripted_arms_resolve_at_the_position_and_pair_their_deals(snaps):
     assert r["deals"] > 0 and np.isfinite(r["diff"])
     # a step with nothing to act on leaves the position out (no deal counted)
     none = dict(snap)
-    none["position"] = dc.replace(snap["position"], hand=snap["position"].hand[
-        E.CARD_KIND[snap["position"].hand] != E.SEVEN])  # fmt: skip
+    none["position"] = dc.replace(
+        snap["position"], hand=snap["position"].hand[E.CARD_KIND[snap["position"].hand] != E.SEVEN]
+    )
     assert D.script_actions(none, exp.scripts[0]) is None
 
 
 def _spec(**over):
     from analysis import specs
 
-    data = {"key": "m", "title": "t", "do": "a", "dont": "b", "do_ing": "a", "dont_ing": "b",
-            "arms": [{"choice": "take_pile"}, {"script": ["draw", "discard seven"]}]}  # fmt: skip
+    data = {
+        "key": "m",
+        "title": "t",
+        "do": "a",
+        "dont": "b",
+        "do_ing": "a",
+        "dont_ing": "b",
+        "arms": [{"choice": "take_pile"}, {"script": ["draw", "discard seven"]}],
+    }
     return specs.parse(data | over, "mine.toml")
 
 
@@ -679,10 +738,8 @@ def test_open_from_hand_is_made_where_the_hand_can_open(snaps):
     cannot = [s for s in snaps if not s["opened"] and not s["can_open_now"]][:3]
     assert can and cannot
     for s in can:
-        _, applied = position_outcomes(20, s["position"], "open_from_hand", seed=1,
-                                       policies=pols)  # fmt: skip
+        _, applied = position_outcomes(20, s["position"], "open_from_hand", seed=1, policies=pols)
         assert applied.mean() > 0.5
     for s in cannot:
-        _, applied = position_outcomes(20, s["position"], "open_from_hand", seed=1,
-                                       policies=pols)  # fmt: skip
+        _, applied = position_outcomes(20, s["position"], "open_from_hand", seed=1, policies=pols)
         assert applied.mean() < 1.0

@@ -83,8 +83,12 @@ def test_rewards_are_the_team_margin_zero_sum_partners_equal():
     assert rec["hand_id"] == 7
     margin = rec["score_team0"] - rec["score_team1"]
     assert margin != 0
-    assert rewards == {"player_0": margin, "player_1": -margin, "player_2": margin,
-                       "player_3": -margin}  # fmt: skip
+    assert rewards == {
+        "player_0": margin,
+        "player_1": -margin,
+        "player_2": margin,
+        "player_3": -margin,
+    }
 
 
 def test_game_1_game_episode_is_the_engines_game():

@@ -212,8 +212,9 @@ def test_bad_queries_name_the_problem(small_table, call, message):
 def _cli(where, *args):
     from canasta import main
 
-    return main(["equity", *args, "-n", "3000", "--seed", "11", "--resolution", "50",
-                 "--cache", str(where)])  # fmt: skip
+    return main(
+        ["equity", *args, "-n", "3000", "--seed", "11", "--resolution", "50", "--cache", str(where)]
+    )
 
 
 def test_cli_equity_scores_table_and_json(small_table, capsys, tmp_path):
@@ -273,12 +274,29 @@ def test_cli_equity_bad_input_is_one_line(capsys, tmp_path, args, message):
 #: start states of the truth test: near 0, 3,000, 5,000 and 8,500, negative, far apart
 #: (team 0, team 1, the seat that plays first); multiples of the table's 50-point grid
 TRUTH_STATES = [
-    (0, 0, 0), (0, 0, 1), (-50, 100, 0), (2950, 3000, 1), (3000, 2950, 0), (2950, 2950, 1),
-    (3000, 3000, 0), (4950, 5000, 0), (5000, 4950, 1), (5000, 5000, 0), (8450, 8450, 1),
-    (8450, 8000, 0), (8000, 8450, 1), (8200, 5000, 0), (-2000, 0, 1), (-5000, 3000, 0),
-    (-1000, -1500, 1), (8000, -1000, 0), (0, 8000, 1), (-3000, 8400, 0), (6000, 2000, 1),
+    (0, 0, 0),
+    (0, 0, 1),
+    (-50, 100, 0),
+    (2950, 3000, 1),
+    (3000, 2950, 0),
+    (2950, 2950, 1),
+    (3000, 3000, 0),
+    (4950, 5000, 0),
+    (5000, 4950, 1),
+    (5000, 5000, 0),
+    (8450, 8450, 1),
+    (8450, 8000, 0),
+    (8000, 8450, 1),
+    (8200, 5000, 0),
+    (-2000, 0, 1),
+    (-5000, 3000, 0),
+    (-1000, -1500, 1),
+    (8000, -1000, 0),
+    (0, 8000, 1),
+    (-3000, 8400, 0),
+    (6000, 2000, 1),
     (3500, 7000, 0),
-]  # fmt: skip
+]
 
 
 def test_game_1_truth_solver_agrees_with_whole_games(small_table):
@@ -306,9 +324,13 @@ def test_game_1_special_10_after_hand_reads_the_end_then_the_table(small_table):
     at the new scores, the next hand opened by ``next_first``."""
     table, _ = small_table
     got = Q.after_hand(
-        table, (8000, 7000), 1, [100, 600, 1000, -100, 0], [9000, 0, 2000, 300, 1600],
+        table,
+        (8000, 7000),
+        1,
+        [100, 600, 1000, -100, 0],
+        [9000, 0, 2000, 300, 1600],
         [0, -1, -1, -1, -1],
-    )  # fmt: skip
+    )
     assert got[0] == 1.0  # team 0's game-winning hand, though team 1 passed the target
     assert got[1] == 1.0  # 8,600 against 7,000
     assert got[2] == pytest.approx(table.meta["tie"][1])  # 9,000 each: another hand
@@ -353,10 +375,28 @@ def test_cli_advise_game_prints_the_chance(small_table, capsys, monkeypatch):
 
     table, _ = small_table
     monkeypatch.setattr(analysis.equity, "equity_table", lambda *a, **k: table)
-    argv = ["advise", "--hand", "9S 9H 4C", "--turn", "20", "--pile-top", "8D",
-            "--meld", "0:KS KH KD KC KS KH KD", "--meld", "0:QS QH QD QC QS QH QD",
-            "--drawn", "9D", "-n", "8", "--scores", "8000,7000", "--game",
-            "--jobs", "1"]  # fmt: skip
+    argv = [
+        "advise",
+        "--hand",
+        "9S 9H 4C",
+        "--turn",
+        "20",
+        "--pile-top",
+        "8D",
+        "--meld",
+        "0:KS KH KD KC KS KH KD",
+        "--meld",
+        "0:QS QH QD QC QS QH QD",
+        "--drawn",
+        "9D",
+        "-n",
+        "8",
+        "--scores",
+        "8000,7000",
+        "--game",
+        "--jobs",
+        "1",
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "chance of winning the game after the hand from 8,000 to 7,000" in out

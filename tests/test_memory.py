@@ -156,8 +156,9 @@ def test_determinized_deals_never_contradict_the_public_record():
             counts = np.zeros(E.N_KINDS, dtype=np.int64)
             unseen_counts(obs, counts)
             dealt = hands.sum(axis=0) - hands[p]
-            stock = np.bincount(E.CARD_KIND[st[E.ST_STOCK : E.ST_STOCK + st[E.ST_STOCK_N]]],
-                                minlength=E.N_KINDS)  # fmt: skip
+            stock = np.bincount(
+                E.CARD_KIND[st[E.ST_STOCK : E.ST_STOCK + st[E.ST_STOCK_N]]], minlength=E.N_KINDS
+            )
             assert (dealt + stock == counts).all()  # CARD-1
             checked += 1
     assert checked >= 30

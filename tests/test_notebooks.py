@@ -16,8 +16,13 @@ NOTEBOOKS = ROOT / "analysis" / "notebooks"
 NAMES = ("special_hand_odds", "seven_ace_risk", "policy_comparison", "claims", "equity")
 #: played hands per run (and 1,000 x N sampled deals) for the test run; the risk notebook needs
 #: more hands for its early-versus-late wild meld conclusion to be resolved by the intervals
-SMALL_N = {"special_hand_odds": 1000, "seven_ace_risk": 10_000, "policy_comparison": 1000,
-           "claims": 30, "equity": 3000}  # fmt: skip
+SMALL_N = {
+    "special_hand_odds": 1000,
+    "seven_ace_risk": 10_000,
+    "policy_comparison": 1000,
+    "claims": 30,
+    "equity": 3000,
+}
 
 
 def _read(name):

@@ -150,8 +150,9 @@ def test_claim_l_gets_a_verdict_in_a_small_report():
     from analysis import claims
     from analysis import decisions as D
 
-    raw = D.run_experiments(positions=12, deals=4, seed=0, sample_hands=100,
-                            experiments=["keep_three", "special"])  # fmt: skip
+    raw = D.run_experiments(
+        positions=12, deals=4, seed=0, sample_hands=100, experiments=["keep_three", "special"]
+    )
     tabs = D.tables(raw)
     t = tabs["decision_keep_three"]
     assert set(t["grouping"]) == {"all", "distinct_ranks"}

@@ -67,8 +67,17 @@ def fake_engine(**kw) -> RecordsEngine:
 
 
 def small(tmp_path=None, **kw):
-    s = Settings(hands=600, deals=2_000_000, policies=POLICIES, seed=7, quiet=True,
-                 positions=60, decision_deals=40, games=0, **kw)  # fmt: skip
+    s = Settings(
+        hands=600,
+        deals=2_000_000,
+        policies=POLICIES,
+        seed=7,
+        quiet=True,
+        positions=60,
+        decision_deals=40,
+        games=0,
+        **kw,
+    )
     return build(s, fake_engine())
 
 
@@ -138,8 +147,10 @@ def recomputed(results) -> dict[str, pd.DataFrame]:
     """The analysis functions called directly on the same runs (their whole records, made
     again by the stand-in: the report kept only compact columns) and the same sample."""
     n = results.settings.hands
-    whole = [dataclasses.replace(r, records=synthetic_simulate(n, r.policies, r.seed))
-             for r in results.runs]  # fmt: skip
+    whole = [
+        dataclasses.replace(r, records=synthetic_simulate(n, r.policies, r.seed))
+        for r in results.runs
+    ]
     rec = combine(whole)
     out = {
         "dealt_odds": special.dealt_odds(sampled=results.sampled, ruleset=results.ruleset),

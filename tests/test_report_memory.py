@@ -51,9 +51,8 @@ def streamed_tables(runs: list[Run], chunk: int, buffer_rows: int = 4096) -> tup
 
 @pytest.mark.parametrize(
     ("hands", "chunk", "buffer_rows"),
-    [(400, 1, 4096), (400, 37, 4096), (400, 400, 4096), (400, 37, 0), (400, 400, 0),
-     (60, 1, 0)],
-)  # fmt: skip
+    [(400, 1, 4096), (400, 37, 4096), (400, 400, 4096), (400, 37, 0), (400, 400, 0), (60, 1, 0)],
+)
 def test_tally_equals_in_memory_tables(hands, chunk, buffer_rows):
     """Every record table (SPECIAL-3..6 frequency and curve, SCORE-2/SCORE-4/MELD-6..8 meld
     risk, SCORE-4 penalties, MELD-7 mixed aces, scores, net, end reasons) from 6 runs of
@@ -144,8 +143,10 @@ def test_streamed_report_equals_in_memory_tables():
     policies = ("greedy", "random")
     s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=2, quiet=True, positions=0)
     got = build(s)
-    whole = [Run(pair, seed, sim.simulate(300, policies=pair, seed=seed), "simulated")
-             for pair, seed in plan(policies, 5)]  # fmt: skip
+    whole = [
+        Run(pair, seed, sim.simulate(300, policies=pair, seed=seed), "simulated")
+        for pair, seed in plan(policies, 5)
+    ]
     _, want, notes = analyse(whole, None, None, s)
     assert_tables_equal({k: got.tables[k] for k in want}, want)
     decision_notes = {"claims", "first_numbers"}  # positions=0: no decision experiments
@@ -174,8 +175,10 @@ def test_a_fake_engine_takes_the_streamed_path(tmp_path):
     got = build(s, fake)
     assert [c[0] for c in fake.calls] == ["simulate"] * 6
     assert all(c[5] is not None for c in fake.calls)  # a chunk size: the runs are streamed
-    whole = [Run(pair, seed, synthetic_records(250, seed, pair, skill=skill), "test")
-             for pair, seed in plan(POLICIES, 3)]  # fmt: skip
+    whole = [
+        Run(pair, seed, synthetic_records(250, seed, pair, skill=skill), "test")
+        for pair, seed in plan(POLICIES, 3)
+    ]
     _, want, _ = analyse(whole, None, None, s)
     assert_tables_equal({k: got.tables[k] for k in want}, want)
     assert got.meta["simulate"] == "test records"
@@ -190,8 +193,10 @@ def test_from_dirs_streamed_equals_loaded(tmp_path):
         sim.simulate(120, policies=pair, seed=11, out=out, chunk_size=50, progress=False)
     s = Settings(from_dirs=(str(ab), str(ba)), deals=0, quiet=True, positions=0)
     got = build(s)
-    whole = [Run(pair, 11, sim.load(d), str(d)) for d, pair in
-             ((ab, ("greedy", "random")), (ba, ("random", "greedy")))]  # fmt: skip
+    whole = [
+        Run(pair, 11, sim.load(d), str(d))
+        for d, pair in ((ab, ("greedy", "random")), (ba, ("random", "greedy")))
+    ]
     _, want, _ = analyse(whole, None, None, s)
     assert_tables_equal({k: got.tables[k] for k in want}, want)
     assert [r.policies for r in got.runs] == [r.policies for r in whole]

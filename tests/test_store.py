@@ -263,8 +263,11 @@ def test_foreign_files_are_named_never_read_never_deleted(tmp_path, reference):
         ("other.parquet", "foreign"),
         ("sub", "foreign"),
     ]
-    with pytest.raises(CanastaError, match=r"holds a foreign file: chunk-000008.parquet: .*"
-                       r"\(and 2 more.*move the foreign files out of"):  # fmt: skip
+    with pytest.raises(
+        CanastaError,
+        match=r"holds a foreign file: chunk-000008.parquet: .*"
+        r"\(and 2 more.*move the foreign files out of",
+    ):
         load(out)
     with pytest.raises(CanastaError, match=r"holds chunk-000008.parquet \(and 2 more\), which "):
         _run(out)
@@ -328,8 +331,9 @@ def test_a_kill_inside_a_chunk_write_leaves_no_partial_chunk_in_view(tmp_path, r
     with pytest.raises(CanastaError, match="unfinished: 5 of 8 chunks missing"):
         load(out)
     assert _counting_rerun(out) == [3, 4, 5, 6, 7]
-    assert sorted(p.name for p in out.iterdir()) == [META_NAME] + [_chunk(out, k).name for k in
-                                                                   range(8)]  # fmt: skip
+    assert sorted(p.name for p in out.iterdir()) == [META_NAME] + [
+        _chunk(out, k).name for k in range(8)
+    ]
     pd.testing.assert_frame_equal(load(out), reference, check_exact=True)
 
 

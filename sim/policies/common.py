@@ -31,13 +31,37 @@ from sim.legality import (
 )
 
 __all__ = [
-    "FULL_CHECK", "OM_ARGS", "OM_BEST", "OM_HAND", "OM_PENDING", "OM_PLAN", "OM_VALID",
-    "OPENING_MEMO_FIELDS", "POLICY_WORK_FIELDS", "POLICY_WORK_SIZE", "PW_KEYS", "PW_PLAN",
-    "PW_SUB", "PW_TARGETS", "cheapest_discard", "largest_meld", "largest_natural_meld",
-    "largest_natural_meld_inline", "meld_ok", "memo_rest", "opening_plan", "opening_search_memo",
-    "opening_stands", "opening_step", "plan_step", "work_keys", "work_pending", "work_plan",
-    "work_sub", "work_targets",
-]  # fmt: skip
+    "FULL_CHECK",
+    "OM_ARGS",
+    "OM_BEST",
+    "OM_HAND",
+    "OM_PENDING",
+    "OM_PLAN",
+    "OM_VALID",
+    "OPENING_MEMO_FIELDS",
+    "POLICY_WORK_FIELDS",
+    "POLICY_WORK_SIZE",
+    "PW_KEYS",
+    "PW_PLAN",
+    "PW_SUB",
+    "PW_TARGETS",
+    "cheapest_discard",
+    "largest_meld",
+    "largest_natural_meld",
+    "largest_natural_meld_inline",
+    "meld_ok",
+    "memo_rest",
+    "opening_plan",
+    "opening_search_memo",
+    "opening_stands",
+    "opening_step",
+    "plan_step",
+    "work_keys",
+    "work_pending",
+    "work_plan",
+    "work_sub",
+    "work_targets",
+]
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
