@@ -1,4 +1,4 @@
-"""Distilling the search into ``strong``'s evaluator (issue 13): expert iteration.
+"""Distilling the search into ``strong``'s evaluator: expert iteration.
 
 Each iteration plays hands of the current ``strong`` against a pool of opponents (the
 heuristic, strong's base without the evaluator, and the current strong itself, a third of

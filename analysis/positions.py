@@ -50,7 +50,7 @@ class Snapshot(dict):
     """A turn start's features (a dict, as :func:`snapshot` describes). Its ``position`` key,
     the ``analysis.whatif.Position``, is made from the cards kept with it when first read: a
     sample keeps ~40 turn starts a hand and the experiments play a few hundred of them, and
-    a Position costs more to make and to send to a worker than the rest (issue 12)."""
+    a Position costs more to make and to send to a worker than the rest."""
 
     def __missing__(self, key):
         if key != "position":
@@ -237,7 +237,7 @@ def sample_positions(
     in that turn. ``n_jobs``: blocks of hands in parallel (``sim.runner.parallel_map``); the
     snapshots are the same, in the same order, for any number. Their Positions are made when
     read (:class:`Snapshot`): sent back from a worker as Positions, ~40 a hand at ~0.1 ms
-    each, they had cost more than the play (issue 12). ``summaries``: a list that gets one
+    each, they had cost more than the play. ``summaries``: a list that gets one
     :func:`hand_summary` per hand, in hand order."""
     from sim.policies.registry import parse, strongest_fast
     from sim.ruleset import as_ruleset

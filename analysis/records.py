@@ -1,4 +1,4 @@
-"""The played-hand record schema (issue 3, docs/records.md) as ``analysis`` reads it; the
+"""The played-hand record schema (docs/records.md) as ``analysis`` reads it; the
 schema itself is defined once, in ``sim.encoding`` (``RECORD_COLUMNS``) and
 ``sim.engine.records`` (the DataFrame's columns), and the names here derive from it.
 

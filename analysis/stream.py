@@ -1,4 +1,4 @@
-"""The report's record tables from records that arrive chunk by chunk, in flat memory (issue 12).
+"""The report's record tables from records that arrive chunk by chunk, in flat memory.
 
 Every record table of the report is made of counts, sums and sums of squares of integers per
 group (a policy, a started-turn bin, a matchup...), and those add up exactly across chunks. A

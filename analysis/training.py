@@ -1,4 +1,4 @@
-"""Training ``strong`` (issue 13): black-box tuning of its parameters (the heuristic's and its
+"""Training ``strong``: black-box tuning of its parameters (the heuristic's and its
 own, ``sim.policies.strong``) on duplicate deals against a pool of opponents.
 
 The objective of a parameter vector is its mean duplicate margin (points per hand, own team

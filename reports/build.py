@@ -12,7 +12,7 @@ seed ``seed + k``, so different pairs play different deals and a policy's team-h
 pairs are independent. The per-policy sections (special hands, meld risk, scores) read all runs
 together (hand ids offset per run so they stay unique).
 
-Memory stays flat in the number of hands (issue 12): the engine writes each run chunk by chunk
+Memory stays flat in the number of hands: the engine writes each run chunk by chunk
 into a temporary run directory (``out=``, the runner's streaming), and each chunk, read back with
 only the columns the tables need, feeds ``analysis.stream.Tally`` (per-group integer sums) and
 is dropped; a run keeps only a few compact columns per hand (``COMPACT_COLUMNS``: the duplicate

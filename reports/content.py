@@ -426,7 +426,7 @@ def methods(results) -> dict:
 
 
 def ladder() -> dict:
-    """The shipped strength ladder (``sim.policies.ladder``, issue 13) as the Methods show it:
+    """The shipped strength ladder (``sim.policies.ladder``) as the Methods show it:
     the margin matrix of the fast policies, their ranking, and the search policies' matches."""
     from sim.policies.ladder import load_ladder
 

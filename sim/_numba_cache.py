@@ -139,7 +139,7 @@ COMPILE_GC_THRESHOLD = 20_000
 def fewer_collections():
     """Python's cyclic garbage collector run less often while numba compiles: a compile makes
     millions of short-lived objects (its IR, types, LLVM values) and, with the default
-    threshold, a first run spent ~8% of its compile CPU in ~3,000 collections (issue 33's
+    threshold, a first run spent ~8% of its compile CPU in ~3,000 collections (a slower
     cold start; ~25 MB more memory at the peak). Restored afterwards; what is compiled is
     the same."""
     old = gc.get_threshold()

@@ -4,11 +4,11 @@ Intrinsics that change how numba compiles a kernel, not what it computes:
 
 - ``c_view``: a shaped view of a slice without numba's ``reshape`` (a C helper call and a
   size check, ~40 ns a view, and an error path whose message formatting is compiled into
-  every library that reshapes: issue 12);
+  every library that reshapes);
 - ``opaque``: pass a constant to a kernel as a run-time value. numba types a literal
   argument (``True``, ``0``) as its own type and compiles the callee again for each literal
   value, with everything it calls; ``f(x, opaque(True))`` reuses the copy compiled for a
-  run-time ``bool`` (cold start, issue 12: ``docs/architecture.md``, "Compile time");
+  run-time ``bool`` (a faster cold start: ``docs/architecture.md``, "Compile time");
 - ``copy_words``: a block of words copied from one array to another as one ``memcpy``, which
   LLVM turns into vector moves (``observe``).
 """
@@ -29,8 +29,7 @@ def c_view(typingctx, a, shape):
     """``a.reshape(shape)`` for a C-contiguous ``a`` of exactly ``prod(shape)`` words (the
     caller's slice; not checked): the same C-contiguous view, built inline. numba's reshape
     calls its C helper (``numba_attempt_nocopy_reshape``) and checks the size, ~40 ns a view,
-    and the kernels take views of the state, observation and scratch at every decision
-    (issue 12, fourth pass)."""
+    and the kernels take views of the state, observation and scratch at every decision."""
     if not (isinstance(a, types.Array) and a.layout == "C"):
         return None
     if not isinstance(shape, types.BaseTuple) or not all(
@@ -88,7 +87,7 @@ def copy_words(typingctx, dst, dst_at, src, src_at, n):
     C-contiguous arrays of the same dtype (the caller's bounds: not checked), as one
     ``llvm.memcpy``: with constant offsets and count, LLVM copies by vector moves, where a loop
     between two arrays that may overlap is copied a word at a time (``observe``: 221 words an
-    observation, issue 12, seventh pass)."""
+    observation)."""
     if not (isinstance(dst, types.Array) and isinstance(src, types.Array)):
         return None
     if dst.layout != "C" or src.layout != "C" or dst.ndim != 1 or src.ndim != 1:
@@ -116,7 +115,7 @@ def copy_words(typingctx, dst, dst_at, src, src_at, n):
 def copy_into(dst, src):
     """``dst[:] = src`` for two C-contiguous arrays of the same size (not checked), by a loop:
     numba's slice assignment compiles a shape-mismatch error path whose message formatting
-    is linked into every kernel that copies (cold start, issue 12)."""
+    is linked into every kernel that copies (a faster cold start)."""
     d = c_view(dst, (dst.size,))
     s = c_view(src, (src.size,))
     for i in range(d.shape[0]):
@@ -128,7 +127,7 @@ def inline_copy(fn):
     one or two callers on a hot path; every other caller keeps calling ``fn``'s one compiled
     copy. A call between compiled functions passes each array argument as its whole
     structure (7 words for a 1-D array, 11 for a 3-D one), most of them on the stack: about as
-    much work as a small function's body, paid at every call (issue 12, fifteenth pass)."""
+    much work as a small function's body, paid at every call."""
     return njit(inline="always")(fn.py_func)
 
 
@@ -136,7 +135,7 @@ def inline_copy(fn):
 def sum_words(a, at, n):
     """``a[at : at + n].sum()`` by a loop compiled in place: numba's ``sum`` is a function of
     its own, called (~1% of a heuristic hand through the judge's discards and the aside
-    totals, issue 12, ninth pass)."""
+    totals)."""
     total = 0
     for i in range(at, at + n):
         total += a[i]

@@ -1,4 +1,4 @@
-"""How many parallel jobs, and how big a chunk, when the user does not say (issue 12).
+"""How many parallel jobs, and how big a chunk, when the user does not say.
 
 Light on purpose (no numpy, no engine): the command line reads :func:`default_jobs` to print
 its ``--help``. Neither choice changes any result: a run's rows depend only on (seed, item

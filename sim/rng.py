@@ -90,8 +90,8 @@ def next_u64(state):
 def rand_below(state, n):
     """Uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift, unbiased).
     The rejection threshold ``2**32 mod n`` is below ``n``, so it is computed (a division)
-    only when the low word falls below ``n``: the same draws as computing it first (issue 12,
-    twelfth pass; tests/test_rng_rand_below.py)."""
+    only when the low word falls below ``n``: the same draws as computing it first
+    (tests/test_rng_rand_below.py)."""
     bound = np.uint64(n)
     x = next_u64(state) >> np.uint64(32)
     m = x * bound

@@ -6,7 +6,7 @@ and the engine's chunk kernel (``sim.engine.play.ready_kernel``: compiled once f
 which it takes as a first-class function). numba compiles one function at a time in a process,
 so on a machine with two or more cores :func:`warm_start` starts ``python -m sim.warm
 MODULE:KERNEL`` to compile the kernel into the on-disk cache while this process compiles the
-policies, then loads the kernel from the cache (issue 12: the wait a newcomer feels).
+policies, then loads the kernel from the cache (the wait a newcomer feels).
 
 What makes it safe:
 
@@ -112,7 +112,7 @@ def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
             )
         except OSError:  # no process could start: compile here
             proc = None
-    with fewer_collections():  # issue 33's cold start
+    with fewer_collections():  # fewer GC passes while numba compiles: a faster cold start
         for s in specs:
             s.decide  # noqa: B018 (compiles the policy, or loads it from the cache)
     ok = False

@@ -24,7 +24,7 @@ __all__ = ["Game", "describe_action"]
 
 _LAZY = {"Game": "sim.engine.game", "describe_action": "sim.engine.game"}
 
-#: names that moved above the engine (issue 11): sim.engine never imports the runner level
+#: names that moved above the engine: sim.engine never imports the runner level
 _MOVED = ("simulate", "simulate_games", "play_position", "play_hands", "play_games")
 
 

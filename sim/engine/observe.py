@@ -64,7 +64,7 @@ def observe(st, p, obs):
     table's rows of variable widths cost ~0.1 µs more an observation), the blocks of words
     (the pile by kind, the discards, the cards aside, the pending melds, the own hand, each
     team's melds) each by one ``copy_words``: vector moves, where a loop between two arrays
-    that may overlap copies a word at a time (issue 12, seventh pass). The same words as
+    that may overlap copies a word at a time. The same words as
     ``observe_table`` (tests/test_observe_fastpaths.py)."""
     obs[E.OB_PHASE] = st[E.ST_PHASE]
     obs[E.OB_TURN] = st[E.ST_TURN]
@@ -126,7 +126,7 @@ def observe_after_meld(st, p, obs, slot):
     """``observe(st, p, obs)`` when ``obs`` already holds player ``p``'s observation from
     before the meld operation on ``slot`` that p has just made (``apply_action``; the policy
     returned the observation as it found it, ``sim.engine.contract``): only the words such an
-    operation changes are copied again (issue 12, fifteenth pass: ~30 of a heuristic hand's ~73
+    operation changes are copied again (~30 of a heuristic hand's ~73
     observations follow a meld of the same player). A meld operation changes the player's
     hand, the team's meld of ``slot``, the turn's pending melds on ``slot`` (OPEN-1..4) and
     the turn's melded flag, and when the opening then stands the cards aside join the hand

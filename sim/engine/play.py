@@ -198,7 +198,7 @@ def resume_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
     on at every step; every array here belongs to the caller. ``icpt`` None (plain play: the
     chunk kernels, the expert's rollouts) prunes the intercept's branch when compiled (numba's
     dead-branch pruning of an argument typed None): the plain loop compiles and runs without
-    ``intercept_step`` and what it calls (issue 33's cold start). ``mode``: bit flags of
+    ``intercept_step`` and what it calls (a faster cold start). ``mode``: bit flags of
     ``sim.engine.contract`` (``MODE_DEBUG``: invariants checked after every action;
     ``MODE_TRUST0``/``MODE_TRUST1``: that team's built-in policy is not judged again, the
     intercept's forced steps are judged always; ``MODE_PEEK0``/``MODE_PEEK1``: that team's
@@ -346,7 +346,7 @@ _KERNEL_SIGNATURES: dict = {}  #: chunk kernel -> its signature (compiled at fir
 def chunk_kernel(*tail):
     """Decorator: a chunk kernel of ``chunk_signature(*tail)``, compiled (or loaded from
     numba's cache) at its first call through ``ready_kernel``, not at import, so a run compiles
-    only the kernels it calls (issue 12's cold start: the games kernel alone cost half a
+    only the kernels it calls (a faster cold start: the games kernel alone cost half a
     minute of every first run)."""
     sig = chunk_signature(*tail)
 

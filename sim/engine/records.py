@@ -20,7 +20,7 @@ def records_frame(
     """DataFrame of record rows: codes named (end_reason, special_hand by ``special_names``,
     the list in force: ``Ruleset.special_names``), policies added."""
     # one constructor call: inserting the labels and names one by one cost ~1.7 ms for 64
-    # rows (~1.1 ms now), which thousands of small runs feel (issue 12)
+    # rows (~1.1 ms now), which thousands of small runs feel
     rows = np.asarray(rows)
     n = rows.shape[0]
     cols = {name: rows[:, i] for i, name in enumerate(RECORD_COLUMNS)}
@@ -49,7 +49,7 @@ def _arrow_text(dtype) -> bool:
 
 def _arrow_names(dtype, names, codes: np.ndarray):
     """``names[codes]`` as an array of the string type ``dtype``, built by pyarrow from the few
-    names (issue 12, fifteenth pass: converting a column of Python strings cost ~0.4 us a
+    names (converting a column of Python strings cost ~0.4 us a
     row, ~1% of a heuristic hand; the same values and types: tests/test_records_frames.py)."""
     import pyarrow as pa
 

@@ -1,4 +1,4 @@
-"""Compiled helpers for search from an observation (issue 7, the ``expert`` policy).
+"""Compiled helpers for search from an observation (for the ``expert`` policy).
 
 Information-set Monte Carlo (determinized search): a player sees only its observation, so a
 search samples full positions *consistent with it* (``determinize``) and plays them to the end

@@ -237,12 +237,12 @@ def safe_opening(obs, params, rules, scratch):
         # the memo holds a search (made this turn, or before taking the pile): the next step
         # of an opening is usually answered by it, and where the bound below would refuse, the
         # searches fail alike and leave the memo empty, so the bound would only cost time
-        # (issue 12, eleventh pass; the same answers: tests/test_records_unchanged)
+        # (the same answers: tests/test_records_unchanged)
         return safe_opening_search(obs, params, rules, scratch)
     if opening_count_bound(hand, ob_pending(obs), melds, rules) < obs[E.OB_OPEN_MIN]:
         # no opening from the whole hand, so none from a part of it (a part's openings, the
         # cards left out held, are the hand's, of no higher count): the searches below would
-        # all fail, and the first would empty the memo (issue 12, ninth pass)
+        # all fail, and the first would empty the memo
         scratch[OM_VALID] = 0
         return -2
     return safe_opening_search(obs, params, rules, scratch)

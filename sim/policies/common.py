@@ -168,7 +168,7 @@ def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     extra = held_back + ob_aside_total(obs)
     mc = obs[E.OB_OPEN_MIN]
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
-    # one copy of the search and its memo for either flag (cold start, issue 12)
+    # one copy of the search and its memo for either flag (one compile: a faster cold start)
     flag = opaque(True) if bonus else opaque(False)
     best = opening_search_memo(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
     return best if best >= mc else -1
@@ -180,7 +180,7 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
     with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
     without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
     from this position before one meld operation of its own plan (``memo_rest``): then the
-    count is the same and the plan is the rest of that plan (issue 12, sixth pass; against
+    count is the same and the plan is the rest of that plan (checked against
     the search at every opening-turn decision of real hands: tests/test_opening_search_memo.py).
     A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
     plan = work_plan(scratch)
@@ -376,7 +376,7 @@ def largest_natural_meld(obs, rules, scratch, skip_mask):
     ``meld_reason``) with what every candidate shares counted once: the cards the player
     holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; a candidate that
     would leave a card or none (OUT-2's check of the table) returns ``FULL_CHECK``, and
-    ``largest_meld`` judges every candidate in full (issue 12, ninth pass: ~45 calls a hand;
+    ``largest_meld`` judges every candidate in full (~45 calls a hand;
     the fallback keeps the judge's code out of this shortcut, a cold-start cost)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return -1  # TURN-1 (action_ok)
@@ -431,7 +431,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     through ``meld_ok``, except that naturals alone after the opening turn, the common call,
     are judged from the counts by ``largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
-    shortcut a call of its own, as before it (issue 12, tenth pass: inlining the general
+    shortcut a call of its own, as before it (inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
     if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
         a = largest_natural_meld_inline(obs, rules, scratch, skip_mask)

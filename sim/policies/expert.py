@@ -1,4 +1,4 @@
-"""The ``expert`` policy (issue 7): determinized Monte Carlo search over a base policy's rollouts.
+"""The ``expert`` policy: determinized Monte Carlo search over a base policy's rollouts.
 
 At its decision points the expert lists a few candidate moves, samples ``samples`` full
 positions consistent with its observation (``sim.engine.search.determinize``: the unseen cards
@@ -9,7 +9,7 @@ Every candidate is judged on the same samples and stock orders (common random nu
 comparison is paired and its noise small. Ties keep the first candidate (the base policy's
 choice; at the draw, drawing), and ``margin`` points per hand are asked of any other.
 
-The base policy (parameter ``rollout``, issue 13) proposes the candidates, plays the expert's
+The base policy (parameter ``rollout``) proposes the candidates, plays the expert's
 other decisions and plays the rollouts: 0 is the heuristic (``expert``, today's search, its
 records unchanged), 1 is ``strong`` (``sim.policies.strong``, whose four extra parameters follow
 the heuristic's). ``expert_strong`` is registered as ``expert`` with ``rollout=1`` and strong's

@@ -1,4 +1,4 @@
-"""The strength ladder of the built-in policies (issue 13), as shipped in
+"""The strength ladder of the built-in policies, as shipped in
 ``sim/policies/data/ladder.json``.
 
 Written by ``benchmarks/bench_ladder.py --write`` from a round robin of duplicate matches

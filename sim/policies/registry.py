@@ -69,7 +69,7 @@ class PolicySpec:
     @functools.cached_property
     def decide(self) -> Callable:
         """The policy compiled to the contract's signature: compiled (or loaded from numba's
-        cache) on first use, so a run pays only for the policies it plays (issue 12's cold
+        cache) on first use, so a run pays only for the policies it plays (a faster cold
         start: compiling every built-in took ~3 minutes of a first run)."""
         return _compile(self.function)
 

@@ -1,4 +1,4 @@
-"""The ``strong`` policy (issue 13): the heuristic's kernel with its own parameter vector, and a
+"""The ``strong`` policy: the heuristic's kernel with its own parameter vector, and a
 learned evaluator of candidate moves.
 
 ``strong``'s base move is the heuristic's (``sim.policies.builtin.heuristic_decide``, called as
@@ -251,7 +251,7 @@ strong_base_decide = heuristic_decide
 MAX_CANDIDATES = 8  #: room for candidate moves (four discards, three starts, and one spare)
 DISCARD_CANDIDATES = 4  #: discards considered: the base policy's first choices
 #: the evaluator's words in the scratch, after the built-ins' work fields (so that strong's
-#: kernels allocate nothing and count no references, as the built-ins, issue 12)
+#: kernels allocate nothing and count no references, as the built-ins)
 EVALUATOR_WORK_FIELDS = (
     ("cands", MAX_CANDIDATES),  # the candidate moves
     ("kinds", DISCARD_CANDIDATES),  # the discards' kinds in the base policy's order

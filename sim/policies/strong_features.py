@@ -1,4 +1,4 @@
-"""The features of ``strong``'s move evaluator (issue 13): one documented layout.
+"""The features of ``strong``'s move evaluator: one documented layout.
 
 ``strong`` chooses among a few candidate moves at its three kinds of decision (its search
 points, the same as ``expert``'s): the draw when the pile may be taken, the discard, and the

@@ -1,4 +1,4 @@
-"""Training data for ``strong``'s evaluator (issue 13): decisions of real hands labelled by
+"""Training data for ``strong``'s evaluator: decisions of real hands labelled by
 search. Imported by the training code (``analysis.distill``) only, never to play.
 
 ``label_hands_kernel`` plays hands with the policy being trained (``strong`` with its current
