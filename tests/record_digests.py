@@ -1,6 +1,6 @@
 """Fixed-seed records of every built-in policy pairing, reduced to digests.
 
-Refactoring and speed work must not change a single record (issues 11 and 12): the test
+Refactoring and speed work must not change a single record: the test
 ``tests/test_records_unchanged.py`` replays these runs and compares their digests with the ones
 stored in ``tests/data/record_digests.json``. When a change is *meant* to change decisions (a
 rule fix, a new heuristic), rerun this module as a script to store the new digests, and show the

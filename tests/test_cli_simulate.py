@@ -59,7 +59,7 @@ def test_simulate_summary_without_out(capsys):
         (["-n", "0"], "-n 0: must be an integer in 1..10,000,000,000"),
         (["--games", "0"], "--games 0: must be an integer in 1..1,000,000,000"),
         (["-n", "5", "--chunk-size", "0"], "chunk-size"),
-        # issue 10: a count no run could finish, beyond int64 or beyond memory: refused at once
+        # a count no run could finish, beyond int64 or beyond memory: refused at once
         (["-n", "99999999999999999999999"], "-n 99999999999999999999999: must be an integer"),
         (["-n", "10000000000"], "--out DIR"),
         (["-n", "10000000000", "--out", "x", "--chunk-size", "10"], "at least 10,000"),

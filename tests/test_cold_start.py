@@ -1,4 +1,4 @@
-"""Issue 12, cold start: the kernels rewritten so that a first run compiles less give the
+"""Cold start: the kernels rewritten so that a first run compiles less give the
 answers of the code they replace (kept here as the oracle)."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Decision experiments (issue 14): paired seeding, real positions that the engine accepts, the
+"""Decision experiments: paired seeding, real positions that the engine accepts, the
 multiple-testing corrections against hand-worked examples, rules of thumb read from tables with
 known effects, and the report's Advice section."""
 
@@ -242,7 +242,7 @@ def test_run_experiments_is_deterministic():
 
 
 def test_run_experiments_rows_do_not_depend_on_jobs():
-    """Positions played in two worker processes (``n_jobs=2``, issue 12) give the rows of one
+    """Positions played in two worker processes (``n_jobs=2``) give the rows of one
     process, in the same order: each position has its own seed."""
     kw = dict(positions=3, deals=4, seed=4, sample_hands=20, experiments=["sevens", "pile", "wild"])
     one, two = D.run_experiments(**kw), D.run_experiments(**kw, n_jobs=2)
@@ -252,7 +252,7 @@ def test_run_experiments_rows_do_not_depend_on_jobs():
 
 
 def test_position_outcomes_are_play_position_s_hands(snaps):
-    """``sim.api.position_outcomes`` (the decision experiments' arrays, issue 12) gives the
+    """``sim.api.position_outcomes`` (the decision experiments' arrays) gives the
     team scores and ``applied`` flags of ``sim.play_position``'s records, hand by hand, for
     several positions, choices, seeds and policy pairs."""
     import sim
@@ -326,8 +326,8 @@ def test_stay_in_refuses_going_out(snaps):
 # The report
 # ---------------------------------------------------------------------------------------
 def test_report_opens_with_advice():
-    """The Advice section comes first (id 'advice'), holds one rule per decision (issue 34:
-    the groupings go to the detail table), each linked to its decision table; the default report
+    """The Advice section comes first (id 'advice'), holds one rule per decision
+    (the groupings go to the detail table), each linked to its decision table; the default report
     runs the experiments and plays the strongest fast policy and heuristic."""
     from reports.build import Settings, build
     from reports.content import SECTIONS
@@ -421,7 +421,7 @@ def test_notebook_executes_and_asserts(monkeypatch):
 
 
 def test_sampled_snapshots_do_not_depend_on_jobs_and_make_their_positions_when_read():
-    """Issue 12: ``sample_positions(n_jobs=2)`` gives the snapshots of ``n_jobs=1``, in the
+    """``sample_positions(n_jobs=2)`` gives the snapshots of ``n_jobs=1``, in the
     same order; a sampled snapshot makes its Position when first read, the same Position as
     :func:`analysis.decisions.snapshot` makes at once (keys, features and cards)."""
     import pickle
@@ -454,7 +454,7 @@ def test_sampled_snapshots_do_not_depend_on_jobs_and_make_their_positions_when_r
 
 
 # ---------------------------------------------------------------------------------------
-# Experiments as data (issue 34): spec files, a user's file end to end, malformed ones refused
+# Experiments as data: spec files, a user's file end to end, malformed ones refused
 # ---------------------------------------------------------------------------------------
 EXAMPLE = ROOT / "experiments" / "example_sevens_late.toml"
 

@@ -1,4 +1,4 @@
-"""The documentation site (issue 15): built with warnings as errors, so a broken link, a renamed
+"""The documentation site: built with warnings as errors, so a broken link, a renamed
 function named on an API page or a lost notebook fails CI; the policy example on its page runs.
 
 The site is built once per session into a temporary directory (mkdocs-material, mkdocstrings,

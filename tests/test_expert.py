@@ -1,4 +1,4 @@
-"""The ``expert`` search policy (issue 7) and the search helpers of ``sim.engine.search``.
+"""The ``expert`` search policy and the search helpers of ``sim.engine.search``.
 
 Small search sizes keep these fast; the strength result (2,000 duplicate deals) is in
 benchmarks/README.md ("## Expert"), measured by benchmarks/bench_expert.py.
@@ -258,8 +258,9 @@ def test_search_seed_draws_once_from_the_hand_generator():
 
 @pytest.mark.slow
 def test_expert_beats_heuristic_on_duplicate_deals():
-    """Issue 7 in small: over 200 duplicate deals the default expert scores more per hand than
-    the heuristic, the mean difference's 95% interval (1.96 standard errors) above zero."""
+    """The expert is the stronger, in small: over 200 duplicate deals the default expert scores
+    more per hand than the heuristic, the mean difference's 95% interval (1.96 standard errors)
+    above zero."""
     from analysis.compare import duplicate
 
     s = duplicate("expert", "heuristic", 200, seed=77, n_jobs=1).summary

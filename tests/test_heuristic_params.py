@@ -1,4 +1,4 @@
-"""The heuristic's parameters, one deciding scenario each (issue 10, item 14).
+"""The heuristic's parameters, one deciding scenario each.
 
 For every parameter of ``heuristic`` (sim.policies.builtin.HEURISTIC_PARAMS, the registry's
 list) a small position, built by hand like tests/test_policies.py does, where changing that

@@ -1,4 +1,4 @@
-"""``canasta play --human`` (issue 15, the human seat) and ``--load MODULE`` (user policies).
+"""``canasta play --human`` (the human seat) and ``--load MODULE`` (user policies).
 
 The session reads one command a line, so every test drives it from text: in process through
 ``canasta.main`` with ``sys.stdin`` replaced, and once through a real pipe. The hint is tested

@@ -1,4 +1,4 @@
-"""No import circle among the project's modules (issue 11): every ``import`` statement of
+"""No import circle among the project's modules: every ``import`` statement of
 sim/, analysis/, reports/ and canasta/, lazy ones inside functions included, read with ``ast``;
 the graph of module -> imported project module has no cycle."""
 

@@ -223,7 +223,7 @@ def test_position_meld_9_no_canasta_of_one_rank_on_both_sides():
 
 
 # ---------------------------------------------------------------------------------------
-# The step API (issue 10, item 10)
+# The step API
 # ---------------------------------------------------------------------------------------
 def test_game_refuses_bad_numbers_like_the_cli():
     from sim.engine.game import Game
@@ -286,7 +286,7 @@ def test_game_actions_beyond_the_table_are_refused_not_overflowed():
 
 
 # ---------------------------------------------------------------------------------------
-# Cards (item 8) and rulesets
+# Cards and rulesets
 # ---------------------------------------------------------------------------------------
 def test_an_empty_card_is_bad_input_not_nothing():
     from sim.cards import parse_cards
@@ -313,7 +313,7 @@ def test_ruleset_numbers_beyond_a_score_and_unreadable_files(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------
-# Finished hands (item 9): library checks with the rule named
+# Finished hands: library checks with the rule named
 # ---------------------------------------------------------------------------------------
 def _team(melds=(), hands=("4S", "4H"), went_out=False, **extra):
     return {"melds": list(melds), "threes": [], "hands": list(hands), "went_out": went_out}

@@ -1,4 +1,4 @@
-"""Issue 12, parallel defaults: ``--jobs`` defaults to every core in report, simulate, compare,
+"""Parallel defaults: ``--jobs`` defaults to every core in report, simulate, compare,
 odds and whatif; chunks are sized so every job gets work; results never depend on either."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The strength ladder (issue 13): the shipped file, its checks, the ranking, the report."""
+"""The strength ladder: the shipped file, its checks, the ranking, the report."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""TURN-1, MELD-1..9, OPEN-1..5, OUT-1/2, DISCARD-1..3, PILE-1/2, SPECIAL-1..7 (issue 12): the
+"""TURN-1, MELD-1..9, OPEN-1..5, OUT-1/2, DISCARD-1..3, PILE-1/2, SPECIAL-1..7: the
 legal actions generated from the position (``judge.legal_actions``) are exactly the action
 table filtered by the one validator (``judge.legal_actions_filter``, ``action_reason``): the
 same ids in the same order at every decision of real hands of every built-in pairing (so the
@@ -59,9 +59,9 @@ def test_turn_1_generated_legal_actions_equal_the_filtered_table(pair):
 
 
 def _meld_reason_reference(obs, slot, nat, two, joker, rules):
-    """The meld operation's judgement as ``validate.meld_reason_obs`` stated it before issue 12
-    (OUT-2 always on a copied hand and the table after the operation), in Python over the
-    rules core: the oracle of its count-based OUT-2 shortcut."""
+    """The meld operation's judgement as ``validate.meld_reason_obs`` stated it before its
+    count-based shortcut (OUT-2 always on a copied hand and the table after the operation), in
+    Python over the rules core: the oracle of that OUT-2 shortcut."""
     from sim import encoding as E
     from sim.engine.observe import bonus_owed
     from sim.engine.views import add_operation, ob_hand, ob_melds, ob_pending, take_operation

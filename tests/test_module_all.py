@@ -1,4 +1,4 @@
-"""Every module of the packages declares its public names (issue 33): ``__all__`` in every
+"""Every module of the packages declares its public names: ``__all__`` in every
 module under ``sim/``, ``analysis/``, ``reports/`` and ``canasta/``, each name in it defined
 by the module, and every package's docstring saying what it holds.
 

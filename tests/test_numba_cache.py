@@ -1,4 +1,4 @@
-"""numba's on-disk cache stays in step with every source of ``sim`` (issue 11, sim._numba_cache).
+"""numba's on-disk cache stays in step with every source of ``sim`` (sim._numba_cache).
 
 numba checks only a cached function's own file: ``sim.scoring.score_team`` inlines
 ``sim.special.special_award`` (SPECIAL-3: a straight is worth 3,000), so editing special.py

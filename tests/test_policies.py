@@ -165,7 +165,7 @@ def test_illegal_proposals_are_counted_and_replaced():
 
 
 def test_lazy_registration_compiles_on_first_use():
-    """Built-ins are registered lazy (compiled when first played, issue 12's cold start): a
+    """Built-ins are registered lazy (compiled when first played, for a faster cold start): a
     lazy policy's function has no compiled signature until its ``decide`` is asked for; then it
     has the contract's, and it plays. An eager registration compiles at once."""
     from sim.engine.contract import POLICY_SIGNATURE

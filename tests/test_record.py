@@ -1,4 +1,4 @@
-"""The hand record (issue 35, sim/record.py, docs/record.md): sim.Game -> JSON -> replay gives
+"""The hand record (sim/record.py, docs/record.md): sim.Game -> JSON -> replay gives
 the same scores; canasta play --record writes it, canasta replay prints it, canasta advise
 --record FILE --decision N opens a decision; a hand-typed record is checked action by action,
 naming the rule where it breaks (TURN-1, DISCARD-1, PILE-1, GAME-1, SCORE-1, END-1)."""

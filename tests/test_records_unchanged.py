@@ -1,5 +1,5 @@
-"""Fixed-seed records are identical before and after a restructuring or a speed change
-(issues 11, 12): every built-in policy pairing, whole games and what-if positions, compared by
+"""Fixed-seed records are identical before and after a restructuring or a speed change:
+every built-in policy pairing, whole games and what-if positions, compared by
 digest with ``tests/data/record_digests.json`` (how to renew them on purpose:
 ``tests/record_digests.py``)."""
 

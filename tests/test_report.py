@@ -1,4 +1,4 @@
-"""The strategy report (issue 6): structure, embedded figures, no external URLs, numbers equal to
+"""The strategy report: structure, embedded figures, no external URLs, numbers equal to
 the analysis functions' output for the same run, sentences traceable and decided by intervals,
 the ruleset variant in the methods.
 
@@ -93,7 +93,7 @@ def report_data(page: str) -> dict:
 
 
 def test_every_section_table_and_figure_present(made):
-    """Issue 6: dealt odds, special hands in play, sevens/aces risk, wild melds, comparison,
+    """Dealt odds, special hands in play, sevens/aces risk, wild melds, comparison,
     scores, 'what the numbers say' and methods; every table and figure of the layout."""
     results, rep = made
     for key, name in SECTIONS:

@@ -1,4 +1,4 @@
-"""The report's rendering (issue 11: content apart from rendering, same page as before).
+"""The report's rendering (content apart from rendering, same page as before).
 
 ``reports/html.py`` fills jinja2 templates (``reports/templates``) with the prose of
 ``reports.content``. The golden file ``tests/report_golden.txt`` is the visible text of a small

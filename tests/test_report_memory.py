@@ -1,4 +1,4 @@
-"""Issue 12, report memory: the report's tables built chunk by chunk (``analysis.stream.Tally``,
+"""Report memory: the report's tables built chunk by chunk (``analysis.stream.Tally``,
 the streamed runs of ``reports.build``) equal those of the in-memory path that holds every
 record: counts exactly, means and intervals within 1e-12 relative (a standard error comes from
 exact integer moments on one side and pandas' online variance on the other).

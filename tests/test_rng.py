@@ -50,7 +50,7 @@ def test_shuffle_is_a_permutation_and_uniform_on_first_position():
 
 
 # ---------------------------------------------------------------------------------------
-# Seeding: every hand id gets its own generator (issue 10, item 16)
+# Seeding: every hand id gets its own generator
 # ---------------------------------------------------------------------------------------
 N_IDS = 100_001  #: hand ids 0..100,000
 

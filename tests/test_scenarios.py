@@ -401,7 +401,7 @@ def test_records_started_held_after_taking_the_pile_pile_1():
     assert st[ST_STARTED_STOCK + 3 + 1] == 55  # P1 took the pile: no draw since P0's
 
 
-# --- the opening turn: the rule that refuses is the one named (issue 10) ----------------
+# --- the opening turn: the rule that refuses is the one named ----------------
 OTHERS = [*JUNK, "9D 10D JD QD KD 4H 5H 6H 8H 9C 10C JC QC"]
 
 

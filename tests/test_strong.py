@@ -1,4 +1,4 @@
-"""The ``strong`` policy (issue 13): the heuristic's kernel with learned parameters, its data
+"""The ``strong`` policy: the heuristic's kernel with learned parameters, its data
 file, the training command, and its strength against the heuristic on duplicate deals."""
 
 import json

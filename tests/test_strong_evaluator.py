@@ -1,4 +1,4 @@
-"""strong's evaluator (issue 13): its features against the pure-Python twin, the compiled
+"""strong's evaluator: its features against the pure-Python twin, the compiled
 choice against a Python evaluation of the same weights, its candidate moves, the neutral
 switch, and the distillation's training data (reproducible for any split, a fit that finds
 known weights, a checkpoint that resumes)."""

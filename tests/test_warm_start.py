@@ -1,4 +1,4 @@
-"""Issue 12, cold start: a first run on an empty cache compiles the chunk kernel in a second
+"""Cold start: a first run on an empty cache compiles the chunk kernel in a second
 process (``sim.warm``) and gives the records of a run compiled in one process."""
 
 import json

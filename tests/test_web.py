@@ -1,4 +1,4 @@
-"""The web table's server (issue 35; canasta/web, docs/web.md), through Starlette's test client:
+"""The web table's server (canasta/web, docs/web.md), through Starlette's test client:
 a whole hand played through the API to its score, every response checked to hold nothing the
 human seat cannot see; a refused move names its rule (422); bad requests get a one-line 4xx;
 undo; two sessions apart; a restarted server resumes a saved table; the record downloaded

@@ -1,4 +1,4 @@
-"""The web table in a real browser (issues 35, 43): Playwright driving Debian's Chromium,
+"""The web table in a real browser: Playwright driving Debian's Chromium,
 headless. One hand is played by clicks and one by the keyboard, each to its score: a move
 refused with its rule ID and the moves allowed, a hint shown with its sentence of why, an undo
 of a meld (and none after a stock draw), the review, then the record downloaded and replayed on
@@ -296,7 +296,7 @@ def test_a_hand_by_clicks_and_one_by_keys(server, browser, tmp_path):
 
 
 def test_an_uploaded_rules_name_is_text_not_html(server, browser):
-    """Issue 43's injection: a ruleset file named ``<img src=x onerror=…>.toml`` ran script
+    """An injection: a ruleset file named ``<img src=x onerror=…>.toml`` ran script
     on Hint. Now its name is shown as text, in the rules line and the hint, and nothing runs."""
     _, url = server
     page, errors = _new_page(browser, url)

@@ -1,4 +1,4 @@
-"""A fuzz of every route of the web table (issue 43): 1,200 bounded requests from a fixed seed,
+"""A fuzz of every route of the web table: 1,200 bounded requests from a fixed seed,
 with random and junk bodies (random JSON of any shape, bytes, deep nesting, huge numbers,
 TOML junk, moves that are nearly right), methods, content types, origins, hosts and cookies,
 mixed with real play so the deeper code paths are reached. Every answer must be under 500, and

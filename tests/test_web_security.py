@@ -1,4 +1,4 @@
-"""The web table against the attacks of issue 43 (docs/web.md, threat model), each replayed
+"""The web table against the attacks of its threat model (docs/web.md), each replayed
 through the HTTP API (Starlette's test client) and shown to fail:
 
 - the seed gave every hidden card away (in every response, the record, its file name; 31 bits);
