@@ -8,7 +8,14 @@ import numpy as np
 
 from sim.odds import exact_odds
 
-__all__ = ["binomial_odds", "numba_cache_dir", "plan_cache_walk", "scratch_hint"]
+__all__ = [
+    "binomial_odds",
+    "neighbour_vectors",
+    "numba_cache_dir",
+    "plan_cache_walk",
+    "play_env_episode",
+    "scratch_hint",
+]
 
 
 def numba_cache_dir(source) -> Path:
@@ -74,3 +81,40 @@ def plan_cache_walk(g, policy: str) -> tuple[int, int]:
         assert got == action_reason(obs, a, g.rules, tmp2), (g.hand_id, a)
         g.apply(a)
     return hits, probed
+
+
+def neighbour_vectors(rows):
+    """Every count vector one card away (one out, one in, or one swapped) from ``rows``."""
+    from sim import encoding as E
+
+    out = []
+    for row in rows:
+        for k in range(E.N_KINDS):
+            if row[k] > 0:
+                less = row.copy()
+                less[k] -= 1
+                out.append(less)
+                for j in range(E.N_KINDS):
+                    if j != k and less[j] < E.KIND_COPIES[j]:
+                        swap = less.copy()
+                        swap[j] += 1
+                        out.append(swap)
+            if row[k] < E.KIND_COPIES[k]:
+                more = row.copy()
+                more[k] += 1
+                out.append(more)
+    return np.unique(np.array(out), axis=0)
+
+
+def play_env_episode(e, policies) -> None:
+    """Play the current episode of the environment ``e`` to its end, team t's seats with
+    the registered policy ``policies[t]``."""
+    from sim.env import AGENTS
+
+    raw = e.unwrapped
+    for agent in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(raw.policy_action(policies[AGENTS.index(agent) % 2]))

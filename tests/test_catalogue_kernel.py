@@ -14,6 +14,7 @@ from sim.catalogue import CLA, TOURNAMENT, best_hand, catalogue_from, matches
 from sim.odds import NATURAL_ORDER, Deck, hand_vectors
 from sim.ruleset import Ruleset
 from sim.special import classify_special, matched_many
+from tests.helpers import neighbour_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = catalogue_from(
@@ -55,27 +56,6 @@ def _masks(rows, rules):
     return out
 
 
-def _neighbours(rows):
-    """Every count vector one card away (one out, one in, or one swapped) from ``rows``."""
-    out = []
-    for row in rows:
-        for k in range(E.N_KINDS):
-            if row[k] > 0:
-                less = row.copy()
-                less[k] -= 1
-                out.append(less)
-                for j in range(E.N_KINDS):
-                    if j != k and less[j] < E.KIND_COPIES[j]:
-                        swap = less.copy()
-                        swap[j] += 1
-                        out.append(swap)
-            if row[k] < E.KIND_COPIES[k]:
-                more = row.copy()
-                more[k] += 1
-                out.append(more)
-    return np.unique(np.array(out), axis=0)
-
-
 def _few_kind_rows(max_kinds=3, total=14):
     """Every 14-card count vector of at most ``max_kinds`` kinds (copy limits kept)."""
     blocks = []
@@ -91,7 +71,7 @@ def _few_kind_rows(max_kinds=3, total=14):
 
 
 @pytest.mark.parametrize("name", list(LISTS))
-def test_special_8_9_kernel_exact_on_every_hand_of_the_list_and_its_neighbours(name):
+def test_special_8_9_kernel_exact_on_every_hand_of_the_list_and_itsneighbour_vectors(name):
     """SPECIAL-8/9 in both directions: every count vector of every hand of the list is formed
     by exactly the hands it was built for (the kernel's mask equals the built one), and so are
     every 14-card vector of at most three kinds and every vector one card from a seeded
@@ -105,7 +85,7 @@ def test_special_8_9_kernel_exact_on_every_hand_of_the_list_and_its_neighbours(n
     assert not bad, bad[:3]
     rng = np.random.default_rng(32)
     sample = rows[rng.choice(len(rows), min(3000, len(rows)), replace=False)]
-    others = np.concatenate([_few_kind_rows(), _neighbours(sample)])
+    others = np.concatenate([_few_kind_rows(), neighbour_vectors(sample)])
     got = _masks(others, rules)
     expect = np.array([want.get(tuple(r), 0) for r in others.tolist()])
     bad = np.flatnonzero(got != expect)
@@ -122,7 +102,7 @@ def test_special_8_9_kernel_agrees_with_the_plain_matcher(name):
     rules = Ruleset(special_hands=hands).to_array()
     rng = np.random.default_rng(33)
     rows = np.array(list(_built(hands)), dtype=np.int64)
-    near = _neighbours(rows[rng.choice(len(rows), min(200, len(rows)), replace=False)])
+    near = neighbour_vectors(rows[rng.choice(len(rows), min(200, len(rows)), replace=False)])
     deals = np.zeros((1500, E.N_KINDS), dtype=np.int64)
     for d in range(1500):
         np.add.at(deals[d], E.CARD_KIND[rng.choice(E.N_CARDS, 14, replace=False)], 1)

@@ -18,6 +18,7 @@ import sim
 from sim import encoding as E
 from sim.env import AGENTS, env, policy_action, python_policy, raw_env
 from sim.errors import CanastaError, RuleViolation
+from tests.helpers import play_env_episode
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD_COLS = list(E.RECORD_COLUMNS)  # the policy labels are the runner's
@@ -26,14 +27,8 @@ RECORD_COLS = list(E.RECORD_COLUMNS)  # the policy labels are the runner's
 def _play(e, policies, record=False):
     """Play the current episode of ``e`` to its end, team t's seats with ``policies[t]``;
     returns the hand records of every hand seen if ``record``."""
-    raw = e.unwrapped
-    for agent in e.agent_iter():
-        _, _, terminated, truncated, _ = e.last()
-        if terminated or truncated:
-            e.step(None)
-            continue
-        e.step(raw.policy_action(policies[AGENTS.index(agent) % 2]))
-    return raw.hand_record() if record else None
+    play_env_episode(e, policies)
+    return e.unwrapped.hand_record() if record else None
 
 
 def test_pettingzoo_api_test_hand_and_game_episodes():

@@ -13,10 +13,11 @@ import pytest
 
 from sim import encoding as E
 from sim import simulate_games
-from sim.env import AGENTS, raw_env
+from sim.env import raw_env
 from sim.errors import CanastaError
 from sim.game import GameDriver, GameOverError
 from sim.record import RecordError, dumps, from_games, game_hand, hand_entry, replay
+from tests.helpers import play_env_episode
 
 POLICIES = ("special_chaser", "heuristic")  # a chaser, so special hands are declared
 #: a club list whose only hand wins the game (SPECIAL-9/10), with a small award: a game it
@@ -41,12 +42,7 @@ def _env_game(rules, game_id: int):
     """Game ``game_id`` of run SEED through the environment, each seat its team's policy."""
     e = raw_env(game=True, ruleset=rules)
     e.reset(seed=SEED, options={"game_id": game_id})
-    for agent in e.agent_iter():
-        _, _, terminated, truncated, _ = e.last()
-        if terminated or truncated:
-            e.step(None)
-            continue
-        e.step(e.policy_action(POLICIES[AGENTS.index(agent) % 2]))
+    play_env_episode(e, POLICIES)
     return e
 
 

@@ -9,6 +9,7 @@ from sim import encoding as E
 from sim.cards import counts_of, format_card, parse_cards
 from sim.ruleset import Ruleset
 from sim.special import classify_many, classify_special, special_award, special_reason
+from tests.helpers import neighbour_vectors
 from tests.twins import special_twin
 
 RULES = Ruleset().to_array()
@@ -252,27 +253,6 @@ def few_kind_vectors(total=14, max_kinds=4):
 
 def _hand_rows(ids_lists):
     return np.array([counts_of(np.array(h, dtype=np.int64)) for h in ids_lists], dtype=np.int64)
-
-
-def neighbour_vectors(rows):
-    """Every count vector one card away (one out, one in, or one swapped) from ``rows``."""
-    out = []
-    for row in rows:
-        for k in range(E.N_KINDS):
-            if row[k] > 0:
-                less = row.copy()
-                less[k] -= 1
-                out.append(less)
-                for j in range(E.N_KINDS):
-                    if j != k and less[j] < E.KIND_COPIES[j]:
-                        swap = less.copy()
-                        swap[j] += 1
-                        out.append(swap)
-            if row[k] < E.KIND_COPIES[k]:
-                more = row.copy()
-                more[k] += 1
-                out.append(more)
-    return np.unique(np.array(out), axis=0)
 
 
 def every_special_vector():
