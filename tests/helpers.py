@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +12,7 @@ from sim.odds import exact_odds
 
 __all__ = [
     "binomial_odds",
+    "deal_outcomes",
     "neighbour_vectors",
     "numba_cache_dir",
     "plan_cache_walk",
@@ -118,3 +121,33 @@ def play_env_episode(e, policies) -> None:
             e.step(None)
             continue
         e.step(raw.policy_action(policies[AGENTS.index(agent) % 2]))
+
+
+def deal_outcomes(deck):
+    """Every deal of a small ``sim.odds.Deck``, card by card, grouped by what ODDS-1 reads of
+    it: whether a three came among the first ``hand`` cards, the counts ``v`` of the first
+    ``hand`` non-threes and the kind of the last of them; {(flag, v, last): probability}."""
+    copies = deck.kind_copies()
+    states = {(0, False, (0,) * deck.kinds, -1): Fraction(1)}
+    done = Counter()
+    while states:
+        nxt = Counter()
+        for (t, flag, v, last), p in states.items():
+            pos = t + sum(v)
+            left = deck.size - pos
+            if deck.threes - t:
+                nxt[(t + 1, flag or pos < deck.hand, v, last)] += p * Fraction(
+                    deck.threes - t, left
+                )
+            for k in range(deck.kinds):
+                if copies[k] - v[k]:
+                    w = tuple(n + (i == k) for i, n in enumerate(v))
+                    key = (t, flag, w, k)
+                    (done if sum(w) == deck.hand else nxt)[key] += p * Fraction(
+                        copies[k] - v[k], left
+                    )
+        states = nxt
+    out = Counter()
+    for (_, flag, v, last), p in done.items():
+        out[(flag, v, last)] += p
+    return out

@@ -2,7 +2,6 @@
 enumeration of small decks, the real deck's closed forms of the cla list, and the command."""
 
 import json
-from collections import Counter
 from fractions import Fraction
 from math import comb
 
@@ -13,36 +12,7 @@ from sim import encoding as E
 from sim.catalogue import CLA, TOURNAMENT, Group, Hand, matches
 from sim.odds import NATURAL_ORDER, Deck, catalogue_odds, deck_odds, exact_odds
 from sim.ruleset import Ruleset
-
-
-def outcomes(deck):
-    """Every deal of a small deck, card by card, grouped by what ODDS-1 reads of it: whether a
-    three came among the first ``hand`` cards, the counts ``v`` of the first ``hand``
-    non-threes and the kind of the last of them; {(flag, v, last): probability}."""
-    copies = deck.kind_copies()
-    states = {(0, False, (0,) * deck.kinds, -1): Fraction(1)}
-    done = Counter()
-    while states:
-        nxt = Counter()
-        for (t, flag, v, last), p in states.items():
-            pos = t + sum(v)
-            left = deck.size - pos
-            if deck.threes - t:
-                nxt[(t + 1, flag or pos < deck.hand, v, last)] += p * Fraction(
-                    deck.threes - t, left
-                )
-            for k in range(deck.kinds):
-                if copies[k] - v[k]:
-                    w = tuple(n + (i == k) for i, n in enumerate(v))
-                    key = (t, flag, w, k)
-                    (done if sum(w) == deck.hand else nxt)[key] += p * Fraction(
-                        copies[k] - v[k], left
-                    )
-        states = nxt
-    out = Counter()
-    for (_, flag, v, last), p in done.items():
-        out[(flag, v, last)] += p
-    return out
+from tests.helpers import deal_outcomes
 
 
 def counts(deck, v, three=False):
@@ -58,7 +28,7 @@ def counts(deck, v, three=False):
 def brute_force(deck, hands):
     """ODDS-1 of every hand of a list and of "any", by the plain matcher over every deal."""
     odds = dict.fromkeys([*(h.name for h in hands), "any"], Fraction(0))
-    for (flag, v, last), p in outcomes(deck).items():
+    for (flag, v, last), p in deal_outcomes(deck).items():
         plain = counts(deck, v)
         core = tuple(n - (i == last) for i, n in enumerate(v))
         with_three = counts(deck, core, three=True)

@@ -1,7 +1,6 @@
 """Exact dealt odds (ODDS-1): brute force on small decks, the real deck's closed forms, and
 agreement with the SPECIAL-3..6 classifier."""
 
-from collections import Counter
 from fractions import Fraction
 from math import comb
 
@@ -22,6 +21,7 @@ from sim.odds import (
 )
 from sim.ruleset import Ruleset
 from sim.special import classify_special
+from tests.helpers import deal_outcomes
 
 
 def classify_small(deck, v):
@@ -47,29 +47,11 @@ def brute_force(deck):
     The deck is shuffled; the player receives its cards in order. Outcome of a deal: whether a
     three came among the first ``hand`` cards, the first ``hand`` non-threes, and the kind of
     the last of them. A forward pass over all draw sequences (grouped by these facts, which is
-    all the future depends on) gives each outcome's exact probability.
+    all the future depends on, ``tests.helpers.deal_outcomes``) gives each outcome's exact
+    probability.
     """
-    copies = deck.kind_copies()
-    start = (0, False, (0,) * deck.kinds, -1)  # threes drawn, three in first hand, v, last
-    states = {start: Fraction(1)}
-    done = Counter()
-    while states:
-        nxt = Counter()
-        for (t, flag, v, last), p in states.items():
-            pos = t + sum(v)
-            left = deck.size - pos
-            if deck.threes - t:  # draw a three
-                q = p * Fraction(deck.threes - t, left)
-                nxt[(t + 1, flag or pos < deck.hand, v, last)] += q
-            for k in range(deck.kinds):
-                if copies[k] - v[k]:
-                    q = p * Fraction(copies[k] - v[k], left)
-                    w = tuple(n + (i == k) for i, n in enumerate(v))
-                    key = (t, flag, w, k)
-                    (done if sum(w) == deck.hand else nxt)[key] += q
-        states = nxt
     odds = dict.fromkeys(NAMES, Fraction(0))
-    for (_, flag, v, last), p in done.items():
+    for (flag, v, last), p in deal_outcomes(deck).items():
         first = tuple(n - (i == last) for i, n in enumerate(v))  # first hand-1 non-threes
         straight = flag and all(n == 1 for n in first) and sum(first) == deck.hand - 1
         shapes = classify_small(deck, v)
