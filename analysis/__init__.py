@@ -2,13 +2,13 @@
 
 Holds (one module each):
 
-- ``records``: the record schema as analysis reads it, and the team view;
+- ``schema``: the record schema as analysis reads it, and the team view;
 - ``intervals``: proportions, means and paired differences with 95% intervals;
 - ``multiple``: Holm and Benjamini-Hochberg corrections of a family of p-values;
 - ``special``: dealt special-hand odds, special hands in play, the chasing gain;
 - ``risk``: seven, ace and wild meld risk and the in-hand penalties;
 - ``compare``: duplicate-deal policy comparison, round robin, parameter sweeps;
-- ``engine``: the one injected engine object the report and the comparisons take;
+- ``backend``: the one injected engine object the report and the comparisons take;
 - ``stream``: the report's record tables from records arriving chunk by chunk;
 - ``whatif``: fixed positions, the rest dealt at random; ``advise``: one decision ranked;
 - ``decisions``, ``specs``, ``claims``: the decision experiments, as code and as data, and

@@ -407,12 +407,12 @@ def advise(
     ``equity``: an equity table (``analysis.equity.equity_table`` of the same rules and
     policies): each choice is also scored by the team's chance of winning the game after the
     hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``)."""
-    from analysis.records import team_view
+    from analysis.schema import team_view
     from sim.api import play_script
     from sim.engine.script import NO_ACTION, decision_state, script_arrays
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
     from sim.rng import run_key
     from sim.ruleset import as_ruleset
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
 
     if took_pile:
         raise CanastaError(

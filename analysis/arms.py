@@ -18,7 +18,7 @@ import numpy as np
 from analysis.experiment_set import STRONG, Experiment
 from sim import encoding as E
 
-__all__ = ["hidden_values", "play_arms", "position_seed", "script_actions"]
+__all__ = ["hidden_values"]
 
 
 def _policies(team: int, arm_policy: str, strong: str) -> tuple[str, str]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CLAIMS", "Claim", "Part", "verdicts"]
+__all__ = ["Claim", "verdicts"]
 
 
 @dataclass(frozen=True)

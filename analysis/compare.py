@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
-from analysis.records import require
+from analysis.schema import require
 from sim.errors import CanastaError
 
 __all__ = [
@@ -61,13 +61,13 @@ SUMMARY_KEYS = (
 def resolve_simulate(simulate=None) -> Callable:
     """How a comparison plays its runs: ``run(n, policies, seed, n_jobs, ruleset)``.
 
-    ``simulate`` is the engine (``analysis.engine.Engine``; None: ``SimEngine``, the package's),
+    ``simulate`` is the engine (``analysis.backend.Engine``; None: ``SimEngine``, the package's),
     whose ``simulate`` takes the runner's ``chunk_size``: with several jobs it gets chunks sized
     so every job has work (``sim.jobs.chunk_size_for``: 2,000 slow deals are not one chunk on
     one worker); the rows do not depend on it. A plain function is called as
     ``simulate(n, policies=(A, B), seed=S, n_jobs=J[, ruleset=R])`` and nothing else (no
     runner options: it is not asked what it takes)."""
-    from analysis.engine import Engine, as_engine
+    from analysis.backend import Engine, as_engine
 
     if simulate is not None and not isinstance(simulate, Engine):
         if not callable(simulate):
@@ -178,7 +178,7 @@ def duplicate(
     confidence: float = iv.CONFIDENCE,
 ) -> Comparison:
     """Play ``n`` deals twice (A vs B, then B vs A, same seed) and pair them; see the module."""
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
 
     n = check_count("n (deals)", n, MAX_HANDS, low=2)
     seed = check_seed(seed)

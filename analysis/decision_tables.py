@@ -26,12 +26,7 @@ from analysis import multiple
 from analysis.experiment_set import Experiment, Grouping, experiments_of, resolve
 
 __all__ = [
-    "ALPHA",
-    "CORRECTION",
-    "MIN_HANDS",
     "TABLE_COLUMNS",
-    "Threshold",
-    "describe_threshold",
     "pooled",
     "tables",
     "threshold",

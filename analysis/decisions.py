@@ -82,7 +82,6 @@ __all__ = [
     "CORRECTION",
     "EXPERIMENTS",
     "FEATURES",
-    "HIDDEN",
     "MIN_HANDS",
     "STRONG",
     "TABLE_COLUMNS",
@@ -101,17 +100,13 @@ __all__ = [
     "hidden_values",
     "play_arms",
     "pooled",
-    "position_seed",
     "resolve",
     "rule_of_thumb",
     "rules_of_thumb",
     "run_experiments",
-    "sample_positions",
     "scored",
     "script_actions",
     "snapshot",
-    "synthetic_hands",
-    "synthetic_raw",
     "tables",
     "threshold",
     "threshold_text",
@@ -137,9 +132,9 @@ def run_experiments(
     ``n_jobs``: the sampling of positions and the positions' arms in parallel
     (``sim.runner.parallel_map``); every hand and every position has its own seed, so the rows
     are the same for any number."""
+    from sim.limits import check_count, check_seed
     from sim.policies.registry import strongest_fast
     from sim.runner import check_jobs, parallel_map
-    from sim.validate import check_count, check_seed
 
     positions = check_count("positions per experiment", positions, 100_000, low=1)
     deals = check_count("deals per position", deals, 1_000_000, low=2)

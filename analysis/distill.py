@@ -33,24 +33,7 @@ import numpy as np
 
 from sim.errors import CanastaError
 
-__all__ = [
-    "CHUNK",
-    "RIDGE",
-    "ROLLOUTS",
-    "SAMPLES",
-    "DistillResult",
-    "Labels",
-    "advantages",
-    "choices",
-    "distill",
-    "fit",
-    "label",
-    "label_chunk",
-    "offline_gain",
-    "pool",
-    "validate",
-    "with_evaluator",
-]
+__all__ = ["advantages", "choices", "distill", "fit", "label", "pool", "validate", "with_evaluator"]
 
 SAMPLES = 24  #: the teacher's determinizations per decision (expert's default)
 ROLLOUTS = 2  #: its stock orders per determinization

@@ -121,8 +121,8 @@ def measure_outcomes(rules=None, policies=None, n: int = DEFAULT_N, seed: int = 
     (``seed``, i), so a table depends on ``seed`` alone, never on ``n_jobs``."""
     from sim.api import simulate_games
     from sim.legality.opening import OPEN_THRESHOLDS
+    from sim.limits import MAX_SCORE
     from sim.ruleset import as_ruleset
-    from sim.validate import MAX_SCORE
 
     rs = as_ruleset(rules)
     pol = _policies(policies)
@@ -232,7 +232,7 @@ class EquityTable:
         play first: ``{"win_team0", "se", "ci_low", "ci_high", ...}``. A score off the grid
         reads the grid score below it in the same opening tier (scores are multiples of 5);
         below ``low`` reads ``low``."""
-        from sim.validate import check_int, check_score
+        from sim.limits import check_int, check_score
 
         s0, s1 = check_score(score0, "score0"), check_score(score1, "score1")
         first = check_int("first", first, 0, 1)
@@ -274,7 +274,7 @@ class EquityTable:
     def frame(self, step: int = 100, low: int | None = None, hand_number: int = 1) -> pd.DataFrame:
         """The table as rows (score_team0, score_team1, first, win_team0, se, ci_low, ci_high)
         every ``step`` points from ``low`` (default -2,000) to the last score below the target."""
-        from sim.validate import check_int
+        from sim.limits import check_int
 
         step = check_int("step", step, self.resolution, 10**6)
         if step % self.resolution:
@@ -467,8 +467,8 @@ def equity_table(
     minima; ``replicates`` bootstrap replicates for the standard errors."""
     import time
 
+    from sim.limits import check_int, check_jobs, check_seed
     from sim.ruleset import as_ruleset
-    from sim.validate import check_int, check_jobs, check_seed
 
     rs = as_ruleset(rules)
     pol = _policies(policies)

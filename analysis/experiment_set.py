@@ -14,17 +14,7 @@ import pandas as pd
 
 from analysis import specs
 
-__all__ = [
-    "BY_KEY",
-    "EXPERIMENTS",
-    "FEATURES",
-    "HIDDEN",
-    "STRONG",
-    "Experiment",
-    "Grouping",
-    "experiments_of",
-    "resolve",
-]
+__all__ = ["EXPERIMENTS", "FEATURES", "Grouping", "resolve"]
 
 STRONG = "strong"  #: placeholder in an arm: the strongest fast policy of the registry
 Grouping = specs.GroupingSpec

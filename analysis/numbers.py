@@ -26,7 +26,7 @@ import pandas as pd
 from analysis import intervals as iv
 from analysis import multiple
 
-__all__ = ["MINUTES_PER_HAND", "PILE_BINS", "REPS", "first_numbers", "first_pickup"]
+__all__ = ["first_numbers", "first_pickup"]
 
 MINUTES_PER_HAND = 16  #: club play, the issue's figure
 REPS = 400  #: bootstrap draws for the quartiles' intervals

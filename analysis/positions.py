@@ -26,15 +26,7 @@ import numpy as np
 from analysis.specs import ExperimentSpec as Experiment
 from sim import encoding as E
 
-__all__ = [
-    "Snapshot",
-    "choose",
-    "generate_positions",
-    "hand_summary",
-    "sample_positions",
-    "scored",
-    "snapshot",
-]
+__all__ = ["choose", "generate_positions", "scored"]
 
 
 @functools.cache

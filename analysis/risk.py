@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
-from analysis.records import MELD_KINDS, require, team_columns, team_view
+from analysis.schema import MELD_KINDS, require, team_columns, team_view
 from sim.errors import CanastaError
 from sim.scoring import HELD_SEVENS_ACES_PENALTY, SEVENS_ACES_CANASTA
 

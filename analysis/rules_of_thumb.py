@@ -15,7 +15,7 @@ import pandas as pd
 from analysis.decision_tables import pooled as _pooled
 from analysis.experiment_set import EXPERIMENTS, Experiment, Grouping, resolve
 
-__all__ = ["Rule", "advice", "rule_of_thumb", "rules_of_thumb"]
+__all__ = ["Rule", "advice", "rules_of_thumb"]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
-from analysis.records import require, team_view
+from analysis.schema import require, team_view
 from sim.encoding import SPECIAL_NAMES
 from sim.errors import CanastaError
 

@@ -77,20 +77,7 @@ from pathlib import Path
 
 from sim.errors import CanastaError
 
-__all__ = [
-    "FEATURES",
-    "FILTER_FEATURES",
-    "GENERATORS",
-    "TRUE_STATE",
-    "Condition",
-    "ExperimentSpec",
-    "GroupingSpec",
-    "InformationSpec",
-    "SpecError",
-    "builtin",
-    "load",
-    "parse",
-]
+__all__ = ["FEATURES", "GENERATORS", "TRUE_STATE", "ExperimentSpec", "builtin", "load", "parse"]
 
 
 class SpecError(CanastaError):

@@ -36,20 +36,11 @@ import pandas as pd
 
 from analysis import intervals as iv
 from analysis import risk
-from analysis.records import HAND_COLUMNS, matchups, require, team_columns, team_view
+from analysis.schema import HAND_COLUMNS, matchups, require, team_columns, team_view
 from analysis.special import HANDS
 from sim.errors import CanastaError
 
-__all__ = [
-    "MELD_TABLES",
-    "REPORT_COLUMNS",
-    "REPORT_TEAM_FIELDS",
-    "TABLES",
-    "Tally",
-    "add_sums",
-    "group_sums",
-    "run_chunks_on_disk",
-]
+__all__ = ["REPORT_COLUMNS", "Tally", "run_chunks_on_disk"]
 
 #: the report's record tables, in the order :meth:`Tally.tables` returns them
 TABLES = (

@@ -1,6 +1,6 @@
 """Synthetic played-hand records with known generating probabilities (for tests and demos).
 
-The rows follow the record schema (``analysis.records``) but are not played: each quantity is
+The rows follow the record schema (``analysis.schema``) but are not played: each quantity is
 drawn from a stated distribution, so an analysis of them has a known right answer:
 
 * a team with policy P declares a special hand with probability ``p_special[P]`` (only one team
@@ -35,21 +35,7 @@ from sim.scoring import (
     WILD_CANASTA,
 )
 
-__all__ = [
-    "ACES_COMPLETE",
-    "HAND_PENALTY",
-    "HELD",
-    "MIXED_ACES_P",
-    "NATURAL_BONUS",
-    "PENALTY_P",
-    "SEVENS_COMPLETE",
-    "START_P",
-    "WILD_BONUS",
-    "WILD_COMPLETE",
-    "WILD_PENALTY",
-    "WILD_START_P",
-    "synthetic_records",
-]
+__all__ = []
 
 START_P = 0.6  #: probability a team starts a sevens (and, apart, an aces) meld
 HELD = (3, 4, 5, 6)  #: the counts held when starting, equally likely

@@ -38,20 +38,11 @@ from sim.errors import CanastaError
 __all__ = [
     "BOUNDS",
     "POPSIZE",
-    "SIGMA0",
-    "SIGMA_MIN",
-    "SMOOTH",
-    "VALIDATION",
-    "TrainResult",
     "data_file",
     "deal_margins",
-    "deal_seed",
-    "from_unit",
     "heuristic_defaults",
     "margins",
-    "margins_parallel",
     "param_names",
-    "to_unit",
     "train",
 ]
 
@@ -194,7 +185,7 @@ def train(
     on from its next generation, so an interrupted run loses no finished generation; every
     generation's samples and deals depend only on (seed, generation), so the result equals
     that of an uninterrupted run."""
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
 
     seed = check_seed(seed, "seed")
     generations = check_count("generations", generations, 10_000)

@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
-from analysis.records import require, team_view
+from analysis.schema import require, team_view
 from sim.encoding import (
     ACE,
     CARD_KIND,
@@ -128,7 +128,7 @@ def position(
     random. The engine checks them against what is fixed (CARD-1) and the hand sizes.
     """
     from sim.cards import parse_cards
-    from sim.validate import check_cards, check_hand_number, check_scores, check_seat, check_turn
+    from sim.limits import check_cards, check_hand_number, check_scores, check_seat, check_turn
 
     taken = np.zeros(N_CARDS, dtype=np.bool_)
     ids = parse_cards(hand, taken)
@@ -188,7 +188,7 @@ def _memory(known: Mapping[int, str | Sequence[int]], seat: int) -> np.ndarray:
     """seat -> known cards (notation or counts by kind) as int64[N_PLAYERS, N_KINDS]."""
     from sim.cards import parse_cards
     from sim.encoding import N_KINDS
-    from sim.validate import check_seat
+    from sim.limits import check_seat
 
     if not isinstance(known, Mapping):
         raise CanastaError("known: expected a mapping seat -> cards (e.g. {1: 'QS QH QD'})")
@@ -273,7 +273,7 @@ def whatif(
     module docstring for the columns."""
     if len(choices) < 1 or len(set(choices)) != len(choices):
         raise CanastaError("give one or more distinct choices to compare")
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
 
     n = check_count("n (hands per choice)", n, MAX_HANDS, low=2)
     seed = check_seed(seed)

@@ -44,7 +44,7 @@ def collect_positions(spec: str, hands: int, seed: int):
     )
     from sim.engine.judge import forced_action
     from sim.engine.observe import observe
-    from sim.engine.play import new_deck
+    from sim.engine.play import _new_deck
     from sim.engine.state import apply_action, deal
     from sim.policies import parse
     from sim.policies.builtin import heuristic_decide
@@ -64,7 +64,7 @@ def collect_positions(spec: str, hands: int, seed: int):
     out = []
     for h in range(hands):
         seed_hand(run_key(seed), h, rng)
-        new_deck(rng, deck)
+        _new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         while st[ST_PHASE] != PH_OVER:
             p = st[ST_PLAYER]

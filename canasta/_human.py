@@ -23,20 +23,7 @@ from sim import encoding as E
 from sim.cards import format_melds
 from sim.errors import CanastaError
 
-__all__ = [
-    "HELP_TEXT",
-    "HINT_BUDGET",
-    "HINT_N",
-    "HINT_TOP",
-    "Session",
-    "allowed_summary",
-    "format_advice",
-    "legal_order",
-    "meld_action",
-    "meld_operations",
-    "parse_kind",
-    "position_for",
-]
+__all__ = ["HINT_BUDGET", "position_for"]
 
 HINT_BUDGET = 3.0  #: seconds of simulation a hint may take (analysis.advise budget)
 HINT_N = 200  #: most hands per choice a hint plays (the budget usually stops it first)

@@ -2,14 +2,14 @@
 
 ``add(parser, "seed", "jobs", ...)`` adds the named flags in the order given; a keyword gives a
 command its own help text for a flag (``seed="seed of the sampled deals (default 0)"``).
-Every value is range-checked by the command before any work (``sim.validate``).
+Every value is range-checked by the command before any work (``sim.limits``).
 """
 
 from __future__ import annotations
 
 import argparse
 
-__all__ = ["FLAGS", "add", "add_position", "load_modules", "parse_position"]
+__all__ = ["add"]
 
 
 def _seed(p: argparse.ArgumentParser, help: str | None) -> None:
@@ -142,11 +142,11 @@ def add_position(p: argparse.ArgumentParser) -> None:
 
 
 def parse_position(args: argparse.Namespace):
-    """The position of ``add_position``'s flags, every value checked (``sim.validate``,
+    """The position of ``add_position``'s flags, every value checked (``sim.limits``,
     ``analysis.whatif.position``): CanastaError naming the flag."""
     from analysis.whatif import position
     from sim.errors import CanastaError
-    from sim.validate import (
+    from sim.limits import (
         check_cards,
         check_hand_number,
         check_seat,

@@ -8,7 +8,7 @@ import math
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "EPILOG", "HELP", "add_parser", "format_table", "record_position", "run"]
+__all__ = ["run"]
 
 HELP = "rank every choice of a decision (draw, or the play after --drawn) over paired deals"
 DESCRIPTION = """
@@ -101,7 +101,7 @@ def record_position(path: str, decision: int | None):
 
 def _check(args):
     from sim.errors import CanastaError
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
 
     check_count("-n", args.n, MAX_HANDS, low=2)
     check_jobs(args.jobs, "--jobs")

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 from canasta import _options
 
-__all__ = [
-    "DESCRIPTION",
-    "HELP",
-    "add_parser",
-    "run",
-]
+__all__ = ["run"]
 
 HELP = "is a meld legal? (exit 0 legal, 1 illegal naming the rule, 2 bad input)"
 DESCRIPTION = """

@@ -11,7 +11,7 @@ import json
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_table", "run"]
+__all__ = ["run"]
 
 HELP = "compare two policies on duplicate deals (mean points difference, win rate)"
 DESCRIPTION = """
@@ -48,9 +48,9 @@ def run(args: argparse.Namespace) -> int:
     from analysis.compare import duplicate
     from sim.api import resolve_policies
     from sim.engine.hands import ROW_BYTES
-    from sim.validate import MAX_HANDS, check_count, check_in_memory, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_in_memory, check_jobs, check_seed
 
-    # every number is checked before any work starts (sim.validate)
+    # every number is checked before any work starts (sim.limits)
     n = check_count("-n", args.n, MAX_HANDS, low=2)
     check_seed(args.seed, "--seed")
     check_jobs(args.jobs, "--jobs")

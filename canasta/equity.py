@@ -13,7 +13,7 @@ import json
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "run"]
+__all__ = ["run"]
 
 HELP = "chance of winning the game from any pair of scores (the equity table)"
 DESCRIPTION = """
@@ -83,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analysis.equity import DEFAULT_N, equity_table
     from sim.errors import CanastaError
+    from sim.limits import check_int, check_jobs, check_seed, parse_scores
     from sim.policies.registry import split_list
     from sim.ruleset import as_ruleset
-    from sim.validate import check_int, check_jobs, check_seed, parse_scores
 
     # every input is checked before the table is built (minutes): one line naming it
     check_seed(args.seed, "--seed")

@@ -14,7 +14,7 @@ import re
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_table", "run"]
+__all__ = ["run"]
 
 HELP = "run a decision experiment declared in a TOML spec file"
 DESCRIPTION = """
@@ -92,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
     from analysis import decisions, specs
     from sim.errors import CanastaError
+    from sim.limits import check_count, check_jobs, check_seed
     from sim.ruleset import as_ruleset
-    from sim.validate import check_count, check_jobs, check_seed
 
     exp = specs.load(args.spec)
     check_count("--positions", args.positions, 100_000, low=1)

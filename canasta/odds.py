@@ -14,15 +14,7 @@ import json
 
 from canasta import _options
 
-__all__ = [
-    "DESCRIPTION",
-    "HELP",
-    "add_parser",
-    "exact_rows",
-    "format_table",
-    "run",
-    "run_sampled",
-]
+__all__ = ["run"]
 
 HELP = "odds of being dealt a special hand (ODDS-1): exact, or sampled with -n"
 DESCRIPTION = """
@@ -81,9 +73,9 @@ def format_table(rows: dict[str, dict], model: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from sim.errors import CanastaError
+    from sim.limits import check_jobs, check_seed
     from sim.odds import model_statement
     from sim.ruleset import as_ruleset
-    from sim.validate import check_jobs, check_seed
 
     check_seed(args.seed, "--seed")
     check_jobs(args.jobs, "--jobs")
@@ -109,14 +101,14 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
     import math
 
     from sim.errors import CanastaError
+    from sim.limits import MAX_DEALS, check_count
     from sim.odds import exact_odds
     from sim.sampler import format_sampled, planned_deals
     from sim.sampling import sample_dealt_odds
-    from sim.validate import MAX_DEALS, check_count
 
     if args.exact:
         raise CanastaError("--exact and -n DEALS are two modes: give one")
-    # every number is checked before any work starts (sim.validate), naming its flag
+    # every number is checked before any work starts (sim.limits), naming its flag
     n = check_count("-n", args.deals, MAX_DEALS) if args.deals is not None else 1_000_000
     if args.max_deals is not None:
         check_count("--max-deals", args.max_deals, MAX_DEALS)

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 from canasta import _options
 
-__all__ = [
-    "DESCRIPTION",
-    "HELP",
-    "add_parser",
-    "run",
-    "transcript",
-]
+__all__ = ["run", "transcript"]
 
 HELP = "play one hand (bots only, as a transcript; or --human: you play a seat)"
 DESCRIPTION = """
@@ -67,12 +61,12 @@ def run(args) -> int:
 
     from sim.api import resolve_policies
     from sim.errors import CanastaError
+    from sim.limits import check_hand_id, check_seat, check_seed, parse_scores
     from sim.policies.registry import check_table_policy
     from sim.ruleset import as_ruleset
     from sim.step import Game
-    from sim.validate import check_hand_id, check_seat, check_seed, parse_scores
 
-    # every number is range-checked before it reaches a kernel (sim.validate)
+    # every number is range-checked before it reaches a kernel (sim.limits)
     seed = check_seed(args.seed, "--seed")
     hand = check_hand_id(args.hand, "--hand")
     scores = parse_scores(args.scores, "--scores")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "numbered_moves", "run"]
+__all__ = ["run"]
 
 HELP = "print a hand record (JSON: one hand or a game), checked action by action"
 DESCRIPTION = """

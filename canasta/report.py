@@ -12,7 +12,7 @@ import argparse
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "parse_policies", "run"]
+__all__ = ["run"]
 
 HELP = "write the strategy report: one self-contained HTML file"
 DESCRIPTION = """
@@ -123,8 +123,7 @@ def run(args: argparse.Namespace) -> int:
     from reports.html import assemble, write
     from sim.engine.hands import ROW_BYTES
     from sim.errors import CanastaError
-    from sim.policies.registry import resolve
-    from sim.validate import (
+    from sim.limits import (
         MAX_DEALS,
         MAX_HANDS,
         MAX_SEED,
@@ -133,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         check_int,
         check_jobs,
     )
+    from sim.policies.registry import resolve
 
     if args.quick:  # the quick sizes, where the user gave none of their own
         from reports import defaults
@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         for key, value in defaults.QUICK.items():
             if getattr(args, key) == getattr(defaults, f"DEFAULT_{key.upper()}"):
                 setattr(args, key, value)
-    # every number and path is checked before the simulations start (sim.validate)
+    # every number and path is checked before the simulations start (sim.limits)
     hands = check_count("--hands", args.hands, MAX_HANDS, low=0 if args.from_dirs else 2)
     check_in_memory(2 * hands, ROW_BYTES, "hands", ": ask for fewer --hands")  # a pair's runs
     check_count("--deals", args.deals, MAX_DEALS, low=0)

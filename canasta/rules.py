@@ -12,15 +12,7 @@ import json
 
 from canasta import _options
 
-__all__ = [
-    "DESCRIPTION",
-    "HELP",
-    "KEYS",
-    "add_parser",
-    "explain",
-    "format_text",
-    "run",
-]
+__all__ = ["explain", "run"]
 
 HELP = "show what a ruleset file means in words (keys, rule IDs, the special-hand list)"
 DESCRIPTION = """

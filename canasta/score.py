@@ -22,14 +22,7 @@ from pathlib import Path
 
 from canasta import _options
 
-__all__ = [
-    "DESCRIPTION",
-    "HELP",
-    "add_parser",
-    "format_table",
-    "read_json",
-    "run",
-]
+__all__ = ["run"]
 
 HELP = "score a finished hand for both teams from a JSON position"
 DESCRIPTION = """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "run"]
+__all__ = ["run"]
 
 HELP = "play at a table in the browser: strong bots, hints, undo, records (extra 'web')"
 DESCRIPTION = """

@@ -12,12 +12,7 @@ import argparse
 
 from canasta import _options
 
-__all__ = [
-    "DESCRIPTION",
-    "HELP",
-    "add_parser",
-    "run",
-]
+__all__ = ["run"]
 
 HELP = "play N hands (parallel, resumable Parquet output with --out)"
 DESCRIPTION = """
@@ -118,9 +113,7 @@ def run(args: argparse.Namespace) -> int:
     import sim
     from sim.engine.hands import GAME_ROW_BYTES, ROW_BYTES
     from sim.errors import CanastaError
-    from sim.policies.registry import split_list
-    from sim.runner import DEFAULT_CHUNK_SIZE, check_backend
-    from sim.validate import (
+    from sim.limits import (
         MAX_GAMES,
         MAX_HANDS,
         check_chunks,
@@ -131,8 +124,10 @@ def run(args: argparse.Namespace) -> int:
         check_seed,
         parse_scores,
     )
+    from sim.policies.registry import split_list
+    from sim.runner import DEFAULT_CHUNK_SIZE, check_backend
 
-    # every number is checked before any work starts (sim.validate): a count no run could
+    # every number is checked before any work starts (sim.limits): a count no run could
     # finish is refused at once, naming the limit
     games = args.games is not None
     if games:
@@ -147,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scores is not None:
         start["scores"] = parse_scores(args.scores, "--scores")
     if args.first_player is not None:
-        from sim.validate import check_seat
+        from sim.limits import check_seat
 
         start["first_player"] = check_seat(args.first_player, "--first-player")
     if args.chunk_size is not None:

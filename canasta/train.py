@@ -18,7 +18,7 @@ import sys
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "run"]
+__all__ = ["run"]
 
 HELP = "learn the strong policy on duplicate deals and from search (writes its data file)"
 DESCRIPTION = """
@@ -244,9 +244,9 @@ def _distill(args: argparse.Namespace, data: dict) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from sim.errors import CanastaError
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
 
-    # every number is checked before any work starts (sim.validate)
+    # every number is checked before any work starts (sim.limits)
     check_seed(args.seed, "--seed")
     check_jobs(args.jobs, "--jobs")
     check_count("--generations", args.generations, 10_000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_text", "report", "run"]
+__all__ = ["report", "run"]
 
 _UNITS = {"hands": "hands", "games": "games"}
 

@@ -7,7 +7,7 @@ import json
 
 from canasta import _options
 
-__all__ = ["add_parser", "run"]
+__all__ = ["run"]
 
 
 def add_parser(subparsers) -> None:
@@ -43,9 +43,9 @@ def add_parser(subparsers) -> None:
 
 def _parse(args):
     """(position, policies, choices): every value checked before any work starts
-    (``sim.validate``), each error naming its flag."""
+    (``sim.limits``), each error naming its flag."""
     from sim.errors import CanastaError
-    from sim.validate import MAX_HANDS, check_count, check_jobs, check_seed
+    from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
 
     check_count("-n", args.n, MAX_HANDS, low=2)
     check_jobs(args.jobs, "--jobs")

@@ -1,7 +1,7 @@
 """Build the strategy report: run (or load) the simulations, call the analysis functions.
 
 No simulation logic and no statistics live here: the runs come from the engine
-(an ``analysis.engine.Engine``: by default ``SimEngine``, ``sim.simulate``) or from run directories
+(an ``analysis.backend.Engine``: by default ``SimEngine``, ``sim.simulate``) or from run directories
 (``sim.load``), the dealt odds from ``analysis.special.dealt_odds``, and every table from an
 ``analysis`` function. This module only decides *which* runs the report needs and keeps each
 analysis table with the settings that made it, for the figures, the HTML and the narrative.
@@ -18,7 +18,7 @@ only the columns the tables need, feeds ``analysis.stream.Tally`` (per-group int
 is dropped; a run keeps only a few compact columns per hand (``COMPACT_COLUMNS``: the duplicate
 comparison pairs deals, the score figure draws every team-hand). ``--from DIR`` reads its run
 directories the same way. A fake engine (tests) writes its runs as run directories too
-(``analysis.engine.RecordsEngine``): there is one report path.
+(``analysis.backend.RecordsEngine``): there is one report path.
 """
 
 from __future__ import annotations
@@ -47,23 +47,7 @@ from reports.defaults import (
 from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
-__all__ = [
-    "COMPACT_COLUMNS",
-    "Results",
-    "Run",
-    "Settings",
-    "analyse",
-    "build",
-    "combine",
-    "compact",
-    "comparison",
-    "duplicate_pairs",
-    "plan",
-    "runs_ruleset",
-    "stream_dirs",
-    "stream_run",
-    "streamed_order",
-]
+__all__ = ["Run", "Settings", "build", "comparison", "plan"]
 
 
 @dataclass(frozen=True)
@@ -205,7 +189,7 @@ def combine(runs: Sequence[Run]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-#: what a streamed run keeps per hand: the columns of ``analysis.records.team_view`` (the score
+#: what a streamed run keeps per hand: the columns of ``analysis.schema.team_view`` (the score
 #: figure) and of the duplicate comparison
 COMPACT_COLUMNS = (
     "hand_id",
@@ -338,7 +322,7 @@ def analyse(results_runs: list[Run], ruleset, sampled, settings: Settings, tally
     are computed from all the records in memory."""
     from analysis import intervals as iv
     from analysis import risk, special
-    from analysis.records import matchups, team_view
+    from analysis.schema import matchups, team_view
 
     if ruleset is None:  # the defaults (the tournament list, SPECIAL-3..6)
         from sim.ruleset import Ruleset
@@ -438,13 +422,13 @@ def _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, r
 def build(settings: Settings, engine=None) -> Results:
     """Run or load what the report needs and compute every table.
 
-    ``engine`` (``analysis.engine.Engine``; default ``SimEngine``, the package's) plays the
+    ``engine`` (``analysis.backend.Engine``; default ``SimEngine``, the package's) plays the
     runs, samples the dealt odds, runs the decision experiments and whole games; tests inject
-    a fake (``analysis.engine.RecordsEngine``), and the report names its source. Every run
+    a fake (``analysis.backend.RecordsEngine``), and the report names its source. Every run
     goes through a run directory and is read back chunk by chunk (flat memory, see the module
     docstring): one path for the engine, a fake and ``--from DIR``.
     """
-    from analysis.engine import as_engine
+    from analysis.backend import as_engine
     from analysis.stream import Tally
     from sim.ruleset import as_ruleset
 

@@ -17,7 +17,7 @@ from analysis.decisions import EXPERIMENTS
 from reports import fmt
 from reports.figures import HAND_LABELS
 
-__all__ = ["COLUMNS", "GROUPING_NAMES", "TABLE_COLUMNS", "Column"]
+__all__ = ["COLUMNS", "TABLE_COLUMNS"]
 
 
 @dataclass

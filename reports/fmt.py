@@ -9,20 +9,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = [
-    "DASH",
-    "count",
-    "one_in",
-    "one_in_range",
-    "pct",
-    "pct_range",
-    "points",
-    "points_ci",
-    "points_range",
-    "rate",
-    "rate_range",
-    "sig",
-]
+__all__ = ["count", "one_in", "pct", "points", "rate", "sig"]
 
 DASH = "–"  #: en dash between interval bounds
 

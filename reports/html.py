@@ -22,7 +22,7 @@ from reports import content
 from reports.columns import COLUMNS, TABLE_COLUMNS
 from reports.content import SECTIONS, command
 
-__all__ = ["SECTIONS", "Report", "assemble", "command", "render_rows", "write"]
+__all__ = ["Report", "assemble", "command", "write"]
 
 
 @functools.cache
@@ -146,7 +146,7 @@ class _Numbers:
 
 
 def _figures(results, cols) -> dict:
-    from analysis.records import team_view
+    from analysis.schema import team_view
     from reports import figures as F
 
     t = results.tables

@@ -22,7 +22,7 @@ import pandas as pd
 from reports import fmt
 from reports.figures import HAND_LABELS
 
-__all__ = ["Cells", "Sentence", "sentences", "separated", "sign"]
+__all__ = ["sentences", "separated", "sign"]
 
 
 @dataclass

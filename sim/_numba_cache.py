@@ -39,14 +39,7 @@ from pathlib import Path
 
 SIM = Path(__file__).resolve().parent
 STAMP = "numba-sources.sha256"
-__all__ = [
-    "COMPILE_GC_THRESHOLD",
-    "cache_dirs",
-    "digest",
-    "ensure_fresh_cache",
-    "fewer_collections",
-    "sources",
-]
+__all__ = ["digest", "sources"]
 
 FACES = ("__main__.py",)  #: top-level entries of sim/ left out of the digest
 

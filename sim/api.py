@@ -25,21 +25,18 @@ import numpy as np
 import pandas as pd
 
 from sim.encoding import GAME_RECORD_COLUMNS, RECORD_COLUMNS, RECORD_WIDTH
+from sim.engine.frames import records_frame
 from sim.engine.hands import (
     GAME_ROW_BYTES,
     ROW_BYTES,
     play_games_arrays,
     play_hands_arrays,
 )
-from sim.engine.records import records_frame
 from sim.errors import CanastaError
+from sim.limits import MAX_GAMES, MAX_HANDS, check_run
 from sim.ruleset import as_ruleset
-from sim.validate import MAX_GAMES, MAX_HANDS, check_run
 
 __all__ = [
-    "POSITION_KERNEL",
-    "POSITION_ROW_BYTES",
-    "compile_policies",
     "play_games",
     "play_hands",
     "play_position",
@@ -47,9 +44,7 @@ __all__ = [
     "policy_pair",
     "position_hands",
     "position_outcomes",
-    "position_scores",
     "resolve_policies",
-    "script_hands",
     "simulate",
     "simulate_games",
 ]

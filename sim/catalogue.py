@@ -24,21 +24,7 @@ from typing import Any
 from sim import encoding as E
 from sim.errors import CanastaError
 
-__all__ = [
-    "CLA",
-    "GROUP_KINDS",
-    "PRESETS",
-    "TOURNAMENT",
-    "Group",
-    "Hand",
-    "best_hand",
-    "catalogue_from",
-    "describe",
-    "encode",
-    "matches",
-    "preset_name",
-    "to_tables",
-]
+__all__ = ["CLA", "TOURNAMENT", "Group", "Hand", "catalogue_from", "describe", "encode", "matches"]
 
 GROUP_KINDS = ("natural", "wild", "either", "any_wild", "three")  #: SPECIAL-9 group kinds
 _WILD_RANKS = {"2": E.TWO, "JK": E.JOKER}  #: ranks a matching wild group may name
@@ -187,7 +173,7 @@ def _hand(data: Any, where: str) -> Hand:
 
 
 def _check_award(award: int, where: str) -> None:
-    from sim.validate import MAX_SCORE
+    from sim.limits import MAX_SCORE
 
     if not 0 <= award <= MAX_SCORE:  # SPECIAL-9: like every score; kernels add them in int64
         _fail(f"{where}.award", f"must be a whole number from 0 to {MAX_SCORE:,}, got {award}")

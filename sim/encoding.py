@@ -38,51 +38,21 @@ import numpy as np
 __all__ = [
     "ACTION_TABLE", "ACTION_TYPE_NAMES", "AC_JOKER", "AC_NAT", "AC_SLOT", "AC_TWO", "AC_TYPE",
     "AT_DECLARE", "AT_DISCARD", "AT_DRAW", "AT_KEEP_THREE", "AT_LAY_THREES", "AT_MELD",
-    "AT_TAKE_PILE", "A_DECLARE", "A_DISCARD", "A_DRAW", "A_FIRST_MELD", "A_KEEP_BLACK_THREE",
-    "A_KEEP_RED_THREE", "A_LAY_THREES", "A_TAKE_PILE", "CANASTA", "CH_ANY_WILD", "CH_AWARD",
-    "CH_EITHER", "CH_FIXED", "CH_MAX_WILD", "CH_NATURAL", "CH_SIZES", "CH_THREES", "CH_WIDTH",
-    "CH_WILD", "CH_WINS_GAME", "END_LIMIT", "END_NAMES", "END_NONE", "END_OUT", "END_SPECIAL",
-    "END_STOCK", "EVENT_NAMES", "EVENT_WIDTH", "EV_ACTION", "EV_BONUS", "EV_DRAW", "EV_END",
-    "EV_LAY_THREE", "EV_PILE_JOINS", "EV_REPLACE", "GAME_HAND_STRIDE", "GAME_RECORD_COLUMNS",
-    "GAME_RECORD_WIDTH", "GR_ERRORS", "GR_GAME_ID", "GR_HANDS", "GR_SCORE0", "GR_SCORE1",
-    "GR_WINNER", "HAND_SIZE", "INVARIANT_NAMES", "INV_CARDS", "INV_MELD", "INV_NEGATIVE",
-    "INV_OK", "INV_PILE", "INV_STUCK", "JOKERS", "MAX_CATALOGUE", "MAX_GROUP", "MAX_OP_WILDS",
-    "MAX_TURNS", "MAX_WILD_MELD_JOKERS", "MELD_ACTION", "MELD_COLUMNS", "MIN_MELD", "NATURALS",
-    "N_ACTIONS", "N_AC_COLS", "N_MELD_COLS", "N_PLAYERS", "N_RS", "N_SCORE_ITEMS", "N_TEAMS",
-    "OBS_FIELDS", "OBS_SIZE", "OB_ASIDE", "OB_DISCARDS", "OB_DREW_STOCK", "OB_HAND",
-    "OB_HAND_NUMBER", "OB_HAND_SIZES", "OB_KEPT", "OB_KNOWN", "OB_MELDED", "OB_MELDS", "OB_OPENED",
-    "OB_OPENING_TURN", "OB_OPEN_MIN", "OB_OPEN_RULES", "OB_OPEN_WILD", "OB_PENDING", "OB_PHASE",
-    "OB_PILE_COUNTS", "OB_PILE_KIND", "OB_PILE_N", "OB_PILE_TOP", "OB_SCORES", "OB_SEAT",
-    "OB_STOCK_N", "OB_THREES", "OB_TOOK_PILE", "OB_TURN", "OB_TURN_CARD_DRAWN",
-    "OPENING_MINIMUM_MODES", "OPEN_SEARCH_STATES", "OP_AX_SHAPE", "OP_AX_SIZE", "PC_ASIDE",
-    "PC_HAND", "PC_PLAN", "PC_SIZE", "PC_VALID", "PHASE_NAMES", "PH_DRAW", "PH_OVER", "PH_PLAY",
-    "PH_THREES", "PLAN_CACHE_FIELDS", "POLICY_FREE", "POLICY_MEMO", "RC_DECISIONS",
-    "RC_END_REASON", "RC_ERRORS", "RC_FIRST_PLAYER", "RC_HAND_ID", "RC_OUT_TEAM",
-    "RC_RISK_BASE", "RC_RISK_WIDTH", "RC_SCORE0", "RC_SCORE1", "RC_SPECIAL", "RC_SPECIAL_TEAM",
-    "RC_TEAM_BASE", "RC_TEAM_WIDTH", "RC_TURNS", "RECORD_COLUMNS", "RECORD_HEADER",
-    "RECORD_WIDTH", "RISK_RECORD_ITEMS", "RS_ALLOW_LONG_MELD_GOING_OUT", "RS_CATALOGUE",
-    "RS_CATALOGUE_N", "RS_CAT_MAX_DISTINCT", "RS_CAT_MAX_KINDS3", "RS_CAT_MIN_KINDS3",
-    "RS_GARBAGE_AWARD", "RS_MAX_WILDS_MIXED", "RS_OPENING_MINIMUM", "RS_OPENING_WILD",
-    "RS_RULE_OF_FIVE", "RS_SPECIAL_HANDS", "RS_TARGET", "RS_WILD_PENALTY_FOUR_JOKERS",
-    "SCORE_ITEMS", "SCRATCH_FIELDS", "SCRATCH_FREE", "SCRATCH_HINT", "SCRATCH_LEGAL",
-    "SCRATCH_MEMO", "SCRATCH_SIZE", "SCRATCH_TMP", "SEARCH_WORK_SIZE", "SEEN_FIELDS",
-    "SPECIALS_CLA", "SPECIALS_OFF", "SPECIALS_ON", "SPECIAL_GARBAGE", "SPECIAL_HANDS_MODES",
-    "SPECIAL_HAND_SIZE", "SPECIAL_NAMES", "SPECIAL_NONE", "SPECIAL_PAIRS",
-    "SPECIAL_PAIRS_TWOS_SEVENS_ACES", "SPECIAL_STRAIGHT", "STARTED_ACES", "STARTED_SEVENS",
-    "STARTED_SLOTS", "STARTED_WILD", "STATE_FIELDS", "STATE_SIZE", "ST_ASIDE", "ST_BONUS",
-    "ST_DECISIONS", "ST_DISCARDS", "ST_DREW_STOCK", "ST_END_REASON", "ST_ERRORS",
-    "ST_FIRST_PLAYER", "ST_HANDS", "ST_HAND_NUMBER", "ST_KEPT", "ST_KNOWN", "ST_MELDED", "ST_MELDS",
-    "ST_OPENED", "ST_OPENING_TURN", "ST_OPEN_BY", "ST_OPEN_RULES", "ST_OPEN_WILD",
-    "ST_OUT_TEAM", "ST_PENDING", "ST_PHASE", "ST_PILE", "ST_PILE_COUNTS", "ST_PILE_KIND",
-    "ST_PILE_N", "ST_PLAYER", "ST_RESUME", "ST_SCORES", "ST_SPECIAL", "ST_SPECIAL_TEAM",
-    "ST_STARTED", "ST_STARTED_HELD", "ST_STARTED_STOCK", "ST_STOCK", "ST_STOCK_N", "ST_THREES",
-    "ST_TOOK_PILE", "ST_TURN", "ST_TURN_CARD_DRAWN", "S_CANASTA_BONUS", "S_CARDS_IN_HAND",
-    "S_GOING_OUT", "S_HAND_PENALTIES", "S_INCOMPLETE_MELDS", "S_MELDED_CARDS", "S_SPECIAL_HAND",
-    "S_THREES", "TEAM_RECORD_ITEMS", "TMP_FIELDS", "TMP_SIZE", "TM_GEN_AX", "TM_GEN_WM",
-    "TM_HAND", "TM_LEAVE", "TM_MELDS", "TM_PENDING", "TM_PLAN", "TM_SEARCH", "TR_ACES_MIXED",
-    "TR_ACES_PENALTY", "TR_BONUS", "TR_CANASTAS", "TR_OPENED", "TR_SEVENS_COMPLETED",
-    "TR_SEVENS_PENALTY", "TR_SEVENS_STARTED", "TURN_CARD_FROM_BOTTOM", "TWOS", "WILD_MELD",
-    "layout", "team_of",
+    "AT_TAKE_PILE", "A_DECLARE", "A_DISCARD", "A_DRAW", "A_KEEP_BLACK_THREE", "A_KEEP_RED_THREE",
+    "A_LAY_THREES", "A_TAKE_PILE", "CANASTA", "END_NAMES", "END_NONE", "EVENT_WIDTH",
+    "GAME_HAND_STRIDE", "HAND_SIZE", "JOKERS", "MAX_OP_WILDS", "MELD_ACTION", "NATURALS",
+    "N_ACTIONS", "N_MELD_COLS", "N_PLAYERS", "N_RS", "N_TEAMS", "OBS_FIELDS", "OBS_SIZE",
+    "OB_ASIDE", "OB_DREW_STOCK", "OB_HAND", "OB_HAND_SIZES", "OB_KNOWN", "OB_MELDED", "OB_MELDS",
+    "OB_OPENED", "OB_OPENING_TURN", "OB_OPEN_MIN", "OB_OPEN_RULES", "OB_PENDING", "OB_PHASE",
+    "OB_PILE_COUNTS", "OB_PILE_N", "OB_PILE_TOP", "OB_SCORES", "OB_STOCK_N", "OB_THREES",
+    "OB_TOOK_PILE", "OB_TURN", "PC_SIZE", "PC_VALID", "PHASE_NAMES", "PH_DRAW", "PH_OVER",
+    "PH_PLAY", "PH_THREES", "RC_SCORE0", "RC_SCORE1", "RECORD_COLUMNS", "RECORD_HEADER",
+    "RECORD_WIDTH", "RISK_RECORD_ITEMS", "RS_CATALOGUE_N", "SCORE_ITEMS", "SCRATCH_HINT",
+    "SCRATCH_LEGAL", "SCRATCH_MEMO", "SCRATCH_SIZE", "SCRATCH_TMP", "SPECIAL_HAND_SIZE",
+    "SPECIAL_NAMES", "STATE_SIZE", "ST_DECISIONS", "ST_HANDS", "ST_HAND_NUMBER", "ST_KNOWN",
+    "ST_MELDS", "ST_OPENED", "ST_PHASE", "ST_PILE", "ST_PILE_N", "ST_PLAYER", "ST_RESUME",
+    "ST_SCORES", "ST_STOCK_N", "ST_THREES", "ST_TURN", "ST_TURN_CARD_DRAWN", "TEAM_RECORD_ITEMS",
+    "TMP_SIZE", "TWOS", "WILD_MELD", "layout", "team_of",
 ]
 # fmt: on
 
@@ -309,7 +279,7 @@ STATE_FIELDS = (
     ("bonus_cards", 2),  # OPEN-5 cards given to each team
     ("started_held", N_TEAMS * 2),  # sevens, aces the starting player held then; -1 never
     ("started_stock", N_TEAMS * 3),  # stock size when sevens, aces, wild were started; -1
-    # OPEN-1/2 the opening's rules for this hand, set by the deal (``deal_hand``): the hand's
+    # OPEN-1/2 the opening's rules for this hand, set by the deal (``_deal_hand``): the hand's
     # number in the game (1 first; a single hand: 1), the ruleset's RS_OPENING_MINIMUM and
     # RS_OPENING_WILD (seen by the players as they are: OB_OPEN_RULES)
     ("open_rules", 3),
@@ -422,7 +392,7 @@ OB_OPEN_WILD = OB_OPEN_RULES + 2  #: OPEN-2 variant: 1 a wild meld of 3+ may sta
 OB_KNOWN = _OB["known"]  #: known[relative seat, kind]: cards the table knows each hand holds
 #: the fields an observation copies from the state as they are (the same name in both layouts;
 #: the rest is the player's own or counted from the own team); rows (obs offset, state offset,
-#: width), for ``sim.engine.observe.observe`` and its inverse ``sim.engine.search.copy_known``
+#: width), for ``sim.engine.observe.observe`` and its inverse ``sim.engine.search._copy_known``
 _AS_SEEN = ("phase", "turn", "stock_n", "pile_n", "turn_card_drawn", "drew_stock", "took_pile")
 _AS_SEEN += ("opening_turn", "pile_kind", "melded", "pile_counts", "discards", "aside", "pending")
 _AS_SEEN += ("open_rules",)
@@ -519,7 +489,7 @@ OPEN_SEARCH_STATES = (int(KIND_COPIES[JOKER] + KIND_COPIES[TWO]) + 1) * 2 * 3 * 
 SEARCH_WORK_SIZE = (N_KINDS - FIRST_NATURAL + 5) * OPEN_SEARCH_STATES + N_KINDS + 4 * _PLAN_CELLS
 
 #: best counts of an opening turn per (natural rank, naturals from hand, wild cards) on that
-#: rank, at least that many (``sim.legality.opening_op_counts``; ``legal_actions`` answers every
+#: rank, at least that many (``sim.legality._opening_op_counts``; ``legal_actions`` answers every
 #: candidate meld operation of an opening turn from it): ranks x 0..8 naturals x 0..3 wilds
 OP_AX_SHAPE = (
     N_KINDS - FIRST_NATURAL,
@@ -585,7 +555,7 @@ SCRATCH_FREE = _SC["free"]  #: offset of the words free for the policy's own use
 SCRATCH_MEMO = _SC["memo"]  #: offset of the built-ins' memo (POLICY_MEMO words)
 #: the first free words: an opening plan [slot, col] (PLAN_CELLS words) that a policy may
 #: leave there for its proposal, the further cards it means to meld from the position it saw
-#: (the built-ins' ``work_plan``). The engine reads it only as a hint it verifies exactly
+#: (the built-ins' ``_work_plan``). The engine reads it only as a hint it verifies exactly
 #: (``sim.engine.judge.check_action``): whatever the words hold, its answer is the rules'.
 SCRATCH_HINT = SCRATCH_FREE
 

@@ -52,15 +52,7 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
         "sim.env needs pettingzoo and gymnasium: pip install 'canasta-sim[rl]'"
     ) from exc
 
-__all__ = [
-    "AGENTS",
-    "env",
-    "legal_mask",
-    "observation_bounds",
-    "policy_action",
-    "python_policy",
-    "raw_env",
-]
+__all__ = ["env", "legal_mask", "observation_bounds", "policy_action", "python_policy", "raw_env"]
 
 AGENTS = tuple(f"player_{p}" for p in range(E.N_PLAYERS))  #: seat p is player_p; team p % 2
 REWARDS = ("margin", "win")  #: reward modes: the score margin, or +1 / -1 / 0 for a tie
@@ -72,7 +64,7 @@ ILLEGAL_MARGIN = {False: -25_000.0, True: -500_000.0}
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
     """int64 low/high bounds of each entry of the observation vector (layout OBS_FIELDS)."""
-    from sim.validate import MAX_SCORE
+    from sim.limits import MAX_SCORE
 
     kinds = (-1, E.N_KINDS - 1)
     bounds = {
@@ -157,7 +149,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         scores: Sequence[int] = (0, 0),
         render_mode: str | None = None,
     ):
-        from sim.validate import check_scores
+        from sim.limits import check_scores
 
         super().__init__()
         if reward not in REWARDS:
@@ -204,7 +196,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
         ``options={"hand_id": i}`` (hand episodes) or ``{"game_id": g}`` (game episodes)
         deals that one; other keys are ignored."""
-        from sim.validate import MAX_GAMES, MAX_HAND_ID, check_int, check_seed
+        from sim.limits import MAX_GAMES, MAX_HAND_ID, check_int, check_seed
 
         if seed is not None:
             self.seed = check_seed(seed)
@@ -350,13 +342,13 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     def hand_record(self) -> dict[str, Any]:
         """The finished current hand as one row of ``sim.simulate``'s records (docs/records.md)
         without the policy columns."""
-        from sim.engine.play import write_record
+        from sim.engine.play import _write_record_row
 
         g = self.game
         if not g.is_over:
             raise CanastaError("the hand is not over: no record yet")
         row = np.zeros(E.RECORD_WIDTH, dtype=np.int64)
-        write_record(g.state, g.hand_id, g.score_items(), row)
+        _write_record_row(g.state, g.hand_id, g.score_items(), row)
         out = dict(zip(E.RECORD_COLUMNS, (int(x) for x in row), strict=True))
         out["end_reason"] = E.END_NAMES[out["end_reason"]]
         out["special_hand"] = self.ruleset.special_names[out["special_hand"]]  # SPECIAL-7..9
@@ -395,7 +387,7 @@ def policy_action(
         if rng.shape != (4,) or rng.dtype != np.uint64 or not rng.flags.c_contiguous:
             raise CanastaError("rng: a generator state is a contiguous uint64 array of 4")
     else:
-        from sim.validate import check_seed
+        from sim.limits import check_seed
 
         seed = check_seed(rng) if rng is not None else np.random.SeedSequence()
         if isinstance(seed, np.random.SeedSequence):

@@ -36,15 +36,7 @@ import numpy as np
 from sim import encoding as E
 from sim.errors import CanastaError, RuleViolation
 
-__all__ = [
-    "OPTIONAL_TEAM_KEYS",
-    "TEAM_KEYS",
-    "add_meld",
-    "check_end",
-    "check_table",
-    "load_position",
-    "score_position",
-]
+__all__ = ["check_end", "check_table", "load_position", "score_position"]
 
 TEAM_KEYS = ("melds", "threes", "hands", "went_out")  #: required keys of a team
 OPTIONAL_TEAM_KEYS = ("special_hand",)

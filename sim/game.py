@@ -35,7 +35,7 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.ruleset import Ruleset, as_ruleset
 
-__all__ = ["ENDED_BY_CAP", "GameDriver", "GameOverError"]
+__all__ = ["GameDriver"]
 
 ENDED_BY_CAP = "cap"  #: ``ended_by`` of a game stopped by the cap of hands (no winner)
 
@@ -69,7 +69,7 @@ class GameDriver:
         first_player: int | None = None,
         hand_seed: Callable[[int], object] | None = None,
     ):
-        from sim.validate import MAX_GAMES, check_int, check_scores, check_seat, check_seed
+        from sim.limits import MAX_GAMES, check_int, check_scores, check_seat, check_seed
 
         self.seed = check_seed(seed)
         self.game_id = check_int("game_id", game_id, 0, MAX_GAMES - 1)
@@ -104,7 +104,7 @@ class GameDriver:
         """The arguments of ``sim.step.Game`` for hand ``k`` (0-based) of this game
         starting at ``totals`` (default: the running totals): its seed and hand id, the
         first player (DEAL-1), the scores and the hand number (OPEN-1)."""
-        from sim.validate import check_int
+        from sim.limits import check_int
 
         k = check_int("hand", k, 0, E.GAME_HAND_STRIDE - 1)
         return {

@@ -10,16 +10,7 @@ from __future__ import annotations
 import math
 import os
 
-__all__ = [
-    "CHUNKS_PER_JOB",
-    "DEFAULT_CHUNK_MAX",
-    "DEFAULT_CHUNK_MIN",
-    "DEFAULT_CHUNK_SIZE",
-    "chunk_size_for",
-    "default_jobs",
-    "effective_jobs",
-    "jobs_help",
-]
+__all__ = ["DEFAULT_CHUNK_SIZE", "chunk_size_for", "default_jobs", "jobs_help"]
 
 DEFAULT_CHUNK_SIZE = 10_000  #: the runner's default chunk (a few seconds of heuristic hands)
 DEFAULT_CHUNK_MAX = DEFAULT_CHUNK_SIZE  #: chunks sized by the jobs are no larger

@@ -23,23 +23,7 @@ import itertools
 from fractions import Fraction
 from math import comb, prod
 
-__all__ = [
-    "MODEL",
-    "NAMES",
-    "Deck",
-    "catalogue_odds",
-    "deck_odds",
-    "exact_odds",
-    "garbage_vectors",
-    "hand_vectors",
-    "model_statement",
-    "pairs_twos_sevens_aces_vectors",
-    "pairs_vectors",
-    "straight_overlap",
-    "straight_vectors",
-    "three_among_first",
-    "vector_probability",
-]
+__all__ = ["deck_odds", "exact_odds", "model_statement"]
 
 #: names of the exact odds, in report order
 NAMES = ("straight", "pairs", "pairs_twos_sevens_aces", "garbage", "any")

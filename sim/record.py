@@ -35,12 +35,10 @@ VERSION = 1  #: the format's version (docs/record.md: what each version adds)
 LEGACY_HAND = "canasta-sim hand 1"  #: ``Game.record()``'s one-hand form, read as a hand
 
 __all__ = [
-    "FORMAT",
     "VERSION",
     "RecordError",
     "dumps",
     "from_games",
-    "hand_entry",
     "load",
     "parse_move",
     "redeal",

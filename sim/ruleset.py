@@ -33,14 +33,7 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 
-__all__ = [
-    "DEFAULT",
-    "DEFAULT_RULESET",
-    "RULESETS_DIR",
-    "Ruleset",
-    "as_ruleset",
-    "shipped_rulesets",
-]
+__all__ = ["DEFAULT_RULESET", "Ruleset", "as_ruleset", "shipped_rulesets"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,7 +64,7 @@ class Ruleset:
                 raise CanastaError(f"ruleset key {f.name!r}: expected true or false, got {value!r}")
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
                 raise CanastaError(f"ruleset key {f.name!r}: expected an integer, got {value!r}")
-        from sim.validate import MAX_SCORE
+        from sim.limits import MAX_SCORE
 
         for key in ("wild_penalty_four_jokers", "garbage_award", "target"):
             if abs(getattr(self, key)) > MAX_SCORE:  # kernels add these up in int64

@@ -28,13 +28,10 @@ from sim.jobs import DEFAULT_CHUNK_SIZE
 from sim.rng import run_key
 
 __all__ = [
-    "BACKENDS",
     "DEFAULT_CHUNK_SIZE",
-    "Progress",
     "check_backend",
     "check_count",
     "check_jobs",
-    "chunk_ranges",
     "parallel_map",
     "run_chunks",
 ]

@@ -5,7 +5,7 @@ dealt cards then the stock draws; threes are laid down and replaced (DEAL-4). He
 hand is the first 14 non-three cards received; her Straight hand is the first three received
 plus the first 13 non-threes, and needs that three among the first 14 cards received (DEAL-5).
 "Any" is the union of the events. Each hand of the list in force (SPECIAL-7..9) is judged by
-``sim.special.matched_hands`` (a deal counts for every hand it forms; "any" once).
+``sim.special._matched_hands`` (a deal counts for every hand it forms; "any" once).
 
 Two compiled kernels sample that model:
 
@@ -56,22 +56,16 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 from sim.rng import STATE_WORDS, seed_hand, shuffle
-from sim.special import best_of, matched_hands
+from sim.special import _best_of, _matched_hands
 
 __all__ = [
     "BLOCK",
-    "DEFAULT_CHUNK",
-    "HAND_NAMES",
-    "KERNELS",
     "N_SPECIAL",
     "SPECIAL_NAMES",
     "SampledOdds",
-    "count_hits",
     "dealt_records",
     "format_sampled",
     "planned_deals",
-    "relative_se",
-    "wilson",
 ]
 
 BLOCK = 1024  #: deals sharing one generator in the fast kernel (the unit of its seeding)
@@ -115,11 +109,11 @@ def _classify_odds1(counts, three_kind, last_kind, three_possible, n_distinct, r
     if three_possible and three_kind >= 0:
         counts[last_kind] -= 1
         counts[three_kind] += 1
-        three_mask = matched_hands(counts, rules)
+        three_mask = _matched_hands(counts, rules)
         counts[three_kind] -= 1
         counts[last_kind] += 1
     if n_distinct <= rules[RS_CAT_MAX_DISTINCT]:
-        plain_mask = matched_hands(counts, rules)
+        plain_mask = _matched_hands(counts, rules)
     return three_mask, plain_mask
 
 
@@ -229,8 +223,8 @@ def _baseline_records(key, start, stop, card_kind, rules, out):
             key, d, state, deck, received, counts, card_kind, rules
         )
         row = d - start
-        out[row, 0] = best_of(m3, rules)
-        out[row, 1] = best_of(m14, rules)
+        out[row, 0] = _best_of(m3, rules)
+        out[row, 1] = _best_of(m14, rules)
         out[row, 2] = at
         out[row, 3] = distinct
         out[row, 4] = pos
@@ -245,7 +239,7 @@ def _rotl(x, k):
 
 @njit(cache=True, inline="always")
 def _xoshiro(s0, s1, s2, s3):
-    """xoshiro256** step on a state held in registers (as sim.rng.next_u64 does in memory)."""
+    """xoshiro256** step on a state held in registers (as sim.rng._next_u64 does in memory)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -360,7 +354,7 @@ def _rules_array(ruleset) -> np.ndarray:
 def count_hits(key, start: int, stop: int, rules: np.ndarray, kernel: str = "fast") -> np.ndarray:
     """ODDS-1 hits over deals start..stop-1 of the run with ``key``: int64[N_SPECIAL], index =
     special code (place in the list in force + 1), index 0 = deals with any special hand."""
-    from sim.validate import MAX_DEALS, check_id_range
+    from sim.limits import MAX_DEALS, check_id_range
 
     start, stop = check_id_range(start, stop, "deal", MAX_DEALS)
     hits = np.zeros(N_SPECIAL, dtype=np.int64)
@@ -384,7 +378,7 @@ def dealt_records(key, start: int, stop: int, ruleset=None):
     """
     import pandas as pd
 
-    from sim.validate import MAX_DEALS, check_id_range
+    from sim.limits import MAX_DEALS, check_id_range
 
     start, stop = check_id_range(start, stop, "deal", MAX_DEALS, 8 * (5 + N_KINDS) + 8)
     rules = _rules_array(ruleset)

@@ -52,12 +52,12 @@ def sample_dealt_odds(
     """
     import time
 
+    from sim.limits import MAX_DEALS, check_chunks, check_count, check_jobs, check_seed
     from sim.odds import exact_odds
     from sim.rng import run_key
     from sim.runner import Progress, parallel_map
-    from sim.validate import MAX_DEALS, check_chunks, check_count, check_jobs, check_seed
 
-    # every number is checked before any work (sim.validate)
+    # every number is checked before any work (sim.limits)
     n_deals = check_count("n_deals", n_deals, MAX_DEALS)
     seed = check_seed(seed)
     check_jobs(n_jobs)

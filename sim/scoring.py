@@ -17,27 +17,16 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.legality import team_canastas
+from sim.legality import _team_canastas
 from sim.special import special_award
 
 __all__ = [
     "GOING_OUT",
-    "HELD_PENALTY_AT",
     "HELD_SEVENS_ACES_PENALTY",
-    "MELD_SLOTS",
     "MIXED_CANASTA",
-    "NATURAL_CANASTA",
     "SEVENS_ACES_CANASTA",
-    "THREES_VALUE",
     "WILD_CANASTA",
-    "WILD_CANASTA_FOUR_JOKERS",
-    "WILD_CANASTA_TWOS",
-    "held_penalties",
-    "meld_value",
-    "natural_meld_bonus",
     "score_team",
-    "threes_score",
-    "wild_meld_bonus",
 ]
 
 MIXED_CANASTA = 300  #: SCORE-1
@@ -55,7 +44,7 @@ THREES_VALUE = np.array([0, 100, 300, 500, 1000], dtype=np.int64)
 
 
 @njit(cache=True, _nrt=False)
-def meld_value(melds_team, slot):
+def _meld_value(melds_team, slot):
     """SCORE-6 point value of the cards in one meld (CARD-3)."""
     return (
         melds_team[slot, E.NATURALS] * E.KIND_VALUE[slot]
@@ -65,7 +54,7 @@ def meld_value(melds_team, slot):
 
 
 @njit(cache=True, _nrt=False)
-def natural_meld_bonus(melds_team, kind):
+def _natural_meld_bonus(melds_team, kind):
     """SCORE-1/2 bonus (> 0) or unfinished penalty (< 0) of the team's meld of natural kind.
 
     Sevens and aces without wilds are the special natural melds; an aces meld that took wilds
@@ -84,7 +73,7 @@ def natural_meld_bonus(melds_team, kind):
 
 
 @njit(cache=True, _nrt=False)
-def wild_meld_bonus(melds_team, rules):
+def _wild_meld_bonus(melds_team, rules):
     """SCORE-3 bonus (> 0) or unfinished penalty (< 0) of the team's all-wild meld."""
     twos = melds_team[E.WILD_MELD, E.TWOS]
     jokers = melds_team[E.WILD_MELD, E.JOKERS]
@@ -103,7 +92,7 @@ def wild_meld_bonus(melds_team, rules):
 
 
 @njit(cache=True, _nrt=False)
-def threes_score(threes_team, canastas):
+def _threes_score(threes_team, canastas):
     """SCORE-7: per colour 100/300/500/1000; minus with no canasta, 0 with one, plus with two+."""
     total = 0
     for colour in range(2):
@@ -116,7 +105,7 @@ def threes_score(threes_team, canastas):
 
 
 @njit(cache=True, _nrt=False)
-def held_penalties(hands, aces_took_wilds):
+def _held_penalties(hands, aces_took_wilds):
     """SCORE-4: -1,500 per partner holding 3+ sevens, likewise aces (not after MELD-7 wilds)."""
     total = 0
     for p in range(hands.shape[0]):
@@ -138,21 +127,21 @@ def score_team(melds_team, threes_team, hands, went_out, special_code, rules, ou
     melded = 0
     for slot in MELD_SLOTS:
         if slot == E.WILD_MELD:
-            bonus = wild_meld_bonus(melds_team, rules)
+            bonus = _wild_meld_bonus(melds_team, rules)
         else:
-            bonus = natural_meld_bonus(melds_team, slot)
+            bonus = _natural_meld_bonus(melds_team, slot)
         # a completed canasta's bonus, or an unfinished sevens/aces/wild meld's penalty
         out[E.S_CANASTA_BONUS if bonus > 0 else E.S_INCOMPLETE_MELDS] += bonus
-        melded += meld_value(melds_team, slot)
-    canastas = team_canastas(melds_team)  # MELD-10
+        melded += _meld_value(melds_team, slot)
+    canastas = _team_canastas(melds_team)  # MELD-10
     out[E.S_MELDED_CARDS] = melded if canastas >= 1 else -melded  # SCORE-6
-    out[E.S_THREES] = threes_score(threes_team, canastas)  # SCORE-7
+    out[E.S_THREES] = _threes_score(threes_team, canastas)  # SCORE-7
     in_hand = 0
     for p in range(hands.shape[0]):
         for k in range(E.N_KINDS):
             in_hand += hands[p, k] * E.KIND_VALUE[k]  # SCORE-5 (a three counts 5, CARD-3)
     out[E.S_CARDS_IN_HAND] = -in_hand
     aces_took_wilds = melds_team[E.ACE, E.TWOS] + melds_team[E.ACE, E.JOKERS] > 0  # MELD-7
-    out[E.S_HAND_PENALTIES] = held_penalties(hands, aces_took_wilds)  # SCORE-4
+    out[E.S_HAND_PENALTIES] = _held_penalties(hands, aces_took_wilds)  # SCORE-4
     if went_out:
         out[E.S_GOING_OUT] = GOING_OUT  # OUT-3

@@ -14,18 +14,9 @@ from sim import encoding as E
 from sim._views import opaque
 
 __all__ = [
-    "SPECIALS_OFF",
-    "best_of",
-    "catalogue_row",
     "classify_many",
     "classify_special",
     "hand_matches",
-    "is_garbage",
-    "is_pairs",
-    "is_pairs_twos_sevens_aces",
-    "is_straight",
-    "matched_hands",
-    "matched_many",
     "nearest_hand",
     "special_award",
     "special_reason",
@@ -155,13 +146,13 @@ def hand_matches(counts, rules, row):
 
 
 @njit(cache=True, _nrt=False)
-def catalogue_row(code):
+def _catalogue_row(code):
     """First word of the table row of special code ``code`` (>= 1) in the ruleset array."""
     return E.RS_CATALOGUE + (code - 1) * E.CH_WIDTH
 
 
 @njit(cache=True, _nrt=False)
-def matched_hands(counts, rules):
+def _matched_hands(counts, rules):
     """Bit i set for each hand i of the list in force that ``counts`` form (SPECIAL-8/9)."""
     mask = 0
     for i in range(rules[E.RS_CATALOGUE_N]):
@@ -171,7 +162,7 @@ def matched_hands(counts, rules):
 
 
 @njit(cache=True, _nrt=False)
-def best_of(mask, rules):
+def _best_of(mask, rules):
     """Special code a hand forming the hands of ``mask`` is declared as: the highest award,
     first in the list on a tie (SPECIAL-8); SPECIAL_NONE for an empty mask."""
     best = E.SPECIAL_NONE
@@ -210,10 +201,10 @@ def classify_many(rows, rules, out):
 
 
 @njit(cache=True, _nrt=False)
-def matched_many(rows, rules, out):
-    """matched_hands over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
+def _matched_many(rows, rules, out):
+    """_matched_hands over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
     for i in range(rows.shape[0]):
-        out[i] = matched_hands(rows[i], rules)
+        out[i] = _matched_hands(rows[i], rules)
 
 
 @njit(cache=True, _nrt=False)
@@ -329,7 +320,7 @@ def special_award(code, rules):
     2,000 / garbage_award; SPECIAL-8/9 as listed); 0 if none."""
     if code <= E.SPECIAL_NONE or code > rules[E.RS_CATALOGUE_N]:
         return 0
-    return rules[catalogue_row(code) + E.CH_AWARD]
+    return rules[_catalogue_row(code) + E.CH_AWARD]
 
 
 @njit(cache=True, _nrt=False)
@@ -337,7 +328,7 @@ def wins_game(code, rules):
     """SPECIAL-10: does the hand of special code ``code`` win the game?"""
     if code <= E.SPECIAL_NONE or code > rules[E.RS_CATALOGUE_N]:
         return False
-    return rules[catalogue_row(code) + E.CH_WINS_GAME] == 1
+    return rules[_catalogue_row(code) + E.CH_WINS_GAME] == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -403,7 +394,7 @@ def nearest_hand(hand, rules, need):
         if miss < best_miss:
             best, best_miss = i + 1, miss
     if best != E.SPECIAL_NONE:
-        _hand_need(hand, rules, catalogue_row(best), need)
+        _hand_need(hand, rules, _catalogue_row(best), need)
     else:
         need[:] = 0
     return best_miss, best

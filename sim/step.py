@@ -24,13 +24,7 @@ from sim import encoding as E
 from sim.errors import CanastaError, RuleViolation
 from sim.ruleset import Ruleset, as_ruleset
 
-__all__ = [
-    "LOG_EVENTS",
-    "RECORD_FORMAT",
-    "RECORD_FORMAT_V1",
-    "Game",
-    "describe_action",
-]
+__all__ = ["Game", "describe_action"]
 
 LOG_EVENTS = 4096  #: transcript events kept per hand (a hand has a few hundred)
 RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
@@ -115,12 +109,12 @@ class Game:
         deck: Sequence[int] | None = None,
         hand_number: int = 1,
     ):
-        from sim.engine.play import new_deck
-        from sim.engine.state import deal_hand
+        from sim.engine.play import _new_deck
+        from sim.engine.state import _deal_hand
+        from sim.limits import check_hand_id, check_scores, check_seat, check_seed
         from sim.rng import run_key, seed_hand
-        from sim.validate import check_hand_id, check_scores, check_seat, check_seed
 
-        # every number is checked before it reaches a kernel (sim.validate)
+        # every number is checked before it reaches a kernel (sim.limits)
         seed = check_seed(seed)
         self.hand_id = check_hand_id(hand_id)
         if first_player is not None:
@@ -139,7 +133,7 @@ class Game:
         seed_hand(run_key(seed), self.hand_id, self.rng)
         if deck is None:
             d = np.zeros(E.N_CARDS, dtype=np.int64)
-            new_deck(self.rng, d)
+            _new_deck(self.rng, d)
         else:
             d = _deck(deck)
         self.deck = d
@@ -149,7 +143,7 @@ class Game:
         self._obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
         self._scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
         self.actions: list[int] = []
-        deal_hand(
+        _deal_hand(
             self.state, d, self.first_player, *self.start_scores, hand_number, self.rules, self.log
         )
 
@@ -264,11 +258,11 @@ class Game:
     # --- the end ----------------------------------------------------------------------
     def score_items(self) -> np.ndarray:
         """int64[2, N_SCORE_ITEMS] itemised hand score (zeros until the hand is over)."""
-        from sim.engine.state import score_hand
+        from sim.engine.state import _score_hand
 
         items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
         if self.is_over:
-            score_hand(self.state, self.rules, items)
+            _score_hand(self.state, self.rules, items)
         return items
 
     def scores(self) -> dict[int, dict[str, int]]:

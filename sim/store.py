@@ -45,19 +45,7 @@ import pandas as pd
 
 from sim.errors import CanastaError
 
-__all__ = [
-    "META_NAME",
-    "SCHEMA_VERSION",
-    "Problem",
-    "RunCheck",
-    "RunStore",
-    "check_run",
-    "chunk_name",
-    "iter_chunks",
-    "load",
-    "read_meta",
-    "repair_command",
-]
+__all__ = ["RunStore", "check_run", "iter_chunks", "load", "read_meta"]
 
 SCHEMA_VERSION = 2  #: 1: no chunk records; 2: each chunk's rows, bytes and sha256 recorded
 META_NAME = "_canasta_run.json"  #: starts with "_": pyarrow ignores it as data

@@ -15,18 +15,7 @@ from dataclasses import dataclass
 
 from sim import encoding as E
 
-__all__ = [
-    "TERMINAL_WORDS",
-    "WEB_WORDS",
-    "EventWords",
-    "deal_lines",
-    "end_lines",
-    "event_lines",
-    "hand_lines",
-    "meld_cards",
-    "score_lines",
-    "status_line",
-]
+__all__ = ["WEB_WORDS", "end_lines", "event_lines", "hand_lines", "meld_cards", "score_lines"]
 
 
 def _seat_name(p: int) -> str:

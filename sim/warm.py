@@ -37,7 +37,7 @@ from pathlib import Path
 
 from sim._numba_cache import fewer_collections
 
-__all__ = ["ENV", "WAIT", "cached", "enabled", "warm_start"]
+__all__ = ["cached", "enabled"]
 
 ENV = "CANASTA_PARALLEL_COMPILE"  #: "0" turns the second process off
 WAIT = 900  #: seconds to wait for the second process (it takes ~25 s) before compiling here

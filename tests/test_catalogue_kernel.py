@@ -13,7 +13,7 @@ from sim import encoding as E
 from sim.catalogue import CLA, TOURNAMENT, best_hand, catalogue_from, matches
 from sim.odds import NATURAL_ORDER, Deck, hand_vectors
 from sim.ruleset import Ruleset
-from sim.special import classify_special, matched_many
+from sim.special import _matched_many, classify_special
 from tests.helpers import neighbour_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +52,7 @@ def _built(hands):
 
 def _masks(rows, rules):
     out = np.empty(len(rows), dtype=np.int64)
-    matched_many(np.ascontiguousarray(rows), rules, out)
+    _matched_many(np.ascontiguousarray(rows), rules, out)
     return out
 
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import first_legal_action, forced_action, legal_actions
+from sim.engine.judge import _first_legal_action, forced_action, legal_actions
 from sim.special import _top_pairs
 from sim.step import Game
 
@@ -15,7 +15,7 @@ PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "g
 @pytest.mark.parametrize("pair", PAIRS, ids="-".join)
 def test_turn_1_first_legal_action_is_legal_actions_first(pair):
     """TURN-1 and the rules core: the engine's replacement for an illegal proposal,
-    ``first_legal_action``, is ``legal_actions``' first id at every decision of real hands
+    ``_first_legal_action``, is ``legal_actions``' first id at every decision of real hands
     (and of positions after every legal reply, the draw, red-threes and play phases)."""
     tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
     legal = np.zeros(E.N_ACTIONS, dtype=np.int64)
@@ -26,7 +26,7 @@ def test_turn_1_first_legal_action_is_legal_actions_first(pair):
             obs = g.observation()
             n = legal_actions(obs, g.rules, legal, tmp)
             assert n > 0
-            assert first_legal_action(obs, g.rules, tmp) == legal[0], (pair, hand_id, g.turn)
+            assert _first_legal_action(obs, g.rules, tmp) == legal[0], (pair, hand_id, g.turn)
             decisions += 1
             a = int(forced_action(obs))
             g.apply(a if a >= 0 else g.policy_action(pair[g.current_player % 2]))

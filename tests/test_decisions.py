@@ -346,7 +346,7 @@ def test_report_opens_with_advice():
     s = Settings(
         hands=40, deals=0, policies=("random",), quiet=True, positions=20, decision_deals=10
     )
-    from analysis.engine import RecordsEngine
+    from analysis.backend import RecordsEngine
 
     fake = RecordsEngine(
         lambda n, policies, seed, ruleset: _simulate(n, policies, seed),

@@ -34,7 +34,7 @@ from sim.step import Game, describe_action
 from tests.helpers import plan_cache_walk
 
 #: the issue-3 minimum schema (docs/records.md), written here on its own on purpose: the code
-#: defines the columns once (sim.encoding, sim.engine.records), this test states the promise
+#: defines the columns once (sim.encoding, sim.engine.frames), this test states the promise
 HAND = "hand_id policy_team0 policy_team1 first_player turns end_reason out_team special_hand"
 TEAM = (
     "sevens_started_turn aces_started_turn wild_started_turn sevens_completed aces_completed "

@@ -33,13 +33,13 @@ from sim.encoding import (
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import forced_action
 from sim.engine.observe import observe
-from sim.engine.play import new_deck
-from sim.engine.search import WORK_SIZE, determinize, rollout, seed_search
+from sim.engine.play import _new_deck
+from sim.engine.search import WORK_SIZE, _seed_search, determinize, rollout
 from sim.engine.state import apply_action, deal
 from sim.errors import CanastaError
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
-from sim.policies.expert import base_rollout, candidates, expert_decide
+from sim.policies.expert import _base_rollout, candidates, expert_decide
 from sim.policies.strong import strong_decide
 from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
@@ -62,7 +62,7 @@ def _positions(seed: int, hands: int = 2):
     out = []
     for h in range(hands):
         seed_hand(run_key(seed), h, rng)
-        new_deck(rng, deck)
+        _new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, RULES, log)
         while st[ST_PHASE] != PH_OVER:
             observe(st, st[ST_PLAYER], obs)
@@ -188,7 +188,7 @@ def test_direct_rollout_equals_engine_hand_loop(base):
         team = o[OB_SEAT] % 2
         rng = np.zeros(4, dtype=np.uint64)
         a_st, b_st = det.copy(), det.copy()
-        m1 = base_rollout(a_st, team, hp, hp, strong, rng.copy(), RULES, obs, scratch, items)
+        m1 = _base_rollout(a_st, team, hp, hp, strong, rng.copy(), RULES, obs, scratch, items)
         m2 = rollout(
             b_st,
             team,
@@ -248,9 +248,9 @@ def test_search_seed_draws_once_from_the_hand_generator():
     a = np.zeros(4, dtype=np.uint64)
     b = np.zeros(4, dtype=np.uint64)
     r1 = rng.copy()
-    seed_search(r1, a)
+    _seed_search(r1, a)
     r2 = rng.copy()
-    seed_search(r2, b)
+    _seed_search(r2, b)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(r1, r2)
     assert not np.array_equal(r1, rng)

@@ -1,5 +1,5 @@
 """The Python API refuses bad numbers like the command line: ``CanastaError`` naming the
-parameter and its allowed range, before any kernel sees the value (``sim.validate``); and the
+parameter and its allowed range, before any kernel sees the value (``sim.limits``); and the
 finished-hand checks of ``sim.finished`` name the rule an impossible end breaks."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sim
-from sim import validate as V
+from sim import limits as V
 from sim.errors import CanastaError, RuleViolation
 
 HUGE = 10**25  # beyond int64

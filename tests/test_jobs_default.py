@@ -62,10 +62,10 @@ def test_compare_same_result_whatever_jobs_and_chunks():
 
 
 def test_compare_passes_chunks_only_with_several_jobs():
-    """resolve_simulate hands chunk_size_for(n, jobs) to the engine (analysis.engine.Engine)
+    """resolve_simulate hands chunk_size_for(n, jobs) to the engine (analysis.backend.Engine)
     only with several jobs; a plain function gets no runner options at all."""
+    from analysis.backend import RecordsEngine
     from analysis.compare import resolve_simulate
-    from analysis.engine import RecordsEngine
 
     fake = RecordsEngine(lambda n, policies, seed, ruleset: None)
     resolve_simulate(fake)(2_000, ("a", "b"), n_jobs=1)

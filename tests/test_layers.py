@@ -107,7 +107,7 @@ def test_engine_exceptions_are_still_needed():
 @pytest.mark.parametrize(
     "source,expected",
     [
-        ("import analysis.records", "analysis.records"),
+        ("import analysis.schema", "analysis.schema"),
         ("def f():\n    from reports import build", "reports.build"),
         ("from sim import api", "sim.api"),
         ("from .other import x", "pkg.other"),

@@ -14,8 +14,8 @@ import pytest
 
 from sim import encoding as E
 from sim.engine.judge import forced_action
-from sim.engine.search import WORK_SIZE, determinize, unseen_counts
-from sim.engine.state import apply_action, clear_state
+from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
+from sim.engine.state import _clear_state, apply_action
 from sim.ruleset import Ruleset
 from sim.step import Game
 from tests.twins.memory_twin import Memory
@@ -94,7 +94,7 @@ def test_memory_scenario_pile_taken_then_melded_and_discarded():
     now knows two queens in its hand; it melds one queen, then one is still known; a discard
     of a queen leaves none known."""
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
-    clear_state(st)
+    _clear_state(st)
     rules = np.ascontiguousarray(Ruleset().to_array())
     log = np.zeros(1, dtype=np.int64)
     hands = _hands(st)
@@ -154,7 +154,7 @@ def test_determinized_deals_never_contradict_the_public_record():
             assert st[E.ST_STOCK_N] == obs[E.OB_STOCK_N]
             assert (_known(st) == _known(g.state)).all()
             counts = np.zeros(E.N_KINDS, dtype=np.int64)
-            unseen_counts(obs, counts)
+            _unseen_counts(obs, counts)
             dealt = hands.sum(axis=0) - hands[p]
             stock = np.bincount(
                 E.CARD_KIND[st[E.ST_STOCK : E.ST_STOCK + st[E.ST_STOCK_N]]], minlength=E.N_KINDS

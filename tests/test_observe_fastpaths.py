@@ -1,7 +1,7 @@
 """TURN-1, DEAL-*: the observation the hand loop writes cheaply is the one the table-driven
 observation writes, word for word: ``observe`` (the seen fields copied one by one,
-``SEEN_FIELDS``) against ``observe_table`` for every seat at every step of real hands, and the
-update after a player's own meld operation (``observe_after_meld``) against observing again.
+``SEEN_FIELDS``) against ``_observe_table`` for every seat at every step of real hands, and the
+update after a player's own meld operation (``_observe_after_meld``) against observing again.
 """
 
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 
 from sim import encoding as E
 from sim.engine.judge import forced_action
-from sim.engine.observe import observe, observe_after_meld, observe_table
+from sim.engine.observe import _observe_after_meld, _observe_table, observe
 from sim.step import Game
 
 OBSERVE_PAIRS = [("heuristic", "heuristic"), ("random", "random"), ("special_chaser", "greedy")]
@@ -38,7 +38,7 @@ def test_turn_1_observe_equals_observe_table_for_every_seat_at_every_step(pair):
                 got[:] = -12345
                 want[:] = -54321
                 observe(g.state, p, got)
-                observe_table(g.state, p, want)
+                _observe_table(g.state, p, want)
                 assert np.array_equal(got, want), (pair, hand_id, g.turn, p)
             obs = g.observation()
             a = int(forced_action(obs))
@@ -75,7 +75,7 @@ def test_observe_after_meld_equals_observe_after_every_meld_operation(pair):
                 continue
             assert g.state[E.ST_PHASE] == E.PH_PLAY  # a meld operation keeps the turn
             got[:] = obs  # the observation the policy was given before the operation
-            observe_after_meld(g.state, p, got, int(E.ACTION_TABLE[a, E.AC_SLOT]))
+            _observe_after_meld(g.state, p, got, int(E.ACTION_TABLE[a, E.AC_SLOT]))
             want[:] = -54321
             observe(g.state, p, want)
             assert np.array_equal(got, want), (pair, hand_id, int(g.state[E.ST_TURN]), a)

@@ -3,7 +3,7 @@ from a work area (``opening_search``, OPEN-1..4 with MELD-1..9, OUT-1/2, PILE-1)
 count of the brute-force twin (``tests/twins/legality_twin.py``, every way to meld the hand
 tried) and a playable plan of that count, on random positions, under every ``relax`` mask, and
 at every opening-turn decision of real hands; the pile check with a work area
-(``pile_reason_work``, PILE-1/2) answers as the twin does."""
+(``_pile_reason_work``, PILE-1/2) answers as the twin does."""
 
 import numpy as np
 import pytest
@@ -15,9 +15,9 @@ from sim.legality import (
     RELAX_LEAVE,
     RELAX_OPEN_2,
     RELAX_OPEN_4,
+    _pile_reason_work,
     opening_search,
     opening_search_alloc,
-    pile_reason_work,
 )
 from sim.step import Game
 from tests.test_legality import _check_plan, _pending_from, random_hand, random_rules
@@ -124,7 +124,7 @@ def test_pile_1_2_pile_reason_work_answers_as_the_twin_on_random_positions():
         mc = int(rng.choice([50, 90, 125, 155, 180]))
         args = (hand, melds, 0, pile, top, opened, mc, rules)
         want = twin.pile_twin(*args)
-        assert pile_reason_work(*args, work) == want, (case, hand.tolist(), pile.tolist(), top)
+        assert _pile_reason_work(*args, work) == want, (case, hand.tolist(), pile.tolist(), top)
         codes.add(int(want))
     assert {E.R_OK, E.R_PILE_CANNOT_OPEN, E.R_PILE_NO_PAIR} <= codes, codes
 

@@ -1,10 +1,10 @@
 """The frames the analyses read, checked against their definitions (docs/records.md) by plain
 Python twins built row by row from the kernel's rows and the engine's state:
 
-- ``sim.engine.records.records_frame``: the record header's columns in order with the policy
+- ``sim.engine.frames.records_frame``: the record header's columns in order with the policy
   labels after ``hand_id``, every cell the kernel's int64 (codes named for ``end_reason`` and
   ``special_hand``), with rows, one row and none;
-- ``analysis.records.team_view``: one row per (hand, team), team 0's hands then team 1's, the
+- ``analysis.schema.team_view``: one row per (hand, team), team 0's hands then team 1's, the
   team's fields without prefix, its opponents' policy and score beside its own (SCORE-1..8),
   on engine records and synthetic ones;
 - ``analysis.decisions.snapshot``: the Position holds exactly the cards the state says (the
@@ -20,10 +20,10 @@ import pytest
 from pandas.api.types import is_numeric_dtype
 
 from analysis import decisions as D
-from analysis.records import team_view
+from analysis.schema import team_view
 from sim import encoding as E
 from sim.encoding import END_NAMES, RECORD_COLUMNS, SPECIAL_NAMES
-from sim.engine.records import POLICY_COLUMNS, records_frame
+from sim.engine.frames import POLICY_COLUMNS, records_frame
 
 NAMED = {"end_reason": END_NAMES, "special_hand": SPECIAL_NAMES}  #: code columns, by name
 

@@ -23,9 +23,9 @@ import pytest
 
 from analysis import intervals as iv
 from analysis import risk, special
+from analysis.backend import RecordsEngine
 from analysis.compare import duplicate_from_records
-from analysis.engine import RecordsEngine
-from analysis.records import team_view
+from analysis.schema import team_view
 from analysis.synthetic import synthetic_records
 from reports import fmt, narrative
 from reports.build import Settings, build, combine
@@ -55,7 +55,7 @@ def synthetic_decide(positions, deals, seed=0, ruleset=None, progress=None):
 
 
 def fake_engine(**kw) -> RecordsEngine:
-    """The stand-ins above as one engine (``analysis.engine.RecordsEngine``: its runs are
+    """The stand-ins above as one engine (``analysis.backend.RecordsEngine``: its runs are
     written as run directories and read back like the engine's)."""
     return RecordsEngine(
         lambda n, policies, seed, ruleset: synthetic_simulate(n, policies, seed, ruleset=ruleset),

@@ -163,7 +163,7 @@ def test_a_fake_engine_takes_the_streamed_path(tmp_path):
     """A fake engine (``RecordsEngine``) writes its runs as run directories, chunk by chunk, and
     the report reads them back like the engine's: the same tables as the in-memory analysis of
     its records."""
-    from analysis.engine import RecordsEngine
+    from analysis.backend import RecordsEngine
 
     skill = {"heuristic": 150.0, "special_chaser": 100.0, "random": -250.0}
 

@@ -362,7 +362,7 @@ def test_records_started_held_and_stock_meld_1_from_hand():
     after P0's 4 bonus cards (OPEN-5) P1 draws (50) and starts sevens and aces holding four of
     each. The columns land in the record row."""
     from sim.encoding import N_SCORE_ITEMS, RECORD_COLUMNS, RECORD_WIDTH
-    from sim.engine.play import write_record
+    from sim.engine.play import _write_record_row
 
     g = first_draw(
         [
@@ -383,7 +383,7 @@ def test_records_started_held_and_stock_meld_1_from_hand():
     assert st[ST_STARTED_HELD : ST_STARTED_HELD + 4].tolist() == [-1, 3, 4, 4]
     assert st[ST_STARTED_STOCK : ST_STARTED_STOCK + 6].tolist() == [-1, 55, -1, 50, 50, -1]
     row = np.zeros(RECORD_WIDTH, dtype=np.int64)
-    write_record(st, 0, np.zeros((2, N_SCORE_ITEMS), dtype=np.int64), row)
+    _write_record_row(st, 0, np.zeros((2, N_SCORE_ITEMS), dtype=np.int64), row)
     rec = dict(zip(RECORD_COLUMNS, row.tolist(), strict=True))
     assert rec["team0_aces_started_held"] == 3 and rec["team0_aces_started_stock"] == 55
     assert rec["team1_sevens_started_held"] == 4 and rec["team1_sevens_started_stock"] == 50

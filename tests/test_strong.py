@@ -190,14 +190,14 @@ def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_ou
     the card to discard): the policy completes an opening it did not plan, through the plan
     that leaves a single card; it used to propose no action (-1) here."""
     from sim.encoding import OB_HAND, OB_MELDED, OB_OPENED
-    from sim.engine.observe import bonus_owed
+    from sim.engine.observe import _bonus_owed
     from sim.step import Game
 
     g = Game(3, 95)
     for a in _BEGUN_BY_ANOTHER:
         g.apply(a)
     obs = g.observation()
-    assert obs[OB_MELDED] == 1 and obs[OB_OPENED] == 0 and bonus_owed(obs)
+    assert obs[OB_MELDED] == 1 and obs[OB_OPENED] == 0 and _bonus_owed(obs)
     assert list(obs[OB_HAND : OB_HAND + 15]) == [1, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0]
     seat = g.current_player
     for _ in range(4):  # meld until the opening stands, then discard the 9

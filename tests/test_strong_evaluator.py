@@ -24,7 +24,7 @@ from sim.policies.strong import (
     MAX_CANDIDATES,
     N_STRONG,
     S_EVALUATOR,
-    evaluator_on,
+    _evaluator_on,
     strong_base_decide,
     strong_candidates,
     strong_decide,
@@ -155,7 +155,7 @@ def test_evaluator_off_is_the_base_policy():
     off = on.copy()
     off[S_EVALUATOR] = 0.0
     short = on[:N_STRONG].copy()
-    assert evaluator_on(on) and not evaluator_on(off) and not evaluator_on(short)
+    assert _evaluator_on(on) and not _evaluator_on(off) and not _evaluator_on(short)
     for _st, obs in _positions(9, hands=3):
         r = np.array([1, 2, 3, 4], np.uint64)
         base = strong_base_decide(obs, on, r.copy(), RULES, np.zeros(SCRATCH_SIZE, np.int64))

@@ -44,20 +44,7 @@ from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefus
 from sim import encoding as _E
 from sim.errors import CanastaError
 
-__all__ = [
-    "BOTS",
-    "COOKIE",
-    "DEFAULT_BOT",
-    "IDLE_TTL",
-    "MAX_BODY",
-    "MAX_TABLES",
-    "STATIC",
-    "Tables",
-    "Warmup",
-    "create_app",
-    "replay_frames",
-    "shipped_rules",
-]
+__all__ = ["MAX_BODY", "Tables", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "canasta_table"
@@ -348,7 +335,7 @@ def create_app(
             raise HTTPException(400, f"unknown ruleset {name[:40]!r}")
         seed = body.get("seed")
         if seed is not None:  # a practice deal: the player knows its seed
-            from sim.validate import check_seed
+            from sim.limits import check_seed
 
             seed = check_seed(seed, "seed")
         bots = []

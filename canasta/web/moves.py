@@ -14,16 +14,7 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.text import meld_cards
 
-__all__ = [
-    "choice_json",
-    "kind_name",
-    "made_choice",
-    "merged_choices",
-    "move_for",
-    "move_names",
-    "parse_kinds",
-    "plain",
-]
+__all__ = ["move_for", "plain"]
 
 
 def kind_name(k: int) -> str:

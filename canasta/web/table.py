@@ -39,18 +39,7 @@ from canasta.web.view import event_turns, opening_progress
 from sim import encoding as E
 from sim.errors import CanastaError
 
-__all__ = [
-    "ENTROPY_BITS",
-    "HINT_BUDGET",
-    "HINT_N",
-    "HINT_TOP",
-    "REVIEW_BUDGET",
-    "REVIEW_GAIN",
-    "MoveRefused",
-    "Table",
-    "move_for",
-    "warm",
-]
+__all__ = ["HINT_BUDGET", "Table", "move_for", "warm"]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take (the page's promise: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays

@@ -10,7 +10,7 @@ from canasta.web.moves import kind_name, move_names
 from sim import encoding as E
 from sim.text import meld_cards
 
-__all__ = ["LOG_TAIL", "drawn_card", "event_turns", "log_lines", "opening_progress", "view"]
+__all__ = ["view"]
 
 LOG_TAIL = 14  #: last events the page shows
 

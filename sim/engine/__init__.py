@@ -14,7 +14,7 @@ the arrays), ``contract`` (the policy signature), ``validate``, ``fastpath``, ``
 ``judge`` (the validator, its fast path, the legal-action generator, one import for the
 three), ``play`` (the compiled hand loop and chunk kernels), ``intercept``, ``position`` and
 ``script`` (forced choices, what-if positions, scripts), ``search`` (the expert's compiled
-helpers), ``hands`` (array-level entry points), ``records`` (records as a DataFrame),
+helpers), ``hands`` (array-level entry points), ``frames`` (records as a DataFrame),
 and ``invariants`` (debug checks).
 """
 

@@ -14,18 +14,9 @@ import numpy as np
 
 from sim.encoding import GAME_HAND_STRIDE, GAME_RECORD_WIDTH, INVARIANT_NAMES, RECORD_WIDTH
 from sim.engine.contract import engine_mode
-from sim.validate import MAX_HAND_ID, check_id_range
+from sim.limits import MAX_HAND_ID, check_id_range
 
-__all__ = [
-    "GAME_ROW_BYTES",
-    "ROW_BYTES",
-    "EngineInvariantError",
-    "call_kernel",
-    "check_range",
-    "game_setup",
-    "play_games_arrays",
-    "play_hands_arrays",
-]
+__all__ = ["GAME_ROW_BYTES", "ROW_BYTES", "play_hands_arrays"]
 
 ROW_BYTES = 8 * RECORD_WIDTH + 64  #: a record row in memory: int64 columns, policy labels
 GAME_ROW_BYTES = 8 * GAME_RECORD_WIDTH + 64
@@ -36,7 +27,7 @@ class EngineInvariantError(RuntimeError):
 
 
 def check_range(start, stop, unit: str, high: int = MAX_HAND_ID) -> tuple[int, int]:
-    """A chunk's ids ``start..stop-1``, checked (``sim.validate.check_id_range``)."""
+    """A chunk's ids ``start..stop-1``, checked (``sim.limits.check_id_range``)."""
     return check_id_range(start, stop, unit, high, ROW_BYTES)
 
 
@@ -106,7 +97,7 @@ def game_setup(
     end, capped at ``GAME_HAND_STRIDE``)."""
     from sim.engine.play import GAME_SETUP_WIDTH, GS_FIRST_PLAYER, GS_HAND_NUMBER, GS_MAX_HANDS
     from sim.errors import CanastaError
-    from sim.validate import check_int, check_scores, check_seat
+    from sim.limits import check_int, check_scores, check_seat
 
     s0, s1 = check_scores(scores)
     if target is not None and max(s0, s1) >= target:

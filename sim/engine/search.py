@@ -5,7 +5,7 @@ search samples full positions *consistent with it* (``determinize``) and plays t
 with fast rollout policies (``rollout``). Every rule is the engine's: a sampled position is an
 ordinary engine state, moves go through ``sim.engine.state.apply_action`` and the hand through
 ``sim.engine.play.play_hand`` (which judges each proposal with ``action_reason``) and is scored
-by ``sim.engine.state.score_hand``.
+by ``sim.engine.state._score_hand``.
 
 What a determinization fixes (CARD-1: all 108 cards once):
 
@@ -29,8 +29,8 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.play import play_hand
-from sim.engine.state import clear_state, score_hand
-from sim.rng import next_u64, rand_below, splitmix64
+from sim.engine.state import _clear_state, _score_hand
+from sim.rng import _next_u64, _splitmix64, rand_below
 
 #: KIND_IDS[kind, j]: the j-th card id of ``kind`` (the stock holds ids; only kinds matter)
 _MAX_COPIES = int(E.KIND_COPIES.max())
@@ -47,7 +47,7 @@ def _kind_ids() -> np.ndarray:
 
 
 KIND_IDS = _kind_ids()
-#: the work array of ``determinize`` and ``reshuffle_stock``, int64[WORK_SIZE]
+#: the work array of ``determinize`` and ``_reshuffle_stock``, int64[WORK_SIZE]
 WORK_FIELDS = (
     ("others", E.N_CARDS),  # the unseen cards other than threes, by kind; the stock's kinds
     ("threes", E.N_CARDS),  # the unseen threes
@@ -58,19 +58,19 @@ W_OTHERS, W_THREES, W_COUNTS = _W["others"], _W["threes"], _W["counts"]  #: thei
 
 
 @njit(cache=True)
-def seed_search(rng, state):
+def _seed_search(rng, state):
     """A search generator ``state`` (uint64[4]) derived from one draw of the hand's ``rng``, so
     a search never disturbs the hand beyond that draw and is reproducible from the seed."""
-    x = next_u64(rng)
+    x = _next_u64(rng)
     for w in range(4):
-        x = splitmix64(x + np.uint64(w))
+        x = _splitmix64(x + np.uint64(w))
         state[w] = x
     if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
         state[0] = np.uint64(1)
 
 
 @njit(cache=True)
-def unseen_counts(obs, out):
+def _unseen_counts(obs, out):
     """CARD-1: copies of each kind the player cannot see (other hands and the stock); returns
     their total. Seen: own hand, melds and laid threes of both teams (the turn's pending melds
     are on the table already), the pile and a taken pile's rest held aside."""
@@ -93,11 +93,11 @@ def unseen_counts(obs, out):
 
 
 @njit(cache=True)
-def copy_known(obs, st):
+def _copy_known(obs, st):
     """The engine state's public part and the player's own part from the observation (own team
     first there, absolute teams here); the inverse of ``sim.engine.observe.observe``. Other
     hands and the stock are left empty."""
-    clear_state(st)  # another player's kept three (DEAL-5) is not shown: none
+    _clear_state(st)  # another player's kept three (DEAL-5) is not shown: none
     for f in range(E.SEEN_FIELDS.shape[0]):  # the fields seen as they are
         o, s = E.SEEN_FIELDS[f, 0], E.SEEN_FIELDS[f, 1]
         for j in range(E.SEEN_FIELDS[f, 2]):
@@ -140,7 +140,7 @@ def copy_known(obs, st):
 @njit(cache=True)
 def _deal_unseen(obs, st, cards, n_cards, first_hand):
     """Deal ``cards[first_hand:n_cards]`` (kinds, already shuffled) to the other hands, each
-    up to its known size beyond the cards already placed there (``place_known``); True if
+    up to its known size beyond the cards already placed there (``_place_known``); True if
     that uses them all."""
     p = obs[E.OB_SEAT]
     pos = first_hand
@@ -156,7 +156,7 @@ def _deal_unseen(obs, st, cards, n_cards, first_hand):
 
 
 @njit(cache=True)
-def known_total(obs, i):
+def _known_total(obs, i):
     """Cards the public card memory places in the hand of relative seat ``i``."""
     n = 0
     for k in range(E.N_KINDS):
@@ -165,14 +165,14 @@ def known_total(obs, i):
 
 
 @njit(cache=True)
-def place_known(obs, st, counts):
+def _place_known(obs, st, counts):
     """The public card memory (``OB_KNOWN``): each other seat's known cards put in its hand
     and taken from the unseen ``counts``. False if the memory contradicts the counts or a hand
     size (a bug: CARD-1)."""
     p = obs[E.OB_SEAT]
     for i in range(1, E.N_PLAYERS):
         q = (p + i) % E.N_PLAYERS
-        if known_total(obs, i) > obs[E.OB_HAND_SIZES + i]:
+        if _known_total(obs, i) > obs[E.OB_HAND_SIZES + i]:
             return False
         for k in range(E.N_KINDS):
             c = obs[E.OB_KNOWN + i * E.N_KINDS + k]
@@ -185,15 +185,15 @@ def place_known(obs, st, counts):
 def determinize(obs, st, srng, work, memory=True):
     """Fill ``st`` with a full engine state consistent with the player's observation ``obs``:
     the cards the public card memory places (``OB_KNOWN``: taken with the pile and not shown
-    since) go to their holders (``place_known``); the rest of the unseen cards
-    (``unseen_counts``) are dealt at random from ``srng`` to the other hands (up to their known
+    since) go to their holders (``_place_known``); the rest of the unseen cards
+    (``_unseen_counts``) are dealt at random from ``srng`` to the other hands (up to their known
     sizes) and the stock (by its size), threes to the stock first (DEAL-4). ``memory``
     False: the memory is ignored and cleared (every unseen card dealt at random, the search
     without memory). ``work``: int64[WORK_SIZE]. Returns False if the observation's counts do
     not add up (a bug: CARD-1)."""
-    copy_known(obs, st)
+    _copy_known(obs, st)
     counts = work[W_COUNTS : W_COUNTS + E.N_KINDS]
-    total = unseen_counts(obs, counts)
+    total = _unseen_counts(obs, counts)
     stock_n = obs[E.OB_STOCK_N]
     need = stock_n
     for i in range(1, E.N_PLAYERS):
@@ -201,10 +201,10 @@ def determinize(obs, st, srng, work, memory=True):
     if total != need:
         return False
     if memory:
-        if not place_known(obs, st, counts):
+        if not _place_known(obs, st, counts):
             return False
         for i in range(1, E.N_PLAYERS):
-            total -= known_total(obs, i)
+            total -= _known_total(obs, i)
     else:
         for j in range(E.N_PLAYERS * E.N_KINDS):
             st[E.ST_KNOWN + j] = 0
@@ -244,7 +244,7 @@ def determinize(obs, st, srng, work, memory=True):
     if not _deal_unseen(obs, st, cards, total, stock_n):
         return False
     _shuffle_part(srng, cards, stock_n)
-    set_stock(st, cards, stock_n)
+    _set_stock(st, cards, stock_n)
     return True
 
 
@@ -257,7 +257,7 @@ def _shuffle_part(srng, arr, n):
 
 
 @njit(cache=True)
-def set_stock(st, kinds, n):
+def _set_stock(st, kinds, n):
     """The stock from ``kinds[:n]`` (bottom first), each kind given one of its card ids."""
     used = np.zeros(E.N_KINDS, dtype=np.int64)
     for i in range(n):
@@ -268,7 +268,7 @@ def set_stock(st, kinds, n):
 
 
 @njit(cache=True)
-def reshuffle_stock(st, srng, work):
+def _reshuffle_stock(st, srng, work):
     """The same hidden hands with the stock's order drawn again (a further rollout of one
     determinization)."""
     n = st[E.ST_STOCK_N]
@@ -276,14 +276,14 @@ def reshuffle_stock(st, srng, work):
     for i in range(n):
         kinds[i] = E.CARD_KIND[st[E.ST_STOCK + i]]
     _shuffle_part(srng, kinds, n)
-    set_stock(st, kinds, n)
+    _set_stock(st, kinds, n)
 
 
 @njit(cache=True)
-def team_margin(st, team, rules, items):
+def _team_margin(st, team, rules, items):
     """SCORE-*: the finished hand's score of ``team`` minus the other team's (``items``:
     int64[N_TEAMS, N_SCORE_ITEMS] work)."""
-    score_hand(st, rules, items)
+    _score_hand(st, rules, items)
     d = 0
     for i in range(E.N_SCORE_ITEMS):
         d += items[team, i] - items[1 - team, i]
@@ -297,28 +297,14 @@ def rollout(st, team, pol0, pol1, params0, params1, rng, rules, obs, scratch, it
     and return the hand's score margin for ``team``. ``st`` is consumed."""
     log = np.zeros(1, dtype=np.int64)
     play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, 0)
-    return team_margin(st, team, rules, items)
+    return _team_margin(st, team, rules, items)
 
 
 @njit(cache=True)
-def phase_searchable(obs):
+def _phase_searchable(obs):
     """The phases a search decides (the draw and play steps); DEAL-5 threes are left alone."""
     ph = obs[E.OB_PHASE]
     return ph == E.PH_DRAW or ph == E.PH_PLAY
 
 
-__all__ = [
-    "KIND_IDS",
-    "WORK_SIZE",
-    "copy_known",
-    "determinize",
-    "known_total",
-    "phase_searchable",
-    "place_known",
-    "reshuffle_stock",
-    "rollout",
-    "seed_search",
-    "set_stock",
-    "team_margin",
-    "unseen_counts",
-]
+__all__ = ["determinize", "rollout"]

@@ -21,38 +21,23 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.views import (
-    add_operation,
-    st_aside_total,
+    _add_operation,
+    _st_aside_total,
+    _st_pending,
+    _take_operation,
     st_hands,
     st_melds,
-    st_pending,
     st_threes,
-    take_operation,
 )
-from sim.legality import meld_size, opening_min_state, opening_reason, out_reason
+from sim.legality import _opening_min_state, meld_size, opening_reason, out_reason
 from sim.scoring import score_team
 from sim.special import classify_special
 
-__all__ = [
-    "apply_action",
-    "begin_turn",
-    "clear_state",
-    "deal",
-    "deal_hand",
-    "draw_card",
-    "end_hand",
-    "forget_known",
-    "lay_threes",
-    "may_keep_three",
-    "note_started_by",
-    "score_hand",
-    "settle_threes",
-    "started_col",
-]
+__all__ = ["apply_action", "deal", "end_hand", "lay_threes"]
 
 
 @njit(cache=True, _nrt=False)
-def clear_state(st):
+def _clear_state(st):
     """An empty state: no cards anywhere, no kept three, no meld started, no team out or
     declaring (the -1 fields of ``STATE_FIELDS``)."""
     st[:] = 0
@@ -84,16 +69,16 @@ def _log(log, event, player, a, b):
 def deal(st, deck, first_player, score0, score1, rules, log):
     """DEAL-1/2: 13 cards to each player from ``deck`` (108 card ids, top of the packet
     first), the rest is the stock (its top is ``deck[-1]``); the pile starts empty. Then the
-    first player's turn begins. The hand is hand 1 of its game (OPEN-1: ``deal_hand``)."""
-    deal_hand(st, deck, first_player, score0, score1, 1, rules, log)
+    first player's turn begins. The hand is hand 1 of its game (OPEN-1: ``_deal_hand``)."""
+    _deal_hand(st, deck, first_player, score0, score1, 1, rules, log)
 
 
 @njit(cache=True, _nrt=False)
-def deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
+def _deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
     """``deal`` for hand ``hand_number`` (1-based) of a game: OPEN-1 under
     ``opening_minimum = "hand"`` reads it; the opening's rules are copied into the state
     (``ST_OPEN_RULES``: OPEN-1/2 variants, seen by the players)."""
-    clear_state(st)
+    _clear_state(st)
     st[E.ST_HAND_NUMBER] = hand_number
     st[E.ST_OPEN_BY] = rules[E.RS_OPENING_MINIMUM]
     st[E.ST_OPEN_WILD] = rules[E.RS_OPENING_WILD]
@@ -110,7 +95,7 @@ def deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
     st[E.ST_FIRST_PLAYER] = first_player
     st[E.ST_PLAYER] = first_player
     st[E.ST_TURN] = -1
-    begin_turn(st, rules, log)
+    _begin_turn(st, rules, log)
 
 
 @njit(cache=True, _nrt=False)
@@ -122,7 +107,7 @@ def end_hand(st, reason, log):
 
 
 @njit(cache=True, _nrt=False)
-def draw_card(st, p, event, log):
+def _draw_card(st, p, event, log):
     """Move the stock's top card to player ``p``'s hand. DEAL-3: the turn card is the 9th
     from the bottom. END-1: if it was the last card and a three, the hand ends at once and the
     three stays in hand. Returns the kind drawn, or -1 if the stock was empty."""
@@ -142,7 +127,7 @@ def draw_card(st, p, event, log):
 
 
 @njit(cache=True, _nrt=False)
-def may_keep_three(st, p, rules):
+def _may_keep_three(st, p, rules):
     """DEAL-5: a player may keep one three (toward a Straight) while the team has not melded
     and holds none kept yet; only while the list in force has a hand holding a three
     (SPECIAL-7/9: the tournament and cla lists' Straight)."""
@@ -157,7 +142,7 @@ def may_keep_three(st, p, rules):
 @njit(cache=True, _nrt=False)
 def lay_threes(st, p, log):
     """DEAL-4: lay every three except the kept one (DEAL-5) face up and replace each from the
-    stock. Replacement threes are left in hand for ``settle_threes`` to handle."""
+    stock. Replacement threes are left in hand for ``_settle_threes`` to handle."""
     team = p % E.N_TEAMS
     kept = st[E.ST_KEPT + p]
     laid = 0
@@ -165,18 +150,18 @@ def lay_threes(st, p, log):
         n = st[E.ST_HANDS + p * E.N_KINDS + kind] - (1 if kind == kept else 0)
         if n > 0:
             st[E.ST_HANDS + p * E.N_KINDS + kind] -= n
-            forget_known(st, p, kind, n)
+            _forget_known(st, p, kind, n)
             st[E.ST_THREES + team * 2 + kind - E.RED_THREE] += n
             laid += n
             for _ in range(n):
                 _log(log, E.EV_LAY_THREE, p, kind, 0)
     for _ in range(laid):
-        if draw_card(st, p, E.EV_REPLACE, log) < 0 or st[E.ST_PHASE] == E.PH_OVER:
+        if _draw_card(st, p, E.EV_REPLACE, log) < 0 or st[E.ST_PHASE] == E.PH_OVER:
             break
 
 
 @njit(cache=True, _nrt=False)
-def settle_threes(st, rules, log, resume):
+def _settle_threes(st, rules, log, resume):
     """DEAL-4/5 for the current player: lay down and replace threes until none is left to lay,
     stopping at a keep-or-lay decision (PH_THREES) when DEAL-5 offers one; then go on with
     phase ``resume``."""
@@ -194,7 +179,7 @@ def settle_threes(st, rules, log, resume):
         if held - (1 if kept >= 0 else 0) <= 0:
             st[E.ST_PHASE] = resume
             return
-        if may_keep_three(st, p, rules):
+        if _may_keep_three(st, p, rules):
             st[E.ST_PHASE] = E.PH_THREES
             st[E.ST_RESUME] = resume
             return
@@ -202,7 +187,7 @@ def settle_threes(st, rules, log, resume):
 
 
 @njit(cache=True, _nrt=False)
-def begin_turn(st, rules, log):
+def _begin_turn(st, rules, log):
     """TURN-1: reset the turn's flags for the current player, then DEAL-4/5."""
     st[E.ST_TURN] += 1
     if st[E.ST_TURN] >= E.MAX_TURNS:
@@ -217,11 +202,11 @@ def begin_turn(st, rules, log):
     for i in range(E.N_KINDS * E.N_MELD_COLS):
         st[E.ST_PENDING + i] = 0
     st[E.ST_PHASE] = E.PH_DRAW
-    settle_threes(st, rules, log, E.PH_DRAW)
+    _settle_threes(st, rules, log, E.PH_DRAW)
 
 
 @njit(cache=True, _nrt=False)
-def started_col(slot):
+def _started_col(slot):
     """The column of ``started[team, :]`` for a meld of ``slot`` (STARTED_SLOTS), else -1."""
     for col in range(len(E.STARTED_SLOTS)):
         if E.STARTED_SLOTS[col] == slot:
@@ -230,12 +215,12 @@ def started_col(slot):
 
 
 @njit(cache=True, _nrt=False)
-def note_started_by(st, p, slot):
+def _note_started_by(st, p, slot):
     """Records: player ``p`` starts its team's meld of ``slot`` now (called before the cards
     leave the hand): the turn, for sevens and aces how many of the rank ``p`` holds, and for
     sevens, aces and wilds the stock size."""
     team = p % E.N_TEAMS
-    col = started_col(slot)
+    col = _started_col(slot)
     if col < 0 or st[E.ST_STARTED + team * 3 + col] >= 0:
         return
     st[E.ST_STARTED_STOCK + team * 3 + col] = st[E.ST_STOCK_N]
@@ -260,7 +245,7 @@ def _join_aside(st, p, log):
 
 
 @njit(cache=True, _nrt=False)
-def forget_known(st, p, kind, n):
+def _forget_known(st, p, kind, n):
     """The public card memory after player ``p`` shows ``n`` cards of ``kind`` (melded,
     discarded, laid): the table cannot tell which copies left, so as many known ones are
     taken as there are (a lower bound of the hand stays one)."""
@@ -285,23 +270,23 @@ def apply_action(st, a, rules, log):
         lay_threes(st, p, log)
         if st[E.ST_PHASE] != E.PH_OVER:
             st[E.ST_PHASE] = st[E.ST_RESUME]
-            settle_threes(st, rules, log, st[E.ST_RESUME])
+            _settle_threes(st, rules, log, st[E.ST_RESUME])
     elif kind == E.AT_DRAW:
         if st[E.ST_STOCK_N] == 0:
             end_hand(st, E.END_STOCK, log)  # END-1: must draw from an empty stock
             return
         st[E.ST_DREW_STOCK] = 1
-        draw_card(st, p, E.EV_DRAW, log)
+        _draw_card(st, p, E.EV_DRAW, log)
         if st[E.ST_PHASE] != E.PH_OVER:
             st[E.ST_PHASE] = E.PH_PLAY
-            settle_threes(st, rules, log, E.PH_PLAY)  # a drawn three is laid and replaced
+            _settle_threes(st, rules, log, E.PH_PLAY)  # a drawn three is laid and replaced
     elif kind == E.AT_TAKE_PILE:
         top = st[E.ST_PILE + st[E.ST_PILE_N] - 1]
         # PILE-1: the pair and the top card are melded at once
         if meld_size(melds, team, top) == 0:
-            note_started_by(st, p, top)
+            _note_started_by(st, p, top)
         hands[p, top] -= 2
-        forget_known(st, p, top, 2)
+        _forget_known(st, p, top, 2)
         melds[team, top, E.NATURALS] += 3
         st[E.ST_PENDING + top * E.N_MELD_COLS + E.NATURALS] += 2  # from hand (OPEN-3: not the top)
         st[E.ST_PILE_KIND] = top
@@ -320,19 +305,19 @@ def apply_action(st, a, rules, log):
         two = E.ACTION_TABLE[a, E.AC_TWO]
         joker = E.ACTION_TABLE[a, E.AC_JOKER]
         if meld_size(melds, team, slot) == 0:
-            note_started_by(st, p, slot)
-        take_operation(hands[p], slot, nat, two, joker)
+            _note_started_by(st, p, slot)
+        _take_operation(hands[p], slot, nat, two, joker)
         if slot != E.WILD_MELD:
-            forget_known(st, p, slot, nat)
-        forget_known(st, p, E.TWO, two)
-        forget_known(st, p, E.JOKER, joker)
-        add_operation(melds[team], slot, nat, two, joker, 1)  # the wild meld: nat is 0
+            _forget_known(st, p, slot, nat)
+        _forget_known(st, p, E.TWO, two)
+        _forget_known(st, p, E.JOKER, joker)
+        _add_operation(melds[team], slot, nat, two, joker, 1)  # the wild meld: nat is 0
         st[E.ST_MELDED] = 1
         if st[E.ST_OPENING_TURN] == 1:
-            pending = st_pending(st)
-            add_operation(pending, slot, nat, two, joker, 1)
-            if st_aside_total(st) > 0:
-                mc = opening_min_state(st, team)
+            pending = _st_pending(st)
+            _add_operation(pending, slot, nat, two, joker, 1)
+            if _st_aside_total(st) > 0:
+                mc = _opening_min_state(st, team)
                 r = opening_reason(pending, melds, team, st[E.ST_PILE_KIND], mc, st[E.ST_OPEN_WILD])
                 if r == E.R_OK:
                     _join_aside(st, p, log)  # PILE-1/2: the opening stands
@@ -342,7 +327,7 @@ def apply_action(st, a, rules, log):
         end_hand(st, E.END_SPECIAL, log)
     elif kind == E.AT_DISCARD:
         hands[p, slot] -= 1
-        forget_known(st, p, slot, 1)
+        _forget_known(st, p, slot, 1)
         st[E.ST_PILE + st[E.ST_PILE_N]] = slot
         st[E.ST_PILE_N] += 1
         st[E.ST_PILE_COUNTS + slot] += 1
@@ -363,17 +348,17 @@ def apply_action(st, a, rules, log):
             end_hand(st, E.END_OUT, log)
             return
         for _ in range(bonus):
-            if draw_card(st, p, E.EV_BONUS, log) < 0:
+            if _draw_card(st, p, E.EV_BONUS, log) < 0:
                 break
             st[E.ST_BONUS + team] += 1
             if st[E.ST_PHASE] == E.PH_OVER:
                 return
         st[E.ST_PLAYER] = (p + 1) % E.N_PLAYERS
-        begin_turn(st, rules, log)
+        _begin_turn(st, rules, log)
 
 
 @njit(cache=True, inline="always")
-def score_hand(st, rules, items):
+def _score_hand(st, rules, items):
     """SCORE-1..8, OUT-3: fill items[team, N_SCORE_ITEMS] for both teams."""
     hands = st_hands(st)
     melds = st_melds(st)

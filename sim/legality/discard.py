@@ -7,7 +7,7 @@ from numba import njit
 from sim import encoding as E
 from sim.legality.melds import is_dead
 
-__all__ = ["discard_reason", "restricted_on_empty"]
+__all__ = []
 
 
 @njit(cache=True, _nrt=False)

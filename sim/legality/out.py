@@ -5,9 +5,9 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim.legality.melds import canastas, meld_size, meld_wilds, wild_meld_incomplete
+from sim.legality.melds import _wild_meld_incomplete, canastas, meld_size, meld_wilds
 
-__all__ = ["leave_reason", "out_reason"]
+__all__ = []
 
 
 @njit(cache=True, _nrt=False)
@@ -19,7 +19,7 @@ def out_reason(melds, team):
         return E.R_OUT_INCOMPLETE_SEVENS
     if 0 < meld_size(melds, team, E.ACE) < E.CANASTA and meld_wilds(melds, team, E.ACE) == 0:
         return E.R_OUT_INCOMPLETE_ACES
-    if wild_meld_incomplete(melds, team):
+    if _wild_meld_incomplete(melds, team):
         return E.R_OUT_INCOMPLETE_WILD
     return E.R_OK
 

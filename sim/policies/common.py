@@ -5,74 +5,43 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import copy_into, inline_copy, opaque
+from sim._views import _copy_into, inline_copy, opaque
 from sim.engine.judge import (
+    _meld_reason_without_opening,
+    _meld_refused_on_counts,
     action_ok,
-    meld_reason_without_opening,
-    meld_refused_on_counts,
 )
-from sim.engine.observe import bonus_owed
+from sim.engine.observe import _bonus_owed
 from sim.engine.views import (
-    add_operation,
+    _add_operation,
+    _tmp_search,
     c_view,
     ob_aside_total,
     ob_hand,
     ob_melds,
     ob_pending,
     scratch_tmp,
-    tmp_search,
 )
 from sim.legality import (
+    _meld_wilds_cap,
+    _opening_search_bounded,
     is_dead,
     meld_size,
-    meld_wilds_cap,
     opening_reason,
-    opening_search_bounded,
 )
 
-__all__ = [
-    "FULL_CHECK",
-    "OM_ARGS",
-    "OM_BEST",
-    "OM_HAND",
-    "OM_PENDING",
-    "OM_PLAN",
-    "OM_VALID",
-    "OPENING_MEMO_FIELDS",
-    "POLICY_WORK_FIELDS",
-    "POLICY_WORK_SIZE",
-    "PW_KEYS",
-    "PW_PLAN",
-    "PW_SUB",
-    "PW_TARGETS",
-    "cheapest_discard",
-    "largest_meld",
-    "largest_natural_meld",
-    "largest_natural_meld_inline",
-    "meld_ok",
-    "memo_rest",
-    "opening_plan",
-    "opening_search_memo",
-    "opening_stands",
-    "opening_step",
-    "plan_step",
-    "work_keys",
-    "work_pending",
-    "work_plan",
-    "work_sub",
-    "work_targets",
-]
+__all__ = []
 
 _PLAN_SHAPE = (E.N_KINDS, E.N_MELD_COLS)
 _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
 
 #: the built-in policies' words in the free part of the scratch (views below)
 POLICY_WORK_FIELDS = (
-    ("plan", _PLAN_CELLS),  # an opening plan [slot, col] (opening_plan, plan_step)
+    ("plan", _PLAN_CELLS),  # an opening plan [slot, col] (_opening_plan, _plan_step)
     ("sub", E.N_KINDS),  # the part of the hand an opening may use (heuristic)
     ("targets", 3 * E.N_KINDS),  # special_chaser: cards each special hand wants; or a pending
     # [slot, col] table while drawing (heuristic: _safe_pickup), when no chase is on
-    ("keys", E.N_KINDS),  # discard preference keys (heuristic: safe_discard)
+    ("keys", E.N_KINDS),  # discard preference keys (heuristic: _safe_discard)
 )
 _PW, POLICY_WORK_SIZE = E.layout(POLICY_WORK_FIELDS)
 PW_PLAN = E.SCRATCH_FREE + _PW["plan"]  #: scratch offset of plan[N_KINDS, N_MELD_COLS]
@@ -82,7 +51,7 @@ PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
 assert POLICY_WORK_SIZE <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
 assert PW_PLAN == E.SCRATCH_HINT  # the plan is where the engine looks for a hint (check_action)
 
-#: the memo of the last opening search (``opening_search_memo``), in the scratch's memo words
+#: the memo of the last opening search (``_opening_search_memo``), in the scratch's memo words
 #: (SCRATCH_MEMO): what the search was given and what it found
 OPENING_MEMO_FIELDS = (
     ("valid", 1),  # 1: the words below hold a search whose count reached the minimum
@@ -106,32 +75,32 @@ assert _OPENING_MEMO <= E.POLICY_MEMO
 # Named views of the built-ins' words in the scratch (POLICY_WORK_FIELDS)
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def work_plan(scratch):
-    """plan[slot, col]: an opening plan (``opening_plan`` writes it, ``plan_step`` reads it)."""
+def _work_plan(scratch):
+    """plan[slot, col]: an opening plan (``_opening_plan`` writes it, ``_plan_step`` reads it)."""
     return c_view(scratch[PW_PLAN : PW_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def work_sub(scratch):
+def _work_sub(scratch):
     """sub[kind]: the part of the hand an opening may use."""
     return scratch[PW_SUB : PW_SUB + E.N_KINDS]
 
 
 @njit(cache=True, inline="always")
-def work_targets(scratch):
+def _work_targets(scratch):
     """targets[3, kind]: the cards each special hand wants (special_chaser)."""
     return c_view(scratch[PW_TARGETS : PW_TARGETS + 3 * E.N_KINDS], (3, E.N_KINDS))
 
 
 @njit(cache=True, inline="always")
-def work_pending(scratch):
+def _work_pending(scratch):
     """pending[slot, col] in the targets' words, for a policy's check while drawing (no chase
     is on then)."""
     return c_view(scratch[PW_TARGETS : PW_TARGETS + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def work_keys(scratch):
+def _work_keys(scratch):
     """keys[kind]: discard preference keys."""
     return scratch[PW_KEYS : PW_KEYS + E.N_KINDS]
 
@@ -142,27 +111,27 @@ def work_keys(scratch):
 
 
 @njit(cache=True, inline="always")
-def opening_step(obs, rules, scratch):
+def _opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
     ``sim.legality.opening_search_alloc``), or -1 if no opening can be completed or none is left."""
     hand = ob_hand(obs)
-    if opening_plan(obs, rules, scratch, hand, 0) < 0:
+    if _opening_plan(obs, rules, scratch, hand, 0) < 0:
         # OPEN-1 once begun must stand: the plan that keeps a card to hold found nothing, but
         # a player owed bonus cards (OPEN-5) needs only the card to discard (OUT-2), as the
         # engine judges. Reached when someone else began the opening (a search candidate, a
         # human seat handing over to the policy)
-        if obs[E.OB_MELDED] == 0 or not bonus_owed(obs):
+        if obs[E.OB_MELDED] == 0 or not _bonus_owed(obs):
             return -1
-        if opening_plan(obs, rules, scratch, hand, 0, True) < 0:
+        if _opening_plan(obs, rules, scratch, hand, 0, True) < 0:
             return -1
-    return plan_step(obs, rules, scratch)
+    return _plan_step(obs, rules, scratch)
 
 
 @njit(cache=True, inline="always")
-def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
+def _opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     """OPEN-1..4: the best opening using only the cards of ``hand`` (the player's hand, or a part
     of it that leaves ``held_back`` cards out: they stay in hand, which counts for OUT-2),
-    written to the plan at ``work_plan``; its count, or -1 if below the minimum. ``bonus``: the
+    written to the plan at ``_work_plan``; its count, or -1 if below the minimum. ``bonus``: the
     player is owed bonus cards (OPEN-5), so OUT-2 asks only for a card to discard (False: a
     plan legal either way)."""
     extra = held_back + ob_aside_total(obs)
@@ -170,27 +139,27 @@ def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
     # one copy of the search and its memo for either flag (one compile: a faster cold start)
     flag = opaque(True) if bonus else opaque(False)
-    best = opening_search_memo(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
+    best = _opening_search_memo(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
     return best if best >= mc else -1
 
 
 @njit(cache=True, _nrt=False)
-def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
-    """``opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
-    with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
+def _opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
+    """``_opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
+    with the plan at ``_work_plan`` and the tables in the scratch's temporaries, answered
     without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
-    from this position before one meld operation of its own plan (``memo_rest``): then the
+    from this position before one meld operation of its own plan (``_memo_rest``): then the
     count is the same and the plan is the rest of that plan (checked against
     the search at every opening-turn decision of real hands: tests/test_opening_search_memo.py).
     A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
-    plan = work_plan(scratch)
+    plan = _work_plan(scratch)
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     if scratch[OM_VALID] == 1:
         dead = _dead_ranks(melds)
-        if memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+        if _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
             return scratch[OM_BEST]  # the memo now holds this position and its plan
-    work = tmp_search(scratch_tmp(scratch))
-    best = opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+    work = _tmp_search(scratch_tmp(scratch))
+    best = _opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
     if best < mc:
         scratch[OM_VALID] = 0
         return best
@@ -200,9 +169,9 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
     args = scratch[OM_ARGS : OM_ARGS + 6]
     args[0], args[1], args[2], args[3], args[4] = extra, pk, mc, bonus, maxw
     args[5] = _dead_ranks(melds)
-    copy_into(scratch[OM_HAND : OM_HAND + E.N_KINDS], hand)
-    copy_into(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], pending)
-    copy_into(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], plan)
+    _copy_into(scratch[OM_HAND : OM_HAND + E.N_KINDS], hand)
+    _copy_into(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], pending)
+    _copy_into(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], plan)
     return best
 
 
@@ -210,7 +179,7 @@ def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scrat
 def _dead_ranks(melds):
     """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
     team)."""
-    dead = opaque(0)  # not a literal: one copy of memo_rest
+    dead = opaque(0)  # not a literal: one copy of _memo_rest
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         if is_dead(melds, k):
             dead |= 1 << k
@@ -218,8 +187,8 @@ def _dead_ranks(melds):
 
 
 @njit(cache=True, _nrt=False)
-def memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
-    """Is this search (``opening_search_memo``'s arguments, ``dead``: the MELD-9 mask of
+def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+    """Is this search (``_opening_search_memo``'s arguments, ``dead``: the MELD-9 mask of
     ``is_dead``) the memo's after one meld operation taken from the memo's plan? If so, write
     the plan that search would find to ``plan`` and return True.
 
@@ -264,7 +233,7 @@ def memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
                 return False
         if args[5] != dead:
             return False
-        copy_into(plan, mplan)
+        _copy_into(plan, mplan)
         return True
     if s < E.FIRST_NATURAL:
         return False  # the wild meld (MELD-8)
@@ -305,7 +274,7 @@ def memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
     jk = min(q, jokers_left)
     mplan[E.WILD_MELD, E.JOKERS] = jk
     mplan[E.WILD_MELD, E.TWOS] = q - jk
-    copy_into(plan, mplan)
+    _copy_into(plan, mplan)
     mhand[s] -= n
     mhand[E.TWO] -= t
     mhand[E.JOKER] -= j
@@ -317,9 +286,9 @@ def memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def plan_step(obs, rules, scratch):
-    """The next meld operation of the plan ``opening_plan`` wrote, or -1 if none is left."""
-    plan = work_plan(scratch)
+def _plan_step(obs, rules, scratch):
+    """The next meld operation of the plan ``_opening_plan`` wrote, or -1 if none is left."""
+    plan = _work_plan(scratch)
     for slot in range(E.N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
         nat = plan[slot, E.NATURALS] if slot != E.WILD_MELD else 0
         two, joker = plan[slot, E.TWOS], plan[slot, E.JOKERS]
@@ -327,13 +296,13 @@ def plan_step(obs, rules, scratch):
             a = E.MELD_ACTION[slot, nat, two, joker]
             # the plan completes the opening: check the rest of the rules, not OPEN-1..4 again
             tmp = scratch_tmp(scratch)
-            if a >= 0 and meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) == 0:
+            if a >= 0 and _meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) == 0:
                 return a
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def opening_stands(obs):
+def _opening_stands(obs):
     """OPEN-1..4: this is the team's opening turn and the melds made so far are a valid opening."""
     if obs[E.OB_OPENING_TURN] == 0 or obs[E.OB_MELDED] == 0:
         return False
@@ -344,39 +313,39 @@ def opening_stands(obs):
 
 
 @njit(cache=True, inline="always")
-def meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
+def _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     """Is this meld operation legal (``action_reason``)? When the opening already ``stands``
-    (``opening_stands``), the opening search is replaced by a cheaper, stricter check: the
+    (``_opening_stands``), the opening search is replaced by a cheaper, stricter check: the
     turn's melds with this operation must themselves be a valid opening (OPEN-1..4), which
     the engine's search then always finds (a legal operation it would accept otherwise may be
     refused here, never the reverse)."""
     if not stands:
         return action_ok(obs, E.MELD_ACTION[slot, nat, two, joker], rules, tmp)
-    if meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != E.R_OK:
+    if _meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != E.R_OK:
         return False
     # OPEN-1..4 on the turn's melds with this operation (applied to the views, then undone)
     melds = ob_melds(obs)
     pending = ob_pending(obs)
-    add_operation(melds[0], slot, nat, two, joker, 1)
-    add_operation(pending, slot, nat, two, joker, 1)
+    _add_operation(melds[0], slot, nat, two, joker, 1)
+    _add_operation(pending, slot, nat, two, joker, 1)
     r = opening_reason(pending, melds, opaque(0), obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
-    add_operation(melds[0], slot, nat, two, joker, -1)
-    add_operation(pending, slot, nat, two, joker, -1)
+    _add_operation(melds[0], slot, nat, two, joker, -1)
+    _add_operation(pending, slot, nat, two, joker, -1)
     return r == E.R_OK
 
 
-FULL_CHECK = -3  #: ``largest_natural_meld``: a candidate needs the full check (OUT-2's table)
+FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check (OUT-2's table)
 
 
 @njit(cache=True, _nrt=False)
-def largest_natural_meld(obs, rules, scratch, skip_mask):
-    """``largest_meld`` without wild cards, outside the opening turn: the same
+def _largest_natural_meld(obs, rules, scratch, skip_mask):
+    """``_largest_meld`` without wild cards, outside the opening turn: the same
     candidates in the same order (ranks from the highest, the most naturals first, larger
-    than the best found), each judged as ``action_reason`` would (``meld_reason_obs``,
+    than the best found), each judged as ``action_reason`` would (``_meld_reason_obs``,
     ``meld_reason``) with what every candidate shares counted once: the cards the player
     holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; a candidate that
     would leave a card or none (OUT-2's check of the table) returns ``FULL_CHECK``, and
-    ``largest_meld`` judges every candidate in full (~45 calls a hand;
+    ``_largest_meld`` judges every candidate in full (~45 calls a hand;
     the fallback keeps the judge's code out of this shortcut, a cold-start cost)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return -1  # TURN-1 (action_ok)
@@ -419,17 +388,17 @@ def largest_natural_meld(obs, rules, scratch, skip_mask):
     return best_a
 
 
-#: inlined in ``largest_meld``, its common call (``inline_copy``)
-largest_natural_meld_inline = inline_copy(largest_natural_meld)
+#: inlined in ``_largest_meld``, its common call (``inline_copy``)
+largest_natural_meld_inline = inline_copy(_largest_natural_meld)
 
 
 @njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
-def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
+def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
-    through ``meld_ok``, except that naturals alone after the opening turn, the common call,
-    are judged from the counts by ``largest_natural_meld`` (the same answer, tested against
+    through ``_meld_ok``, except that naturals alone after the opening turn, the common call,
+    are judged from the counts by ``_largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
@@ -440,7 +409,7 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
-    stands = opening_stands(obs)
+    stands = _opening_stands(obs)
     best_a, best_n = -1, 0
     for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
         cur = meld_size(melds, 0, slot)
@@ -450,7 +419,9 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             continue
         maxw = min(hand[E.TWO] + hand[E.JOKER], E.MAX_OP_WILDS) if use_wilds else 0
         if maxw > 0:
-            maxw = meld_wilds_cap(melds, slot, hand[slot], maxw, obs[E.OB_OPENING_TURN] == 1, rules)
+            maxw = _meld_wilds_cap(
+                melds, slot, hand[slot], maxw, obs[E.OB_OPENING_TURN] == 1, rules
+            )
         if cur == 0 and (hand[slot] < 2 or hand[slot] + maxw < 3):
             continue  # MELD-1/4: no new meld of this rank is possible
         if cur >= E.CANASTA and maxw == 0:
@@ -466,9 +437,9 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
                 if two > hand[E.TWO]:
                     continue
                 a = E.MELD_ACTION[slot, nat, two, joker]
-                if a < 0 or meld_refused_on_counts(obs, slot, nat, w, rules):
-                    continue  # MELD-1..9 refuse it on the counts (meld_ok would say no)
-                if meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
+                if a < 0 or _meld_refused_on_counts(obs, slot, nat, w, rules):
+                    continue  # MELD-1..9 refuse it on the counts (_meld_ok would say no)
+                if _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
                     best_a, best_n = a, n
                     done = True
                     break
@@ -485,14 +456,14 @@ def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             if joker > E.MAX_WILD_MELD_JOKERS:
                 continue
             a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-            if a >= 0 and meld_ok(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, stands):
+            if a >= 0 and _meld_ok(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, stands):
                 best_a, best_n = a, w
                 break
     return best_a
 
 
 @njit(cache=True, _nrt=False)
-def cheapest_discard(obs, rules, scratch):
+def _cheapest_discard(obs, rules, scratch):
     """The legal discard of the kind held fewest times, then of lowest value (wilds last)."""
     hand = ob_hand(obs)
     tmp = scratch_tmp(scratch)

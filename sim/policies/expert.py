@@ -25,7 +25,7 @@ Decision points (the rest is the base policy's):
   base policy's choice with those cards hidden).
 
 Uses only the observation: the search reads ``obs`` alone, and its randomness comes from one
-draw of the hand's generator (``sim.engine.search.seed_search``), so it is reproducible from
+draw of the hand's generator (``sim.engine.search._seed_search``), so it is reproducible from
 the seed.
 """
 
@@ -35,16 +35,16 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import copy_into
+from sim._views import _copy_into
 from sim.engine.contract import MODE_TRUSTED
-from sim.engine.judge import action_ok, pile_may_open
-from sim.engine.play import hand_direct
+from sim.engine.judge import _pile_may_open, action_ok
+from sim.engine.play import _hand_direct
 from sim.engine.search import (
     WORK_SIZE,
+    _reshuffle_stock,
+    _seed_search,
+    _team_margin,
     determinize,
-    reshuffle_stock,
-    seed_search,
-    team_margin,
 )
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_tmp
@@ -52,9 +52,9 @@ from sim.errors import CanastaError
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 from sim.policies.strong import (
     EXTRA_TABLE,
-    hide_slot,
-    risky_slot,
-    start_action,
+    _hide_slot,
+    _risky_slot,
+    _start_action,
     strong_decide,
     strong_table,
 )
@@ -114,7 +114,7 @@ def _start_ops(obs, rules, scratch, cands, n):
     wild meld) when the team has none and it is legal now."""
     tmp = scratch_tmp(scratch)
     for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
-        a = start_action(obs, slot, rules, tmp)
+        a = _start_action(obs, slot, rules, tmp)
         if a >= 0:
             n = _add(cands, n, a)
     return n
@@ -140,7 +140,7 @@ def check_params_unweighted(values: dict) -> None:
 
 
 @njit(cache=True)
-def base_decide(obs, hp, strong, rng, rules, scratch):
+def _base_decide(obs, hp, strong, rng, rules, scratch):
     """The base policy's move: strong's when ``strong`` (rollout=1), else the heuristic's.
     ``hp`` is the base parameters (the heuristic's table, then strong's extras)."""
     if strong:
@@ -163,7 +163,7 @@ def _discard_candidates(obs, hp, strong, rng, rules, scratch, first, cands, n, l
         masked[E.OB_HAND_SIZES] -= c
         if masked[E.OB_HAND_SIZES] < 2:
             break
-        a = base_decide(masked, hp, strong, rng, rules, scratch)
+        a = _base_decide(masked, hp, strong, rng, rules, scratch)
         if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_DISCARD or not action_ok(obs, a, rules, tmp):
             break
     return n
@@ -178,11 +178,11 @@ def candidates(obs, params, rng, rules, scratch, cands):
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
         cands[0] = E.A_DRAW
-        if pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
+        if _pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             cands[1] = E.A_TAKE_PILE
             return 2
         return 1
-    h = base_decide(obs, hp, strong, rng, rules, scratch)
+    h = _base_decide(obs, hp, strong, rng, rules, scratch)
     cands[0] = h
     if phase != E.PH_PLAY:
         return 1
@@ -190,32 +190,32 @@ def candidates(obs, params, rng, rules, scratch, cands):
     if E.ACTION_TABLE[h, E.AC_TYPE] == E.AT_DISCARD:
         n = _discard_candidates(obs, hp, strong, rng, rules, scratch, h, cands, 0, limit)
         return _start_ops(obs, rules, scratch, cands, n)
-    slot = risky_slot(obs, h)
+    slot = _risky_slot(obs, h)
     if slot >= 0:
         masked = obs.copy()
-        hide_slot(masked, slot)
+        _hide_slot(masked, slot)
         if masked[E.OB_HAND_SIZES] >= 1:
-            hold = base_decide(masked, hp, strong, rng, rules, scratch)
+            hold = _base_decide(masked, hp, strong, rng, rules, scratch)
             if action_ok(obs, hold, rules, tmp):
                 return _add(cands, 1, hold)
     return 1
 
 
 @njit(cache=True)
-def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
+def _base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
     """``sim.engine.search.rollout`` with the base policy in every seat, through the engine's
-    one hand loop compiled in place (``hand_direct``) with the base policy's kernel called
+    one hand loop compiled in place (``_hand_direct``) with the base policy's kernel called
     directly: numba cannot cache a function that passes a compiled policy on as a value (its
     address is a dynamic global; no intercept, None: plain play compiled without the
     intercept's steps; the built-ins' proposals applied unjudged, ``MODE_TRUSTED``). ``team``
     plays with parameters ``own``, the other team with ``opp`` (the expert passes its base
     parameters as both; strong's training models each team as it plays); then
-    ``team_margin``. ``st`` is consumed."""
+    ``_team_margin``. ``st`` is consumed."""
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
     p0, p1 = (own, opp) if team == 0 else (opp, own)
     if strong:
-        hand_direct(
+        _hand_direct(
             st,
             obs,
             strong_decide,
@@ -231,7 +231,7 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
             MODE_TRUSTED,
         )
     else:
-        hand_direct(
+        _hand_direct(
             st,
             obs,
             heuristic_decide,
@@ -246,21 +246,21 @@ def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
             None,
             MODE_TRUSTED,
         )
-    return team_margin(st, team, rules, items)
+    return _team_margin(st, team, rules, items)
 
 
 @njit(cache=True)
-def search_positions(
+def _search_positions(
     obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals, memory=False
 ):
     """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
     candidate (same positions for every candidate: common random numbers), rollouts by
-    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); ``memory``:
+    ``_base_rollout`` (the deciding team with ``own``, the other with ``opp``); ``memory``:
     the determinizations place the public card memory's cards (``determinize``); returns how
     many positions were played."""
     team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
-    seed_search(rng, srng)
+    _seed_search(rng, srng)
     base = np.zeros(E.STATE_SIZE, dtype=np.int64)
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
@@ -278,28 +278,28 @@ def search_positions(
             break
         for r in range(rollouts):
             if r > 0:
-                reshuffle_stock(base, srng, work)
-            seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
+                _reshuffle_stock(base, srng, work)
+            _seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
             for c in range(n):
-                copy_into(st, base)
-                copy_into(rrng, rrng0)
+                _copy_into(st, base)
+                _copy_into(rrng, rrng0)
                 apply_action(st, cands[c], rules, log)
-                m = base_rollout(st, team, own, opp, strong, rrng, rules, robs, rscratch, items)
+                m = _base_rollout(st, team, own, opp, strong, rrng, rules, robs, rscratch, items)
                 totals[c] += m
             done += 1
     return done
 
 
 @njit(cache=True)
-def search_values(obs, params, rng, rules, cands, n, totals):
-    """``search_positions`` with the expert's parameters: ``samples`` x ``rollouts``
+def _search_values(obs, params, rng, rules, cands, n, totals):
+    """``_search_positions`` with the expert's parameters: ``samples`` x ``rollouts``
     positions, the base policy in every seat."""
     hp = params[N_EXPERT_PARAMS:]
     strong = params[E_ROLLOUT] == ROLLOUT_STRONG
     n_samples = max(int(params[E_SAMPLES]), 1)
     n_rollouts = max(int(params[E_ROLLOUTS]), 1)
     memory = params[E_MEMORY] > 0
-    return search_positions(
+    return _search_positions(
         obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals, memory
     )
 
@@ -314,7 +314,7 @@ def expert_decide(obs, params, rng, rules, scratch):
     if n <= 1:
         return cands[0]
     totals = np.zeros(MAX_CANDIDATES, dtype=np.int64)
-    done = search_values(obs, params, rng, rules, cands, n, totals)
+    done = _search_values(obs, params, rng, rules, cands, n, totals)
     if done == 0:
         return cands[0]
     best = 0
@@ -334,14 +334,4 @@ def expert_strong_table() -> tuple[tuple[str, float, str], ...]:
     return (*search, *strong_table())
 
 
-__all__ = [
-    "EXPERT_PARAMS",
-    "EXPERT_TABLE",
-    "N_EXPERT_PARAMS",
-    "base_decide",
-    "candidates",
-    "check_params",
-    "check_params_unweighted",
-    "expert_decide",
-    "expert_strong_table",
-]
+__all__ = ["candidates", "expert_decide"]

@@ -55,4 +55,4 @@ def ranking(pairs: list[dict], policies: list[str]) -> list[tuple[str, float]]:
     return sorted(score.items(), key=lambda kv: -kv[1])
 
 
-__all__ = ["LADDER_FILE", "LADDER_VERSION", "check_ladder", "load_ladder", "ranking"]
+__all__ = ["LADDER_VERSION", "check_ladder", "load_ladder", "ranking"]

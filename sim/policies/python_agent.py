@@ -18,7 +18,7 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.ruleset import Ruleset, as_ruleset
 
-__all__ = ["legal_mask", "observation_vector", "python_policy"]
+__all__ = ["python_policy"]
 
 
 def observation_vector(observation) -> np.ndarray:

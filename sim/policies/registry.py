@@ -33,9 +33,7 @@ import numpy as np
 from sim.errors import CanastaError
 
 __all__ = [
-    "STRENGTH_ORDER",
     "PolicySpec",
-    "add_loader",
     "check_table_policy",
     "get",
     "names",
@@ -105,7 +103,7 @@ def _check_value(policy: str, key: str, value) -> float:
         ) from None
     if not math.isfinite(v) or v < 0:
         raise CanastaError(f"policy {policy!r} parameter {key!r}: must be >= 0, got {value!r}")
-    from sim.validate import MAX_PARAM
+    from sim.limits import MAX_PARAM
 
     if v > MAX_PARAM:  # kernels turn counts (the expert's samples...) into int64
         raise CanastaError(

@@ -26,73 +26,47 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import c_view, copy_into
-from sim.engine.judge import action_ok, pile_may_open
+from sim._views import _copy_into, c_view
+from sim.engine.judge import _pile_may_open, action_ok
 from sim.engine.views import ob_hand, ob_melds, scratch_tmp
 from sim.errors import CanastaError
 from sim.legality import meld_size
 from sim.policies.builtin import (
     NO_KEY,
-    chase_discard,
-    discard_key,
-    hand_is_late,
+    _chase_discard,
+    _discard_key,
+    _hand_is_late,
+    _legal_discard_mask,
     heuristic_decide,
-    legal_discard_mask,
 )
-from sim.policies.common import POLICY_WORK_SIZE, work_keys, work_targets
+from sim.policies.common import POLICY_WORK_SIZE, _work_keys, _work_targets
 from sim.policies.heuristic_params import H_SHED_STOCK, HEURISTIC_TABLE
 from sim.policies.strong_features import (
     K_DISCARD,
     K_PICKUP,
     K_START,
     N_FEATURES,
+    _discard_features,
+    _pickup_features,
+    _start_features,
     check_layout,
     context,
-    discard_features,
-    pickup_features,
     score,
-    start_features,
 )
-from sim.special import catalogue_row, nearest_hand
+from sim.special import _catalogue_row, nearest_hand
 
 __all__ = [
-    "DATA_FILE",
     "DATA_VERSION",
-    "DISCARD_CANDIDATES",
-    "EVALUATOR_WORK_FIELDS",
-    "EW_CANDS",
-    "EW_KEEPS",
-    "EW_KINDS",
-    "EW_MASKED",
-    "EW_PHI",
-    "EXTRA_TABLE",
     "LATER_NAMES",
     "MAX_CANDIDATES",
     "NEUTRAL",
-    "N_HEURISTIC",
     "N_STRONG",
-    "S_CHASE_DISTANCE",
     "S_EVALUATOR",
     "TUNED_NAMES",
-    "catalogue_chase",
     "chasing",
-    "discard_order",
-    "ev_cands",
-    "ev_keeps",
-    "ev_kinds",
-    "ev_masked",
-    "ev_phi",
-    "evaluator_on",
-    "hide_slot",
     "load_data",
-    "peeking_strong_decide",
-    "risky_slot",
-    "start_action",
-    "strong_base_decide",
     "strong_candidates",
     "strong_decide",
-    "strong_table",
-    "strong_weights",
 ]
 
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
@@ -171,17 +145,17 @@ def strong_table() -> tuple[tuple[str, float, str], ...]:
 
 
 @njit(cache=True, _nrt=False)
-def discard_order(obs, params, scratch, kinds, keeps, limit):
+def _discard_order(obs, params, scratch, kinds, keeps, limit):
     """The first ``limit`` legal discards (DISCARD-*) in the kernel's order of preference
-    (``sim.policies.builtin.safe_discard``'s: lowest ``discard_key`` first, the lower kind on a
+    (``sim.policies.builtin._safe_discard``'s: lowest ``_discard_key`` first, the lower kind on a
     tie), their kinds and keep values in ``kinds``/``keeps``; returns how many (0: none)."""
-    keys = work_keys(scratch)
-    legal = legal_discard_mask(obs)
-    late = hand_is_late(obs, params)
+    keys = _work_keys(scratch)
+    legal = _legal_discard_mask(obs)
+    late = _hand_is_late(obs, params)
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
     melds = ob_melds(obs)
     for k in range(E.N_KINDS):
-        keys[k] = discard_key(obs, params, melds, k, late, shed) if (legal >> k) & 1 else NO_KEY
+        keys[k] = _discard_key(obs, params, melds, k, late, shed) if (legal >> k) & 1 else NO_KEY
     n = 0
     while n < limit:
         best_k, best = -1, NO_KEY
@@ -210,14 +184,14 @@ def chasing(obs, params, rules):
 
 
 @njit(cache=True, _nrt=False)
-def catalogue_chase(obs, params, rules, scratch):
+def _catalogue_chase(obs, params, rules, scratch):
     """The chase of the nearest hand of the list in force (SPECIAL-8/9, ``nearest_hand``: the
     same distance as special_chaser's), or -1 for the base move: fewer than chase_distance
     cards missing (at the draw, counting the card to come), keep a three only for a hand with
     one (DEAL-5), draw from the stock (SPECIAL-1: never after taking the pile), declare when
     it can (SPECIAL-1), else discard the card most in excess of the hand's needs."""
     hand = ob_hand(obs)
-    need = work_targets(scratch)[0]
+    need = _work_targets(scratch)[0]
     miss, code = nearest_hand(hand, rules, need)
     distance = params[S_CHASE_DISTANCE]
     tmp = scratch_tmp(scratch)
@@ -227,7 +201,7 @@ def catalogue_chase(obs, params, rules, scratch):
     if miss >= distance:
         return -1
     if phase == E.PH_THREES:
-        if rules[catalogue_row(code) + E.CH_THREES] == 0:
+        if rules[_catalogue_row(code) + E.CH_THREES] == 0:
             return -1  # DEAL-5: a three is kept only for a hand that has one
         for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
             if action_ok(obs, a, rules, tmp):
@@ -237,7 +211,7 @@ def catalogue_chase(obs, params, rules, scratch):
         return -1
     if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
-    return chase_discard(obs, params, rules, scratch, need)
+    return _chase_discard(obs, params, rules, scratch, need)
 
 
 #: the base move (what ``strong`` plays with evaluator=0): the heuristic kernel itself, at
@@ -267,33 +241,33 @@ assert POLICY_WORK_SIZE + _EVALUATOR_WORK <= E.POLICY_FREE  # room after the bui
 
 
 @njit(cache=True, inline="always")
-def ev_cands(scratch):
+def _ev_cands(scratch):
     return scratch[EW_CANDS : EW_CANDS + MAX_CANDIDATES]
 
 
 @njit(cache=True, inline="always")
-def ev_kinds(scratch):
+def _ev_kinds(scratch):
     return scratch[EW_KINDS : EW_KINDS + DISCARD_CANDIDATES]
 
 
 @njit(cache=True, inline="always")
-def ev_keeps(scratch):
+def _ev_keeps(scratch):
     return scratch[EW_KEEPS : EW_KEEPS + DISCARD_CANDIDATES].view(np.float64)
 
 
 @njit(cache=True, inline="always")
-def ev_phi(scratch):
+def _ev_phi(scratch):
     words = scratch[EW_PHI : EW_PHI + MAX_CANDIDATES * N_FEATURES].view(np.float64)
     return c_view(words, (MAX_CANDIDATES, N_FEATURES))
 
 
 @njit(cache=True, inline="always")
-def ev_masked(scratch):
+def _ev_masked(scratch):
     return scratch[EW_MASKED : EW_MASKED + E.OBS_SIZE]
 
 
 @njit(cache=True, _nrt=False)
-def risky_slot(obs, a):
+def _risky_slot(obs, a):
     """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
     MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
     out until complete)."""
@@ -308,7 +282,7 @@ def risky_slot(obs, a):
 
 
 @njit(cache=True, _nrt=False)
-def hide_slot(masked, slot):
+def _hide_slot(masked, slot):
     """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
     if slot == E.WILD_MELD:
         kinds = (E.TWO, E.JOKER)
@@ -321,7 +295,7 @@ def hide_slot(masked, slot):
 
 
 @njit(cache=True, _nrt=False)
-def start_action(obs, slot, rules, tmp):
+def _start_action(obs, slot, rules, tmp):
     """Starting the team's meld of ``slot`` with every card of it held (wild meld: twos first,
     MELD-8), if legal now (MELD-1/6/7/8), else -1."""
     hand = ob_hand(obs)
@@ -367,7 +341,7 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     cands[0] = a0
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
-        if not pile_may_open(obs, rules, tmp):
+        if not _pile_may_open(obs, rules, tmp):
             return 1, K_PICKUP
         if not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             return 1, K_PICKUP
@@ -375,37 +349,37 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
         cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
         phi[0, :] = 0.0
         phi[1, :] = 0.0
-        pickup_features(obs, ctx, takes, phi[1 if not takes else 0])
+        _pickup_features(obs, ctx, takes, phi[1 if not takes else 0])
         return 2, K_PICKUP
     if phase != E.PH_PLAY or a0 < 0:
         return 1, K_DISCARD
     if E.ACTION_TABLE[a0, E.AC_TYPE] == E.AT_DISCARD:
-        kinds = ev_kinds(scratch)
-        keeps = ev_keeps(scratch)
+        kinds = _ev_kinds(scratch)
+        keeps = _ev_keeps(scratch)
         k0 = E.ACTION_TABLE[a0, E.AC_SLOT]
-        m = discard_order(obs, params, scratch, kinds, keeps, DISCARD_CANDIDATES)
+        m = _discard_order(obs, params, scratch, kinds, keeps, DISCARD_CANDIDATES)
         phi[0, :] = 0.0
         n = 1
         for i in range(m):  # a0 is the first of the order (the same keys): its rank is 0
             if kinds[i] == k0:
-                discard_features(obs, ctx, k0, i, keeps[i], phi[0])
+                _discard_features(obs, ctx, k0, i, keeps[i], phi[0])
             elif n < MAX_CANDIDATES:
                 cands[n] = E.A_DISCARD + kinds[i]
-                discard_features(obs, ctx, kinds[i], i, keeps[i], phi[n])
+                _discard_features(obs, ctx, kinds[i], i, keeps[i], phi[n])
                 n += 1
         for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
-            a = start_action(obs, slot, rules, tmp)
+            a = _start_action(obs, slot, rules, tmp)
             if a >= 0 and n < MAX_CANDIDATES:
                 cands[n] = a
-                start_features(obs, ctx, slot, _held(obs, slot), True, phi[n])
+                _start_features(obs, ctx, slot, _held(obs, slot), True, phi[n])
                 n += 1
         return n, K_DISCARD
-    slot = risky_slot(obs, a0)
+    slot = _risky_slot(obs, a0)
     if slot < 0:
         return 1, K_START
-    masked = ev_masked(scratch)
-    copy_into(masked, obs)
-    hide_slot(masked, slot)
+    masked = _ev_masked(scratch)
+    _copy_into(masked, obs)
+    _hide_slot(masked, slot)
     if masked[E.OB_HAND_SIZES] < 1:
         return 1, K_START
     hold = strong_base_decide(masked, params, rng, rules, scratch)
@@ -414,13 +388,13 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     cands[1] = hold
     held = E.ACTION_TABLE[a0, E.AC_NAT] + E.ACTION_TABLE[a0, E.AC_TWO]
     held += E.ACTION_TABLE[a0, E.AC_JOKER]
-    start_features(obs, ctx, slot, held, False, phi[0])
+    _start_features(obs, ctx, slot, held, False, phi[0])
     phi[1, :] = 0.0
     return 2, K_START
 
 
 @njit(cache=True, _nrt=False)
-def evaluator_on(params):
+def _evaluator_on(params):
     """evaluator=1 and the weights present (a parameter vector of strong's named parameters
     alone, as the tuning stage plays, has none)."""
     return params.shape[0] >= N_STRONG + N_FEATURES and params[S_EVALUATOR] > 0
@@ -431,20 +405,20 @@ def strong_decide(obs, params, rng, rules, scratch):
     """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
     move with the highest learned score (``strong_candidates``; ties keep the base move)."""
     if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
-        a = catalogue_chase(obs, params, rules, scratch)
+        a = _catalogue_chase(obs, params, rules, scratch)
         if a >= 0:
             return a
     a0 = strong_base_decide(obs, params, rng, rules, scratch)
-    if not evaluator_on(params):
+    if not _evaluator_on(params):
         return a0
     phase = obs[E.OB_PHASE]
     if phase != E.PH_DRAW and phase != E.PH_PLAY:
         return a0
     if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
-        if risky_slot(obs, a0) < 0:
+        if _risky_slot(obs, a0) < 0:
             return a0  # (fast: most play steps are none of the evaluator's)
-    cands = ev_cands(scratch)
-    phi = ev_phi(scratch)
+    cands = _ev_cands(scratch)
+    phi = _ev_phi(scratch)
     n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
     if n <= 1:
         return a0

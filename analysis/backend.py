@@ -17,7 +17,7 @@ from typing import Protocol, runtime_checkable
 
 import pandas as pd
 
-__all__ = ["Engine", "RecordsEngine", "SimEngine", "as_engine", "write_run"]
+__all__ = ["Engine", "RecordsEngine", "SimEngine", "as_engine"]
 
 
 @runtime_checkable
@@ -188,7 +188,7 @@ def as_engine(engine: Engine | None, what: str = "engine") -> Engine:
         return SimEngine()
     if not isinstance(engine, Engine):
         raise CanastaError(
-            f"{what}: {engine!r} is not an engine (analysis.engine.Engine: "
+            f"{what}: {engine!r} is not an engine (analysis.backend.Engine: "
             "simulate, sample_odds, decide, games and source)"
         )
     return engine

@@ -7,7 +7,7 @@ import pandas as pd
 
 from sim.encoding import END_NAMES, RECORD_COLUMNS, SPECIAL_NAMES
 
-__all__ = ["FRAME_COLUMNS", "POLICY_COLUMNS", "records_frame"]
+__all__ = ["POLICY_COLUMNS", "records_frame"]
 
 POLICY_COLUMNS = ("policy_team0", "policy_team1")  #: labels the DataFrame adds after hand_id
 #: the DataFrame's columns, in order: the kernel's row (``RECORD_COLUMNS``) with the labels

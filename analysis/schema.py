@@ -1,6 +1,6 @@
 """The played-hand record schema (docs/records.md) as ``analysis`` reads it; the
 schema itself is defined once, in ``sim.encoding`` (``RECORD_COLUMNS``) and
-``sim.engine.records`` (the DataFrame's columns), and the names here derive from it.
+``sim.engine.frames`` (the DataFrame's columns), and the names here derive from it.
 
 Records arrive one row per hand with per-team columns ``team0_<field>`` / ``team1_<field>``.
 Most analyses are about *a team in a hand* (did it start sevens? what did it score?), so
@@ -23,21 +23,10 @@ from sim.encoding import (
     RISK_RECORD_ITEMS,
     TEAM_RECORD_ITEMS,
 )
-from sim.engine.records import POLICY_COLUMNS
+from sim.engine.frames import POLICY_COLUMNS
 from sim.errors import CanastaError
 
-__all__ = [
-    "END_REASONS",
-    "HAND_COLUMNS",
-    "MELD_KINDS",
-    "N_TEAMS",
-    "RISK_FIELDS",
-    "TEAM_FIELDS",
-    "matchups",
-    "require",
-    "team_columns",
-    "team_view",
-]
+__all__ = ["N_TEAMS", "matchups", "team_view"]
 
 #: the per-hand columns every analysis reads: the engine's record header (``sim.encoding``,
 #: the one definition of the schema) with the policy labels the DataFrame adds, less the

@@ -38,23 +38,16 @@ from sim.errors import CanastaError
 from sim.jobs import DEFAULT_CHUNK_SIZE
 
 __all__ = [
-    "INT64_MAX",
-    "MAX_CHUNKS",
     "MAX_DEALS",
     "MAX_GAMES",
     "MAX_HANDS",
-    "MAX_HAND_ID",
-    "MAX_JOBS",
-    "MAX_PARAM",
     "MAX_SCORE",
     "MAX_SEED",
-    "MAX_TURN",
     "check_cards",
     "check_chunks",
     "check_count",
     "check_hand_id",
     "check_hand_number",
-    "check_id_range",
     "check_in_memory",
     "check_int",
     "check_jobs",
@@ -65,7 +58,6 @@ __all__ = [
     "check_seat",
     "check_seed",
     "check_turn",
-    "memory_bytes",
     "parse_ints",
     "parse_scores",
 ]
