@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -13,6 +14,7 @@ from sim.odds import exact_odds
 __all__ = [
     "binomial_odds",
     "deal_outcomes",
+    "few_kind_vectors",
     "neighbour_vectors",
     "numba_cache_dir",
     "plan_cache_walk",
@@ -151,3 +153,26 @@ def deal_outcomes(deck):
     for (_, flag, v, last), p in done.items():
         out[(flag, v, last)] += p
     return out
+
+
+def _compositions(total, parts, cap):
+    """Every way to write ``total`` as ``parts`` ordered parts of 1..cap, as an array."""
+    out = [c for c in itertools.product(range(1, cap + 1), repeat=parts) if sum(c) == total]
+    return np.array(out, dtype=np.int64).reshape(-1, parts)
+
+
+def few_kind_vectors(total=14, max_kinds=4):
+    """Every count vector of ``total`` cards holding at most ``max_kinds`` kinds (CARD-1 copy
+    limits respected): every hand with a rank used 4+ times in few ranks, Garbage's whole
+    neighbourhood (7-4-3, 8-3-3, 5-3-3-3, 4-4-4-2, ...)."""
+    from sim import encoding as E
+
+    blocks = []
+    for m in range(1, max_kinds + 1):
+        comp = _compositions(total, m, int(E.KIND_COPIES.max()))
+        for kinds in itertools.combinations(range(E.N_KINDS), m):
+            ok = comp[(comp <= E.KIND_COPIES[list(kinds)]).all(axis=1)]
+            block = np.zeros((len(ok), E.N_KINDS), dtype=np.int64)
+            block[:, list(kinds)] = ok
+            blocks.append(block)
+    return np.concatenate(blocks)

@@ -2,7 +2,6 @@
 reading the ruleset array's table) against two readings of its own: the sets of count vectors
 built group by group (``sim.odds.hand_vectors``) and the plain matcher (``sim.catalogue``)."""
 
-import itertools
 import tomllib
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from sim.catalogue import CLA, TOURNAMENT, best_hand, catalogue_from, matches
 from sim.odds import NATURAL_ORDER, Deck, hand_vectors
 from sim.ruleset import Ruleset
 from sim.special import _matched_many, classify_special
-from tests.helpers import neighbour_vectors
+from tests.helpers import few_kind_vectors, neighbour_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 CLUB = catalogue_from(
@@ -56,20 +55,6 @@ def _masks(rows, rules):
     return out
 
 
-def _few_kind_rows(max_kinds=3, total=14):
-    """Every 14-card count vector of at most ``max_kinds`` kinds (copy limits kept)."""
-    blocks = []
-    for m in range(1, max_kinds + 1):
-        comp = [c for c in itertools.product(range(1, 9), repeat=m) if sum(c) == total]
-        comp = np.array(comp, dtype=np.int64).reshape(-1, m)
-        for kinds in itertools.combinations(range(E.N_KINDS), m):
-            ok = comp[(comp <= E.KIND_COPIES[list(kinds)]).all(axis=1)]
-            block = np.zeros((len(ok), E.N_KINDS), dtype=np.int64)
-            block[:, list(kinds)] = ok
-            blocks.append(block)
-    return np.concatenate(blocks)
-
-
 @pytest.mark.parametrize("name", list(LISTS))
 def test_special_8_9_kernel_exact_on_every_hand_of_the_list_and_itsneighbour_vectors(name):
     """SPECIAL-8/9 in both directions: every count vector of every hand of the list is formed
@@ -85,7 +70,7 @@ def test_special_8_9_kernel_exact_on_every_hand_of_the_list_and_itsneighbour_vec
     assert not bad, bad[:3]
     rng = np.random.default_rng(32)
     sample = rows[rng.choice(len(rows), min(3000, len(rows)), replace=False)]
-    others = np.concatenate([_few_kind_rows(), neighbour_vectors(sample)])
+    others = np.concatenate([few_kind_vectors(max_kinds=3), neighbour_vectors(sample)])
     got = _masks(others, rules)
     expect = np.array([want.get(tuple(r), 0) for r in others.tolist()])
     bad = np.flatnonzero(got != expect)

@@ -583,19 +583,10 @@ def test_a_user_spec_runs_end_to_end(tmp_path, capsys):
 def test_score_generator_gives_the_positions_game_scores():
     """``positions.scores`` gives the sampled positions game scores in turn: the margin and the
     opening minimum (OPEN-1) follow, and the played Position carries them."""
-    from analysis import specs
-
-    data = {
-        "key": "m",
-        "title": "t",
-        "do": "a",
-        "dont": "b",
-        "do_ing": "a",
-        "dont_ing": "b",
-        "positions": {"where": ["not opened"], "scores": [[0, 0], [3500, 0], [0, 5200]]},
-        "arms": [{"choice": "policy"}, {"choice": "draw"}],
-    }
-    exp = specs.parse(data)
+    exp = _spec(
+        positions={"where": ["not opened"], "scores": [[0, 0], [3500, 0], [0, 5200]]},
+        arms=[{"choice": "policy"}, {"choice": "draw"}],
+    )
     snaps = [s for s in D.sample_positions(4, seed=2) if exp.select(s)][:3]
     got = [D.scored(s, exp, i) for i, s in enumerate(snaps)]
     assert [g["margin"] for g in got] == [0, 3500, -5200]

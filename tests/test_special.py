@@ -9,7 +9,7 @@ from sim import encoding as E
 from sim.cards import counts_of, format_card, parse_cards
 from sim.ruleset import Ruleset
 from sim.special import classify_many, classify_special, special_award, special_reason
-from tests.helpers import neighbour_vectors
+from tests.helpers import few_kind_vectors, neighbour_vectors
 from tests.twins import special_twin
 
 RULES = Ruleset().to_array()
@@ -228,27 +228,6 @@ def exact_special(rows):
     out[garbage] = E.SPECIAL_GARBAGE
     assert not (straight.astype(int) + pairs + tsa + garbage > 1).any()  # disjoint
     return out
-
-
-def _compositions(total, parts, cap):
-    """Every way to write ``total`` as ``parts`` ordered parts of 1..cap, as an array."""
-    out = [c for c in itertools.product(range(1, cap + 1), repeat=parts) if sum(c) == total]
-    return np.array(out, dtype=np.int64).reshape(-1, parts)
-
-
-def few_kind_vectors(total=14, max_kinds=4):
-    """Every count vector of ``total`` cards holding at most ``max_kinds`` kinds (CARD-1 copy
-    limits respected): every hand with a rank used 4+ times in few ranks, Garbage's whole
-    neighbourhood (7-4-3, 8-3-3, 5-3-3-3, 4-4-4-2, ...)."""
-    blocks = []
-    for m in range(1, max_kinds + 1):
-        comp = _compositions(total, m, int(E.KIND_COPIES.max()))
-        for kinds in itertools.combinations(range(E.N_KINDS), m):
-            ok = comp[(comp <= E.KIND_COPIES[list(kinds)]).all(axis=1)]
-            block = np.zeros((len(ok), E.N_KINDS), dtype=np.int64)
-            block[:, list(kinds)] = ok
-            blocks.append(block)
-    return np.concatenate(blocks)
 
 
 def _hand_rows(ids_lists):

@@ -72,13 +72,13 @@ def _trampoline(slot: int):
     from numba import njit, objmode
 
     @njit
-    def decide(obs, params, rng, rules, scratch):
+    def _decide(obs, params, rng, rules, scratch):
         s = slot
         with objmode(a="int64"):
             a = _call_python(s, obs, rules)
         return a
 
-    return decide
+    return _decide
 
 
 def python_policy(fn: Callable, name: str, doc: str = "", *, replace: bool = False):
