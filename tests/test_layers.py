@@ -1,4 +1,4 @@
-"""The layers of docs/architecture.md hold (issue 11), read from the sources with ``ast``:
+"""The layers of docs/architecture.md hold, read from the sources with ``ast``:
 every import statement counts, at module level or inside a function (a lazy import is still a
 dependency).
 
@@ -145,7 +145,7 @@ RULES_CORE_FORBIDDEN = (
     CLI,
 )
 #: (file, module) pairs allowed against the rule (none: the sampler's runner-level entry point
-#: moved to ``sim/sampling.py``, issue 32); the test below fails while an entry is no longer
+#: moved to ``sim/sampling.py``); the test below fails while an entry is no longer
 #: needed
 RULES_CORE_EXCEPTIONS: set[tuple[str, str]] = set()
 
