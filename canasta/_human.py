@@ -105,6 +105,7 @@ class Session:
         self._advise = advise
         self.hint_budget = hint_budget
         self.shown = 0  # events already printed
+        self.refused: CanastaError | None = None  #: the last refusal (its ``rule``, if a rule's)
 
     @property
     def game(self):
@@ -197,6 +198,9 @@ class Session:
     # --- playing ----------------------------------------------------------------------
     # --- playing ----------------------------------------------------------------------
     def refuse(self, exc: MoveError | CanastaError) -> None:
+        if isinstance(exc, MoveError) and not exc.allowed:
+            self.human.refusal(exc)  # the moves allowed now, as the seat gives them
+        self.refused = exc
         self.out(f"refused: {exc}")
         self.out(f"you may: {getattr(exc, 'allowed', '') or allowed_summary(self.game)}")
 

@@ -486,8 +486,11 @@ class Seat:
             order, code = legal_order(g, actions)
         if order is None:
             self._refuse(code, what)
-        self.decisions.append(start)  # one decision: undo takes it back whole
-        self.undo_stock.append(int(g.state[E.ST_STOCK_N]))
+        from sim.engine.judge import forced_action
+
+        if order != (int(forced_action(g.observation())),):  # a forced step is no decision
+            self.decisions.append(start)  # one decision: undo takes it back whole
+            self.undo_stock.append(int(g.state[E.ST_STOCK_N]))
         self.move_no += 1
         for a in order:
             self._play(a)
