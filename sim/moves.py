@@ -154,13 +154,12 @@ def meld_ops(kinds: list[int], target: int | None = None) -> list[tuple[int, int
     hold (MELD-4); the engine checks the rest against the table."""
     if len(kinds) > _MAX_CARDS:
         raise _refused(E.R_MELD_TOO_LONG)
+    _no_threes(kinds, target)
     if not kinds:
         raise MoveError(
             f"{E.explain(E.R_EMPTY_MELD)}: meld what? e.g. 'meld 7 7 7' or 'meld K K 2, 9 9 9'",
             "MELD-1",
         )
-    if any(E.IS_THREE[k] for k in kinds):
-        raise _refused(E.R_THREE_MELDED)
     naturals = sorted({k for k in kinds if E.IS_NATURAL[k]}, reverse=True)
     two, joker = kinds.count(E.TWO), kinds.count(E.JOKER)
     if target is not None:
@@ -180,6 +179,12 @@ def meld_ops(kinds: list[int], target: int | None = None) -> list[tuple[int, int
     for op in ops:
         _meld_action(*op)
     return ops
+
+
+def _no_threes(kinds: list[int], target: int | None = None) -> None:
+    """DEAL-4: a three is never melded, nor melded to."""
+    if (target is not None and E.IS_THREE[target]) or any(E.IS_THREE[k] for k in kinds):
+        raise _refused(E.R_THREE_MELDED)
 
 
 def _meld_action(slot: int, nat: int, two: int, joker: int) -> int:
@@ -230,13 +235,10 @@ def _meld(rest: str, head: str) -> Move:
         rest, _, name = f" {rest} ".rpartition(" on ")
         target = E.WILD_MELD if name.strip() == "wild" else parse_kind(name)
     if target is not None:
-        if E.IS_THREE[target]:
-            raise _refused(E.R_THREE_MELDED)
         return Move("meld", ops=tuple(meld_ops(_items(rest), target)))
     groups = [g for g in rest.split(",") if g.strip()]
     kinds = [_items(g) for g in groups]
-    if any(E.IS_THREE[k] for ks in kinds for k in ks):  # before any other refusal: DEAL-4
-        raise _refused(E.R_THREE_MELDED)
+    _no_threes([k for ks in kinds for k in ks])  # before any group's other refusals
     ops = [op for ks in kinds for op in meld_ops(ks)] if groups else meld_ops([])
     return Move("meld", ops=tuple(ops))
 
@@ -314,8 +316,6 @@ def move_from_json(body: Any) -> Move:
             if not isinstance(target, str):
                 raise CanastaError("target: expected a meld's rank such as 'K', or 'wild'")
             target = E.WILD_MELD if target.strip().lower() == "wild" else parse_kind(target)
-            if E.IS_THREE[target]:
-                raise _refused(E.R_THREE_MELDED)
         if name == "out" and not kinds:
             return Move("out")
         return Move(name, ops=tuple(meld_ops(kinds, target)))
