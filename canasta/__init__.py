@@ -12,7 +12,8 @@ top-level imports light (argparse, stdlib) and import numba-backed code inside `
 Holds one module a sub-command (``advise``, ``check_meld``, ``compare``, ``equity``,
 ``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``rules``, ``score``, ``serve``,
 ``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
-``_human`` (the human seat of ``canasta play --human``) and the web table's package ``web``.
+``_seat`` (the human's seat, which both faces drive), ``_human`` (its terminal face,
+``canasta play --human``) and the web table's package ``web`` (its web face).
 
 Exit codes: 0 success, 1 a rule check said no (e.g. ``check-meld``), 2 bad input.
 Every user error is one line on stderr: ``canasta: error: ...``.

@@ -12,7 +12,7 @@ Deal one hand from the seed and hand number and let two policies play it (team 0
 plays the first policy). Prints the deal, every draw, pickup, meld, discard and three, the end
 of the hand and each team's itemised score. With --human you play one seat (--seat) against
 bots (--partner, --opponents), one command a line on standard input (a terminal or a pipe):
-help, hint, draw, pile, meld CARDS, discard CARD, keep, lay, declare, show, quit.
+help, hint, undo, draw, pile, meld CARDS, discard CARD, keep, lay, declare, show, quit.
 """  # argparse reflows it
 
 
@@ -83,7 +83,7 @@ def run(args) -> int:
         raise CanastaError(f"--record {args.record}: not a file in an existing directory")
     game = Game(seed=seed, hand_id=hand, rules=rules, scores=scores)
     if args.human:
-        code = _human(game, args)
+        code, game = _human(game, args)  # the hand as it ended (an undo replays it)
         _write_record(game, record, args.record, _seat_labels(args))
         return code
     game.play(labels)
@@ -111,8 +111,9 @@ def _write_record(game, record, name, players) -> None:
             raise CanastaError(f"--record {name}: cannot write it ({exc})") from None
 
 
-def _human(game, args) -> int:
-    """``--human``: the human plays ``--seat``, bots the others (canasta._human)."""
+def _human(game, args):
+    """``--human``: the human plays ``--seat``, bots the others (canasta._human); returns the
+    exit code and the hand as played."""
     import sys
 
     from canasta._human import Session
@@ -135,4 +136,5 @@ def _human(game, args) -> int:
                     return
 
         lines = prompted()
-    return Session(game, seat, policies, out=out).run(lines)
+    session = Session(game, seat, policies, out=out)
+    return session.run(lines), session.game

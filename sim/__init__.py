@@ -9,7 +9,8 @@ Holds the rules core (``ruleset``, ``encoding`` with its parts ``kinds`` and ``r
 ``cards``, ``legality``, ``special``, ``scoring``, ``odds``, ``sampler``, ``finished``,
 ``catalogue``; the shipped ruleset files in ``rulesets/``), the engine (``engine``), the
 policies (``policies``), the run level (``api``, ``runner``, ``jobs``, ``store``, ``warm``,
-``sampling``, ``rng``, ``limits``), hand records (``record``), the text renderer (``text``),
+``sampling``, ``rng``, ``limits``), hand records (``record``), the one move grammar of the
+faces and the records (``moves``), the text renderer (``text``),
 statistics helpers (``stats``) and the PettingZoo environment (``env``).
 """
 

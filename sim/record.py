@@ -58,109 +58,30 @@ class RecordError(CanastaError):
 # ---------------------------------------------------------------------------------------
 # Moves as text
 # ---------------------------------------------------------------------------------------
-_KIND = {name.upper(): k for k, name in enumerate(E.KIND_NAMES)} | {"T": E.TEN}
-
-
-def _kind(token: str, move: str) -> int:
-    t = token.strip().upper()
-    if t in _KIND:
-        return _KIND[t]
-    if len(t) >= 2 and t[-1] in "SHDC":  # a card with its suit: suits never matter to the rules
-        from sim.cards import parse_token
-
-        rank, suit = parse_token(t)
-        if rank == 2:  # a three's colour is its suit's (SCORE-7)
-            return E.RED_THREE if suit in E.RED_SUITS else E.BLACK_THREE
-        name = t[:-1]
-        if name in _KIND:
-            return _KIND[name]
-    raise RecordError(f"move {move!r}: bad card {token!r} (A K Q J 10 9 .. 4 2, JK, 3r, 3b)")
-
-
-def _meld_items(text: str, move: str) -> list[int]:
-    """Kinds of '2xK 1x2' or 'K K 2' (each item once or NxKIND)."""
-    kinds = []
-    for tok in text.replace(",", " ").split():
-        n, sep, name = tok.partition("x") if "x" in tok.lower() else ("1", "", tok)
-        if sep == "" and "X" in tok:
-            n, _, name = tok.partition("X")
-        if not n.isdigit():
-            raise RecordError(f"move {move!r}: bad item {tok!r} (e.g. 'K', '3xK')")
-        kinds += [_kind(name, move)] * int(n)
-    return kinds
-
-
 def parse_move(text: str) -> int:
-    """Action id of a move's text: the words of ``describe_action`` or short ones.
+    """Action id of a move's text (the one move grammar, ``sim.moves.parse_move``): the words
+    of ``describe_action`` or short ones, one engine action a move.
 
     ``draw``, ``pile`` (take the pile), ``lay`` (lay down all threes), ``keep 3r``,
     ``declare``, ``discard K``, ``meld K K 2`` (one operation of one rank; wild cards alone
     are the wild meld), ``meld K: 2`` (add a two to the Ks), ``meld K: 3xK 1x2``,
     ``wild meld: 2x2 1xJK``."""
-    if not isinstance(text, str) or not text.strip():
-        raise RecordError(f"bad move {text!r}: expected text such as 'draw' or 'discard 7'")
-    move = " ".join(text.split())
-    low = move.lower()
-    words = {
-        "draw": E.A_DRAW,
-        "draw from the stock": E.A_DRAW,
-        "pile": E.A_TAKE_PILE,
-        "take the pile": E.A_TAKE_PILE,
-        "take the discard pile": E.A_TAKE_PILE,
-        "lay": E.A_LAY_THREES,
-        "lay down all threes": E.A_LAY_THREES,
-        "declare": E.A_DECLARE,
-        "declare a special hand": E.A_DECLARE,
-    }
-    if low in words:
-        return words[low]
-    head, _, rest = low.partition(" ")
-    if head == "keep":
-        kind = _kind(rest.split()[1] if rest.startswith("one ") else rest.split()[0], move)
-        if kind == E.RED_THREE:
-            return E.A_KEEP_RED_THREE
-        if kind == E.BLACK_THREE:
-            return E.A_KEEP_BLACK_THREE
-        raise RecordError(f"move {move!r}: only a three is kept (DEAL-5)", "DEAL-5")
-    if head == "discard":
-        toks = rest.split()
-        if len(toks) != 1:
-            raise RecordError(f"move {move!r}: discard one card, e.g. 'discard 7'")
-        return E.A_DISCARD + _kind(toks[0], move)
-    if head in ("meld", "wild"):
-        slot = None
-        if head == "wild":
-            if not rest.startswith("meld"):
-                raise RecordError(f"bad move {move!r}")
-            slot, rest = E.WILD_MELD, rest[4:].lstrip(": ")
-        elif ":" in rest:
-            name, _, rest = rest.partition(":")
-            slot = E.WILD_MELD if name.strip() == "wild" else _kind(name, move)
-        kinds = _meld_items(rest, move)
-        if any(E.IS_THREE[k] for k in kinds):
-            raise RecordError(f"move {move!r}: {E.explain(E.R_THREE_MELDED)}", "DEAL-4")
-        naturals = {k for k in kinds if E.IS_NATURAL[k]}
-        if slot is None:
-            if len(naturals) > 1:
-                raise RecordError(f"move {move!r}: {E.explain(E.R_MELD_MIXED_RANKS)}", "MELD-1")
-            slot = naturals.pop() if naturals else E.WILD_MELD
-        elif naturals - {slot} or (slot == E.WILD_MELD and naturals):
-            raise RecordError(f"move {move!r}: {E.explain(E.R_MELD_MIXED_RANKS)}", "MELD-1")
-        nat = sum(1 for k in kinds if E.IS_NATURAL[k])
-        two, joker = kinds.count(E.TWO), kinds.count(E.JOKER)
-        if not kinds:
-            raise RecordError(f"move {move!r}: {E.explain(E.R_EMPTY_MELD)}", "MELD-1")
-        if nat + two + joker > E.CANASTA:
-            raise RecordError(f"move {move!r}: {E.explain(E.R_MELD_TOO_LONG)}", "MELD-2")
-        if slot != E.WILD_MELD and two + joker > E.MAX_OP_WILDS:
-            raise RecordError(f"move {move!r}: {E.explain(E.R_MIXED_TOO_MANY_WILDS)}", "MELD-4")
-        a = int(E.MELD_ACTION[slot, nat, two, joker])
-        if a < 0:
-            raise RecordError(f"move {move!r}: no such meld operation")
-        return a
-    raise RecordError(
-        f"bad move {move!r}: expected draw, pile, lay, keep 3r/3b, declare, meld ..., discard X"
-    )
+    from sim.moves import MoveError
+    from sim.moves import parse_move as parse
+
+    move = " ".join(text.split()) if isinstance(text, str) else text
+    try:
+        actions = parse(text).actions()
+    except MoveError as exc:
+        raise RecordError(f"move {move!r}: {exc}", exc.rule) from None
+    except CanastaError as exc:  # words that are no move: an unknown word, a bad card
+        text = str(exc)
+        raise RecordError(
+            text if text.startswith("bad move") else f"move {move!r}: {text}"
+        ) from None
+    if len(actions) != 1:  # a record's action is one meld operation: one rank
+        raise RecordError(f"move {move!r}: {E.explain(E.R_MELD_MIXED_RANKS)}", "MELD-1")
+    return actions[0]
 
 
 # ---------------------------------------------------------------------------------------

@@ -51,6 +51,7 @@ def _web_game(rules, game_id: int):
     as its team's policy would move it, one action at a time; a new hand dealt until the
     table's game is over."""
     from canasta.web.table import Table
+    from sim.moves import Move
 
     t = Table(
         seed=SEED,
@@ -64,7 +65,7 @@ def _web_game(rules, game_id: int):
         if t.game.is_over:
             t.new_hand()
             continue
-        t._apply([t.game.policy_action(POLICIES[0])], "test")
+        t.play(Move.of_action(t.game.policy_action(POLICIES[0])))
     return t
 
 

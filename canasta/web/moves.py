@@ -1,40 +1,27 @@
 """The web page's words for cards and moves, apart from the table's state
-(``canasta.web.table``): a kind's name, the page's card names parsed back, the request for an
-engine action (:func:`move_for`, what the page's buttons send), the move names legal now, an
-advice choice as JSON with its label's suits dropped, and the advice choice a human's turn made.
+(``canasta.web.table``): a kind's name, the request for an engine action (:func:`move_for`,
+what the page's buttons send; the server reads it with the one move grammar,
+``sim.moves.move_from_json``), the move names legal now, and an advice choice as JSON with its
+label's suits dropped (``canasta._seat.plain``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
-from typing import Any
-
+from canasta._seat import plain
 from sim import encoding as E
-from sim.errors import CanastaError
 from sim.text import meld_cards
 
-__all__ = ["move_for", "plain"]
+__all__ = [
+    "choice_json",
+    "kind_name",
+    "merged_choices",
+    "move_for",
+    "move_names",
+]
 
 
 def kind_name(k: int) -> str:
     return E.KIND_NAMES[k]
-
-
-_KIND = {name.upper(): k for k, name in enumerate(E.KIND_NAMES)}
-
-
-def parse_kinds(cards: Any) -> list[int]:
-    """Kinds of the page's selected cards (names such as 'K', '2', 'JK', '3r')."""
-    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise CanastaError("cards: expected a list of card names such as ['K', 'K', '2']")
-    out = []
-    for c in cards:
-        k = _KIND.get(c.strip().upper())
-        if k is None:
-            raise CanastaError(f"bad card {c[:20]!r}: expected A K Q J 10 9 .. 4 2 JK 3r 3b")
-        out.append(k)
-    return out
 
 
 def move_for(action: int) -> dict:
@@ -71,15 +58,6 @@ def move_names(g) -> list[str]:
         elif kind in names:
             out.add(names[kind])
     return sorted(out)
-
-
-_SUIT = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
-
-
-def plain(label: str) -> str:
-    """An advice label without the suits it chose (the page shows cards by rank: suits never
-    matter to the rules), e.g. 'meld 9S 9H 9D' -> 'meld 9 9 9'."""
-    return _SUIT.sub(r"\1", label)
 
 
 def _r(x: float) -> float:
@@ -141,33 +119,3 @@ def merged_choices(choices, top: int) -> list[dict]:
         kept.append(c)
         out.append(choice_json(c) | {"same": []})
     return out
-
-
-def made_choice(actions: Sequence[int], i: int, seat: int, h, adv):
-    """The Choice of ``adv`` that the human's actions from index ``i`` made (matched by the
-    kinds melded and discarded in the turn), or None."""
-    a = actions[i]
-    if adv.decision == "draw":
-        label = "take the pile" if a == E.A_TAKE_PILE else "draw"
-        return next((c for c in adv.choices if c.label == label), None)
-    melded, discard = [], None
-    for b in actions[i:]:
-        kind = int(E.ACTION_TABLE[b, E.AC_TYPE])
-        if kind == E.AT_MELD:
-            _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b])
-            melded += [slot] * (nat if slot != E.WILD_MELD else 0) + [E.TWO] * two
-            melded += [E.JOKER] * joker
-        elif kind == E.AT_DISCARD:
-            discard = int(E.ACTION_TABLE[b, E.AC_SLOT])
-            break
-        elif kind == E.AT_DECLARE:
-            return next((c for c in adv.choices if c.label.startswith("declare")), None)
-    from sim.cards import parse_cards
-
-    want = sorted(melded)
-    for c in adv.choices:
-        kinds = sorted(int(E.CARD_KIND[x]) for m in c.melds for x in parse_cards(" ".join(m)))
-        d = int(E.CARD_KIND[parse_cards(c.discard)[0]]) if c.discard else None
-        if kinds == want and d == discard:
-            return c
-    return None

@@ -6,6 +6,7 @@ the hand is over every hand is shown, as at a real table (SCORE-5).
 
 from __future__ import annotations
 
+from canasta._seat import event_turns, last_draw, opening_progress
 from canasta.web.moves import kind_name, move_names
 from sim import encoding as E
 from sim.text import meld_cards
@@ -15,35 +16,15 @@ __all__ = ["view"]
 LOG_TAIL = 14  #: last events the page shows
 
 
-def opening_progress(g, seat: int) -> dict | None:
-    """OPEN-1 while ``seat``'s team has not opened and it is ``seat``'s play step: the points
-    of the cards melded from hand this turn (the pile's top card not counted, OPEN-3) against
-    the minimum; else None."""
-    obs = g.observation(seat)
-    if g.is_over or obs[E.OB_OPENED] or g.current_player != seat:
-        return None
-    pending = obs[E.OB_PENDING : E.OB_PENDING + E.N_KINDS * E.N_MELD_COLS]
-    pending = pending.reshape(E.N_KINDS, E.N_MELD_COLS)
-    so_far = 0
-    for slot in range(E.N_KINDS):
-        if slot != E.WILD_MELD:
-            so_far += int(pending[slot, E.NATURALS]) * int(E.KIND_VALUE[slot])
-        so_far += int(pending[slot, E.TWOS]) * int(E.KIND_VALUE[E.TWO])
-        so_far += int(pending[slot, E.JOKERS]) * int(E.KIND_VALUE[E.JOKER])
-    return {"so_far": so_far, "min": int(obs[E.OB_OPEN_MIN])}
-
-
 def drawn_card(g, seat: int) -> str | None:
     """The kind of the card ``seat`` drew from the stock this turn, while it plays the turn
     and still holds one of that kind (the page marks it), else None."""
-    from canasta._human import _last_draw
-
     obs = g.observation(seat)
     if g.is_over or g.current_player != seat or int(obs[E.OB_PHASE]) != E.PH_PLAY:
         return None
     if not obs[E.OB_DREW_STOCK]:
         return None
-    card = _last_draw(g, seat)
+    card = last_draw(g, seat)
     if card is None:
         return None
     k = int(E.CARD_KIND[card])
@@ -66,24 +47,9 @@ def log_lines(table, g, start: int = 0) -> list[dict]:
     return out
 
 
-def event_turns(g) -> list[int]:
-    """The turn of each event of ``g`` (the log's numbers, the review's): the hand replayed
-    from its deal, an event of the seat that acted in the acting turn, another seat's (its
-    threes laid as its turn begins) in the turn after."""
-    from sim.record import redeal
-
-    fresh = redeal(g)
-    turns = [fresh.turn] * len(fresh.events())
-    for a in g.actions:
-        before, turn, actor = len(fresh.events()), fresh.turn, fresh.current_player
-        fresh.apply(a)
-        turns += [turn if p == actor else fresh.turn for _, p, _, _ in fresh.events()[before:]]
-    return turns
-
-
 def view(table, game=None) -> dict:
     """The table as the human seat sees it (module docstring)."""
-    from canasta._human import allowed_summary
+    from canasta._seat import allowed_summary
 
     g = table.game if game is None else game
     s = table.seat
