@@ -26,9 +26,9 @@ from canasta.web.moves import move_for
 from canasta.web.table import MoveRefused, Table
 from sim import encoding as E
 from sim import record as R
-from sim.engine.game import Game, describe_action
 from sim.errors import CanastaError
 from sim.moves import Move, MoveError, move_from_json, parse_move
+from sim.step import Game, describe_action
 
 BOT = "heuristic"
 
