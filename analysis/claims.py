@@ -22,6 +22,11 @@ gain for following the claim, with its 95% normal interval (``analysis.decisions
 same way); for G it is the share of hands won by the first-pickup team. Where a claim names a
 threshold (the fifth seven, five wilds) the row also says where the fitted effect changes sign
 and with what interval (``analysis.decisions.threshold``).
+
+Claim J ("when ahead, milk the hand; when behind, end it fast") is about the game, so it is
+also measured in game terms across the whole score grid (:func:`claim_j_by_score`): the going-
+out experiment's deals read through the equity table at every pair of scores
+(``analysis.decisions_game.by_score``), each cell's verdict Holm-adjusted across all the cells.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CLAIMS", "Claim", "Part", "verdicts"]
+__all__ = ["CLAIMS", "J_EXPERIMENT", "Claim", "Part", "claim_j_by_score", "verdicts"]
 
 
 @dataclass(frozen=True)
@@ -114,8 +119,9 @@ CLAIMS: tuple[Claim, ...] = (
           "a meld of six naturals and a wild held: draw, close it with the wild and discard vs "
           "draw and discard (keep it natural)", (_d("close_mixed", "all", (), 1),)),
     Claim("J", "When ahead, milk the hand; when behind, end it fast", "Card Games For Dummies",
-          "go out now vs play on, the positions given game scores (level, 4,000 ahead or "
-          "behind); also by canastas, pile size and the opponents' opening",
+          "go out now vs play on, the positions given game scores (each team at 0, 4,000 or "
+          "6,000: every pair of opening tiers); also by canastas, pile size and the "
+          "opponents' opening; in game terms across the whole score grid (Game score)",
           (_d("go_out_margin", "margin", ("ahead",), -1),
            _d("go_out_margin", "margin", ("behind",), 1))),
     Claim("K", "A special hand is the way out of a hand with points but no clean triple",
@@ -236,3 +242,53 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                     "note": ""}  # fmt: skip
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+J_EXPERIMENT = "go_out_margin"  #: the experiment claim J reads (arm A: go out, B: play on)
+
+
+def claim_j_by_score(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """Claim J across the score grid, from ``analysis.decisions_game.by_score`` rows of
+    :data:`J_EXPERIMENT` (the Holm correction across its cells: pass only its rows to
+    ``by_score`` for J's own family). Per cell: the gain in the chance of winning the game of
+    milking the hand (playing on, arm B) over going out, with its interval, ``milking``
+    ('helps', 'hurts', 'no clear difference' after the correction; '' untested) and what the
+    claim says there (milk when ahead, end it when behind, nothing when level). The summary:
+    the claim's verdict over the cells where it says something (as :func:`verdicts`), and the
+    cells where milking helps or hurts."""
+    part = cells[cells["experiment"] == J_EXPERIMENT]
+    if part.empty:
+        raise ValueError(f"no cells of {J_EXPERIMENT} (analysis.decisions_game.by_score)")
+    tested = np.isfinite(part["p_adj"].to_numpy())
+    margin = part["score_own"] - part["score_opp"]
+    says = np.sign(margin.to_numpy())  # +1 ahead: milk (arm B); -1 behind: go out (arm A)
+    v = part["verdict"].to_numpy()  # +1: going out better; -1: playing on better
+    out = pd.DataFrame({
+        "score_own": part["score_own"], "score_opp": part["score_opp"],
+        "region": np.where(says > 0, "ahead", np.where(says < 0, "behind", "level")),
+        "hands": part["hands"], "milking": -part["estimate"], "ci_low": -part["ci_high"],
+        "ci_high": -part["ci_low"], "p_adj": part["p_adj"],
+        "verdict": np.where(~tested, "", np.where(v < 0, "helps", np.where(v > 0, "hurts",
+                            "no clear difference"))),
+        "claim": np.where(says > 0, "milk", np.where(says < 0, "end it", "")),
+    }).reset_index(drop=True)  # fmt: skip
+    follows = (-v * says)[tested & (says != 0)]  # +1: the cell favours what the claim advises
+    if not len(follows):
+        verdict = "not measured"
+    elif (follows > 0).any() and (follows < 0).any():
+        verdict = "mixed"
+    elif (follows > 0).any():
+        verdict = "supported"
+    elif (follows < 0).any():
+        verdict = "contradicted"
+    else:
+        verdict = "no clear difference"
+    summary = {
+        "verdict": verdict,
+        "cells": int(tested.sum()),
+        "helps": int((out["verdict"] == "helps").sum()),
+        "hurts": int((out["verdict"] == "hurts").sum()),
+        "correction": cells.attrs.get("correction", ""),
+        "interval": cells.attrs.get("interval", ""),
+    }
+    return out, summary
