@@ -14,9 +14,11 @@ Holds (one module each):
 - ``decisions``, ``specs``, ``claims``: the decision experiments, as code and as data, and
   the published claims they check; ``decisions`` runs them from its parts ``positions``
   (sampled and generated positions), ``arms`` (the choices played out), ``decision_tables``
-  (tables and thresholds), ``rules_of_thumb`` and ``experiment_set``; ``numbers``: first
-  numbers of the modern game;
+  (tables and thresholds), ``rules_of_thumb`` and ``experiment_set``; ``decisions_game``:
+  the same experiments in game terms (the chance of winning the game, by score region);
+  ``numbers``: first numbers of the modern game;
 - ``equity``: the chance of winning the game from any pair of scores (GAME-1), cached;
+  ``equity_numbers``: what the tier edges, 100 points and playing first are worth;
 - ``training``, ``distill``: tuning ``strong`` and distilling the search into its evaluator;
 - ``synthetic``: records with known answers, for tests.
 

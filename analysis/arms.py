@@ -7,6 +7,9 @@ deal depends only on the seed and the deal number, ``sim.play_position``), so th
 difference of the player's team's outcome (``net``: own minus opponents' points in the hand)
 is paired. Deals where the rules refused an arm's forced choice (the record's ``applied``)
 are left out of that position's difference, for both arms (the deal decides it, not the arm).
+Each result also keeps the used deals' outcomes per arm (``outcomes``: the team's points, the
+opponents' points, and +1/−1 when the team/the opponents declared a hand that wins the game,
+SPECIAL-10), so that they can be read in game terms (``analysis.decisions_game``).
 """
 
 from __future__ import annotations
@@ -51,24 +54,51 @@ def play_arms(
     hidden = hidden_values(snap, exp.hidden, deals, seed, ruleset) if exp.hidden else None
     if exp.scripts:
         return _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden)
+    wins = _game_winners(ruleset)
+    points = []
     for choice, arm_policy in exp.arms:
         policies = _policies(team, arm_policy, strong)
-        if play is None:  # the engine's arrays: no records frame to build and sort
+        if play is None and not wins:  # the engine's arrays: no records frame to build
             from sim.api import position_outcomes
 
-            scores, done = position_outcomes(
-                deals, pos, choice, seed=seed, policies=policies, ruleset=ruleset
-            )
+            scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,
+                                             ruleset=ruleset)  # fmt: skip
+            points.append(_points(scores[:, team], scores[:, 1 - team], None, team))
             nets.append(_outcome(exp.outcome, scores[:, team], scores[:, 1 - team]))
             applied.append(done)
             continue
-        rec = resolve_play(play)(
-            deals, pos, choice, seed=seed, policies=policies, ruleset=ruleset
-        ).sort_values("hand_id")
-        own, opp = rec[f"score_team{team}"], rec[f"score_team{1 - team}"]
-        nets.append(_outcome(exp.outcome, own.to_numpy(), opp.to_numpy()))
+        rec = resolve_play(play)(deals, pos, choice, seed=seed, policies=policies,
+                                 ruleset=ruleset).sort_values("hand_id")  # fmt: skip
+        own, opp = rec[f"score_team{team}"].to_numpy(), rec[f"score_team{1 - team}"].to_numpy()
+        points.append(_points(own, opp, _winner(rec, wins), team))
+        nets.append(_outcome(exp.outcome, own, opp))
         applied.append(rec["applied"].to_numpy(dtype=bool))
-    return _paired(nets, applied, exp.conditioned, deals, hidden, exp.information)
+    return _paired(nets, applied, exp.conditioned, deals, hidden, exp.information, points)
+
+
+def _game_winners(ruleset) -> frozenset:
+    """The names of the hands that win the game under ``ruleset`` (SPECIAL-10)."""
+    from sim.ruleset import as_ruleset
+
+    return frozenset(h.name for h in as_ruleset(ruleset).catalogue if h.wins_game)
+
+
+def _winner(rec, wins: frozenset):
+    """The team whose declared hand won the game, per record row (-1: none; SPECIAL-10)."""
+    if not wins or "special_hand" not in rec.columns:
+        return None
+    special = rec["special_hand"].isin(wins).to_numpy()
+    return np.where(special, rec["special_team"].to_numpy(), -1)
+
+
+def _points(own, opp, winner, team: int) -> np.ndarray:
+    """int64[deals, 3]: the team's points, the opponents' points, +1 if the team declared a
+    hand that wins the game, −1 if the opponents did, 0 otherwise (SPECIAL-10)."""
+    won = np.zeros(len(own), dtype=np.int64)
+    if winner is not None:
+        w = np.asarray(winner, dtype=np.int64)
+        won = np.where(w == team, 1, np.where(w >= 0, -1, 0))
+    return np.column_stack([np.asarray(own), np.asarray(opp), won]).astype(np.int64)
 
 
 def script_actions(snap: dict, steps: Sequence[str]) -> list[int] | None:
@@ -149,7 +179,8 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     team = snap["team"]
     rows = [script_actions(snap, s) for s in exp.scripts]
     if any(r is None for r in rows):
-        return {"diff": np.nan, "net_a": np.nan, "net_b": np.nan, "deals": 0, "applied": 0.0}
+        return {"diff": np.nan, "net_a": np.nan, "net_b": np.nan, "deals": 0, "applied": 0.0,
+                "outcomes": np.zeros((2, 0, 3), dtype=np.int32)}  # fmt: skip
     width = max(1, *(len(r) for r in rows))
     scripts = np.full((2, width), NO_ACTION, dtype=np.int64)
     for i, r in enumerate(rows):
@@ -161,11 +192,17 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     own = rec[f"score_team{team}"].to_numpy().reshape(deals, 2)
     opp = rec[f"score_team{1 - team}"].to_numpy().reshape(deals, 2)
     done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
+    winner = _winner(rec, _game_winners(ruleset))
+    winner = None if winner is None else winner.reshape(deals, 2)
+    points = [_points(own[:, i], opp[:, i], None if winner is None else winner[:, i], team)
+              for i in range(2)]  # fmt: skip
     nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
-    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden, exp.information)
+    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden,
+                   exp.information, points)  # fmt: skip
 
 
-def _paired(nets, applied, conditioned, deals: int, hidden=None, information=None) -> dict:
+def _paired(nets, applied, conditioned, deals: int, hidden=None, information=None,
+            points=None) -> dict:  # fmt: skip
     """The mean paired difference A − B (and each arm's mean) over the deals where the
     ``conditioned`` arms' choices were made (``applied``, per arm). With ``hidden`` (a true-
     state value per deal), also ``split``: the same per value; with ``information``
@@ -175,12 +212,20 @@ def _paired(nets, applied, conditioned, deals: int, hidden=None, information=Non
     for k in conditioned:
         mask &= applied[k]
     out = _means(nets, mask, deals, hidden, information)
+    if points is not None:
+        out["outcomes"] = _kept(points, mask)
     if hidden is not None:
         out["split"] = [
             {"value": int(v), **_means(nets, mask & (hidden == v), deals, hidden, information)}
+            | ({} if points is None else {"outcomes": _kept(points, mask & (hidden == v))})
             for v in np.unique(hidden[mask])
         ]
     return out
+
+
+def _kept(points, mask) -> np.ndarray:
+    """int32[2, used deals, 3]: both arms' outcomes (``_points``) at the used deals."""
+    return np.stack([p[mask] for p in points]).astype(np.int32)
 
 
 def _means(nets, mask, deals, hidden, information) -> dict:

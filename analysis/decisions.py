@@ -82,6 +82,8 @@ __all__ = [
     "CORRECTION",
     "EXPERIMENTS",
     "FEATURES",
+    "GAME_KEYS",
+    "HIDDEN",
     "MIN_HANDS",
     "STRONG",
     "TABLE_COLUMNS",
@@ -163,14 +165,9 @@ def run_experiments(
         ]
         played = zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True)
         for i, (snap, r) in enumerate(played):
-            base = {
-                "experiment": exp.key,
-                "hand": snap["hand"],
-                "seat": snap["seat"],
-                "position": i,
-                **{f: snap[f] for f in FEATURES},
-                **dict.fromkeys(HIDDEN, -1),
-            }
+            base = {"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
+                    "position": i, **{f: snap[f] for f in FEATURES},
+                    **dict.fromkeys(HIDDEN, -1), **_game_keys(snap)}  # fmt: skip
             split = r.pop("split", None)
             if split is None:
                 rows.append({**base, **r, "split": False})
@@ -178,22 +175,9 @@ def run_experiments(
             for part in split:  # a row per value of the hidden feature in the deals
                 value = part.pop("value")
                 rows.append({**base, exp.hidden: value, **part, "split": True})
-    cols = [
-        "experiment",
-        "hand",
-        "seat",
-        "position",
-        *FEATURES,
-        *HIDDEN,
-        "diff",
-        "net_a",
-        "net_b",
-        "deals",
-        "applied",
-        "split",
-        "info_a",
-        "info_b",
-    ]
+    cols = ["experiment", "hand", "seat", "position", *FEATURES, *HIDDEN, "diff", "net_a",
+            "net_b", "deals", "applied", "split", "info_a", "info_b", *GAME_KEYS,
+            "outcomes"]  # fmt: skip
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {
         "policy": strong,
@@ -205,6 +189,22 @@ def run_experiments(
         "hands": summaries,
     }
     return out
+
+
+#: what a row keeps to be read in game terms (``analysis.decisions_game``): the player's team,
+#: the team that played first in the position's hand (DEAL-1), and the game scores the hand
+#: was played at (the team's, the opponents'); ``outcomes`` holds each arm's used deals
+GAME_KEYS = ("team", "first_team", "score_own", "score_opp")
+
+
+def _game_keys(snap) -> dict:
+    """The row's ``GAME_KEYS`` from a position (its scores as given by ``positions.scored``)."""
+    cards = getattr(snap, "cards", None)
+    scores = cards[2] if cards is not None else snap["position"].scores
+    team = int(snap["team"])
+    first = (int(snap["seat"]) - int(snap["turn"])) % E.N_PLAYERS  # the hand's first seat
+    return {"team": team, "first_team": first % E.N_TEAMS, "score_own": int(scores[team]),
+            "score_opp": int(scores[1 - team])}  # fmt: skip
 
 
 def synthetic_raw(

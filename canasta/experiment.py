@@ -5,6 +5,10 @@ The spec (``analysis.specs``; a worked example in docs/report.md and
 the outcome; this command samples the positions from hands of the strongest fast policy, plays
 both choices on the same deals at each, and prints the experiment's table (every row with its
 95% interval and Holm-adjusted p-value across the table's rows) and the rule it supports.
+With ``--scores A,B`` (the positions given those game scores) or ``--game`` (at the positions'
+own scores), each choice is also scored by the team's chance of winning the game after the
+hand, through the equity table (``analysis.decisions_game``), with the verdict at every pair of
+scores in the same opening tiers (``analysis.decisions_game.by_score``).
 """
 
 from __future__ import annotations
@@ -14,14 +18,18 @@ import re
 
 from canasta import _options
 
-__all__ = ["run"]
+__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_game", "format_table", "run"]
 
 HELP = "run a decision experiment declared in a TOML spec file"
 DESCRIPTION = """
 Run the decision experiment of FILE.toml (positions, the two choices, groupings, outcome: see
 docs/report.md) on positions of real hands of the strongest fast policy, both choices on the
 same deals, and print its table: each situation's effect (arm A minus arm B) with its 95%
-interval and Holm-adjusted p-value, the verdict, and the rule of thumb it supports.
+interval and Holm-adjusted p-value, the verdict, and the rule of thumb it supports. With
+--scores A,B (the positions given those game scores: your team's, the opponents') or --game
+(at the positions' own scores), each choice is also scored by your team's chance of winning
+the game after the hand (the equity table, canasta equity; built once, minutes, then cached),
+with the verdict at every pair of scores of the same opening tiers.
 """  # argparse reflows it
 
 
@@ -46,6 +54,14 @@ def add_parser(subparsers) -> None:
         help="hands sampled for positions (default 6 a position, 100+)",
     )
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
+    game = p.add_mutually_exclusive_group()
+    game.add_argument("--scores", metavar="A,B",
+                      help="give every position these game scores (your team's, the "
+                           "opponents') and also score each choice by the chance of winning "
+                           "the game")  # fmt: skip
+    game.add_argument("--game", action="store_true",
+                      help="also score each choice by the chance of winning the game, at the "
+                           "positions' own scores")  # fmt: skip
     _options.add(p, "seed", "jobs", "rules", "quiet")
     p.set_defaults(func=run)
 
@@ -87,6 +103,44 @@ def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
     return "\n".join(lines)
 
 
+def format_game(exp, table, cells, attrs: dict) -> str:
+    """The game-terms lines: the table (percentage points of the chance of winning the game,
+    A − B, beside the points) and the verdict at each pair of scores (``cells``:
+    ``analysis.decisions_game.by_score``)."""
+    lines = [f"  in game terms: {table.attrs.get('game', '')}; A − B in percentage points"]
+    head = "  ".join(f"{c:>{w}}" for c, w in zip(("hands", "A − B", "95% CI", "adj. p"),
+                                                  (5, 7, 15, 7), strict=True))  # fmt: skip
+    lines.append(f"  {'situation':<28} {head}  better")
+    for _, r in table.iterrows():
+        where = "all positions" if r["grouping"] == "all" else f"{r['grouping']}: {r['situation']}"
+        if not r["hands"]:
+            continue
+        ci = f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]" if r["hands"] > 1 else "—"
+        p = "—" if r["p_adj"] != r["p_adj"] else f"{r['p_adj']:.3f}"
+        lines.append(f"  {where:<28} {int(r['hands']):>5} {100 * r['estimate']:>+7.2f} "
+                     f"{ci:>15} {p:>7}  {r['better']}")  # fmt: skip
+    played = cells[cells["hands"] > 0]
+    if len(played):
+        lines.append(f"  by score (your team's × the opponents', the opening tiers played; "
+                     f"{cells.attrs.get('correction', '')}): A − B, percentage points, "
+                     "* favours A, ° favours B")  # fmt: skip
+        opps = sorted(played["score_opp"].unique())
+        lines.append("  " + "own / opp".rjust(10) + "".join(f"{o:>9,}" for o in opps))
+        for own, part in played.groupby("score_own"):
+            got = dict(zip(part["score_opp"], zip(part["estimate"], part["verdict"],
+                                                  strict=True), strict=True))  # fmt: skip
+            cells_txt = ""
+            for o in opps:
+                if o not in got:
+                    cells_txt += f"{'':>9}"
+                    continue
+                e, v = got[o]
+                mark = {1: "*", -1: "°"}.get(int(v), " ")
+                cells_txt += f"{100 * e:>+8.2f}{mark}"
+            lines.append(f"  {own:>10,}{cells_txt}")
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -105,6 +159,18 @@ def run(args: argparse.Namespace) -> int:
     if args.csv is not None and not Path(args.csv).resolve().parent.is_dir():
         raise CanastaError(f"--csv {args.csv}: not a file in an existing directory")
     ruleset = as_ruleset(args.rules)
+    scores = None
+    if args.scores is not None:
+        import dataclasses
+
+        from sim.validate import parse_scores
+
+        scores = parse_scores(args.scores, "--scores")
+        if max(scores) >= ruleset.target:
+            raise CanastaError(f"--scores {args.scores}: each score must be below the "
+                               f"target {ruleset.target:,} (GAME-1: a team at the target has "
+                               "won)")  # fmt: skip
+        exp = dataclasses.replace(exp, scores=(scores,))
     name = f"ruleset file {Path(args.rules).name}" if args.rules else "the tournament ruleset"
     say = None if args.quiet else (lambda text: print(f"canasta experiment: {text}", flush=True))
     raw = decisions.run_experiments(
@@ -126,6 +192,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     attrs = dict(raw.attrs) | {"positions_found": len(raw), "raw": raw}
     print(format_table(exp, tabs[exp.table], name, attrs))
+    if scores is not None or args.game:
+        from analysis import decisions_game
+        from analysis.equity import equity_table
+
+        if say:
+            say("the equity table (built once for these rules, then read from the cache)")
+        table = equity_table(ruleset, n_jobs=args.jobs)
+        game = decisions_game.game_tables(raw, table, ruleset, scores)
+        cells = decisions_game.by_score(raw, table, ruleset, experiments=[exp])
+        if exp.table in game:
+            print(format_game(exp, game[exp.table], cells, attrs))
     if args.csv:
         tabs[exp.table].to_csv(args.csv, index=False)
     return 0

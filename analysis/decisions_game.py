@@ -1,0 +1,292 @@
+"""Decision experiments in game terms: each arm scored by the chance of winning the game.
+
+A decision experiment (``analysis.decisions``) plays both arms of a decision on the same deals
+and keeps, per position, the used deals' outcomes (the team's points, the opponents', and a
+hand that wins the game, SPECIAL-10). Read through the equity table (``analysis.equity``) from
+the game scores, each deal's outcome becomes the team's chance of winning the game after the
+hand (``analysis.equity.after_hand``; the next hand is opened by the other team, DEAL-1), and
+a position's effect in game terms is the mean paired difference of those chances, A − B, over
+its deals: the same unit, intervals and Holm correction as the points tables
+(``analysis.decision_tables``), only the outcome differs.
+
+**By score region, without replaying.** The policies read the scores only through the opening
+minimum (OPEN-1), so a hand played with the two teams in opening tiers (a, b) would have been
+played the same at every pair of scores in those tiers: its outcomes can be read through the
+table at each of them. :func:`by_score` does so on a grid of score pairs (``LEVELS`` for each
+team), using at each pair only the positions whose hands were played in its tiers (under
+OPEN-1 by hand number the tiers do not depend on the scores: every position counts
+everywhere). A region the experiment did not play in (its positions' scores: the spec's
+``positions.scores``, ``canasta experiment --scores``) has no rows and no verdict. The cells'
+p-values (Student's t over sampled hands, as the points tables) are adjusted together by Holm's
+step-down method across every cell of every experiment asked: the cells share positions, so
+their tests are positively dependent and Holm (valid under any dependence) is conservative.
+
+The intervals carry the sampling error of the deals; the equity table's own error (at most
+±0.33 percentage points at a cell for the default table, docs/equity.md) is left out: both
+arms read the same table, so most of it cancels in the difference.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import intervals as iv
+from analysis import multiple
+from analysis.decision_tables import ALPHA, CORRECTION, MIN_HANDS, tables, verdicts
+from analysis.experiment_set import experiments_of, resolve
+from sim.errors import CanastaError
+
+__all__ = ["LEVELS", "by_score", "chances", "game_tables", "score_changes", "tier_scores"]
+
+#: the game scores of :func:`by_score`'s grid, for each team (those below the target are used)
+LEVELS = (-1000, 0, 1000, 2000, 2990, 3000, 4000, 4990, 5000, 6000, 7000, 7500, 8000, 8300)
+
+
+def tier_scores(rules=None) -> tuple[int, ...]:
+    """One score in each opening tier (OPEN-1: 0 and each threshold): positions given these
+    in turn (``positions.scores``) cover every region of the grid."""
+    from sim.legality.opening import OPEN_THRESHOLDS
+
+    return (0, *OPEN_THRESHOLDS)
+
+
+def _tier(scores, rules) -> np.ndarray:
+    """OPEN-1: each score's opening tier (all 0 under OPEN-1 by hand number)."""
+    from sim.legality.opening import OPEN_THRESHOLDS
+
+    s = np.asarray(scores, dtype=np.int64)
+    if rules.opening_minimum == "hand":
+        return np.zeros_like(s)
+    return sum((s >= x).astype(np.int64) for x in OPEN_THRESHOLDS)
+
+
+def _played_in(part: pd.DataFrame, own: int, opp: int, rules) -> np.ndarray:
+    """The rows of one experiment whose hands were played in the opening tiers of ``own``
+    and ``opp`` (OPEN-1). A team that had opened at every position of the experiment (going
+    out needs canastas) plays no opening minimum in those hands, so its tier is not asked:
+    the positions of every tier count, and every cell still reads the same kind of position."""
+    keep = np.ones(len(part), dtype=bool)
+    for col, opened, s in (("score_own", "opened", own), ("score_opp", "opp_opened", opp)):
+        if (part[opened].to_numpy() == 1).all():
+            continue
+        keep &= _tier(part[col].to_numpy(), rules) == _tier(s, rules)
+    return keep
+
+
+def _check(raw: pd.DataFrame, table, rules) -> None:
+    if "outcomes" not in raw.columns:
+        raise CanastaError(
+            "these decision rows keep no deal outcomes (analysis.decisions.run_experiments "
+            "keeps them): they cannot be read in game terms"
+        )
+    if table.target != rules.target:
+        raise CanastaError(
+            f"the equity table is for target {table.target:,}, the rules' is {rules.target:,}"
+        )
+
+
+def _team_chance(table, team, first_team, own, opp, pts) -> np.ndarray:
+    """The team's chance of winning the game after each deal: ``pts`` int[k, 3] (the team's
+    points, the opponents', ±1 a game-winning hand by the team/the opponents), from scores
+    ``own``/``opp`` (arrays or numbers), per deal's team and first team of its hand."""
+    from analysis.equity import after_hand
+
+    out = np.empty(len(pts))
+    own = np.broadcast_to(np.asarray(own, dtype=np.int64), (len(pts),))
+    opp = np.broadcast_to(np.asarray(opp, dtype=np.int64), (len(pts),))
+    for t in (0, 1):
+        for f in (0, 1):
+            m = (team == t) & (first_team == f)
+            if not m.any():
+                continue
+            p = pts[m]
+            won = p[:, 2]
+            winner = np.where(won == 1, t, np.where(won == -1, 1 - t, -1))
+            if t == 0:
+                s, d0, d1 = (own[m], opp[m]), p[:, 0], p[:, 1]
+            else:
+                s, d0, d1 = (opp[m], own[m]), p[:, 1], p[:, 0]
+            w = after_hand(table, s, 1 - f, d0, d1, winner)  # DEAL-1: the other team next
+            out[m] = w if t == 0 else 1 - w
+    return out
+
+
+def _row_means(rows: pd.DataFrame, table, own=None, opp=None) -> pd.DataFrame:
+    """Per row: each arm's mean chance (``net_a``, ``net_b``) and their paired mean
+    difference (``diff``) over the row's deals, at the row's own scores (``own``/``opp``
+    None) or at the given ones."""
+    outs = list(rows["outcomes"])
+    lens = np.array([o.shape[1] for o in outs], dtype=np.int64)
+    res = pd.DataFrame({"diff": np.nan, "net_a": np.nan, "net_b": np.nan}, index=rows.index)
+    if not lens.sum():
+        return res
+    cat = np.concatenate(outs, axis=1).astype(np.int64)  # [arm, deal, 3]
+    which = np.repeat(np.arange(len(rows)), lens)
+    team = rows["team"].to_numpy()[which]
+    first = rows["first_team"].to_numpy()[which]
+    s_own = rows["score_own"].to_numpy()[which] if own is None else own
+    s_opp = rows["score_opp"].to_numpy()[which] if opp is None else opp
+    a = _team_chance(table, team, first, s_own, s_opp, cat[0])
+    b = _team_chance(table, team, first, s_own, s_opp, cat[1])
+    n = np.maximum(lens, 1)
+    k = len(rows)
+    with np.errstate(invalid="ignore"):
+        res["net_a"] = np.where(lens > 0, np.bincount(which, a, k) / n, np.nan)
+        res["net_b"] = np.where(lens > 0, np.bincount(which, b, k) / n, np.nan)
+        res["diff"] = np.where(lens > 0, np.bincount(which, a - b, k) / n, np.nan)
+    return res
+
+
+def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
+    """The rows of ``raw`` (``analysis.decisions.run_experiments``) in game terms: ``diff``,
+    ``net_a`` and ``net_b`` become the team's chance of winning the game after the hand (arm
+    A minus arm B, each arm), read through ``table`` at the row's scores, or at ``scores``
+    (the team's, the opponents') for the rows played in the same opening tiers (the others
+    are dropped); the points stay as ``points_diff``, ``points_a``, ``points_b``."""
+    from sim.ruleset import as_ruleset
+
+    rules = as_ruleset(rules)
+    _check(raw, table, rules)
+    rows = raw
+    if scores is not None:
+        own, opp = (int(x) for x in scores)
+        if max(own, opp) >= table.target:
+            raise CanastaError(
+                f"scores {own},{opp}: at or above the target {table.target:,} the game is "
+                "over (GAME-1)"
+            )
+        keep = np.zeros(len(raw), dtype=bool)
+        for key in dict.fromkeys(raw["experiment"]):
+            mine = (raw["experiment"] == key).to_numpy()
+            keep[mine] = _played_in(raw[mine], own, opp, rules)
+        rows = raw[keep]
+    else:
+        own = opp = None
+    means = _row_means(rows, table, own, opp)
+    out = rows.assign(points_diff=rows["diff"], points_a=rows["net_a"], points_b=rows["net_b"])
+    out[["diff", "net_a", "net_b"]] = means[["diff", "net_a", "net_b"]]
+    out.attrs = {k: v for k, v in raw.attrs.items() if k != "hands"}
+    out.attrs["game_scores"] = None if scores is None else (own, opp)
+    return out
+
+
+def game_tables(raw: pd.DataFrame, table, rules=None, scores=None) -> dict[str, pd.DataFrame]:
+    """The decision tables of ``raw`` (``analysis.decisions.tables``) in game terms
+    (:func:`chances`): every estimate a difference of chances of winning the game (A − B),
+    Holm across every row of every table."""
+    g = chances(raw, table, rules, scores)
+    out = tables(g, experiments=experiments_of(raw))
+    where = "the positions' own scores" if scores is None else f"scores {scores[0]},{scores[1]}"
+    for t in out.values():
+        t.attrs["game"] = (
+            f"the team's chance of winning the game after the hand, at {where} "
+            f"({table.meta.get('ruleset_label', '')}; equity table of "
+            f"{' vs '.join(table.meta.get('policy_labels', []))})"
+        )
+    return out
+
+
+def _cell(rows: pd.DataFrame, table, own: int, opp: int, confidence: float) -> dict:
+    """One experiment at one pair of scores: the mean over sampled hands of the hands' mean
+    chance difference (a hand is the unit, as in the points tables), and the points."""
+    m = _row_means(rows, table, own, opp)
+    ok = np.isfinite(m["diff"].to_numpy())
+    if not ok.any():
+        return {"positions": 0, "hands": 0}
+    w = rows["deals"].to_numpy(dtype=np.float64)[ok]
+    hand = rows["hand"].to_numpy()[ok]
+    frame = pd.DataFrame({"hand": hand, "w": w, "diff": m["diff"].to_numpy()[ok] * w,
+                          "points": rows["diff"].to_numpy()[ok] * w})  # fmt: skip
+    split = bool(rows["split"].astype(bool).any())
+    if split:  # rows of one position split by a hidden feature: weighted by their deals
+        sums = frame.groupby("hand").sum()
+        per = sums[["diff", "points"]].div(sums["w"], axis=0)
+    else:
+        per = frame.assign(diff=frame["diff"] / frame["w"], points=frame["points"] / frame["w"])
+        per = per.groupby("hand")[["diff", "points"]].mean()
+    e = iv.mean(per["diff"], confidence)
+    pts = iv.mean(per["points"], confidence)
+    return {"positions": int(ok.sum()), "hands": len(per), "estimate": e.estimate,
+            "ci_low": e.ci_low, "ci_high": e.ci_high, "se": e.se,
+            "points": pts.estimate, "points_low": pts.ci_low,
+            "points_high": pts.ci_high}  # fmt: skip
+
+
+def by_score(
+    raw: pd.DataFrame,
+    table,
+    rules=None,
+    levels=LEVELS,
+    experiments=None,
+    confidence: float = iv.CONFIDENCE,
+    alpha: float = ALPHA,
+) -> pd.DataFrame:
+    """Each experiment's effect in game terms at every pair of ``levels`` (the team's score,
+    the opponents'), from the hands played in that pair's opening tiers: one row per
+    (experiment, cell) with the mean chance difference A − B over sampled hands, its
+    interval, Student's t p-value and the Holm-adjusted one across every cell of every
+    experiment, the verdict (+1 A, −1 B, 0 none), and the points effect of the same rows."""
+    from sim.ruleset import as_ruleset
+
+    rules = as_ruleset(rules)
+    _check(raw, table, rules)
+    chosen = experiments_of(raw) if experiments is None else resolve(experiments)
+    levels = [int(x) for x in levels if int(x) < table.target]
+    if not levels:
+        raise CanastaError(f"levels: none below the target {table.target:,}")
+    out = []
+    for exp in chosen:
+        part = raw[raw["experiment"] == exp.key]
+        if part.empty:
+            continue
+        for own in levels:
+            for opp in levels:
+                keep = _played_in(part, own, opp, rules)
+                cell = {"experiment": exp.key, "score_own": own, "score_opp": opp}
+                cell |= _cell(part[keep], table, own, opp, confidence) if keep.any() else {
+                    "positions": 0, "hands": 0}  # fmt: skip
+                out.append(cell)
+    cols = ["experiment", "score_own", "score_opp", "positions", "hands", "estimate", "ci_low",
+            "ci_high", "se", "points", "points_low", "points_high"]  # fmt: skip
+    df = pd.DataFrame(out).reindex(columns=cols)
+    df[["positions", "hands"]] = df[["positions", "hands"]].fillna(0).astype(int)
+    p = multiple.t_p(df["estimate"].fillna(0), df["se"].fillna(np.inf), df["hands"] - 1)
+    p[(df["hands"].to_numpy() < MIN_HANDS) | ~np.isfinite(df["estimate"].to_numpy())] = np.nan
+    df["p"] = p
+    tested = np.isfinite(p)
+    adj = np.full(len(df), np.nan)
+    if tested.any():
+        adj[tested] = multiple.adjust(p[tested], CORRECTION)
+    df["p_adj"] = adj
+    df["verdict"] = verdicts(df["estimate"].fillna(0), adj, alpha)
+    by_key = {e.key: e for e in chosen}
+    df["better"] = [
+        {1: by_key[k].do, -1: by_key[k].dont}.get(int(v), "no clear difference")
+        for k, v in zip(df["experiment"], df["verdict"], strict=True)
+    ]
+    df.attrs |= {
+        "interval": f"{iv.statement(iv.NORMAL, confidence)} over sampled hands",
+        "correction": f"{multiple.METHODS[CORRECTION]}, alpha {alpha:g}, across "
+        f"{int(tested.sum())} cells (score pairs × experiments)",
+        "ruleset": table.meta.get("ruleset_label", ""),
+        "policies": " vs ".join(table.meta.get("policy_labels", [])),
+    }
+    return df
+
+
+def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
+    """The experiments whose verdict changes with the score (:func:`by_score` rows): one row
+    each with the cells tested and those favouring A, favouring B, or neither, and
+    ``kind``: 'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm,
+    others do not) or 'same' (one verdict wherever tested)."""
+    rows = []
+    for key, part in cells.groupby("experiment", sort=False):
+        tested = part[np.isfinite(part["p_adj"].to_numpy())]
+        a, b = int((tested["verdict"] > 0).sum()), int((tested["verdict"] < 0).sum())
+        none = len(tested) - a - b
+        kind = "reverses" if a and b else ("depends" if (a or b) and none else "same")
+        rows.append({"experiment": key, "cells": len(tested), "favour_a": a, "favour_b": b,
+                     "neither": none, "kind": kind})  # fmt: skip
+    return pd.DataFrame(rows, columns=["experiment", "cells", "favour_a", "favour_b", "neither",
+                                       "kind"])  # fmt: skip
