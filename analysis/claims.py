@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CLAIMS", "J_EXPERIMENT", "Claim", "Part", "claim_j_by_score", "verdicts"]
+__all__ = ["J_EXPERIMENT", "Claim", "claim_j_by_score", "verdicts"]
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,6 @@ __all__ = [
     "EXPERIMENTS",
     "FEATURES",
     "GAME_KEYS",
-    "HIDDEN",
     "MIN_HANDS",
     "STRONG",
     "TABLE_COLUMNS",

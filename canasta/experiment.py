@@ -18,7 +18,7 @@ import re
 
 from canasta import _options
 
-__all__ = ["DESCRIPTION", "HELP", "add_parser", "format_game", "format_table", "run"]
+__all__ = ["format_game", "run"]
 
 HELP = "run a decision experiment declared in a TOML spec file"
 DESCRIPTION = """
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     if args.scores is not None:
         import dataclasses
 
-        from sim.validate import parse_scores
+        from sim.limits import parse_scores
 
         scores = parse_scores(args.scores, "--scores")
         if max(scores) >= ruleset.target:
