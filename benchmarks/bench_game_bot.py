@@ -210,8 +210,9 @@ def _trace(n: int, pol: tuple, seed: int, jobs: int, hands: int) -> np.ndarray:
 
 def measure(a) -> None:
     t0 = time.perf_counter()
-    A = simulate_games(a.pairs, ("game_strong", "strong"), seed=a.seed, n_jobs=a.jobs)
-    B = simulate_games(a.pairs, ("strong", "game_strong"), seed=a.seed, n_jobs=a.jobs)
+    bot, vs = a.bot, a.versus
+    A = simulate_games(a.pairs, (bot, vs), seed=a.seed, n_jobs=a.jobs)
+    B = simulate_games(a.pairs, (vs, bot), seed=a.seed, n_jobs=a.jobs)
     A, B = A.sort_values("game_id"), B.sort_values("game_id")
     t1 = time.perf_counter()
     wA = (A.winner.to_numpy() == 0).astype(float)
@@ -221,17 +222,16 @@ def measure(a) -> None:
     errors = int(A.policy_errors.sum() + B.policy_errors.sum())
     print(f"{a.pairs:,} duplicate game pairs, seed {a.seed}: {t1 - t0:.0f} s wall, jobs {a.jobs}; "
           f"hands a game {A.hands.mean():.2f}; illegal proposals {errors}")  # fmt: skip
-    print(f"game_strong wins {100 * p.estimate:.2f}% of games [{100 * p.ci_low:.2f}, "
-          f"{100 * p.ci_high:.2f}]; minus strong's: {100 * d.estimate:+.2f} pp "
+    print(f"{bot} wins {100 * p.estimate:.2f}% of games [{100 * p.ci_low:.2f}, "
+          f"{100 * p.ci_high:.2f}] against {vs}; minus {vs}'s: {100 * d.estimate:+.2f} pp "
           f"[{100 * d.ci_low:+.2f}, {100 * d.ci_high:+.2f}] (95%, paired by deal)")  # fmt: skip
     if a.where <= 0:
         return
     w = min(a.where, a.pairs)
-    S = simulate_games(w, ("strong", "strong"), seed=a.seed, n_jobs=a.jobs).sort_values("game_id")
+    S = simulate_games(w, (vs, vs), seed=a.seed, n_jobs=a.jobs).sort_values("game_id")
     hands = int(min(max(A.hands[:w].max(), B.hands[:w].max(), S.hands.max()), a.max_trace))
     tr = {k: _trace(w, pol, a.seed, a.jobs, hands) for k, pol in (
-        ("A", ("game_strong", "strong")), ("B", ("strong", "game_strong")),
-        ("S", ("strong", "strong")))}  # fmt: skip
+        ("A", (bot, vs)), ("B", (vs, bot)), ("S", (vs, vs)))}  # fmt: skip
     sw0 = (S.winner.to_numpy() == 0).astype(float)
     total = np.zeros((4, 4))
     count = np.zeros((4, 4), dtype=np.int64)
@@ -249,9 +249,10 @@ def measure(a) -> None:
             i, j = _band(start[bot]), _band(start[1 - bot])
             total[i, j] += won[g] - base[g]
             count[i, j] += 1
-    print(f"\nwhere, {w:,} pairs ({time.perf_counter() - t1:.0f} s): games whose first hand "
-          "differing from strong's started in each band (bot's score x opponents'), and the "
-          "bot's games won minus strong's there, in pp of all games of those pairs:")  # fmt: skip
+    print(f"\nwhere, {w:,} pairs ({time.perf_counter() - t1:.0f} s): games by the band of the "
+          f"scores (bot's x opponents') at the start of their first hand that differs from "
+          f"{vs} against {vs}; count, and the bot's games won minus {vs}'s there in pp of "
+          "all games of those pairs:")  # fmt: skip
     print("bot \\ opp    " + "".join(f"{b:>22}" for b in BAND_NAMES))
     for i in range(4):
         print(f"{BAND_NAMES[i]:>11}  " + "".join(
@@ -276,6 +277,8 @@ def main() -> None:
     m.add_argument("--pairs", type=int, default=20_000)
     m.add_argument("--seed", type=int, default=4701)
     m.add_argument("--jobs", type=int, default=2)
+    m.add_argument("--bot", default="game_strong", help="the policy measured")
+    m.add_argument("--versus", default="strong", help="its opponent (and the where-baseline)")
     m.add_argument("--where", type=int, default=4000, help="pairs traced hand by hand")
     m.add_argument("--max-trace", type=int, default=40, help="most hands traced a game")
     a = ap.parse_args()
