@@ -28,6 +28,8 @@ from sim.policies.expert import (
     expert_decide,
     expert_strong_table,
 )
+from sim.policies.game_strong import check_params as check_game_params
+from sim.policies.game_strong import game_strong_decide, game_strong_table, game_tail
 from sim.policies.heuristic_params import HEURISTIC_PARAMS, HEURISTIC_TABLE, param_docs
 from sim.policies.registry import register
 from sim.policies.strong import (
@@ -53,6 +55,7 @@ for _decide in (
     expert_decide,
     strong_decide,
     peeking_strong_decide,
+    game_strong_decide,
 ):
     mark_builtin(_decide)
 mark_peeking(peeking_strong_decide)
@@ -123,4 +126,18 @@ _register(
     "worth to strong's play:\n" + param_docs(_STRONG_TABLE),
     tail=_WEIGHTS,
     reference=True,
+)
+_GAME_TABLE = game_strong_table()
+_register(
+    "game_strong",
+    game_strong_decide,
+    {name: default for name, default, _ in _GAME_TABLE},
+    "strong that plays for the game (GAME-1), not the hand's points: by the scores at the "
+    "start of the hand, a style biases its evaluator's choice to start a sevens, aces or wild "
+    "meld and to take the pile, from a table derived from the equity table and measured hands "
+    "(benchmarks/bench_game_bot.py derive; sim/policies/data/game_strong.json); style 0, the "
+    "table's choice where no style was measured better, is strong's play:\n"
+    + param_docs(_GAME_TABLE),
+    check=check_game_params,
+    tail=game_tail(),
 )

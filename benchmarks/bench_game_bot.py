@@ -1,0 +1,289 @@
+"""The game-aware bot (``game_strong``): derive its table, and measure it in whole games.
+
+    .venv/bin/python benchmarks/bench_game_bot.py derive [--n 40000] [--seed 4700] [--jobs 2]
+    .venv/bin/python benchmarks/bench_game_bot.py measure [--pairs 20000] [--seed 4701]
+        [--jobs 2] [--where 4000]
+
+**derive** writes ``sim/policies/data/game_strong.json`` (``--out`` elsewhere). For each
+style of the file (style 0: strong; the others bias strong's evaluator toward or away from
+starting a sevens, aces or wild meld and taking the pile) and each pair of opening minima
+(OPEN-1: one start score in each tier, as ``analysis.equity.measure_outcomes``), ``--n`` hands
+are played with the style's team against strong (``game_strong:style=k+1`` as team 0, a target
+no hand reaches, so a hand's outcome is its points and a game-winning hand, SPECIAL-10). Every
+style plays the same deals (the same seed), so the styles' outcomes are paired by deal. Each
+outcome is read through the default equity table (``analysis.equity.equity_table``: strong
+against strong, the next hand opened by the other team) from every cell of the grid (own
+score x the opponents', every 100 points from -2,000, each cell with that pair of minima),
+giving the style team's chance of winning the game after the hand. A cell plays the style
+with the highest mean chance among those whose paired gain over style 0 exceeds ``--margin``
+standard errors (2 by default), else style 0. One step of policy improvement over strong:
+the table's values are strong's for the hands after.
+
+**measure** plays ``--pairs`` duplicate game pairs: game ``g`` with game_strong as team 0
+against strong, and the same deals with the seats swapped; the bot's fraction of games won
+minus strong's, per pair ``won(A) + won(B) - 1``, with its 95% interval (paired by game).
+Where: the first ``--where`` pairs are also played by strong against strong on the same
+deals, hand by hand (``max_hands``), and each game's first hand whose outcome differs from
+strong's is found: the games' win differences are summed by the bot's and the opponents'
+score band at the start of that hand (the decomposition adds up to the paired difference on
+those pairs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from analysis import intervals as iv  # noqa: E402
+from analysis.equity import equity_table  # noqa: E402
+from sim import simulate_games  # noqa: E402
+from sim.policies.game_strong import load_data  # noqa: E402
+
+DATA = ROOT / "sim" / "policies" / "data" / "game_strong.json"
+TIERS = (3000, 5000)  #: OPEN-1's score bands
+BANDS = (3000, 5000, 7000)  #: the score bands of the "where" table
+
+
+def tier(s: int) -> int:
+    return sum(s >= t for t in TIERS)
+
+
+@njit(cache=False)
+def _after(V, tie, low, res, target, s0, s1, d0, d1, w, nf):
+    """Team 0's chance of winning after a hand (``analysis.equity.after_hand``, one value)."""
+    if w >= 0:
+        return 1.0 if w == 0 else 0.0
+    x0, x1 = s0 + d0, s1 + d1
+    if max(x0, x1) >= target:
+        if x0 > x1:
+            return 1.0
+        return tie[nf] if x0 == x1 else 0.0
+    n = V.shape[-1]
+    i = min(max((x0 - low) // res, 0), n - 1)
+    j = min(max((x1 - low) // res, 0), n - 1)
+    return V[nf, i, j]
+
+
+@njit(cache=False)
+def _cells(V, tie, low, res, target, S0, S1, base, alt, nf):
+    """For every cell (S0[i], S1[j]): the sums of the paired difference (alt's chance minus
+    base's) and of its square over the hands given (rows: d0, d1, winner; only the hands
+    whose outcomes differ need be given: the others add 0)."""
+    out = np.zeros((S0.size, S1.size, 2))
+    for i in range(S0.size):
+        for j in range(S1.size):
+            s0, s1 = S0[i], S1[j]
+            b = c = 0.0
+            for h in range(base.shape[0]):
+                r, q = base[h], alt[h]
+                d = _after(V, tie, low, res, target, s0, s1, q[0], q[1], q[2], nf[h])
+                d -= _after(V, tie, low, res, target, s0, s1, r[0], r[1], r[2], nf[h])
+                b += d
+                c += d * d
+            out[i, j, 0], out[i, j, 1] = b, c
+    return out
+
+
+def _hands(style: int, pair: tuple, n: int, seed: int, jobs: int):
+    """int64[n, 3] (team 0's points, team 1's, the game-winning team or -1) and the next
+    hand's first team, of ``n`` hands of style ``style`` against strong from one start score
+    of each tier of ``pair``."""
+    import dataclasses
+
+    from sim.ruleset import as_ruleset
+    from sim.validate import MAX_SCORE
+
+    starts = (0, *TIERS)
+    s = (starts[pair[0]], starts[pair[1]])
+    rules = dataclasses.replace(as_ruleset(None), target=MAX_SCORE)
+    df = simulate_games(
+        n, (f"game_strong:style={style + 1}", "strong"), seed=seed, ruleset=rules, scores=s,
+        max_hands=1, n_jobs=jobs,
+    ).sort_values("game_id")  # fmt: skip
+    rows = np.column_stack([df.score_team0 - s[0], df.score_team1 - s[1], df.winner])
+    first = (df.game_id.to_numpy() % 4) % 2  # DEAL-1: seat g % 4 opens game g's first hand
+    return rows.astype(np.int64), (1 - first).astype(np.int64)
+
+
+def derive(a) -> None:
+    data = load_data(json.loads(Path(a.base).read_text()))
+    styles = data["styles"]
+    grid = data["grid"]
+    low, step, n = grid["low"], grid["step"], grid["n"]
+    t0 = time.perf_counter()
+    table = equity_table(n_jobs=a.jobs)
+    V = np.asarray(table.values[0], dtype=np.float64)
+    tie = np.asarray(table.meta["tie"], dtype=np.float64)
+    target = table.target
+    scores = low + step * np.arange(n)
+    cells = np.zeros((n, n), dtype=np.int64)
+    gain = np.zeros((n, n))
+    gain_se = np.zeros((n, n))
+    changed = {}
+    for p, pair in enumerate([(x, y) for x in range(3) for y in range(3)]):
+        seed = int(np.random.SeedSequence([a.seed, p]).generate_state(1)[0])
+        S0 = scores[[tier(s) == pair[0] for s in scores]]
+        S1 = scores[[tier(s) == pair[1] for s in scores]]
+        base, nf = _hands(0, pair, a.n, seed, a.jobs)
+        best = np.full((S0.size, S1.size), -np.inf)
+        best_k = np.zeros((S0.size, S1.size), dtype=np.int64)
+        best_se = np.zeros((S0.size, S1.size))
+        for k in range(1, len(styles)):
+            alt, _ = _hands(k, pair, a.n, seed, a.jobs)
+            changed[(k, pair)] = float(np.mean(np.any(alt != base, axis=1)))
+            x = np.any(alt != base, axis=1)  # the hands the style changed
+            args = (table.low, table.resolution, target, S0, S1, base[x], alt[x], nf[x])
+            out = _cells(V, tie, *args)
+            mean = out[:, :, 0] / a.n
+            se = np.sqrt(np.maximum(out[:, :, 1] / a.n - mean**2, 0) / (a.n - 1))
+            sig = mean > a.margin * se
+            print(f"  style {k} {styles[k]['name']}: hands changed {changed[(k, pair)]:.3f}, "
+                  f"cells gaining {int(sig.sum())}, losing {int((mean < -a.margin * se).sum())}, "
+                  f"mean gain {100 * mean.mean():+.3f} pp", flush=True)  # fmt: skip
+            ok = sig & (mean > best)
+            best = np.where(ok, mean, best)
+            best_k = np.where(ok, k, best_k)
+            best_se = np.where(ok, se, best_se)
+        i0 = ((S0 - low) // step)[:, None]
+        i1 = ((S1 - low) // step)[None, :]
+        cells[i0, i1] = best_k
+        gain[i0, i1] = np.where(best_k > 0, best, 0.0)
+        gain_se[i0, i1] = best_se
+        by = np.bincount(best_k.ravel(), minlength=len(styles)).tolist()
+        print(f"pair {pair}: {time.perf_counter() - t0:.0f} s; cells by style {by}", flush=True)
+    counts = np.bincount(cells.ravel(), minlength=len(styles))
+    data = {
+        **{k: v for k, v in data.items() if k not in ("cells", "note", "derivation")},
+        "target": target,
+        "derivation": {
+            "command": "benchmarks/bench_game_bot.py derive " + " ".join(sys.argv[2:]),
+            "date": datetime.date.today().isoformat(),
+            "seed": a.seed,
+            "hands_per_pair_and_style": a.n,
+            "margin_se": a.margin,
+            "seconds": round(time.perf_counter() - t0),
+            "equity_table": {
+                "policies": table.meta["policy_labels"],
+                "n": table.meta["n"],
+                "seed": table.meta["seed"],
+                "key": table.path.name if table.path else None,
+            },
+            "cells_by_style": counts.tolist(),
+            "mean_gain_where_chosen": float(gain[cells > 0].mean()) if (cells > 0).any() else 0,
+            "hands_changed": {f"{k} {pr}": round(v, 4) for (k, pr), v in changed.items()},
+        },
+        "cells": cells.tolist(),
+    }
+    Path(a.out).write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    mg = 100 * data["derivation"]["mean_gain_where_chosen"]
+    print(f"wrote {a.out}: cells by style {counts.tolist()} (mean gain where chosen {mg:.2f} pp)")
+    if a.save_gain:
+        np.save(Path(a.out).with_suffix(".gain.npy"), np.stack([gain, gain_se]))
+
+
+def _band(s: int) -> int:
+    return sum(s >= b for b in BANDS)
+
+
+BAND_NAMES = ("<3000", "3000-4995", "5000-6995", ">=7000")
+
+
+def _trace(n: int, pol: tuple, seed: int, jobs: int, hands: int) -> np.ndarray:
+    """Both teams' scores after each of the first ``hands`` hands of games 0..n-1:
+    int64[n, hands + 1, 2] (index 0: the start)."""
+    out = np.zeros((n, hands + 1, 2), dtype=np.int64)
+    for h in range(1, hands + 1):
+        df = simulate_games(n, pol, seed=seed, max_hands=h, n_jobs=jobs).sort_values("game_id")
+        out[:, h, 0], out[:, h, 1] = df.score_team0, df.score_team1
+    return out
+
+
+def measure(a) -> None:
+    t0 = time.perf_counter()
+    bot, vs = a.bot, a.versus
+    A = simulate_games(a.pairs, (bot, vs), seed=a.seed, n_jobs=a.jobs)
+    B = simulate_games(a.pairs, (vs, bot), seed=a.seed, n_jobs=a.jobs)
+    A, B = A.sort_values("game_id"), B.sort_values("game_id")
+    t1 = time.perf_counter()
+    wA = (A.winner.to_numpy() == 0).astype(float)
+    wB = (B.winner.to_numpy() == 1).astype(float)
+    d = iv.mean(wA + wB - 1)
+    p = iv.mean((wA + wB) / 2)
+    errors = int(A.policy_errors.sum() + B.policy_errors.sum())
+    print(f"{a.pairs:,} duplicate game pairs, seed {a.seed}: {t1 - t0:.0f} s wall, jobs {a.jobs}; "
+          f"hands a game {A.hands.mean():.2f}; illegal proposals {errors}")  # fmt: skip
+    print(f"{bot} wins {100 * p.estimate:.2f}% of games [{100 * p.ci_low:.2f}, "
+          f"{100 * p.ci_high:.2f}] against {vs}; minus {vs}'s: {100 * d.estimate:+.2f} pp "
+          f"[{100 * d.ci_low:+.2f}, {100 * d.ci_high:+.2f}] (95%, paired by deal)")  # fmt: skip
+    if a.where <= 0:
+        return
+    w = min(a.where, a.pairs)
+    S = simulate_games(w, (vs, vs), seed=a.seed, n_jobs=a.jobs).sort_values("game_id")
+    hands = int(min(max(A.hands[:w].max(), B.hands[:w].max(), S.hands.max()), a.max_trace))
+    tr = {k: _trace(w, pol, a.seed, a.jobs, hands) for k, pol in (
+        ("A", (bot, vs)), ("B", (vs, bot)), ("S", (vs, vs)))}  # fmt: skip
+    sw0 = (S.winner.to_numpy() == 0).astype(float)
+    total = np.zeros((4, 4))
+    count = np.zeros((4, 4), dtype=np.int64)
+    late = [0, 0.0]
+    for side, bot, won, base in (("A", 0, wA[:w], sw0), ("B", 1, wB[:w], 1 - sw0)):
+        diff = np.any(tr[side][:, 1:] != tr["S"][:, 1:], axis=2)  # [game, hand - 1]
+        for g in range(w):
+            hs = np.flatnonzero(diff[g])
+            if hs.size == 0:
+                if won[g] != base[g]:  # differs after the traced hands
+                    late[0] += 1
+                    late[1] += won[g] - base[g]
+                continue
+            start = tr["S"][g, hs[0]]  # the scores at the start of the first differing hand
+            i, j = _band(start[bot]), _band(start[1 - bot])
+            total[i, j] += won[g] - base[g]
+            count[i, j] += 1
+    print(f"\nwhere, {w:,} pairs ({time.perf_counter() - t1:.0f} s): games by the band of the "
+          f"scores (bot's x opponents') at the start of their first hand that differs from "
+          f"{vs} against {vs}; count, and the bot's games won minus {vs}'s there in pp of "
+          "all games of those pairs:")  # fmt: skip
+    print("bot \\ opp    " + "".join(f"{b:>22}" for b in BAND_NAMES))
+    for i in range(4):
+        print(f"{BAND_NAMES[i]:>11}  " + "".join(
+            f"{count[i, j]:>8} {100 * total[i, j] / w:+6.2f} pp   " for j in range(4)))  # fmt: skip
+    print(f"differing after hand {hands}: {late[0]} games, {100 * late[1] / w:+.2f} pp")
+    print(f"sum: {100 * (total.sum() + late[1]) / w:+.2f} pp (the paired difference on these "
+          f"pairs: {100 * np.mean(wA[:w] + wB[:w] - 1):+.2f} pp)")  # fmt: skip
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("derive")
+    d.add_argument("--n", type=int, default=40_000, help="hands per pair of minima and style")
+    d.add_argument("--seed", type=int, default=4700)
+    d.add_argument("--jobs", type=int, default=2)
+    d.add_argument("--margin", type=float, default=2.0, help="standard errors a style must gain")
+    d.add_argument("--base", default=str(DATA), help="the file whose styles and grid to use")
+    d.add_argument("--out", default=str(DATA))
+    d.add_argument("--save-gain", action="store_true", help="also save the cells' gains (.npy)")
+    m = sub.add_parser("measure")
+    m.add_argument("--pairs", type=int, default=20_000)
+    m.add_argument("--seed", type=int, default=4701)
+    m.add_argument("--jobs", type=int, default=2)
+    m.add_argument("--bot", default="game_strong", help="the policy measured")
+    m.add_argument("--versus", default="strong", help="its opponent (and the where-baseline)")
+    m.add_argument("--where", type=int, default=4000, help="pairs traced hand by hand")
+    m.add_argument("--max-trace", type=int, default=40, help="most hands traced a game")
+    a = ap.parse_args()
+    derive(a) if a.cmd == "derive" else measure(a)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""The game-aware bot ``game_strong`` (sim/policies/game_strong.py): its mechanics, not its
+strength (benchmarks/bench_game_bot.py measures that in whole games).
+
+- registered as a trusted built-in with strong's parameters and ``style``, offered at tables;
+- style 0 (and ``style=1``) is strong's play, decision for decision (same records);
+- the shipped table is read by the hand's scores (GAME-1's race: own score first): a cell of
+  style 0 plays strong, a cell of style k plays as ``style=k+1``, and under rules the table
+  was not derived for (another target, GAME-1; OPEN-1 by hand) it plays strong;
+- a start bias moves the starts of sevens/aces/wild melds (MELD-6/7/8, SCORE-2/3) the way
+  it says, a take bias the piles taken (PILE-1);
+- judged, it proposes no illegal action (the trusted built-ins' promise).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import sim
+from sim.engine.contract import is_builtin
+from sim.errors import CanastaError
+from sim.policies import get, names, parse
+from sim.policies.game_strong import G_STYLE, load_data, style_at
+from sim.policies.registry import table_names
+from sim.ruleset import Ruleset
+
+DATA = load_data()
+STYLES = [s["name"] for s in DATA["styles"]]
+CELLS = np.asarray(DATA["cells"])
+LOW, STEP = DATA["grid"]["low"], DATA["grid"]["step"]
+#: the record columns compared between two runs (everything but the policies' labels)
+SAME = ["score_team0", "score_team1", "turns", "decisions", "end_reason", "team0_canastas"]
+
+
+def _cell_scores(style_pred) -> tuple[int, int, int]:
+    """(own score, opponents' score, style) of the first cell whose style passes."""
+    for i, j in zip(*np.nonzero(np.vectorize(style_pred)(CELLS)), strict=True):
+        return LOW + STEP * int(i), LOW + STEP * int(j), int(CELLS[i, j])
+    pytest.skip("the shipped table has no such cell")
+
+
+def _hands(policies, scores=(0, 0), n=150, seed=47, rules=None):
+    df = sim.simulate_games(n, policies, seed=seed, scores=scores, max_hands=1, ruleset=rules)
+    return df.sort_values("game_id")[["score_team0", "score_team1", "hands", "winner"]]
+
+
+def test_registered_as_a_trusted_table_bot_with_strongs_parameters():
+    spec = get("game_strong")
+    assert "game_strong" in names() and "game_strong" in table_names()
+    assert is_builtin(spec.decide)  # tests/test_trusted_builtins.py plays it judged
+    strong = get("strong")
+    assert spec.param_names == (*strong.param_names, "style")
+    assert dict(spec.params)["style"] == 0
+    assert all(dict(spec.params)[n] == v for n, v in strong.params)
+    assert spec.param_names.index("style") == G_STYLE
+    assert spec.tail[: len(strong.tail)] == strong.tail  # the same evaluator weights
+
+
+def test_style_parameter_is_checked():
+    for bad in (len(STYLES) + 1, 1.5):
+        with pytest.raises(CanastaError, match="'style'"):
+            parse(f"game_strong:style={bad}")
+    parse(f"game_strong:style={len(STYLES)}")
+
+
+def test_bad_data_is_refused_by_name():
+    with pytest.raises(CanastaError, match="version"):
+        load_data({**DATA, "version": 99})
+    with pytest.raises(CanastaError, match="cells"):
+        load_data({**DATA, "cells": DATA["cells"][:-1]})
+    biased = [{**DATA["styles"][0], "start_bias": 5}, *DATA["styles"][1:]]
+    with pytest.raises(CanastaError, match="style 0"):
+        load_data({**DATA, "styles": biased})
+
+
+def test_style_one_is_strong_decision_for_decision():
+    a = sim.simulate(200, policies=("game_strong:style=1", "strong"), seed=11)
+    b = sim.simulate(200, policies=("strong", "strong"), seed=11)
+    assert (a[SAME].to_numpy() == b[SAME].to_numpy()).all()
+    assert (a.policy_errors == 0).all()
+
+
+def test_style_at_reads_the_cell_of_the_scores_and_only_under_its_rules():
+    _, params, _ = parse("game_strong")
+    rules = Ruleset().to_array()
+    for i, j in ((0, 0), (30, 80), (104, 3), (50, 50)):
+        own, opp = LOW + STEP * i + 5, LOW + STEP * j + 95  # anywhere in the cell
+        assert style_at(params, rules, own, opp) == CELLS[i, j]
+    assert style_at(params, rules, -9000, LOW) == CELLS[0, 0]  # below the grid: its first cell
+    other = dataclasses.replace(Ruleset(), target=5000).to_array()  # GAME-1 variant
+    by_hand = dataclasses.replace(Ruleset(), opening_minimum="hand").to_array()  # OPEN-1
+    for r in (other, by_hand):
+        assert style_at(params, r, 8000, 0) == 0 and style_at(params, r, 0, 8000) == 0
+    _, forced, _ = parse("game_strong:style=3")
+    assert style_at(forced, rules, 0, 0) == 2
+
+
+def test_a_cell_of_style_zero_plays_strong():
+    own, opp, _ = _cell_scores(lambda k: k == 0)
+    a = _hands(("game_strong", "strong"), (own, opp))
+    b = _hands(("strong", "strong"), (own, opp))
+    assert (a.to_numpy() == b.to_numpy()).all()
+
+
+def test_a_cell_of_another_style_plays_that_style_as_either_team():
+    """The bot reads its own team's score first, seated as team 0 or team 1."""
+    own, opp, k = _cell_scores(lambda k: k > 0)
+    forced = f"game_strong:style={k + 1}"
+    a = _hands(("game_strong", "strong"), (own, opp))
+    assert (a.to_numpy() == _hands((forced, "strong"), (own, opp)).to_numpy()).all()
+    b = _hands(("strong", "game_strong"), (opp, own))
+    assert (b.to_numpy() == _hands(("strong", forced), (opp, own)).to_numpy()).all()
+    strong = _hands(("strong", "strong"), (own, opp))
+    assert (a.to_numpy() != strong.to_numpy()).any()  # the style changed some hand
+
+
+def test_under_other_rules_it_plays_strong_everywhere():
+    rules = dataclasses.replace(Ruleset(), target=5000)
+    own, opp, _ = _cell_scores(lambda k: k > 0)
+    own, opp = min(own, 4900), min(opp, 4900)
+    a = _hands(("game_strong", "strong"), (own, opp), rules=rules)
+    b = _hands(("strong", "strong"), (own, opp), rules=rules)
+    assert (a.to_numpy() == b.to_numpy()).all()
+
+
+def _starts(df, team=0):
+    cols = [f"team{team}_{m}_started_turn" for m in ("sevens", "aces", "wild")]
+    return int((df[cols].to_numpy() >= 0).sum())
+
+
+def _style(name):
+    return f"game_strong:style={STYLES.index(name) + 1}"
+
+
+def test_the_start_bias_moves_the_starts_of_sevens_aces_and_wild_melds():
+    """MELD-6/7/8: on the same 400 deals (seed 12), a start bias of +1,000 starts more of
+    them than strong and -1,000 fewer (a same-play pair would start exactly as many)."""
+
+    def starts(p):
+        return _starts(sim.simulate(400, policies=(p, "strong"), seed=12))
+
+    base = starts("strong")
+    assert starts(_style("starts+1000")) > base > starts(_style("starts-1000"))
+
+
+def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
+    """Stepping hands with strong (Game), every decision is asked of strong and of the four
+    one-sided styles: a take bias changes only draws (PILE-1: +300 takes where strong draws,
+    -300 draws where strong takes), a start bias only play steps (+1,000 starts a sevens,
+    aces or wild meld where strong does not, -1,000 does not start one strong starts), and
+    each changes at least one decision of these hands."""
+    from sim import encoding as E
+    from sim.engine.game import Game
+    from sim.policies.strong import risky_slot
+
+    specs = {n: parse(_style(n))[:2] for n in ("take+300", "take-300", "starts+1000",
+                                                "starts-1000")}  # fmt: skip
+    strong = parse("strong")[:2]
+    changed = dict.fromkeys(specs, 0)
+    for hand in range(12):
+        g = Game(seed=3, hand_id=hand)
+        while not g.is_over:
+            obs = g.observation()
+            a = g.decide(*strong, obs=obs)
+            phase = obs[E.OB_PHASE]
+            for name, spec in specs.items():
+                b = g.decide(*spec, obs=obs.copy())
+                if b == a:
+                    continue
+                changed[name] += 1
+                if name.startswith("take"):
+                    assert phase == E.PH_DRAW
+                    take = (b, a) if name == "take+300" else (a, b)
+                    assert take == (E.A_TAKE_PILE, E.A_DRAW)
+                else:
+                    assert phase == E.PH_PLAY
+                    start = b if name == "starts+1000" else a
+                    assert risky_slot(obs, start) >= 0
+            g.apply(a)
+    assert all(changed.values()), changed
+
+
+def test_judged_it_proposes_only_legal_actions():
+    df = sim.simulate(60, policies=("game_strong:style=3", "game_strong"), seed=5, debug=True)
+    assert (df.policy_errors == 0).all()
