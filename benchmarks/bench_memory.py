@@ -141,7 +141,8 @@ def main() -> None:
         print(
             f"census, {args.census} hands of strong:{w} self-play: {d} decisions; the memory "
             f"holds a card of another seat at {c['any'] / d:.3f} of them, of the next player "
-            f"at {c['next'] / d:.3f}; {k} discards: memory non-empty at {c['discard_any'] / k:.3f}, "
+            f"at {c['next'] / d:.3f}; {k} discards: memory non-empty at "
+            f"{c['discard_any'] / k:.3f}, "
             f"a known pair of the next player at {c['next_pair'] / k:.3f}"
         )
     arms = [f"strong:{w}", f"peeking_strong:{w}"]

@@ -234,7 +234,8 @@ def resume_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
                     _observe_inline(st, st[E.ST_PLAYER], obs)
                     t = st[E.ST_PLAYER] % E.N_TEAMS
                     if mode & (MODE_PEEK0 << t):
-                        peek_hands(st, st[E.ST_PLAYER], obs, (mode >> (MODE_SCOPE_SHIFT + 3 * t)) & 7)
+                        scope = (mode >> (MODE_SCOPE_SHIFT + 3 * t)) & 7
+                        peek_hands(st, st[E.ST_PLAYER], obs, scope)
                 a = ask_policy(
                     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode
                 )
