@@ -42,8 +42,8 @@ EXPERT_BUDGET = "samples=8,rollouts=1"
 
 
 def register_bounds() -> list[str]:
-    """Register the peeking scopes as measuring references (not shipped as policies)."""
-    from sim.engine import contract as C
+    """Register the peeking scopes as measuring references (not shipped as policies; the
+    engine knows their scopes from ``sim.policies.builtin_registry``)."""
     from sim.policies import registry, strong
     from sim.policies.builtin_registry import PEEKING_DEFAULTS
 
@@ -51,14 +51,12 @@ def register_bounds() -> list[str]:
     params = {name: PEEKING_DEFAULTS.get(name, d) for name, d, _ in table}
     tail = tuple(strong.strong_weights())
     scopes = {
-        "peek_kinds_strong": (strong.peek_kinds_strong_decide, C.PEEK_KINDS),
-        "peek_when_strong": (strong.peek_when_strong_decide, C.PEEK_WHEN),
-        "peek_next_strong": (strong.peek_next_strong_decide, C.PEEK_NEXT),
-        "peek_others_strong": (strong.peek_others_strong_decide, C.PEEK_OTHERS),
+        "peek_kinds_strong": strong.peek_kinds_strong_decide,
+        "peek_when_strong": strong.peek_when_strong_decide,
+        "peek_next_strong": strong.peek_next_strong_decide,
+        "peek_others_strong": strong.peek_others_strong_decide,
     }
-    for name, (decide, scope) in scopes.items():
-        C.mark_builtin(decide)
-        C.mark_peeking(decide, scope)
+    for name, decide in scopes.items():
         doc = (decide.__doc__ or "").strip()
         registry.register(
             name, decide, params, doc, tail=tail, lazy=True, reference=True, replace=True
