@@ -15,7 +15,8 @@ played twice, seats swapped, points a hand of A minus B with its 95% interval (o
   ``peek_kinds_strong`` (the true count of each kind the memory places in a hand: an upper
   bound of what the memory can be worth to strong's use of it), ``peek_when_strong`` (every
   hand, only at decisions where the memory holds a card), ``peek_next_strong`` (the next
-  player's hand alone) and ``peek_others_strong`` (the partner's and the previous player's);
+  player's hand alone), ``peek_others_strong`` (the partner's and the previous player's) and
+  ``peek_next_when_strong`` (the next player's hand, only where the memory holds a card);
 - the share of the peeking gap each row closes (ratio of the two means, with a delta-method
   interval from the two runs' standard errors: the runs share deals, so the interval is a
   rough guide);
@@ -55,6 +56,7 @@ def register_bounds() -> list[str]:
         "peek_when_strong": strong.peek_when_strong_decide,
         "peek_next_strong": strong.peek_next_strong_decide,
         "peek_others_strong": strong.peek_others_strong_decide,
+        "peek_next_when_strong": strong.peek_next_when_strong_decide,
     }
     for name, decide in scopes.items():
         doc = (decide.__doc__ or "").strip()
@@ -111,9 +113,9 @@ def _row(cmp, seconds: float) -> dict:
 def _compare(a: str, b: str, n: int, seed: int) -> dict:
     from analysis.compare import duplicate
 
-    t = time.process_time()
+    t = time.perf_counter()
     cmp = duplicate(a, b, n, seed=seed, n_jobs=1)
-    return _row(cmp, time.process_time() - t)
+    return _row(cmp, time.perf_counter() - t)
 
 
 def _share(row: dict, peek: dict) -> str:
@@ -130,6 +132,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=46)
     ap.add_argument("--weight", type=float, default=1.0, help="memory_weight of every arm")
     ap.add_argument("--bounds", action="store_true", help="also the peeking scopes' rows")
+    ap.add_argument("--extra", nargs="*", default=[], help="more arms against strong")
     ap.add_argument("--census", type=int, default=0, help="hands of the memory's census")
     args = ap.parse_args()
     w = f"memory_weight={args.weight:g}"
@@ -143,9 +146,10 @@ def main() -> None:
             f"{c['discard_any'] / k:.3f}, "
             f"a known pair of the next player at {c['next_pair'] / k:.3f}"
         )
-    arms = [f"strong:{w}", f"peeking_strong:{w}"]
+    bounds = register_bounds()
+    arms = [f"strong:{w}", f"peeking_strong:{w}", *args.extra]
     if args.bounds:
-        arms += [f"{name}:{w}" for name in register_bounds()]
+        arms += [f"{name}:{w}" for name in bounds]
     rows = [_compare(a, "strong", args.deals, args.seed) for a in arms]
     if args.expert_deals > 0:
         rows.append(
@@ -160,7 +164,8 @@ def main() -> None:
     for r in rows:
         line = (
             f"{r['a']} vs {r['b']}: {r['deals']} deals, {r['mean']:+.1f} points a hand "
-            f"(95% {r['low']:+.1f} to {r['high']:+.1f}, se {r['se']:.1f}), {r['seconds']:.0f} s CPU"
+            f"(95% {r['low']:+.1f} to {r['high']:+.1f}, se {r['se']:.1f}), "
+            f"{r['seconds']:.0f} s wall"
         )
         if r["b"].startswith("strong") and r is not peek and peek["mean"] > 0:
             line += f"; share of the peeking gap {_share(r, peek)}"

@@ -43,12 +43,13 @@ def test_each_scope_sees_what_it_says():
     """PEEK_HANDS: every other hand; PEEK_KINDS: the true count where the memory knows a card
     of the kind, the memory (0) elsewhere; PEEK_WHEN: every hand where the memory holds a card,
     else the memory; PEEK_NEXT / PEEK_OTHERS: the next player's row / the other two, the rest
-    the memory. The memory is a lower bound of every hand, so each sees at least it."""
+    the memory; PEEK_NEXT_WHEN: PEEK_NEXT where the memory holds a card. The memory is a
+    lower bound of every hand, so each sees at least it."""
     seen_when = seen_kinds = 0
     for g, p, true, mem, obs in _observed():
         assert (mem <= true).all()
         out = {}
-        for scope in range(C.PEEK_OTHERS + 1):
+        for scope in range(C.PEEK_NEXT_WHEN + 1):
             o = obs.copy()
             peek_hands(g.state, p, o, scope)
             out[scope] = o[ROWS].reshape(3, E.N_KINDS)
@@ -59,6 +60,8 @@ def test_each_scope_sees_what_it_says():
         assert (out[C.PEEK_WHEN] == (true if mem.any() else mem)).all()
         assert (out[C.PEEK_NEXT] == np.vstack([true[:1], mem[1:]])).all()
         assert (out[C.PEEK_OTHERS] == np.vstack([mem[:1], true[1:]])).all()
+        nxt = np.vstack([true[:1], mem[1:]]) if mem.any() else mem
+        assert (out[C.PEEK_NEXT_WHEN] == nxt).all()
         seen_when += bool(mem.any())
         seen_kinds += bool((out[C.PEEK_KINDS] > mem).any())
     assert seen_when > 0 and seen_kinds > 0  # the hands exercised the narrow scopes

@@ -51,6 +51,7 @@ __all__ = [
     "PEEK_HANDS",
     "PEEK_KINDS",
     "PEEK_NEXT",
+    "PEEK_NEXT_WHEN",
     "PEEK_OTHERS",
     "PEEK_WHEN",
     "POLICY_SIGNATURE",
@@ -84,6 +85,7 @@ PEEK_KINDS = 1  #: the true count of each kind the memory places in a hand (>= 1
 PEEK_WHEN = 2  #: every other hand, whole, but only at decisions where the memory holds a card
 PEEK_NEXT = 3  #: the next player's hand, whole; the other rows the memory
 PEEK_OTHERS = 4  #: the partner's and the previous player's hands; the next player's row the memory
+PEEK_NEXT_WHEN = 5  #: ``PEEK_NEXT`` only at decisions where the memory holds a card
 
 _BUILTINS: list[Callable] = []  #: the package's compiled policies, compared by identity
 _PEEKING: list[tuple[Callable, int]] = []  #: the peeking references and their scopes
@@ -109,7 +111,7 @@ def mark_peeking(decide: Callable, scope: int = PEEK_HANDS) -> Callable:
     its observation's public card memory (``OB_KNOWN``) with their true hands (a bound on what
     hidden information is worth, never a player's opponent at a table); ``scope`` (``PEEK_*``)
     narrows what it sees."""
-    if not 0 <= scope <= PEEK_OTHERS:
+    if not 0 <= scope <= PEEK_NEXT_WHEN:
         raise ValueError(f"unknown peeking scope {scope!r}")
     if not any(decide is d for d, _ in _PEEKING):
         _PEEKING.append((decide, scope))

@@ -22,6 +22,7 @@ from sim.engine.contract import (
     MODE_TRUST0,
     PEEK_KINDS,
     PEEK_NEXT,
+    PEEK_NEXT_WHEN,
     PEEK_OTHERS,
     PEEK_WHEN,
     POLICY_TYPE,
@@ -265,14 +266,15 @@ def peek_hands(st, p, obs, scope):
     (``sim.engine.contract.PEEK_*``) part of them, the memory's rows kept elsewhere. (A meld
     operation of ``p``'s own changes no other hand, so ``observe_after_meld`` leaves them
     right.)"""
-    if scope == PEEK_WHEN:
+    if scope == PEEK_WHEN or scope == PEEK_NEXT_WHEN:
         held = 0
         for j in range(E.N_KINDS, E.N_PLAYERS * E.N_KINDS):
             held += obs[E.OB_KNOWN + j]
         if held == 0:
             return
     for i in range(1, E.N_PLAYERS):
-        if (scope == PEEK_NEXT and i != 1) or (scope == PEEK_OTHERS and i == 1):
+        next_only = scope == PEEK_NEXT or scope == PEEK_NEXT_WHEN
+        if (next_only and i != 1) or (scope == PEEK_OTHERS and i == 1):
             continue
         q = (p + i) % E.N_PLAYERS
         for k in range(E.N_KINDS):

@@ -14,6 +14,7 @@ import functools
 from sim.engine.contract import (
     PEEK_KINDS,
     PEEK_NEXT,
+    PEEK_NEXT_WHEN,
     PEEK_OTHERS,
     PEEK_WHEN,
     mark_builtin,
@@ -40,6 +41,7 @@ from sim.policies.registry import register
 from sim.policies.strong import (
     peek_kinds_strong_decide,
     peek_next_strong_decide,
+    peek_next_when_strong_decide,
     peek_others_strong_decide,
     peek_when_strong_decide,
     peeking_strong_decide,
@@ -74,6 +76,7 @@ for _decide, _scope in (
     (peek_when_strong_decide, PEEK_WHEN),
     (peek_next_strong_decide, PEEK_NEXT),
     (peek_others_strong_decide, PEEK_OTHERS),
+    (peek_next_when_strong_decide, PEEK_NEXT_WHEN),
 ):
     mark_builtin(_decide)
     mark_peeking(_decide, _scope)

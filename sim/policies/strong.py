@@ -87,6 +87,7 @@ __all__ = [
     "load_data",
     "peek_kinds_strong_decide",
     "peek_next_strong_decide",
+    "peek_next_when_strong_decide",
     "peek_others_strong_decide",
     "peek_when_strong_decide",
     "peeking_strong_decide",
@@ -495,4 +496,11 @@ def peek_next_strong_decide(obs, params, rng, rules, scratch):
 def peek_others_strong_decide(obs, params, rng, rules, scratch):
     """``strong_decide`` seeing the partner's and the previous player's hands (the next
     player's row the memory)."""
+    return strong_decide(obs, params, rng, rules, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def peek_next_when_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` seeing the next player's hand at the decisions where the memory holds
+    a card."""
     return strong_decide(obs, params, rng, rules, scratch)
