@@ -91,3 +91,44 @@ def test_peeking_reaches_the_play():
     c = simulate(60, ("strong:memory_weight=1", "strong"), seed=5)
     assert (b["score_team0"].to_numpy() == c["score_team0"].to_numpy()).all()
     assert (a["score_team0"].to_numpy() != b["score_team0"].to_numpy()).any()
+
+
+@pytest.mark.parametrize(
+    ("spec", "want"),
+    [
+        ("strong", False),
+        ("strong:memory_weight=1", True),
+        ("heuristic:memory_weight=0.5", True),
+        ("heuristic", False),
+        ("expert", False),
+        ("expert:memory=1", True),
+        ("peeking_strong", True),
+        ("peeking_strong:memory_weight=0", True),  # sees the hands, whatever it reads
+        ("random", False),
+        ("no_such_policy", None),
+    ],
+)
+def test_plays_with_memory(spec, want):
+    from sim.policies.heuristic_params import plays_with_memory
+
+    assert plays_with_memory(spec) is want
+
+
+def test_report_subtitle_names_the_policies_and_their_memory():
+    from types import SimpleNamespace
+
+    from reports.content import _policies_played
+
+    runs = [
+        SimpleNamespace(policies=("strong:memory_weight=1", "heuristic")),
+        SimpleNamespace(policies=("heuristic", "strong:memory_weight=1")),
+    ]
+    said = _policies_played(SimpleNamespace(runs=runs))
+    assert said == (
+        ", policies strong:memory_weight=1, heuristic "
+        "(playing with the public card memory: strong:memory_weight=1)"
+    )
+    runs = [SimpleNamespace(policies=("strong", "heuristic"))]
+    assert _policies_played(SimpleNamespace(runs=runs)).endswith(
+        "(none playing with the public card memory)"
+    )
