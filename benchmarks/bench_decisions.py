@@ -47,8 +47,8 @@ def collect(pair, n_hands, states=None):
     list, (state, action) of every step, forced ones included, are appended to it."""
     import numpy as np
 
-    from sim.engine.game import Game
     from sim.engine.judge import forced_action
+    from sim.step import Game
 
     seen = []
     for h in range(n_hands):

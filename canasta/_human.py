@@ -2,7 +2,7 @@
 
 A :class:`Session` reads commands from any iterable of lines (a terminal or a pipe), maps each
 to the engine's action ids (``sim.encoding.ACTION_TABLE``) and plays them through the step API
-``sim.engine.game.Game``, which judges every action from the player's observation
+``sim.step.Game``, which judges every action from the player's observation
 (``judge.action_reason``): a refused command prints the rule ID and sentence (``explain``) and
 what is allowed now. Bots' moves are printed as they happen, hiding the cards they draw.
 
@@ -498,7 +498,7 @@ class Session:
 
     def command(self, line: str) -> bool:
         """Run one command line; False when the session ends (quit)."""
-        from sim.engine.game import describe_action
+        from sim.step import describe_action
 
         word, _, rest = line.strip().partition(" ")
         word, rest = word.lower(), rest.strip()

@@ -69,9 +69,9 @@ def record_position(path: str, decision: int | None):
     seat sees it (canasta._human.position_for). Only a draw, or the play step right after a
     stock draw before any meld, can be opened (the advice covers the whole turn)."""
     from canasta._human import position_for
-    from sim.engine.game import describe_action
     from sim.errors import CanastaError
     from sim.record import load, replay
+    from sim.step import describe_action
 
     rec = load(path)
     counts = [len(h.get("actions", [])) for h in rec["hands"]]

@@ -66,10 +66,10 @@ def run(args) -> int:
     from pathlib import Path
 
     from sim.api import resolve_policies
-    from sim.engine.game import Game
     from sim.errors import CanastaError
     from sim.policies.registry import check_table_policy
     from sim.ruleset import as_ruleset
+    from sim.step import Game
     from sim.validate import check_hand_id, check_seat, check_seed, parse_scores
 
     # every number is range-checked before it reaches a kernel (sim.validate)

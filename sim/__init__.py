@@ -2,7 +2,7 @@
 
 Public here: ``Ruleset``, ``DEFAULT_RULESET``, the errors (``errors``), and (imported on first use)
 ``simulate``, ``simulate_games``, ``play_position``, ``play_hands``, ``play_games`` (``sim.api``),
-``load`` (``sim.store``), ``Game``, ``describe_action`` (``sim.engine.game``) and
+``load`` (``sim.store``), ``Game``, ``describe_action`` (``sim.step``) and
 ``GameDriver`` (``sim.game``: one game of hands, GAME-1 and SPECIAL-10).
 
 Holds the rules core (``ruleset``, ``encoding`` with its parts ``kinds`` and ``reasons``,
@@ -31,8 +31,8 @@ _LAZY = {
     "play_position": "sim.api",
     "play_hands": "sim.api",
     "play_games": "sim.api",
-    "Game": "sim.engine.game",
-    "describe_action": "sim.engine.game",
+    "Game": "sim.step",
+    "describe_action": "sim.step",
     "GameDriver": "sim.game",
 }
 

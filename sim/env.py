@@ -185,7 +185,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {a: spaces.Discrete(E.N_ACTIONS) for a in AGENTS}
         self.seed: int | None = None
         self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
-        self.game = None  # the current hand: a sim.engine.Game
+        self.game = None  # the current hand: a sim.Game
         self.driver = None  # the episode's game (game episodes): a sim.game.GameDriver
         self.totals = [0, 0]  # cumulative team points of the episode's finished hands
         self.hands_played = 0
@@ -238,7 +238,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     def _deal(self) -> None:
         """The episode's next hand: hand ``episode`` of the run, or the game's next hand as
         its driver deals it (``sim.game.GameDriver``: seeding, DEAL-1, OPEN-1)."""
-        from sim.engine.game import Game
+        from sim.step import Game
 
         if self.game_mode:
             self.game = self.driver.deal()

@@ -9,7 +9,7 @@
 
 Written by ``from_games`` (``sim.Game``, ``canasta play --record``, the web table) and read
 back by ``load`` (this format, or a bare ``Game.record()`` of one hand) and ``replay``, which
-plays every hand again through ``sim.engine.game.Game`` and checks it action by action: a
+plays every hand again through ``sim.step.Game`` and checks it action by action: a
 move the rules refuse stops it with the hand, the action's number, the seat, the move and the
 rule ID with its ``explain()`` sentence (``RecordError``). A hand typed by hand may give each
 action as a move's text (``"draw"``, ``"meld K K 2"``, ``"discard 7"``; ``parse_move``) and
@@ -171,7 +171,7 @@ def parse_move(text: str) -> int:
 def redeal(game):
     """A new ``Game`` of the same deal as ``game`` (seed, hand, ruleset, first player,
     scores, deck), before any action: what a replay or an undo starts from."""
-    from sim.engine.game import Game
+    from sim.step import Game
 
     return Game(
         seed=game.seed,
@@ -198,7 +198,7 @@ def hand_entry(game, hide_deck: bool = False) -> dict[str, Any]:
     """One hand of a record: ``Game.record()``'s keys, each action with its seat and text,
     and the result once the hand is over. ``hide_deck``: leave the deck out (a hand still
     running, for a face that must not show it: the deck names every hidden card)."""
-    from sim.engine.game import describe_action
+    from sim.step import describe_action
 
     base = game.record()
     entry = {
@@ -367,15 +367,15 @@ def _deck(deck: Any, where: str) -> list[int]:
 
 
 def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> list:
-    """Every hand of ``record`` played again (``sim.engine.game.Game``), checked action by
+    """Every hand of ``record`` played again (``sim.step.Game``), checked action by
     action: the seat named must be the one to act (TURN-1), each move must be legal (the
     rule and its sentence named where it breaks), a recorded result must match the score
     (SCORE-*), a game's hands must chain their scores (OPEN-1, GAME-1), and no hand may follow
     the end of the game (``sim.game.GameDriver``: GAME-1, or SPECIAL-10).
     ``upto=(hand, n)``: stop hand ``hand`` (1-based) after its first ``n`` actions."""
-    from sim.engine.game import Game
     from sim.game import GameDriver, GameOverError
     from sim.ruleset import as_ruleset
+    from sim.step import Game
 
     rec = load(record)
     try:
@@ -423,7 +423,7 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
         for n, item in enumerate(actions[:stop], 1):
             at = f"{where}, action {n}"
             a, seat = _action_id(item, at)
-            from sim.engine.game import describe_action
+            from sim.step import describe_action
 
             move = describe_action(a)
             if g.is_over:

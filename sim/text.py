@@ -4,7 +4,7 @@ melds, threes and hands, the itemised score table, and the events as one seat se
 
 ``canasta play``, the human seat of ``canasta play --human``, ``canasta replay``, the web
 table and ``sim.env``'s ``ansi`` render print these lines, so a hand reads the same
-everywhere. Every function takes a ``sim.engine.game.Game`` (or a ``scores()`` dict) and
+everywhere. Every function takes a ``sim.step.Game`` (or a ``scores()`` dict) and
 returns lines without a trailing newline; none prints.
 """
 
@@ -128,7 +128,7 @@ class EventWords:
 
 
 def _terminal_action(a: int, b: int) -> str | None:
-    from sim.engine.game import describe_action
+    from sim.step import describe_action
 
     kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
     if kind == E.AT_DRAW:
@@ -140,7 +140,7 @@ def _terminal_action(a: int, b: int) -> str | None:
 
 
 def _web_action(a: int, b: int) -> str | None:
-    from sim.engine.game import describe_action
+    from sim.step import describe_action
 
     kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
     if kind in (E.AT_DRAW, E.AT_LAY_THREES):

@@ -1,8 +1,8 @@
 """Real hands for the tests that check a shortcut against the law at every decision: the rule
 variants they run under and the decisions of fixed-seed hands."""
 
-from sim.engine.game import Game
 from sim.engine.judge import forced_action
+from sim.step import Game
 
 __all__ = ["RULES", "RULE_IDS", "games"]
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.game import Game
 from sim.engine.judge import first_legal_action, forced_action, legal_actions
 from sim.special import _top_pairs
+from sim.step import Game
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
 

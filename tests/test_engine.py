@@ -28,9 +28,9 @@ from sim.encoding import (
     SCORE_ITEMS,
     ST_STOCK_N,
 )
-from sim.engine.game import Game, describe_action
 from sim.errors import CanastaError, RuleViolation
 from sim.rng import run_key
+from sim.step import Game, describe_action
 from tests.helpers import plan_cache_walk
 
 #: the issue-3 minimum schema (docs/records.md), written here on its own on purpose: the code
@@ -290,9 +290,9 @@ def test_turn_1_game_decide_on_the_callers_observation_plays_as_policy_action():
     """``Game.decide`` (a policy resolved once, the observation the caller made) takes the
     actions ``Game.policy_action`` takes, hand for hand: two games of the same seed, each
     policy asked through one of them."""
-    from sim.engine.game import Game
     from sim.engine.judge import forced_action
     from sim.policies.registry import parse
+    from sim.step import Game
 
     spec, params, _ = parse("strong")
     for hand_id in range(3):

@@ -3,7 +3,7 @@
 import json
 
 from canasta import main
-from sim.engine.game import Game
+from sim.step import Game
 
 
 def test_play_prints_transcript_and_itemised_score(capsys, tmp_path):

@@ -23,8 +23,8 @@ from canasta import main
 from canasta._human import Session, meld_operations, parse_kind, position_for
 from sim import encoding as E
 from sim.cards import format_cards, parse_cards
-from sim.engine.game import Game
 from sim.errors import CanastaError
+from sim.step import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 MYPOLICY = ROOT / "tests" / "data" / "mypolicy.py"

@@ -17,7 +17,6 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.fastpath import hint_completes
-from sim.engine.game import Game
 from sim.engine.judge import (
     action_ok,
     action_reason,
@@ -31,6 +30,7 @@ from sim.engine.observe import bonus_owed
 from sim.legality import opening_path_count, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
+from sim.step import Game
 from tests.real_hands import RULE_IDS, RULES, games
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]

@@ -15,8 +15,8 @@ from sim.encoding import (
     SCRATCH_TMP,
     TMP_SIZE,
 )
-from sim.engine.game import Game
 from sim.engine.judge import forced_action, legal_actions, legal_actions_filter
+from sim.step import Game
 from tests.helpers import plan_cache_walk
 from tests.real_hands import games
 

@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.game import Game
 from sim.engine.judge import forced_action
 from sim.engine.search import WORK_SIZE, determinize, unseen_counts
 from sim.engine.state import apply_action, clear_state
 from sim.ruleset import Ruleset
+from sim.step import Game
 from tests.twins.memory_twin import Memory
 
 PAIRS = [("strong", "heuristic"), ("greedy", "random"), ("heuristic", "greedy")]

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.game import Game
 from sim.engine.judge import forced_action
 from sim.engine.observe import observe, observe_after_meld, observe_table
+from sim.step import Game
 
 OBSERVE_PAIRS = [("heuristic", "heuristic"), ("random", "random"), ("special_chaser", "greedy")]
 

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.game import Game
 from sim.engine.judge import forced_action
 from sim.engine.observe import bonus_owed
 from sim.engine.views import ob_hand, ob_melds, ob_pending
@@ -19,6 +18,7 @@ from sim.legality import is_dead, opening_search
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import memo_rest, opening_search_memo, work_plan
+from sim.step import Game
 from tests.real_hands import RULE_IDS, RULES, games
 
 

@@ -142,8 +142,8 @@ def test_open_1_hint_position_carries_the_hands_number():
     """OPEN-1: the position a hint asks advice on (``canasta._human.position_for``, used by
     the terminal and the web table) is of the hand's own number in its game."""
     from canasta._human import position_for
-    from sim.engine.game import Game
     from sim.engine.judge import forced_action
+    from sim.step import Game
 
     for number in (1, 2, 5):
         g = Game(seed=4, hand_id=number, rules=BY_HAND, hand_number=number)

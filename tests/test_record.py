@@ -12,7 +12,7 @@ import pytest
 from canasta import main
 from sim import encoding as E
 from sim import record as R
-from sim.engine.game import Game, describe_action
+from sim.step import Game, describe_action
 
 
 def _hand(seed=5, hand_id=2, policies=("heuristic", "heuristic")):

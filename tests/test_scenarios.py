@@ -51,8 +51,8 @@ from sim.encoding import (
     ST_STOCK_N,
     ST_TURN_CARD_DRAWN,
 )
-from sim.engine.game import Game
 from sim.engine.views import st_hands, st_melds
+from sim.step import Game
 
 
 def deck_for(hands, stock_top="", stock_bottom=""):

@@ -488,9 +488,9 @@ def replay_frames(record: Any) -> dict:
     """A record's every step for the page's replay: the move and the whole table after it
     (a finished hand: every card may be shown). Checked as ``canasta replay`` checks it."""
     from sim.cards import format_counts, format_melds
-    from sim.engine.game import describe_action
     from sim.engine.views import st_hands, st_melds
     from sim.record import load, redeal, replay
+    from sim.step import describe_action
 
     rec = load(record)
     games = replay(rec)

@@ -254,7 +254,7 @@ class Table:
             "keep_red": E.A_KEEP_RED_THREE,
             "keep_black": E.A_KEEP_BLACK_THREE,
         }
-        from sim.engine.game import describe_action
+        from sim.step import describe_action
 
         if name in simple:
             a = simple[name]

@@ -6,8 +6,8 @@ names) and the ruleset as an array. Array-level entry points: ``hands.play_hands
 (``simulate``, ``simulate_games``, ``play_position``, the chunk functions ``play_hands`` and
 ``play_games``) live a layer up, in ``sim.api``, and are public as ``sim.simulate``...
 
-Public entry points here (imported on first use, so ``import sim.engine`` stays light):
-``Game`` and ``describe_action`` (step API, ``game``).
+The step API for people (``Game``, which takes policy names) lives above the engine, in
+``sim.step``, and is public as ``sim.Game``.
 
 Holds: ``state`` (transitions), ``observe`` (what a player sees), ``views`` (named views of
 the arrays), ``contract`` (the policy signature), ``validate``, ``fastpath``, ``generate`` and
@@ -15,24 +15,18 @@ the arrays), ``contract`` (the policy signature), ``validate``, ``fastpath``, ``
 three), ``play`` (the compiled hand loop and chunk kernels), ``intercept``, ``position`` and
 ``script`` (forced choices, what-if positions, scripts), ``search`` (the expert's compiled
 helpers), ``hands`` (array-level entry points), ``records`` (records as a DataFrame),
-``invariants`` (debug checks) and ``game`` (the step API).
+and ``invariants`` (debug checks).
 """
 
-__all__ = ["Game", "describe_action"]
+__all__: list[str] = []
 
 # numba's cache of the engine is kept fresh by sim._numba_cache, run when ``sim`` is imported.
 
-_LAZY = {"Game": "sim.engine.game", "describe_action": "sim.engine.game"}
-
-#: names that moved above the engine (issue 11): sim.engine never imports the runner level
-_MOVED = ("simulate", "simulate_games", "play_position", "play_hands", "play_games")
+#: names that live above the engine: it takes compiled policies and never imports the runner level
+_MOVED = ("simulate", "simulate_games", "play_position", "play_hands", "play_games", "Game")
 
 
 def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
     if name in _MOVED:
         raise AttributeError(
             f"sim.engine.{name} moved to sim.{name} (the engine takes compiled policies, not "

@@ -13,8 +13,8 @@ policies and what it does there; its inputs come first, then its progress, reset
   (``strong``'s labelling reads those decisions, ``sim.policies.strong_train``).
 
 ``IC_APPLIED`` says whether the choice was made (or every script step); ``IC_ACTIVE`` whether the
-script is still being played, or a pause is armed. The Python builders are ``no_intercept``,
-``choice_intercept``, ``script_intercept`` and ``pause_intercept``.
+script is still being played, or a pause is armed. The callers fill the array themselves
+(``sim.engine.position``, ``sim.engine.script``, ``sim.policies.strong_train``).
 """
 
 from __future__ import annotations
@@ -383,45 +383,6 @@ def forced_choice(obs, choice, proposed, first_play, rules, tmp):
     return a, 1
 
 
-# ---------------------------------------------------------------------------------------
-# Python builders
-# ---------------------------------------------------------------------------------------
-def no_intercept() -> np.ndarray:
-    """Plain play: every decision the policies'."""
-    return np.zeros(IC_SIZE, dtype=np.int64)
-
-
-def choice_intercept(seat: int, turn: int, choice: int) -> np.ndarray:
-    """``choice`` (a ``CH_*`` number) forced at ``seat``'s turn ``turn``; plain play for
-    ``CH_POLICY``."""
-    icpt = no_intercept()
-    if choice != CH_POLICY:
-        icpt[IC_KIND], icpt[IC_SEAT], icpt[IC_TURN] = IK_CHOICE, seat, turn
-        icpt[IC_CHOICE] = choice
-    return icpt
-
-
-def script_intercept(seat: int, turn: int, script) -> np.ndarray:
-    """The actions of ``script`` (padded with ``NO_ACTION``) made in order at ``seat``'s turn
-    ``turn``."""
-    steps = [int(a) for a in np.asarray(script).reshape(-1)]
-    n = steps.index(NO_ACTION) if NO_ACTION in steps else len(steps)
-    if n > MAX_SCRIPT:
-        raise ValueError(f"a script holds at most {MAX_SCRIPT} actions")
-    icpt = no_intercept()
-    icpt[IC_KIND], icpt[IC_SEAT], icpt[IC_TURN], icpt[IC_N] = IK_SCRIPT, seat, turn, n
-    icpt[IC_SCRIPT : IC_SCRIPT + MAX_SCRIPT] = NO_ACTION
-    icpt[IC_SCRIPT : IC_SCRIPT + n] = steps[:n]
-    return icpt
-
-
-def pause_intercept(team: int) -> np.ndarray:
-    """A pause at each decision of ``team`` (seats ``team``, ``team + 2``)."""
-    icpt = no_intercept()
-    icpt[IC_KIND], icpt[IC_TEAM] = IK_PAUSE, team
-    return icpt
-
-
 __all__ = [
     "CHASE_DISTANCE",
     "CHOICES",
@@ -466,12 +427,8 @@ __all__ = [
     "WAIT_PILE_MAX",
     "WAIT_PILE_MIN",
     "at_intercept",
-    "choice_intercept",
     "forced_choice",
-    "no_intercept",
-    "pause_intercept",
     "reset_intercept",
-    "script_intercept",
     "step_choice",
 ]
 
