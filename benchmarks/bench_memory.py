@@ -1,7 +1,7 @@
 """What the public card memory and sight of the hidden cards are worth, on duplicate deals.
 
     .venv/bin/python benchmarks/bench_memory.py [--deals 20000] [--expert-deals 300] [--seed 46]
-        [--weight 1]
+        [--weight 1] [--bounds] [--census 1000]
 
 Each row is ``analysis.compare.duplicate(A, B, n)`` (= ``canasta compare A B -n``): every deal
 played twice, seats swapped, points a hand of A minus B with its 95% interval (one core,
@@ -10,11 +10,22 @@ played twice, seats swapped, points a hand of A minus B with its 95% interval (o
 - ``strong:memory_weight=W`` (strong reading the memory in its discard) against ``strong``;
 - ``peeking_strong`` (strong that sees every hand, same weight) against ``strong``: the gap,
   a first measure of what hidden information is worth to strong's play;
-- the share of that gap the memory closes (ratio of the two means, with a delta-method
+- with ``--bounds``, the peeking scopes (``sim.engine.contract.PEEK_*``) against ``strong``,
+  each strong at the same weight seeing more than the memory and less than every hand:
+  ``peek_kinds_strong`` (the true count of each kind the memory places in a hand: an upper
+  bound of what the memory can be worth to strong's use of it), ``peek_when_strong`` (every
+  hand, only at decisions where the memory holds a card), ``peek_next_strong`` (the next
+  player's hand alone), ``peek_others_strong`` (the partner's and the previous player's) and
+  ``peek_next_when_strong`` (the next player's hand, only where the memory holds a card);
+- the share of the peeking gap each row closes (ratio of the two means, with a delta-method
   interval from the two runs' standard errors: the runs share deals, so the interval is a
   rough guide);
 - ``expert:memory=1`` against ``expert`` at a small search budget (``--expert-deals`` deals,
   ``samples=8,rollouts=1``), when ``--expert-deals`` > 0.
+
+``--census N`` steps N hands of ``strong:memory_weight=W`` against itself through the step API
+and counts how often the memory holds a card at a decision (any other seat; the next player's
+row; a known pair of the next player at a discard).
 """
 
 from __future__ import annotations
@@ -29,6 +40,60 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 EXPERT_BUDGET = "samples=8,rollouts=1"
+
+
+def register_bounds() -> list[str]:
+    """Register the peeking scopes as measuring references (not shipped as policies; the
+    engine knows their scopes from ``sim.policies.builtin_registry``)."""
+    from sim.policies import registry, strong
+    from sim.policies.builtin_registry import PEEKING_DEFAULTS
+
+    table = strong.strong_table()
+    params = {name: PEEKING_DEFAULTS.get(name, d) for name, d, _ in table}
+    tail = tuple(strong.strong_weights())
+    scopes = {
+        "peek_kinds_strong": strong.peek_kinds_strong_decide,
+        "peek_when_strong": strong.peek_when_strong_decide,
+        "peek_next_strong": strong.peek_next_strong_decide,
+        "peek_others_strong": strong.peek_others_strong_decide,
+        "peek_next_when_strong": strong.peek_next_when_strong_decide,
+    }
+    for name, decide in scopes.items():
+        doc = (decide.__doc__ or "").strip()
+        registry.register(
+            name, decide, params, doc, tail=tail, lazy=True, reference=True, replace=True
+        )
+    return list(scopes)
+
+
+def census(n: int, weight: float, seed: int) -> dict:
+    """Decisions of ``strong:memory_weight=W`` self-play at which the memory holds something."""
+    import numpy as np
+
+    from sim import encoding as E
+    from sim.engine.game import Game
+    from sim.engine.judge import forced_action
+
+    pol = f"strong:memory_weight={weight:g}"
+    c = {"decisions": 0, "any": 0, "next": 0, "discards": 0, "discard_any": 0, "next_pair": 0}
+    for h in range(n):
+        g = Game(seed=seed, hand_id=h)
+        while not g.is_over:
+            obs = g.observation()
+            a = int(forced_action(obs))
+            if a < 0:
+                known = obs[E.OB_KNOWN + E.N_KINDS : E.OB_KNOWN + E.N_PLAYERS * E.N_KINDS]
+                nxt = known[: E.N_KINDS]
+                c["decisions"] += 1
+                c["any"] += bool(known.any())
+                c["next"] += bool(nxt.any())
+                a = g.policy_action(pol)
+                if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_DISCARD:
+                    c["discards"] += 1
+                    c["discard_any"] += bool(known.any())
+                    c["next_pair"] += bool((np.asarray(nxt) >= 2).any())
+            g.apply(a)
+    return c
 
 
 def _row(cmp, seconds: float) -> dict:
@@ -48,9 +113,16 @@ def _row(cmp, seconds: float) -> dict:
 def _compare(a: str, b: str, n: int, seed: int) -> dict:
     from analysis.compare import duplicate
 
-    t = time.process_time()
+    t = time.perf_counter()
     cmp = duplicate(a, b, n, seed=seed, n_jobs=1)
-    return _row(cmp, time.process_time() - t)
+    return _row(cmp, time.perf_counter() - t)
+
+
+def _share(row: dict, peek: dict) -> str:
+    share = row["mean"] / peek["mean"]
+    rel = math.hypot(row["se"] / max(abs(row["mean"]), 1e-9), peek["se"] / peek["mean"])
+    half = 1.96 * abs(share) * rel
+    return f"{share:.2f} (rough 95% {share - half:.2f} to {share + half:.2f})"
 
 
 def main() -> None:
@@ -58,13 +130,27 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=20000)
     ap.add_argument("--expert-deals", type=int, default=0)
     ap.add_argument("--seed", type=int, default=46)
-    ap.add_argument("--weight", type=float, default=1.0, help="memory_weight of both arms")
+    ap.add_argument("--weight", type=float, default=1.0, help="memory_weight of every arm")
+    ap.add_argument("--bounds", action="store_true", help="also the peeking scopes' rows")
+    ap.add_argument("--extra", nargs="*", default=[], help="more arms against strong")
+    ap.add_argument("--census", type=int, default=0, help="hands of the memory's census")
     args = ap.parse_args()
     w = f"memory_weight={args.weight:g}"
-    rows = [
-        _compare(f"strong:{w}", "strong", args.deals, args.seed),
-        _compare(f"peeking_strong:{w}", "strong", args.deals, args.seed),
-    ]
+    if args.census > 0:
+        c = census(args.census, args.weight, args.seed)
+        d, k = c["decisions"], c["discards"]
+        print(
+            f"census, {args.census} hands of strong:{w} self-play: {d} decisions; the memory "
+            f"holds a card of another seat at {c['any'] / d:.3f} of them, of the next player "
+            f"at {c['next'] / d:.3f}; {k} discards: memory non-empty at "
+            f"{c['discard_any'] / k:.3f}, "
+            f"a known pair of the next player at {c['next_pair'] / k:.3f}"
+        )
+    bounds = register_bounds()
+    arms = [f"strong:{w}", f"peeking_strong:{w}", *args.extra]
+    if args.bounds:
+        arms += [f"{name}:{w}" for name in bounds]
+    rows = [_compare(a, "strong", args.deals, args.seed) for a in arms]
     if args.expert_deals > 0:
         rows.append(
             _compare(
@@ -74,21 +160,17 @@ def main() -> None:
                 args.seed,
             )
         )
+    peek = rows[1]
     for r in rows:
-        print(
+        line = (
             f"{r['a']} vs {r['b']}: {r['deals']} deals, {r['mean']:+.1f} points a hand "
-            f"(95% {r['low']:+.1f} to {r['high']:+.1f}, se {r['se']:.1f}), {r['seconds']:.0f} s CPU"
+            f"(95% {r['low']:+.1f} to {r['high']:+.1f}, se {r['se']:.1f}), "
+            f"{r['seconds']:.0f} s wall"
         )
-    mem, peek = rows[0], rows[1]
-    if peek["mean"] > 0:
-        share = mem["mean"] / peek["mean"]
-        rel = math.hypot(mem["se"] / max(abs(mem["mean"]), 1e-9), peek["se"] / peek["mean"])
-        half = 1.96 * abs(share) * rel
-        print(
-            f"share of the peeking gap the memory closes: {share:.2f} "
-            f"(rough 95% {share - half:.2f} to {share + half:.2f})"
-        )
-    else:
+        if r["b"].startswith("strong") and r is not peek and peek["mean"] > 0:
+            line += f"; share of the peeking gap {_share(r, peek)}"
+        print(line, flush=True)
+    if peek["mean"] <= 0:
         print("share of the peeking gap: undefined (the gap is not positive)")
 
 

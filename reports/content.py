@@ -323,12 +323,27 @@ def ruleset_label(results) -> str:
     return f"{name} ({', '.join(changed)})"
 
 
+def _policies_played(results) -> str:
+    """The policies the runs measured, and which of them play with the public card memory."""
+    from sim.policies.heuristic_params import plays_with_memory
+
+    names = list(dict.fromkeys(p for r in results.runs for p in r.policies))
+    mem = [p for p in names if plays_with_memory(p)]
+    said = (
+        f"playing with the public card memory: {', '.join(mem)}"
+        if mem
+        else "none playing with the public card memory"
+    )
+    return f", policies {', '.join(names)} ({said})"
+
+
 def subtitle(results) -> str:
     s = results.settings
     hands = sum(len(r.records) for r in results.runs)
     variant = f", measured under {ruleset_label(results)}"
     if s.positions:
         variant += f", decision experiments at {fmt.count(s.positions)} positions each"
+    variant += _policies_played(results)
     return (
         f"{fmt.count(hands)} simulated hands in {len(results.runs)} runs, "
         f"{fmt.count(s.deals)} sampled deals, seed {s.seed}{variant}; "

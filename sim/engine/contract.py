@@ -44,9 +44,16 @@ __all__ = [
     "MODE_DEBUG",
     "MODE_PEEK0",
     "MODE_PEEK1",
+    "MODE_SCOPE_SHIFT",
     "MODE_TRUST0",
     "MODE_TRUST1",
     "MODE_TRUSTED",
+    "PEEK_HANDS",
+    "PEEK_KINDS",
+    "PEEK_NEXT",
+    "PEEK_NEXT_WHEN",
+    "PEEK_OTHERS",
+    "PEEK_WHEN",
     "POLICY_SIGNATURE",
     "POLICY_TYPE",
     "engine_mode",
@@ -68,9 +75,20 @@ MODE_TRUST1 = 4  #: the same for team 1 (``MODE_TRUST0 << team``)
 MODE_TRUSTED = MODE_TRUST0 | MODE_TRUST1  #: both teams built-ins (a search's own rollouts)
 MODE_PEEK0 = 8  #: team 0's policy is a peeking reference: its known rows hold the true hands
 MODE_PEEK1 = 16  #: the same for team 1 (``MODE_PEEK0 << team``)
+#: a peeking team's scope (what it sees, ``PEEK_*``) sits in 3 bits from here, team 1's after
+#: team 0's (``scope << (MODE_SCOPE_SHIFT + 3 * team)``)
+MODE_SCOPE_SHIFT = 5
+PEEK_HANDS = 0  #: every other hand, whole (``peeking_strong``)
+#: bounds of what the public card memory can be worth (each sees more than the memory, and
+#: keeps the memory's rows where it sees nothing more):
+PEEK_KINDS = 1  #: the true count of each kind the memory places in a hand (>= 1 known)
+PEEK_WHEN = 2  #: every other hand, whole, but only at decisions where the memory holds a card
+PEEK_NEXT = 3  #: the next player's hand, whole; the other rows the memory
+PEEK_OTHERS = 4  #: the partner's and the previous player's hands; the next player's row the memory
+PEEK_NEXT_WHEN = 5  #: ``PEEK_NEXT`` only at decisions where the memory holds a card
 
 _BUILTINS: list[Callable] = []  #: the package's compiled policies, compared by identity
-_PEEKING: list[Callable] = []  #: the reference policies that see every hand
+_PEEKING: list[tuple[Callable, int]] = []  #: the peeking references and their scopes
 
 
 def mark_builtin(decide: Callable) -> Callable:
@@ -88,25 +106,37 @@ def is_builtin(decide: Callable) -> bool:
     return any(decide is d for d in _BUILTINS)
 
 
-def mark_peeking(decide: Callable) -> Callable:
+def mark_peeking(decide: Callable, scope: int = PEEK_HANDS) -> Callable:
     """Mark a reference policy that sees every hand: the engine fills the other seats' rows of
     its observation's public card memory (``OB_KNOWN``) with their true hands (a bound on what
-    hidden information is worth, never a player's opponent at a table)."""
-    if not any(decide is d for d in _PEEKING):
-        _PEEKING.append(decide)
+    hidden information is worth, never a player's opponent at a table); ``scope`` (``PEEK_*``)
+    narrows what it sees."""
+    if not 0 <= scope <= PEEK_NEXT_WHEN:
+        raise ValueError(f"unknown peeking scope {scope!r}")
+    if not any(decide is d for d, _ in _PEEKING):
+        _PEEKING.append((decide, scope))
     return decide
 
 
 def is_peeking(decide: Callable) -> bool:
     """Is ``decide`` a peeking reference (``mark_peeking``)?"""
-    return any(decide is d for d in _PEEKING)
+    return any(decide is d for d, _ in _PEEKING)
+
+
+def _scope(decide: Callable) -> int:
+    return next(s for d, s in _PEEKING if d is decide)
 
 
 def engine_mode(decides: Sequence[Callable], debug: bool) -> int:
     """The hand loop's mode for the two teams' policies: ``MODE_DEBUG`` when ``debug`` (every
     proposal judged, invariants checked), else a ``MODE_TRUST*`` bit for each team whose
-    policy is a built-in (``is_builtin``); a ``MODE_PEEK*`` bit for a peeking reference."""
-    peek = sum(MODE_PEEK0 << t for t, d in enumerate(decides) if is_peeking(d))
+    policy is a built-in (``is_builtin``); a ``MODE_PEEK*`` bit and its scope for a peeking
+    reference."""
+    peek = sum(
+        (MODE_PEEK0 << t) | (_scope(d) << (MODE_SCOPE_SHIFT + 3 * t))
+        for t, d in enumerate(decides)
+        if is_peeking(d)
+    )
     if debug:
         return MODE_DEBUG | peek
     return peek + sum(MODE_TRUST0 << t for t, d in enumerate(decides) if is_builtin(d))

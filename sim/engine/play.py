@@ -15,8 +15,19 @@ from sim import encoding as E
 from sim._numba_cache import fewer_collections
 from sim._views import inline_copy
 from sim.engine import intercept as ic
-from sim.engine.contract import MODE_DEBUG, MODE_PEEK0, MODE_TRUST0, POLICY_TYPE
-from sim.engine.intercept import _at_intercept, _forced_choice, _reset_intercept
+from sim.engine.contract import (
+    MODE_DEBUG,
+    MODE_PEEK0,
+    MODE_SCOPE_SHIFT,
+    MODE_TRUST0,
+    PEEK_KINDS,
+    PEEK_NEXT,
+    PEEK_NEXT_WHEN,
+    PEEK_OTHERS,
+    PEEK_WHEN,
+    POLICY_TYPE,
+)
+from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import _first_legal_action, _judge_choice, action_reason, forced_action
 from sim.engine.observe import _observe_after_meld, observe
@@ -199,9 +210,11 @@ def _resume_hand(
                     _observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
                 else:
                     _observe_inline(st, st[E.ST_PLAYER], obs)
-                    if mode & (MODE_PEEK0 << (st[E.ST_PLAYER] % E.N_TEAMS)):
-                        _peek_hands(st, st[E.ST_PLAYER], obs)
-                a = _ask_policy(
+                    t = st[E.ST_PLAYER] % E.N_TEAMS
+                    if mode & (MODE_PEEK0 << t):
+                        scope = (mode >> (MODE_SCOPE_SHIFT + 3 * t)) & 7
+                        peek_hands(st, st[E.ST_PLAYER], obs, scope)
+                a = ask_policy(
                     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode
                 )
                 if a < 0:
@@ -224,14 +237,27 @@ def _resume_hand(
 
 
 @njit(cache=True, _nrt=False)
-def _peek_hands(st, p, obs):
+def peek_hands(st, p, obs, scope):
     """A peeking reference's observation (``MODE_PEEK*``): the other seats' rows of the public
-    card memory (``OB_KNOWN``) hold their whole hands. (A meld operation of ``p``'s own changes
-    no other hand, so ``_observe_after_meld`` leaves them right.)"""
+    card memory (``OB_KNOWN``) hold their whole hands, or under a narrower ``scope``
+    (``sim.engine.contract.PEEK_*``) part of them, the memory's rows kept elsewhere. (A meld
+    operation of ``p``'s own changes no other hand, so ``observe_after_meld`` leaves them
+    right.)"""
+    if scope == PEEK_WHEN or scope == PEEK_NEXT_WHEN:
+        held = 0
+        for j in range(E.N_KINDS, E.N_PLAYERS * E.N_KINDS):
+            held += obs[E.OB_KNOWN + j]
+        if held == 0:
+            return
     for i in range(1, E.N_PLAYERS):
+        next_only = scope == PEEK_NEXT or scope == PEEK_NEXT_WHEN
+        if (next_only and i != 1) or (scope == PEEK_OTHERS and i == 1):
+            continue
         q = (p + i) % E.N_PLAYERS
         for k in range(E.N_KINDS):
-            obs[E.OB_KNOWN + i * E.N_KINDS + k] = st[E.ST_HANDS + q * E.N_KINDS + k]
+            at = E.OB_KNOWN + i * E.N_KINDS + k
+            if scope != PEEK_KINDS or obs[at] > 0:
+                obs[at] = st[E.ST_HANDS + q * E.N_KINDS + k]
 
 
 #: ``_resume_hand`` inlined where a policy's own search plays hands (``_hand_direct``)

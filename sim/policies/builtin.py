@@ -131,6 +131,30 @@ def _known_elsewhere(obs, kind):
     return obs[E.OB_KNOWN + 2 * E.N_KINDS + kind] + obs[E.OB_KNOWN + 3 * E.N_KINDS + kind]
 
 
+@njit(cache=True, inline="always")
+def _one_more(obs, u):
+    """The chance that at least one of ``u - 1`` unplaced copies of a kind (unseen, not in the
+    memory; the next player's known one left out) lies among the next player's unknown cards:
+    the slots of unknown cards are the other hands less their known cards, and the stock."""
+    free = u - 1
+    if free <= 0:
+        return 0.0
+    slots = obs[E.OB_STOCK_N]
+    for i in range(1, E.N_PLAYERS):
+        slots += obs[E.OB_HAND_SIZES + i]
+    for j in range(E.N_KINDS, E.N_PLAYERS * E.N_KINDS):
+        slots -= obs[E.OB_KNOWN + j]
+    mine = obs[E.OB_HAND_SIZES + 1]
+    for k in range(E.N_KINDS):
+        mine -= obs[E.OB_KNOWN + E.N_KINDS + k]
+    if slots <= 0 or mine <= 0:
+        return 0.0
+    miss = 1.0  # no copy among its cards: each copy misses its ``mine`` of the ``slots``
+    for c in range(free):
+        miss *= max(0.0, 1.0 - mine / (slots - c))
+    return 1.0 - miss
+
+
 @njit(cache=True, _nrt=False)
 def _may_start(obs, params, kind, held, taking_pile):
     """SCORE-2/3: may the team start its sevens, aces or wild meld (``kind``: SEVEN, ACE or
@@ -323,8 +347,13 @@ def _discard_key(obs, params, melds, k, late, shed):
                 if opp > 0:
                     risk *= 1.0 + params[H_FEED_WEIGHT]
         keep += params[H_SAFE_WEIGHT] * risk
-        if obs[E.OB_KNOWN + E.N_KINDS + k] >= 2:  # PILE-1: the next player's known pair
+        nk = obs[E.OB_KNOWN + E.N_KINDS + k]
+        if nk >= 2:  # PILE-1: the next player's known pair
             keep += memory_weight(params) * (3.0 + obs[E.OB_PILE_N])
+        elif nk == 1 and opp < 5 and memory_weight(params) > 0:
+            # one known copy: a pair if one more of the unplaced copies is in its unknown cards
+            u1 = unseen_copies(obs, melds, k) - known_elsewhere(obs, k)
+            keep += memory_weight(params) * _one_more(obs, u1) * (3.0 + obs[E.OB_PILE_N])
         w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
         keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
     return np.int64(keep * 1000.0)

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import functools
 
-from sim.engine.contract import mark_builtin, mark_peeking
+from sim.engine.contract import (
+    PEEK_KINDS,
+    PEEK_NEXT,
+    PEEK_NEXT_WHEN,
+    PEEK_OTHERS,
+    PEEK_WHEN,
+    mark_builtin,
+    mark_peeking,
+)
 from sim.policies.builtin import (
     CHASER_PARAMS,
     CHASER_TABLE,
@@ -33,6 +41,11 @@ from sim.policies.game_strong import game_strong_decide, game_strong_table, game
 from sim.policies.heuristic_params import HEURISTIC_PARAMS, HEURISTIC_TABLE, param_docs
 from sim.policies.registry import register
 from sim.policies.strong import (
+    peek_kinds_strong_decide,
+    peek_next_strong_decide,
+    peek_next_when_strong_decide,
+    peek_others_strong_decide,
+    peek_when_strong_decide,
     peeking_strong_decide,
     strong_decide,
     strong_table,
@@ -59,6 +72,17 @@ for _decide in (
 ):
     mark_builtin(_decide)
 mark_peeking(peeking_strong_decide)
+# the narrower peeking scopes, bounds of the memory's worth: marked here, registered only by
+# the benchmark that measures them (benchmarks/bench_memory.py)
+for _decide, _scope in (
+    (peek_kinds_strong_decide, PEEK_KINDS),
+    (peek_when_strong_decide, PEEK_WHEN),
+    (peek_next_strong_decide, PEEK_NEXT),
+    (peek_others_strong_decide, PEEK_OTHERS),
+    (peek_next_when_strong_decide, PEEK_NEXT_WHEN),
+):
+    mark_builtin(_decide)
+    mark_peeking(_decide, _scope)
 
 _register("random", random_decide, {}, "uniform over the legal actions")
 _register(

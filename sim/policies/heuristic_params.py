@@ -9,7 +9,13 @@ play.
 
 from __future__ import annotations
 
-__all__ = []
+__all__ = [
+    "HEURISTIC_PARAMS", "HEURISTIC_TABLE", "H_ACES_THRESHOLD", "H_COMPLETE_WITH_WILDS",
+    "H_DUMP_WEIGHT", "H_EARLY_DUMP", "H_FEED_WEIGHT", "H_LATE_STOCK", "H_LIVE_MIN",
+    "H_MELD_KEEP", "H_MEMORY_WEIGHT", "H_NEW_MELD_MIN", "H_OPEN_RISKY", "H_OPP_OUT_LATE",
+    "H_PAIR_KEEP", "H_PILE_MIN", "H_RISKY_MIN_STOCK", "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD",
+    "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "param_docs", "plays_with_memory",
+]  # fmt: skip
 
 #: the heuristic's parameters: (name, default, meaning), in registry order. The names are part
 #: of the API (analysis notebooks and reports sweep them as ``heuristic:sevens_threshold=5``);
@@ -148,3 +154,21 @@ assert all(globals()["H_" + name.upper()] == i for i, (name, _, _) in enumerate(
 def param_docs(table) -> str:
     """'name (default): meaning' lines of a parameter table, for the registry's documentation."""
     return "\n".join(f"  {name} ({default:g}): {doc}" for name, default, doc in table)
+
+
+def plays_with_memory(policy: str) -> bool | None:
+    """Does the policy spec (``strong:memory_weight=1``) play with the public card memory: a
+    ``memory_weight`` (the heuristic kernel's discard) or ``memory`` (the expert's deals) above
+    0, or a peeking reference? None for a name the registry does not know (loaded runs)."""
+    from sim.engine.contract import is_peeking
+    from sim.errors import CanastaError
+    from sim.policies.registry import parse
+
+    try:
+        spec, params, _ = parse(policy)
+    except CanastaError:
+        return None
+    if is_peeking(spec.function):
+        return True
+    values = dict(zip(spec.param_names, params.tolist(), strict=False))
+    return values.get("memory_weight", 0.0) > 0 or values.get("memory", 0.0) > 0

@@ -65,6 +65,15 @@ __all__ = [
     "TUNED_NAMES",
     "chasing",
     "load_data",
+    "peek_kinds_strong_decide",
+    "peek_next_strong_decide",
+    "peek_next_when_strong_decide",
+    "peek_others_strong_decide",
+    "peek_when_strong_decide",
+    "peeking_strong_decide",
+    "risky_slot",
+    "start_action",
+    "strong_base_decide",
     "strong_candidates",
     "strong_decide",
 ]
@@ -437,4 +446,39 @@ def peeking_strong_decide(obs, params, rng, rules, scratch):
     ``sim.engine.contract.mark_peeking``): the engine shows it every other hand through the
     public card memory's rows (``OB_KNOWN``), which its discard reads (``memory_weight``). A
     function of its own so that the engine can tell it from strong."""
+    return strong_decide(obs, params, rng, rules, scratch)
+
+
+# bounds of what the public card memory can be worth to strong's play: the same decide under
+# other names, so that the engine can tell each peeking scope (``PEEK_*``) from the others
+# (registered by ``benchmarks/bench_memory.py``, not shipped as policies)
+@njit(cache=True, _nrt=False)
+def peek_kinds_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` seeing the true count of each kind the memory places in a hand."""
+    return strong_decide(obs, params, rng, rules, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def peek_when_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` seeing every hand at the decisions where the memory holds a card."""
+    return strong_decide(obs, params, rng, rules, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def peek_next_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` seeing the next player's hand (the other rows the memory)."""
+    return strong_decide(obs, params, rng, rules, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def peek_others_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` seeing the partner's and the previous player's hands (the next
+    player's row the memory)."""
+    return strong_decide(obs, params, rng, rules, scratch)
+
+
+@njit(cache=True, _nrt=False)
+def peek_next_when_strong_decide(obs, params, rng, rules, scratch):
+    """``strong_decide`` seeing the next player's hand at the decisions where the memory holds
+    a card."""
     return strong_decide(obs, params, rng, rules, scratch)
