@@ -100,8 +100,8 @@ def _hands(style: int, pair: tuple, n: int, seed: int, jobs: int):
     of each tier of ``pair``."""
     import dataclasses
 
+    from sim.limits import MAX_SCORE
     from sim.ruleset import as_ruleset
-    from sim.validate import MAX_SCORE
 
     starts = (0, *TIERS)
     s = (starts[pair[0]], starts[pair[1]])

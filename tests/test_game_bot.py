@@ -152,8 +152,8 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     aces or wild meld where strong does not, -1,000 does not start one strong starts), and
     each changes at least one decision of these hands."""
     from sim import encoding as E
-    from sim.engine.game import Game
-    from sim.policies.strong import risky_slot
+    from sim.policies.strong import _risky_slot
+    from sim.step import Game
 
     specs = {n: parse(_style(n))[:2] for n in ("take+300", "take-300", "starts+1000",
                                                 "starts-1000")}  # fmt: skip
@@ -177,7 +177,7 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
                 else:
                     assert phase == E.PH_PLAY
                     start = b if name == "starts+1000" else a
-                    assert risky_slot(obs, start) >= 0
+                    assert _risky_slot(obs, start) >= 0
             g.apply(a)
     assert all(changed.values()), changed
 

@@ -1,6 +1,6 @@
 """The peeking references (``peeking_strong`` and the narrower scopes of
 ``sim.engine.contract.PEEK_*``, bounds of what the public card memory is worth): what each
-sees (``sim.engine.play.peek_hands``, on real hands against the true hands and the memory),
+sees (``sim.engine.play._peek_hands``, on real hands against the true hands and the memory),
 the engine's mode bits that carry the scope, and that the sight reaches the policy's play."""
 
 import numpy as np
@@ -9,11 +9,11 @@ import pytest
 from sim import encoding as E
 from sim.api import simulate
 from sim.engine import contract as C
-from sim.engine.game import Game
 from sim.engine.judge import forced_action
-from sim.engine.play import peek_hands
+from sim.engine.play import _peek_hands
 from sim.policies import strong
 from sim.policies.registry import get
+from sim.step import Game
 
 ROWS = slice(E.OB_KNOWN + E.N_KINDS, E.OB_KNOWN + E.N_PLAYERS * E.N_KINDS)
 
@@ -51,7 +51,7 @@ def test_each_scope_sees_what_it_says():
         out = {}
         for scope in range(C.PEEK_NEXT_WHEN + 1):
             o = obs.copy()
-            peek_hands(g.state, p, o, scope)
+            _peek_hands(g.state, p, o, scope)
             out[scope] = o[ROWS].reshape(3, E.N_KINDS)
             assert (o[: ROWS.start] == obs[: ROWS.start]).all()  # nothing else changes
             assert (o[ROWS.stop :] == obs[ROWS.stop :]).all()

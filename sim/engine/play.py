@@ -27,7 +27,7 @@ from sim.engine.contract import (
     PEEK_WHEN,
     POLICY_TYPE,
 )
-from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
+from sim.engine.intercept import _at_intercept, _forced_choice, _reset_intercept
 from sim.engine.invariants import check_invariants
 from sim.engine.judge import _first_legal_action, _judge_choice, action_reason, forced_action
 from sim.engine.observe import _observe_after_meld, observe
@@ -213,8 +213,8 @@ def _resume_hand(
                     t = st[E.ST_PLAYER] % E.N_TEAMS
                     if mode & (MODE_PEEK0 << t):
                         scope = (mode >> (MODE_SCOPE_SHIFT + 3 * t)) & 7
-                        peek_hands(st, st[E.ST_PLAYER], obs, scope)
-                a = ask_policy(
+                        _peek_hands(st, st[E.ST_PLAYER], obs, scope)
+                a = _ask_policy(
                     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode
                 )
                 if a < 0:
@@ -237,11 +237,11 @@ def _resume_hand(
 
 
 @njit(cache=True, _nrt=False)
-def peek_hands(st, p, obs, scope):
+def _peek_hands(st, p, obs, scope):
     """A peeking reference's observation (``MODE_PEEK*``): the other seats' rows of the public
     card memory (``OB_KNOWN``) hold their whole hands, or under a narrower ``scope``
     (``sim.engine.contract.PEEK_*``) part of them, the memory's rows kept elsewhere. (A meld
-    operation of ``p``'s own changes no other hand, so ``observe_after_meld`` leaves them
+    operation of ``p``'s own changes no other hand, so ``_observe_after_meld`` leaves them
     right.)"""
     if scope == PEEK_WHEN or scope == PEEK_NEXT_WHEN:
         held = 0

@@ -352,7 +352,7 @@ def _discard_key(obs, params, melds, k, late, shed):
             keep += memory_weight(params) * (3.0 + obs[E.OB_PILE_N])
         elif nk == 1 and opp < 5 and memory_weight(params) > 0:
             # one known copy: a pair if one more of the unplaced copies is in its unknown cards
-            u1 = unseen_copies(obs, melds, k) - known_elsewhere(obs, k)
+            u1 = _unseen_copies(obs, melds, k) - _known_elsewhere(obs, k)
             keep += memory_weight(params) * _one_more(obs, u1) * (3.0 + obs[E.OB_PILE_N])
         w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
         keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand

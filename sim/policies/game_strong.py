@@ -43,11 +43,11 @@ from sim.errors import CanastaError
 from sim.policies.strong import (
     N_STRONG,
     S_EVALUATOR,
-    catalogue_chase,
+    _catalogue_chase,
+    _ev_cands,
+    _ev_phi,
+    _risky_slot,
     chasing,
-    ev_cands,
-    ev_phi,
-    risky_slot,
     strong_base_decide,
     strong_candidates,
     strong_table,
@@ -177,7 +177,7 @@ def _bias(obs, kind, a, c, start_bias, take_bias):
         return take_bias if a == E.A_TAKE_PILE else 0.0
     if kind == K_START:
         return start_bias if c == 0 else 0.0
-    if kind == K_DISCARD and risky_slot(obs, a) >= 0:
+    if kind == K_DISCARD and _risky_slot(obs, a) >= 0:
         return start_bias
     return 0.0
 
@@ -188,7 +188,7 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     of starting a sevens/aces/wild meld and of taking the pile biased by the style of the
     hand's scores (``style_at``); style 0 is strong's play exactly."""
     if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
-        a = catalogue_chase(obs, params, rules, scratch)
+        a = _catalogue_chase(obs, params, rules, scratch)
         if a >= 0:
             return a
     a0 = strong_base_decide(obs, params, rng, rules, scratch)
@@ -198,10 +198,10 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     if phase != E.PH_DRAW and phase != E.PH_PLAY:
         return a0
     if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
-        if risky_slot(obs, a0) < 0:
+        if _risky_slot(obs, a0) < 0:
             return a0  # (fast: most play steps are none of the evaluator's)
-    cands = ev_cands(scratch)
-    phi = ev_phi(scratch)
+    cands = _ev_cands(scratch)
+    phi = _ev_phi(scratch)
     n, kind = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
     if n <= 1:
         return a0

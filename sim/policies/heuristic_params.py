@@ -10,11 +10,7 @@ play.
 from __future__ import annotations
 
 __all__ = [
-    "HEURISTIC_PARAMS", "HEURISTIC_TABLE", "H_ACES_THRESHOLD", "H_COMPLETE_WITH_WILDS",
-    "H_DUMP_WEIGHT", "H_EARLY_DUMP", "H_FEED_WEIGHT", "H_LATE_STOCK", "H_LIVE_MIN",
-    "H_MELD_KEEP", "H_MEMORY_WEIGHT", "H_NEW_MELD_MIN", "H_OPEN_RISKY", "H_OPP_OUT_LATE",
-    "H_PAIR_KEEP", "H_PILE_MIN", "H_RISKY_MIN_STOCK", "H_SAFE_WEIGHT", "H_SEVENS_THRESHOLD",
-    "H_SHED_STOCK", "H_WILD_MELD_THRESHOLD", "param_docs", "plays_with_memory",
+    "plays_with_memory",
 ]  # fmt: skip
 
 #: the heuristic's parameters: (name, default, meaning), in registry order. The names are part

@@ -70,10 +70,6 @@ __all__ = [
     "peek_next_when_strong_decide",
     "peek_others_strong_decide",
     "peek_when_strong_decide",
-    "peeking_strong_decide",
-    "risky_slot",
-    "start_action",
-    "strong_base_decide",
     "strong_candidates",
     "strong_decide",
 ]
