@@ -74,6 +74,14 @@ def _played_in(part: pd.DataFrame, own: int, opp: int, rules) -> np.ndarray:
     return keep
 
 
+def _bare(raw: pd.DataFrame) -> pd.DataFrame:
+    """``raw`` without its attrs (a shallow copy): pandas deep-copies attrs into every frame
+    it derives, and the rows' attrs hold every sampled hand's summary."""
+    out = raw.copy(deep=False)
+    out.attrs = {}
+    return out
+
+
 def _check(raw: pd.DataFrame, table, rules) -> None:
     if "outcomes" not in raw.columns:
         raise CanastaError(
@@ -148,6 +156,8 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
 
     rules = as_ruleset(rules)
     _check(raw, table, rules)
+    kept = {k: v for k, v in raw.attrs.items() if k != "hands"}
+    raw = _bare(raw)
     rows = raw
     if scores is not None:
         own, opp = (int(x) for x in scores)
@@ -166,7 +176,7 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
     means = _row_means(rows, table, own, opp)
     out = rows.assign(points_diff=rows["diff"], points_a=rows["net_a"], points_b=rows["net_b"])
     out[["diff", "net_a", "net_b"]] = means[["diff", "net_a", "net_b"]]
-    out.attrs = {k: v for k, v in raw.attrs.items() if k != "hands"}
+    out.attrs = kept
     out.attrs["game_scores"] = None if scores is None else (own, opp)
     return out
 
@@ -196,8 +206,14 @@ def _cell(rows: pd.DataFrame, table, own: int, opp: int, confidence: float) -> d
         return {"positions": 0, "hands": 0}
     w = rows["deals"].to_numpy(dtype=np.float64)[ok]
     hand = rows["hand"].to_numpy()[ok]
-    frame = pd.DataFrame({"hand": hand, "w": w, "diff": m["diff"].to_numpy()[ok] * w,
-                          "points": rows["diff"].to_numpy()[ok] * w})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "hand": hand,
+            "w": w,
+            "diff": m["diff"].to_numpy()[ok] * w,
+            "points": rows["diff"].to_numpy()[ok] * w,
+        }
+    )
     split = bool(rows["split"].astype(bool).any())
     if split:  # rows of one position split by a hidden feature: weighted by their deals
         sums = frame.groupby("hand").sum()
@@ -207,10 +223,17 @@ def _cell(rows: pd.DataFrame, table, own: int, opp: int, confidence: float) -> d
         per = per.groupby("hand")[["diff", "points"]].mean()
     e = iv.mean(per["diff"], confidence)
     pts = iv.mean(per["points"], confidence)
-    return {"positions": int(ok.sum()), "hands": len(per), "estimate": e.estimate,
-            "ci_low": e.ci_low, "ci_high": e.ci_high, "se": e.se,
-            "points": pts.estimate, "points_low": pts.ci_low,
-            "points_high": pts.ci_high}  # fmt: skip
+    return {
+        "positions": int(ok.sum()),
+        "hands": len(per),
+        "estimate": e.estimate,
+        "ci_low": e.ci_low,
+        "ci_high": e.ci_high,
+        "se": e.se,
+        "points": pts.estimate,
+        "points_low": pts.ci_low,
+        "points_high": pts.ci_high,
+    }
 
 
 def by_score(
@@ -232,6 +255,7 @@ def by_score(
     rules = as_ruleset(rules)
     _check(raw, table, rules)
     chosen = experiments_of(raw) if experiments is None else resolve(experiments)
+    raw = _bare(raw)
     levels = [int(x) for x in levels if int(x) < table.target]
     if not levels:
         raise CanastaError(f"levels: none below the target {table.target:,}")
@@ -244,11 +268,26 @@ def by_score(
             for opp in levels:
                 keep = _played_in(part, own, opp, rules)
                 cell = {"experiment": exp.key, "score_own": own, "score_opp": opp}
-                cell |= _cell(part[keep], table, own, opp, confidence) if keep.any() else {
-                    "positions": 0, "hands": 0}  # fmt: skip
+                cell |= (
+                    _cell(part[keep], table, own, opp, confidence)
+                    if keep.any()
+                    else {"positions": 0, "hands": 0}
+                )
                 out.append(cell)
-    cols = ["experiment", "score_own", "score_opp", "positions", "hands", "estimate", "ci_low",
-            "ci_high", "se", "points", "points_low", "points_high"]  # fmt: skip
+    cols = [
+        "experiment",
+        "score_own",
+        "score_opp",
+        "positions",
+        "hands",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "se",
+        "points",
+        "points_low",
+        "points_high",
+    ]
     df = pd.DataFrame(out).reindex(columns=cols)
     df[["positions", "hands"]] = df[["positions", "hands"]].fillna(0).astype(int)
     p = multiple.t_p(df["estimate"].fillna(0), df["se"].fillna(np.inf), df["hands"] - 1)
@@ -277,16 +316,38 @@ def by_score(
 
 def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
     """The experiments whose verdict changes with the score (:func:`by_score` rows): one row
-    each with the cells tested and those favouring A, favouring B, or neither, and
-    ``kind``: 'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm,
-    others do not) or 'same' (one verdict wherever tested)."""
+    each with the cells tested and those favouring A, favouring B, or neither, ``kind``:
+    'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm, others do
+    not) or 'same' (one verdict wherever tested), and the cell of the largest confirmed
+    effect each way (``a_own``, ``a_opp``, ``a_est``, ``a_low``, ``a_high``; ``b_...``)."""
     rows = []
     for key, part in cells.groupby("experiment", sort=False):
         tested = part[np.isfinite(part["p_adj"].to_numpy())]
         a, b = int((tested["verdict"] > 0).sum()), int((tested["verdict"] < 0).sum())
         none = len(tested) - a - b
         kind = "reverses" if a and b else ("depends" if (a or b) and none else "same")
-        rows.append({"experiment": key, "cells": len(tested), "favour_a": a, "favour_b": b,
-                     "neither": none, "kind": kind})  # fmt: skip
-    return pd.DataFrame(rows, columns=["experiment", "cells", "favour_a", "favour_b", "neither",
-                                       "kind"])  # fmt: skip
+        row = {
+            "experiment": key,
+            "cells": len(tested),
+            "favour_a": a,
+            "favour_b": b,
+            "neither": none,
+            "kind": kind,
+        }
+        for arm, sign in (("a", 1), ("b", -1)):
+            side = tested[tested["verdict"] == sign]
+            if len(side):
+                top = side.loc[(side["estimate"] * sign).idxmax()]
+                row |= {
+                    f"{arm}_own": int(top["score_own"]),
+                    f"{arm}_opp": int(top["score_opp"]),
+                    f"{arm}_est": top["estimate"],
+                    f"{arm}_low": top["ci_low"],
+                    f"{arm}_high": top["ci_high"],
+                }
+        rows.append(row)
+    cols = ["experiment", "cells", "favour_a", "favour_b", "neither", "kind"]
+    cols += [f"{arm}_{x}" for arm in "ab" for x in ("own", "opp", "est", "low", "high")]
+    out = pd.DataFrame(rows).reindex(columns=cols)
+    out.attrs |= dict(cells.attrs)
+    return out

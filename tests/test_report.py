@@ -62,8 +62,15 @@ def fake_engine(**kw) -> RecordsEngine:
         odds=lambda n, seed, ruleset: binomial_odds(n, seed=seed, ruleset=ruleset),
         decide=lambda p, d, seed, ruleset: synthetic_decide(p, d, seed=seed, ruleset=ruleset),
         source="synthetic records (test stand-in)",
-        **kw,
+        **({"equity": _equity} | kw),
     )
+
+
+def _equity(n, ruleset, resolution):
+    """Stand-in for the equity table: a made-up one of a known shape (not measured)."""
+    from analysis.equity import synthetic_table
+
+    return synthetic_table(ruleset.target)
 
 
 def small(tmp_path=None, **kw):
@@ -90,7 +97,7 @@ def test_every_section_table_and_figure_present(made):
     for key, name in SECTIONS:
         assert f'<section id="{key}"><h2>{name}</h2>' in rep.html
     assert not results.notes, results.notes
-    for key in set(results.tables) - {"special_by_turn"}:  # that one is drawn (Figure 2)
+    for key in set(results.tables) - {"special_by_turn", "game_chance"}:  # drawn, not tabled
         assert f'id="table-{key}"' in rep.html
     assert set(rep.figures) == {
         "dealt_odds",
@@ -100,6 +107,7 @@ def test_every_section_table_and_figure_present(made):
         "penalties",
         "wild_completion",
         "comparison",
+        "game_chance",
         "scores",
     }
     for key in rep.figures:
