@@ -381,7 +381,8 @@ def _game_numbers(results) -> dict[str, str]:
     a = pts.attrs if pts is not None else {}
     s = results.settings
     quick = " (a smaller table: --quick)" if getattr(s, "preview", False) else ""
-    ruleset = a.get("ruleset", "")
+    # the table is built for the report's own ruleset (reports.build: engine.equity)
+    ruleset = ruleset_label(results)
     source = (
         f"{a.get('policies', '')} for both teams, {fmt.count(a.get('hands', 0))} hands measured "
         f"under {ruleset}, a {getattr(s, 'equity_resolution', 10)}-point grid, seed 0{quick}"

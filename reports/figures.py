@@ -378,16 +378,20 @@ def game_chance(t: pd.DataFrame | None) -> Figure | None:
     step = float(s0[1] - s0[0]) if len(s0) > 1 else 1.0
     fig, (ax,) = _new(5.6)
     ax.grid(False)
-    im = ax.imshow(100 * grid.to_numpy(dtype=float), origin="lower", cmap="RdBu", vmin=0,
-                   vmax=100, aspect="auto",
-                   extent=(s1[0] - step / 2, s1[-1] + step / 2, s0[0] - step / 2,
-                           s0[-1] + step / 2))  # fmt: skip
+    im = ax.imshow(
+        100 * grid.to_numpy(dtype=float),
+        origin="lower",
+        cmap="RdBu",
+        vmin=0,
+        vmax=100,
+        aspect="auto",
+        extent=(s1[0] - step / 2, s1[-1] + step / 2, s0[0] - step / 2, s0[-1] + step / 2),
+    )
     for x in t.attrs.get("tiers", []):
         ax.axhline(x, color="black", linewidth=0.6)
         ax.axvline(x, color="black", linewidth=0.6)
     ax.set_xlabel("team 1's score", fontsize=9)
     ax.set_ylabel("team 0's score", fontsize=9)
-    ax.set_title(f"Chance that team 0 wins the game, team 0 to play first "
-                 f"({t.attrs.get('ruleset', '')})", fontsize=10)  # fmt: skip
+    ax.set_title("Chance that team 0 wins the game, team 0 to play first", fontsize=10)
     fig.colorbar(im, ax=ax, label="percent")
     return fig
