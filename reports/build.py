@@ -439,7 +439,7 @@ def _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, r
 #: the Game score section's tables (``game_chance`` is drawn, not shown as a table)
 GAME_TABLES = ("game_chance", "game_tiers", "game_points", "game_first", "game_decisions",
                "game_claim_j")  # fmt: skip
-GAME_STEP = 250  #: points between the scores of the heat map's table
+GAME_STEP = 250  #: points between the heat map's scores (rounded up to the grid's resolution)
 
 
 def game_tables(table, decided, ruleset, tables: dict, notes: dict) -> None:
@@ -452,7 +452,8 @@ def game_tables(table, decided, ruleset, tables: dict, notes: dict) -> None:
         for key in GAME_TABLES:
             notes[key] = "this engine has no equity table"
         return
-    chance = table.frame(step=GAME_STEP)
+    step = -(-GAME_STEP // table.resolution) * table.resolution  # a multiple of the grid's
+    chance = table.frame(step=step)
     tables["game_chance"] = chance[chance["first"] == 0].reset_index(drop=True)
     tables["game_chance"].attrs |= {"ruleset": table.meta.get("ruleset_label", ""),
                                     "tiers": list(table.meta.get("tiers", []))}  # fmt: skip

@@ -369,10 +369,13 @@ needs_engine = pytest.mark.skipif(_engine() is None, reason="this build has no s
 
 
 @needs_engine
-def test_cli_builds_a_real_report(tmp_path, capsys):
+def test_cli_builds_a_real_report(tmp_path, capsys, monkeypatch):
     """README's command at tiny sizes: the engine's hands, the real sampler, every section,
-    the figures written beside the page, and the methods naming the engine and the seed."""
+    the figures written beside the page, and the methods naming the engine and the seed; a
+    tiny equity table (300 hands a pair of minima, 100-point grid) cached under tmp_path."""
     from canasta import main
+
+    monkeypatch.setenv("CANASTA_EQUITY_CACHE", str(tmp_path / "equity"))
 
     out, figs = tmp_path / "report.html", tmp_path / "figs"
     argv = [
@@ -391,6 +394,10 @@ def test_cli_builds_a_real_report(tmp_path, capsys):
         "4",
         "--games",
         "4",
+        "--equity-hands",
+        "300",
+        "--equity-resolution",
+        "100",
         "--out",
         str(out),
         "--figures",
