@@ -72,11 +72,44 @@ def _layers(outcomes) -> list:
     return sorted({a for a, _, _ in outcomes.samples})
 
 
-class Grid:
-    """The grid of one solve: its distributions' FFTs and the blocks of each layer."""
+def _fft_padded(a: np.ndarray, size: int) -> np.ndarray:
+    """``rfft2`` of the ``size`` × ``size`` array that holds ``a`` in its top-left corner and
+    zeros elsewhere, without making it: the rows past ``a`` are zero, so the transform along
+    the second axis is taken of ``a``'s rows only (zero-padded to ``size``), then along the
+    first (zero-padded likewise). The same transform as ``np.fft.rfft2`` of the padded array."""
+    return np.fft.fft(np.fft.rfft(a, n=size, axis=1), n=size, axis=0)
 
-    def __init__(self, outcomes, target, r, low, thresholds, weights=None):
+
+class _Serial:
+    """An executor that runs in the caller's thread (``workers`` 1)."""
+
+    def map(self, fn, items):
+        return [fn(x) for x in items]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _executor(workers: int):
+    """Threads for the grid's FFTs (numpy's FFTs release the GIL); the results do not
+    depend on ``workers``: every block is computed alike and written to its own cells."""
+    if workers <= 1:
+        return _Serial()
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=workers)
+
+
+class Grid:
+    """The grid of one solve: its distributions' FFTs and the blocks of each layer.
+    ``workers``: threads for the FFTs (the results are the same for any number)."""
+
+    def __init__(self, outcomes, target, r, low, thresholds, weights=None, workers: int = 1):
         self.r, self.low, self.target = r, low, target
+        self.workers = max(1, int(workers))
         self.n = n = math.ceil((target - low) / r)
         plain = [v[v[:, 2] < 0] for v in outcomes.samples.values()]
         lo = min(int(v[:, :2].min()) for v in plain if len(v))
@@ -93,16 +126,19 @@ class Grid:
         for a in np.unique(tiers):
             idx = np.flatnonzero(tiers == a)
             self.tier_slices[int(a)] = slice(int(idx[0]), int(idx[-1]) + 1)
-        self.G, self.spec = {}, {}
+        self.spec = {}
+        pmfs = {}
         for key in outcomes.samples:
             rows, wt = _weights(outcomes, weights, key)
             total = wt.sum()
             self.spec[key] = wt[rows[:, 2] == 0].sum() / total  # SPECIAL-10 for team 0
             keep = rows[:, 2] < 0
             pmf = _split(rows[keep, 0], rows[keep, 1], wt[keep] / total, r, self.m_lo, w)
-            g = np.zeros((self.N, self.N), dtype=np.float32)
-            g[:w, :w] = pmf[::-1, ::-1]  # correlation as a convolution: the kernel flipped
-            self.G[key] = np.fft.rfft2(g)
+            # correlation as a convolution: the kernel flipped
+            pmfs[key] = np.ascontiguousarray(pmf[::-1, ::-1], dtype=np.float32)
+        with _executor(self.workers) as pool:
+            ffts = pool.map(lambda k: _fft_padded(pmfs[k], self.N), list(pmfs))
+        self.G = dict(zip(pmfs, ffts, strict=True))
         j = np.arange(self.N) - self.m_lo  # grid index of each extended cell
         j0, j1 = np.meshgrid(j, j, indexing="ij")
         self.term = np.maximum(j0, j1) >= n
@@ -136,15 +172,22 @@ class Grid:
         e[:, lo + n :] = 0
         return e
 
-    def apply(self, e: np.ndarray, t: int, layer: int, out: np.ndarray) -> None:
+    def apply(self, e: np.ndarray, t: int, layer: int, out: np.ndarray, used=None) -> None:
         """``out[block] = sum over outcomes p(o) e[s + o]`` for the hands of team ``t``
-        playing first, block by block (its pair of opening minima)."""
-        f = np.fft.rfft2(e)
+        playing first, block by block (its pair of opening minima). ``used``: ``e`` is zero
+        past its first ``used`` rows and columns (the grid's, not its terminal cells)."""
+        k = self.N if used is None else used
+        f = _fft_padded(e[:k, :k], self.N)
         off = self.m_lo + self.m_hi
-        for a, b, rows, cols in self.blocks(layer):
+
+        def block(item):
+            a, b, rows, cols = item
             x = np.fft.ifft(f * self.G[(a, b, t)], axis=0)[rows.start + off : rows.stop + off]
             y = np.fft.irfft(x, n=self.N, axis=1)
             out[rows, cols] = y[:, cols.start + off : cols.stop + off]
+
+        with _executor(self.workers) as pool:
+            list(pool.map(block, self.blocks(layer)))
 
     def special(self, t: int, layer: int) -> np.ndarray:
         """Team 0's chance of a game-winning hand (SPECIAL-10) at each cell, ``t`` first."""
@@ -164,7 +207,8 @@ def _split(d0, d1, w, r, m_lo, width) -> np.ndarray:
     out = np.zeros(width * width)
     for di, wa in ((0, 1 - a0), (1, a0)):
         for dj, wb in ((0, 1 - a1), (1, a1)):
-            np.add.at(out, (i0 + di) * width + (i1 + dj), w * wa * wb)
+            idx = (i0 + di) * width + (i1 + dj)
+            out += np.bincount(idx, weights=w * wa * wb, minlength=width * width)
     return out.reshape(width, width)
 
 
@@ -216,7 +260,9 @@ def solve_layers(grid: Grid, vtie: np.ndarray, mirrored: bool, guess=None):
         """Sum over the outcomes of a hand with team t first of the next table v (team
         1 - t first next): its linear part (tie None) or GAME-1's terminal values (v None)."""
         out = np.zeros(shape)
-        grid.apply(grid.extend(v, tie), t, layer, out)
+        # a table past the grid is zero (its terminal cells come with v None): FFT the rest
+        used = None if v is None else grid.m_lo + n
+        grid.apply(grid.extend(v, tie), t, layer, out, used)
         return out
 
     def whole(v, t, layer):

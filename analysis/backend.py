@@ -65,6 +65,11 @@ class Engine(Protocol):
     ) -> pd.DataFrame | None:
         """``n`` whole games (a ``hands`` column; None: not available)."""
 
+    def equity(self, *, ruleset, n: int, resolution: int, n_jobs: int):
+        """The equity table of ``ruleset`` (``analysis.equity.equity_table``: the strongest
+        fast policy against itself, seed 0, read from the cache or built and cached): ``n``
+        hands per pair of opening minima, a ``resolution``-point grid (None: not available)."""
+
 
 class SimEngine:
     """The engine of this package."""
@@ -107,6 +112,11 @@ class SimEngine:
             n, policies=tuple(policies), seed=seed, ruleset=ruleset, n_jobs=n_jobs
         )
 
+    def equity(self, *, ruleset, n, resolution, n_jobs):
+        from analysis.equity import equity_table
+
+        return equity_table(ruleset, None, n=n, seed=0, n_jobs=n_jobs, resolution=resolution)
+
 
 def write_run(
     out, records: pd.DataFrame, chunk_size: int | None, seed: int, policies, ruleset=None
@@ -139,18 +149,15 @@ def write_run(
 class RecordsEngine:
     """A fake engine from functions (tests, examples): ``records(n, policies, seed, ruleset)``
     makes the hands (written to ``out`` like the runner when asked), ``odds`` the dealt-odds
-    rows, ``decide`` the decision rows, ``games`` whole games; a missing one is not available
-    (None), and ``decide`` then refuses."""
+    rows, ``decide`` the decision rows, ``games`` whole games, ``equity(n, ruleset,
+    resolution)`` an equity table; a missing one is not available (None), and ``decide``
+    then refuses."""
 
-    def __init__(
-        self,
-        records: Callable,
-        odds: Callable | None = None,
-        decide: Callable | None = None,
-        games: Callable | None = None,
-        source: str = "test records",
-    ):
+    def __init__(self, records: Callable, odds: Callable | None = None,
+                 decide: Callable | None = None, games: Callable | None = None,
+                 source: str = "test records", equity: Callable | None = None):  # fmt: skip
         self._records, self._odds, self._decide, self._games = records, odds, decide, games
+        self._equity = equity
         self.source = source
         self.calls: list[tuple] = []  #: (what, arguments) of every call, for tests to read
 
@@ -179,6 +186,10 @@ class RecordsEngine:
         self.calls.append(("games", n, tuple(policies), seed, n_jobs))
         return None if self._games is None else self._games(n, tuple(policies), seed, ruleset)
 
+    def equity(self, *, ruleset, n, resolution, n_jobs):
+        self.calls.append(("equity", n, resolution, n_jobs))
+        return None if self._equity is None else self._equity(n, ruleset, resolution)
+
 
 def as_engine(engine: Engine | None, what: str = "engine") -> Engine:
     """``engine``, or the package's :class:`SimEngine` when None; anything else is refused."""
@@ -187,8 +198,6 @@ def as_engine(engine: Engine | None, what: str = "engine") -> Engine:
     if engine is None:
         return SimEngine()
     if not isinstance(engine, Engine):
-        raise CanastaError(
-            f"{what}: {engine!r} is not an engine (analysis.backend.Engine: "
-            "simulate, sample_odds, decide, games and source)"
-        )
+        raise CanastaError(f"{what}: {engine!r} is not an engine (analysis.engine.Engine: "
+                           "simulate, sample_odds, decide, games, equity and source)")  # fmt: skip
     return engine

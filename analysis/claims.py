@@ -303,7 +303,23 @@ def claim_j_by_score(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         verdict = "contradicted"
     else:
         verdict = "no clear difference"
+    regions = []
+    for name in ("ahead", "behind", "level"):
+        r = out[(out["region"] == name) & (out["verdict"] != "")]
+        row = {"region": name, "claim": {"ahead": "milk the hand", "behind": "end it fast",
+                                         "level": "(says nothing)"}[name],
+               "cells": len(r), "helps": int((r["verdict"] == "helps").sum()),
+               "hurts": int((r["verdict"] == "hurts").sum())}  # fmt: skip
+        row["neither"] = row["cells"] - row["helps"] - row["hurts"]
+        for what, pick in (("best", r["milking"].idxmax), ("worst", r["milking"].idxmin)):
+            if len(r):
+                c = r.loc[pick()]
+                row |= {f"{what}_own": int(c["score_own"]), f"{what}_opp": int(c["score_opp"]),
+                        f"{what}": c["milking"], f"{what}_low": c["ci_low"],
+                        f"{what}_high": c["ci_high"]}  # fmt: skip
+        regions.append(row)
     summary = {
+        "regions": pd.DataFrame(regions),
         "verdict": verdict,
         "cells": int(tested.sum()),
         "helps": int((out["verdict"] == "helps").sum()),

@@ -218,6 +218,8 @@ def synthetic_raw(
     (``effects[key](features)``, default 0) and normal noise of ``sd`` per deal; with
     ``pickup_share``, hand summaries too (:func:`synthetic_hands`)."""
     rng = np.random.default_rng(seed)
+    # the deals' outcomes come from a generator of their own: the other draws stay as they were
+    deal_rng = np.random.default_rng([seed, 47])
     effects = effects or {}
     rows = []
     for exp in EXPERIMENTS:
@@ -253,19 +255,20 @@ def synthetic_raw(
                 f[h] = i % 3 if h == exp.hidden else -1
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
-            row = {
-                "experiment": exp.key,
-                "hand": i,
-                "seat": i % 4,
-                "position": i,
-                **f,
-                "diff": float(d.mean()),
-                "net_a": float(d.mean()),
-                "net_b": 0.0,
-                "deals": deals,
-                "applied": 1.0,
-                "split": bool(exp.hidden),
-            }
+            row = {"experiment": exp.key, "hand": i, "seat": i % 4, "position": i, **f,
+                   "diff": float(d.mean()),
+                   "net_a": float(d.mean()), "net_b": 0.0, "deals": deals, "applied": 1.0,
+                   "split": bool(exp.hidden)}  # fmt: skip
+            # each deal's outcome (GAME_KEYS, ``outcomes``): arm B's team scores around 0
+            # against the opponents' 0 to 1,000, arm A that plus the deal's difference
+            b = np.column_stack([np.round(deal_rng.normal(500, sd, deals), -1),
+                                 np.round(deal_rng.uniform(0, 1000, deals), -1),
+                                 np.zeros(deals)])  # fmt: skip
+            a = b.copy()
+            a[:, 0] += np.round(d)
+            own, opp = max(f["margin"], 0), max(-f["margin"], 0)
+            row |= {"team": i % 2, "first_team": (i // 2) % 2, "score_own": own,
+                    "score_opp": opp, "outcomes": np.stack([a, b]).astype(np.int32)}  # fmt: skip
             if exp.information is not None:  # informed: arm A where it knows to, else B
                 knows = exp.information.low <= f[exp.hidden] <= exp.information.high
                 row |= {

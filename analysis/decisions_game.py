@@ -74,6 +74,14 @@ def _played_in(part: pd.DataFrame, own: int, opp: int, rules) -> np.ndarray:
     return keep
 
 
+def _bare(raw: pd.DataFrame) -> pd.DataFrame:
+    """``raw`` without its attrs (a shallow copy): pandas deep-copies attrs into every frame
+    it derives, and the rows' attrs hold every sampled hand's summary."""
+    out = raw.copy(deep=False)
+    out.attrs = {}
+    return out
+
+
 def _check(raw: pd.DataFrame, table, rules) -> None:
     if "outcomes" not in raw.columns:
         raise CanastaError(
@@ -148,6 +156,8 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
 
     rules = as_ruleset(rules)
     _check(raw, table, rules)
+    kept = {k: v for k, v in raw.attrs.items() if k != "hands"}
+    raw = _bare(raw)
     rows = raw
     if scores is not None:
         own, opp = (int(x) for x in scores)
@@ -166,7 +176,7 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
     means = _row_means(rows, table, own, opp)
     out = rows.assign(points_diff=rows["diff"], points_a=rows["net_a"], points_b=rows["net_b"])
     out[["diff", "net_a", "net_b"]] = means[["diff", "net_a", "net_b"]]
-    out.attrs = {k: v for k, v in raw.attrs.items() if k != "hands"}
+    out.attrs = kept
     out.attrs["game_scores"] = None if scores is None else (own, opp)
     return out
 
@@ -187,30 +197,71 @@ def game_tables(raw: pd.DataFrame, table, rules=None, scores=None) -> dict[str, 
     return out
 
 
-def _cell(rows: pd.DataFrame, table, own: int, opp: int, confidence: float) -> dict:
-    """One experiment at one pair of scores: the mean over sampled hands of the hands' mean
-    chance difference (a hand is the unit, as in the points tables), and the points."""
-    m = _row_means(rows, table, own, opp)
-    ok = np.isfinite(m["diff"].to_numpy())
-    if not ok.any():
-        return {"positions": 0, "hands": 0}
-    w = rows["deals"].to_numpy(dtype=np.float64)[ok]
-    hand = rows["hand"].to_numpy()[ok]
-    frame = pd.DataFrame({"hand": hand, "w": w, "diff": m["diff"].to_numpy()[ok] * w,
-                          "points": rows["diff"].to_numpy()[ok] * w})  # fmt: skip
-    split = bool(rows["split"].astype(bool).any())
-    if split:  # rows of one position split by a hidden feature: weighted by their deals
-        sums = frame.groupby("hand").sum()
-        per = sums[["diff", "points"]].div(sums["w"], axis=0)
-    else:
-        per = frame.assign(diff=frame["diff"] / frame["w"], points=frame["points"] / frame["w"])
-        per = per.groupby("hand")[["diff", "points"]].mean()
-    e = iv.mean(per["diff"], confidence)
-    pts = iv.mean(per["points"], confidence)
-    return {"positions": int(ok.sum()), "hands": len(per), "estimate": e.estimate,
-            "ci_low": e.ci_low, "ci_high": e.ci_high, "se": e.se,
-            "points": pts.estimate, "points_low": pts.ci_low,
-            "points_high": pts.ci_high}  # fmt: skip
+class _Deals:
+    """One experiment's rows as arrays, for reading them at many pairs of scores: every
+    deal's outcomes in one array, its row, and each row's hand (the unit of the interval)."""
+
+    def __init__(self, part: pd.DataFrame):
+        outs = list(part["outcomes"])
+        self.lens = np.array([o.shape[1] for o in outs], dtype=np.int64)
+        self.k = len(part)
+        self.which = np.repeat(np.arange(self.k), self.lens)
+        cat = [o for o in outs if o.shape[1]]
+        self.cat = np.concatenate(cat, axis=1).astype(np.int64) if cat else np.zeros((2, 0, 3))
+        self.team = part["team"].to_numpy()[self.which]
+        self.first = part["first_team"].to_numpy()[self.which]
+        self.hand, _ = pd.factorize(part["hand"])
+        self.deals = part["deals"].to_numpy(dtype=np.float64)
+        self.points = part["diff"].to_numpy(dtype=np.float64)
+        self.split = bool(part["split"].astype(bool).any())
+        self.part = part
+
+    def played_in(self, own: int, opp: int, rules) -> np.ndarray:
+        """:func:`_played_in`, its tiers read once per experiment."""
+        if not hasattr(self, "_tiers"):
+            p = self.part
+            self._tiers = [
+                (None if (p[o].to_numpy() == 1).all() else _tier(p[c].to_numpy(), rules))
+                for c, o in (("score_own", "opened"), ("score_opp", "opp_opened"))
+            ]
+        keep = np.ones(self.k, dtype=bool)
+        for tiers, s in zip(self._tiers, (own, opp), strict=True):
+            if tiers is not None:
+                keep &= tiers == _tier(s, rules)
+        return keep
+
+    def cell(self, table, keep: np.ndarray, own: int, opp: int, confidence: float) -> dict:
+        """The mean over sampled hands of the hands' mean chance difference A − B at ``own``
+        and ``opp`` (a hand is the unit, as in the points tables), over the rows ``keep``;
+        and the points of the same rows."""
+        rows = keep & (self.lens > 0)
+        if not rows.any():
+            return {"positions": 0, "hands": 0}
+        d = rows[self.which]
+        pts = self.cat[:, d]
+        a = _team_chance(table, self.team[d], self.first[d], own, opp, pts[0])
+        b = _team_chance(table, self.team[d], self.first[d], own, opp, pts[1])
+        diff = np.bincount(self.which[d], a - b, self.k)[rows] / self.lens[rows]
+        hand, points = self.hand[rows], self.points[rows]
+        w = self.deals[rows] if self.split else np.ones(len(diff))
+        # rows of one position split by a hidden feature: weighted by their deals
+        n_h = np.bincount(hand, w)
+        used = n_h > 0
+        per = (np.bincount(hand, w * diff) / np.where(used, n_h, 1))[used]
+        per_pts = (np.bincount(hand, w * points) / np.where(used, n_h, 1))[used]
+        e = iv.mean(per, confidence)
+        p = iv.mean(per_pts, confidence)
+        return {
+            "positions": int(rows.sum()),
+            "hands": len(per),
+            "estimate": e.estimate,
+            "ci_low": e.ci_low,
+            "ci_high": e.ci_high,
+            "se": e.se,
+            "points": p.estimate,
+            "points_low": p.ci_low,
+            "points_high": p.ci_high,
+        }
 
 
 def by_score(
@@ -232,6 +283,7 @@ def by_score(
     rules = as_ruleset(rules)
     _check(raw, table, rules)
     chosen = experiments_of(raw) if experiments is None else resolve(experiments)
+    raw = _bare(raw)
     levels = [int(x) for x in levels if int(x) < table.target]
     if not levels:
         raise CanastaError(f"levels: none below the target {table.target:,}")
@@ -240,15 +292,27 @@ def by_score(
         part = raw[raw["experiment"] == exp.key]
         if part.empty:
             continue
+        deals = _Deals(part)
         for own in levels:
             for opp in levels:
-                keep = _played_in(part, own, opp, rules)
+                keep = deals.played_in(own, opp, rules)
                 cell = {"experiment": exp.key, "score_own": own, "score_opp": opp}
-                cell |= _cell(part[keep], table, own, opp, confidence) if keep.any() else {
-                    "positions": 0, "hands": 0}  # fmt: skip
+                cell |= deals.cell(table, keep, own, opp, confidence)
                 out.append(cell)
-    cols = ["experiment", "score_own", "score_opp", "positions", "hands", "estimate", "ci_low",
-            "ci_high", "se", "points", "points_low", "points_high"]  # fmt: skip
+    cols = [
+        "experiment",
+        "score_own",
+        "score_opp",
+        "positions",
+        "hands",
+        "estimate",
+        "ci_low",
+        "ci_high",
+        "se",
+        "points",
+        "points_low",
+        "points_high",
+    ]
     df = pd.DataFrame(out).reindex(columns=cols)
     df[["positions", "hands"]] = df[["positions", "hands"]].fillna(0).astype(int)
     p = multiple.t_p(df["estimate"].fillna(0), df["se"].fillna(np.inf), df["hands"] - 1)
@@ -277,16 +341,38 @@ def by_score(
 
 def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
     """The experiments whose verdict changes with the score (:func:`by_score` rows): one row
-    each with the cells tested and those favouring A, favouring B, or neither, and
-    ``kind``: 'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm,
-    others do not) or 'same' (one verdict wherever tested)."""
+    each with the cells tested and those favouring A, favouring B, or neither, ``kind``:
+    'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm, others do
+    not) or 'same' (one verdict wherever tested), and the cell of the largest confirmed
+    effect each way (``a_own``, ``a_opp``, ``a_est``, ``a_low``, ``a_high``; ``b_...``)."""
     rows = []
     for key, part in cells.groupby("experiment", sort=False):
         tested = part[np.isfinite(part["p_adj"].to_numpy())]
         a, b = int((tested["verdict"] > 0).sum()), int((tested["verdict"] < 0).sum())
         none = len(tested) - a - b
         kind = "reverses" if a and b else ("depends" if (a or b) and none else "same")
-        rows.append({"experiment": key, "cells": len(tested), "favour_a": a, "favour_b": b,
-                     "neither": none, "kind": kind})  # fmt: skip
-    return pd.DataFrame(rows, columns=["experiment", "cells", "favour_a", "favour_b", "neither",
-                                       "kind"])  # fmt: skip
+        row = {
+            "experiment": key,
+            "cells": len(tested),
+            "favour_a": a,
+            "favour_b": b,
+            "neither": none,
+            "kind": kind,
+        }
+        for arm, sign in (("a", 1), ("b", -1)):
+            side = tested[tested["verdict"] == sign]
+            if len(side):
+                top = side.loc[(side["estimate"] * sign).idxmax()]
+                row |= {
+                    f"{arm}_own": int(top["score_own"]),
+                    f"{arm}_opp": int(top["score_opp"]),
+                    f"{arm}_est": top["estimate"],
+                    f"{arm}_low": top["ci_low"],
+                    f"{arm}_high": top["ci_high"],
+                }
+        rows.append(row)
+    cols = ["experiment", "cells", "favour_a", "favour_b", "neither", "kind"]
+    cols += [f"{arm}_{x}" for arm in "ab" for x in ("own", "opp", "est", "low", "high")]
+    out = pd.DataFrame(rows).reindex(columns=cols)
+    out.attrs |= dict(cells.attrs)
+    return out

@@ -63,6 +63,7 @@ __all__ = [
     "equity_table",
     "measure_outcomes",
     "solve_outcomes",
+    "synthetic_table",
 ]
 
 VERSION = 2  #: the method's version: part of every cache key
@@ -180,16 +181,18 @@ def solve_outcomes(
     low: int = LOW,
     weights=None,
     guess=None,
+    workers: int = 1,
 ) -> tuple[np.ndarray, dict]:
     """Solve the equity grid for measured ``outcomes`` (weights per sample: a bootstrap
     replicate). Returns ``values`` float32[layers, 2, n, n] (``[layer, t, i0, i1]``: team 0's
     chance to win from scores ``low + resolution * i`` with team ``t`` to play first; layer
     ``k``: hand ``k + 1`` of the game under OPEN-1 by hand, the only layer otherwise) and the
     solver's report (iterations, residual). ``guess``: a table to start from (a coarser
-    solve, float[2, n, n])."""
+    solve, or the point solution for a bootstrap replicate; float[2, n, n]). ``workers``:
+    threads for the FFTs (the values do not depend on it)."""
     from sim.legality.opening import OPEN_THRESHOLDS
 
-    grid = Grid(outcomes, target, resolution, low, OPEN_THRESHOLDS, weights)
+    grid = Grid(outcomes, target, resolution, low, OPEN_THRESHOLDS, weights, workers)
     vtie = tie_values(outcomes, target, OPEN_THRESHOLDS, weights)
     return solve_layers(grid, vtie, outcomes.mirrored, guess)
 
@@ -329,6 +332,28 @@ class EquityTable:
         fig.colorbar(im, ax=ax)
         fig.savefig(path, dpi=110, bbox_inches="tight")
         plt.close(fig)
+
+
+def synthetic_table(target: int = 8500, low: int = LOW, resolution: int = RESOLUTION,
+                    first_edge: float = 0.02) -> EquityTable:  # fmt: skip
+    """A made-up table of a known shape (tests and engine-free reports): team 0's chance a
+    logistic in its lead, steeper near the target, plus ``first_edge`` for the team playing
+    first; standard errors 0.001 and two replicates ±0.001 apart. Not a measurement."""
+    s = low + resolution * np.arange(-(-(target - low) // resolution))
+    s0, s1 = np.meshgrid(s, s, indexing="ij")
+    lead = (s0 - s1) / 2500 + (np.maximum(s0, 0) - np.maximum(s1, 0)) / 6000
+    base = 1 / (1 + np.exp(-lead))
+    values = np.stack([np.clip(base + first_edge, 0, 1), np.clip(base - first_edge, 0, 1)])
+    nb = -(-(target - low) // BOOT_RESOLUTION)
+    coarse = values[:, :: BOOT_RESOLUTION // resolution, :: BOOT_RESOLUTION // resolution]
+    reps = np.stack([coarse[None] - 0.001, coarse[None] + 0.001]).astype(np.float32)
+    meta = {"target": target, "low": low, "resolution": resolution,
+            "boot_resolution": BOOT_RESOLUTION, "tie": [0.5 + first_edge, 0.5 - first_edge],
+            "replicates": 2, "ruleset_label": "a made-up table (not measured)",
+            "policy_labels": ["synthetic", "synthetic"], "tiers": [3000, 5000], "hands": 0,
+            "n": 0, "seed": 0}  # fmt: skip
+    se = np.full((1, 2, nb, nb), 0.001, dtype=np.float32)
+    return EquityTable(values[None].astype(np.float32), se, meta, None, reps)
 
 
 def after_hand(
@@ -501,16 +526,19 @@ def equity_table(
     t0 = time.perf_counter()
     out = measure_outcomes(rs, pol, n, seed, n_jobs)
     t1 = time.perf_counter()
-    coarse, _ = solve_outcomes(out, rs.target, BOOT_RESOLUTION, low)
+    workers = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
+    coarse, _ = solve_outcomes(out, rs.target, BOOT_RESOLUTION, low, workers=workers)
     idx = np.arange((rs.target - low + resolution - 1) // resolution) * resolution
     idx = idx // BOOT_RESOLUTION  # each fine cell's coarse cell (the same opening tiers)
     guess = coarse[-1][:, idx][:, :, idx]
-    values, report = solve_outcomes(out, rs.target, resolution, low, guess=guess)
+    values, report = solve_outcomes(out, rs.target, resolution, low, guess=guess,
+                                    workers=workers)  # fmt: skip
     from analysis._equity_grid import tie_values
 
     tie = tie_values(out, rs.target, OPEN_THRESHOLDS)[-1]  # GAME-1: a tie at the target
     t2 = time.perf_counter()
-    reps = _bootstrap(out, rs.target, low, replicates, seed, n_jobs)
+    # each replicate starts from the point solution on its grid: a few iterations away
+    reps = _bootstrap(out, rs.target, low, replicates, seed, n_jobs, guess=coarse[-1])
     se = np.std(reps, axis=0, ddof=1).astype(np.float32)
     t3 = time.perf_counter()
 
@@ -533,31 +561,33 @@ def equity_table(
     return table
 
 
-def _replicates(outcomes: Outcomes, target: int, low: int, seeds) -> list[np.ndarray]:
+def _replicates(outcomes: Outcomes, target: int, low: int, seeds, guess=None) -> list:
     """Bootstrap replicates on the coarse grid, one per seed: every measured hand reweighted
-    by a Poisson(1) count."""
+    by a Poisson(1) count; each solve starts from ``guess`` (the point solution)."""
     reps = []
     for s in seeds:
         rng = np.random.default_rng(s)
         w = {k: rng.poisson(1.0, len(v)).astype(np.float64) for k, v in outcomes.samples.items()}
-        v, _ = solve_outcomes(outcomes, target, BOOT_RESOLUTION, low, weights=w)
+        v, _ = solve_outcomes(outcomes, target, BOOT_RESOLUTION, low, weights=w, guess=guess)
         reps.append(v.astype(np.float64))
     return reps
 
 
-def _bootstrap(outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1):
+def _bootstrap(outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1,
+               guess=None):  # fmt: skip
     """The bootstrap replicates on the coarse grid, float64[replicates, layers, 2, nb, nb].
-    Replicate i's weights come from a child of (``seed``, i): the same for any ``n_jobs``."""
+    Replicate i's weights come from a child of (``seed``, i): the same for any ``n_jobs``.
+    ``guess``: the point solution on the coarse grid, where each replicate's solve starts."""
     seeds = np.random.SeedSequence([seed, 47]).spawn(replicates)
     if n_jobs == 1:
-        reps = _replicates(outcomes, target, low, seeds)
+        reps = _replicates(outcomes, target, low, seeds, guess)
     else:
         from joblib import Parallel, delayed
 
         jobs = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
         jobs = max(1, min(replicates, jobs))
         parts = Parallel(n_jobs=jobs)(
-            delayed(_replicates)(outcomes, target, low, seeds[i::jobs]) for i in range(jobs)
+            delayed(_replicates)(outcomes, target, low, seeds[i::jobs], guess) for i in range(jobs)
         )
         order = [i for j in range(jobs) for i in range(j, replicates, jobs)]
         flat = [r for part in parts for r in part]

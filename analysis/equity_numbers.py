@@ -58,36 +58,62 @@ def _scores(values, table) -> list[int]:
 def tier_costs(table, opponents=OPPONENTS) -> pd.DataFrame:
     """Team 0's chance just below each opening tier's edge minus just above it (one grid
     step either side: 2,990 against 3,010 on a 10-point grid), the opponent's score fixed,
-    with either team to play first: what crossing the edge costs (OPEN-1). Empty under OPEN-1
-    by hand number (no edges by score)."""
+    with team 0 to play first (``first0``, ``se0``, ``low0``, ``high0``) and team 1 first
+    (``...1``): what crossing the edge costs (OPEN-1). Empty under OPEN-1 by hand number (no
+    edges by score)."""
     step = table.resolution
     rows = []
     for edge in table.meta.get("tiers", []):
         for opp in _scores(opponents, table):
+            row = {
+                "edge": int(edge),
+                "below": int(edge - step),
+                "above": int(edge + step),
+                "opponent": opp,
+            }
             for first in (0, 1):
-                d = table.difference((edge - step, opp), (edge + step, opp), first=first)
-                rows.append(_row(d, edge=int(edge), below=int(edge - step),
-                                 above=int(edge + step), opponent=opp, first=first))  # fmt: skip
-    cols = ["edge", "below", "above", "opponent", "first", "difference", "se", "ci_low",
-            "ci_high"]  # fmt: skip
+                d = _row(table.difference((edge - step, opp), (edge + step, opp), first=first))
+                row |= {
+                    f"first{first}": d["difference"],
+                    f"se{first}": d["se"],
+                    f"low{first}": d["ci_low"],
+                    f"high{first}": d["ci_high"],
+                }
+            rows.append(row)
+    cols = [
+        "edge",
+        "below",
+        "above",
+        "opponent",
+        "first0",
+        "se0",
+        "low0",
+        "high0",
+        "first1",
+        "se1",
+        "low1",
+        "high1",
+    ]
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= _attrs(table)
     return out
 
 
 def point_values(table, scores=POINT_SCORES, opponents=POINT_OPPONENTS, points: int = 100):
-    """What ``points`` more are worth: team 0's chance at s + points minus at s, the
-    opponent at each of ``opponents``, team 0 to play first."""
+    """What ``points`` more are worth: team 0's chance at s + points minus at s, team 0 to
+    play first; a row per score s, for each opponent's score o the columns ``d<o>`` and
+    ``se<o>`` (percentage points)."""
     rows = []
     for s in _scores(scores, table):
         if s + points >= table.target:
             continue
+        row = {"score": s}
         for opp in _scores(opponents, table):
-            d = table.difference((s + points, opp), (s, opp), first=0)
-            rows.append(_row(d, score=s, opponent=opp))
-    out = pd.DataFrame(rows, columns=["score", "opponent", "difference", "se", "ci_low",
-                                      "ci_high"])  # fmt: skip
-    out.attrs |= _attrs(table) | {"points": points}
+            d = _row(table.difference((s + points, opp), (s, opp), first=0))
+            row |= {f"d{opp}": d["difference"], f"se{opp}": d["se"]}
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out.attrs |= _attrs(table) | {"points": points, "opponents": _scores(opponents, table)}
     return out
 
 
@@ -100,8 +126,9 @@ def first_advantage(table, scores=FIRST_SCORES) -> pd.DataFrame:
     for s in _scores(scores, table):
         v = table.value(s, s, first=0)
         pp, se = 100 * (v["win_team0"] - 0.5), 100 * v["se"]
-        rows.append({"score": s, "difference": pp, "se": se, "ci_low": pp - z * se,
-                     "ci_high": pp + z * se})  # fmt: skip
+        rows.append(
+            {"score": s, "difference": pp, "se": se, "ci_low": pp - z * se, "ci_high": pp + z * se}
+        )
     out = pd.DataFrame(rows, columns=["score", "difference", "se", "ci_low", "ci_high"])
     out.attrs |= _attrs(table)
     return out

@@ -29,6 +29,8 @@ def add_parser(subparsers) -> None:
     from reports.defaults import (
         DEFAULT_DEALS,
         DEFAULT_DECISION_DEALS,
+        DEFAULT_EQUITY_HANDS,
+        DEFAULT_EQUITY_RESOLUTION,
         DEFAULT_GAMES,
         DEFAULT_HANDS,
         DEFAULT_POLICIES,
@@ -89,6 +91,22 @@ def add_parser(subparsers) -> None:
         default=DEFAULT_DECISION_DEALS,
         metavar="N",
         help=f"paired deals per position and choice (default {DEFAULT_DECISION_DEALS})",
+    )
+    p.add_argument(
+        "--equity-hands",
+        type=int,
+        default=DEFAULT_EQUITY_HANDS,
+        metavar="N",
+        help="hands per pair of opening minima of the Game score section's equity table "
+        f"(cached; built once, minutes); 0 leaves the section out (default "
+        f"{DEFAULT_EQUITY_HANDS:,})",
+    )
+    p.add_argument(
+        "--equity-resolution",
+        type=int,
+        default=DEFAULT_EQUITY_RESOLUTION,
+        metavar="POINTS",
+        help=f"points between the equity table's scores (default {DEFAULT_EQUITY_RESOLUTION})",
     )
     _options.add(p, "seed", "jobs")
     p.add_argument(
@@ -177,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
         decision_deals=args.decision_deals,
         games=args.games,
         preview=bool(args.quick),
+        equity_hands=args.equity_hands,
+        equity_resolution=args.equity_resolution,
     )
     results = build(settings)
     report = assemble(results)

@@ -39,6 +39,8 @@ import pandas as pd
 from reports.defaults import (
     DEFAULT_DEALS,
     DEFAULT_DECISION_DEALS,
+    DEFAULT_EQUITY_HANDS,
+    DEFAULT_EQUITY_RESOLUTION,
     DEFAULT_GAMES,
     DEFAULT_HANDS,
     DEFAULT_POSITIONS,
@@ -47,7 +49,26 @@ from reports.defaults import (
 from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
-__all__ = ["Run", "Settings", "build", "comparison", "plan"]
+__all__ = [
+    "COMPACT_COLUMNS",
+    "GAME_STEP",
+    "GAME_TABLES",
+    "Results",
+    "Run",
+    "Settings",
+    "analyse",
+    "build",
+    "combine",
+    "compact",
+    "comparison",
+    "duplicate_pairs",
+    "game_tables",
+    "plan",
+    "runs_ruleset",
+    "stream_dirs",
+    "stream_run",
+    "streamed_order",
+]
 
 
 @dataclass(frozen=True)
@@ -66,6 +87,10 @@ class Settings:
     decision_deals: int = DEFAULT_DECISION_DEALS  #: paired deals per position and choice
     games: int = DEFAULT_GAMES  #: whole games for the First numbers; 0 leaves them out
     preview: bool = False  #: ``--quick``: the title says it is a preview
+    #: the Game score section's equity table: hands per pair of opening minima (0 leaves the
+    #: section out) and the grid's resolution in points
+    equity_hands: int = DEFAULT_EQUITY_HANDS
+    equity_resolution: int = DEFAULT_EQUITY_RESOLUTION
 
     def __post_init__(self):
         for name in ("hands", "deals", "positions", "decision_deals", "games"):
@@ -76,6 +101,12 @@ class Settings:
             raise CanastaError(f"--hands {self.hands}: need at least 2 deals per run")
         if self.positions and self.decision_deals < 2:
             raise CanastaError(f"--decision-deals {self.decision_deals}: need at least 2")
+        if self.equity_hands and not 100 <= self.equity_hands <= 10**8:
+            raise CanastaError(f"--equity-hands {self.equity_hands}: 0 (no Game score "
+                               "section) or 100 to 100,000,000")  # fmt: skip
+        if self.equity_resolution not in (5, 10, 20, 25, 50, 100):
+            raise CanastaError(f"--equity-resolution {self.equity_resolution}: must divide "
+                               "100 (5, 10, 20, 25, 50 or 100)")  # fmt: skip
         if self.jobs < 1:
             raise CanastaError(f"--jobs {self.jobs}: need at least 1")
         if self.seed < 0:
@@ -419,6 +450,54 @@ def _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, r
             runs.append(Run(names or pair, seed, rec, "simulated"))
 
 
+#: the Game score section's tables (``game_chance`` is drawn, not shown as a table)
+GAME_TABLES = ("game_chance", "game_tiers", "game_points", "game_first", "game_decisions",
+               "game_claim_j")  # fmt: skip
+GAME_STEP = 250  #: points between the heat map's scores (rounded up to the grid's resolution)
+
+
+def game_tables(table, decided, ruleset, tables: dict, notes: dict) -> None:
+    """The Game score section's tables from an equity table (``analysis.equity``;
+    None: the engine has none) and the decision experiments' rows (None: not run)."""
+    from analysis import claims, decisions_game
+    from analysis import equity_numbers as en
+
+    if table is None:
+        for key in GAME_TABLES:
+            notes[key] = "this engine has no equity table"
+        return
+    step = -(-GAME_STEP // table.resolution) * table.resolution  # a multiple of the grid's
+    chance = table.frame(step=step)
+    tables["game_chance"] = chance[chance["first"] == 0].reset_index(drop=True)
+    tables["game_chance"].attrs |= {"ruleset": table.meta.get("ruleset_label", ""),
+                                    "tiers": list(table.meta.get("tiers", []))}  # fmt: skip
+    costs = en.tier_costs(table)
+    if len(costs):
+        tables["game_tiers"] = costs
+    else:
+        notes["game_tiers"] = "OPEN-1 by the hand's number: no opening tier changes with the score"
+    tables["game_points"] = en.point_values(table)
+    tables["game_first"] = en.first_advantage(table)
+    if decided is None:
+        for key in ("game_decisions", "game_claim_j"):
+            notes[key] = "the decision experiments were not run (--positions 0)"
+        return
+    try:
+        cells = decisions_game.by_score(decided, table, ruleset)
+        tables["game_decisions"] = decisions_game.score_changes(cells)
+    except CanastaError as exc:
+        notes["game_decisions"] = str(exc)
+        notes["game_claim_j"] = str(exc)
+        return
+    if claims.J_EXPERIMENT not in set(decided["experiment"]):
+        notes["game_claim_j"] = f"the experiment {claims.J_EXPERIMENT} found no position"
+        return
+    j = decisions_game.by_score(decided, table, ruleset, experiments=[claims.J_EXPERIMENT])
+    _, summary = claims.claim_j_by_score(j)
+    tables["game_claim_j"] = summary.pop("regions")
+    tables["game_claim_j"].attrs |= summary
+
+
 def build(settings: Settings, engine=None) -> Results:
     """Run or load what the report needs and compute every table.
 
@@ -513,6 +592,17 @@ def build(settings: Settings, engine=None) -> Results:
     else:
         notes["claims"] = "the decision experiments were not run (--positions 0)"
         notes["first_numbers"] = "the decision experiments were not run (--positions 0)"
+    if settings.equity_hands > 0:
+        t0 = time.perf_counter()
+        _say(show, "game score: the equity table (from the cache, or built once and cached)")
+        table = engine.equity(ruleset=ruleset, n=settings.equity_hands,
+                              resolution=settings.equity_resolution,
+                              n_jobs=settings.jobs)  # fmt: skip
+        sources["equity_seconds"] = time.perf_counter() - t0
+        game_tables(table, decided, ruleset, tables, notes)
+    else:
+        for key in GAME_TABLES:
+            notes[key] = "the Game score section was left out (--equity-hands 0)"
     meta = {
         "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "versions": _versions(),

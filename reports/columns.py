@@ -197,6 +197,108 @@ COLUMNS: dict[str, list[Column]] = {
 }
 
 
+def _pp(x) -> str:
+    """Percentage points of a chance, signed."""
+    return "—" if not pd.notna(x) else f"{x:+.2f}".replace("-", "−")
+
+
+def _pp_ci(lo, hi) -> str:
+    return "—" if not (pd.notna(lo) and pd.notna(hi)) else f"{_pp(lo)} to {_pp(hi)}"
+
+
+def _cell(r, arm: str) -> str:
+    """The cell of the largest confirmed effect one way: scores, percentage points, interval."""
+    own = r.get(f"{arm}_own")
+    if not pd.notna(own):
+        return "—"
+    return (
+        f"{int(own):,} vs {int(r[f'{arm}_opp']):,}: {_pp(100 * r[f'{arm}_est'])} "
+        f"({_pp_ci(100 * r[f'{arm}_low'], 100 * r[f'{arm}_high'])})"
+    )
+
+
+def _extreme(r, what: str) -> str:
+    own = r.get(f"{what}_own")
+    if not pd.notna(own):
+        return "—"
+    return (
+        f"{int(own):,} vs {int(r[f'{what}_opp']):,}: {_pp(100 * r[what])} "
+        f"({_pp_ci(100 * r[f'{what}_low'], 100 * r[f'{what}_high'])})"
+    )
+
+
+def _experiment(r) -> str:
+    from analysis.experiment_set import BY_KEY
+
+    e = BY_KEY.get(r["experiment"])
+    return f"{e.title} (A = {e.do}, B = {e.dont})" if e else str(r["experiment"])
+
+
+_POINT_OPPONENTS = (0, 3000, 5000, 8000)  # analysis.equity_numbers.POINT_OPPONENTS
+COLUMNS |= {
+    "game_tiers": [
+        Column("edge", lambda r: f"{int(r['below']):,} vs {int(r['above']):,}", left=True),
+        Column("opponent at", lambda r: fmt.count(r["opponent"])),
+        Column("team 0 first", lambda r: _pp(r["first0"])),
+        Column("95% CI", lambda r: _pp_ci(r["low0"], r["high0"])),
+        Column("team 1 first", lambda r: _pp(r["first1"])),
+        Column("95% CI ", lambda r: _pp_ci(r["low1"], r["high1"])),
+    ],
+    "game_points": [
+        Column("team 0 at", lambda r: fmt.count(r["score"]), left=True),
+        *[
+            Column(
+                f"opponent at {o:,}",
+                lambda r, o=o: (
+                    f"{_pp(r[f'd{o}'])} ± {1.96 * r[f'se{o}']:.2f}" if f"d{o}" in r.index else "—"
+                ),
+            )
+            for o in _POINT_OPPONENTS
+        ],
+    ],
+    "game_first": [
+        Column("both teams at", lambda r: fmt.count(r["score"]), left=True),
+        Column("first player's edge", lambda r: _pp(r["difference"])),
+        Column("95% CI", lambda r: _pp_ci(r["ci_low"], r["ci_high"])),
+    ],
+    "game_decisions": [
+        Column("decision", _experiment, left=True),
+        Column("cells tested", lambda r: fmt.count(r["cells"])),
+        Column("A better", lambda r: fmt.count(r["favour_a"])),
+        Column("B better", lambda r: fmt.count(r["favour_b"])),
+        Column("no clear difference", lambda r: fmt.count(r["neither"])),
+        Column(
+            "verdict by score",
+            lambda r: {
+                "reverses": "reverses with the score",
+                "depends": "holds in some regions only",
+                "same": "the same wherever tested",
+            }[r["kind"]],
+            left=True,
+        ),
+        Column(
+            "largest for A (own vs opponents: percentage points, 95% CI)",
+            lambda r: _cell(r, "a"),
+            left=True,
+        ),
+        Column("largest for B", lambda r: _cell(r, "b"), left=True),
+    ],
+    "game_claim_j": [
+        Column("region", lambda r: f"{r['region']} (claim: {r['claim']})", left=True),
+        Column("cells tested", lambda r: fmt.count(r["cells"])),
+        Column("milking helps", lambda r: fmt.count(r["helps"])),
+        Column("milking hurts", lambda r: fmt.count(r["hurts"])),
+        Column("no clear difference", lambda r: fmt.count(r["neither"])),
+        Column(
+            "best for milking (own vs opponents: percentage points, 95% CI)",
+            lambda r: _extreme(r, "best"),
+            left=True,
+        ),
+        Column("worst for milking", lambda r: _extreme(r, "worst"), left=True),
+    ],
+}
+
+
 #: a decision table's grouping keys (analysis.decisions.Grouping.key) as a player reads them
 GROUPING_NAMES = {
     "held_sevens": "sevens held",
@@ -287,5 +389,6 @@ TABLE_COLUMNS = {  # table key -> column set
     "claims": "claims",
     "first_numbers": "first_numbers",
     "first_pickup": "first_pickup",
+    **{k: k for k in ("game_tiers", "game_points", "game_first", "game_decisions", "game_claim_j")},
     **{f"decision_{e.key}": "decision" for e in EXPERIMENTS},
 }

@@ -12,7 +12,25 @@ from __future__ import annotations
 from analysis.decisions import EXPERIMENTS
 from reports import fmt
 
-__all__ = ["command", "ladder", "layout", "methods", "ruleset_label"]
+__all__ = [
+    "ADVICE_INTRO",
+    "ADVICE_MISSING",
+    "CLAIMS_INTRO",
+    "DECISIONS_INTRO",
+    "GAME_INTRO",
+    "LAYOUT",
+    "NUMBERS_INTRO",
+    "SAY_INTRO",
+    "SECTIONS",
+    "TITLE",
+    "caption_numbers",
+    "command",
+    "ladder",
+    "layout",
+    "methods",
+    "ruleset_label",
+    "subtitle",
+]
 
 SECTIONS = (
     ("advice", "What to do"),
@@ -26,6 +44,7 @@ SECTIONS = (
     ("wild", "Wild melds"),
     ("compare", "Policy comparison on duplicate deals"),
     ("scores", "Score distributions"),
+    ("game", "Game score"),
     ("methods", "Methods"),
 )
 
@@ -85,6 +104,14 @@ NUMBERS_INTRO = (
     "and {numbers_games} whole games to the target, all {ruleset}. Each figure has its 95% "
     "interval, its sample size and how the interval was made; the minutes per game assume ~16 "
     "minutes a hand of club play. A team-hand is one team's result in one hand."
+)
+GAME_INTRO = (
+    "Players play to the target, and the score changes both the rules (the opening minimum "
+    "rises at 3,000 and 5,000, OPEN-1) and what a hand is worth. The chance of winning the "
+    "game from every pair of scores is the equity table (analysis.equity, docs/equity.md): "
+    "{equity_source}. Every value below is a percentage point of that chance with its 95% "
+    "interval (a paired bootstrap over the measured hands); the widest 95% interval among "
+    "the heat map's cells (every 250 points from −2,000) is ±{equity_widest} points."
 )
 LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
     "numbers": (
@@ -240,6 +267,53 @@ LAYOUT: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("table", "end_reasons", "How hands end, by matchup (Wilson intervals; n = hands)."),
     ),
 }
+# the Game score section last before Methods: the tables and figures before it keep their numbers
+LAYOUT["game"] = (
+    ("text", "", GAME_INTRO),
+    (
+        "figure",
+        "game_chance",
+        "Team 0's chance of winning the game from each pair of scores, team 0 to play "
+        "first; lines at the opening tiers' edges ({equity_label}).",
+    ),
+    (
+        "table",
+        "game_tiers",
+        "What crossing an opening tier's edge costs: team 0's chance just below the edge "
+        "minus just above it, the opponent's score fixed, team 0 or team 1 to play first "
+        "({equity_label}).",
+    ),
+    (
+        "table",
+        "game_points",
+        "What 100 points are worth: team 0's chance at its score + 100 minus at its "
+        "score, by the opponent's score, team 0 to play first ({equity_label}).",
+    ),
+    (
+        "table",
+        "game_first",
+        "The advantage of playing first: at equal scores, the chance of the team to play "
+        "first minus one half ({equity_label}).",
+    ),
+    (
+        "table",
+        "game_decisions",
+        "Decisions in game terms: each decision experiment's deals read through the "
+        "equity table at every pair of scores (your team's × the opponents', each of "
+        "{game_levels}) in the opening tiers its positions were played in, A − B in the "
+        "chance of winning the game; cells tested and how many favour each choice after "
+        "{game_correction}; the largest confirmed effect each way ({equity_label}).",
+    ),
+    (
+        "table",
+        "game_claim_j",
+        "Claim J across the whole score grid: the gain in the chance of winning the game "
+        "of milking the hand (playing on) over going out, by region (ahead, behind, level), "
+        "{j_correction}; claim J's verdict over the cells where it says something: "
+        "{j_verdict} ({equity_label}).",
+    ),
+)
+
 TITLE = "Modern American Canasta: strategy report"
 PREVIEW = " (a preview: a quick run, few positions, wide intervals)"
 
@@ -280,6 +354,7 @@ def caption_numbers(results) -> dict[str, str]:
         tests += len(t["first_pickup"])
     fn = t.get("first_numbers")
     return {
+        **_game_numbers(results),
         "numbers_hands": fmt.count(fn.attrs.get("hands", 0)) if fn is not None else "0",
         "numbers_games": fmt.count(fn.attrs.get("games", 0)) if fn is not None else "0",
         "ruleset": "measured under " + ruleset_label(results),
@@ -294,6 +369,40 @@ def caption_numbers(results) -> dict[str, str]:
         "team_hands": fmt.count(2 * hands),
         "special_n": special_n,
         **{f"n_{k}": _n_total(t.get(k)) for k in (*meld_tables, "wild_by_turn")},
+    }
+
+
+def _game_numbers(results) -> dict[str, str]:
+    """The Game score section's placeholders: the equity table's source and labels."""
+    from analysis.decisions_game import LEVELS
+
+    t = results.tables
+    pts = t.get("game_points")
+    a = pts.attrs if pts is not None else {}
+    s = results.settings
+    quick = " (a smaller table: --quick)" if getattr(s, "preview", False) else ""
+    # the table is built for the report's own ruleset (reports.build: engine.equity)
+    ruleset = ruleset_label(results)
+    source = (
+        f"{a.get('policies', '')} for both teams, {fmt.count(a.get('hands', 0))} hands measured "
+        f"under {ruleset}, a {getattr(s, 'equity_resolution', 10)}-point grid, seed 0{quick}"
+        if a
+        else "not available in this run"
+    )
+    widest = "—"
+    chance = t.get("game_chance")
+    if chance is not None and len(chance):
+        widest = f"{100 * 1.959963984540054 * float(chance['se'].max()):.2f}"
+    dec = t.get("game_decisions")
+    j = t.get("game_claim_j")
+    return {
+        "equity_source": source,
+        "equity_label": f"measured under {ruleset}{quick}" if a else "not measured",
+        "equity_widest": widest,
+        "game_levels": ", ".join(f"{x:,}" for x in LEVELS),
+        "game_correction": dec.attrs.get("correction", "") if dec is not None else "",
+        "j_correction": j.attrs.get("correction", "") if j is not None else "",
+        "j_verdict": str(j.attrs.get("verdict", "")) if j is not None else "not measured",
     }
 
 
@@ -368,6 +477,12 @@ def command(s) -> str:
     parts += ["--positions", str(s.positions), "--decision-deals", str(s.decision_deals)]
     if s.rules:
         parts += ["--rules", str(s.rules)]
+    from reports.defaults import DEFAULT_EQUITY_HANDS, DEFAULT_EQUITY_RESOLUTION
+
+    if getattr(s, "equity_hands", DEFAULT_EQUITY_HANDS) != DEFAULT_EQUITY_HANDS:
+        parts += ["--equity-hands", str(s.equity_hands)]
+    if getattr(s, "equity_resolution", DEFAULT_EQUITY_RESOLUTION) != DEFAULT_EQUITY_RESOLUTION:
+        parts += ["--equity-resolution", str(s.equity_resolution)]
     return shlex.join(parts)
 
 

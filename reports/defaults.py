@@ -3,6 +3,8 @@
 __all__ = [
     "DEFAULT_DEALS",
     "DEFAULT_DECISION_DEALS",
+    "DEFAULT_EQUITY_HANDS",
+    "DEFAULT_EQUITY_RESOLUTION",
     "DEFAULT_GAMES",
     "DEFAULT_HANDS",
     "DEFAULT_POLICIES",
@@ -19,8 +21,14 @@ DEFAULT_POLICIES = ("strongest_fast", "heuristic")
 DEFAULT_POSITIONS = 160  #: positions per decision experiment (analysis.decisions)
 DEFAULT_DECISION_DEALS = 64  #: paired deals per position and choice
 DEFAULT_GAMES = 200  #: whole games to the target of the strongest fast policy (First numbers)
-#: ``--quick``: a first look in under a minute warm (wider intervals; the same sections)
-QUICK = {"hands": 2_000, "deals": 2_000_000, "positions": 32, "decision_deals": 16, "games": 40}
+#: the Game score section's equity table (``analysis.equity``, cached): hands per pair of
+#: opening minima (0 leaves the section out) and its grid's resolution in points
+DEFAULT_EQUITY_HANDS = 40_000
+DEFAULT_EQUITY_RESOLUTION = 10
+#: ``--quick``: a first look in under a minute warm (wider intervals; the same sections; a
+#: smaller equity table, labelled as such)
+QUICK = {"hands": 2_000, "deals": 2_000_000, "positions": 32, "decision_deals": 16, "games": 40,
+         "equity_hands": 4_000, "equity_resolution": 50}  # fmt: skip
 
 
 def default_policies(names=DEFAULT_POLICIES) -> tuple[str, ...]:

@@ -17,7 +17,24 @@ from matplotlib.figure import Figure
 
 from reports import fmt
 
-__all__ = ["comparison", "dealt_odds", "penalties", "scores", "special_by_turn"]
+__all__ = [
+    "DPI",
+    "HAND_LABELS",
+    "PALETTE",
+    "WIDTH",
+    "colours",
+    "comparison",
+    "data_uri",
+    "dealt_odds",
+    "game_chance",
+    "meld_completion",
+    "meld_points_by_held",
+    "penalties",
+    "png_bytes",
+    "scores",
+    "special_by_turn",
+    "svg_text",
+]
 
 WIDTH = 7.2  #: inches: an A4/Letter text width
 DPI = 120  #: PNG resolution embedded in the HTML
@@ -348,4 +365,33 @@ def scores(view: pd.DataFrame | None, cols) -> Figure | None:
     ax.set_ylabel(f"% of team-hands per {width:,g}-point bin", fontsize=9)
     _legend(fig, ax)
     ax.set_title("Score per hand by policy", fontsize=10)
+    return fig
+
+
+def game_chance(t: pd.DataFrame | None) -> Figure | None:
+    """The equity table as a heat map: team 0's chance of winning the game (GAME-1) by the two
+    teams' scores, team 0 to play first; lines at the opening tiers' edges (OPEN-1)."""
+    if t is None or len(t) == 0:
+        return None
+    grid = t.pivot(index="score_team0", columns="score_team1", values="win_team0")
+    s0, s1 = grid.index.to_numpy(), grid.columns.to_numpy()
+    step = float(s0[1] - s0[0]) if len(s0) > 1 else 1.0
+    fig, (ax,) = _new(5.6)
+    ax.grid(False)
+    im = ax.imshow(
+        100 * grid.to_numpy(dtype=float),
+        origin="lower",
+        cmap="RdBu",
+        vmin=0,
+        vmax=100,
+        aspect="auto",
+        extent=(s1[0] - step / 2, s1[-1] + step / 2, s0[0] - step / 2, s0[-1] + step / 2),
+    )
+    for x in t.attrs.get("tiers", []):
+        ax.axhline(x, color="black", linewidth=0.6)
+        ax.axvline(x, color="black", linewidth=0.6)
+    ax.set_xlabel("team 1's score", fontsize=9)
+    ax.set_ylabel("team 0's score", fontsize=9)
+    ax.set_title("Chance that team 0 wins the game, team 0 to play first", fontsize=10)
+    fig.colorbar(im, ax=ax, label="percent")
     return fig

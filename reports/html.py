@@ -160,6 +160,7 @@ def _figures(results, cols) -> dict:
         "penalties": F.penalties(t.get("penalties"), cols),
         "wild_completion": F.meld_completion(t, cols, ("wild",)),
         "comparison": F.comparison(t.get("comparison")),
+        "game_chance": F.game_chance(t.get("game_chance")),
         "scores": F.scores(team_view(results.records) if len(results.records) else None, cols),
     }
     return {k: v for k, v in figs.items() if v is not None}

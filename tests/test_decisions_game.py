@@ -21,9 +21,16 @@ def _table(first_edge: float = 0.02) -> EquityTable:
     base = 1 / (1 + np.exp(-lead))
     values = np.stack([np.clip(base + first_edge, 0, 1), np.clip(base - first_edge, 0, 1)])
     nb = (TARGET - LOW) // 100
-    meta = {"target": TARGET, "low": LOW, "resolution": RES, "boot_resolution": 100,
-            "tie": [0.55, 0.45], "replicates": 2, "ruleset_label": "the tournament ruleset",
-            "policy_labels": ["strong", "strong"]}  # fmt: skip
+    meta = {
+        "target": TARGET,
+        "low": LOW,
+        "resolution": RES,
+        "boot_resolution": 100,
+        "tie": [0.55, 0.45],
+        "replicates": 2,
+        "ruleset_label": "the tournament ruleset",
+        "policy_labels": ["strong", "strong"],
+    }
     zeros = np.zeros((1, 2, nb, nb), dtype=np.float32)
     return EquityTable(values[None].astype(np.float32), zeros, meta, None, np.stack([zeros] * 2))
 
@@ -55,16 +62,28 @@ def _raw(seed=0, n_pos=30, deals=12, scores=((0, 0),), effect=0, opened=None):
         a[:, 0] += effect + rng.integers(-20, 20, deals) * 10
         a[rng.random(deals) < 0.05, 2] = 1
         b[rng.random(deals) < 0.05, 2] = -1
-        rows.append({
-            "experiment": "go_out_margin", "hand": i // 2, "seat": i % 4, "position": i,
-            "opened": int(i % 3 > 0) if opened is None else opened, "opp_opened": i % 2,
-            "margin": own - opp, "team": i % 2,
-            "first_team": (i // 3) % 2, "score_own": own, "score_opp": opp,
-            "diff": float(((a[:, 0] - a[:, 1]) - (b[:, 0] - b[:, 1])).mean()),
-            "net_a": float((a[:, 0] - a[:, 1]).mean()), "net_b": float((b[:, 0] - b[:, 1]).mean()),
-            "deals": deals, "applied": 1.0, "split": False,
-            "outcomes": np.stack([a, b]).astype(np.int32),
-        })  # fmt: skip
+        rows.append(
+            {
+                "experiment": "go_out_margin",
+                "hand": i // 2,
+                "seat": i % 4,
+                "position": i,
+                "opened": int(i % 3 > 0) if opened is None else opened,
+                "opp_opened": i % 2,
+                "margin": own - opp,
+                "team": i % 2,
+                "first_team": (i // 3) % 2,
+                "score_own": own,
+                "score_opp": opp,
+                "diff": float(((a[:, 0] - a[:, 1]) - (b[:, 0] - b[:, 1])).mean()),
+                "net_a": float((a[:, 0] - a[:, 1]).mean()),
+                "net_b": float((b[:, 0] - b[:, 1]).mean()),
+                "deals": deals,
+                "applied": 1.0,
+                "split": False,
+                "outcomes": np.stack([a, b]).astype(np.int32),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -80,8 +99,9 @@ def test_game_1_special_10_deal_1_chances_agree_with_a_literal_reading():
             own, opp = (r["score_own"], r["score_opp"]) if scores is None else scores
             arms = []
             for arm in r["outcomes"]:
-                arms.append([_slow_chance(table, r["team"], r["first_team"], own, opp, *d)
-                             for d in arm])  # fmt: skip
+                arms.append(
+                    [_slow_chance(table, r["team"], r["first_team"], own, opp, *d) for d in arm]
+                )
             assert r["net_a"] == pytest.approx(np.mean(arms[0]), abs=1e-6)
             assert r["net_b"] == pytest.approx(np.mean(arms[1]), abs=1e-6)
             assert r["diff"] == pytest.approx(np.mean(arms[0]) - np.mean(arms[1]), abs=1e-6)
@@ -135,10 +155,21 @@ def test_a_clear_gain_in_points_is_a_clear_gain_in_chance():
 
 def test_score_changes_names_a_reversal():
     """A verdict that favours A in some cells and B in others is a reversal."""
-    cells = pd.DataFrame({"experiment": ["x"] * 4, "p_adj": [0.01, 0.01, 0.5, np.nan],
-                          "verdict": [1, -1, 0, 0]})  # fmt: skip
+    cells = pd.DataFrame(
+        {
+            "experiment": ["x"] * 4,
+            "p_adj": [0.01, 0.01, 0.5, np.nan],
+            "verdict": [1, -1, 0, 0],
+            "estimate": [0.02, -0.03, 0.001, np.nan],
+            "ci_low": [0.01, -0.05, -0.01, np.nan],
+            "ci_high": [0.03, -0.01, 0.01, np.nan],
+            "score_own": [0, 8000, 0, 0],
+            "score_opp": [0, 5000, 1000, 2000],
+        }
+    )
     got = G.score_changes(cells).iloc[0]
     assert (got["kind"], got["favour_a"], got["favour_b"], got["neither"]) == ("reverses", 1, 1, 1)
+    assert (got["b_own"], got["b_opp"], got["b_est"]) == (8000, 5000, -0.03)
 
 
 def test_game_terms_refuse_rows_without_outcomes_and_another_target():
@@ -195,8 +226,21 @@ def test_cli_experiment_scores_prints_game_terms(monkeypatch, capsys):
     from canasta import main
 
     monkeypatch.setattr(Q, "equity_table", lambda *a, **k: _table())
-    code = main(["experiment", "experiments/go_out_margin.toml", "--scores", "8000,5000",
-                 "--positions", "6", "--deals", "4", "--jobs", "1", "--quiet"])  # fmt: skip
+    code = main(
+        [
+            "experiment",
+            "experiments/go_out_margin.toml",
+            "--scores",
+            "8000,5000",
+            "--positions",
+            "6",
+            "--deals",
+            "4",
+            "--jobs",
+            "1",
+            "--quiet",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "in game terms" in out and "scores 8000,5000" in out

@@ -62,8 +62,15 @@ def fake_engine(**kw) -> RecordsEngine:
         odds=lambda n, seed, ruleset: binomial_odds(n, seed=seed, ruleset=ruleset),
         decide=lambda p, d, seed, ruleset: synthetic_decide(p, d, seed=seed, ruleset=ruleset),
         source="synthetic records (test stand-in)",
-        **kw,
+        **({"equity": _equity} | kw),
     )
+
+
+def _equity(n, ruleset, resolution):
+    """Stand-in for the equity table: a made-up one of a known shape (not measured)."""
+    from analysis.equity import synthetic_table
+
+    return synthetic_table(ruleset.target)
 
 
 def small(tmp_path=None, **kw):
@@ -99,7 +106,7 @@ def test_every_section_table_and_figure_present(made):
     for key, name in SECTIONS:
         assert f'<section id="{key}"><h2>{name}</h2>' in rep.html
     assert not results.notes, results.notes
-    for key in set(results.tables) - {"special_by_turn"}:  # that one is drawn (Figure 2)
+    for key in set(results.tables) - {"special_by_turn", "game_chance"}:  # drawn, not tabled
         assert f'id="table-{key}"' in rep.html
     assert set(rep.figures) == {
         "dealt_odds",
@@ -109,6 +116,7 @@ def test_every_section_table_and_figure_present(made):
         "penalties",
         "wild_completion",
         "comparison",
+        "game_chance",
         "scores",
     }
     for key in rep.figures:
@@ -372,10 +380,13 @@ needs_engine = pytest.mark.skipif(_engine() is None, reason="this build has no s
 
 
 @needs_engine
-def test_cli_builds_a_real_report(tmp_path, capsys):
+def test_cli_builds_a_real_report(tmp_path, capsys, monkeypatch):
     """README's command at tiny sizes: the engine's hands, the real sampler, every section,
-    the figures written beside the page, and the methods naming the engine and the seed."""
+    the figures written beside the page, and the methods naming the engine and the seed; a
+    tiny equity table (300 hands a pair of minima, 100-point grid) cached under tmp_path."""
     from canasta import main
+
+    monkeypatch.setenv("CANASTA_EQUITY_CACHE", str(tmp_path / "equity"))
 
     out, figs = tmp_path / "report.html", tmp_path / "figs"
     argv = [
@@ -394,6 +405,10 @@ def test_cli_builds_a_real_report(tmp_path, capsys):
         "4",
         "--games",
         "4",
+        "--equity-hands",
+        "300",
+        "--equity-resolution",
+        "100",
         "--out",
         str(out),
         "--figures",

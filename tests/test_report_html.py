@@ -17,7 +17,8 @@ import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from analysis.backend import RecordsEngine
+from analysis.engine import RecordsEngine
+from analysis.equity import synthetic_table
 from analysis.synthetic import synthetic_records
 from reports.build import Settings, build
 from reports.html import assemble
@@ -103,6 +104,7 @@ def small_report(rules: Path) -> str:
         odds=lambda n, seed, ruleset: binomial_odds(n, seed=seed, ruleset=ruleset),
         decide=lambda p, d, seed, ruleset: _decide(p, d, seed=seed, ruleset=ruleset),
         source="synthetic records (test stand-in)",
+        equity=lambda n, ruleset, resolution: synthetic_table(ruleset.target),
     )
     results = build(settings, engine)
     results.meta.update(

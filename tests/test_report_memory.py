@@ -15,7 +15,7 @@ import pytest
 
 from analysis.stream import TABLES, Tally
 from analysis.synthetic import synthetic_records
-from reports.build import COMPACT_COLUMNS, Run, Settings, analyse, build, plan
+from reports.build import COMPACT_COLUMNS, GAME_TABLES, Run, Settings, analyse, build, plan
 from sim.errors import CanastaError
 
 POLICIES = ("heuristic", "special_chaser", "random")
@@ -141,7 +141,8 @@ def test_streamed_report_equals_in_memory_tables():
     one job); a streamed run keeps only the compact columns."""
     sim = pytest.importorskip("sim")
     policies = ("greedy", "random")
-    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=2, quiet=True, positions=0)
+    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=2, quiet=True, positions=0,
+                 equity_hands=0)  # fmt: skip
     got = build(s)
     whole = [
         Run(pair, seed, sim.simulate(300, policies=pair, seed=seed), "simulated")
@@ -149,7 +150,8 @@ def test_streamed_report_equals_in_memory_tables():
     ]
     _, want, notes = analyse(whole, None, None, s)
     assert_tables_equal({k: got.tables[k] for k in want}, want)
-    decision_notes = {"claims", "first_numbers"}  # positions=0: no decision experiments
+    # positions=0: no decision experiments; equity_hands=0: no Game score section
+    decision_notes = {"claims", "first_numbers", *GAME_TABLES}
     assert {k: v for k, v in got.notes.items() if k not in decision_notes} == notes
     for r in got.runs:
         assert set(r.records.columns) <= set(COMPACT_COLUMNS) and len(r.records) == 300
@@ -171,7 +173,8 @@ def test_a_fake_engine_takes_the_streamed_path(tmp_path):
         return synthetic_records(n, seed, pair, skill=skill)
 
     fake = RecordsEngine(records)
-    s = Settings(hands=250, deals=0, policies=POLICIES, seed=3, quiet=True, positions=0)
+    s = Settings(hands=250, deals=0, policies=POLICIES, seed=3, quiet=True, positions=0,
+                 equity_hands=0)  # fmt: skip
     got = build(s, fake)
     assert [c[0] for c in fake.calls] == ["simulate"] * 6
     assert all(c[5] is not None for c in fake.calls)  # a chunk size: the runs are streamed
