@@ -115,6 +115,56 @@ def _hands(style: int, pair: tuple, n: int, seed: int, jobs: int):
     return rows.astype(np.int64), (1 - first).astype(np.int64)
 
 
+def _gains(a, styles, scores, table):
+    """Per style, the paired gain over style 0 in the chance of winning after a hand, and its
+    standard error, at every cell: float[2, styles, n, n]; and the share of hands each
+    style changed, per pair of minima."""
+    V = np.asarray(table.values[0], dtype=np.float64)
+    tie = np.asarray(table.meta["tie"], dtype=np.float64)
+    n = scores.size
+    out = np.zeros((2, len(styles), n, n))
+    changed = {}
+    t0 = time.perf_counter()
+    for p, pair in enumerate([(x, y) for x in range(3) for y in range(3)]):
+        seed = int(np.random.SeedSequence([a.seed, p]).generate_state(1)[0])
+        S0 = scores[[tier(s) == pair[0] for s in scores]]
+        S1 = scores[[tier(s) == pair[1] for s in scores]]
+        i0 = np.flatnonzero([tier(s) == pair[0] for s in scores])[:, None]
+        i1 = np.flatnonzero([tier(s) == pair[1] for s in scores])[None, :]
+        base, nf = _hands(0, pair, a.n, seed, a.jobs)
+        for k in range(1, len(styles)):
+            alt, _ = _hands(k, pair, a.n, seed, a.jobs)
+            x = np.any(alt != base, axis=1)  # the hands the style changed
+            changed[f"{k} {pair}"] = round(float(x.mean()), 4)
+            args = (table.low, table.resolution, table.target, S0, S1, base[x], alt[x], nf[x])
+            sums = _cells(V, tie, *args)
+            mean = sums[:, :, 0] / a.n
+            out[0, k, i0, i1] = mean
+            out[1, k, i0, i1] = np.sqrt(np.maximum(sums[:, :, 1] / a.n - mean**2, 0) / (a.n - 1))
+            print(f"  {pair} style {k} {styles[k]['name']}: hands changed {x.mean():.3f}, mean "
+                  f"gain {100 * mean.mean():+.3f} pp", flush=True)  # fmt: skip
+        print(f"pair {pair}: {time.perf_counter() - t0:.0f} s", flush=True)
+    return out, changed
+
+
+def choose(gains: np.ndarray, margin: float) -> tuple[int, np.ndarray]:
+    """The default style (the highest gain over style 0 averaged over every cell, 0 if none
+    gains) and each cell's style: the default, unless another style's gain exceeds the
+    default's by more than ``margin`` times the sum of their standard errors (a conservative
+    bound of the paired difference's), then the best such style."""
+    mean, se = gains
+    pooled = mean.reshape(mean.shape[0], -1).mean(axis=1)
+    default = int(np.argmax(pooled)) if pooled.max() > 0 else 0
+    d_mean, d_se = mean[default], se[default]
+    cells = np.full(mean.shape[1:], default, dtype=np.int64)
+    best = d_mean.copy()
+    for k in range(mean.shape[0]):
+        ok = (mean[k] - d_mean > margin * (se[k] + d_se)) & (mean[k] > best)
+        cells[ok] = k
+        best[ok] = mean[k][ok]
+    return default, cells
+
+
 def derive(a) -> None:
     data = load_data(json.loads(Path(a.base).read_text()))
     styles = data["styles"]
@@ -122,55 +172,34 @@ def derive(a) -> None:
     low, step, n = grid["low"], grid["step"], grid["n"]
     t0 = time.perf_counter()
     table = equity_table(n_jobs=a.jobs)
-    V = np.asarray(table.values[0], dtype=np.float64)
-    tie = np.asarray(table.meta["tie"], dtype=np.float64)
-    target = table.target
     scores = low + step * np.arange(n)
-    cells = np.zeros((n, n), dtype=np.int64)
-    gain = np.zeros((n, n))
-    gain_se = np.zeros((n, n))
-    changed = {}
-    for p, pair in enumerate([(x, y) for x in range(3) for y in range(3)]):
-        seed = int(np.random.SeedSequence([a.seed, p]).generate_state(1)[0])
-        S0 = scores[[tier(s) == pair[0] for s in scores]]
-        S1 = scores[[tier(s) == pair[1] for s in scores]]
-        base, nf = _hands(0, pair, a.n, seed, a.jobs)
-        best = np.full((S0.size, S1.size), -np.inf)
-        best_k = np.zeros((S0.size, S1.size), dtype=np.int64)
-        best_se = np.zeros((S0.size, S1.size))
-        for k in range(1, len(styles)):
-            alt, _ = _hands(k, pair, a.n, seed, a.jobs)
-            changed[(k, pair)] = float(np.mean(np.any(alt != base, axis=1)))
-            x = np.any(alt != base, axis=1)  # the hands the style changed
-            args = (table.low, table.resolution, target, S0, S1, base[x], alt[x], nf[x])
-            out = _cells(V, tie, *args)
-            mean = out[:, :, 0] / a.n
-            se = np.sqrt(np.maximum(out[:, :, 1] / a.n - mean**2, 0) / (a.n - 1))
-            sig = mean > a.margin * se
-            print(f"  style {k} {styles[k]['name']}: hands changed {changed[(k, pair)]:.3f}, "
-                  f"cells gaining {int(sig.sum())}, losing {int((mean < -a.margin * se).sum())}, "
-                  f"mean gain {100 * mean.mean():+.3f} pp", flush=True)  # fmt: skip
-            ok = sig & (mean > best)
-            best = np.where(ok, mean, best)
-            best_k = np.where(ok, k, best_k)
-            best_se = np.where(ok, se, best_se)
-        i0 = ((S0 - low) // step)[:, None]
-        i1 = ((S1 - low) // step)[None, :]
-        cells[i0, i1] = best_k
-        gain[i0, i1] = np.where(best_k > 0, best, 0.0)
-        gain_se[i0, i1] = best_se
-        by = np.bincount(best_k.ravel(), minlength=len(styles)).tolist()
-        print(f"pair {pair}: {time.perf_counter() - t0:.0f} s; cells by style {by}", flush=True)
+    saved = Path(a.gains) if a.gains else None
+    if saved and saved.exists():  # the measured gains of an earlier run with these settings
+        z = np.load(saved, allow_pickle=False)
+        gains, changed = z["gains"], json.loads(str(z["changed"]))
+    else:
+        gains, changed = _gains(a, styles, scores, table)
+        if saved:
+            np.savez(saved, gains=gains, changed=json.dumps(changed))
+    default, cells = choose(gains, a.margin)
+    idx = np.arange(n)
+    gain = gains[0][cells, idx[:, None], idx[None, :]]
     counts = np.bincount(cells.ravel(), minlength=len(styles))
+    pooled = gains[0].reshape(len(styles), -1).mean(axis=1)
     data = {
         **{k: v for k, v in data.items() if k not in ("cells", "note", "derivation")},
-        "target": target,
+        "target": table.target,
         "derivation": {
             "command": "benchmarks/bench_game_bot.py derive " + " ".join(sys.argv[2:]),
             "date": datetime.date.today().isoformat(),
             "seed": a.seed,
             "hands_per_pair_and_style": a.n,
+            "rule": "default: the style of the highest mean gain over style 0 across all "
+            "cells; a cell plays another style whose gain exceeds the default's by more than "
+            "margin_se x (the sum of their standard errors)",
             "margin_se": a.margin,
+            "default_style": default,
+            "pooled_gain_by_style": [round(float(x), 6) for x in pooled],
             "seconds": round(time.perf_counter() - t0),
             "equity_table": {
                 "policies": table.meta["policy_labels"],
@@ -179,16 +208,15 @@ def derive(a) -> None:
                 "key": table.path.name if table.path else None,
             },
             "cells_by_style": counts.tolist(),
-            "mean_gain_where_chosen": float(gain[cells > 0].mean()) if (cells > 0).any() else 0,
-            "hands_changed": {f"{k} {pr}": round(v, 4) for (k, pr), v in changed.items()},
+            "mean_gain_over_strong": round(float(gain.mean()), 6),
+            "hands_changed": changed,
         },
         "cells": cells.tolist(),
     }
     Path(a.out).write_text(json.dumps(data, separators=(",", ":")) + "\n")
-    mg = 100 * data["derivation"]["mean_gain_where_chosen"]
-    print(f"wrote {a.out}: cells by style {counts.tolist()} (mean gain where chosen {mg:.2f} pp)")
-    if a.save_gain:
-        np.save(Path(a.out).with_suffix(".gain.npy"), np.stack([gain, gain_se]))
+    name = styles[default]["name"]
+    print(f"wrote {a.out}: default style {default} ({name}), cells by style "
+          f"{counts.tolist()}, mean gain over strong {100 * gain.mean():.3f} pp")  # fmt: skip
 
 
 def _band(s: int) -> int:
@@ -272,7 +300,8 @@ def main() -> None:
     d.add_argument("--margin", type=float, default=2.0, help="standard errors a style must gain")
     d.add_argument("--base", default=str(DATA), help="the file whose styles and grid to use")
     d.add_argument("--out", default=str(DATA))
-    d.add_argument("--save-gain", action="store_true", help="also save the cells' gains (.npy)")
+    d.add_argument("--gains", default="", help="an .npz keeping the measured gains: read if it "
+                   "exists (the selection alone is redone), else written")  # fmt: skip
     m = sub.add_parser("measure")
     m.add_argument("--pairs", type=int, default=20_000)
     m.add_argument("--seed", type=int, default=4701)

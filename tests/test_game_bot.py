@@ -34,13 +34,6 @@ LOW, STEP = DATA["grid"]["low"], DATA["grid"]["step"]
 SAME = ["score_team0", "score_team1", "turns", "decisions", "end_reason", "team0_canastas"]
 
 
-def _cell_scores(style_pred) -> tuple[int, int, int]:
-    """(own score, opponents' score, style) of the first cell whose style passes."""
-    for i, j in zip(*np.nonzero(np.vectorize(style_pred)(CELLS)), strict=True):
-        return LOW + STEP * int(i), LOW + STEP * int(j), int(CELLS[i, j])
-    pytest.skip("the shipped table has no such cell")
-
-
 def _hands(policies, scores=(0, 0), n=150, seed=47, rules=None):
     df = sim.simulate_games(n, policies, seed=seed, scores=scores, max_hands=1, ruleset=rules)
     return df.sort_values("game_id")[["score_team0", "score_team1", "hands", "winner"]]
@@ -97,32 +90,56 @@ def test_style_at_reads_the_cell_of_the_scores_and_only_under_its_rules():
     assert style_at(forced, rules, 0, 0) == 2
 
 
-def test_a_cell_of_style_zero_plays_strong():
-    own, opp, _ = _cell_scores(lambda k: k == 0)
-    a = _hands(("game_strong", "strong"), (own, opp))
-    b = _hands(("strong", "strong"), (own, opp))
-    assert (a.to_numpy() == b.to_numpy()).all()
+@pytest.fixture(scope="module")
+def halves():
+    """game_strong's kernel with a table of two halves (own score below 3,000: style 0;
+    from 3,000: starts+1000), registered for this module (a user policy: judged)."""
+    from sim.policies import register, unregister
+    from sim.policies.game_strong import game_strong_decide, game_tail
+
+    k = STYLES.index("starts+1000")
+    cells = np.zeros_like(CELLS)
+    cells[(3000 - LOW) // STEP :, :] = k
+    spec = get("game_strong")
+    register("test_game_halves", game_strong_decide, dict(spec.params),
+             tail=game_tail({**DATA, "cells": cells.tolist()}))  # fmt: skip
+    yield k
+    unregister("test_game_halves")
 
 
-def test_a_cell_of_another_style_plays_that_style_as_either_team():
+def test_a_cell_of_style_zero_plays_strong(halves):
+    for scores in ((0, 0), (2900, 8000), (-3000, 4000)):
+        a = _hands(("test_game_halves", "strong"), scores)
+        assert (a.to_numpy() == _hands(("strong", "strong"), scores).to_numpy()).all()
+
+
+def test_a_cell_of_another_style_plays_that_style_as_either_team(halves):
     """The bot reads its own team's score first, seated as team 0 or team 1."""
-    own, opp, k = _cell_scores(lambda k: k > 0)
-    forced = f"game_strong:style={k + 1}"
-    a = _hands(("game_strong", "strong"), (own, opp))
+    forced = f"game_strong:style={halves + 1}"
+    own, opp = 3000, 0
+    a = _hands(("test_game_halves", "strong"), (own, opp))
     assert (a.to_numpy() == _hands((forced, "strong"), (own, opp)).to_numpy()).all()
-    b = _hands(("strong", "game_strong"), (opp, own))
+    b = _hands(("strong", "test_game_halves"), (opp, own))
     assert (b.to_numpy() == _hands(("strong", forced), (opp, own)).to_numpy()).all()
     strong = _hands(("strong", "strong"), (own, opp))
     assert (a.to_numpy() != strong.to_numpy()).any()  # the style changed some hand
 
 
+def test_the_shipped_table_is_played_by_the_scores():
+    for own, opp in ((0, 0), (6000, 8200)):
+        k = CELLS[(own - LOW) // STEP, (opp - LOW) // STEP]
+        a = _hands(("game_strong", "strong"), (own, opp))
+        assert (a.to_numpy() == _hands((f"game_strong:style={k + 1}", "strong"),
+                                       (own, opp)).to_numpy()).all()  # fmt: skip
+
+
 def test_under_other_rules_it_plays_strong_everywhere():
     rules = dataclasses.replace(Ruleset(), target=5000)
-    own, opp, _ = _cell_scores(lambda k: k > 0)
-    own, opp = min(own, 4900), min(opp, 4900)
-    a = _hands(("game_strong", "strong"), (own, opp), rules=rules)
-    b = _hands(("strong", "strong"), (own, opp), rules=rules)
-    assert (a.to_numpy() == b.to_numpy()).all()
+    for scores in ((0, 0), (4000, 2000)):
+        a = _hands(("game_strong", "strong"), scores, rules=rules)
+        b = _hands(("strong", "strong"), scores, rules=rules)
+        assert (a.to_numpy() == b.to_numpy()).all()
+    assert (CELLS[: (4000 - LOW) // STEP + 1] > 0).any()  # (the shipped table would differ)
 
 
 def _starts(df, team=0):

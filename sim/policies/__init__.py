@@ -9,9 +9,10 @@ first look-up (so importing the registry does not load the compiled policies). T
   ``common``: the helpers they share (largest meld, opening search with its memo, cheapest
   discard);
 - ``strong``, ``strong_features``, ``strong_train``: strong, its features and its training;
+- ``game_strong``: strong that plays for the game, by a style per score region;
 - ``expert``: the search policy; ``ladder``: the strength ladder;
 - ``python_agent``: ``python_policy``, a Python callable played as a policy;
-- ``data``: the shipped weights of strong (package data).
+- ``data``: the shipped weights of strong and game_strong's table (package data).
 """
 
 from sim.policies.python_agent import python_policy

@@ -14,13 +14,13 @@ hand (``OB_SCORES``, own team first). A style is a pair of biases, in the evalua
 
 Style 0 is no bias: exactly strong's play (a test checks every decision). The style of each
 score region comes from a small table shipped in ``sim/policies/data/game_strong.json``: for
-each cell of own score x opponents' score (``step`` points wide), the style whose measured
-hands give the highest chance of winning the game after the hand, read through the equity
-table (``analysis.equity``: strong against strong, so one step of policy improvement over
-strong), where it beats style 0 by more than ``margin`` standard errors; elsewhere style 0.
-The table is derived by ``benchmarks/bench_game_bot.py derive`` (the file records the command,
-seeds and hands) and read only under the rules it was derived for (its target and OPEN-1 by
-score); under others the policy plays strong.
+each cell of own score x opponents' score (``step`` points wide), a style chosen by the
+chance of winning the game after the hand, its measured hands read through the equity table
+(``analysis.equity``: strong against strong, so one step of policy improvement over strong):
+the style best averaged over every cell, unless another beats it in the cell by a margin of
+standard errors. The table is derived by ``benchmarks/bench_game_bot.py derive`` (the file
+records the command, seeds, hands and rule) and read only under the rules it was derived for
+(its target and OPEN-1 by score); under others the policy plays strong.
 
 A score does not change within a hand, so a hand is played in one style throughout: the
 measured hand outcomes of a style are exactly those of the hands it will play.
