@@ -71,8 +71,8 @@ def census(n: int, weight: float, seed: int) -> dict:
     import numpy as np
 
     from sim import encoding as E
-    from sim.engine.game import Game
     from sim.engine.judge import forced_action
+    from sim.step import Game
 
     pol = f"strong:memory_weight={weight:g}"
     c = {"decisions": 0, "any": 0, "next": 0, "discards": 0, "discard_any": 0, "next_pair": 0}
