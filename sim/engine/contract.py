@@ -61,6 +61,7 @@ __all__ = [
     "is_peeking",
     "mark_builtin",
     "mark_peeking",
+    "peek_scope",
 ]
 
 POLICY_SIGNATURE = types.int64(
@@ -123,7 +124,8 @@ def is_peeking(decide: Callable) -> bool:
     return any(decide is d for d, _ in _PEEKING)
 
 
-def _scope(decide: Callable) -> int:
+def peek_scope(decide: Callable) -> int:
+    """The scope (``PEEK_*``) of a peeking reference (``mark_peeking``)."""
     return next(s for d, s in _PEEKING if d is decide)
 
 
@@ -133,7 +135,7 @@ def engine_mode(decides: Sequence[Callable], debug: bool) -> int:
     policy is a built-in (``is_builtin``); a ``MODE_PEEK*`` bit and its scope for a peeking
     reference."""
     peek = sum(
-        (MODE_PEEK0 << t) | (_scope(d) << (MODE_SCOPE_SHIFT + 3 * t))
+        (MODE_PEEK0 << t) | (peek_scope(d) << (MODE_SCOPE_SHIFT + 3 * t))
         for t, d in enumerate(decides)
         if is_peeking(d)
     )
