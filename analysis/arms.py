@@ -61,14 +61,16 @@ def play_arms(
         if play is None and not wins:  # the engine's arrays: no records frame to build
             from sim.api import position_outcomes
 
-            scores, done = position_outcomes(deals, pos, choice, seed=seed, policies=policies,
-                                             ruleset=ruleset)  # fmt: skip
+            scores, done = position_outcomes(
+                deals, pos, choice, seed=seed, policies=policies, ruleset=ruleset
+            )
             points.append(_points(scores[:, team], scores[:, 1 - team], None, team))
             nets.append(_outcome(exp.outcome, scores[:, team], scores[:, 1 - team]))
             applied.append(done)
             continue
-        rec = resolve_play(play)(deals, pos, choice, seed=seed, policies=policies,
-                                 ruleset=ruleset).sort_values("hand_id")  # fmt: skip
+        rec = resolve_play(play)(
+            deals, pos, choice, seed=seed, policies=policies, ruleset=ruleset
+        ).sort_values("hand_id")
         own, opp = rec[f"score_team{team}"].to_numpy(), rec[f"score_team{1 - team}"].to_numpy()
         points.append(_points(own, opp, _winner(rec, wins), team))
         nets.append(_outcome(exp.outcome, own, opp))
@@ -179,8 +181,14 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     team = snap["team"]
     rows = [script_actions(snap, s) for s in exp.scripts]
     if any(r is None for r in rows):
-        return {"diff": np.nan, "net_a": np.nan, "net_b": np.nan, "deals": 0, "applied": 0.0,
-                "outcomes": np.zeros((2, 0, 3), dtype=np.int32)}  # fmt: skip
+        return {
+            "diff": np.nan,
+            "net_a": np.nan,
+            "net_b": np.nan,
+            "deals": 0,
+            "applied": 0.0,
+            "outcomes": np.zeros((2, 0, 3), dtype=np.int32),
+        }
     width = max(1, *(len(r) for r in rows))
     scripts = np.full((2, width), NO_ACTION, dtype=np.int64)
     for i, r in enumerate(rows):
@@ -194,15 +202,19 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     done = rec["applied"].to_numpy(dtype=bool).reshape(deals, 2)
     winner = _winner(rec, _game_winners(ruleset))
     winner = None if winner is None else winner.reshape(deals, 2)
-    points = [_points(own[:, i], opp[:, i], None if winner is None else winner[:, i], team)
-              for i in range(2)]  # fmt: skip
+    points = [
+        _points(own[:, i], opp[:, i], None if winner is None else winner[:, i], team)
+        for i in range(2)
+    ]
     nets = [_outcome(exp.outcome, own[:, i], opp[:, i]) for i in range(2)]
-    return _paired(nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden,
-                   exp.information, points)  # fmt: skip
+    return _paired(
+        nets, [done[:, 0], done[:, 1]], exp.conditioned, deals, hidden, exp.information, points
+    )
 
 
-def _paired(nets, applied, conditioned, deals: int, hidden=None, information=None,
-            points=None) -> dict:  # fmt: skip
+def _paired(
+    nets, applied, conditioned, deals: int, hidden=None, information=None, points=None
+) -> dict:
     """The mean paired difference A − B (and each arm's mean) over the deals where the
     ``conditioned`` arms' choices were made (``applied``, per arm). With ``hidden`` (a true-
     state value per deal), also ``split``: the same per value; with ``information``

@@ -153,9 +153,15 @@ class RecordsEngine:
     resolution)`` an equity table; a missing one is not available (None), and ``decide``
     then refuses."""
 
-    def __init__(self, records: Callable, odds: Callable | None = None,
-                 decide: Callable | None = None, games: Callable | None = None,
-                 source: str = "test records", equity: Callable | None = None):  # fmt: skip
+    def __init__(
+        self,
+        records: Callable,
+        odds: Callable | None = None,
+        decide: Callable | None = None,
+        games: Callable | None = None,
+        source: str = "test records",
+        equity: Callable | None = None,
+    ):
         self._records, self._odds, self._decide, self._games = records, odds, decide, games
         self._equity = equity
         self.source = source
@@ -198,6 +204,8 @@ def as_engine(engine: Engine | None, what: str = "engine") -> Engine:
     if engine is None:
         return SimEngine()
     if not isinstance(engine, Engine):
-        raise CanastaError(f"{what}: {engine!r} is not an engine (analysis.engine.Engine: "
-                           "simulate, sample_odds, decide, games, equity and source)")  # fmt: skip
+        raise CanastaError(
+            f"{what}: {engine!r} is not an engine (analysis.backend.Engine: "
+            "simulate, sample_odds, decide, games, equity and source)"
+        )
     return engine

@@ -76,86 +76,146 @@ _FIXED = (
 )
 
 CLAIMS: tuple[Claim, ...] = (
-    Claim("A", "Never discard the fifth ace or fifth seven (it gives the opponents the pile)",
-          _SUE, "discard a 7 (or A) vs another card, by that rank's count in the pile; "
-          + _FIXED,
-          (_d("discard_seven", "sevens_pile", ("4+",), -1),
-           _d("discard_ace", "aces_pile", ("4+",), -1)),
-          threshold=("discard_seven", "sevens_pile")),
-    Claim("B", "After the turn card, holding two canastas, discard a 7 rather than meld a "
-          "triple, unless several 7s are in the pile", f"{_SUE}, tip 1",
-          "two canastas, 2+ sevens and a natural triple, 40 or fewer cards in the stock: "
-          "draw and discard a 7 vs draw and meld the triple (then the policy plays on)",
-          (_d("seven_or_triple", "sevens_pile", ("0–1",), 1),
-           _d("seven_or_triple", "sevens_pile", ("2+",), -1))),
-    Claim("C", "Late in the hand, get rid of your 7s and aces",
-          "rummyroyal.com strategy tips", "as A, 20 or fewer cards left in the stock",
-          (_d("discard_seven", "stock", ("0–20",), 1), _d("discard_ace", "stock", ("0–20",), 1))),
-    Claim("D", "Start a wild-card canasta only with five or more wilds (community vote 15–5 "
-          "against melding four)", "Canasta Junction, 'Wild Cards Wisdom', 2025-03-06; "
-          "Modern American Canasta Facebook group",
-          "start a wild meld vs hold, by wilds held 3 / 4 / 5 / 6+ (also early/late, opened)",
-          (_d("wild", "wilds_held", ("3 wilds", "4 wilds"), -1),
-           _d("wild", "wilds_held", ("5 wilds", "6+ wilds"), 1)),
-          threshold=("wild", "wilds_held")),
-    Claim("E", "Usually in favour of melding four wilds at the start of a hand",
-          "a Palm Beach teacher, canastagal.blogspot.com, 2015-11",
-          "start a wild meld vs hold, before the team has opened and with 4 wilds",
-          (_d("wild", "opened", ("not opened",), 1), _d("wild", "wilds_held", ("4 wilds",), 1))),
-    Claim("F", "Start no sevens or aces meld after opening unless it can be finished",
-          "martingull/barbu's Modern American bot",
-          "start a sevens (aces) meld now vs hold, after opening; also by cards of the rank "
-          "gone (pile and opponents' melds)",
-          (_d("sevens", "opened", ("opened",), -1), _d("aces", "opened", ("opened",), -1))),
-    Claim("G", "The team that takes the first big pile dominates the hand",
-          "Korppi's canasta strategy guide; Katz, The Book of Card Games",
-          "share of hands won by the team of the first pickup, by pile size (11+: big)",
-          (Part("first_pickup", "pile_size", ("11+",), 1),),
-          unit="share of hands won by the first-pickup team"),
-    Claim("H", "Don't deplete your hand early (against: 'hoarding is the rookie blunder')",
-          "Katz; visualfoodie.com",
-          "after opening, with a natural triple: draw, meld it and discard vs draw and discard "
-          "(holding it a round), by hand size and the opponents' canastas",
-          (_d("meld_triple", "all", (), -1),)),
-    Claim("I", "Close a canasta as soon as you can", "canasta-palace.com, lesson 1",
-          "a meld of six naturals and a wild held: draw, close it with the wild and discard vs "
-          "draw and discard (keep it natural)", (_d("close_mixed", "all", (), 1),)),
-    Claim("J", "When ahead, milk the hand; when behind, end it fast", "Card Games For Dummies",
-          "go out now vs play on, the positions given game scores (each team at 0, 4,000 or "
-          "6,000: every pair of opening tiers); also by canastas, pile size and the "
-          "opponents' opening; in game terms across the whole score grid (Game score)",
-          (_d("go_out_margin", "margin", ("ahead",), -1),
-           _d("go_out_margin", "margin", ("behind",), 1))),
-    Claim("K", "A special hand is the way out of a hand with points but no clean triple",
-          "canastagal.blogspot.com, 2015-11",
-          "the team chases the special hand vs plays normally (strong in both, the chase "
-          "forced on or off), by natural triple held and opening minimum (125/155/180)",
-          (_d("special_minimum", "natural_triple", ("no natural triple",), 1),)),
-    Claim("L", "Keep a three for the Straight", "(no source gives a number)",
-          "a seat's first turn with a three dealt, its team not melded (generated deals): "
-          "keep the three vs lay it, the team chasing the nearest special hand in both arms, "
-          "by distinct ranks held (of the 13 a Straight needs)",
-          (_d("keep_three", "distinct_ranks", (), 1),)),
-    Claim("M", "Open from hand as soon as you can rather than wait to open with the pile",
-          "a strategy writer's question, re-run of the report (2026-12)",
-          "the hand alone can open at the turn start: the best legal opening now vs no opening "
-          "from hand until the pile holds 10 or the turn card is drawn, by pile size × the "
-          "other team opened",
-          (_d("open_or_wait", "pile_by_other_team", (), 1),)),
-    Claim("N", "Two cards block: holding three sevens, discard one (the partnership needs "
-          "only two of the eight)", "a strategy writer's question, re-run of the report "
-          "(2026-12)",
-          "three sevens held, no sevens meld: draw and discard a seven vs draw and discard "
-          "another card, by the partner's sevens in each deal (not seen by the player); also "
-          "the value of knowing the partner's count",
-          (_d("two_cards_block", "partner_sevens", (), 1),)),
-    Claim("O", "F's exception: start a sevens meld when it can be finished (six or more "
-          "sevens held, none gone)", "martingull/barbu's Modern American bot (F's 'unless')",
-          "after opening, 5+ sevens held and no sevens meld: start a sevens meld vs hold, by "
-          "sevens held × sevens gone (pile and opponents' melds): the row with 6+ held and "
-          "none gone (the 5-held rows are in its table)",
-          (_d("sevens_finish", "held_by_gone", ("6+ held · none gone",), 1),)),
-)  # fmt: skip
+    Claim(
+        "A",
+        "Never discard the fifth ace or fifth seven (it gives the opponents the pile)",
+        _SUE,
+        "discard a 7 (or A) vs another card, by that rank's count in the pile; " + _FIXED,
+        (
+            _d("discard_seven", "sevens_pile", ("4+",), -1),
+            _d("discard_ace", "aces_pile", ("4+",), -1),
+        ),
+        threshold=("discard_seven", "sevens_pile"),
+    ),
+    Claim(
+        "B",
+        "After the turn card, holding two canastas, discard a 7 rather than meld a "
+        "triple, unless several 7s are in the pile",
+        f"{_SUE}, tip 1",
+        "two canastas, 2+ sevens and a natural triple, 40 or fewer cards in the stock: "
+        "draw and discard a 7 vs draw and meld the triple (then the policy plays on)",
+        (
+            _d("seven_or_triple", "sevens_pile", ("0–1",), 1),
+            _d("seven_or_triple", "sevens_pile", ("2+",), -1),
+        ),
+    ),
+    Claim(
+        "C",
+        "Late in the hand, get rid of your 7s and aces",
+        "rummyroyal.com strategy tips",
+        "as A, 20 or fewer cards left in the stock",
+        (_d("discard_seven", "stock", ("0–20",), 1), _d("discard_ace", "stock", ("0–20",), 1)),
+    ),
+    Claim(
+        "D",
+        "Start a wild-card canasta only with five or more wilds (community vote 15–5 "
+        "against melding four)",
+        "Canasta Junction, 'Wild Cards Wisdom', 2025-03-06; Modern American Canasta Facebook group",
+        "start a wild meld vs hold, by wilds held 3 / 4 / 5 / 6+ (also early/late, opened)",
+        (
+            _d("wild", "wilds_held", ("3 wilds", "4 wilds"), -1),
+            _d("wild", "wilds_held", ("5 wilds", "6+ wilds"), 1),
+        ),
+        threshold=("wild", "wilds_held"),
+    ),
+    Claim(
+        "E",
+        "Usually in favour of melding four wilds at the start of a hand",
+        "a Palm Beach teacher, canastagal.blogspot.com, 2015-11",
+        "start a wild meld vs hold, before the team has opened and with 4 wilds",
+        (_d("wild", "opened", ("not opened",), 1), _d("wild", "wilds_held", ("4 wilds",), 1)),
+    ),
+    Claim(
+        "F",
+        "Start no sevens or aces meld after opening unless it can be finished",
+        "martingull/barbu's Modern American bot",
+        "start a sevens (aces) meld now vs hold, after opening; also by cards of the rank "
+        "gone (pile and opponents' melds)",
+        (_d("sevens", "opened", ("opened",), -1), _d("aces", "opened", ("opened",), -1)),
+    ),
+    Claim(
+        "G",
+        "The team that takes the first big pile dominates the hand",
+        "Korppi's canasta strategy guide; Katz, The Book of Card Games",
+        "share of hands won by the team of the first pickup, by pile size (11+: big)",
+        (Part("first_pickup", "pile_size", ("11+",), 1),),
+        unit="share of hands won by the first-pickup team",
+    ),
+    Claim(
+        "H",
+        "Don't deplete your hand early (against: 'hoarding is the rookie blunder')",
+        "Katz; visualfoodie.com",
+        "after opening, with a natural triple: draw, meld it and discard vs draw and discard "
+        "(holding it a round), by hand size and the opponents' canastas",
+        (_d("meld_triple", "all", (), -1),),
+    ),
+    Claim(
+        "I",
+        "Close a canasta as soon as you can",
+        "canasta-palace.com, lesson 1",
+        "a meld of six naturals and a wild held: draw, close it with the wild and discard vs "
+        "draw and discard (keep it natural)",
+        (_d("close_mixed", "all", (), 1),),
+    ),
+    Claim(
+        "J",
+        "When ahead, milk the hand; when behind, end it fast",
+        "Card Games For Dummies",
+        "go out now vs play on, the positions given game scores (each team at 0, 4,000 or "
+        "6,000: every pair of opening tiers); also by canastas, pile size and the "
+        "opponents' opening; in game terms across the whole score grid (Game score)",
+        (
+            _d("go_out_margin", "margin", ("ahead",), -1),
+            _d("go_out_margin", "margin", ("behind",), 1),
+        ),
+    ),
+    Claim(
+        "K",
+        "A special hand is the way out of a hand with points but no clean triple",
+        "canastagal.blogspot.com, 2015-11",
+        "the team chases the special hand vs plays normally (strong in both, the chase "
+        "forced on or off), by natural triple held and opening minimum (125/155/180)",
+        (_d("special_minimum", "natural_triple", ("no natural triple",), 1),),
+    ),
+    Claim(
+        "L",
+        "Keep a three for the Straight",
+        "(no source gives a number)",
+        "a seat's first turn with a three dealt, its team not melded (generated deals): "
+        "keep the three vs lay it, the team chasing the nearest special hand in both arms, "
+        "by distinct ranks held (of the 13 a Straight needs)",
+        (_d("keep_three", "distinct_ranks", (), 1),),
+    ),
+    Claim(
+        "M",
+        "Open from hand as soon as you can rather than wait to open with the pile",
+        "a strategy writer's question, re-run of the report (2026-12)",
+        "the hand alone can open at the turn start: the best legal opening now vs no opening "
+        "from hand until the pile holds 10 or the turn card is drawn, by pile size × the "
+        "other team opened",
+        (_d("open_or_wait", "pile_by_other_team", (), 1),),
+    ),
+    Claim(
+        "N",
+        "Two cards block: holding three sevens, discard one (the partnership needs "
+        "only two of the eight)",
+        "a strategy writer's question, re-run of the report (2026-12)",
+        "three sevens held, no sevens meld: draw and discard a seven vs draw and discard "
+        "another card, by the partner's sevens in each deal (not seen by the player); also "
+        "the value of knowing the partner's count",
+        (_d("two_cards_block", "partner_sevens", (), 1),),
+    ),
+    Claim(
+        "O",
+        "F's exception: start a sevens meld when it can be finished (six or more "
+        "sevens held, none gone)",
+        "martingull/barbu's Modern American bot (F's 'unless')",
+        "after opening, 5+ sevens held and no sevens meld: start a sevens meld vs hold, by "
+        "sevens held × sevens gone (pile and opponents' melds): the row with 6+ held and "
+        "none gone (the 5-held rows are in its table)",
+        (_d("sevens_finish", "held_by_gone", ("6+ held · none gone",), 1),),
+    ),
+)
 
 
 def _pooled(rows: pd.DataFrame) -> tuple[float, float, float]:
@@ -283,15 +343,24 @@ def claim_j_by_score(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     margin = part["score_own"] - part["score_opp"]
     says = np.sign(margin.to_numpy())  # +1 ahead: milk (arm B); -1 behind: go out (arm A)
     v = part["verdict"].to_numpy()  # +1: going out better; -1: playing on better
-    out = pd.DataFrame({
-        "score_own": part["score_own"], "score_opp": part["score_opp"],
-        "region": np.where(says > 0, "ahead", np.where(says < 0, "behind", "level")),
-        "hands": part["hands"], "milking": -part["estimate"], "ci_low": -part["ci_high"],
-        "ci_high": -part["ci_low"], "p_adj": part["p_adj"],
-        "verdict": np.where(~tested, "", np.where(v < 0, "helps", np.where(v > 0, "hurts",
-                            "no clear difference"))),
-        "claim": np.where(says > 0, "milk", np.where(says < 0, "end it", "")),
-    }).reset_index(drop=True)  # fmt: skip
+    out = pd.DataFrame(
+        {
+            "score_own": part["score_own"],
+            "score_opp": part["score_opp"],
+            "region": np.where(says > 0, "ahead", np.where(says < 0, "behind", "level")),
+            "hands": part["hands"],
+            "milking": -part["estimate"],
+            "ci_low": -part["ci_high"],
+            "ci_high": -part["ci_low"],
+            "p_adj": part["p_adj"],
+            "verdict": np.where(
+                ~tested,
+                "",
+                np.where(v < 0, "helps", np.where(v > 0, "hurts", "no clear difference")),
+            ),
+            "claim": np.where(says > 0, "milk", np.where(says < 0, "end it", "")),
+        }
+    ).reset_index(drop=True)
     follows = (-v * says)[tested & (says != 0)]  # +1: the cell favours what the claim advises
     if not len(follows):
         verdict = "not measured"
@@ -306,17 +375,26 @@ def claim_j_by_score(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     regions = []
     for name in ("ahead", "behind", "level"):
         r = out[(out["region"] == name) & (out["verdict"] != "")]
-        row = {"region": name, "claim": {"ahead": "milk the hand", "behind": "end it fast",
-                                         "level": "(says nothing)"}[name],
-               "cells": len(r), "helps": int((r["verdict"] == "helps").sum()),
-               "hurts": int((r["verdict"] == "hurts").sum())}  # fmt: skip
+        row = {
+            "region": name,
+            "claim": {"ahead": "milk the hand", "behind": "end it fast", "level": "(says nothing)"}[
+                name
+            ],
+            "cells": len(r),
+            "helps": int((r["verdict"] == "helps").sum()),
+            "hurts": int((r["verdict"] == "hurts").sum()),
+        }
         row["neither"] = row["cells"] - row["helps"] - row["hurts"]
         for what, pick in (("best", r["milking"].idxmax), ("worst", r["milking"].idxmin)):
             if len(r):
                 c = r.loc[pick()]
-                row |= {f"{what}_own": int(c["score_own"]), f"{what}_opp": int(c["score_opp"]),
-                        f"{what}": c["milking"], f"{what}_low": c["ci_low"],
-                        f"{what}_high": c["ci_high"]}  # fmt: skip
+                row |= {
+                    f"{what}_own": int(c["score_own"]),
+                    f"{what}_opp": int(c["score_opp"]),
+                    f"{what}": c["milking"],
+                    f"{what}_low": c["ci_low"],
+                    f"{what}_high": c["ci_high"],
+                }
         regions.append(row)
     summary = {
         "regions": pd.DataFrame(regions),

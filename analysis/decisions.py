@@ -164,9 +164,15 @@ def run_experiments(
         ]
         played = zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True)
         for i, (snap, r) in enumerate(played):
-            base = {"experiment": exp.key, "hand": snap["hand"], "seat": snap["seat"],
-                    "position": i, **{f: snap[f] for f in FEATURES},
-                    **dict.fromkeys(HIDDEN, -1), **_game_keys(snap)}  # fmt: skip
+            base = {
+                "experiment": exp.key,
+                "hand": snap["hand"],
+                "seat": snap["seat"],
+                "position": i,
+                **{f: snap[f] for f in FEATURES},
+                **dict.fromkeys(HIDDEN, -1),
+                **_game_keys(snap),
+            }
             split = r.pop("split", None)
             if split is None:
                 rows.append({**base, **r, "split": False})
@@ -174,9 +180,24 @@ def run_experiments(
             for part in split:  # a row per value of the hidden feature in the deals
                 value = part.pop("value")
                 rows.append({**base, exp.hidden: value, **part, "split": True})
-    cols = ["experiment", "hand", "seat", "position", *FEATURES, *HIDDEN, "diff", "net_a",
-            "net_b", "deals", "applied", "split", "info_a", "info_b", *GAME_KEYS,
-            "outcomes"]  # fmt: skip
+    cols = [
+        "experiment",
+        "hand",
+        "seat",
+        "position",
+        *FEATURES,
+        *HIDDEN,
+        "diff",
+        "net_a",
+        "net_b",
+        "deals",
+        "applied",
+        "split",
+        "info_a",
+        "info_b",
+        *GAME_KEYS,
+        "outcomes",
+    ]
     out = pd.DataFrame(rows, columns=cols)
     out.attrs |= {
         "policy": strong,
@@ -202,8 +223,12 @@ def _game_keys(snap) -> dict:
     scores = cards[2] if cards is not None else snap["position"].scores
     team = int(snap["team"])
     first = (int(snap["seat"]) - int(snap["turn"])) % E.N_PLAYERS  # the hand's first seat
-    return {"team": team, "first_team": first % E.N_TEAMS, "score_own": int(scores[team]),
-            "score_opp": int(scores[1 - team])}  # fmt: skip
+    return {
+        "team": team,
+        "first_team": first % E.N_TEAMS,
+        "score_own": int(scores[team]),
+        "score_opp": int(scores[1 - team]),
+    }
 
 
 def synthetic_raw(
@@ -255,20 +280,38 @@ def synthetic_raw(
                 f[h] = i % 3 if h == exp.hidden else -1
             mu = effects.get(exp.key, lambda _f: 0.0)(f)
             d = rng.normal(mu, sd, deals)
-            row = {"experiment": exp.key, "hand": i, "seat": i % 4, "position": i, **f,
-                   "diff": float(d.mean()),
-                   "net_a": float(d.mean()), "net_b": 0.0, "deals": deals, "applied": 1.0,
-                   "split": bool(exp.hidden)}  # fmt: skip
+            row = {
+                "experiment": exp.key,
+                "hand": i,
+                "seat": i % 4,
+                "position": i,
+                **f,
+                "diff": float(d.mean()),
+                "net_a": float(d.mean()),
+                "net_b": 0.0,
+                "deals": deals,
+                "applied": 1.0,
+                "split": bool(exp.hidden),
+            }
             # each deal's outcome (GAME_KEYS, ``outcomes``): arm B's team scores around 0
             # against the opponents' 0 to 1,000, arm A that plus the deal's difference
-            b = np.column_stack([np.round(deal_rng.normal(500, sd, deals), -1),
-                                 np.round(deal_rng.uniform(0, 1000, deals), -1),
-                                 np.zeros(deals)])  # fmt: skip
+            b = np.column_stack(
+                [
+                    np.round(deal_rng.normal(500, sd, deals), -1),
+                    np.round(deal_rng.uniform(0, 1000, deals), -1),
+                    np.zeros(deals),
+                ]
+            )
             a = b.copy()
             a[:, 0] += np.round(d)
             own, opp = max(f["margin"], 0), max(-f["margin"], 0)
-            row |= {"team": i % 2, "first_team": (i // 2) % 2, "score_own": own,
-                    "score_opp": opp, "outcomes": np.stack([a, b]).astype(np.int32)}  # fmt: skip
+            row |= {
+                "team": i % 2,
+                "first_team": (i // 2) % 2,
+                "score_own": own,
+                "score_opp": opp,
+                "outcomes": np.stack([a, b]).astype(np.int32),
+            }
             if exp.information is not None:  # informed: arm A where it knows to, else B
                 knows = exp.information.low <= f[exp.hidden] <= exp.information.high
                 row |= {

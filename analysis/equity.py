@@ -334,8 +334,9 @@ class EquityTable:
         plt.close(fig)
 
 
-def synthetic_table(target: int = 8500, low: int = LOW, resolution: int = RESOLUTION,
-                    first_edge: float = 0.02) -> EquityTable:  # fmt: skip
+def synthetic_table(
+    target: int = 8500, low: int = LOW, resolution: int = RESOLUTION, first_edge: float = 0.02
+) -> EquityTable:
     """A made-up table of a known shape (tests and engine-free reports): team 0's chance a
     logistic in its lead, steeper near the target, plus ``first_edge`` for the team playing
     first; standard errors 0.001 and two replicates ±0.001 apart. Not a measurement."""
@@ -347,11 +348,20 @@ def synthetic_table(target: int = 8500, low: int = LOW, resolution: int = RESOLU
     nb = -(-(target - low) // BOOT_RESOLUTION)
     coarse = values[:, :: BOOT_RESOLUTION // resolution, :: BOOT_RESOLUTION // resolution]
     reps = np.stack([coarse[None] - 0.001, coarse[None] + 0.001]).astype(np.float32)
-    meta = {"target": target, "low": low, "resolution": resolution,
-            "boot_resolution": BOOT_RESOLUTION, "tie": [0.5 + first_edge, 0.5 - first_edge],
-            "replicates": 2, "ruleset_label": "a made-up table (not measured)",
-            "policy_labels": ["synthetic", "synthetic"], "tiers": [3000, 5000], "hands": 0,
-            "n": 0, "seed": 0}  # fmt: skip
+    meta = {
+        "target": target,
+        "low": low,
+        "resolution": resolution,
+        "boot_resolution": BOOT_RESOLUTION,
+        "tie": [0.5 + first_edge, 0.5 - first_edge],
+        "replicates": 2,
+        "ruleset_label": "a made-up table (not measured)",
+        "policy_labels": ["synthetic", "synthetic"],
+        "tiers": [3000, 5000],
+        "hands": 0,
+        "n": 0,
+        "seed": 0,
+    }
     se = np.full((1, 2, nb, nb), 0.001, dtype=np.float32)
     return EquityTable(values[None].astype(np.float32), se, meta, None, reps)
 
@@ -531,8 +541,7 @@ def equity_table(
     idx = np.arange((rs.target - low + resolution - 1) // resolution) * resolution
     idx = idx // BOOT_RESOLUTION  # each fine cell's coarse cell (the same opening tiers)
     guess = coarse[-1][:, idx][:, :, idx]
-    values, report = solve_outcomes(out, rs.target, resolution, low, guess=guess,
-                                    workers=workers)  # fmt: skip
+    values, report = solve_outcomes(out, rs.target, resolution, low, guess=guess, workers=workers)
     from analysis._equity_grid import tie_values
 
     tie = tie_values(out, rs.target, OPEN_THRESHOLDS)[-1]  # GAME-1: a tie at the target
@@ -573,8 +582,9 @@ def _replicates(outcomes: Outcomes, target: int, low: int, seeds, guess=None) ->
     return reps
 
 
-def _bootstrap(outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1,
-               guess=None):  # fmt: skip
+def _bootstrap(
+    outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1, guess=None
+):
     """The bootstrap replicates on the coarse grid, float64[replicates, layers, 2, nb, nb].
     Replicate i's weights come from a child of (``seed``, i): the same for any ``n_jobs``.
     ``guess``: the point solution on the coarse grid, where each replicate's solve starts."""

@@ -107,9 +107,14 @@ def _hands(style: int, pair: tuple, n: int, seed: int, jobs: int):
     s = (starts[pair[0]], starts[pair[1]])
     rules = dataclasses.replace(as_ruleset(None), target=MAX_SCORE)
     df = simulate_games(
-        n, (f"game_strong:style={style + 1}", "strong"), seed=seed, ruleset=rules, scores=s,
-        max_hands=1, n_jobs=jobs,
-    ).sort_values("game_id")  # fmt: skip
+        n,
+        (f"game_strong:style={style + 1}", "strong"),
+        seed=seed,
+        ruleset=rules,
+        scores=s,
+        max_hands=1,
+        n_jobs=jobs,
+    ).sort_values("game_id")
     rows = np.column_stack([df.score_team0 - s[0], df.score_team1 - s[1], df.winner])
     first = (df.game_id.to_numpy() % 4) % 2  # DEAL-1: seat g % 4 opens game g's first hand
     return rows.astype(np.int64), (1 - first).astype(np.int64)
@@ -141,8 +146,11 @@ def _gains(a, styles, scores, table):
             mean = sums[:, :, 0] / a.n
             out[0, k, i0, i1] = mean
             out[1, k, i0, i1] = np.sqrt(np.maximum(sums[:, :, 1] / a.n - mean**2, 0) / (a.n - 1))
-            print(f"  {pair} style {k} {styles[k]['name']}: hands changed {x.mean():.3f}, mean "
-                  f"gain {100 * mean.mean():+.3f} pp", flush=True)  # fmt: skip
+            print(
+                f"  {pair} style {k} {styles[k]['name']}: hands changed {x.mean():.3f}, mean "
+                f"gain {100 * mean.mean():+.3f} pp",
+                flush=True,
+            )
         print(f"pair {pair}: {time.perf_counter() - t0:.0f} s", flush=True)
     return out, changed
 
@@ -215,8 +223,10 @@ def derive(a) -> None:
     }
     Path(a.out).write_text(json.dumps(data, separators=(",", ":")) + "\n")
     name = styles[default]["name"]
-    print(f"wrote {a.out}: default style {default} ({name}), cells by style "
-          f"{counts.tolist()}, mean gain over strong {100 * gain.mean():.3f} pp")  # fmt: skip
+    print(
+        f"wrote {a.out}: default style {default} ({name}), cells by style "
+        f"{counts.tolist()}, mean gain over strong {100 * gain.mean():.3f} pp"
+    )
 
 
 def _band(s: int) -> int:
@@ -248,18 +258,24 @@ def measure(a) -> None:
     d = iv.mean(wA + wB - 1)
     p = iv.mean((wA + wB) / 2)
     errors = int(A.policy_errors.sum() + B.policy_errors.sum())
-    print(f"{a.pairs:,} duplicate game pairs, seed {a.seed}: {t1 - t0:.0f} s wall, jobs {a.jobs}; "
-          f"hands a game {A.hands.mean():.2f}; illegal proposals {errors}")  # fmt: skip
-    print(f"{bot} wins {100 * p.estimate:.2f}% of games [{100 * p.ci_low:.2f}, "
-          f"{100 * p.ci_high:.2f}] against {vs}; minus {vs}'s: {100 * d.estimate:+.2f} pp "
-          f"[{100 * d.ci_low:+.2f}, {100 * d.ci_high:+.2f}] (95%, paired by deal)")  # fmt: skip
+    print(
+        f"{a.pairs:,} duplicate game pairs, seed {a.seed}: {t1 - t0:.0f} s wall, jobs {a.jobs}; "
+        f"hands a game {A.hands.mean():.2f}; illegal proposals {errors}"
+    )
+    print(
+        f"{bot} wins {100 * p.estimate:.2f}% of games [{100 * p.ci_low:.2f}, "
+        f"{100 * p.ci_high:.2f}] against {vs}; minus {vs}'s: {100 * d.estimate:+.2f} pp "
+        f"[{100 * d.ci_low:+.2f}, {100 * d.ci_high:+.2f}] (95%, paired by deal)"
+    )
     if a.where <= 0:
         return
     w = min(a.where, a.pairs)
     S = simulate_games(w, (vs, vs), seed=a.seed, n_jobs=a.jobs).sort_values("game_id")
     hands = int(min(max(A.hands[:w].max(), B.hands[:w].max(), S.hands.max()), a.max_trace))
-    tr = {k: _trace(w, pol, a.seed, a.jobs, hands) for k, pol in (
-        ("A", (bot, vs)), ("B", (vs, bot)), ("S", (vs, vs)))}  # fmt: skip
+    tr = {
+        k: _trace(w, pol, a.seed, a.jobs, hands)
+        for k, pol in (("A", (bot, vs)), ("B", (vs, bot)), ("S", (vs, vs)))
+    }
     sw0 = (S.winner.to_numpy() == 0).astype(float)
     total = np.zeros((4, 4))
     count = np.zeros((4, 4), dtype=np.int64)
@@ -277,17 +293,23 @@ def measure(a) -> None:
             i, j = _band(start[bot]), _band(start[1 - bot])
             total[i, j] += won[g] - base[g]
             count[i, j] += 1
-    print(f"\nwhere, {w:,} pairs ({time.perf_counter() - t1:.0f} s): games by the band of the "
-          f"scores (bot's x opponents') at the start of their first hand that differs from "
-          f"{vs} against {vs}; count, and the bot's games won minus {vs}'s there in pp of "
-          "all games of those pairs:")  # fmt: skip
+    print(
+        f"\nwhere, {w:,} pairs ({time.perf_counter() - t1:.0f} s): games by the band of the "
+        f"scores (bot's x opponents') at the start of their first hand that differs from "
+        f"{vs} against {vs}; count, and the bot's games won minus {vs}'s there in pp of "
+        "all games of those pairs:"
+    )
     print("bot \\ opp    " + "".join(f"{b:>22}" for b in BAND_NAMES))
     for i in range(4):
-        print(f"{BAND_NAMES[i]:>11}  " + "".join(
-            f"{count[i, j]:>8} {100 * total[i, j] / w:+6.2f} pp   " for j in range(4)))  # fmt: skip
+        print(
+            f"{BAND_NAMES[i]:>11}  "
+            + "".join(f"{count[i, j]:>8} {100 * total[i, j] / w:+6.2f} pp   " for j in range(4))
+        )
     print(f"differing after hand {hands}: {late[0]} games, {100 * late[1] / w:+.2f} pp")
-    print(f"sum: {100 * (total.sum() + late[1]) / w:+.2f} pp (the paired difference on these "
-          f"pairs: {100 * np.mean(wA[:w] + wB[:w] - 1):+.2f} pp)")  # fmt: skip
+    print(
+        f"sum: {100 * (total.sum() + late[1]) / w:+.2f} pp (the paired difference on these "
+        f"pairs: {100 * np.mean(wA[:w] + wB[:w] - 1):+.2f} pp)"
+    )
 
 
 def main() -> None:
@@ -300,8 +322,12 @@ def main() -> None:
     d.add_argument("--margin", type=float, default=2.0, help="standard errors a style must gain")
     d.add_argument("--base", default=str(DATA), help="the file whose styles and grid to use")
     d.add_argument("--out", default=str(DATA))
-    d.add_argument("--gains", default="", help="an .npz keeping the measured gains: read if it "
-                   "exists (the selection alone is redone), else written")  # fmt: skip
+    d.add_argument(
+        "--gains",
+        default="",
+        help="an .npz keeping the measured gains: read if it "
+        "exists (the selection alone is redone), else written",
+    )
     m = sub.add_parser("measure")
     m.add_argument("--pairs", type=int, default=20_000)
     m.add_argument("--seed", type=int, default=4701)

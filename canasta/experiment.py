@@ -55,13 +55,19 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     game = p.add_mutually_exclusive_group()
-    game.add_argument("--scores", metavar="A,B",
-                      help="give every position these game scores (your team's, the "
-                           "opponents') and also score each choice by the chance of winning "
-                           "the game")  # fmt: skip
-    game.add_argument("--game", action="store_true",
-                      help="also score each choice by the chance of winning the game, at the "
-                           "positions' own scores")  # fmt: skip
+    game.add_argument(
+        "--scores",
+        metavar="A,B",
+        help="give every position these game scores (your team's, the "
+        "opponents') and also score each choice by the chance of winning "
+        "the game",
+    )
+    game.add_argument(
+        "--game",
+        action="store_true",
+        help="also score each choice by the chance of winning the game, at the "
+        "positions' own scores",
+    )
     _options.add(p, "seed", "jobs", "rules", "quiet")
     p.set_defaults(func=run)
 
@@ -108,8 +114,10 @@ def format_game(exp, table, cells, attrs: dict) -> str:
     A − B, beside the points) and the verdict at each pair of scores (``cells``:
     ``analysis.decisions_game.by_score``)."""
     lines = [f"  in game terms: {table.attrs.get('game', '')}; A − B in percentage points"]
-    head = "  ".join(f"{c:>{w}}" for c, w in zip(("hands", "A − B", "95% CI", "adj. p"),
-                                                  (5, 7, 15, 7), strict=True))  # fmt: skip
+    head = "  ".join(
+        f"{c:>{w}}"
+        for c, w in zip(("hands", "A − B", "95% CI", "adj. p"), (5, 7, 15, 7), strict=True)
+    )
     lines.append(f"  {'situation':<28} {head}  better")
     for _, r in table.iterrows():
         where = "all positions" if r["grouping"] == "all" else f"{r['grouping']}: {r['situation']}"
@@ -117,18 +125,27 @@ def format_game(exp, table, cells, attrs: dict) -> str:
             continue
         ci = f"[{100 * r['ci_low']:+.2f}, {100 * r['ci_high']:+.2f}]" if r["hands"] > 1 else "—"
         p = "—" if r["p_adj"] != r["p_adj"] else f"{r['p_adj']:.3f}"
-        lines.append(f"  {where:<28} {int(r['hands']):>5} {100 * r['estimate']:>+7.2f} "
-                     f"{ci:>15} {p:>7}  {r['better']}")  # fmt: skip
+        lines.append(
+            f"  {where:<28} {int(r['hands']):>5} {100 * r['estimate']:>+7.2f} "
+            f"{ci:>15} {p:>7}  {r['better']}"
+        )
     played = cells[cells["hands"] > 0]
     if len(played):
-        lines.append(f"  by score (your team's × the opponents', the opening tiers played; "
-                     f"{cells.attrs.get('correction', '')}): A − B, percentage points, "
-                     "* favours A, ° favours B")  # fmt: skip
+        lines.append(
+            f"  by score (your team's × the opponents', the opening tiers played; "
+            f"{cells.attrs.get('correction', '')}): A − B, percentage points, "
+            "* favours A, ° favours B"
+        )
         opps = sorted(played["score_opp"].unique())
         lines.append("  " + "own / opp".rjust(10) + "".join(f"{o:>9,}" for o in opps))
         for own, part in played.groupby("score_own"):
-            got = dict(zip(part["score_opp"], zip(part["estimate"], part["verdict"],
-                                                  strict=True), strict=True))  # fmt: skip
+            got = dict(
+                zip(
+                    part["score_opp"],
+                    zip(part["estimate"], part["verdict"], strict=True),
+                    strict=True,
+                )
+            )
             cells_txt = ""
             for o in opps:
                 if o not in got:
@@ -167,9 +184,11 @@ def run(args: argparse.Namespace) -> int:
 
         scores = parse_scores(args.scores, "--scores")
         if max(scores) >= ruleset.target:
-            raise CanastaError(f"--scores {args.scores}: each score must be below the "
-                               f"target {ruleset.target:,} (GAME-1: a team at the target has "
-                               "won)")  # fmt: skip
+            raise CanastaError(
+                f"--scores {args.scores}: each score must be below the "
+                f"target {ruleset.target:,} (GAME-1: a team at the target has "
+                "won)"
+            )
         exp = dataclasses.replace(exp, scores=(scores,))
     name = f"ruleset file {Path(args.rules).name}" if args.rules else "the tournament ruleset"
     say = None if args.quiet else (lambda text: print(f"canasta experiment: {text}", flush=True))

@@ -50,24 +50,14 @@ from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
 __all__ = [
-    "COMPACT_COLUMNS",
     "GAME_STEP",
     "GAME_TABLES",
-    "Results",
     "Run",
     "Settings",
-    "analyse",
     "build",
-    "combine",
-    "compact",
     "comparison",
-    "duplicate_pairs",
     "game_tables",
     "plan",
-    "runs_ruleset",
-    "stream_dirs",
-    "stream_run",
-    "streamed_order",
 ]
 
 
@@ -102,11 +92,15 @@ class Settings:
         if self.positions and self.decision_deals < 2:
             raise CanastaError(f"--decision-deals {self.decision_deals}: need at least 2")
         if self.equity_hands and not 100 <= self.equity_hands <= 10**8:
-            raise CanastaError(f"--equity-hands {self.equity_hands}: 0 (no Game score "
-                               "section) or 100 to 100,000,000")  # fmt: skip
+            raise CanastaError(
+                f"--equity-hands {self.equity_hands}: 0 (no Game score "
+                "section) or 100 to 100,000,000"
+            )
         if self.equity_resolution not in (5, 10, 20, 25, 50, 100):
-            raise CanastaError(f"--equity-resolution {self.equity_resolution}: must divide "
-                               "100 (5, 10, 20, 25, 50 or 100)")  # fmt: skip
+            raise CanastaError(
+                f"--equity-resolution {self.equity_resolution}: must divide "
+                "100 (5, 10, 20, 25, 50 or 100)"
+            )
         if self.jobs < 1:
             raise CanastaError(f"--jobs {self.jobs}: need at least 1")
         if self.seed < 0:
@@ -451,8 +445,14 @@ def _simulate_streamed(settings, planned, engine, ruleset, chunk, show, tally, r
 
 
 #: the Game score section's tables (``game_chance`` is drawn, not shown as a table)
-GAME_TABLES = ("game_chance", "game_tiers", "game_points", "game_first", "game_decisions",
-               "game_claim_j")  # fmt: skip
+GAME_TABLES = (
+    "game_chance",
+    "game_tiers",
+    "game_points",
+    "game_first",
+    "game_decisions",
+    "game_claim_j",
+)
 GAME_STEP = 250  #: points between the heat map's scores (rounded up to the grid's resolution)
 
 
@@ -469,8 +469,10 @@ def game_tables(table, decided, ruleset, tables: dict, notes: dict) -> None:
     step = -(-GAME_STEP // table.resolution) * table.resolution  # a multiple of the grid's
     chance = table.frame(step=step)
     tables["game_chance"] = chance[chance["first"] == 0].reset_index(drop=True)
-    tables["game_chance"].attrs |= {"ruleset": table.meta.get("ruleset_label", ""),
-                                    "tiers": list(table.meta.get("tiers", []))}  # fmt: skip
+    tables["game_chance"].attrs |= {
+        "ruleset": table.meta.get("ruleset_label", ""),
+        "tiers": list(table.meta.get("tiers", [])),
+    }
     costs = en.tier_costs(table)
     if len(costs):
         tables["game_tiers"] = costs
@@ -595,9 +597,12 @@ def build(settings: Settings, engine=None) -> Results:
     if settings.equity_hands > 0:
         t0 = time.perf_counter()
         _say(show, "game score: the equity table (from the cache, or built once and cached)")
-        table = engine.equity(ruleset=ruleset, n=settings.equity_hands,
-                              resolution=settings.equity_resolution,
-                              n_jobs=settings.jobs)  # fmt: skip
+        table = engine.equity(
+            ruleset=ruleset,
+            n=settings.equity_hands,
+            resolution=settings.equity_resolution,
+            n_jobs=settings.jobs,
+        )
         sources["equity_seconds"] = time.perf_counter() - t0
         game_tables(table, decided, ruleset, tables, notes)
     else:

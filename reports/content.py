@@ -12,25 +12,7 @@ from __future__ import annotations
 from analysis.decisions import EXPERIMENTS
 from reports import fmt
 
-__all__ = [
-    "ADVICE_INTRO",
-    "ADVICE_MISSING",
-    "CLAIMS_INTRO",
-    "DECISIONS_INTRO",
-    "GAME_INTRO",
-    "LAYOUT",
-    "NUMBERS_INTRO",
-    "SAY_INTRO",
-    "SECTIONS",
-    "TITLE",
-    "caption_numbers",
-    "command",
-    "ladder",
-    "layout",
-    "methods",
-    "ruleset_label",
-    "subtitle",
-]
+__all__ = ["GAME_INTRO", "command", "ladder", "layout", "methods", "ruleset_label"]
 
 SECTIONS = (
     ("advice", "What to do"),

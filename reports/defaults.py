@@ -27,8 +27,15 @@ DEFAULT_EQUITY_HANDS = 40_000
 DEFAULT_EQUITY_RESOLUTION = 10
 #: ``--quick``: a first look in under a minute warm (wider intervals; the same sections; a
 #: smaller equity table, labelled as such)
-QUICK = {"hands": 2_000, "deals": 2_000_000, "positions": 32, "decision_deals": 16, "games": 40,
-         "equity_hands": 4_000, "equity_resolution": 50}  # fmt: skip
+QUICK = {
+    "hands": 2_000,
+    "deals": 2_000_000,
+    "positions": 32,
+    "decision_deals": 16,
+    "games": 40,
+    "equity_hands": 4_000,
+    "equity_resolution": 50,
+}
 
 
 def default_policies(names=DEFAULT_POLICIES) -> tuple[str, ...]:

@@ -17,24 +17,7 @@ from matplotlib.figure import Figure
 
 from reports import fmt
 
-__all__ = [
-    "DPI",
-    "HAND_LABELS",
-    "PALETTE",
-    "WIDTH",
-    "colours",
-    "comparison",
-    "data_uri",
-    "dealt_odds",
-    "game_chance",
-    "meld_completion",
-    "meld_points_by_held",
-    "penalties",
-    "png_bytes",
-    "scores",
-    "special_by_turn",
-    "svg_text",
-]
+__all__ = ["comparison", "dealt_odds", "game_chance", "penalties", "scores", "special_by_turn"]
 
 WIDTH = 7.2  #: inches: an A4/Letter text width
 DPI = 120  #: PNG resolution embedded in the HTML

@@ -236,16 +236,16 @@ class Game:
         """The action of a policy resolved once (``sim.policies.registry.parse``: its spec and
         parameter array), from this game's rng; ``obs``: the current player's observation when
         the caller has made it already (a loop that also asks ``forced_action``). A peeking
-        reference sees the other hands as in the engine's runs (``peek_hands``)."""
+        reference sees the other hands as in the engine's runs (``_peek_hands``)."""
         from sim.engine.contract import is_peeking, peek_scope
 
         if obs is None:
             obs = self.observation()
         if is_peeking(spec.function):
-            from sim.engine.play import peek_hands
+            from sim.engine.play import _peek_hands
 
             obs = obs.copy()
-            peek_hands(self.state, self.current_player, obs, peek_scope(spec.function))
+            _peek_hands(self.state, self.current_player, obs, peek_scope(spec.function))
         return int(spec.decide(obs, params, self.rng, self.rules, self._scratch))
 
     def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):

@@ -101,8 +101,12 @@ def halves():
     cells = np.zeros_like(CELLS)
     cells[(3000 - LOW) // STEP :, :] = k
     spec = get("game_strong")
-    register("test_game_halves", game_strong_decide, dict(spec.params),
-             tail=game_tail({**DATA, "cells": cells.tolist()}))  # fmt: skip
+    register(
+        "test_game_halves",
+        game_strong_decide,
+        dict(spec.params),
+        tail=game_tail({**DATA, "cells": cells.tolist()}),
+    )
     yield k
     unregister("test_game_halves")
 
@@ -129,8 +133,9 @@ def test_the_shipped_table_is_played_by_the_scores():
     for own, opp in ((0, 0), (6000, 8200)):
         k = CELLS[(own - LOW) // STEP, (opp - LOW) // STEP]
         a = _hands(("game_strong", "strong"), (own, opp))
-        assert (a.to_numpy() == _hands((f"game_strong:style={k + 1}", "strong"),
-                                       (own, opp)).to_numpy()).all()  # fmt: skip
+        assert (
+            a.to_numpy() == _hands((f"game_strong:style={k + 1}", "strong"), (own, opp)).to_numpy()
+        ).all()
 
 
 def test_under_other_rules_it_plays_strong_everywhere():
@@ -172,8 +177,9 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     from sim.policies.strong import _risky_slot
     from sim.step import Game
 
-    specs = {n: parse(_style(n))[:2] for n in ("take+300", "take-300", "starts+1000",
-                                                "starts-1000")}  # fmt: skip
+    specs = {
+        n: parse(_style(n))[:2] for n in ("take+300", "take-300", "starts+1000", "starts-1000")
+    }
     strong = parse("strong")[:2]
     changed = dict.fromkeys(specs, 0)
     for hand in range(12):

@@ -136,14 +136,14 @@ def test_report_subtitle_names_the_policies_and_their_memory():
 
 def test_the_step_api_peeks_as_the_engine_does():
     """Game.policy_action("peeking_strong") is strong:memory_weight=1 on the observation with
-    the true hands (peek_hands), and differs from it on the plain observation somewhere."""
+    the true hands (_peek_hands), and differs from it on the plain observation somewhere."""
     from sim.policies.registry import parse
 
     spec, params, _ = parse("strong:memory_weight=1")
     differ = 0
     for g, p, _true, _mem, obs in _observed(hands=4, seed=8):
         o = obs.copy()
-        peek_hands(g.state, p, o, C.PEEK_HANDS)
+        _peek_hands(g.state, p, o, C.PEEK_HANDS)
         rng = g.rng.copy()
         want = int(spec.decide(o, params, rng, g.rules, g._scratch))
         plain = int(spec.decide(obs, params, g.rng.copy(), g.rules, g._scratch))

@@ -17,7 +17,7 @@ import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
-from analysis.engine import RecordsEngine
+from analysis.backend import RecordsEngine
 from analysis.equity import synthetic_table
 from analysis.synthetic import synthetic_records
 from reports.build import Settings, build

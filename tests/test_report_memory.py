@@ -141,8 +141,16 @@ def test_streamed_report_equals_in_memory_tables():
     one job); a streamed run keeps only the compact columns."""
     sim = pytest.importorskip("sim")
     policies = ("greedy", "random")
-    s = Settings(hands=300, deals=0, policies=policies, seed=5, jobs=2, quiet=True, positions=0,
-                 equity_hands=0)  # fmt: skip
+    s = Settings(
+        hands=300,
+        deals=0,
+        policies=policies,
+        seed=5,
+        jobs=2,
+        quiet=True,
+        positions=0,
+        equity_hands=0,
+    )
     got = build(s)
     whole = [
         Run(pair, seed, sim.simulate(300, policies=pair, seed=seed), "simulated")
@@ -173,8 +181,9 @@ def test_a_fake_engine_takes_the_streamed_path(tmp_path):
         return synthetic_records(n, seed, pair, skill=skill)
 
     fake = RecordsEngine(records)
-    s = Settings(hands=250, deals=0, policies=POLICIES, seed=3, quiet=True, positions=0,
-                 equity_hands=0)  # fmt: skip
+    s = Settings(
+        hands=250, deals=0, policies=POLICIES, seed=3, quiet=True, positions=0, equity_hands=0
+    )
     got = build(s, fake)
     assert [c[0] for c in fake.calls] == ["simulate"] * 6
     assert all(c[5] is not None for c in fake.calls)  # a chunk size: the runs are streamed

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 __all__ = [
     "plays_with_memory",
-]  # fmt: skip
+]
 
 #: the heuristic's parameters: (name, default, meaning), in registry order. The names are part
 #: of the API (analysis notebooks and reports sweep them as ``heuristic:sevens_threshold=5``);
