@@ -38,7 +38,7 @@ from analysis.whatif import Position
 from sim import encoding as E
 from sim.errors import CanastaError
 
-__all__ = ["FIRST_ROUND", "MAX_CHOICES", "TAKE_PILE_PROBE", "Advice", "Choice", "advise", "why"]
+__all__ = ["MAX_CHOICES", "Advice", "Choice", "advise", "why"]
 
 FIRST_ROUND = 8  #: deals per choice in the race's first round (then doubling)
 MAX_CHOICES = 400  #: the plan enumeration's cap (docs/advise.md: how it is bounded)

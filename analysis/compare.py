@@ -30,17 +30,7 @@ from analysis import intervals as iv
 from analysis.schema import require
 from sim.errors import CanastaError
 
-__all__ = [
-    "SUMMARY_KEYS",
-    "Comparison",
-    "duplicate",
-    "duplicate_from_records",
-    "parameter_spec",
-    "resolve_simulate",
-    "round_robin",
-    "round_robin_matrix",
-    "sweep",
-]
+__all__ = ["Comparison", "duplicate", "duplicate_from_records", "round_robin", "sweep"]
 
 SUMMARY_KEYS = (
     "policy_a",

@@ -82,7 +82,6 @@ __all__ = [
     "CORRECTION",
     "EXPERIMENTS",
     "FEATURES",
-    "GAME_KEYS",
     "MIN_HANDS",
     "STRONG",
     "TABLE_COLUMNS",

@@ -37,7 +37,7 @@ from analysis.decision_tables import ALPHA, CORRECTION, MIN_HANDS, tables, verdi
 from analysis.experiment_set import experiments_of, resolve
 from sim.errors import CanastaError
 
-__all__ = ["LEVELS", "by_score", "chances", "game_tables", "score_changes", "tier_scores"]
+__all__ = ["LEVELS", "by_score", "chances", "game_tables", "score_changes"]
 
 #: the game scores of :func:`by_score`'s grid, for each team (those below the target are used)
 LEVELS = (-1000, 0, 1000, 2000, 2990, 3000, 4000, 4990, 5000, 6000, 7000, 7500, 8000, 8300)

@@ -48,9 +48,7 @@ from sim.stats import CONFIDENCE, z_value
 
 __all__ = [
     "BOOT_REPLICATES",
-    "BOOT_RESOLUTION",
     "DEFAULT_N",
-    "ENV_CACHE",
     "LOW",
     "RESOLUTION",
     "VERSION",
@@ -62,8 +60,6 @@ __all__ = [
     "choice_chances",
     "equity_table",
     "measure_outcomes",
-    "solve_outcomes",
-    "synthetic_table",
 ]
 
 VERSION = 2  #: the method's version: part of every cache key

@@ -17,15 +17,7 @@ import pandas as pd
 
 from sim.stats import CONFIDENCE, z_value
 
-__all__ = [
-    "FIRST_SCORES",
-    "OPPONENTS",
-    "POINT_OPPONENTS",
-    "POINT_SCORES",
-    "first_advantage",
-    "point_values",
-    "tier_costs",
-]
+__all__ = ["POINT_OPPONENTS", "first_advantage", "point_values", "tier_costs"]
 
 OPPONENTS = (0, 2000, 3000, 5000, 7000, 8000)  #: the opponent's scores of :func:`tier_costs`
 POINT_SCORES = (-3000, 0, 2000, 4000, 6000, 7000, 8000, 8300)  #: :func:`point_values`' rows

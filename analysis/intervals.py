@@ -32,22 +32,14 @@ from sim.stats import CONFIDENCE, wilson_bounds, z_value
 
 __all__ = [
     "COLUMNS",
-    "NORMAL",
-    "WILSON",
     "Estimate",
-    "chi2_sf",
     "coverage",
-    "estimate_row",
-    "from_counts",
-    "interval_columns",
     "label",
     "mean",
     "mean_table",
-    "paired_difference",
     "proportion",
     "proportion_table",
     "statement",
-    "statements",
     "wilson_bounds",
 ]
 

@@ -28,20 +28,7 @@ from analysis.schema import MELD_KINDS, require, team_columns, team_view
 from sim.errors import CanastaError
 from sim.scoring import HELD_SEVENS_ACES_PENALTY, SEVENS_ACES_CANASTA
 
-__all__ = [
-    "BY_COLUMN",
-    "HAND_PENALTY",
-    "NATURAL_MELD_POINTS",
-    "STOCK_BINS",
-    "TURN_BINS",
-    "add_meld_points",
-    "completion_columns",
-    "grouped_starts",
-    "meld_risk",
-    "mixed_aces",
-    "penalties",
-    "started",
-]
+__all__ = ["meld_risk", "mixed_aces", "penalties", "started"]
 
 #: SCORE-2 bonus of a natural sevens/aces canasta = its penalty
 NATURAL_MELD_POINTS = SEVENS_ACES_CANASTA

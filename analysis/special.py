@@ -25,14 +25,7 @@ from analysis.schema import require, team_view
 from sim.encoding import SPECIAL_NAMES
 from sim.errors import CanastaError
 
-__all__ = [
-    "HANDS",
-    "chasing_gain",
-    "dealt_odds",
-    "paired_gain",
-    "special_by_turn",
-    "special_frequency",
-]
+__all__ = ["dealt_odds", "special_by_turn", "special_frequency"]
 
 HANDS = (*SPECIAL_NAMES[1:], "any")  #: the ODDS-1 events of the default list, in table order
 

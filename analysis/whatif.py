@@ -53,14 +53,7 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 
-__all__ = [
-    "CHOICES",
-    "Position",
-    "check_choice",
-    "position",
-    "resolve_play",
-    "whatif",
-]
+__all__ = ["CHOICES", "Position", "position", "whatif"]
 
 
 def _choices() -> dict[str, str]:

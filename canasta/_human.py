@@ -23,17 +23,7 @@ from sim.cards import format_melds
 from sim.errors import CanastaError
 from sim.moves import MoveError, parse_kind, parse_move
 
-__all__ = [
-    "HELP_TEXT",
-    "HINT_BUDGET",
-    "HINT_N",
-    "HINT_TOP",
-    "Session",
-    "format_advice",
-    "meld_operations",
-    "parse_kind",
-    "position_for",
-]
+__all__ = ["HINT_BUDGET", "HINT_N", "HINT_TOP", "Session", "parse_kind", "position_for"]
 
 HELP_TEXT = """commands (one a line):
   help                this list

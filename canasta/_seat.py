@@ -29,22 +29,7 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.moves import Move, MoveError
 
-__all__ = [
-    "HINT_BUDGET",
-    "HINT_N",
-    "HINT_TOP",
-    "REVIEW_BUDGET",
-    "REVIEW_GAIN",
-    "Seat",
-    "allowed_summary",
-    "event_turns",
-    "last_draw",
-    "legal_order",
-    "made_choice",
-    "opening_progress",
-    "plain",
-    "position_for",
-]
+__all__ = ["HINT_BUDGET", "Seat", "plain", "position_for"]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)

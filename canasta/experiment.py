@@ -18,7 +18,7 @@ import re
 
 from canasta import _options
 
-__all__ = ["format_game", "run"]
+__all__ = ["run"]
 
 HELP = "run a decision experiment declared in a TOML spec file"
 DESCRIPTION = """

@@ -49,16 +49,7 @@ from reports.defaults import (
 from sim.errors import CanastaError
 from sim.jobs import chunk_size_for
 
-__all__ = [
-    "GAME_STEP",
-    "GAME_TABLES",
-    "Run",
-    "Settings",
-    "build",
-    "comparison",
-    "game_tables",
-    "plan",
-]
+__all__ = ["Run", "Settings", "build", "comparison", "game_tables", "plan"]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from analysis.decisions import EXPERIMENTS
 from reports import fmt
 
-__all__ = ["GAME_INTRO", "command", "ladder", "layout", "methods", "ruleset_label"]
+__all__ = ["command", "ladder", "layout", "methods", "ruleset_label"]
 
 SECTIONS = (
     ("advice", "What to do"),

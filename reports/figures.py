@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 
 from reports import fmt
 
-__all__ = ["comparison", "dealt_odds", "game_chance", "penalties", "scores", "special_by_turn"]
+__all__ = ["comparison", "dealt_odds", "penalties", "scores", "special_by_turn"]
 
 WIDTH = 7.2  #: inches: an A4/Letter text width
 DPI = 120  #: PNG resolution embedded in the HTML

@@ -11,13 +11,7 @@ from canasta._seat import plain
 from sim import encoding as E
 from sim.text import meld_cards
 
-__all__ = [
-    "choice_json",
-    "kind_name",
-    "merged_choices",
-    "move_for",
-    "move_names",
-]
+__all__ = ["move_for"]
 
 
 def kind_name(k: int) -> str:

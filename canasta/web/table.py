@@ -33,13 +33,11 @@ from sim.errors import CanastaError
 from sim.moves import MoveError, move_from_json
 
 __all__ = [
-    "ENTROPY_BITS",
     "HINT_BUDGET",
     "HINT_N",
     "HINT_TOP",
     "REVIEW_BUDGET",
     "REVIEW_GAIN",
-    "MoveRefused",
     "Table",
     "move_for",
     "warm",

@@ -55,20 +55,7 @@ from sim.policies.strong import (
 )
 from sim.policies.strong_features import K_DISCARD, K_PICKUP, K_START, N_FEATURES, score
 
-__all__ = [
-    "DATA_FILE",
-    "DATA_VERSION",
-    "G_STYLE",
-    "G_TABLE",
-    "G_WEIGHTS",
-    "STYLE_DOC",
-    "check_params",
-    "game_strong_decide",
-    "game_strong_table",
-    "game_tail",
-    "load_data",
-    "style_at",
-]
+__all__ = ["DATA_VERSION", "game_strong_decide", "load_data"]
 
 DATA_FILE = "game_strong.json"  #: in the package ``sim.policies.data``
 DATA_VERSION = 1  #: the data file's layout
