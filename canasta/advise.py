@@ -66,9 +66,9 @@ def add_parser(subparsers) -> None:
 def record_position(path: str, decision: int | None):
     """``(Position, drawn token or None, ruleset, text)`` of decision ``decision`` of a record:
     the position before its move ``#decision`` (``canasta replay``'s numbers), as the acting
-    seat sees it (canasta._human.position_for). Only a draw, or the play step right after a
+    seat sees it (canasta._seat.position_for). Only a draw, or the play step right after a
     stock draw before any meld, can be opened (the advice covers the whole turn)."""
-    from canasta._human import position_for
+    from canasta._seat import position_for
     from sim.errors import CanastaError
     from sim.record import load, replay
     from sim.step import describe_action
