@@ -42,14 +42,10 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.policies.strong import (
     N_STRONG,
-    S_EVALUATOR,
-    _catalogue_chase,
     _ev_cands,
     _ev_phi,
+    _evaluated_candidates,
     _risky_slot,
-    chasing,
-    strong_base_decide,
-    strong_candidates,
     strong_table,
     strong_weights,
 )
@@ -174,24 +170,11 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     """strong's decision (``sim.policies.strong.strong_decide``) with the evaluator's scores
     of starting a sevens/aces/wild meld and of taking the pile biased by the style of the
     hand's scores (``style_at``); style 0 is strong's play exactly."""
-    if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
-        a = _catalogue_chase(obs, params, rules, scratch)
-        if a >= 0:
-            return a
-    a0 = strong_base_decide(obs, params, rng, rules, scratch)
-    if params.shape[0] < G_WEIGHTS + N_FEATURES or params[S_EVALUATOR] <= 0:
-        return a0
-    phase = obs[E.OB_PHASE]
-    if phase != E.PH_DRAW and phase != E.PH_PLAY:
-        return a0
-    if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
-        if _risky_slot(obs, a0) < 0:
-            return a0  # (fast: most play steps are none of the evaluator's)
-    cands = _ev_cands(scratch)
-    phi = _ev_phi(scratch)
-    n, kind = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
+    a0, n, kind = _evaluated_candidates(obs, params, rng, rules, scratch, G_WEIGHTS)
     if n <= 1:
         return a0
+    cands = _ev_cands(scratch)
+    phi = _ev_phi(scratch)
     style = style_at(params, rules, obs[E.OB_SCORES], obs[E.OB_SCORES + 1])
     start_bias, take_bias = _biases(params, style)
     weights = params[G_WEIGHTS : G_WEIGHTS + N_FEATURES]

@@ -399,34 +399,47 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
 
 
 @njit(cache=True, _nrt=False)
-def _evaluator_on(params):
-    """evaluator=1 and the weights present (a parameter vector of strong's named parameters
-    alone, as the tuning stage plays, has none)."""
-    return params.shape[0] >= N_STRONG + N_FEATURES and params[S_EVALUATOR] > 0
+def _evaluator_on(params, weights_at=N_STRONG):
+    """evaluator=1 and the weights present at ``weights_at`` (a parameter vector of strong's
+    named parameters alone, as the tuning stage plays, has none)."""
+    return params.shape[0] >= weights_at + N_FEATURES and params[S_EVALUATOR] > 0
+
+
+@njit(cache=True, _nrt=False)
+def _evaluated_candidates(obs, params, rng, rules, scratch, weights_at):
+    """strong's move before its learned scores: ``(a, n, kind)``. ``n <= 1``: play ``a`` (a
+    chase's move, the base move ``strong_base_decide``, or the one candidate); otherwise the
+    ``n`` candidates of ``strong_candidates`` are in the scratch's ``_ev_cands``/``_ev_phi``
+    with ``a`` the base move, for the caller to score with the weights at ``weights_at`` (the
+    evaluator is on when they are present and ``evaluator`` > 0)."""
+    if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
+        a = _catalogue_chase(obs, params, rules, scratch)
+        if a >= 0:
+            return a, 0, -1
+    a0 = strong_base_decide(obs, params, rng, rules, scratch)
+    if not _evaluator_on(params, weights_at):
+        return a0, 0, -1
+    phase = obs[E.OB_PHASE]
+    if phase != E.PH_DRAW and phase != E.PH_PLAY:
+        return a0, 0, -1
+    if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
+        if _risky_slot(obs, a0) < 0:
+            return a0, 0, -1  # (fast: most play steps are none of the evaluator's)
+    n, kind = strong_candidates(
+        obs, params, rng, rules, scratch, a0, _ev_cands(scratch), _ev_phi(scratch)
+    )
+    return a0, n, kind
 
 
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def strong_decide(obs, params, rng, rules, scratch):
     """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
     move with the highest learned score (``strong_candidates``; ties keep the base move)."""
-    if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
-        a = _catalogue_chase(obs, params, rules, scratch)
-        if a >= 0:
-            return a
-    a0 = strong_base_decide(obs, params, rng, rules, scratch)
-    if not _evaluator_on(params):
-        return a0
-    phase = obs[E.OB_PHASE]
-    if phase != E.PH_DRAW and phase != E.PH_PLAY:
-        return a0
-    if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
-        if _risky_slot(obs, a0) < 0:
-            return a0  # (fast: most play steps are none of the evaluator's)
-    cands = _ev_cands(scratch)
-    phi = _ev_phi(scratch)
-    n, _ = strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi)
+    a0, n, _ = _evaluated_candidates(obs, params, rng, rules, scratch, N_STRONG)
     if n <= 1:
         return a0
+    cands = _ev_cands(scratch)
+    phi = _ev_phi(scratch)
     weights = params[N_STRONG : N_STRONG + N_FEATURES]
     best, best_s = 0, score(weights, phi[0])
     for c in range(1, n):
