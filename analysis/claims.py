@@ -336,6 +336,8 @@ def claim_j_by_score(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     claim says there (milk when ahead, end it when behind, nothing when level). The summary:
     the claim's verdict over the cells where it says something (as :func:`verdicts`), and the
     cells where milking helps or hurts."""
+    from analysis.decisions_game import cell_fields
+
     part = cells[cells["experiment"] == J_EXPERIMENT]
     if part.empty:
         raise ValueError(f"no cells of {J_EXPERIMENT} (analysis.decisions_game.by_score)")
@@ -387,14 +389,7 @@ def claim_j_by_score(cells: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
         row["neither"] = row["cells"] - row["helps"] - row["hurts"]
         for what, pick in (("best", r["milking"].idxmax), ("worst", r["milking"].idxmin)):
             if len(r):
-                c = r.loc[pick()]
-                row |= {
-                    f"{what}_own": int(c["score_own"]),
-                    f"{what}_opp": int(c["score_opp"]),
-                    f"{what}": c["milking"],
-                    f"{what}_low": c["ci_low"],
-                    f"{what}_high": c["ci_high"],
-                }
+                row |= cell_fields(what, r.loc[pick()], "milking")
         regions.append(row)
     summary = {
         "regions": pd.DataFrame(regions),

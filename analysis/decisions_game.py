@@ -339,6 +339,18 @@ def by_score(
     return df
 
 
+def cell_fields(prefix: str, cell: pd.Series, estimate: str) -> dict:
+    """One score cell of a grid as the columns of a summary row: ``{prefix}_own``/``_opp``
+    (its scores), ``_est`` (its ``estimate`` column) and ``_low``/``_high`` (its interval)."""
+    return {
+        f"{prefix}_own": int(cell["score_own"]),
+        f"{prefix}_opp": int(cell["score_opp"]),
+        f"{prefix}_est": cell[estimate],
+        f"{prefix}_low": cell["ci_low"],
+        f"{prefix}_high": cell["ci_high"],
+    }
+
+
 def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
     """The experiments whose verdict changes with the score (:func:`by_score` rows): one row
     each with the cells tested and those favouring A, favouring B, or neither, ``kind``:
@@ -362,14 +374,7 @@ def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
         for arm, sign in (("a", 1), ("b", -1)):
             side = tested[tested["verdict"] == sign]
             if len(side):
-                top = side.loc[(side["estimate"] * sign).idxmax()]
-                row |= {
-                    f"{arm}_own": int(top["score_own"]),
-                    f"{arm}_opp": int(top["score_opp"]),
-                    f"{arm}_est": top["estimate"],
-                    f"{arm}_low": top["ci_low"],
-                    f"{arm}_high": top["ci_high"],
-                }
+                row |= cell_fields(arm, side.loc[(side["estimate"] * sign).idxmax()], "estimate")
         rows.append(row)
     cols = ["experiment", "cells", "favour_a", "favour_b", "neither", "kind"]
     cols += [f"{arm}_{x}" for arm in "ab" for x in ("own", "opp", "est", "low", "high")]

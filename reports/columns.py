@@ -207,23 +207,14 @@ def _pp_ci(lo, hi) -> str:
 
 
 def _cell(r, arm: str) -> str:
-    """The cell of the largest confirmed effect one way: scores, percentage points, interval."""
+    """A score cell of a summary row (``analysis.decisions_game.cell_fields``): scores, percentage
+    points, interval."""
     own = r.get(f"{arm}_own")
     if not pd.notna(own):
         return "—"
     return (
         f"{int(own):,} vs {int(r[f'{arm}_opp']):,}: {_pp(100 * r[f'{arm}_est'])} "
         f"({_pp_ci(100 * r[f'{arm}_low'], 100 * r[f'{arm}_high'])})"
-    )
-
-
-def _extreme(r, what: str) -> str:
-    own = r.get(f"{what}_own")
-    if not pd.notna(own):
-        return "—"
-    return (
-        f"{int(own):,} vs {int(r[f'{what}_opp']):,}: {_pp(100 * r[what])} "
-        f"({_pp_ci(100 * r[f'{what}_low'], 100 * r[f'{what}_high'])})"
     )
 
 
@@ -291,10 +282,10 @@ COLUMNS |= {
         Column("no clear difference", lambda r: fmt.count(r["neither"])),
         Column(
             "best for milking (own vs opponents: percentage points, 95% CI)",
-            lambda r: _extreme(r, "best"),
+            lambda r: _cell(r, "best"),
             left=True,
         ),
-        Column("worst for milking", lambda r: _extreme(r, "worst"), left=True),
+        Column("worst for milking", lambda r: _cell(r, "worst"), left=True),
     ],
 }
 
