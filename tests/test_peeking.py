@@ -9,11 +9,10 @@ import pytest
 from sim import encoding as E
 from sim.api import simulate
 from sim.engine import contract as C
-from sim.engine.judge import forced_action
 from sim.engine.play import _peek_hands
 from sim.policies import strong
 from sim.policies.registry import get
-from sim.step import Game
+from tests.real_hands import games
 
 ROWS = slice(E.OB_KNOWN + E.N_KINDS, E.OB_KNOWN + E.N_PLAYERS * E.N_KINDS)
 
@@ -21,22 +20,15 @@ ROWS = slice(E.OB_KNOWN + E.N_KINDS, E.OB_KNOWN + E.N_PLAYERS * E.N_KINDS)
 def _observed(hands=6, seed=3):
     """(true hands of seats p+1..p+3, memory rows, observation) at every decision of real
     hands of strong self-play."""
-    for hand_id in range(hands):
-        g = Game(seed=seed, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                p = g.current_player
-                true = np.array(
-                    [
-                        g.state[E.ST_HANDS + q * E.N_KINDS : E.ST_HANDS + (q + 1) * E.N_KINDS]
-                        for q in ((p + i) % E.N_PLAYERS for i in range(1, E.N_PLAYERS))
-                    ]
-                )
-                yield g, p, true, obs[ROWS].reshape(3, E.N_KINDS).copy(), obs
-                a = g.policy_action("strong")
-            g.apply(a)
+    for g, obs in games(("strong", "strong"), seed, range(hands), None):
+        p = g.current_player
+        true = np.array(
+            [
+                g.state[E.ST_HANDS + q * E.N_KINDS : E.ST_HANDS + (q + 1) * E.N_KINDS]
+                for q in ((p + i) % E.N_PLAYERS for i in range(1, E.N_PLAYERS))
+            ]
+        )
+        yield g, p, true, obs[ROWS].reshape(3, E.N_KINDS).copy(), obs
 
 
 def test_each_scope_sees_what_it_says():
