@@ -9,6 +9,8 @@ each value with its paired bootstrap standard error and 95% interval (the table'
   4,990 against 5,010), the opponent's score fixed;
 * :func:`point_values`: what 100 points are worth at each score;
 * :func:`first_advantage`: the advantage of playing first at equal scores (DEAL-1).
+
+:data:`TRUTH_STATES` are the start states at which the table is checked against whole games.
 """
 
 from __future__ import annotations
@@ -17,12 +19,41 @@ import pandas as pd
 
 from sim.stats import CONFIDENCE, z_value
 
-__all__ = ["POINT_OPPONENTS", "first_advantage", "point_values", "tier_costs"]
+__all__ = ["POINT_OPPONENTS", "TRUTH_STATES", "first_advantage", "point_values", "tier_costs"]
 
 OPPONENTS = (0, 2000, 3000, 5000, 7000, 8000)  #: the opponent's scores of :func:`tier_costs`
 POINT_SCORES = (-3000, 0, 2000, 4000, 6000, 7000, 8000, 8300)  #: :func:`point_values`' rows
 POINT_OPPONENTS = (0, 3000, 5000, 8000)  #: :func:`point_values`' columns
 FIRST_SCORES = (0, 3000, 5000, 8000, 8400)  #: :func:`first_advantage`'s equal scores
+#: where the solver is checked against whole games (GAME-1): near 0, 3,000, 5,000 and 8,500
+#: (OPEN-1's tiers), negative, far apart; (team 0, team 1, the seat that plays first), on a
+#: 50-point grid, so that a table of 10 or 50 points holds them exactly
+TRUTH_STATES = (
+    (0, 0, 0),
+    (0, 0, 1),
+    (-50, 100, 0),
+    (2950, 3000, 1),
+    (3000, 2950, 0),
+    (2950, 2950, 1),
+    (3000, 3000, 0),
+    (4950, 5000, 0),
+    (5000, 4950, 1),
+    (5000, 5000, 0),
+    (8450, 8450, 1),
+    (8450, 8000, 0),
+    (8000, 8450, 1),
+    (8200, 5000, 0),
+    (-2000, 0, 1),
+    (-5000, 3000, 0),
+    (-1000, -1500, 1),
+    (8000, -1000, 0),
+    (0, 8000, 1),
+    (-3000, 8400, 0),
+    (6000, 2000, 1),
+    (3500, 7000, 0),
+    (-8000, -8000, 0),
+    (7000, 7000, 1),
+)
 
 
 def _attrs(table) -> dict:

@@ -27,34 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from analysis.equity import equity_table  # noqa: E402
+from analysis.equity_numbers import TRUTH_STATES  # noqa: E402
 from sim import simulate_games  # noqa: E402
-
-TRUTH = [
-    (0, 0, 0),
-    (0, 0, 1),
-    (-50, 100, 0),
-    (2990, 3010, 1),
-    (3010, 2990, 0),
-    (2990, 2990, 1),
-    (3000, 3000, 0),
-    (4990, 5010, 0),
-    (5010, 4990, 1),
-    (5000, 5000, 0),
-    (8490, 8490, 1),
-    (8450, 8000, 0),
-    (8000, 8450, 1),
-    (8200, 5000, 0),
-    (-2000, 0, 1),
-    (-5000, 3000, 0),
-    (-1000, -1500, 1),
-    (8000, -1000, 0),
-    (0, 8000, 1),
-    (-3000, 8400, 0),
-    (6000, 2000, 1),
-    (3500, 7000, 0),
-    (-8000, -8000, 0),
-    (7000, 7000, 1),
-]
 
 
 def pct(x: float) -> str:
@@ -129,7 +103,7 @@ def main() -> None:
         print(f"\ntable against {a.truth_games:,} whole games from each start (seed 4747):")
         print("  team0  team1 seat   table  (SE)     games  (SE)      z")
         zs = []
-        for s0, s1, seat in TRUTH:
+        for s0, s1, seat in TRUTH_STATES:
             v = table.value(s0, s1, first=seat % 2)
             df = simulate_games(
                 a.truth_games,

@@ -7,6 +7,7 @@ import pytest
 
 from analysis import equity as Q
 from analysis._equity_grid import Grid, solve_layers, tie_values
+from analysis.equity_numbers import TRUTH_STATES
 
 TIERS = (60, 160)  # small opening thresholds so that a small grid crosses both
 
@@ -271,40 +272,13 @@ def test_cli_equity_bad_input_is_one_line(capsys, tmp_path, args, message):
     assert not (tmp_path / "c").exists()
 
 
-#: start states of the truth test: near 0, 3,000, 5,000 and 8,500, negative, far apart
-#: (team 0, team 1, the seat that plays first); multiples of the table's 50-point grid
-TRUTH_STATES = [
-    (0, 0, 0),
-    (0, 0, 1),
-    (-50, 100, 0),
-    (2950, 3000, 1),
-    (3000, 2950, 0),
-    (2950, 2950, 1),
-    (3000, 3000, 0),
-    (4950, 5000, 0),
-    (5000, 4950, 1),
-    (5000, 5000, 0),
-    (8450, 8450, 1),
-    (8450, 8000, 0),
-    (8000, 8450, 1),
-    (8200, 5000, 0),
-    (-2000, 0, 1),
-    (-5000, 3000, 0),
-    (-1000, -1500, 1),
-    (8000, -1000, 0),
-    (0, 8000, 1),
-    (-3000, 8400, 0),
-    (6000, 2000, 1),
-    (3500, 7000, 0),
-]
-
-
 def test_game_1_truth_solver_agrees_with_whole_games(small_table):
-    """At 22 start states the table's chance agrees with the share of whole games team 0
-    wins from there (``sim.simulate_games`` from the scores, GAME-1 to the end, 300 games a
-    state, another seed) within 3 combined standard errors (the table's bootstrap SE and the
-    games' binomial SE): a wrong rule in the solver (the tie, the tiers, the rotation) or a
-    hand's outcome that depends on the scores beyond the two opening minima would show."""
+    """At the 24 start states of ``TRUTH_STATES`` the table's chance agrees with the share
+    of whole games team 0 wins from there (``sim.simulate_games`` from the scores, GAME-1 to
+    the end, 300 games a state, another seed) within 3 combined standard errors (the table's
+    bootstrap SE and the games' binomial SE): a wrong rule in the solver (the tie, the tiers,
+    the rotation) or a hand's outcome that depends on the scores beyond the two opening minima
+    would show."""
     from sim import simulate_games
 
     table, _ = small_table

@@ -19,30 +19,24 @@ from sim.encoding import (
     OB_SEAT,
     OBS_SIZE,
     PH_DRAW,
-    PH_OVER,
     RED_THREE,
     SCRATCH_SIZE,
     ST_HANDS,
-    ST_PHASE,
-    ST_PLAYER,
     ST_STOCK,
     ST_STOCK_N,
     STATE_SIZE,
     TMP_SIZE,
 )
 from sim.engine.invariants import check_invariants
-from sim.engine.judge import forced_action
 from sim.engine.observe import observe
-from sim.engine.play import _new_deck
 from sim.engine.search import WORK_SIZE, _seed_search, determinize, rollout
-from sim.engine.state import apply_action, deal
 from sim.errors import CanastaError
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
 from sim.policies.expert import _base_rollout, candidates, expert_decide
 from sim.policies.strong import strong_decide
-from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
+from tests.real_hands import games
 from tests.test_policies import HARNESS_SPECS
 
 SMALL = HARNESS_SPECS["expert"]  #: cheap search (the shared harness in test_policies runs it)
@@ -52,26 +46,8 @@ RULES = np.ascontiguousarray(as_ruleset(None).to_array())
 
 def _positions(seed: int, hands: int = 2):
     """(state, obs) at every decision of heuristic-played hands (copies), for search tests."""
-    _, hp, _ = parse("heuristic")
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    obs = np.zeros(OBS_SIZE, dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(4, dtype=np.uint64)
-    deck = np.zeros(N_CARDS, dtype=np.int64)
-    log = np.zeros(1, dtype=np.int64)
-    out = []
-    for h in range(hands):
-        seed_hand(run_key(seed), h, rng)
-        _new_deck(rng, deck)
-        deal(st, deck, h % 4, 0, 0, RULES, log)
-        while st[ST_PHASE] != PH_OVER:
-            observe(st, st[ST_PLAYER], obs)
-            a = forced_action(obs)
-            if a < 0:
-                out.append((st.copy(), obs.copy()))
-                a = heuristic_decide(obs, hp, rng, RULES, scratch)
-            apply_action(st, a, RULES, log)
-    return out
+    pair = ("heuristic", "heuristic")
+    return [(g.state.copy(), obs.copy()) for g, obs in games(pair, seed, range(hands), None)]
 
 
 def _unseen_total(st, seat):
