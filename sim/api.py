@@ -159,29 +159,18 @@ def position_hands(
     unseen: np.ndarray,
     policies: Sequence = ("heuristic", "heuristic"),
     rules=None,
-) -> pd.DataFrame:
-    """Hands ``start..stop-1`` from a checked position (``sim.engine.position.position_arrays``);
-    records of the ``sim.simulate`` schema plus ``applied``."""
+    frame: bool = True,
+):
+    """Hands ``start..stop-1`` from a checked position (``sim.engine.position.position_arrays``):
+    records of the ``sim.simulate`` schema plus ``applied``; ``frame=False``: only the team
+    scores (int64[n, 2], ``score_team0``/``score_team1``) and ``applied`` (bool[n]) as arrays,
+    without the records frame."""
     out, applied, labels = _position_rows(key, start, stop, template, pos, unseen, policies, rules)
+    if not frame:
+        return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
     df = records_frame(out, *labels, special_names=_names(rules))
     df["applied"] = applied
     return df
-
-
-def position_scores(
-    key: np.ndarray,
-    start: int,
-    stop: int,
-    template: np.ndarray,
-    pos: np.ndarray,
-    unseen: np.ndarray,
-    policies: Sequence = ("heuristic", "heuristic"),
-    rules=None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`position_hands`' team scores (int64[n, 2], ``score_team0``/``score_team1``) and
-    ``applied`` (bool[n]) as arrays, without the records frame."""
-    out, applied, _ = _position_rows(key, start, stop, template, pos, unseen, policies, rules)
-    return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
 
 
 _SCORE_AT = tuple(RECORD_COLUMNS.index(f"score_team{t}") for t in range(2))
@@ -342,7 +331,7 @@ def play_position(
     made: the rules allowed it in that deal). Hand ``i``'s unseen cards depend only on
     (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
     ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
-    prepare = _position_prepare(position, choice, policies, ruleset, position_hands)
+    prepare = _position_prepare(position, choice, policies, ruleset, frame=True)
     return _run(
         n,
         "n",
@@ -359,10 +348,10 @@ def play_position(
 POSITION_KERNEL = "sim.engine.position:play_position_kernel"  #: compiled by a first run (warm)
 
 
-def _position_prepare(position, choice, policies, ruleset, work: Callable) -> Callable:
+def _position_prepare(position, choice, policies, ruleset, frame: bool) -> Callable:
     """``_run``'s ``prepare`` for hands from ``position``: the position checked and made
-    arrays, the policies resolved, ``work`` (:func:`position_hands` or
-    :func:`position_scores`) given them."""
+    arrays, the policies resolved, :func:`position_hands` given them (``frame``: records, or
+    the scores' arrays)."""
     from sim.engine.position import position_arrays
 
     def prepare(n):
@@ -371,7 +360,13 @@ def _position_prepare(position, choice, policies, ruleset, work: Callable) -> Ca
         specs, meta = _labels_and_meta("position", policies, rules, params=False)
         meta["position"] = {"template": template.tolist(), "pos": pos.tolist()}
         bound = functools.partial(
-            work, template=template, pos=pos, unseen=unseen, policies=specs, rules=rules
+            position_hands,
+            template=template,
+            pos=pos,
+            unseen=unseen,
+            policies=specs,
+            rules=rules,
+            frame=frame,
         )
         return bound, meta
 
@@ -391,7 +386,7 @@ def position_outcomes(
     bool[n], hand i in row i: the same hands (tests/test_decisions.py). For callers that play
     thousands of small runs (the decision experiments), where building a frame of ~60
     columns cost more than playing 64 hands."""
-    prepare = _position_prepare(position, choice, policies, ruleset, position_scores)
+    prepare = _position_prepare(position, choice, policies, ruleset, frame=False)
     return _run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, prepare, kernel=POSITION_KERNEL)
 
 
