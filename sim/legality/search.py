@@ -192,6 +192,33 @@ def _next_state(p, f, left, cc, bad, c, ch):
     )
 
 
+@njit(cache=True, inline="always")
+def _rank_relax(s, v, rank, choices, val, vo, lst, lo, n, back, bo):
+    """One rank's step of the opening search from state ``s`` of value ``v``: each of the
+    rank's ``choices`` (``rank``: its kind, cards in hand, naturals already on it, the wild
+    cards held and the choices' count) that the wild cards allow leads to a state of the next
+    layer, whose value (``val[vo + state]``) keeps the best; a state reached for the first
+    time joins the layer's list (``lst[lo + n]``). ``bo >= 0``: the best step into each state
+    is kept in ``back[bo + state]`` (a, x < 256). Returns the list's new length."""
+    kind, c, base_n, wilds, n_ch = rank
+    p, f, left, cc, bad = _decode(s)
+    for j in range(n_ch):
+        ch = choices[j]
+        a, x = ch & 255, (ch >> 8) & 255
+        if x > wilds - p:
+            continue
+        ns = _next_state(p, f, left, cc, bad, c, ch)
+        value = v + (base_n + a) * _VALUE[kind]
+        if value > val[vo + ns]:
+            if val[vo + ns] == _NO:
+                lst[lo + n] = ns
+                n += 1
+            val[vo + ns] = value
+            if bo >= 0:
+                back[bo + ns] = (s << 16) | (x << 8) | a
+    return n
+
+
 @njit(cache=True, _nrt=True)
 def opening_search_alloc(hand, pending, melds, pile_kind, extra, rules, plan, bonus=False, relax=0):
     """``opening_search`` with its tables allocated here (callers without a work area)."""
@@ -288,23 +315,12 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
                 back[row + s] = s << 16
             continue
         n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, relax, dead, choices)
+        rank = (kind, c, base_n, wilds, n_ch)
         n_nxt = 0  # (nxt_val is empty: see above)
         for idx in range(n_cur):
             s = cur_list[idx]
-            p, f, left, cc, bad = _decode(s)
-            for j in range(n_ch):
-                ch = choices[j]
-                a, x = ch & 255, (ch >> 8) & 255
-                if x > wilds - p:
-                    continue
-                ns = _next_state(p, f, left, cc, bad, c, ch)
-                value = cur_val[s] + (base_n + a) * _VALUE[kind]
-                if value > nxt_val[ns]:
-                    if nxt_val[ns] == _NO:
-                        nxt_list[n_nxt] = ns
-                        n_nxt += 1
-                    nxt_val[ns] = value
-                    back[row + ns] = (s << 16) | (x << 8) | a  # a, x < 256
+            v = cur_val[s]
+            n_nxt = _rank_relax(s, v, rank, choices, nxt_val, 0, nxt_list, 0, n_nxt, back, row)
         _sort_small(nxt_list, n_nxt)
         for idx in range(n_cur):
             cur_val[cur_list[idx]] = _NO  # empty for the layer after next
@@ -482,22 +498,12 @@ def _opening_op_counts(
             continue
         fval[nrow : nrow + n_states] = _NO
         n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, 0, dead, choices)
+        rank = (kind, c, base_n, wilds, n_ch)
         n_nxt = 0
         for idx in range(nlist[i]):
             s = flist[row + idx]
-            p, f, left, cc, bad = _decode(s)
-            for j in range(n_ch):
-                ch = choices[j]
-                a, x = ch & 255, (ch >> 8) & 255
-                if x > wilds - p:
-                    continue
-                ns = _next_state(p, f, left, cc, bad, c, ch)
-                value = fval[row + s] + (base_n + a) * _VALUE[kind]
-                if value > fval[nrow + ns]:
-                    if fval[nrow + ns] == _NO:
-                        flist[nrow + n_nxt] = ns
-                        n_nxt += 1
-                    fval[nrow + ns] = value
+            v = fval[row + s]
+            n_nxt = _rank_relax(s, v, rank, choices, fval, nrow, flist, nrow, n_nxt, choices, -1)
         nlist[i + 1] = n_nxt
     # The last step (wild meld, MELD-8, OUT-1/2) as in opening_search: the best
     # completion of each state reached after the last rank.
