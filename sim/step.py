@@ -96,6 +96,17 @@ def _first_hand(record: dict) -> dict:
 _RECORD_KEYS = ("hand_id", "first_player", "scores", "ruleset", "deck", "actions")
 
 
+#: the transcript's line for each event other than an action and the end (``{card}``: the
+#: event's card, ``{kind}``: its kind, ``{n}``: its count)
+_EVENT_TEXT = {
+    E.EV_DRAW: "{who}: draws {card}",
+    E.EV_REPLACE: "{who}:   replacement card {card}",
+    E.EV_BONUS: "{who}:   bonus card {card} (OPEN-5)",
+    E.EV_LAY_THREE: "{who}: lays down a {kind} (DEAL-4)",
+    E.EV_PILE_JOINS: "{who}:   the rest of the pile ({n} cards) joins the hand",
+}
+
+
 class Game:
     """One hand of four players, stepped from Python (team 0 = seats 0 and 2)."""
 
@@ -383,16 +394,11 @@ class Game:
                     top = E.KIND_NAMES[b]
                     text += f" (PILE-1: the pair of {top} and the top {top} are melded)"
                 lines.append(f"{who}: {text}")
-            elif e == E.EV_DRAW:
-                lines.append(f"{who}: draws {format_card(int(b))}")
-            elif e == E.EV_REPLACE:
-                lines.append(f"{who}:   replacement card {format_card(int(b))}")
-            elif e == E.EV_BONUS:
-                lines.append(f"{who}:   bonus card {format_card(int(b))} (OPEN-5)")
-            elif e == E.EV_LAY_THREE:
-                lines.append(f"{who}: lays down a {E.KIND_NAMES[a]} (DEAL-4)")
-            elif e == E.EV_PILE_JOINS:
-                lines.append(f"{who}:   the rest of the pile ({a} cards) joins the hand")
             elif e == E.EV_END:
                 lines.append(f"-- hand over: {E.END_NAMES[a]} (END-1)")
+            elif e in _EVENT_TEXT:
+                text = _EVENT_TEXT[e]
+                card = format_card(int(b)) if "{card}" in text else ""
+                kind = E.KIND_NAMES[a] if "{kind}" in text else ""
+                lines.append(text.format(who=who, card=card, kind=kind, n=a))
         return lines
