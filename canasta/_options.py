@@ -2,6 +2,8 @@
 
 ``add(parser, "seed", "jobs", ...)`` adds the named flags in the order given; a keyword gives a
 command its own help text for a flag (``seed="seed of the sampled deals (default 0)"``).
+``number(parser, "--hands", 10_000, "deals per run")`` adds a command's own integer flag with
+its default in the help.
 Every value is range-checked by the command before any work (``sim.limits``).
 """
 
@@ -9,7 +11,17 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add"]
+__all__ = ["add", "number"]
+
+
+def number(
+    p, flag: str, default: int | None, help: str, metavar: str = "N", **kw
+) -> argparse.Action:
+    """Add an integer flag whose help ends with its default (``(default 10,000)``), unless
+    ``default`` is None (the help then says what happens without it)."""
+    if default is not None:
+        help = f"{help} (default {default:,})"
+    return p.add_argument(flag, type=int, default=default, metavar=metavar, help=help, **kw)
 
 
 def _seed(p: argparse.ArgumentParser, help: str | None) -> None:

@@ -42,27 +42,17 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1 (default: the strongest fast one for both)",
     )
-    p.add_argument(
-        "-n",
-        type=int,
-        default=None,
-        metavar="N",
-        help="hands measured per pair of opening minima (default 40,000)",
-    )
+    _options.number(p, "-n", None, "hands measured per pair of opening minima (default 40,000)")
     _options.add(p, "seed", "jobs", "rules", "format")
-    p.add_argument(
-        "--step",
-        type=int,
-        default=100,
-        metavar="POINTS",
-        help="with --table: points between the table's scores (default 100)",
+    _options.number(
+        p, "--step", 100, "with --table: points between the table's scores", metavar="POINTS"
     )
-    p.add_argument(
+    _options.number(
+        p,
         "--resolution",
-        type=int,
-        default=10,
+        10,
+        "points between the grid's scores: 5, 10, 20, 25 or 50 (coarser: faster)",
         metavar="POINTS",
-        help="points between the grid's scores: 10 (default) or 5, 20, 25, 50 (coarser: faster)",
     )
     p.add_argument("--cache", metavar="DIR", help="cache directory (default: the user cache)")
     p.add_argument(

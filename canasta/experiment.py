@@ -36,23 +36,9 @@ with the verdict at every pair of scores of the same opening tiers.
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("experiment", help=HELP, description=DESCRIPTION)
     p.add_argument("spec", metavar="FILE.toml", help="the experiment's spec file")
-    p.add_argument(
-        "--positions", type=int, default=80, metavar="N", help="positions to play (default 80)"
-    )
-    p.add_argument(
-        "--deals",
-        type=int,
-        default=32,
-        metavar="N",
-        help="paired deals per position and choice (default 32)",
-    )
-    p.add_argument(
-        "--hands",
-        type=int,
-        default=None,
-        metavar="N",
-        help="hands sampled for positions (default 6 a position, 100+)",
-    )
+    _options.number(p, "--positions", 80, "positions to play")
+    _options.number(p, "--deals", 32, "paired deals per position and choice")
+    _options.number(p, "--hands", None, "hands sampled for positions (default 6 a position, 100+)")
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     game = p.add_mutually_exclusive_group()
     game.add_argument(

@@ -26,87 +26,58 @@ sample size.
 
 
 def add_parser(subparsers) -> None:
-    from reports.defaults import (
-        DEFAULT_DEALS,
-        DEFAULT_DECISION_DEALS,
-        DEFAULT_EQUITY_HANDS,
-        DEFAULT_EQUITY_RESOLUTION,
-        DEFAULT_GAMES,
-        DEFAULT_HANDS,
-        DEFAULT_POLICIES,
-        DEFAULT_POSITIONS,
-        QUICK,
-    )
+    from reports import defaults as D
 
     p = subparsers.add_parser("report", help=HELP, description=DESCRIPTION)
-    p.add_argument(
-        "--hands",
-        type=int,
-        default=DEFAULT_HANDS,
-        metavar="N",
-        help="deals per run; each pair of policies plays them both ways "
-        f"(default {DEFAULT_HANDS:,})",
+    _options.number(
+        p, "--hands", D.DEFAULT_HANDS, "deals per run; each pair of policies plays them both ways"
     )
-    p.add_argument(
-        "--deals",
-        type=int,
-        default=DEFAULT_DEALS,
-        metavar="N",
-        help="deals sampled for the dealt odds; 0 shows exact odds only "
-        f"(default {DEFAULT_DEALS:,})",
+    _options.number(
+        p, "--deals", D.DEFAULT_DEALS, "deals sampled for the dealt odds; 0 shows exact odds only"
     )
     p.add_argument(
         "--policies",
-        default=",".join(DEFAULT_POLICIES),
+        default=",".join(D.DEFAULT_POLICIES),
         metavar="A,B,...",
         help="policies to compare, by registry name (default "
-        f"{','.join(DEFAULT_POLICIES)}: strongest_fast is the strongest fast policy registered)",
+        f"{','.join(D.DEFAULT_POLICIES)}: strongest_fast is the strongest fast policy registered)",
     )
-    p.add_argument(
+    _options.number(
+        p,
         "--positions",
-        type=int,
-        default=DEFAULT_POSITIONS,
-        metavar="N",
-        help="positions per decision experiment, for the Advice section; 0 leaves them out "
-        f"(default {DEFAULT_POSITIONS})",
+        D.DEFAULT_POSITIONS,
+        "positions per decision experiment, for the Advice section; 0 leaves them out",
     )
-    p.add_argument(
+    _options.number(
+        p,
         "--games",
-        type=int,
-        default=DEFAULT_GAMES,
-        metavar="N",
-        help="whole games of the strongest fast policy for the First numbers (hands and "
-        f"minutes a game); 0 leaves them out (default {DEFAULT_GAMES})",
+        D.DEFAULT_GAMES,
+        "whole games of the strongest fast policy for the First numbers (hands and minutes a "
+        "game); 0 leaves them out",
     )
     p.add_argument(
         "--quick",
         action="store_true",
         help="a first look in under a minute warm: "
-        + ", ".join(f"--{k.replace('_', '-')} {v:,}" for k, v in QUICK.items())
+        + ", ".join(f"--{k.replace('_', '-')} {v:,}" for k, v in D.QUICK.items())
         + " unless given (the same sections, wider intervals)",
     )
-    p.add_argument(
-        "--decision-deals",
-        type=int,
-        default=DEFAULT_DECISION_DEALS,
-        metavar="N",
-        help=f"paired deals per position and choice (default {DEFAULT_DECISION_DEALS})",
+    _options.number(
+        p, "--decision-deals", D.DEFAULT_DECISION_DEALS, "paired deals per position and choice"
     )
-    p.add_argument(
+    _options.number(
+        p,
         "--equity-hands",
-        type=int,
-        default=DEFAULT_EQUITY_HANDS,
-        metavar="N",
-        help="hands per pair of opening minima of the Game score section's equity table "
-        f"(cached; built once, minutes); 0 leaves the section out (default "
-        f"{DEFAULT_EQUITY_HANDS:,})",
+        D.DEFAULT_EQUITY_HANDS,
+        "hands per pair of opening minima of the Game score section's equity table (cached; "
+        "built once, minutes); 0 leaves the section out",
     )
-    p.add_argument(
+    _options.number(
+        p,
         "--equity-resolution",
-        type=int,
-        default=DEFAULT_EQUITY_RESOLUTION,
+        D.DEFAULT_EQUITY_RESOLUTION,
+        "points between the equity table's scores",
         metavar="POINTS",
-        help=f"points between the equity table's scores (default {DEFAULT_EQUITY_RESOLUTION})",
     )
     _options.add(p, "seed", "jobs")
     p.add_argument(

@@ -56,12 +56,8 @@ def add_parser(subparsers) -> None:
         "deal then rotates (default: game g's first player is g %% 4)",
     )
     _options.add(p, "seed", "jobs")
-    p.add_argument(
-        "--chunk-size",
-        type=int,
-        default=None,
-        metavar="C",
-        help="hands (or games) per chunk (default 10000)",
+    _options.number(
+        p, "--chunk-size", None, "hands (or games) per chunk (default 10,000)", metavar="C"
     )
     p.add_argument("--out", metavar="DIR", help="write the run to DIR (Parquet, resumable)")
     _options.add(p, "rules")

@@ -38,15 +38,13 @@ sim/policies/data/strong.json to ship it. The same --seed gives the same result 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("train", help=HELP, description=DESCRIPTION)
-    p.add_argument("--generations", type=int, default=60, help="optimizer generations (default 60)")
-    p.add_argument(
-        "--deals", type=int, default=2000, help="duplicate deals per generation (default 2000)"
-    )
-    p.add_argument(
+    _options.number(p, "--generations", 60, "optimizer generations")
+    _options.number(p, "--deals", 2000, "duplicate deals per generation")
+    _options.number(
+        p,
         "--validation-deals",
-        type=int,
-        default=10_000,
-        help="fresh duplicate deals measuring the result against the heuristic (default 10000)",
+        10_000,
+        "fresh duplicate deals measuring the result against the heuristic",
     )
     p.add_argument(
         "--stage",
@@ -59,20 +57,16 @@ def add_parser(subparsers) -> None:
         metavar="FILE.json",
         help="distill: the data file whose tuned parameters to start from (default: shipped)",
     )
-    p.add_argument("--iterations", type=int, default=3, help="distill rounds (default 3)")
-    p.add_argument("--hands", type=int, default=3000, help="hands per distill round (default 3000)")
+    _options.number(p, "--iterations", 3, "distill rounds")
+    _options.number(p, "--hands", 3000, "hands per distill round")
     p.add_argument(
         "--label-share",
         type=float,
         default=1.0,
         help="share of the decisions with candidates valued by search (default 1: all)",
     )
-    p.add_argument(
-        "--samples", type=int, default=24, help="search: deals of the unseen cards (default 24)"
-    )
-    p.add_argument(
-        "--rollouts", type=int, default=2, help="search: stock orders per deal (default 2)"
-    )
+    _options.number(p, "--samples", 24, "search: deals of the unseen cards")
+    _options.number(p, "--rollouts", 2, "search: stock orders per deal")
     p.add_argument("--out", required=True, metavar="FILE.json", help="where to write the result")
     _options.add(p, "seed", "jobs", "quiet", seed="training seed (default 0)")
     p.set_defaults(func=run)
