@@ -15,36 +15,20 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-import warnings
-
-with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from canasta.web.app import create_app
 from canasta.web.table import MoveRefused, Table, move_for
 from sim import encoding as E
 from sim import record as R
-
-BOT = "heuristic"  # fast in tests; the page's default is strong
-
-
-BASE = "http://127.0.0.1:8765"  # the host the server answers for (canasta.web.guard)
-JSON = {"content-type": "application/json"}
+from tests.web_client import BASE, BOT, JSON, TestClient, table_of
 
 
 def _client(tmp_path=None, **kw):
     return TestClient(create_app(state_dir=tmp_path, warm=False, **kw), base_url=BASE)
 
 
-def _table(client) -> Table:
-    tid = client.cookies.get("canasta_table")
-    return client.app.state.tables.get(tid)
-
-
 def _at(client, body: dict | None = None) -> dict:
     """A change's body with the table's move number (a stale one is refused, 409)."""
-    return {**(body or {}), "move_no": _table(client).move_no}
+    return {**(body or {}), "move_no": table_of(client).move_no}
 
 
 def counterfactual(game, seat: int):
@@ -77,7 +61,7 @@ def counterfactual(game, seat: int):
 def _check_hidden(client, body: dict) -> None:
     """Nothing in a response depends on a card the seat cannot see (while the hand runs)."""
     assert "deck" not in json.dumps(body)
-    t = _table(client)
+    t = table_of(client)
     if body.get("over"):
         return
     g = t.game
@@ -106,18 +90,19 @@ def test_game_mode_chains_hands():
     body = c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 4, "mode": "game"})
     body = body.json()
     while not body["over"]:
-        body = c.post("/api/move", json=_at(c, move_for(_table(c).game.policy_action(BOT)))).json()
+        move = move_for(table_of(c).game.policy_action(BOT))
+        body = c.post("/api/move", json=_at(c, move)).json()
     totals = body["result"]["totals"]
     assert body["result"]["next_hand"] == (max(totals) < 8500)
     nxt = c.post("/api/next", json=_at(c)).json()
     assert nxt["hand_no"] == 2 and not nxt["over"]
     assert [nxt["teams"][0]["score"], nxt["teams"][1]["score"]] == totals
-    assert _table(c).game.first_player == 1  # DEAL-1: the deal rotates
+    assert table_of(c).game.first_player == 1  # DEAL-1: the deal rotates
     rec = json.loads(c.get("/api/record").text)
     assert rec["kind"] == "game" and rec["hands"][1]["scores"] == totals
     assert rec["hands"][1]["deck"] is None  # the running hand's deck stays on the server
     rec["hands"] = rec["hands"][:1]
-    assert R.replay(rec)[0].scores() == _table(c).games[0].scores()
+    assert R.replay(rec)[0].scores() == table_of(c).games[0].scores()
 
 
 def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
@@ -131,7 +116,7 @@ def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
         if body["over"]:
             break
         assert body["your_turn"]
-        t = _table(c)
+        t = table_of(c)
         a = t.game.policy_action(BOT)
         r = c.post("/api/move", json=_at(c, move_for(a)))
         assert r.status_code == 200, r.json()
@@ -145,7 +130,7 @@ def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
     res = body["result"]
     assert res["items"][-1]["item"] == "total"
     totals = {it["item"]: (it["team0"], it["team1"]) for it in res["items"]}
-    g = _table(c).game
+    g = table_of(c).game
     assert totals["total"] == (g.scores()[0]["total"], g.scores()[1]["total"])
     # the record, downloaded, replays to the same score
     rec = c.get("/api/record")
@@ -220,7 +205,7 @@ def test_uploaded_rules_are_played_and_shown():
     assert r.status_code == 200
     assert r.json()["ruleset"]["name"] == "club.toml (uploaded)"
     assert r.json()["ruleset"]["rules"]["rule_of_five"] is False
-    assert _table(c).game.ruleset.rule_of_five is False
+    assert table_of(c).game.ruleset.rule_of_five is False
 
 
 def test_undo_returns_to_the_previous_decision():
@@ -229,7 +214,7 @@ def test_undo_returns_to_the_previous_decision():
         c = _client()
         c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": seed})
         for _ in range(200):
-            t = _table(c)
+            t = table_of(c)
             if t.game.is_over:
                 break
             a = t.game.policy_action(BOT)
@@ -271,7 +256,7 @@ def test_restart_resumes_a_saved_table(tmp_path):
     c = _client(tmp_path)
     c.post("/api/new", json={"partner": BOT, "opponents": BOT, "seed": 8, "mode": "game"})
     for _ in range(3):
-        t = _table(c)
+        t = table_of(c)
         body = c.post("/api/move", json=_at(c, move_for(t.game.policy_action(BOT)))).json()
     tid = c.cookies["canasta_table"]
     fresh = _client(tmp_path)  # a new server over the same state directory
@@ -371,7 +356,7 @@ def test_rules_file_offered_first_and_played(tmp_path):
     assert opts["rulesets"]["club.toml (--rules)"]["max_wilds_mixed"] == 3
     body = c.post("/api/new", json={"partner": BOT, "opponents": BOT}).json()
     assert body["ruleset"]["name"] == "club.toml (--rules)"
-    assert _table(c).game.ruleset.max_wilds_mixed == 3
+    assert table_of(c).game.ruleset.max_wilds_mixed == 3
 
 
 def test_undo_takes_back_a_whole_meld_command():

@@ -14,19 +14,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-import warnings
-
-with warnings.catch_warnings():  # starlette 1.x asks for httpx2; httpx works the same
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from analysis.equity import cached_table, equity_table
 from canasta.web.app import create_app
 from canasta.web.chance import GameChance
 from canasta.web.table import move_for
+from tests.web_client import BASE, BOT, TestClient, table_of
 
-BOT = "heuristic"  # fast in tests
-BASE = "http://127.0.0.1:8765"
 SMALL = {"n": 200, "resolution": 100, "replicates": 2}
 
 
@@ -41,10 +34,6 @@ def _client(chance: GameChance, **kw) -> TestClient:
     return TestClient(create_app(warm=False, chance=chance, **kw), base_url=BASE)
 
 
-def _table(client):
-    return client.app.state.tables.get(client.cookies.get("canasta_table"))
-
-
 def _new(client, mode="game", seed=4) -> dict:
     body = {"partner": BOT, "opponents": BOT, "seed": seed, "mode": mode}
     r = client.post("/api/new", json=body)
@@ -54,7 +43,7 @@ def _new(client, mode="game", seed=4) -> dict:
 
 def _play_to_end(client, body: dict) -> dict:
     while not body["over"]:
-        t = _table(client)
+        t = table_of(client)
         r = client.post(
             "/api/move", json={**move_for(t.game.policy_action(BOT)), "move_no": t.move_no}
         )
@@ -75,7 +64,7 @@ def test_game_view_carries_the_chance_of_the_equity_table(cache):
     body = _new(c)
     ch = body["chance"]
     assert ch["status"] == "ready", ch
-    t = _table(c)
+    t = table_of(c)
     v = _expected(tab, (0, 0), t.game.first_player % 2, 1)
     assert ch["you"] == pytest.approx(v["win_team0"]) and ch["first"] == "you"
     assert ch["you_ci"] == pytest.approx([v["ci_low"], v["ci_high"]])
@@ -112,7 +101,7 @@ def test_being_computed_until_built_in_the_background(tmp_path):
     body = _new(c)
     assert body["chance"] == {"status": "computing", "text": "chance of winning: being computed"}
     assert time.perf_counter() - t0 < 30  # the table (seconds warm) is not built in a request
-    t = _table(c)
+    t = table_of(c)
     r = c.post("/api/move", json={**move_for(t.game.policy_action(BOT)), "move_no": t.move_no})
     assert r.status_code == 200 and r.json()["chance"]["status"] in ("computing", "ready")
     deadline = time.monotonic() + 300

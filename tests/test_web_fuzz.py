@@ -8,50 +8,20 @@ from __future__ import annotations
 
 import json
 import random
-import warnings
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from canasta.web.app import create_app
 from canasta.web.table import move_for
 from sim import encoding as E
+from tests.web_client import BASE, BOT, TestClient
 
-BOT = "heuristic"
-BASE = "http://127.0.0.1:8765"
 N_REQUESTS = 1200
-ROUTES = [
-    "/",
-    "/api/options",
-    "/api/ready",
-    "/api/state",
-    "/api/new",
-    "/api/move",
-    "/api/undo",
-    "/api/next",
-    "/api/hint",
-    "/api/review",
-    "/api/record",
-    "/api/replay",
-    "/static/app.js",
-    "/static/../app.py",
-    "/api/nowhere",
-]
-POSTS = {
-    "/api/new",
-    "/api/move",
-    "/api/undo",
-    "/api/next",
-    "/api/hint",
-    "/api/review",
-    "/api/replay",
-}
+#: paths besides the app's own routes: static files, a path outside them, no route at all
+EXTRA_PATHS = ["/static/app.js", "/static/../app.py", "/api/nowhere"]
 MOVES = ["draw", "pile", "meld", "out", "discard", "declare", "lay", "keep_red", "keep_black"]
 CARDS = [*E.KIND_NAMES, "Z", "", "10S", "jk", "3R"]
 CTYPES = [
@@ -163,6 +133,11 @@ def test_fuzz_every_route_no_5xx_no_traceback():
         warm=False, default_bot=BOT, hint_budget=0.05, review_budget=0.01, max_tables=8
     )
     clients = [TestClient(app, base_url=BASE, raise_server_exceptions=False) for _ in range(3)]
+    # every route of the app (a route added later is fuzzed too), then the paths besides
+    real = [r for r in app.routes if getattr(r, "methods", None)]
+    routes = [r.path for r in real] + EXTRA_PATHS
+    posts = {r.path for r in real if "POST" in r.methods}
+    assert {"/", "/api/state", "/api/move"} < set(routes) and "/api/move" in posts
     seen: dict[int, int] = {}
     routes_hit = set()
     for i in range(N_REQUESTS):
@@ -175,11 +150,11 @@ def test_fuzz_every_route_no_5xx_no_traceback():
             a = t.game.policy_action(BOT)
             r = c.post("/api/move", json=move_for(a) | {"move_no": t.move_no})
         else:
-            path = rng.choice(ROUTES)
-            posts = path in POSTS
+            path = rng.choice(routes)
+            post = path in posts
             u = rng.random()
             method = (
-                ("POST" if posts else "GET")
+                ("POST" if post else "GET")
                 if u < 0.8
                 else rng.choice(["GET", "POST", "PUT", "DELETE"])
             )
@@ -213,5 +188,5 @@ def test_fuzz_every_route_no_5xx_no_traceback():
             err = r.json()["error"]
             assert isinstance(err, str) and err and "\n" not in err
     print("fuzz statuses:", dict(sorted(seen.items())))
-    assert sum(seen.values()) == N_REQUESTS and routes_hit == set(ROUTES)
+    assert sum(seen.values()) == N_REQUESTS and routes_hit == set(routes)
     assert seen.get(200, 0) > 100 and sum(v for k, v in seen.items() if 400 <= k < 500) > 300

@@ -20,16 +20,11 @@ import re
 import threading
 import time
 import tracemalloc
-import warnings
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -40,10 +35,8 @@ from canasta.web.table import ENTROPY_BITS, Table, hand_seed, move_for
 from sim import encoding as E
 from sim import record as R
 from tests.test_web import counterfactual
+from tests.web_client import BASE, BOT, JSON, TestClient, table_of
 
-BOT = "heuristic"
-BASE = "http://127.0.0.1:8765"
-JSON = {"content-type": "application/json"}
 #: keys whose value would rebuild a deal or reach a table: never set while a game runs
 SECRET_KEYS = {"seed", "deck", "rng", "entropy", "deal_entropy", "session", "state"}
 
@@ -54,12 +47,8 @@ def _client(tmp_path=None, **kw) -> TestClient:
     return TestClient(app, base_url=BASE, raise_server_exceptions=False)
 
 
-def _table(c) -> Table:
-    return c.app.state.tables.get(c.cookies.get("canasta_table"))
-
-
 def _at(c, body=None) -> dict:
-    return {**(body or {}), "move_no": _table(c).move_no}
+    return {**(body or {}), "move_no": table_of(c).move_no}
 
 
 def _walk(node, path=""):
@@ -98,7 +87,7 @@ def _check_response(t: Table, text: str, running: bool) -> None:
 
 def _every_route(c, log: list) -> None:
     """GET every read route and POST hint, review and replay; each answer checked."""
-    t = _table(c)
+    t = table_of(c)
     running = not t.finished()
     for method, path, body in (
         ("GET", "/api/state", None),
@@ -123,12 +112,12 @@ def test_a_hand_and_a_game_through_every_route_keep_the_deal_secret():
         c = _client()
         r = c.post("/api/new", json={"mode": mode})
         assert r.status_code == 200
-        t = _table(c)
+        t = table_of(c)
         assert t.seed is None and t._entropy is not None
         log: list = []
         hands = 0
         for _ in range(20000):
-            t = _table(c)
+            t = table_of(c)
             _check_response(t, r.text, not t.finished())
             if not t.game.is_over:  # the view depends on nothing the seat cannot see
                 assert r.json() == t.view()
@@ -292,7 +281,7 @@ def test_undo_never_reveals_a_stock_card_nor_undoes_a_finished_hand():
     for seed in range(3, 40):
         _new(c, seed=seed)
         for _ in range(400):
-            t = _table(c)
+            t = table_of(c)
             if t.game.is_over:
                 break
             a = t.game.policy_action(BOT)
@@ -303,7 +292,7 @@ def test_undo_never_reveals_a_stock_card_nor_undoes_a_finished_hand():
                 u = c.post("/api/undo", json=_at(c))
                 assert u.status_code == 400 and "stock" in u.json()["error"]
                 checked_draw = True
-        assert _table(c).game.is_over
+        assert table_of(c).game.is_over
         assert not c.get("/api/state").json()["can_undo"]
         u = c.post("/api/undo", json=_at(c))
         assert u.status_code == 400 and "over" in u.json()["error"]
@@ -363,7 +352,7 @@ def test_stale_or_repeated_moves_get_409():
     the two race."""
     c = _client()
     _new(c)
-    t = _table(c)
+    t = table_of(c)
     body = _at(c, move_for(t.game.policy_action(BOT)))
     assert c.post("/api/move", json=body).status_code == 200
     r = c.post("/api/move", json=body)
@@ -371,7 +360,7 @@ def test_stale_or_repeated_moves_get_409():
     assert c.post("/api/move", json={"move": "draw"}).status_code == 400  # no number at all
     # two at once: exactly one applies
     for _ in range(3):
-        t = _table(c)
+        t = table_of(c)
         if t.game.is_over:
             break
         body = _at(c, move_for(t.game.policy_action(BOT)))
