@@ -179,16 +179,9 @@ def duplicate(
     return duplicate_from_records(ab, ba, policy_a, policy_b, seed, confidence)
 
 
-def round_robin(
-    policies: Sequence[str],
-    n: int,
-    seed: int = 0,
-    n_jobs: int = 1,
-    ruleset=None,
-    simulate: Callable | None = None,
-    confidence: float = iv.CONFIDENCE,
-) -> pd.DataFrame:
-    """Every pair of ``policies`` compared by :func:`duplicate` on the same deals.
+def round_robin(policies: Sequence[str], n: int, **options) -> pd.DataFrame:
+    """Every pair of ``policies`` compared by :func:`duplicate` on the same deals
+    (``options``: its ``seed``, ``n_jobs``, ``ruleset``, ``simulate`` and ``confidence``).
 
     One row per pair (a before b in the given order); ``round_robin_matrix`` pivots it.
     """
@@ -197,7 +190,7 @@ def round_robin(
     rows = []
     for i, a in enumerate(policies):
         for b in policies[i + 1 :]:
-            c = duplicate(a, b, n, seed, n_jobs, ruleset, simulate, confidence)
+            c = duplicate(a, b, n, **options)
             rows.append(c.summary)
     out = pd.DataFrame(rows)
     out.attrs["interval"] = rows[0]["interval"]
@@ -222,31 +215,14 @@ def parameter_spec(policy: str, param: str, value) -> str:
 
 
 def sweep(
-    policy: str,
-    param: str,
-    values: Sequence,
-    opponent: str,
-    n: int,
-    seed: int = 0,
-    n_jobs: int = 1,
-    ruleset=None,
-    simulate: Callable | None = None,
-    confidence: float = iv.CONFIDENCE,
+    policy: str, param: str, values: Sequence, opponent: str, n: int, **options
 ) -> pd.DataFrame:
     """``policy`` with ``param`` set to each of ``values``, each compared against ``opponent``
-    on the same deals: a curve of mean_diff (and win rate) with intervals."""
+    on the same deals (``options``: :func:`duplicate`'s): a curve of mean_diff (and win
+    rate) with intervals."""
     rows = []
     for v in values:
-        c = duplicate(
-            parameter_spec(policy, param, v),
-            opponent,
-            n,
-            seed,
-            n_jobs,
-            ruleset,
-            simulate,
-            confidence,
-        )
+        c = duplicate(parameter_spec(policy, param, v), opponent, n, **options)
         rows.append({"param": param, "value": v, **c.summary})
     out = pd.DataFrame(rows)
     out.attrs["interval"] = rows[0]["interval"] if rows else ""

@@ -119,7 +119,7 @@ def deal_margins(a: np.ndarray, b: np.ndarray, seed, deals: int) -> np.ndarray:
     ``a`` over ``b`` (parameter vectors of strong's kernel), points a hand: each deal played
     twice, seats swapped, the two margins averaged."""
     from sim.encoding import RC_SCORE0, RC_SCORE1
-    from sim.engine.hands import play_hands_arrays
+    from sim.engine.hands import Players, play_hands_arrays
     from sim.policies.strong import strong_decide
     from sim.rng import run_key
     from sim.ruleset import Ruleset
@@ -128,8 +128,8 @@ def deal_margins(a: np.ndarray, b: np.ndarray, seed, deals: int) -> np.ndarray:
     rules = np.ascontiguousarray(Ruleset().to_array())
     decides = [strong_decide, strong_decide]
     a, b = np.ascontiguousarray(a, np.float64), np.ascontiguousarray(b, np.float64)
-    ab = play_hands_arrays(key, 0, deals, decides, [a, b], rules)
-    ba = play_hands_arrays(key, 0, deals, decides, [b, a], rules)
+    ab = play_hands_arrays(key, 0, deals, Players(decides, [a, b], rules))
+    ba = play_hands_arrays(key, 0, deals, Players(decides, [b, a], rules))
     return ((ab[:, RC_SCORE0] - ab[:, RC_SCORE1]) + (ba[:, RC_SCORE1] - ba[:, RC_SCORE0])) / 2.0
 
 

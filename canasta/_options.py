@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add", "number"]
+__all__ = ["add", "number", "run"]
+
+
+def run(args: argparse.Namespace) -> dict:
+    """The ``seed`` and ``jobs`` flags as the keywords of a run (``seed``, ``n_jobs``)."""
+    return {"seed": args.seed, "n_jobs": args.jobs}
 
 
 def number(

@@ -171,8 +171,7 @@ def run(args: argparse.Namespace) -> int:
         n=args.n,
         budget=args.budget,
         policies=args.policies,
-        seed=args.seed,
-        n_jobs=args.jobs,
+        **_options.run(args),
     )
     if args.format == "json":
         print(json.dumps(advice.to_json()))

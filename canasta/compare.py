@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     check_jobs(args.jobs, "--jobs")
     check_in_memory(2 * n, ROW_BYTES, "hands", ": ask for fewer deals (-n)")  # both runs
     resolve_policies([args.policy_a, args.policy_b])  # unknown names: refused before playing
-    result = duplicate(args.policy_a, args.policy_b, args.n, seed=args.seed, n_jobs=args.jobs)
+    result = duplicate(args.policy_a, args.policy_b, args.n, **_options.run(args))
     if args.format == "json":
         print(json.dumps(result.summary))
     else:

@@ -124,8 +124,7 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
             )
     result = sample_dealt_odds(
         n,
-        seed=args.seed,
-        n_jobs=args.jobs,
+        **_options.run(args),
         ruleset=ruleset,
         rel_error=args.rel_error,
         max_deals=args.max_deals,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from canasta import _options
+
 __all__ = ["run"]
 
 HELP = "play at a table in the browser: strong bots, hints, undo, records (extra 'web')"
@@ -19,9 +21,7 @@ card your seat cannot see (docs/web.md, threat model).
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("serve", help=HELP, description=DESCRIPTION)
     p.add_argument("--port", type=int, default=8765, help="port on 127.0.0.1 (default 8765)")
-    p.add_argument(
-        "--rules", metavar="FILE.toml", help="a ruleset (TOML) offered first on the page"
-    )
+    _options.add(p, "rules", rules="a ruleset (TOML) offered first on the page")
     p.add_argument(
         "--state",
         metavar="DIR",

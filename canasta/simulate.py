@@ -170,9 +170,8 @@ def run(args: argparse.Namespace) -> int:
             result = simulate_games(
                 count,
                 policies=policies,
-                seed=args.seed,
+                **_options.run(args),
                 ruleset=args.rules,
-                n_jobs=args.jobs,
                 **start,
                 **options,
             )
@@ -180,8 +179,7 @@ def run(args: argparse.Namespace) -> int:
             result = sim.simulate(
                 count,
                 policies=policies,
-                seed=args.seed,
-                n_jobs=args.jobs,
+                **_options.run(args),
                 ruleset=args.rules,
                 **options,
             )

@@ -218,6 +218,13 @@ def _cell(r, arm: str) -> str:
     )
 
 
+def _tally(*verdicts: tuple[str, str]) -> list[Column]:
+    """The score cells tested, then how many found each verdict (header, field) and how many
+    found no clear difference."""
+    counts = [("cells tested", "cells"), *verdicts, ("no clear difference", "neither")]
+    return [Column(head, lambda r, k=key: fmt.count(r[k])) for head, key in counts]
+
+
 def _experiment(r) -> str:
     from analysis.experiment_set import BY_KEY
 
@@ -254,10 +261,7 @@ COLUMNS |= {
     ],
     "game_decisions": [
         Column("decision", _experiment, left=True),
-        Column("cells tested", lambda r: fmt.count(r["cells"])),
-        Column("A better", lambda r: fmt.count(r["favour_a"])),
-        Column("B better", lambda r: fmt.count(r["favour_b"])),
-        Column("no clear difference", lambda r: fmt.count(r["neither"])),
+        *_tally(("A better", "favour_a"), ("B better", "favour_b")),
         Column(
             "verdict by score",
             lambda r: {
@@ -276,10 +280,7 @@ COLUMNS |= {
     ],
     "game_claim_j": [
         Column("region", lambda r: f"{r['region']} (claim: {r['claim']})", left=True),
-        Column("cells tested", lambda r: fmt.count(r["cells"])),
-        Column("milking helps", lambda r: fmt.count(r["helps"])),
-        Column("milking hurts", lambda r: fmt.count(r["hurts"])),
-        Column("no clear difference", lambda r: fmt.count(r["neither"])),
+        *_tally(("milking helps", "helps"), ("milking hurts", "hurts")),
         Column(
             "best for milking (own vs opponents: percentage points, 95% CI)",
             lambda r: _cell(r, "best"),

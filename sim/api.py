@@ -29,6 +29,7 @@ from sim.engine.frames import records_frame
 from sim.engine.hands import (
     GAME_ROW_BYTES,
     ROW_BYTES,
+    Players,
     play_games_arrays,
     play_hands_arrays,
 )
@@ -94,6 +95,13 @@ def compile_policies(policies: Sequence, params: Sequence[np.ndarray] | None = N
     return [r[0].decide for r in resolved], arrays, [r[2] for r in resolved]
 
 
+def _players(policies: Sequence, rules, params: Sequence[np.ndarray] | None = None):
+    """The engine's ``Players`` (the compiled policies, their parameters, the ruleset as an
+    array) and the policies' labels."""
+    decides, arrays, labels = compile_policies(policies, params)
+    return Players(decides, arrays, _rules_array(rules)), labels
+
+
 def _rules_array(rules) -> np.ndarray:
     return np.ascontiguousarray(as_ruleset(rules).to_array())
 
@@ -122,8 +130,8 @@ def play_hands(
     ``params``: optional float64 arrays overriding the specs' parameters. ``debug`` checks the
     invariants after every action. Returns one row per hand (docs/records.md).
     """
-    decides, arrays, labels = compile_policies(policies, params)
-    out = play_hands_arrays(key, start, stop, decides, arrays, _rules_array(rules), debug)
+    players, labels = _players(policies, rules, params)
+    out = play_hands_arrays(key, start, stop, players, debug)
     return records_frame(out, *labels, special_names=_names(rules))
 
 
@@ -141,9 +149,8 @@ def play_games(
     policy_errors); ``winner`` is the team that won (-1 only if a game hit the hand cap or
     ``setup``'s most hands). ``setup``: where each game starts (``sim.engine.hands.game_setup``;
     default 0 to 0, game ``g``'s first player ``g % 4``)."""
-    decides, arrays, labels = compile_policies(policies)
-    rules_arr = _rules_array(rules)
-    out = play_games_arrays(key, start, stop, decides, arrays, rules_arr, debug, setup)
+    players, labels = _players(policies, rules)
+    out = play_games_arrays(key, start, stop, players, debug, setup)
     df = pd.DataFrame(out, columns=list(GAME_RECORD_COLUMNS))
     df.insert(1, "policy_team0", labels[0])
     df.insert(2, "policy_team1", labels[1])
@@ -154,18 +161,20 @@ def position_hands(
     key: np.ndarray,
     start: int,
     stop: int,
-    template: np.ndarray,
-    pos: np.ndarray,
-    unseen: np.ndarray,
+    arrays: tuple,
     policies: Sequence = ("heuristic", "heuristic"),
     rules=None,
     frame: bool = True,
 ):
-    """Hands ``start..stop-1`` from a checked position (``sim.engine.position.position_arrays``):
-    records of the ``sim.simulate`` schema plus ``applied``; ``frame=False``: only the team
-    scores (int64[n, 2], ``score_team0``/``score_team1``) and ``applied`` (bool[n]) as arrays,
-    without the records frame."""
-    out, applied, labels = _position_rows(key, start, stop, template, pos, unseen, policies, rules)
+    """Hands ``start..stop-1`` from a checked position (``arrays``: the template, pos and unseen of
+    ``sim.engine.position.position_arrays``): records of the ``sim.simulate`` schema plus
+    ``applied``; ``frame=False``: only the team scores (int64[n, 2],
+    ``score_team0``/``score_team1``) and ``applied`` (bool[n]) as arrays, without the records
+    frame."""
+    from sim.engine.position import play_position_arrays
+
+    players, labels = _players(policies, rules)
+    out, applied = play_position_arrays(key, start, stop, players, arrays)
     if not frame:
         return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
     df = records_frame(out, *labels, special_names=_names(rules))
@@ -174,18 +183,6 @@ def position_hands(
 
 
 _SCORE_AT = tuple(RECORD_COLUMNS.index(f"score_team{t}") for t in range(2))
-
-
-def _position_rows(key, start, stop, template, pos, unseen, policies, rules):
-    """The kernel's record rows, ``applied`` flags and the policies' labels of hands
-    ``start..stop-1`` from a checked position."""
-    from sim.engine.position import play_position_arrays
-
-    decides, arrays, labels = compile_policies(policies)
-    out, applied = play_position_arrays(
-        key, start, stop, decides, arrays, _rules_array(rules), template, pos, unseen
-    )
-    return out, applied, labels
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,42 +329,45 @@ def play_position(
     (``seed``, i), never on the choice. ``n_jobs`` other than 1 or any option of
     ``sim.runner.run_chunks`` goes through the scale-out runner (the same rows)."""
     prepare = _position_prepare(position, choice, policies, ruleset, frame=True)
-    return _run(
-        n,
-        "n",
-        MAX_HANDS,
-        seed,
-        n_jobs,
-        runner_options,
-        POSITION_ROW_BYTES,
-        prepare,
-        kernel=POSITION_KERNEL,
-    )
+    return _position_run(n, seed, n_jobs, runner_options, prepare)
 
 
 POSITION_KERNEL = "sim.engine.position:play_position_kernel"  #: compiled by a first run (warm)
 
 
+def _position_run(
+    n, seed, n_jobs, runner_options, prepare, row_bytes=POSITION_ROW_BYTES, kernel=None, **kw
+):
+    """``_run`` for ``n`` hands (at most ``MAX_HANDS``) from a position, made by ``prepare``;
+    ``kernel``: the compiled kernel a first run warms (default the position's)."""
+    kernel = kernel or POSITION_KERNEL
+    return _run(
+        n, "n", MAX_HANDS, seed, n_jobs, runner_options, row_bytes, prepare, kernel=kernel, **kw
+    )
+
+
 def _position_prepare(position, choice, policies, ruleset, frame: bool) -> Callable:
-    """``_run``'s ``prepare`` for hands from ``position``: the position checked and made
-    arrays, the policies resolved, :func:`position_hands` given them (``frame``: records, or
-    the scores' arrays)."""
+    """``_run``'s ``prepare`` for hands from ``position`` with ``choice`` forced:
+    :func:`position_hands` (``frame``: records, or the scores' arrays)."""
     from sim.engine.position import position_arrays
+
+    def arrays(rules):
+        return position_arrays(position, choice, rules)
+
+    return _from_position("position", arrays, position_hands, policies, ruleset, frame=frame)
+
+
+def _from_position(kind: str, arrays: Callable, work: Callable, policies, ruleset, **options):
+    """``_run``'s ``prepare`` for hands from a position: ``arrays(rules)`` checks it and makes
+    its arrays (template, pos, unseen), the policies are resolved, and ``work`` is given them and
+    ``options``; the run's metadata records the position."""
 
     def prepare(n):
         rules = as_ruleset(ruleset)
-        template, pos, unseen = position_arrays(position, choice, rules)
-        specs, meta = _labels_and_meta("position", policies, rules, params=False)
-        meta["position"] = {"template": template.tolist(), "pos": pos.tolist()}
-        bound = functools.partial(
-            position_hands,
-            template=template,
-            pos=pos,
-            unseen=unseen,
-            policies=specs,
-            rules=rules,
-            frame=frame,
-        )
+        made = arrays(rules)
+        specs, meta = _labels_and_meta(kind, policies, rules, params=False)
+        meta["position"] = {"template": made[0].tolist(), "pos": made[1].tolist()}
+        bound = functools.partial(work, arrays=made, policies=specs, rules=rules, **options)
         return bound, meta
 
     return prepare
@@ -387,41 +387,29 @@ def position_outcomes(
     thousands of small runs (the decision experiments), where building a frame of ~60
     columns cost more than playing 64 hands."""
     prepare = _position_prepare(position, choice, policies, ruleset, frame=False)
-    return _run(n, "n", MAX_HANDS, seed, 1, {}, POSITION_ROW_BYTES, prepare, kernel=POSITION_KERNEL)
+    return _position_run(n, seed, 1, {}, prepare)
 
 
 def script_hands(
     key: np.ndarray,
     start: int,
     stop: int,
-    template: np.ndarray,
-    pos: np.ndarray,
-    unseen: np.ndarray,
+    arrays: tuple,
     scripts: np.ndarray,
     drawn: int = -1,
     first: int = 0,
     policies: Sequence = ("heuristic", "heuristic"),
     rules=None,
 ) -> pd.DataFrame:
-    """Hands ``first + start .. first + stop - 1`` from a checked position
-    (``sim.engine.script.script_arrays``), each played once per script: records of the
-    ``sim.simulate`` schema plus ``script`` (the row of ``scripts``) and ``applied``."""
+    """Hands ``first + start .. first + stop - 1`` from a checked position (``arrays``: the
+    template, pos and unseen of ``sim.engine.script.script_arrays``), each played once per script:
+    records of the ``sim.simulate`` schema plus ``script`` (the row of ``scripts``) and
+    ``applied``."""
     from sim.engine.script import play_scripts_arrays
 
-    decides, arrays, labels = compile_policies(policies)
-    out, applied = play_scripts_arrays(
-        key,
-        first + start,
-        first + stop,
-        decides,
-        arrays,
-        _rules_array(rules),
-        template,
-        pos,
-        unseen,
-        scripts,
-        drawn,
-    )
+    players, labels = _players(policies, rules)
+    where = (first + start, first + stop)
+    out, applied = play_scripts_arrays(key, *where, players, arrays, scripts, drawn)
     df = records_frame(out, *labels, special_names=_names(rules))
     m = np.atleast_2d(scripts).shape[0]
     df["script"] = np.tile(np.arange(m, dtype=np.int64), stop - start)
@@ -453,34 +441,14 @@ def play_script(
     if first < 0:
         raise CanastaError("first: hands are numbered from 0")
 
-    def prepare(n):
-        rules = as_ruleset(ruleset)
-        template, pos, unseen = script_arrays(position, drawn, rules)
-        specs, meta = _labels_and_meta("script", policies, rules, params=False)
-        work = functools.partial(
-            script_hands,
-            template=template,
-            pos=pos,
-            unseen=unseen,
-            scripts=scripts,
-            drawn=drawn,
-            first=first,
-            policies=specs,
-            rules=rules,
-        )
-        return work, meta
+    def arrays(rules):
+        return script_arrays(position, drawn, rules)
+
+    options = {"scripts": scripts, "drawn": drawn, "first": first}
+    prepare = _from_position("script", arrays, script_hands, policies, ruleset, **options)
 
     row_bytes = POSITION_ROW_BYTES * scripts.shape[0]
     kernel = "sim.engine.script:play_scripts_kernel"
-    return _run(
-        n,
-        "n",
-        MAX_HANDS,
-        seed,
-        n_jobs,
-        runner_options,
-        row_bytes,
-        prepare,
-        kernel=kernel,
-        id_column=None,
+    return _position_run(
+        n, seed, n_jobs, runner_options, prepare, row_bytes, kernel, id_column=None
     )

@@ -533,25 +533,38 @@ def _pending_from(rng, hand, pile_kind):
     return pending
 
 
+def random_position(rng, case, kinds=(2, 6), wild_every=3, cards=(3, 12), extra=(3, 0)):
+    """A random opening position for the search tests: a hand of ``cards`` (low, high) cards
+    of ``kinds`` (low, high) kinds, with jokers and twos in every ``wild_every``-th case,
+    random rules; sometimes a pile taken (PILE-1) with ``extra[0]`` (high) more cards of its
+    rest, else ``extra[1]`` (high; 0: none); in every fourth case a rank of the hand dead
+    (MELD-9: the other team's canasta), in every fifth without a pile the bonus (OPEN-5)."""
+    n_kinds = int(rng.integers(*kinds))
+    held = [int(k) for k in rng.choice(E.N_KINDS, size=n_kinds, replace=False)]
+    held += [E.JOKER, E.TWO] if case % wild_every == 0 else []
+    hand = random_hand(rng, int(rng.integers(*cards)), held)
+    rules = random_rules(rng)
+    pairs = [k for k in E.NATURAL_KINDS if hand[k] >= 2]
+    pile_kind = pairs[rng.integers(0, len(pairs))] if pairs and rng.random() < 0.3 else -1
+    pending = _pending_from(rng, hand, pile_kind)
+    if pile_kind >= 0:
+        more = int(rng.integers(0, extra[0]))
+    else:
+        more = int(rng.integers(0, extra[1])) if extra[1] > 0 else 0
+    melds = np.zeros((2, E.N_KINDS, 3), dtype=np.int64)
+    if case % 4 == 1:
+        live = [k for k in E.NATURAL_KINDS if k != pile_kind and pending[k].sum() == 0]
+        melds[1, live[rng.integers(0, len(live))], 0] = 7
+    bonus = pile_kind < 0 and case % 5 == 2
+    return hand, pending, melds, pile_kind, more, rules, bonus
+
+
 def test_opening_search_agrees_with_brute_force_twin():
     """OPEN-1..4 search vs exhaustive twin on 10,000 random small hands; the plan is valid."""
     rng = np.random.default_rng(13)
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     for case in range(10_000):
-        kinds = [int(k) for k in rng.choice(E.N_KINDS, size=int(rng.integers(2, 6)), replace=False)]
-        kinds += [E.JOKER, E.TWO] if case % 3 == 0 else []
-        hand = random_hand(rng, int(rng.integers(3, 12)), kinds)
-        rules = random_rules(rng)
-        pairs = [k for k in E.NATURAL_KINDS if hand[k] >= 2]
-        pile_kind = pairs[rng.integers(0, len(pairs))] if pairs and rng.random() < 0.3 else -1
-        pending = _pending_from(rng, hand, pile_kind)
-        extra = int(rng.integers(0, 3)) if pile_kind >= 0 else 0
-        # the other team's melds: sometimes a canasta makes a rank in the hand dead (MELD-9)
-        melds = np.zeros((2, E.N_KINDS, 3), dtype=np.int64)
-        if case % 4 == 1:
-            live = [k for k in E.NATURAL_KINDS if k != pile_kind and pending[k].sum() == 0]
-            melds[1, live[rng.integers(0, len(live))], 0] = 7
-        bonus = pile_kind < 0 and case % 5 == 2  # OPEN-5: never after taking the pile
+        hand, pending, melds, pile_kind, extra, rules, bonus = random_position(rng, case)
         got = opening_search_alloc(hand, pending, melds, pile_kind, extra, rules, plan, bonus)
         want = twin.opening_search_twin(hand, pending, melds, pile_kind, extra, rules, bonus)
         assert got == want, (hand.tolist(), pending.tolist(), pile_kind, extra, rules.tolist())

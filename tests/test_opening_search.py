@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import forced_action
 from sim.engine.views import ob_aside_total, ob_hand, ob_melds, ob_pending
 from sim.legality import (
     RELAX_LEAVE,
@@ -19,8 +18,8 @@ from sim.legality import (
     opening_search,
     opening_search_alloc,
 )
-from sim.step import Game
-from tests.test_legality import _check_plan, _pending_from, random_hand, random_rules
+from tests.real_hands import games
+from tests.test_legality import _check_plan, random_hand, random_position, random_rules
 from tests.twins import legality_twin as twin
 
 
@@ -47,20 +46,8 @@ def _plan_counts(pending, plan, count):
 
 
 def _random_position(rng, case):
-    kinds = [int(k) for k in rng.choice(E.N_KINDS, size=int(rng.integers(2, 7)), replace=False)]
-    kinds += [E.JOKER, E.TWO] if case % 2 == 0 else []
-    hand = random_hand(rng, int(rng.integers(3, 16)), kinds)
-    rules = random_rules(rng)
-    pairs = [k for k in E.NATURAL_KINDS if hand[k] >= 2]
-    pile_kind = pairs[rng.integers(0, len(pairs))] if pairs and rng.random() < 0.3 else -1
-    pending = _pending_from(rng, hand, pile_kind)
-    extra = int(rng.integers(0, 4)) if pile_kind >= 0 else int(rng.integers(0, 2))
-    melds = np.zeros((2, E.N_KINDS, 3), dtype=np.int64)
-    if case % 4 == 1:
-        live = [k for k in E.NATURAL_KINDS if k != pile_kind and pending[k].sum() == 0]
-        melds[1, live[rng.integers(0, len(live))], 0] = 7  # MELD-9: a dead rank
-    bonus = pile_kind < 0 and case % 5 == 2
-    return hand, pending, melds, pile_kind, extra, rules, bonus
+    """Larger positions than the brute-force test's: more kinds and cards, more wild cards."""
+    return random_position(rng, case, kinds=(2, 7), wild_every=2, cards=(3, 16), extra=(4, 2))
 
 
 def test_open_1_4_search_work_gives_the_count_of_the_twin_and_a_playable_plan():
@@ -137,22 +124,15 @@ def test_open_1_4_search_as_the_twin_at_every_opening_turn_decision_of_real_hand
     work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     plan = np.zeros((E.N_KINDS, 3), dtype=np.int64)
     compared = 0
-    for hand_id in range(6):
-        g = Game(seed=61, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                if obs[E.OB_PHASE] == E.PH_PLAY and obs[E.OB_OPENING_TURN] == 1:
-                    hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
-                    pk = int(obs[E.OB_PILE_KIND])
-                    args = (hand, pending, melds, pk, int(ob_aside_total(obs)))
-                    for bonus in (False, True):
-                        want = _twin(*args, g.rules, bonus)
-                        assert opening_search(*args, g.rules, plan, bonus, 0, work) == want
-                        if want >= 0:
-                            _check_plan(hand, pending, pk, plan, want, g.rules)
-                        compared += 1
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+    for g, obs in games(pair, 61, range(6), None):
+        if obs[E.OB_PHASE] == E.PH_PLAY and obs[E.OB_OPENING_TURN] == 1:
+            hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
+            pk = int(obs[E.OB_PILE_KIND])
+            args = (hand, pending, melds, pk, int(ob_aside_total(obs)))
+            for bonus in (False, True):
+                want = _twin(*args, g.rules, bonus)
+                assert opening_search(*args, g.rules, plan, bonus, 0, work) == want
+                if want >= 0:
+                    _check_plan(hand, pending, pk, plan, want, g.rules)
+                compared += 1
     assert compared >= 50, compared

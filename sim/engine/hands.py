@@ -9,6 +9,7 @@ the job of the layer above (``sim.api``: ``sim.simulate``, ``sim.play_hands``...
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -16,10 +17,20 @@ from sim.encoding import GAME_HAND_STRIDE, GAME_RECORD_WIDTH, INVARIANT_NAMES, R
 from sim.engine.contract import engine_mode
 from sim.limits import MAX_HAND_ID, check_id_range
 
-__all__ = ["GAME_ROW_BYTES", "ROW_BYTES", "play_hands_arrays"]
+__all__ = ["GAME_ROW_BYTES", "ROW_BYTES", "Players", "play_hands_arrays"]
 
 ROW_BYTES = 8 * RECORD_WIDTH + 64  #: a record row in memory: int64 columns, policy labels
 GAME_ROW_BYTES = 8 * GAME_RECORD_WIDTH + 64
+
+
+class Players(NamedTuple):
+    """What every kernel of play is given besides the hands' ids: each team's compiled
+    ``decide`` (``sim.engine.contract``), its float64 parameter array, and the ruleset as an
+    array (``Ruleset.to_array()``)."""
+
+    decides: Sequence
+    params: Sequence[np.ndarray]
+    rules: np.ndarray
 
 
 class EngineInvariantError(RuntimeError):
@@ -32,14 +43,16 @@ def check_range(start, stop, unit: str, high: int = MAX_HAND_ID) -> tuple[int, i
 
 
 def call_kernel(
-    kernel, key, start: int, stop: int, decides, params, rules_arr, inputs: tuple, outputs: tuple
+    kernel, key, start: int, stop: int, players: Players, inputs: tuple, outputs: tuple
 ) -> None:
     """Call an engine kernel the way they all are called: ``kernel(key, start, stop, decide0,
-    decide1, params0, params1, rules, *inputs, *outputs, status)``, arrays made contiguous,
+    decide1, params0, params1, rules, *inputs, *outputs, status)`` (``players``' parts), arrays
+    made contiguous,
     and raise ``EngineInvariantError`` if it reports a broken invariant (debug mode). Every
     kernel reports ``status = (hand or game id, turn or hand)``."""
     from sim.engine.play import ready_kernel
 
+    decides, params, rules_arr = players
     status = np.zeros(2, dtype=np.int64)
     code = ready_kernel(kernel)(
         np.ascontiguousarray(key, dtype=np.uint64),
@@ -61,13 +74,7 @@ def call_kernel(
 
 
 def play_hands_arrays(
-    key: np.ndarray,
-    start: int,
-    stop: int,
-    decides: Sequence,
-    params: Sequence[np.ndarray],
-    rules_arr: np.ndarray,
-    debug: bool = False,
+    key: np.ndarray, start: int, stop: int, players: Players, debug: bool = False
 ) -> np.ndarray:
     """Play hands ``start..stop-1`` of the run keyed ``key`` (``sim.rng.run_key``): hand ``i``
     is dealt and played from ``seed_hand(key, i)`` alone, so the rows never depend on chunking.
@@ -78,8 +85,8 @@ def play_hands_arrays(
 
     start, stop = check_range(start, stop, "hand")
     out = np.zeros((stop - start, RECORD_WIDTH), dtype=np.int64)
-    args = (decides, params, rules_arr, (engine_mode(decides, debug),), (out,))
-    call_kernel(play_hands_kernel, key, start, stop, *args)
+    mode = (engine_mode(players.decides, debug),)
+    call_kernel(play_hands_kernel, key, start, stop, players, mode, (out,))
     return out
 
 
@@ -121,9 +128,7 @@ def play_games_arrays(
     key: np.ndarray,
     start: int,
     stop: int,
-    decides: Sequence,
-    params: Sequence[np.ndarray],
-    rules_arr: np.ndarray,
+    players: Players,
     debug: bool = False,
     setup: np.ndarray | None = None,
 ) -> np.ndarray:
@@ -137,6 +142,6 @@ def play_games_arrays(
         setup = game_setup()
     out = np.zeros((stop - start, GAME_RECORD_WIDTH), dtype=np.int64)
     setup = np.ascontiguousarray(setup, dtype=np.int64)
-    args = (decides, params, rules_arr, (engine_mode(decides, debug), setup), (out,))
-    call_kernel(play_games_kernel, key, start, stop, *args)
+    inputs = (engine_mode(players.decides, debug), setup)
+    call_kernel(play_games_kernel, key, start, stop, players, inputs, (out,))
     return out

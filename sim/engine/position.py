@@ -20,7 +20,7 @@ the runner and DataFrames are ``sim.api``'s (``sim.play_position``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 from numba import njit, types
@@ -450,28 +450,20 @@ def _ruleset(ruleset):
 
 
 def play_position_arrays(
-    key: np.ndarray,
-    start: int,
-    stop: int,
-    decides: Sequence,
-    params: Sequence[np.ndarray],
-    rules_arr: np.ndarray,
-    template: np.ndarray,
-    pos: np.ndarray,
-    unseen: np.ndarray,
+    key: np.ndarray, start: int, stop: int, players, arrays: tuple
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Hands ``start..stop-1`` from a checked position (``position_arrays``) with compiled
-    policies: ``(records int64[n, RECORD_WIDTH], applied bool[n])`` (``applied``: the forced
-    choice was made, always true for the ``policy`` choice)."""
+    """Hands ``start..stop-1`` from a checked position (``arrays``: ``position_arrays``' template,
+    pos and unseen) with compiled policies (``sim.engine.hands.Players``): ``(records int64[n,
+    RECORD_WIDTH], applied bool[n])`` (``applied``: the forced choice was made, always true for the
+    ``policy`` choice)."""
     from sim.engine.hands import call_kernel, check_range
 
     start, stop = check_range(start, stop, "hand")
     out = np.zeros((stop - start, E.RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros(stop - start, dtype=np.int64)
-    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (template, pos, unseen))
-    args = (decides, params, rules_arr, inputs, (out, applied))
-    call_kernel(play_position_kernel, key, start, stop, *args)
-    return out, applied.astype(bool) | (pos[PS_CHOICE] == CH_POLICY)
+    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in arrays)
+    call_kernel(play_position_kernel, key, start, stop, players, inputs, (out, applied))
+    return out, applied.astype(bool) | (arrays[1][PS_CHOICE] == CH_POLICY)
 
 
 __all__ = ["CHOICES", "deal_position", "play_position_arrays", "position_arrays"]

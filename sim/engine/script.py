@@ -179,12 +179,11 @@ def check_scripts(scripts) -> np.ndarray:
     return arr
 
 
-def play_scripts_arrays(
-    key, start, stop, decides, params, rules_arr, template, pos, unseen, scripts, drawn=-1
-):
-    """Hands ``start..stop-1`` with every script (rows of ``scripts``, padded with
-    ``NO_ACTION``): ``(records int64[n * n_scripts, RECORD_WIDTH], applied bool[...])``, row
-    ``(h - start) * n_scripts + c`` for hand ``h`` and script ``c``."""
+def play_scripts_arrays(key, start, stop, players, arrays, scripts, drawn=-1):
+    """Hands ``start..stop-1`` from a checked position (``arrays``: ``script_arrays``' template, pos
+    and unseen; ``players``: ``sim.engine.hands.Players``) with every script (rows of ``scripts``,
+    padded with ``NO_ACTION``): ``(records int64[n * n_scripts, RECORD_WIDTH], applied bool[...])``,
+    row ``(h - start) * n_scripts + c`` for hand ``h`` and script ``c``."""
     from sim.engine.hands import call_kernel, check_range
 
     start, stop = check_range(start, stop, "hand")
@@ -192,11 +191,9 @@ def play_scripts_arrays(
     m = scripts.shape[0]
     out = np.zeros(((stop - start) * m, E.RECORD_WIDTH), dtype=np.int64)
     applied = np.zeros((stop - start) * m, dtype=np.int64)
-    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in (template, pos, unseen))
+    inputs = tuple(np.ascontiguousarray(a, dtype=np.int64) for a in arrays)
     inputs += (scripts, int(drawn))
-    call_kernel(
-        play_scripts_kernel, key, start, stop, decides, params, rules_arr, inputs, (out, applied)
-    )
+    call_kernel(play_scripts_kernel, key, start, stop, players, inputs, (out, applied))
     return out, applied.astype(bool)
 
 

@@ -193,6 +193,17 @@ def _next_state(p, f, left, cc, bad, c, ch):
 
 
 @njit(cache=True, inline="always")
+def _choice_next(s, c, wilds, ch):
+    """A rank's choice ``ch`` from state ``s``: its naturals ``a`` and wild cards ``x``, and
+    the state it leads to (-1 if the wild cards held do not allow it)."""
+    p, f, left, cc, bad = _decode(s)
+    a, x = ch & 255, (ch >> 8) & 255
+    if x > wilds - p:
+        return a, x, -1
+    return a, x, _next_state(p, f, left, cc, bad, c, ch)
+
+
+@njit(cache=True, inline="always")
 def _rank_relax(s, v, rank, choices, val, vo, lst, lo, n, back, bo):
     """One rank's step of the opening search from state ``s`` of value ``v``: each of the
     rank's ``choices`` (``rank``: its kind, cards in hand, naturals already on it, the wild
@@ -201,13 +212,10 @@ def _rank_relax(s, v, rank, choices, val, vo, lst, lo, n, back, bo):
     time joins the layer's list (``lst[lo + n]``). ``bo >= 0``: the best step into each state
     is kept in ``back[bo + state]`` (a, x < 256). Returns the list's new length."""
     kind, c, base_n, wilds, n_ch = rank
-    p, f, left, cc, bad = _decode(s)
     for j in range(n_ch):
-        ch = choices[j]
-        a, x = ch & 255, (ch >> 8) & 255
-        if x > wilds - p:
+        a, x, ns = _choice_next(s, c, wilds, choices[j])
+        if ns < 0:
             continue
-        ns = _next_state(p, f, left, cc, bad, c, ch)
         value = v + (base_n + a) * _VALUE[kind]
         if value > val[vo + ns]:
             if val[vo + ns] == _NO:
@@ -566,16 +574,11 @@ def _opening_op_counts(
         n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, 0, dead, choices)
         for idx in range(nlist[i]):
             s = flist[row + idx]
-            p, f, left, cc, bad = _decode(s)
             fs = fval[row + s]
             bs = _NO
             for j in range(n_ch):
-                ch = choices[j]
-                a, x = ch & 255, (ch >> 8) & 255
-                if x > wilds - p:
-                    continue
-                ns = _next_state(p, f, left, cc, bad, c, ch)
-                if bnxt[ns] == _NO:
+                a, x, ns = _choice_next(s, c, wilds, choices[j])
+                if ns < 0 or bnxt[ns] == _NO:
                     continue
                 gain = (base_n + a) * _VALUE[kind] + bnxt[ns]
                 if gain > bs:
