@@ -27,6 +27,7 @@ from sim.engine.generate import (
     _legal_actions_filter,
     _legal_discards,
     _meld_refused_on_counts,
+    _meld_rules_ok,
     forced_action,
     legal_actions,
 )

@@ -155,6 +155,16 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, m
     )
 
 
+@njit(cache=True, inline="always")
+def _fresh_hand(cache, icpt):
+    """The start of a hand on the loop: check_action's plan ``cache`` emptied and the intercept
+    ``icpt`` reset (None: plain play, the reset pruned when compiled)."""
+    for i in range(E.PC_SIZE):
+        cache[i] = 0
+    if icpt is not None:
+        _reset_intercept(icpt)
+
+
 @njit(cache=True, inline="always")  # one library less between a kernel and the loop
 def _play_hand_loop(
     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
@@ -164,10 +174,7 @@ def _play_hand_loop(
     ``cache`` (``E.PC_SIZE`` words, emptied here). Returns 0, ``PAUSED`` or an invariant code
     (``_resume_hand`` goes on after a pause). ``icpt`` None is plain play, compiled without the
     intercept's steps (``_resume_hand``)."""
-    for i in range(E.PC_SIZE):
-        cache[i] = 0
-    if icpt is not None:
-        _reset_intercept(icpt)
+    _fresh_hand(cache, icpt)
     return _resume_hand(
         st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
     )
@@ -274,10 +281,7 @@ def _hand_direct(
     cache; inlined, they are calls resolved when compiled. ``icpt`` None: plain play, the
     intercept's steps pruned when compiled (the expert's rollouts). ``mode``: the loop's
     (``_resume_hand``); a search of built-ins passes ``MODE_TRUSTED``."""
-    for i in range(E.PC_SIZE):
-        cache[i] = 0
-    if icpt is not None:
-        _reset_intercept(icpt)
+    _fresh_hand(cache, icpt)
     return _resume_inline(
         st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
     )

@@ -26,8 +26,9 @@ from sim.legality import meld_size, opening_count_bound, opening_reason, out_rea
 from sim.policies.common import (
     OM_VALID,
     _cheapest_discard,
+    _held_and_threes,
     _largest_meld,
-    _meld_ok,
+    _meld_legal,
     _opening_plan,
     _opening_search_memo,
     _opening_stands,
@@ -269,12 +270,15 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
     if wilds == 0:
         return -1
     stands = _opening_stands(obs)
+    held, threes = _held_and_threes(obs)
     cur = meld_size(melds, 0, E.WILD_MELD)
     if 0 < cur < E.CANASTA:  # MELD-8: finish the wild meld first, twos before jokers
         for w in range(min(wilds, E.CANASTA - cur), 0, -1):
             two = min(w, hand[E.TWO])
             a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two]
-            if a >= 0 and _meld_ok(obs, E.WILD_MELD, opaque(0), two, w - two, rules, tmp, stands):
+            if a >= 0 and _meld_legal(
+                obs, E.WILD_MELD, opaque(0), two, w - two, rules, tmp, stands, held, threes
+            ):
                 return a
         return -1
     for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
@@ -289,7 +293,9 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
         w = min(need, wilds)
         two = min(w, hand[E.TWO])  # twos first: jokers are worth more elsewhere (SCORE-3)
         a = E.MELD_ACTION[slot, 0, two, w - two]
-        if a >= 0 and _meld_ok(obs, slot, opaque(0), two, w - two, rules, tmp, stands):
+        if a >= 0 and _meld_legal(
+            obs, slot, opaque(0), two, w - two, rules, tmp, stands, held, threes
+        ):
             return a
     return -1
 

@@ -9,6 +9,7 @@ from sim._views import _copy_into, inline_copy, opaque
 from sim.engine.judge import (
     _meld_reason_without_opening,
     _meld_refused_on_counts,
+    _meld_rules_ok,
     action_ok,
 )
 from sim.engine.observe import _bonus_owed
@@ -334,6 +335,29 @@ def _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     return r == E.R_OK
 
 
+@njit(cache=True, inline="always")
+def _held_and_threes(obs):
+    """The cards the player holds (hand and a taken pile's rest) and the threes among them:
+    what OUT-2 asks of every meld operation of the position, counted once."""
+    hand = ob_hand(obs)
+    held, threes = 0, 0
+    for k in range(E.N_KINDS):
+        held += hand[k] + obs[E.OB_ASIDE + k]
+    for k in (E.RED_THREE, E.BLACK_THREE):
+        threes += hand[k] + obs[E.OB_ASIDE + k]
+    return held, threes
+
+
+@njit(cache=True, inline="always")
+def _meld_legal(obs, slot, nat, two, joker, rules, tmp, stands, held, threes):
+    """``_meld_ok``: outside the opening turn from the counts (``_meld_rules_ok``, the judge's
+    own checks in its order, with ``held`` and ``threes`` of ``_held_and_threes``; the full
+    check only where OUT-2 looks at the table), the same answer as ``action_ok`` there."""
+    if obs[E.OB_OPENING_TURN] == 0 and obs[E.OB_PHASE] == E.PH_PLAY:  # (TURN-1: action_ok's)
+        return _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes)
+    return _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands)
+
+
 FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check (OUT-2's table)
 
 
@@ -351,11 +375,7 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
         return -1  # TURN-1 (action_ok)
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    held, threes = 0, 0
-    for k in range(E.N_KINDS):
-        held += hand[k] + obs[E.OB_ASIDE + k]
-    for k in (E.RED_THREE, E.BLACK_THREE):
-        threes += hand[k] + obs[E.OB_ASIDE + k]
+    held, threes = _held_and_threes(obs)
     total = obs[E.OB_HAND_SIZES]
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     best_a, best_n = -1, 0
@@ -370,21 +390,21 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
             continue  # not started here; MELD-1: too few for a new meld
         if cur >= E.CANASTA or is_dead(melds, slot):
             continue  # MELD-2 (no wild card to add), MELD-9
-        for nat in range(min(h, E.CANASTA), best_n, -1):
-            new = cur + nat
-            if new > E.CANASTA:
-                continue  # MELD-2
-            if cur == 0 and new < E.MIN_MELD:
-                continue  # MELD-1
-            if cur_w > 0 and (cur_nat + nat < 2 or cur_w > maxw):
-                continue  # MELD-4
-            left = held - nat
-            if left - threes <= 0:
-                continue  # OUT-2: no card to discard
-            if left <= 1 or total - nat <= 1:
-                return FULL_CHECK  # OUT-2 on the table: the full check decides
-            best_a, best_n = E.MELD_ACTION[slot, nat, 0, 0], nat
-            break
+        if cur_w > 0 and cur_w > maxw:
+            continue  # MELD-4: no natural makes the wild cards in it fewer
+        # the most naturals that pass every check, found without trying each number: each
+        # check bounds the naturals from above or below
+        nat = min(h, E.CANASTA - cur, held - threes - 1)  # MELD-2; OUT-2: a card to discard
+        low = best_n + 1  # (larger than the best found)
+        if cur == 0:
+            low = max(low, E.MIN_MELD)  # MELD-1
+        if cur_w > 0:
+            low = max(low, 2 - cur_nat)  # MELD-4: two naturals at least
+        if nat < low:
+            continue
+        if held - nat <= 1 or total - nat <= 1:
+            return FULL_CHECK  # OUT-2 on the table: the full check decides
+        best_a, best_n = E.MELD_ACTION[slot, nat, 0, 0], nat
     return best_a
 
 
@@ -397,8 +417,9 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
-    through ``_meld_ok``, except that naturals alone after the opening turn, the common call,
-    are judged from the counts by ``_largest_natural_meld`` (the same answer, tested against
+    through ``_meld_legal`` (``_meld_ok``'s answer, from the counts outside the opening turn),
+    and naturals alone after the opening turn, the common call, all at once from the counts
+    by ``_largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
@@ -410,6 +431,7 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
     stands = _opening_stands(obs)
+    held, threes = _held_and_threes(obs)
     best_a, best_n = -1, 0
     for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
         cur = meld_size(melds, 0, slot)
@@ -439,7 +461,7 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
                 a = E.MELD_ACTION[slot, nat, two, joker]
                 if a < 0 or _meld_refused_on_counts(obs, slot, nat, w, rules):
                     continue  # MELD-1..9 refuse it on the counts (_meld_ok would say no)
-                if _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
+                if _meld_legal(obs, slot, nat, two, joker, rules, tmp, stands, held, threes):
                     best_a, best_n = a, n
                     done = True
                     break
@@ -456,7 +478,9 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             if joker > E.MAX_WILD_MELD_JOKERS:
                 continue
             a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-            if a >= 0 and _meld_ok(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, stands):
+            if a >= 0 and _meld_legal(
+                obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, stands, held, threes
+            ):
                 best_a, best_n = a, w
                 break
     return best_a

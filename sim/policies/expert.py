@@ -201,19 +201,17 @@ def candidates(obs, params, rng, rules, scratch, cands):
     return 1
 
 
-@njit(cache=True)
-def _base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
-    """``sim.engine.search.rollout`` with the base policy in every seat, through the engine's
-    one hand loop compiled in place (``_hand_direct``) with the base policy's kernel called
-    directly: numba cannot cache a function that passes a compiled policy on as a value (its
-    address is a dynamic global; no intercept, None: plain play compiled without the
-    intercept's steps; the built-ins' proposals applied unjudged, ``MODE_TRUSTED``). ``team``
-    plays with parameters ``own``, the other team with ``opp`` (the expert passes its base
-    parameters as both; strong's training models each team as it plays); then
-    ``_team_margin``. ``st`` is consumed."""
-    log = np.zeros(1, dtype=np.int64)
-    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
-    p0, p1 = (own, opp) if team == 0 else (opp, own)
+@njit(cache=True, _nrt=False)
+def _rollout_hand(st, obs, p0, p1, strong, rng, rules, scratch, cache, log):
+    """The hand in ``st`` played to its end with the base policy in every seat (team 0 with
+    ``p0``, team 1 with ``p1``), through the engine's one hand loop compiled in place
+    (``_hand_direct``) with the base policy's kernel called directly: numba cannot cache a
+    function that passes a compiled policy on as a value (its address is a dynamic global; no
+    intercept, None: plain play compiled without the intercept's steps; the built-ins'
+    proposals applied unjudged, ``MODE_TRUSTED``). Compiled without reference counting, as
+    the engine's loop is: counted, the loop compiled in place paid an atomic increment and
+    decrement for every view of the work arrays it made at every step (a sixth of a
+    labelling's time); ``cache`` and ``log`` are the caller's."""
     if strong:
         _hand_direct(
             st,
@@ -246,7 +244,26 @@ def _base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
             None,
             MODE_TRUSTED,
         )
+
+
+@njit(cache=True)
+def _rollout_margin(st, team, own, opp, strong, rng, rules, obs, scratch, items, cache, log):
+    """``_base_rollout`` with the loop's plan ``cache`` (``E.PC_SIZE`` words) and ``log`` the
+    caller's (allocated once for all its rollouts)."""
+    p0, p1 = (own, opp) if team == 0 else (opp, own)
+    _rollout_hand(st, obs, p0, p1, strong, rng, rules, scratch, cache, log)
     return _team_margin(st, team, rules, items)
+
+
+@njit(cache=True)
+def _base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
+    """``sim.engine.search.rollout`` with the base policy in every seat (``_rollout_hand``):
+    ``team`` plays with parameters ``own``, the other team with ``opp`` (the expert passes its
+    base parameters as both; strong's training models each team as it plays); then
+    ``_team_margin``. ``st`` is consumed."""
+    log = np.zeros(1, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
+    return _rollout_margin(st, team, own, opp, strong, rng, rules, obs, scratch, items, cache, log)
 
 
 @njit(cache=True)
@@ -270,6 +287,7 @@ def _search_positions(
     rrng = np.zeros(4, dtype=np.uint64)
     rrng0 = np.zeros(4, dtype=np.uint64)
     log = np.zeros(1, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the rollouts' plan of check_action
     for c in range(n):
         totals[c] = 0
     done = 0
@@ -284,7 +302,9 @@ def _search_positions(
                 _copy_into(st, base)
                 _copy_into(rrng, rrng0)
                 apply_action(st, cands[c], rules, log)
-                m = _base_rollout(st, team, own, opp, strong, rrng, rules, robs, rscratch, items)
+                m = _rollout_margin(
+                    st, team, own, opp, strong, rrng, rules, robs, rscratch, items, cache, log
+                )
                 totals[c] += m
             done += 1
     return done
