@@ -155,6 +155,17 @@ def _gains(a, styles, scores, table):
     return out, changed
 
 
+RULES = {
+    "cells": "default: the style of the highest mean gain over style 0 across all cells; a "
+    "cell plays another style whose gain exceeds the default's by more than margin_se x (the "
+    "sum of their standard errors)",
+    "tiers": "default: the style of the highest mean gain over style 0 across all cells; each "
+    "OPEN-1 tier pair (own x opponents') plays the style of the highest gain pooled over its "
+    "cells among those exceeding the default's pooled gain by more than margin_se x (the sum "
+    "of their pooled standard errors), else the default",
+}
+
+
 def choose(gains: np.ndarray, margin: float) -> tuple[int, np.ndarray]:
     """The default style (the highest gain over style 0 averaged over every cell, 0 if none
     gains) and each cell's style: the default, unless another style's gain exceeds the
@@ -173,9 +184,33 @@ def choose(gains: np.ndarray, margin: float) -> tuple[int, np.ndarray]:
     return default, cells
 
 
+def choose_tiers(gains: np.ndarray, margin: float, scores: np.ndarray) -> tuple[int, np.ndarray]:
+    """The default style (as ``choose``) and each OPEN-1 tier pair's style (own tier x the
+    opponents'; each pair is measured on hands of its own): the style whose gain, pooled over
+    the pair's cells, is highest among those exceeding the default's pooled gain by more than
+    ``margin`` times the sum of their pooled standard errors, else the default. Pooling a
+    region spends the hands of all its cells on one choice, where ``choose`` spends them on
+    each cell."""
+    mean, se = gains
+    default, _ = choose(gains, margin)
+    t = np.array([tier(s) for s in scores])
+    cells = np.full(mean.shape[1:], default, dtype=np.int64)
+    for x in range(len(TIERS) + 1):
+        for y in range(len(TIERS) + 1):
+            region = np.ix_(t == x, t == y)
+            m = np.array([mean[k][region].mean() for k in range(mean.shape[0])])
+            e = np.array([se[k][region].mean() for k in range(mean.shape[0])])
+            ok = m - m[default] > margin * (e + e[default])
+            if ok.any():
+                cells[region] = int(np.flatnonzero(ok)[np.argmax(m[ok])])
+    return default, cells
+
+
 def derive(a) -> None:
     data = load_data(json.loads(Path(a.base).read_text()))
     styles = data["styles"]
+    if styles != load_data()["styles"]:  # the policy plays the shipped file's styles
+        sys.exit(f"{a.base}: its styles differ from the shipped file's, which the bot plays")
     grid = data["grid"]
     low, step, n = grid["low"], grid["step"], grid["n"]
     t0 = time.perf_counter()
@@ -189,7 +224,10 @@ def derive(a) -> None:
         gains, changed = _gains(a, styles, scores, table)
         if saved:
             np.savez(saved, gains=gains, changed=json.dumps(changed))
-    default, cells = choose(gains, a.margin)
+    if a.select == "tiers":
+        default, cells = choose_tiers(gains, a.margin, scores)
+    else:
+        default, cells = choose(gains, a.margin)
     idx = np.arange(n)
     gain = gains[0][cells, idx[:, None], idx[None, :]]
     counts = np.bincount(cells.ravel(), minlength=len(styles))
@@ -202,9 +240,7 @@ def derive(a) -> None:
             "date": datetime.date.today().isoformat(),
             "seed": a.seed,
             "hands_per_pair_and_style": a.n,
-            "rule": "default: the style of the highest mean gain over style 0 across all "
-            "cells; a cell plays another style whose gain exceeds the default's by more than "
-            "margin_se x (the sum of their standard errors)",
+            "rule": RULES[a.select],
             "margin_se": a.margin,
             "default_style": default,
             "pooled_gain_by_style": [round(float(x), 6) for x in pooled],
@@ -320,6 +356,12 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=4700)
     d.add_argument("--jobs", type=int, default=2)
     d.add_argument("--margin", type=float, default=2.0, help="standard errors a style must gain")
+    d.add_argument(
+        "--select",
+        choices=sorted(RULES),
+        default="cells",
+        help="choose a style per cell, or per OPEN-1 tier pair (pooled)",
+    )
     d.add_argument("--base", default=str(DATA), help="the file whose styles and grid to use")
     d.add_argument("--out", default=str(DATA))
     d.add_argument(
