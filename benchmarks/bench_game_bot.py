@@ -14,10 +14,20 @@ style plays the same deals (the same seed), so the styles' outcomes are paired b
 outcome is read through the default equity table (``analysis.equity.equity_table``: strong
 against strong, the next hand opened by the other team) from every cell of the grid (own
 score x the opponents', every 100 points from -2,000, each cell with that pair of minima),
-giving the style team's chance of winning the game after the hand. A cell plays the style
-with the highest mean chance among those whose paired gain over style 0 exceeds ``--margin``
-standard errors (2 by default), else style 0. One step of policy improvement over strong:
-the table's values are strong's for the hands after.
+giving the style team's chance of winning the game after the hand. The default style is the
+one of the highest gain over style 0 averaged over every cell; then ``--select``:
+
+- ``cells`` (default): a cell plays another style where its gain exceeds the default's by
+  more than ``--margin`` standard errors (2 by default);
+- ``tiers``: each OPEN-1 tier pair (own tier x the opponents') plays the style of the highest
+  gain pooled over its cells, where that beats the default's by the margin (the shipped
+  table: ``--select tiers --margin 0``);
+- ``shape``: each cell plays the start-bias style nearest ``base + k x bend``, the bend of
+  the equity curve over a +/-2,500 gamble of own points (SCORE-2) at the cell, (base, k)
+  fitted to the measured gains.
+
+One step of policy improvement over strong: the table's values are strong's for the hands
+after. ``--base`` must keep the shipped file's styles (the policy plays those).
 
 **measure** plays ``--pairs`` duplicate game pairs: game ``g`` with game_strong as team 0
 against strong, and the same deals with the seats swapped; the bot's fraction of games won
@@ -163,7 +173,49 @@ RULES = {
     "OPEN-1 tier pair (own x opponents') plays the style of the highest gain pooled over its "
     "cells among those exceeding the default's pooled gain by more than margin_se x (the sum "
     "of their pooled standard errors), else the default",
+    "shape": "each cell plays the start-bias style nearest base + k x the equity curve's bend "
+    "there (bend: [E(s+2500) + E(s-2500) - 2 E(s)] / [E(s+2500) - E(s-2500)], own points s, "
+    "the equity table after a hand), base and k the pair of highest mean gain over every cell",
 }
+GAMBLE = 2500  #: SCORE-2: a sevens or aces canasta's bonus, and an unfinished one's penalty
+
+
+def bend(table, scores: np.ndarray) -> np.ndarray:
+    """Per cell (own score x the opponents'), the equity curve's bend over a gamble of
+    +/-``GAMBLE`` of own points: [E(s+g) + E(s-g) - 2 E(s)] / [E(s+g) - E(s-g)], E the chance
+    after the hand (``analysis.equity.after_hand``, either team next first, averaged):
+    positive where the gamble is worth more in games than in points (convex), in [-1, 1]."""
+    from analysis.equity import after_hand
+
+    s0, s1 = (x.ravel() for x in np.meshgrid(scores, scores, indexing="ij"))
+    none = np.full(s0.size, -1)
+
+    def chance(d: int) -> np.ndarray:
+        at = [after_hand(table, (s0, s1), f, np.full(s0.size, d), 0 * none, none) for f in (0, 1)]
+        return np.mean(at, axis=0).reshape(scores.size, scores.size)
+
+    up, down, here = chance(GAMBLE), chance(-GAMBLE), chance(0)
+    return (up + down - 2 * here) / np.maximum(up - down, 1e-9)
+
+
+def choose_shape(
+    gains: np.ndarray, styles: list, shape: np.ndarray
+) -> tuple[int, np.ndarray, dict]:
+    """The default style (as ``choose``) and each cell's start-bias style (those with no take
+    bias): the one nearest ``base + k x shape`` at the cell, (base, k) on a grid (base -300..
+    1,000 by 50, k -2,000..2,000 by 100) chosen for the highest mean gain over every cell."""
+    mean, _ = gains
+    ks = np.array([i for i, x in enumerate(styles) if x["take_bias"] == 0])
+    bias = np.array([styles[i]["start_bias"] for i in ks], dtype=float)
+    best = (-np.inf, 0, 0, None)
+    for base in range(-300, 1001, 50):
+        for k in range(-2000, 2001, 100):
+            near = ks[np.abs(base + k * shape[..., None] - bias).argmin(axis=-1)]
+            m = float(np.take_along_axis(mean, near[None], 0).mean())
+            if m > best[0]:
+                best = (m, base, k, near)
+    default, _ = choose(gains, 0.0)
+    return default, best[3].astype(np.int64), {"base": best[1], "k": best[2]}
 
 
 def choose(gains: np.ndarray, margin: float) -> tuple[int, np.ndarray]:
@@ -224,8 +276,11 @@ def derive(a) -> None:
         gains, changed = _gains(a, styles, scores, table)
         if saved:
             np.savez(saved, gains=gains, changed=json.dumps(changed))
+    fit = {}
     if a.select == "tiers":
         default, cells = choose_tiers(gains, a.margin, scores)
+    elif a.select == "shape":
+        default, cells, fit = choose_shape(gains, styles, bend(table, scores))
     else:
         default, cells = choose(gains, a.margin)
     idx = np.arange(n)
@@ -242,6 +297,7 @@ def derive(a) -> None:
             "hands_per_pair_and_style": a.n,
             "rule": RULES[a.select],
             "margin_se": a.margin,
+            **({"fit": fit} if fit else {}),
             "default_style": default,
             "pooled_gain_by_style": [round(float(x), 6) for x in pooled],
             "seconds": round(time.perf_counter() - t0),

@@ -256,18 +256,24 @@ def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scor
     assert changed >= 3
 
 
-def test_choose_tiers_picks_a_style_per_opening_tier_pair():
-    """The derivation's tier-pair rule on made-up gains (3 styles, scores in the three OPEN-1
-    tiers): style 1 is best pooled over all cells (the default); style 2 beats it in the tier
-    pair (2, 2) by more than the margin, and by less than it in (0, 1), which keeps the
-    default; the pair's cells all get the choice."""
+@pytest.fixture(scope="module")
+def bench():
+    """benchmarks/bench_game_bot.py, loaded as a module."""
     import importlib.util
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_game_bot.py"
     spec = importlib.util.spec_from_file_location("bench_game_bot", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
+    """The derivation's tier-pair rule on made-up gains (3 styles, scores in the three OPEN-1
+    tiers): style 1 is best pooled over all cells (the default); style 2 beats it in the tier
+    pair (2, 2) by more than the margin, and by less than it in (0, 1), which keeps the
+    default; the pair's cells all get the choice."""
     scores = np.array([0, 1000, 3000, 4000, 5000, 8000])
     mean = np.zeros((3, 6, 6))
     mean[1] = 0.002
@@ -281,6 +287,27 @@ def test_choose_tiers_picks_a_style_per_opening_tier_pair():
     assert (cells == expect).all()
     _, loose = bench.choose_tiers(np.stack([mean, se]), 0.0, scores)
     assert (loose[:2, 2:4] == 2).all() and (loose[4:, 4:] == 2).all()
+
+
+def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
+    """The shape rule on made-up gains: start biases 0, +300, +600 and a take style; +600
+    gains where the made-up bend is high, +300 elsewhere: the fit puts +600 exactly on the
+    high-bend cells (k > 0), and never the take style."""
+    styles = [
+        {"start_bias": 0, "take_bias": 0},
+        {"start_bias": 300, "take_bias": 0},
+        {"start_bias": 600, "take_bias": 0},
+        {"start_bias": 0, "take_bias": 300},
+    ]
+    shape = np.zeros((4, 4))
+    shape[2:, 2:] = 0.8
+    mean = np.zeros((4, 4, 4))
+    mean[1] = 0.002
+    mean[2] = np.where(shape > 0, 0.004, -0.002)
+    mean[3] = 0.003
+    default, cells, fit = bench.choose_shape(np.stack([mean, mean]), styles, shape)
+    assert default == 3 and fit["k"] > 0  # the default is the pooled best, take included
+    assert (cells == np.where(shape > 0, 2, 1)).all()
 
 
 def test_judged_it_proposes_only_legal_actions():

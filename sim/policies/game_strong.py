@@ -16,18 +16,26 @@ Style 0 is no bias: exactly strong's play (a test checks every decision). The st
 score region comes from a small table shipped in ``sim/policies/data/game_strong.json``: for
 each cell of own score x opponents' score (``step`` points wide), a style chosen by the
 chance of winning the game after the hand, its measured hands read through the equity table
-(``analysis.equity``: strong against strong, so one step of policy improvement over strong):
-the style best averaged over every cell, unless another beats it in the cell by a margin of
-standard errors. The table is derived by ``benchmarks/bench_game_bot.py derive`` (the file
-records the command, seeds, hands and rule) and read only under the rules it was derived for
-(its target and OPEN-1 by score); under others the policy plays strong.
+(``analysis.equity``: strong against strong, so one step of policy improvement over strong).
+The shipped table plays, in each pair of OPEN-1 tiers (own x opponents'), the style whose
+gain pooled over the pair's cells is highest. The table is derived by
+``benchmarks/bench_game_bot.py derive`` (the file records the command, seeds, hands and rule)
+and read only under the rules it was derived for (its target and OPEN-1 by score); under
+others the policy plays strong.
+
+Going out (OUT-2: the meld that leaves one card to discard) is strong's, unless ``play_on``
+is 1: then, where going out surely ends the game lost (GAME-1: the opponents reach the target
+above the team whatever the unseen hands hold, ``_going_out_loses``), it plays strong's
+discard instead and goes on. Measured, it changes no game's result (docs/policies.md), so it
+ships off.
 
 A score does not change within a hand, so a hand is played in one style throughout: the
 measured hand outcomes of a style are exactly those of the hands it will play.
 
-Parameters: strong's (same names and shipped values) and ``style``: 0 plays the table, ``k >=
-1`` plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong). The
-evaluator's weights and the table follow in the parameter array's tail.
+Parameters: strong's (same names and shipped values), ``style``: 0 plays the table, ``k >= 1``
+plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong), and
+``play_on`` (0 or 1). The evaluator's weights and the table follow in the parameter array's
+tail.
 """
 
 from __future__ import annotations
