@@ -289,6 +289,19 @@ def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
     assert (loose[:2, 2:4] == 2).all() and (loose[4:, 4:] == 2).all()
 
 
+def test_the_bend_is_convex_far_behind_and_concave_far_ahead(bench):
+    """On a made-up table (a logistic in the lead, analysis.equity.synthetic_table) a +/-2,500
+    gamble's bend is positive far behind (the logistic's convex tail: a gamble pays in
+    games), negative far ahead (concave), rises as the opponents' score does, and lies
+    within [-1, 1]."""
+    from analysis.equity import synthetic_table
+
+    scores = np.array([-2000, 0, 2000, 4000])
+    b = bench.bend(synthetic_table(), scores)
+    assert b[0, 3] > 0.1 and b[3, 0] < -0.1  # -2,000 against 4,000; 4,000 against -2,000
+    assert np.all(np.diff(b, axis=1) > 0) and np.all(np.abs(b) <= 1)
+
+
 def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
     """The shape rule on made-up gains: start biases 0, +300, +600 and a take style; +600
     gains where the made-up bend is high, +300 elsewhere: the fit puts +600 exactly on the
