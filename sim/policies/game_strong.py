@@ -47,11 +47,11 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into
+from sim._views import _copy_into, c_view
 from sim.engine.views import ob_melds
 from sim.errors import CanastaError
-from sim.legality import _team_canastas
 from sim.policies.strong import (
+    EW_PHI,
     N_STRONG,
     _discard_order,
     _ev_cands,
@@ -65,15 +65,7 @@ from sim.policies.strong import (
     strong_weights,
 )
 from sim.policies.strong_features import K_DISCARD, K_PICKUP, K_START, N_FEATURES, score
-from sim.scoring import (
-    GOING_OUT,
-    HELD_SEVENS_ACES_PENALTY,
-    MELD_SLOTS,
-    _meld_value,
-    _natural_meld_bonus,
-    _threes_score,
-    _wild_meld_bonus,
-)
+from sim.scoring import HELD_SEVENS_ACES_PENALTY, score_team
 
 __all__ = ["DATA_VERSION", "game_strong_decide", "load_data"]
 
@@ -205,21 +197,17 @@ def _bias(obs, kind, a, c, start_bias, take_bias):
 
 
 @njit(cache=True, _nrt=False)
-def _table_points(obs, melds, team, rules):
-    """The team's points for the hand from what lies on the table (``melds``, own team first,
-    and the observation's threes): its melds' bonuses and penalties (SCORE-1/2/3), their
-    cards (SCORE-6: minus with no canasta) and its threes (SCORE-7)."""
-    total = 0
-    melded = 0
-    for slot in MELD_SLOTS:
-        if slot == E.WILD_MELD:
-            total += _wild_meld_bonus(melds[team], rules)
-        else:
-            total += _natural_meld_bonus(melds[team], slot)
-        melded += _meld_value(melds[team], slot)
-    canastas = _team_canastas(melds[team])
-    total += melded if canastas >= 1 else -melded
-    return total + _threes_score(obs[E.OB_THREES + 2 * team : E.OB_THREES + 2 * team + 2], canastas)
+def _table_points(obs, melds, team, went_out, rules, scratch):
+    """The team's points for the hand (``sim.scoring.score_team``: SCORE-1..7, OUT-3) from
+    what lies on the table (``melds``, own team first, and the observation's threes), its
+    hands left out (the caller's)."""
+    work = scratch[EW_PHI : EW_PHI + 2 * E.N_KINDS + E.N_SCORE_ITEMS]  # candidates are spent
+    hands = c_view(work[: 2 * E.N_KINDS], (2, E.N_KINDS))
+    hands[:] = 0
+    out = work[2 * E.N_KINDS :]
+    threes = obs[E.OB_THREES + 2 * team : E.OB_THREES + 2 * team + 2]
+    score_team(melds[team], threes, hands, went_out, E.SPECIAL_NONE, rules, out)
+    return out.sum()
 
 
 @njit(cache=True, _nrt=False)
@@ -244,9 +232,9 @@ def _going_out_loses(obs, a, rules, scratch):
     melds[0, slot, E.TWOS] += E.ACTION_TABLE[a, E.AC_TWO]
     melds[0, slot, E.JOKERS] += E.ACTION_TABLE[a, E.AC_JOKER]
     sizes = E.OB_HAND_SIZES
-    own = obs[E.OB_SCORES] + _table_points(obs, melds, 0, rules) + GOING_OUT
+    own = obs[E.OB_SCORES] + _table_points(obs, melds, 0, True, rules, scratch)
     own -= CARD_LEAST * obs[sizes + 2]
-    opp = obs[E.OB_SCORES + 1] + _table_points(obs, melds, 1, rules)
+    opp = obs[E.OB_SCORES + 1] + _table_points(obs, melds, 1, False, rules, scratch)
     opp -= _held_worst(obs[sizes + 1]) + _held_worst(obs[sizes + 3])
     return opp >= rules[E.RS_TARGET] and opp > own
 
