@@ -14,10 +14,20 @@ style plays the same deals (the same seed), so the styles' outcomes are paired b
 outcome is read through the default equity table (``analysis.equity.equity_table``: strong
 against strong, the next hand opened by the other team) from every cell of the grid (own
 score x the opponents', every 100 points from -2,000, each cell with that pair of minima),
-giving the style team's chance of winning the game after the hand. A cell plays the style
-with the highest mean chance among those whose paired gain over style 0 exceeds ``--margin``
-standard errors (2 by default), else style 0. One step of policy improvement over strong:
-the table's values are strong's for the hands after.
+giving the style team's chance of winning the game after the hand. The default style is the
+one of the highest gain over style 0 averaged over every cell; then ``--select``:
+
+- ``cells`` (default): a cell plays another style where its gain exceeds the default's by
+  more than ``--margin`` standard errors (2 by default);
+- ``tiers``: each OPEN-1 tier pair (own tier x the opponents') plays the style of the highest
+  gain pooled over its cells, where that beats the default's by the margin (the shipped
+  table: ``--select tiers --margin 0``);
+- ``shape``: each cell plays the start-bias style nearest ``base + k x bend``, the bend of
+  the equity curve over a +/-2,500 gamble of own points (SCORE-2) at the cell, (base, k)
+  fitted to the measured gains.
+
+One step of policy improvement over strong: the table's values are strong's for the hands
+after. ``--base`` must keep the shipped file's styles (the policy plays those).
 
 **measure** plays ``--pairs`` duplicate game pairs: game ``g`` with game_strong as team 0
 against strong, and the same deals with the seats swapped; the bot's fraction of games won
@@ -155,6 +165,59 @@ def _gains(a, styles, scores, table):
     return out, changed
 
 
+RULES = {
+    "cells": "default: the style of the highest mean gain over style 0 across all cells; a "
+    "cell plays another style whose gain exceeds the default's by more than margin_se x (the "
+    "sum of their standard errors)",
+    "tiers": "default: the style of the highest mean gain over style 0 across all cells; each "
+    "OPEN-1 tier pair (own x opponents') plays the style of the highest gain pooled over its "
+    "cells among those exceeding the default's pooled gain by more than margin_se x (the sum "
+    "of their pooled standard errors), else the default",
+    "shape": "each cell plays the start-bias style nearest base + k x the equity curve's bend "
+    "there (bend: [E(s+2500) + E(s-2500) - 2 E(s)] / [E(s+2500) - E(s-2500)], own points s, "
+    "the equity table after a hand), base and k the pair of highest mean gain over every cell",
+}
+GAMBLE = 2500  #: SCORE-2: a sevens or aces canasta's bonus, and an unfinished one's penalty
+
+
+def bend(table, scores: np.ndarray) -> np.ndarray:
+    """Per cell (own score x the opponents'), the equity curve's bend over a gamble of
+    +/-``GAMBLE`` of own points: [E(s+g) + E(s-g) - 2 E(s)] / [E(s+g) - E(s-g)], E the chance
+    after the hand (``analysis.equity.after_hand``, either team next first, averaged):
+    positive where the gamble is worth more in games than in points (convex), in [-1, 1]."""
+    from analysis.equity import after_hand
+
+    s0, s1 = (x.ravel() for x in np.meshgrid(scores, scores, indexing="ij"))
+    none = np.full(s0.size, -1)
+
+    def chance(d: int) -> np.ndarray:
+        at = [after_hand(table, (s0, s1), f, np.full(s0.size, d), 0 * none, none) for f in (0, 1)]
+        return np.mean(at, axis=0).reshape(scores.size, scores.size)
+
+    up, down, here = chance(GAMBLE), chance(-GAMBLE), chance(0)
+    return (up + down - 2 * here) / np.maximum(up - down, 1e-9)
+
+
+def choose_shape(
+    gains: np.ndarray, styles: list, shape: np.ndarray
+) -> tuple[int, np.ndarray, dict]:
+    """The default style (as ``choose``) and each cell's start-bias style (those with no take
+    bias): the one nearest ``base + k x shape`` at the cell, (base, k) on a grid (base -300..
+    1,000 by 50, k -2,000..2,000 by 100) chosen for the highest mean gain over every cell."""
+    mean, _ = gains
+    ks = np.array([i for i, x in enumerate(styles) if x["take_bias"] == 0])
+    bias = np.array([styles[i]["start_bias"] for i in ks], dtype=float)
+    best = (-np.inf, 0, 0, None)
+    for base in range(-300, 1001, 50):
+        for k in range(-2000, 2001, 100):
+            near = ks[np.abs(base + k * shape[..., None] - bias).argmin(axis=-1)]
+            m = float(np.take_along_axis(mean, near[None], 0).mean())
+            if m > best[0]:
+                best = (m, base, k, near)
+    default, _ = choose(gains, 0.0)
+    return default, best[3].astype(np.int64), {"base": best[1], "k": best[2]}
+
+
 def choose(gains: np.ndarray, margin: float) -> tuple[int, np.ndarray]:
     """The default style (the highest gain over style 0 averaged over every cell, 0 if none
     gains) and each cell's style: the default, unless another style's gain exceeds the
@@ -173,9 +236,33 @@ def choose(gains: np.ndarray, margin: float) -> tuple[int, np.ndarray]:
     return default, cells
 
 
+def choose_tiers(gains: np.ndarray, margin: float, scores: np.ndarray) -> tuple[int, np.ndarray]:
+    """The default style (as ``choose``) and each OPEN-1 tier pair's style (own tier x the
+    opponents'; each pair is measured on hands of its own): the style whose gain, pooled over
+    the pair's cells, is highest among those exceeding the default's pooled gain by more than
+    ``margin`` times the sum of their pooled standard errors, else the default. Pooling a
+    region spends the hands of all its cells on one choice, where ``choose`` spends them on
+    each cell."""
+    mean, se = gains
+    default, _ = choose(gains, margin)
+    t = np.array([tier(s) for s in scores])
+    cells = np.full(mean.shape[1:], default, dtype=np.int64)
+    for x in range(len(TIERS) + 1):
+        for y in range(len(TIERS) + 1):
+            region = np.ix_(t == x, t == y)
+            m = np.array([mean[k][region].mean() for k in range(mean.shape[0])])
+            e = np.array([se[k][region].mean() for k in range(mean.shape[0])])
+            ok = m - m[default] > margin * (e + e[default])
+            if ok.any():
+                cells[region] = int(np.flatnonzero(ok)[np.argmax(m[ok])])
+    return default, cells
+
+
 def derive(a) -> None:
     data = load_data(json.loads(Path(a.base).read_text()))
     styles = data["styles"]
+    if styles != load_data()["styles"]:  # the policy plays the shipped file's styles
+        sys.exit(f"{a.base}: its styles differ from the shipped file's, which the bot plays")
     grid = data["grid"]
     low, step, n = grid["low"], grid["step"], grid["n"]
     t0 = time.perf_counter()
@@ -189,7 +276,13 @@ def derive(a) -> None:
         gains, changed = _gains(a, styles, scores, table)
         if saved:
             np.savez(saved, gains=gains, changed=json.dumps(changed))
-    default, cells = choose(gains, a.margin)
+    fit = {}
+    if a.select == "tiers":
+        default, cells = choose_tiers(gains, a.margin, scores)
+    elif a.select == "shape":
+        default, cells, fit = choose_shape(gains, styles, bend(table, scores))
+    else:
+        default, cells = choose(gains, a.margin)
     idx = np.arange(n)
     gain = gains[0][cells, idx[:, None], idx[None, :]]
     counts = np.bincount(cells.ravel(), minlength=len(styles))
@@ -202,10 +295,9 @@ def derive(a) -> None:
             "date": datetime.date.today().isoformat(),
             "seed": a.seed,
             "hands_per_pair_and_style": a.n,
-            "rule": "default: the style of the highest mean gain over style 0 across all "
-            "cells; a cell plays another style whose gain exceeds the default's by more than "
-            "margin_se x (the sum of their standard errors)",
+            "rule": RULES[a.select],
             "margin_se": a.margin,
+            **({"fit": fit} if fit else {}),
             "default_style": default,
             "pooled_gain_by_style": [round(float(x), 6) for x in pooled],
             "seconds": round(time.perf_counter() - t0),
@@ -320,6 +412,12 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=4700)
     d.add_argument("--jobs", type=int, default=2)
     d.add_argument("--margin", type=float, default=2.0, help="standard errors a style must gain")
+    d.add_argument(
+        "--select",
+        choices=sorted(RULES),
+        default="cells",
+        help="choose a style per cell, or per OPEN-1 tier pair (pooled)",
+    )
     d.add_argument("--base", default=str(DATA), help="the file whose styles and grid to use")
     d.add_argument("--out", default=str(DATA))
     d.add_argument(

@@ -8,6 +8,11 @@ strength (benchmarks/bench_game_bot.py measures that in whole games).
   was not derived for (another target, GAME-1; OPEN-1 by hand) it plays strong;
 - a start bias moves the starts of sevens/aces/wild melds (MELD-6/7/8, SCORE-2/3) the way
   it says, a take bias the piles taken (PILE-1);
+- ``play_on=1`` changes only the meld that goes out (OUT-2), into strong's discard, and only
+  where going out ends the game lost (GAME-1), from either seat; ``play_on=0`` goes out as
+  strong does;
+- the tier-pair selection of the derivation (``choose_tiers``) gives each OPEN-1 tier pair
+  the style its pooled gain names, and the default where no style beats it by the margin;
 - judged, it proposes no illegal action (the trusted built-ins' promise).
 """
 
@@ -44,8 +49,8 @@ def test_registered_as_a_trusted_table_bot_with_strongs_parameters():
     assert "game_strong" in names() and "game_strong" in table_names()
     assert is_builtin(spec.decide)  # tests/test_trusted_builtins.py plays it judged
     strong = get("strong")
-    assert spec.param_names == (*strong.param_names, "style")
-    assert dict(spec.params)["style"] == 0
+    assert spec.param_names == (*strong.param_names, "style", "play_on")
+    assert dict(spec.params)["style"] == 0 and dict(spec.params)["play_on"] == 0
     assert all(dict(spec.params)[n] == v for n, v in strong.params)
     assert spec.param_names.index("style") == G_STYLE
     assert spec.tail[: len(strong.tail)] == strong.tail  # the same evaluator weights
@@ -56,6 +61,9 @@ def test_style_parameter_is_checked():
         with pytest.raises(CanastaError, match="'style'"):
             parse(f"game_strong:style={bad}")
     parse(f"game_strong:style={len(STYLES)}")
+    for bad in (2, 0.5, -1):
+        with pytest.raises(CanastaError, match="'play_on'"):
+            parse(f"game_strong:play_on={bad}")
 
 
 def test_bad_data_is_refused_by_name():
@@ -203,6 +211,116 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
                     assert _risky_slot(obs, start) >= 0
             g.apply(a)
     assert all(changed.values()), changed
+
+
+def _team_totals(g):
+    return [g.start_scores[t] + g.scores()[t]["total"] for t in (0, 1)]
+
+
+@pytest.mark.parametrize("scores", [(0, 8450), (8450, 0)])
+def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scores):
+    """Stepping 800 hands with strong (Game) at a score where the team at 0 loses if the
+    opponents, at 8,450, reach the target (GAME-1) with the hand: every decision is asked of
+    strong and of ``play_on=1``. They differ only at a meld that leaves one card (OUT-2:
+    going out), played on by a discard, only for the team behind (seated as team 0 or team
+    1), and going out there (the same hand replayed, strong finishing it) does end the game
+    lost: the opponents' total reaches 8,500 above the team's. It happens in some hands."""
+    from sim import encoding as E
+    from sim.step import Game
+
+    strong = parse("strong")[:2]
+    on = parse("game_strong:style=1,play_on=1")[:2]
+    behind = scores.index(0)
+    changed = 0
+    for hand in range(800):
+        g = Game(seed=7, hand_id=hand, first_player=hand % 4, scores=scores)
+        while not g.is_over:
+            obs = g.observation()
+            a = g.decide(*strong, obs=obs)
+            b = g.decide(*on, obs=obs.copy())
+            if b != a:
+                changed += 1
+                team = g.current_player % 2
+                assert team == behind and obs[E.OB_PHASE] == E.PH_PLAY
+                assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+                used = E.ACTION_TABLE[a, E.AC_NAT : E.AC_JOKER + 1].sum()
+                assert obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].sum() - used == 1
+                assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
+                out = Game.replay(g.record())
+                out.apply(a)
+                out.play(policies=("strong", "strong"))
+                assert out.end_reason == "out" and out.out_team == team
+                totals = _team_totals(out)
+                assert totals[1 - team] >= 8500 and totals[1 - team] > totals[team]
+            g.apply(a)
+    assert changed >= 3
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """benchmarks/bench_game_bot.py, loaded as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_game_bot.py"
+    spec = importlib.util.spec_from_file_location("bench_game_bot", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
+    """The derivation's tier-pair rule on made-up gains (3 styles, scores in the three OPEN-1
+    tiers): style 1 is best pooled over all cells (the default); style 2 beats it in the tier
+    pair (2, 2) by more than the margin, and by less than it in (0, 1), which keeps the
+    default; the pair's cells all get the choice."""
+    scores = np.array([0, 1000, 3000, 4000, 5000, 8000])
+    mean = np.zeros((3, 6, 6))
+    mean[1] = 0.002
+    mean[2, 4:, 4:] = 0.005  # (2, 2): +0.003 over the default
+    mean[2, :2, 2:4] = 0.0025  # (0, 1): +0.0005
+    se = np.full_like(mean, 0.0005)
+    default, cells = bench.choose_tiers(np.stack([mean, se]), 2.0, scores)
+    assert default == 1
+    expect = np.ones((6, 6), dtype=int)
+    expect[4:, 4:] = 2
+    assert (cells == expect).all()
+    _, loose = bench.choose_tiers(np.stack([mean, se]), 0.0, scores)
+    assert (loose[:2, 2:4] == 2).all() and (loose[4:, 4:] == 2).all()
+
+
+def test_the_bend_is_convex_far_behind_and_concave_far_ahead(bench):
+    """On a made-up table (a logistic in the lead, analysis.equity.synthetic_table) a +/-2,500
+    gamble's bend is positive far behind (the logistic's convex tail: a gamble pays in
+    games), negative far ahead (concave), rises as the opponents' score does, and lies
+    within [-1, 1]."""
+    from analysis.equity import synthetic_table
+
+    scores = np.array([-2000, 0, 2000, 4000])
+    b = bench.bend(synthetic_table(), scores)
+    assert b[0, 3] > 0.1 and b[3, 0] < -0.1  # -2,000 against 4,000; 4,000 against -2,000
+    assert np.all(np.diff(b, axis=1) > 0) and np.all(np.abs(b) <= 1)
+
+
+def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
+    """The shape rule on made-up gains: start biases 0, +300, +600 and a take style; +600
+    gains where the made-up bend is high, +300 elsewhere: the fit puts +600 exactly on the
+    high-bend cells (k > 0), and never the take style."""
+    styles = [
+        {"start_bias": 0, "take_bias": 0},
+        {"start_bias": 300, "take_bias": 0},
+        {"start_bias": 600, "take_bias": 0},
+        {"start_bias": 0, "take_bias": 300},
+    ]
+    shape = np.zeros((4, 4))
+    shape[2:, 2:] = 0.8
+    mean = np.zeros((4, 4, 4))
+    mean[1] = 0.002
+    mean[2] = np.where(shape > 0, 0.004, -0.002)
+    mean[3] = 0.003
+    default, cells, fit = bench.choose_shape(np.stack([mean, mean]), styles, shape)
+    assert default == 3 and fit["k"] > 0  # the default is the pooled best, take included
+    assert (cells == np.where(shape > 0, 2, 1)).all()
 
 
 def test_judged_it_proposes_only_legal_actions():

@@ -16,18 +16,26 @@ Style 0 is no bias: exactly strong's play (a test checks every decision). The st
 score region comes from a small table shipped in ``sim/policies/data/game_strong.json``: for
 each cell of own score x opponents' score (``step`` points wide), a style chosen by the
 chance of winning the game after the hand, its measured hands read through the equity table
-(``analysis.equity``: strong against strong, so one step of policy improvement over strong):
-the style best averaged over every cell, unless another beats it in the cell by a margin of
-standard errors. The table is derived by ``benchmarks/bench_game_bot.py derive`` (the file
-records the command, seeds, hands and rule) and read only under the rules it was derived for
-(its target and OPEN-1 by score); under others the policy plays strong.
+(``analysis.equity``: strong against strong, so one step of policy improvement over strong).
+The shipped table plays, in each pair of OPEN-1 tiers (own x opponents'), the style whose
+gain pooled over the pair's cells is highest. The table is derived by
+``benchmarks/bench_game_bot.py derive`` (the file records the command, seeds, hands and rule)
+and read only under the rules it was derived for (its target and OPEN-1 by score); under
+others the policy plays strong.
+
+Going out (OUT-2: the meld that leaves one card to discard) is strong's, unless ``play_on``
+is 1: then, where going out surely ends the game lost (GAME-1: the opponents reach the target
+above the team whatever the unseen hands hold, ``_going_out_loses``), it plays strong's
+discard instead and goes on. Measured, it changes no game's result (docs/policies.md), so it
+ships off.
 
 A score does not change within a hand, so a hand is played in one style throughout: the
 measured hand outcomes of a style are exactly those of the hands it will play.
 
-Parameters: strong's (same names and shipped values) and ``style``: 0 plays the table, ``k >=
-1`` plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong). The
-evaluator's weights and the table follow in the parameter array's tail.
+Parameters: strong's (same names and shipped values), ``style``: 0 plays the table, ``k >= 1``
+plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong), and
+``play_on`` (0 or 1). The evaluator's weights and the table follow in the parameter array's
+tail.
 """
 
 from __future__ import annotations
@@ -39,10 +47,17 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
+from sim._views import _copy_into, c_view
+from sim.engine.views import ob_melds
 from sim.errors import CanastaError
 from sim.policies.strong import (
+    EW_PHI,
     N_STRONG,
+    _discard_order,
     _ev_cands,
+    _ev_keeps,
+    _ev_kinds,
+    _ev_masked,
     _ev_phi,
     _evaluated_candidates,
     _risky_slot,
@@ -50,6 +65,7 @@ from sim.policies.strong import (
     strong_weights,
 )
 from sim.policies.strong_features import K_DISCARD, K_PICKUP, K_START, N_FEATURES, score
+from sim.scoring import HELD_SEVENS_ACES_PENALTY, score_team
 
 __all__ = ["DATA_VERSION", "game_strong_decide", "load_data"]
 
@@ -59,8 +75,17 @@ STYLE_DOC = (
     "0: the style of the shipped table at the hand's scores (sim/policies/data/game_strong.json);"
     " k >= 1: style k - 1 at every score (1: strong's play)"
 )
+PLAY_ON_DOC = (
+    "1: at the meld that would go out (OUT-2: leaving one card to discard), play on (strong's "
+    "discard) when going out surely ends the game lost: the opponents reach the target "
+    "(GAME-1) above the team whatever the hands hold; 0: go out whenever strong does"
+)
+PLAY_ON_DEFAULT = 0.0  #: ``play_on``'s shipped value
+CARD_MOST = int(E.KIND_VALUE.max())  #: CARD-3: a joker's 50, the most a held card costs
+CARD_LEAST = int(E.KIND_VALUE.min())  #: CARD-3: 5, the least
 G_STYLE = N_STRONG  #: the ``style`` parameter, after strong's named parameters
-G_WEIGHTS = N_STRONG + 1  #: the evaluator's weights start here (the tail)
+G_PLAY_ON = N_STRONG + 1  #: the ``play_on`` parameter
+G_WEIGHTS = N_STRONG + 2  #: the evaluator's weights start here (the tail)
 G_TABLE = G_WEIGHTS + N_FEATURES  #: the table's header starts here
 #: the table's header words, then the styles' biases (start, take), then the cells
 _H_TARGET, _H_OPENING, _H_LOW, _H_STEP, _H_N, _H_STYLES = range(6)
@@ -104,12 +129,18 @@ def game_tail(data: dict | None = None) -> tuple[float, ...]:
 
 
 def game_strong_table() -> tuple[tuple[str, float, str], ...]:
-    """(name, default, meaning): strong's table (its shipped values), then ``style``."""
-    return (*strong_table(), ("style", 0.0, STYLE_DOC))
+    """(name, default, meaning): strong's table (its shipped values), then ``style`` and
+    ``play_on``."""
+    return (*strong_table(), ("style", 0.0, STYLE_DOC), ("play_on", PLAY_ON_DEFAULT, PLAY_ON_DOC))
 
 
 def check_params(values: dict) -> None:
-    """``style`` must name a style of the shipped table (0: the table itself)."""
+    """``style`` must name a style of the shipped table (0: the table itself); ``play_on`` is
+    0 or 1."""
+    if values["play_on"] not in (0, 1):
+        raise CanastaError(
+            f"policy 'game_strong' parameter 'play_on': 0 or 1, got {values['play_on']:g}"
+        )
     n = len(load_data()["styles"])
     style = values["style"]
     if style != int(style) or style > n:
@@ -165,6 +196,72 @@ def _bias(obs, kind, a, c, start_bias, take_bias):
     return 0.0
 
 
+@njit(cache=True, _nrt=False)
+def _table_points(obs, melds, team, went_out, rules, scratch):
+    """The team's points for the hand (``sim.scoring.score_team``: SCORE-1..7, OUT-3) from
+    what lies on the table (``melds``, own team first, and the observation's threes), its
+    hands left out (the caller's)."""
+    work = scratch[EW_PHI : EW_PHI + 2 * E.N_KINDS + E.N_SCORE_ITEMS]  # candidates are spent
+    hands = c_view(work[: 2 * E.N_KINDS], (2, E.N_KINDS))
+    hands[:] = 0
+    out = work[2 * E.N_KINDS :]
+    threes = obs[E.OB_THREES + 2 * team : E.OB_THREES + 2 * team + 2]
+    score_team(melds[team], threes, hands, went_out, E.SPECIAL_NONE, rules, out)
+    return out.sum()
+
+
+@njit(cache=True, _nrt=False)
+def _held_worst(cards):
+    """The most a hand of ``cards`` unseen cards can cost its team (CARD-3's highest value
+    each, and SCORE-4's 1,500 for three sevens, again for three aces)."""
+    return CARD_MOST * cards + HELD_SEVENS_ACES_PENALTY * min(cards // 3, 2)
+
+
+@njit(cache=True, _nrt=False)
+def _going_out_loses(obs, a, rules, scratch):
+    """Does the meld ``a`` that goes out (OUT-2) surely end the game lost (GAME-1)? The
+    team's points at most: ``a`` and its table, going out's 100 (OUT-3), its partner's cards
+    at CARD-3's lowest value; the opponents' at least: their table, less the most their
+    hands can cost (``_held_worst``). Lost: the opponents reach the target and finish above
+    the team whatever the hands hold."""
+    masked = _ev_masked(scratch)
+    _copy_into(masked, obs)
+    melds = ob_melds(masked)
+    slot = E.ACTION_TABLE[a, E.AC_SLOT]
+    melds[0, slot, E.NATURALS] += E.ACTION_TABLE[a, E.AC_NAT]
+    melds[0, slot, E.TWOS] += E.ACTION_TABLE[a, E.AC_TWO]
+    melds[0, slot, E.JOKERS] += E.ACTION_TABLE[a, E.AC_JOKER]
+    sizes = E.OB_HAND_SIZES
+    own = obs[E.OB_SCORES] + _table_points(obs, melds, 0, True, rules, scratch)
+    own -= CARD_LEAST * obs[sizes + 2]
+    opp = obs[E.OB_SCORES + 1] + _table_points(obs, melds, 1, False, rules, scratch)
+    opp -= _held_worst(obs[sizes + 1]) + _held_worst(obs[sizes + 3])
+    return opp >= rules[E.RS_TARGET] and opp > own
+
+
+@njit(cache=True, _nrt=False)
+def _play_on(obs, params, rules, scratch, a):
+    """``a``, or strong's discard in its place when ``a`` is the meld that goes out (OUT-2:
+    it leaves one card, to discard) and going out would end the game lost
+    (``_going_out_loses``; parameter ``play_on``)."""
+    if params[G_PLAY_ON] <= 0 or a < 0 or obs[E.OB_PHASE] != E.PH_PLAY:
+        return a
+    if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
+        return a
+    held = 0
+    for k in range(E.N_KINDS):
+        held += obs[E.OB_HAND + k]
+    used = E.ACTION_TABLE[a, E.AC_NAT] + E.ACTION_TABLE[a, E.AC_TWO]
+    if held - used - E.ACTION_TABLE[a, E.AC_JOKER] != 1:
+        return a
+    if not _going_out_loses(obs, a, rules, scratch):
+        return a
+    kinds = _ev_kinds(scratch)
+    if _discard_order(obs, params, scratch, kinds, _ev_keeps(scratch), 1) < 1:
+        return a
+    return E.A_DISCARD + kinds[0]
+
+
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def game_strong_decide(obs, params, rng, rules, scratch):
     """strong's decision (``sim.policies.strong.strong_decide``) with the evaluator's scores
@@ -172,7 +269,7 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     hand's scores (``style_at``); style 0 is strong's play exactly."""
     a0, n, kind = _evaluated_candidates(obs, params, rng, rules, scratch, G_WEIGHTS)
     if n <= 1:
-        return a0
+        return _play_on(obs, params, rules, scratch, a0)
     cands = _ev_cands(scratch)
     phi = _ev_phi(scratch)
     style = style_at(params, rules, obs[E.OB_SCORES], obs[E.OB_SCORES + 1])
@@ -184,4 +281,4 @@ def game_strong_decide(obs, params, rng, rules, scratch):
         s = score(weights, phi[c]) + _bias(obs, kind, cands[c], c, start_bias, take_bias)
         if s > best_s:
             best, best_s = c, s
-    return cands[best]
+    return _play_on(obs, params, rules, scratch, cands[best])
