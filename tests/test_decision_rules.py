@@ -1,0 +1,150 @@
+"""Decision experiments' statistics: the multiple-testing corrections against hand-worked
+examples, and rules of thumb read from tables with known effects."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import decisions as D
+from analysis import multiple
+from sim.errors import CanastaError
+
+
+# ---------------------------------------------------------------------------------------
+# Holm and Benjamini–Hochberg, worked by hand
+# ---------------------------------------------------------------------------------------
+def test_holm_worked_example():
+    """p = (0.01, 0.04, 0.03, 0.005), m = 4. Sorted: 0.005·4 = 0.02, 0.01·3 = 0.03,
+    0.03·2 = 0.06, 0.04·1 = 0.04 -> running max 0.06. In the given order: 0.03, 0.06, 0.06,
+    0.02."""
+    got = multiple.holm([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(got, [0.03, 0.06, 0.06, 0.02], rtol=1e-12)
+
+
+def test_bh_worked_example():
+    """Same p. Sorted: 0.005·4/1 = 0.02, 0.01·4/2 = 0.02, 0.03·4/3 = 0.04, 0.04·4/4 = 0.04;
+    running min from the top keeps them. In the given order: 0.02, 0.04, 0.04, 0.02."""
+    got = multiple.bh([0.01, 0.04, 0.03, 0.005])
+    np.testing.assert_allclose(got, [0.02, 0.04, 0.04, 0.02], rtol=1e-12)
+
+
+def test_bh_step_up_takes_the_later_minimum():
+    """p = (0.02, 0.03, 0.04), m = 3: 0.02·3 = 0.06, 0.03·3/2 = 0.045, 0.04·3/3 = 0.04; the
+    running minimum from the top gives 0.04 to all three (BH's step-up), Holm gives 0.06,
+    0.06, 0.06 (0.02·3, max(0.03·2, 0.06), max(0.04, 0.06))."""
+    np.testing.assert_allclose(multiple.bh([0.02, 0.03, 0.04]), [0.04] * 3, rtol=1e-12)
+    np.testing.assert_allclose(multiple.holm([0.02, 0.03, 0.04]), [0.06] * 3, rtol=1e-12)
+
+
+def test_corrections_cap_at_one_and_skip_nan():
+    np.testing.assert_allclose(multiple.holm([0.5, 0.6]), [1.0, 1.0])
+    got = multiple.holm([0.01, np.nan, 0.02])  # m = 2: 0.02, 0.02
+    assert np.isnan(got[1]) and got[0] == pytest.approx(0.02) and got[2] == pytest.approx(0.02)
+    with pytest.raises(CanastaError, match=r"\[0, 1\]"):
+        multiple.holm([1.5])
+    with pytest.raises(CanastaError, match="unknown correction"):
+        multiple.adjust([0.1], "bonferroni-ish")
+
+
+def test_t_p_against_the_t_table():
+    """Two-sided 5% points of Student's t: 12.706 (1 df), 2.228 (10 df); the normal's 1.960
+    at very many df."""
+    p = multiple.t_p([12.7062, 2.228139, 1.959964, 0.0], 1.0, [1, 10, 1e7, 5])
+    np.testing.assert_allclose(p, [0.05, 0.05, 0.05, 1.0], atol=1e-6)
+    assert np.isnan(multiple.t_p(1.0, 0.0, 5)[0]) and np.isnan(multiple.t_p(1.0, 1.0, 0)[0])
+
+
+def test_normal_p():
+    """Two-sided: z = 1.959964 gives 0.05; no spread gives NaN (nothing to test)."""
+    p = multiple.normal_p([1.959964, -1.959964, 0.0, 1.0], [1.0, 1.0, 1.0, 0.0])
+    np.testing.assert_allclose(p[:3], [0.05, 0.05, 1.0], atol=1e-6)
+    assert np.isnan(p[3])
+
+
+# ---------------------------------------------------------------------------------------
+# Rules of thumb from tables with known effects
+# ---------------------------------------------------------------------------------------
+def _rules(effects, positions=300, seed=0):
+    tabs = D.tables(D.synthetic_raw(effects, positions=positions, deals=40, seed=seed))
+    return tabs, {(r.experiment, r.grouping): r for r in D.rules_of_thumb(tabs)}
+
+
+def test_threshold_rule_hold_until():
+    """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+ (per-deal sd 400, 40
+    deals, about 100 positions a situation: SE about 10, so the effects are 80 SE away). The
+    rule says to hold until 5 and what starting earlier costs, with an interval around 800."""
+    tabs, rules = _rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0})
+    r = rules[("sevens", "held_sevens")]
+    assert r.verdicts == (-1, -1, 1)
+    assert r.text.startswith("Hold your sevens until you hold 5 sevens; then start a sevens")
+    m = re.search(r"costs (\d[\d,]*) net points a hand \[(\d[\d,]*), (\d[\d,]*)\]", r.text)
+    est, lo, hi = (float(x.replace(",", "")) for x in m.groups())
+    assert lo < 800 < hi and lo < est < hi
+    assert r.table == "decision_sevens"
+    t = tabs["decision_sevens"]
+    assert list(t[t["grouping"] == "held_sevens"]["better"]) == [
+        "hold your sevens",
+        "hold your sevens",
+        "start a sevens meld now",
+    ]
+
+
+def test_one_direction_rules():
+    """Taking the pile gains 500 everywhere; starting a wild meld costs 500 everywhere."""
+    _, rules = _rules({"pile": lambda f: 500.0, "wild": lambda f: -500.0})
+    pile = rules[("pile", "opened")]
+    assert pile.verdicts == (1, 1)
+    assert pile.text.startswith(
+        "Take the pile rather than draw from the stock (in every situation tested)"
+    )
+    assert "gains +" in pile.text and "elsewhere" not in pile.text
+    wild = rules[("wild", "wilds_held")]
+    assert wild.verdicts == (-1, -1, -1, -1)  # 3, 4, 5, 6+ wilds
+    assert wild.text.startswith("Keep your wilds out of a wild meld rather than start")
+
+
+def test_null_table_says_no_clear_difference():
+    """No effect anywhere: every rule says 'no clear difference' and no verdict is set (Holm
+    at 5% family-wise: a false direction in a null family has chance at most 5%; seed fixed)."""
+    tabs, rules = _rules({})
+    assert all(r.verdicts == (0,) * len(r.verdicts) for r in rules.values())
+    assert all("no clear difference" in r.text for r in rules.values())
+    # an interval clear of zero without a verdict is called a lead (about 5% of null rows)
+    for t in tabs.values():
+        lead = (t["ci_low"] > 0) | (t["ci_high"] < 0)
+        assert (t["better"][~lead] == "no clear difference").all()
+        assert t["better"][lead].str.startswith("a lead, not confirmed: ").all()
+
+
+def test_few_hands_are_not_tested():
+    """A situation with fewer than MIN_HANDS sampled hands gets no p-value and no direction,
+    however large its estimate."""
+    t = pd.DataFrame(
+        {"estimate": [900.0, 900.0], "se": [10.0, 10.0], "hands": [D.MIN_HANDS - 1, D.MIN_HANDS]}
+    )
+    p = D._p_values(t)
+    assert np.isnan(p[0]) and p[1] < 1e-3
+
+
+def test_direction_needs_the_adjusted_test():
+    """A row whose own p-value is below 0.05 but whose Holm-adjusted one is not gets no
+    direction."""
+    est = np.array([2.1, 0.0, 0.0])
+    p = multiple.normal_p(est, np.ones(3))
+    adj = multiple.holm(p)
+    assert p[0] < 0.05 < adj[0]
+    assert D.verdicts(est, adj).tolist() == [0, 0, 0]
+    assert D.verdicts(est, p).tolist() == [1, 0, 0]
+
+
+def test_rule_count_does_not_depend_on_size():
+    """One rule per experiment and grouping, at any size: at least 8."""
+    want = sum(len(e.groupings) for e in D.EXPERIMENTS)
+    assert want >= 8
+    for positions in (8, 200):
+        tabs = D.tables(D.synthetic_raw(positions=positions, deals=10))
+        assert len(D.rules_of_thumb(tabs)) == want
