@@ -534,11 +534,10 @@ def _pending_from(rng, hand, pile_kind):
 
 
 def random_position(rng, case, kinds=(2, 6), wild_every=3, cards=(3, 12), extra=(3, 0)):
-    """A random opening position for the search tests: a hand of ``cards`` (low, high) cards
-    of ``kinds`` (low, high) kinds, with jokers and twos in every ``wild_every``-th case,
-    random rules; sometimes a pile taken (PILE-1) with ``extra[0]`` (high) more cards of its
-    rest, else ``extra[1]`` (high; 0: none); in every fourth case a rank of the hand dead
-    (MELD-9: the other team's canasta), in every fifth without a pile the bonus (OPEN-5)."""
+    """A random opening position for the search tests (ranges low, high): ``cards`` cards of
+    ``kinds`` kinds, wild cards every ``wild_every``-th case, random rules, a pile sometimes
+    taken (PILE-1; ``extra``: its rest's cards, else others, 0: none), a dead rank every fourth
+    case (MELD-9), the bonus every fifth without a pile (OPEN-5)."""
     n_kinds = int(rng.integers(*kinds))
     held = [int(k) for k in rng.choice(E.N_KINDS, size=n_kinds, replace=False)]
     held += [E.JOKER, E.TWO] if case % wild_every == 0 else []
