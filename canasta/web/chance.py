@@ -15,7 +15,7 @@ import threading
 from sim import encoding as E
 from sim.errors import CanastaError
 
-__all__ = ["MAX_BUILDS", "GameChance"]
+__all__ = ["GameChance"]
 
 MAX_BUILDS = 4  #: equity tables one server may build (each takes minutes of one core)
 

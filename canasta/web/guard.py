@@ -26,7 +26,7 @@ from starlette.responses import JSONResponse
 
 from sim.errors import CanastaError
 
-__all__ = ["CSP", "nesting", "rules_text"]
+__all__ = ["rules_text"]
 
 MAX_BODY = 256 * 1024  #: bytes a request body may hold (a record of a long game fits)
 MAX_DEPTH = 32  #: nesting of JSON arrays and objects a body may have (a record needs 4)
