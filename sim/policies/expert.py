@@ -201,49 +201,29 @@ def candidates(obs, params, rng, rules, scratch, cands):
     return 1
 
 
+@njit(cache=True, inline="always")
+def _rollout_with(decide, st, obs, p0, p1, rng, rules, scratch, cache, log):
+    """The hand in ``st`` played to its end with the kernel ``decide`` in every seat (team 0
+    with ``p0``, team 1 with ``p1``) on the engine's one hand loop compiled in place
+    (``_hand_direct``): numba cannot cache a function that passes a compiled policy on as a
+    value (its address is a dynamic global); inlined, the call is resolved when compiled. No
+    intercept (None: plain play compiled without the intercept's steps); the built-ins'
+    proposals applied unjudged (``MODE_TRUSTED``)."""
+    _hand_direct(
+        st, obs, decide, decide, p0, p1, rng, rules, scratch, cache, log, None, MODE_TRUSTED
+    )
+
+
 @njit(cache=True, _nrt=False)
 def _rollout_hand(st, obs, p0, p1, strong, rng, rules, scratch, cache, log):
-    """The hand in ``st`` played to its end with the base policy in every seat (team 0 with
-    ``p0``, team 1 with ``p1``), through the engine's one hand loop compiled in place
-    (``_hand_direct``) with the base policy's kernel called directly: numba cannot cache a
-    function that passes a compiled policy on as a value (its address is a dynamic global; no
-    intercept, None: plain play compiled without the intercept's steps; the built-ins'
-    proposals applied unjudged, ``MODE_TRUSTED``). Compiled without reference counting, as
-    the engine's loop is: counted, the loop compiled in place paid an atomic increment and
-    decrement for every view of the work arrays it made at every step (a sixth of a
-    labelling's time); ``cache`` and ``log`` are the caller's."""
+    """``_rollout_with`` the base policy: strong's kernel when ``strong``, else the heuristic's.
+    Compiled without reference counting, as the engine's loop is: counted, the loop compiled
+    in place paid an atomic increment and decrement for every view of the work arrays it made
+    at every step (a sixth of a labelling's time); ``cache`` and ``log`` are the caller's."""
     if strong:
-        _hand_direct(
-            st,
-            obs,
-            strong_decide,
-            strong_decide,
-            p0,
-            p1,
-            rng,
-            rules,
-            scratch,
-            cache,
-            log,
-            None,
-            MODE_TRUSTED,
-        )
+        _rollout_with(strong_decide, st, obs, p0, p1, rng, rules, scratch, cache, log)
     else:
-        _hand_direct(
-            st,
-            obs,
-            heuristic_decide,
-            heuristic_decide,
-            p0,
-            p1,
-            rng,
-            rules,
-            scratch,
-            cache,
-            log,
-            None,
-            MODE_TRUSTED,
-        )
+        _rollout_with(heuristic_decide, st, obs, p0, p1, rng, rules, scratch, cache, log)
 
 
 @njit(cache=True)
