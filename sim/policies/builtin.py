@@ -1,10 +1,9 @@
 """Built-in policies: random, greedy, heuristic, special_chaser (contract: sim.engine.contract).
 
 The heuristic's kernel is the base play of every policy above it: special_chaser, ``strong``
-(``sim.policies.strong``: the same kernel with its tuned parameter vector, plus its features
-and evaluator) and the expert's rollouts. Its parameters, and their indices, live in
-``sim.policies.heuristic_params`` (re-exported here); its shared helpers are this module's
-public names (``_discard_key``, ``_legal_discard_mask``, ``_hold_mask``, ``_hand_is_late``...).
+(the same kernel with its tuned parameters, plus its features and evaluator) and the expert's
+rollouts. Its parameters and their indices live in ``sim.policies.heuristic_params``
+(re-exported here); its helpers (``_discard_key``, ``_hold_mask``...) are shared by name.
 """
 
 from __future__ import annotations
