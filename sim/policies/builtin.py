@@ -101,9 +101,8 @@ def greedy_decide(obs, params, rng, rules, scratch):
 
 
 # ---------------------------------------------------------------------------------------
-# heuristic: a sensible club player; its choices are parameters (registry order below)
+# heuristic: a sensible club player; its choices are parameters (heuristic_params: H_*)
 # ---------------------------------------------------------------------------------------
-#: the parameters: ``sim.policies.heuristic_params`` (H_* their indices)
 NO_KEY = 1 << 62  #: a kind that cannot be discarded
 
 
