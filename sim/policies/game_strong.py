@@ -40,9 +40,6 @@ tail.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 import numpy as np
 from numba import njit
 
@@ -50,6 +47,7 @@ from sim import encoding as E
 from sim._views import _copy_into, c_view
 from sim.engine.views import ob_melds
 from sim.errors import CanastaError
+from sim.policies.datafile import read_data
 from sim.policies.strong import (
     EW_PHI,
     N_STRONG,
@@ -95,12 +93,7 @@ _HEADER = 6
 def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
     """The shipped table (``sim/policies/data/game_strong.json``), or ``data`` (named
     ``source`` in errors), checked: its version, styles, grid and cells."""
-    if data is None:
-        path = resources.files("sim.policies.data").joinpath(DATA_FILE)
-        data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or data.get("version") != DATA_VERSION:
-        version = data.get("version") if isinstance(data, dict) else None
-        raise CanastaError(f"{source}: version {version!r}, this build reads {DATA_VERSION}")
+    data = read_data(data, DATA_FILE, DATA_VERSION, source)
     styles = data.get("styles")
     if not styles or styles[0].get("start_bias") != 0 or styles[0].get("take_bias") != 0:
         raise CanastaError(f"{source}: style 0 must be strong's play (no bias)")

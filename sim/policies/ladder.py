@@ -10,10 +10,8 @@ The report's Methods show it; ``load_ladder`` checks its layout.
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 from sim.errors import CanastaError
+from sim.policies.datafile import check_version, read_data
 
 LADDER_FILE = "ladder.json"  #: in the package ``sim.policies.data``
 LADDER_VERSION = 1  #: the layout this module reads
@@ -22,9 +20,7 @@ _PAIR_KEYS = ("a", "b", "deals", "seed", "mean_diff", "ci_low", "ci_high")
 
 def check_ladder(data: dict) -> dict:
     """``data`` if it has the ladder's layout, else a ``CanastaError`` naming what is wrong."""
-    if not isinstance(data, dict) or data.get("version") != LADDER_VERSION:
-        got = data.get("version") if isinstance(data, dict) else type(data).__name__
-        raise CanastaError(f"{LADDER_FILE}: version {got!r}, this build reads {LADDER_VERSION}")
+    check_version(data, LADDER_VERSION, LADDER_FILE)
     for key in ("command", "date", "policies", "pairs", "ranking", "search"):
         if key not in data:
             raise CanastaError(f"{LADDER_FILE}: missing {key!r}")
@@ -37,8 +33,7 @@ def check_ladder(data: dict) -> dict:
 
 def load_ladder() -> dict:
     """The shipped ladder (see the module's documentation)."""
-    text = resources.files("sim.policies.data").joinpath(LADDER_FILE).read_text(encoding="utf-8")
-    return check_ladder(json.loads(text))
+    return check_ladder(read_data(None, LADDER_FILE, LADDER_VERSION))
 
 
 def ranking(pairs: list[dict], policies: list[str]) -> list[tuple[str, float]]:

@@ -19,9 +19,6 @@ heuristic's (``strong:sevens_threshold=6``). Running ``strong`` needs only the e
 
 from __future__ import annotations
 
-import json
-from importlib import resources
-
 import numpy as np
 from numba import njit
 
@@ -40,6 +37,7 @@ from sim.policies.builtin import (
     heuristic_decide,
 )
 from sim.policies.common import POLICY_WORK_SIZE, _work_keys, _work_targets
+from sim.policies.datafile import read_data
 from sim.policies.heuristic_params import H_SHED_STOCK, HEURISTIC_TABLE
 from sim.policies.strong_features import (
     K_DISCARD,
@@ -117,12 +115,7 @@ TUNED_NAMES = tuple(
 def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
     """The shipped parameters and their training record (``sim/policies/data/strong.json``),
     or ``data`` (a data file read elsewhere, named ``source`` in errors), checked."""
-    if data is None:
-        path = resources.files("sim.policies.data").joinpath(DATA_FILE)
-        data = json.loads(path.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or data.get("version") != DATA_VERSION:
-        version = data.get("version") if isinstance(data, dict) else None
-        raise CanastaError(f"{source}: version {version!r}, this build reads {DATA_VERSION}")
+    data = read_data(data, DATA_FILE, DATA_VERSION, source)
     given = dict(data.get("parameters", {}))
     for name in LATER_NAMES:
         given.setdefault(name, NEUTRAL[name])
