@@ -217,6 +217,25 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     assert all(changed.values()), changed
 
 
+def _differing(spec, scores, hands, seed):
+    """Steps ``hands`` hands with strong (Game) at ``scores``, every decision asked of strong
+    and of ``spec``: yields (game, observation, strong's action, spec's) where they differ,
+    before strong's is played."""
+    from sim.step import Game
+
+    strong = parse("strong")[:2]
+    other = parse(spec)[:2]
+    for hand in range(hands):
+        g = Game(seed=seed, hand_id=hand, first_player=hand % 4, scores=scores)
+        while not g.is_over:
+            obs = g.observation()
+            a = g.decide(*strong, obs=obs)
+            b = g.decide(*other, obs=obs.copy())
+            if b != a:
+                yield g, obs, a, b
+            g.apply(a)
+
+
 def _team_totals(g):
     return [g.start_scores[t] + g.scores()[t]["total"] for t in (0, 1)]
 
@@ -232,31 +251,22 @@ def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scor
     from sim import encoding as E
     from sim.step import Game
 
-    strong = parse("strong")[:2]
-    on = parse("game_strong:style=1,play_on=1")[:2]
     behind = scores.index(0)
     changed = 0
-    for hand in range(800):
-        g = Game(seed=7, hand_id=hand, first_player=hand % 4, scores=scores)
-        while not g.is_over:
-            obs = g.observation()
-            a = g.decide(*strong, obs=obs)
-            b = g.decide(*on, obs=obs.copy())
-            if b != a:
-                changed += 1
-                team = g.current_player % 2
-                assert team == behind and obs[E.OB_PHASE] == E.PH_PLAY
-                assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
-                used = E.ACTION_TABLE[a, E.AC_NAT : E.AC_JOKER + 1].sum()
-                assert obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].sum() - used == 1
-                assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
-                out = Game.replay(g.record())
-                out.apply(a)
-                out.play(policies=("strong", "strong"))
-                assert out.end_reason == "out" and out.out_team == team
-                totals = _team_totals(out)
-                assert totals[1 - team] >= 8500 and totals[1 - team] > totals[team]
-            g.apply(a)
+    for g, obs, a, b in _differing("game_strong:style=1,play_on=1", scores, 800, 7):
+        changed += 1
+        team = g.current_player % 2
+        assert team == behind and obs[E.OB_PHASE] == E.PH_PLAY
+        assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+        used = E.ACTION_TABLE[a, E.AC_NAT : E.AC_JOKER + 1].sum()
+        assert obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].sum() - used == 1
+        assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
+        out = Game.replay(g.record())
+        out.apply(a)
+        out.play(policies=("strong", "strong"))
+        assert out.end_reason == "out" and out.out_team == team
+        totals = _team_totals(out)
+        assert totals[1 - team] >= 8500 and totals[1 - team] > totals[team]
     assert changed >= 3
 
 
@@ -343,24 +353,14 @@ def test_open_wait_changes_only_an_opening_far_behind_from_either_seat(scores, c
     nothing melded this turn, the pile not taken), played as a discard, and it happens; 10
     points less behind, never."""
     from sim import encoding as E
-    from sim.step import Game
 
-    strong = parse("strong")[:2]
-    wait = parse("game_strong:style=1,open_wait=1")[:2]
     behind = scores.index(0)
     changed = 0
-    for hand in range(300):
-        g = Game(seed=9, hand_id=hand, first_player=hand % 4, scores=scores)
-        while not g.is_over:
-            obs = g.observation()
-            a = g.decide(*strong, obs=obs)
-            b = g.decide(*wait, obs=obs.copy())
-            if b != a:
-                changed += 1
-                assert g.current_player % 2 == behind and obs[E.OB_PHASE] == E.PH_PLAY
-                assert obs[E.OB_OPENED] == 0 and obs[E.OB_OPENING_TURN] == 1
-                assert obs[E.OB_MELDED] == 0 and obs[E.OB_TOOK_PILE] == 0
-                assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
-                assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
-            g.apply(a)
+    for g, obs, a, b in _differing("game_strong:style=1,open_wait=1", scores, 300, 9):
+        changed += 1
+        assert g.current_player % 2 == behind and obs[E.OB_PHASE] == E.PH_PLAY
+        assert obs[E.OB_OPENED] == 0 and obs[E.OB_OPENING_TURN] == 1
+        assert obs[E.OB_MELDED] == 0 and obs[E.OB_TOOK_PILE] == 0
+        assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+        assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
     assert changed >= 10 if changes else changed == 0
