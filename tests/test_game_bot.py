@@ -11,6 +11,9 @@ strength (benchmarks/bench_game_bot.py measures that in whole games).
 - ``play_on=1`` changes only the meld that goes out (OUT-2), into strong's discard, and only
   where going out ends the game lost (GAME-1), from either seat; ``play_on=0`` goes out as
   strong does;
+- ``open_wait=1`` changes only the first meld of an opening from hand (OPEN-1..4), into
+  strong's discard, and only for a team ``OPEN_WAIT_GAP`` or more behind, from either seat;
+  ``open_wait=0`` opens as strong does;
 - the tier-pair selection of the derivation (``choose_tiers``) gives each OPEN-1 tier pair
   the style its pooled gain names, and the default where no style beats it by the margin;
 - judged, it proposes no illegal action (the trusted built-ins' promise).
@@ -27,7 +30,7 @@ import sim
 from sim.engine.contract import is_builtin
 from sim.errors import CanastaError
 from sim.policies import get, names, parse
-from sim.policies.game_strong import G_STYLE, load_data, style_at
+from sim.policies.game_strong import G_STYLE, OPEN_WAIT_GAP, load_data, style_at
 from sim.policies.registry import table_names
 from sim.ruleset import Ruleset
 
@@ -49,8 +52,8 @@ def test_registered_as_a_trusted_table_bot_with_strongs_parameters():
     assert "game_strong" in names() and "game_strong" in table_names()
     assert is_builtin(spec.decide)  # tests/test_trusted_builtins.py plays it judged
     strong = get("strong")
-    assert spec.param_names == (*strong.param_names, "style", "play_on")
-    assert dict(spec.params)["style"] == 0 and dict(spec.params)["play_on"] == 0
+    assert spec.param_names == (*strong.param_names, "style", "play_on", "open_wait")
+    assert all(dict(spec.params)[n] == 0 for n in ("style", "play_on", "open_wait"))
     assert all(dict(spec.params)[n] == v for n, v in strong.params)
     assert spec.param_names.index("style") == G_STYLE
     assert spec.tail[: len(strong.tail)] == strong.tail  # the same evaluator weights
@@ -61,9 +64,10 @@ def test_style_parameter_is_checked():
         with pytest.raises(CanastaError, match="'style'"):
             parse(f"game_strong:style={bad}")
     parse(f"game_strong:style={len(STYLES)}")
-    for bad in (2, 0.5, -1):
-        with pytest.raises(CanastaError, match="'play_on'"):
-            parse(f"game_strong:play_on={bad}")
+    for name in ("play_on", "open_wait"):
+        for bad in (2, 0.5, -1):
+            with pytest.raises(CanastaError, match=f"'{name}'"):
+                parse(f"game_strong:{name}={bad}")
 
 
 def test_bad_data_is_refused_by_name():
@@ -213,6 +217,25 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     assert all(changed.values()), changed
 
 
+def _differing(spec, scores, hands, seed):
+    """Steps ``hands`` hands with strong (Game) at ``scores``, every decision asked of strong
+    and of ``spec``: yields (game, observation, strong's action, spec's) where they differ,
+    before strong's is played."""
+    from sim.step import Game
+
+    strong = parse("strong")[:2]
+    other = parse(spec)[:2]
+    for hand in range(hands):
+        g = Game(seed=seed, hand_id=hand, first_player=hand % 4, scores=scores)
+        while not g.is_over:
+            obs = g.observation()
+            a = g.decide(*strong, obs=obs)
+            b = g.decide(*other, obs=obs.copy())
+            if b != a:
+                yield g, obs, a, b
+            g.apply(a)
+
+
 def _team_totals(g):
     return [g.start_scores[t] + g.scores()[t]["total"] for t in (0, 1)]
 
@@ -228,31 +251,22 @@ def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scor
     from sim import encoding as E
     from sim.step import Game
 
-    strong = parse("strong")[:2]
-    on = parse("game_strong:style=1,play_on=1")[:2]
     behind = scores.index(0)
     changed = 0
-    for hand in range(800):
-        g = Game(seed=7, hand_id=hand, first_player=hand % 4, scores=scores)
-        while not g.is_over:
-            obs = g.observation()
-            a = g.decide(*strong, obs=obs)
-            b = g.decide(*on, obs=obs.copy())
-            if b != a:
-                changed += 1
-                team = g.current_player % 2
-                assert team == behind and obs[E.OB_PHASE] == E.PH_PLAY
-                assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
-                used = E.ACTION_TABLE[a, E.AC_NAT : E.AC_JOKER + 1].sum()
-                assert obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].sum() - used == 1
-                assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
-                out = Game.replay(g.record())
-                out.apply(a)
-                out.play(policies=("strong", "strong"))
-                assert out.end_reason == "out" and out.out_team == team
-                totals = _team_totals(out)
-                assert totals[1 - team] >= 8500 and totals[1 - team] > totals[team]
-            g.apply(a)
+    for g, obs, a, b in _differing("game_strong:style=1,play_on=1", scores, 800, 7):
+        changed += 1
+        team = g.current_player % 2
+        assert team == behind and obs[E.OB_PHASE] == E.PH_PLAY
+        assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+        used = E.ACTION_TABLE[a, E.AC_NAT : E.AC_JOKER + 1].sum()
+        assert obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].sum() - used == 1
+        assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
+        out = Game.replay(g.record())
+        out.apply(a)
+        out.play(policies=("strong", "strong"))
+        assert out.end_reason == "out" and out.out_team == team
+        totals = _team_totals(out)
+        assert totals[1 - team] >= 8500 and totals[1 - team] > totals[team]
     assert changed >= 3
 
 
@@ -326,3 +340,27 @@ def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
 def test_judged_it_proposes_only_legal_actions():
     df = sim.simulate(60, policies=("game_strong:style=3", "game_strong"), seed=5, debug=True)
     assert (df.policy_errors == 0).all()
+
+
+@pytest.mark.parametrize(
+    "scores, changes",
+    [((0, OPEN_WAIT_GAP), True), ((OPEN_WAIT_GAP, 0), True), ((0, OPEN_WAIT_GAP - 10), False)],
+)
+def test_open_wait_changes_only_an_opening_far_behind_from_either_seat(scores, changes):
+    """Stepping 300 hands with strong (Game), every decision is asked of strong and of
+    ``open_wait=1``. With one team ``OPEN_WAIT_GAP`` behind (seated as team 0 or team 1) they
+    differ only at that team's first meld of an opening from hand (OPEN-1..4: unopened,
+    nothing melded this turn, the pile not taken), played as a discard, and it happens; 10
+    points less behind, never."""
+    from sim import encoding as E
+
+    behind = scores.index(0)
+    changed = 0
+    for g, obs, a, b in _differing("game_strong:style=1,open_wait=1", scores, 300, 9):
+        changed += 1
+        assert g.current_player % 2 == behind and obs[E.OB_PHASE] == E.PH_PLAY
+        assert obs[E.OB_OPENED] == 0 and obs[E.OB_OPENING_TURN] == 1
+        assert obs[E.OB_MELDED] == 0 and obs[E.OB_TOOK_PILE] == 0
+        assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+        assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
+    assert changed >= 10 if changes else changed == 0

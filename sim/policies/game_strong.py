@@ -29,13 +29,22 @@ above the team whatever the unseen hands hold, ``_going_out_loses``), it plays s
 discard instead and goes on. Measured, it changes no game's result (docs/policies.md), so it
 ships off.
 
+Opening (OPEN-1..4) is strong's, which opens at the first turn it can (its ``open_risky`` is
+on), unless ``open_wait`` is 1: then a team far behind (the opponents ahead by
+``OPEN_WAIT_GAP`` points or more) waits, keeping its cards to build on, while the hand is
+not late (strong's own test: the stock nearly out, or the opponents able to go out): at the
+first meld of an opening from hand (not after taking the pile: PILE-2 makes that opening
+due) it plays strong's discard instead. The reading is the club player's behind in the
+game: a hand worth a few hundred points does not close a gap of thousands, so it builds
+toward a bigger hand rather than opening at once.
+
 A score does not change within a hand, so a hand is played in one style throughout: the
 measured hand outcomes of a style are exactly those of the hands it will play.
 
 Parameters: strong's (same names and shipped values), ``style``: 0 plays the table, ``k >= 1``
-plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong), and
-``play_on`` (0 or 1). The evaluator's weights and the table follow in the parameter array's
-tail.
+plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong),
+``play_on`` and ``open_wait`` (0 or 1 each). The evaluator's weights and the table follow
+in the parameter array's tail.
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from sim import encoding as E
 from sim._views import _copy_into, c_view
 from sim.engine.views import ob_melds
 from sim.errors import CanastaError
+from sim.policies.builtin import _hand_is_late
 from sim.policies.datafile import read_data
 from sim.policies.strong import (
     EW_PHI,
@@ -79,11 +89,19 @@ PLAY_ON_DOC = (
     "(GAME-1) above the team whatever the hands hold; 0: go out whenever strong does"
 )
 PLAY_ON_DEFAULT = 0.0  #: ``play_on``'s shipped value
+OPEN_WAIT_GAP = 2000  #: how far behind (the opponents' score less the team's) a team waits
+OPEN_WAIT_DOC = (
+    f"1: a team {OPEN_WAIT_GAP:,} points or more behind does not open (OPEN-1..4) from hand "
+    "while the hand is not late: it discards as strong would instead; 0: open whenever strong "
+    "does (at the first chance)"
+)
+OPEN_WAIT_DEFAULT = 0.0  #: ``open_wait``'s shipped value
 CARD_MOST = int(E.KIND_VALUE.max())  #: CARD-3: a joker's 50, the most a held card costs
 CARD_LEAST = int(E.KIND_VALUE.min())  #: CARD-3: 5, the least
 G_STYLE = N_STRONG  #: the ``style`` parameter, after strong's named parameters
 G_PLAY_ON = N_STRONG + 1  #: the ``play_on`` parameter
-G_WEIGHTS = N_STRONG + 2  #: the evaluator's weights start here (the tail)
+G_OPEN_WAIT = N_STRONG + 2  #: the ``open_wait`` parameter
+G_WEIGHTS = N_STRONG + 3  #: the evaluator's weights start here (the tail)
 G_TABLE = G_WEIGHTS + N_FEATURES  #: the table's header starts here
 #: the table's header words, then the styles' biases (start, take), then the cells
 _H_TARGET, _H_OPENING, _H_LOW, _H_STEP, _H_N, _H_STYLES = range(6)
@@ -122,18 +140,24 @@ def game_tail(data: dict | None = None) -> tuple[float, ...]:
 
 
 def game_strong_table() -> tuple[tuple[str, float, str], ...]:
-    """(name, default, meaning): strong's table (its shipped values), then ``style`` and
-    ``play_on``."""
-    return (*strong_table(), ("style", 0.0, STYLE_DOC), ("play_on", PLAY_ON_DEFAULT, PLAY_ON_DOC))
+    """(name, default, meaning): strong's table (its shipped values), then ``style``,
+    ``play_on`` and ``open_wait``."""
+    return (
+        *strong_table(),
+        ("style", 0.0, STYLE_DOC),
+        ("play_on", PLAY_ON_DEFAULT, PLAY_ON_DOC),
+        ("open_wait", OPEN_WAIT_DEFAULT, OPEN_WAIT_DOC),
+    )
 
 
 def check_params(values: dict) -> None:
-    """``style`` must name a style of the shipped table (0: the table itself); ``play_on`` is
-    0 or 1."""
-    if values["play_on"] not in (0, 1):
-        raise CanastaError(
-            f"policy 'game_strong' parameter 'play_on': 0 or 1, got {values['play_on']:g}"
-        )
+    """``style`` must name a style of the shipped table (0: the table itself); ``play_on`` and
+    ``open_wait`` are 0 or 1."""
+    for name in ("play_on", "open_wait"):
+        if values[name] not in (0, 1):
+            raise CanastaError(
+                f"policy 'game_strong' parameter '{name}': 0 or 1, got {values[name]:g}"
+            )
     n = len(load_data()["styles"])
     style = values["style"]
     if style != int(style) or style > n:
@@ -249,10 +273,41 @@ def _play_on(obs, params, rules, scratch, a):
         return a
     if not _going_out_loses(obs, a, rules, scratch):
         return a
+    return _strong_discard(obs, params, scratch, a)
+
+
+@njit(cache=True, _nrt=False)
+def _strong_discard(obs, params, scratch, a):
+    """strong's discard (the first of its order, DISCARD-*), or ``a`` when none is legal."""
     kinds = _ev_kinds(scratch)
     if _discard_order(obs, params, scratch, kinds, _ev_keeps(scratch), 1) < 1:
         return a
     return E.A_DISCARD + kinds[0]
+
+
+@njit(cache=True, _nrt=False)
+def _waits_to_open(obs, params, a):
+    """Is ``a`` the first meld of the team's opening from hand (OPEN-1..4: unopened, nothing
+    melded this turn, the pile not taken) by a team ``OPEN_WAIT_GAP`` or more behind, the
+    hand not late (``_hand_is_late``), with ``open_wait`` on?"""
+    if params[G_OPEN_WAIT] <= 0 or a < 0 or obs[E.OB_PHASE] != E.PH_PLAY:
+        return False
+    if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD or obs[E.OB_OPENED] != 0:
+        return False
+    if obs[E.OB_OPENING_TURN] != 1 or obs[E.OB_MELDED] != 0 or obs[E.OB_TOOK_PILE] != 0:
+        return False
+    if obs[E.OB_SCORES + 1] - obs[E.OB_SCORES] < OPEN_WAIT_GAP:
+        return False
+    return not _hand_is_late(obs, params)
+
+
+@njit(cache=True, _nrt=False)
+def _adjusted(obs, params, rules, scratch, a):
+    """strong's move ``a`` after the score-aware decisions outside the evaluator: waiting to
+    open (``_waits_to_open``: strong's discard instead) and playing on (``_play_on``)."""
+    if _waits_to_open(obs, params, a):
+        return _strong_discard(obs, params, scratch, a)
+    return _play_on(obs, params, rules, scratch, a)
 
 
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
@@ -262,7 +317,7 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     hand's scores (``style_at``); style 0 is strong's play exactly."""
     a0, n, kind = _evaluated_candidates(obs, params, rng, rules, scratch, G_WEIGHTS)
     if n <= 1:
-        return _play_on(obs, params, rules, scratch, a0)
+        return _adjusted(obs, params, rules, scratch, a0)
     cands = _ev_cands(scratch)
     phi = _ev_phi(scratch)
     style = style_at(params, rules, obs[E.OB_SCORES], obs[E.OB_SCORES + 1])
@@ -274,4 +329,4 @@ def game_strong_decide(obs, params, rng, rules, scratch):
         s = score(weights, phi[c]) + _bias(obs, kind, cands[c], c, start_bias, take_bias)
         if s > best_s:
             best, best_s = c, s
-    return _play_on(obs, params, rules, scratch, cands[best])
+    return _adjusted(obs, params, rules, scratch, cands[best])
