@@ -12,7 +12,8 @@ first look-up (so importing the registry does not load the compiled policies). T
 - ``game_strong``: strong that plays for the game, by a style per score region;
 - ``expert``: the search policy; ``ladder``: the strength ladder;
 - ``python_agent``: ``python_policy``, a Python callable played as a policy;
-- ``data``: the shipped weights of strong and game_strong's table (package data).
+- ``data``: the shipped weights of strong and game_strong's table (package data), each read
+  and its layout's version checked by ``datafile``.
 """
 
 from sim.policies.python_agent import python_policy
