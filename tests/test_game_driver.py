@@ -30,6 +30,7 @@ CLUB_WINS = {
 VARIANTS = {
     "tournament": None,
     "cla": "cla",
+    "club-example": "club-example",
     "club-wins": CLUB_WINS,
     "opening-by-hand": {"opening_minimum": "hand"},
     "wild-opening": {"opening_natural": False, "special_hands": "cla"},
