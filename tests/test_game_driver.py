@@ -83,6 +83,13 @@ def _replayed(record: dict, rules) -> GameDriver:
     return driver
 
 
+def test_the_faces_are_compared_under_every_shipped_ruleset():
+    """A ruleset shipped later joins the cross-face test below (by its name)."""
+    from sim.ruleset import shipped_rulesets
+
+    assert set(shipped_rulesets()) <= set(VARIANTS)
+
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_game_1_special_10_every_face_plays_the_same_games(name):
     """GAME-1, SPECIAL-10, DEAL-1, OPEN-1/2: kernel, driver, env and replay agree, game by
