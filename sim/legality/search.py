@@ -193,10 +193,11 @@ def _next_state(p, f, left, cc, bad, c, ch):
 
 
 @njit(cache=True, inline="always")
-def _choice_next(s, c, wilds, ch):
-    """A rank's choice ``ch`` from state ``s``: its naturals ``a`` and wild cards ``x``, and
-    the state it leads to (-1 if the wild cards held do not allow it)."""
-    p, f, left, cc, bad = _decode(s)
+def _choice_next(state, c, wilds, ch):
+    """A rank's choice ``ch`` from a state (``state``: ``_decode``'s fields, decoded once for
+    all its choices): its naturals ``a`` and wild cards ``x``, and the state it leads to (-1 if
+    the wild cards held do not allow it)."""
+    p, f, left, cc, bad = state
     a, x = ch & 255, (ch >> 8) & 255
     if x > wilds - p:
         return a, x, -1
@@ -212,8 +213,9 @@ def _rank_relax(s, v, rank, choices, val, vo, lst, lo, n, back, bo):
     time joins the layer's list (``lst[lo + n]``). ``bo >= 0``: the best step into each state
     is kept in ``back[bo + state]`` (a, x < 256). Returns the list's new length."""
     kind, c, base_n, wilds, n_ch = rank
+    state = _decode(s)
     for j in range(n_ch):
-        a, x, ns = _choice_next(s, c, wilds, choices[j])
+        a, x, ns = _choice_next(state, c, wilds, choices[j])
         if ns < 0:
             continue
         value = v + (base_n + a) * _VALUE[kind]
@@ -574,10 +576,11 @@ def _opening_op_counts(
         n_ch = _rank_choices(kind, c, base_n, base_w, top, maxw, 0, dead, choices)
         for idx in range(nlist[i]):
             s = flist[row + idx]
+            state = _decode(s)
             fs = fval[row + s]
             bs = _NO
             for j in range(n_ch):
-                a, x, ns = _choice_next(s, c, wilds, choices[j])
+                a, x, ns = _choice_next(state, c, wilds, choices[j])
                 if ns < 0 or bnxt[ns] == _NO:
                     continue
                 gain = (base_n + a) * _VALUE[kind] + bnxt[ns]

@@ -53,8 +53,8 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into, c_view
-from sim.engine.views import ob_melds
+from sim._views import _copy_into, _sum_words, c_view
+from sim.engine.views import _add_operation, ob_melds
 from sim.errors import CanastaError
 from sim.policies.builtin import _hand_is_late
 from sim.policies.datafile import read_data
@@ -244,10 +244,8 @@ def _going_out_loses(obs, a, rules, scratch):
     masked = _ev_masked(scratch)
     _copy_into(masked, obs)
     melds = ob_melds(masked)
-    slot = E.ACTION_TABLE[a, E.AC_SLOT]
-    melds[0, slot, E.NATURALS] += E.ACTION_TABLE[a, E.AC_NAT]
-    melds[0, slot, E.TWOS] += E.ACTION_TABLE[a, E.AC_TWO]
-    melds[0, slot, E.JOKERS] += E.ACTION_TABLE[a, E.AC_JOKER]
+    op = E.ACTION_TABLE[a]
+    _add_operation(melds[0], op[E.AC_SLOT], op[E.AC_NAT], op[E.AC_TWO], op[E.AC_JOKER], 1)
     sizes = E.OB_HAND_SIZES
     own = obs[E.OB_SCORES] + _table_points(obs, melds, 0, True, rules, scratch)
     own -= CARD_LEAST * obs[sizes + 2]
@@ -265,9 +263,7 @@ def _play_on(obs, params, rules, scratch, a):
         return a
     if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
         return a
-    held = 0
-    for k in range(E.N_KINDS):
-        held += obs[E.OB_HAND + k]
+    held = _sum_words(obs, E.OB_HAND, E.N_KINDS)
     used = E.ACTION_TABLE[a, E.AC_NAT] + E.ACTION_TABLE[a, E.AC_TWO]
     if held - used - E.ACTION_TABLE[a, E.AC_JOKER] != 1:
         return a
