@@ -88,8 +88,10 @@ def test_peeking_reaches_the_play():
 @pytest.mark.parametrize(
     ("spec", "want"),
     [
-        ("strong", False),
+        ("strong", True),  # its shipped parameters read the memory (docs/policies.md)
+        ("strong:memory_weight=0", False),
         ("strong:memory_weight=1", True),
+        ("game_strong", True),  # strong's shipped parameters
         ("heuristic:memory_weight=0.5", True),
         ("heuristic", False),
         ("expert", False),
@@ -120,9 +122,13 @@ def test_report_subtitle_names_the_policies_and_their_memory():
         ", policies strong:memory_weight=1, heuristic "
         "(playing with the public card memory: strong:memory_weight=1)"
     )
-    runs = [SimpleNamespace(policies=("strong", "heuristic"))]
+    runs = [SimpleNamespace(policies=("strong:memory_weight=0", "heuristic"))]
     assert _policies_played(SimpleNamespace(runs=runs)).endswith(
         "(none playing with the public card memory)"
+    )
+    runs = [SimpleNamespace(policies=("strong", "heuristic"))]
+    assert _policies_played(SimpleNamespace(runs=runs)).endswith(
+        "(playing with the public card memory: strong)"
     )
 
 
