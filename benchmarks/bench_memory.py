@@ -7,10 +7,12 @@ Each row is ``analysis.compare.duplicate(A, B, n)`` (= ``canasta compare A B -n`
 played twice, seats swapped, points a hand of A minus B with its 95% interval (one core,
 ``n_jobs=1``). Rows:
 
-- ``strong:memory_weight=W`` (strong reading the memory in its discard) against ``strong``;
-- ``peeking_strong`` (strong that sees every hand, same weight) against ``strong``: the gap,
+- ``strong:memory_weight=W`` (strong reading the memory in its discard) against
+  ``strong:memory_weight=0`` (``BASE``: strong without the memory; the shipped strong reads it
+  at weight 1);
+- ``peeking_strong`` (strong that sees every hand, same weight) against ``BASE``: the gap,
   a first measure of what hidden information is worth to strong's play;
-- with ``--bounds``, the peeking scopes (``sim.engine.contract.PEEK_*``) against ``strong``,
+- with ``--bounds``, the peeking scopes (``sim.engine.contract.PEEK_*``) against ``BASE``,
   each strong at the same weight seeing more than the memory and less than every hand:
   ``peek_kinds_strong`` (the true count of each kind the memory places in a hand: an upper
   bound of what the memory can be worth to strong's use of it), ``peek_when_strong`` (every
@@ -40,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 EXPERT_BUDGET = "samples=8,rollouts=1"
+BASE = "strong:memory_weight=0"  #: every strong arm's opponent: strong not reading the memory
 
 
 def register_bounds() -> list[str]:
@@ -132,7 +135,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=46)
     ap.add_argument("--weight", type=float, default=1.0, help="memory_weight of every arm")
     ap.add_argument("--bounds", action="store_true", help="also the peeking scopes' rows")
-    ap.add_argument("--extra", nargs="*", default=[], help="more arms against strong")
+    ap.add_argument("--extra", nargs="*", default=[], help="more arms against BASE")
     ap.add_argument("--census", type=int, default=0, help="hands of the memory's census")
     args = ap.parse_args()
     w = f"memory_weight={args.weight:g}"
@@ -150,7 +153,7 @@ def main() -> None:
     arms = [f"strong:{w}", f"peeking_strong:{w}", *args.extra]
     if args.bounds:
         arms += [f"{name}:{w}" for name in bounds]
-    rows = [_compare(a, "strong", args.deals, args.seed) for a in arms]
+    rows = [_compare(a, BASE, args.deals, args.seed) for a in arms]
     if args.expert_deals > 0:
         rows.append(
             _compare(
@@ -167,7 +170,7 @@ def main() -> None:
             f"(95% {r['low']:+.1f} to {r['high']:+.1f}, se {r['se']:.1f}), "
             f"{r['seconds']:.0f} s wall"
         )
-        if r["b"].startswith("strong") and r is not peek and peek["mean"] > 0:
+        if r["b"] == BASE and r is not peek and peek["mean"] > 0:
             line += f"; share of the peeking gap {_share(r, peek)}"
         print(line, flush=True)
     if peek["mean"] <= 0:
