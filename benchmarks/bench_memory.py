@@ -22,8 +22,8 @@ played twice, seats swapped, points a hand of A minus B with its 95% interval (o
 - the share of the peeking gap each row closes (ratio of the two means, with a delta-method
   interval from the two runs' standard errors: the runs share deals, so the interval is a
   rough guide);
-- ``expert:memory=1`` against ``expert`` at a small search budget (``--expert-deals`` deals,
-  ``samples=8,rollouts=1``), when ``--expert-deals`` > 0.
+- ``expert:memory=1`` against ``expert:memory=0`` at a small search budget
+  (``--expert-deals`` deals, ``samples=8,rollouts=1``), when ``--expert-deals`` > 0.
 
 ``--census N`` steps N hands of ``strong:memory_weight=W`` against itself through the step API
 and counts how often the memory holds a card at a decision (any other seat; the next player's
@@ -158,7 +158,7 @@ def main() -> None:
         rows.append(
             _compare(
                 f"expert:{EXPERT_BUDGET},memory=1",
-                f"expert:{EXPERT_BUDGET}",
+                f"expert:{EXPERT_BUDGET},memory=0",
                 args.expert_deals,
                 args.seed,
             )

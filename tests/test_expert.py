@@ -61,14 +61,14 @@ def test_expert_registered_with_parameters():
     assert spec.param_names[:6] == search
     strong = get("strong").param_names  # the heuristic's, then strong's extras
     assert spec.param_names[6:] == strong  # the base policy's, same order
-    assert dict(spec.params)["memory"] == 0  # the search without memory by default
+    assert dict(spec.params)["memory"] == 1  # the search deals with the memory by default
     assert dict(spec.params)["rollout"] == 0  # today's search: heuristic rollouts
     assert spec.doc
     es = get("expert_strong")
     assert es.param_names == spec.param_names
     assert es.decide is spec.decide  # one compiled kernel, the base policy a parameter
     assert dict(es.params)["rollout"] == 1
-    assert dict(es.params)["rollout"] == 1
+    assert dict(es.params)["memory"] == 1
     learned = dict(get("strong").params)
     assert {k: v for k, v in es.params if k in learned} == learned
 

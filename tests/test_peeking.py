@@ -94,7 +94,8 @@ def test_peeking_reaches_the_play():
         ("game_strong", True),  # strong's shipped parameters
         ("heuristic:memory_weight=0.5", True),
         ("heuristic", False),
-        ("expert", False),
+        ("expert", True),  # its determinizations place the memory's cards by default
+        ("expert:memory=0", False),
         ("expert:memory=1", True),
         ("peeking_strong", True),
         ("peeking_strong:memory_weight=0", True),  # sees the hands, whatever it reads

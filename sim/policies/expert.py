@@ -78,9 +78,10 @@ _SEARCH_TABLE = (
     ),
     (
         "memory",
-        0.0,
+        1.0,
         "1: determinizations place the cards the public card memory knows (taken with the "
-        "pile, not shown since) in their holders' hands; 0: every unseen card dealt at random",
+        "pile, not shown since) in their holders' hands (measured stronger: docs/policies.md); "
+        "0: every unseen card dealt at random",
     ),
 )
 EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE, *EXTRA_TABLE)
