@@ -30,7 +30,7 @@ def records_frame(
     # names as pandas' string type, the type the column-by-column assignment inferred
     # (``str`` in pandas 3, object before); as that assignment did, a label (one string for
     # every row) has the type even with no rows, and the names have it when there are rows
-    text = pd.Series(["x"]).dtype
+    text = _text_dtype()
     arrow = _arrow_text(text)
     from_blocks = _from_blocks()
     if n > 0 and arrow and from_blocks is not None:
@@ -60,6 +60,24 @@ def records_frame(
         else:
             cols[name] = pd.array(np.full(n, label, dtype=object), dtype=text)
     return pd.DataFrame({name: cols[name] for name in FRAME_COLUMNS}, copy=False)
+
+
+def _text_dtype():
+    """The type pandas infers for a column of strings: by its option ``future.infer_string``
+    (read without its deprecation warning), inferred once for each value of it (a Series made
+    for it cost ~0.15 ms a records frame); inferred every time where this pandas has no such
+    reader."""
+    try:
+        from pandas._config import using_string_dtype
+    except ImportError:
+        return pd.Series(["x"]).dtype
+    return _text_dtype_under(using_string_dtype())
+
+
+@functools.cache
+def _text_dtype_under(option: bool):
+    """``pd.Series(["x"]).dtype`` while the option is ``option``."""
+    return pd.Series(["x"]).dtype
 
 
 @functools.cache
