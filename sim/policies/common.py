@@ -419,16 +419,20 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
     through ``_meld_legal`` (``_meld_ok``'s answer, from the counts outside the opening turn),
-    and naturals alone after the opening turn, the common call, all at once from the counts
+    and naturals alone after the opening turn (asked for, or all a hand without wild cards
+    can meld), the common call, all at once from the counts
     by ``_largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
-    if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
+    hand = ob_hand(obs)
+    # without a wild card in hand the search with wilds tries the same candidates as the one
+    # without (its wild meld loop is empty): the shortcut answers both
+    no_wilds = not use_wilds or hand[E.TWO] + hand[E.JOKER] == 0
+    if shortcut and obs[E.OB_OPENING_TURN] == 0 and no_wilds:
         a = largest_natural_meld_inline(obs, rules, scratch, skip_mask)
         if a != FULL_CHECK:
             return a
-    hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
     stands = _opening_stands(obs)
