@@ -103,7 +103,15 @@ def _players(policies: Sequence, rules, params: Sequence[np.ndarray] | None = No
 
 
 def _rules_array(rules) -> np.ndarray:
-    return np.ascontiguousarray(as_ruleset(rules).to_array())
+    """The ruleset as the kernels' array, a fresh copy (kernels may write their own)."""
+    return _ruleset_array(as_ruleset(rules)).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset_array(ruleset) -> np.ndarray:
+    """``Ruleset.to_array()`` once for each ruleset (frozen, compared by value; encoding the
+    special-hand list cost ~25 us at every chunk)."""
+    return np.ascontiguousarray(ruleset.to_array())
 
 
 def _names(rules) -> tuple[str, ...]:

@@ -214,3 +214,25 @@ def test_snapshot_holds_the_states_cards_and_features():
             a = int(forced_action(g.observation()))
             g.apply(a if a >= 0 else g.policy_action("heuristic"))
     assert seen > 200
+
+
+def test_records_frame_follows_the_string_option(engine_records):
+    """The names and labels take the type pandas infers for strings under its option
+    ``future.infer_string`` at the time of the call (the type is kept for each value of the
+    option, never for good), with the same cells either way."""
+    import warnings
+
+    rows = _rows(engine_records)
+    labels = ("heuristic", "special_chaser")
+    inferred = records_frame(rows, *labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the option is deprecated in pandas 3
+        with pd.option_context("future.infer_string", False):
+            text = pd.Series(["x"]).dtype
+            got = records_frame(rows, *labels)
+    for c in ("end_reason", "special_hand", *POLICY_COLUMNS):
+        assert got[c].dtype == text, c
+    assert got.to_dict("records") == inferred.to_dict("records")
+    assert (
+        records_frame(rows, *labels)[POLICY_COLUMNS[0]].dtype == inferred[POLICY_COLUMNS[0]].dtype
+    )

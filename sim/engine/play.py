@@ -392,7 +392,7 @@ def _hand_arrays():
     return st, obs, scratch, rng, items, log
 
 
-@njit(cache=True, _nrt=True)  # counted: _score_hand's temporaries
+@njit(cache=True, _nrt=False)  # no temporaries: the views of the state need no counting
 def _finish_hand(st, code, hand_id, rules, items, row, status):
     """The end of a chunk kernel's hand: scored and recorded in ``row``, or, if ``code`` is an
     invariant code, ``status = (hand_id, turn)`` of the failure. Returns ``code``."""

@@ -16,7 +16,6 @@ observation (``sim.engine.judge``) before it is applied.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim import encoding as E
@@ -363,10 +362,9 @@ def _score_hand(st, rules, items):
     hands = st_hands(st)
     melds = st_melds(st)
     threes = st_threes(st)
-    pair = np.empty((2, E.N_KINDS), dtype=np.int64)
     for t in range(E.N_TEAMS):
-        for k in range(E.N_KINDS):  # a loop: a row assignment compiles numba's shape-error path
-            pair[0, k] = hands[t, k]
-            pair[1, k] = hands[t + 2, k]
+        # the team's two hands (seats t and t + 2) as a view: nothing allocated, so the chunk
+        # kernels' end of a hand runs without reference counting (_finish_hand)
+        pair = hands[t :: E.N_TEAMS]
         special = st[E.ST_SPECIAL] if st[E.ST_SPECIAL_TEAM] == t else E.SPECIAL_NONE
         score_team(melds[t], threes[t], pair, st[E.ST_OUT_TEAM] == t, special, rules, items[t])

@@ -176,10 +176,12 @@ def opening_count_bound(hand, pending, melds, rules):
     counts more than this; -1 if no natural meld of 3+ (nor, under the wild opening, a wild
     meld of 3+) could be formed. Counted: the pending
     melds; every natural of a live rank held 3+ times (or already melded this turn); a pair
-    only with a wild card to go with it; wild cards only where some meld could take them."""
+    only with a wild card to go with it; wild cards only where some meld could take them.
+    One pass over the ranks with the per-rank tests as arithmetic (data-dependent branches
+    there cost more than the sums); the pairs summed in it, and only when some pairs lack a
+    wild card are the best of them chosen (``_best_pairs``)."""
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     bound = 0
-    natural_meld = False
     for k in range(E.N_KINDS):
         if k >= E.FIRST_NATURAL:
             bound += pending[k, E.NATURALS] * E.KIND_VALUE[k]
@@ -189,30 +191,30 @@ def opening_count_bound(hand, pending, melds, rules):
     wilds = hand[E.TWO] + hand[E.JOKER]
     slots = 0  # wild cards the natural melds could take (MELD-4, MELD-6)
     n_pairs = 0
+    pair_points = 0  # of every pair that needs a wild card
+    natural_meld = 0
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
-        if pending[k, E.NATURALS] >= 3:
-            natural_meld = True  # already melded this turn (maybe a canasta, so now dead)
-        started = pending[k, E.NATURALS] + pending[k, E.TWOS] + pending[k, E.JOKERS] > 0
-        if (hand[k] == 0 and not started) or is_dead(melds, k):
-            continue
-        n = hand[k] + pending[k, E.NATURALS]
-        if started or n >= 3:
-            bound += hand[k] * E.KIND_VALUE[k]
-            if k != E.SEVEN:
-                slots += maxw
-            if n >= 3:
-                natural_meld = True
-        elif n == 2 and k != E.SEVEN:
-            n_pairs += 1  # needs a wild card to become a meld (MELD-4)
+        base_n = pending[k, E.NATURALS]
+        natural_meld |= base_n >= 3  # already melded this turn (maybe a canasta, so now dead)
+        if is_dead(melds, k):
+            continue  # (rare: a predictable branch)
+        h = hand[k]
+        n = h + base_n
+        started = base_n + pending[k, E.TWOS] + pending[k, E.JOKERS] > 0
+        takes_wilds = 0 if k == E.SEVEN else 1
+        counted = started | (n >= 3)
+        bound += counted * h * E.KIND_VALUE[k]
+        slots += counted * takes_wilds * maxw
+        natural_meld |= n >= 3
+        pair = (1 - counted) * (n == 2) * takes_wilds  # needs a wild card (MELD-4)
+        n_pairs += pair
+        pair_points += pair * 2 * E.KIND_VALUE[k]
     wild_meld = wilds >= 3 or pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS] > 0
     pairs_used = min(n_pairs, wilds)
     if pairs_used > 0:  # the best pairs, each with one wild card at least
-        taken = 0
-        for k in _PAIR_ORDER:
-            if taken < pairs_used and hand[k] == 2:
-                if pending[k, E.NATURALS] == 0 and k != E.SEVEN and not is_dead(melds, k):
-                    bound += 2 * E.KIND_VALUE[k]
-                    taken += 1
+        if pairs_used < n_pairs:
+            pair_points = _best_pairs(hand, pending, melds, pairs_used)
+        bound += pair_points
         slots += pairs_used * maxw
     usable = wilds if wild_meld else min(wilds, slots)
     j = min(usable, hand[E.JOKER])  # jokers first: the bound takes the most valuable
@@ -220,6 +222,22 @@ def opening_count_bound(hand, pending, melds, rules):
     if rules[E.RS_OPENING_WILD] and wild_meld:
         return bound  # OPEN-2 wild opening: a wild meld of 3+ may stand in
     return bound if natural_meld else -1
+
+
+@njit(cache=True, inline="always")
+def _best_pairs(hand, pending, melds, m):
+    """Points of the ``m`` most valuable pairs ``opening_count_bound`` counts (live, not
+    sevens, nothing of the rank melded this turn): highest value first."""
+    points = 0
+    taken = 0
+    for k in _PAIR_ORDER:
+        if hand[k] == 2 and pending[k, E.NATURALS] == 0 and k != E.SEVEN:
+            if not is_dead(melds, k):
+                points += 2 * E.KIND_VALUE[k]
+                taken += 1
+                if taken == m:
+                    break  # every usable pair placed: the rest add nothing
+    return points
 
 
 @njit(cache=True, _nrt=False)

@@ -429,18 +429,28 @@ def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonu
     return value + _pending_wild_points(pending) + _wild_points(p + q, jokers)
 
 
+@njit(cache=True, _nrt=True)  # allocates
+def _opening_search_fresh(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax):
+    """``_opening_search_in`` with tables allocated here (``_search_words`` of them)."""
+    work = np.empty(_search_words(hand, rules), dtype=np.int64)
+    return _opening_search_in(
+        hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work
+    )
+
+
 @njit(
     "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
     " boolean, int64, int64[::1])",
     cache=True,
-    _nrt=True,  # allocates its tables when ``work`` is too small (8+ wild cards)
+    _nrt=False,  # the common case counts nothing: a search of a work area's tables
 )
 def opening_search(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
-    """The search below (``_opening_search_in``), with its tables in ``work`` or, when that is
-    too small, in tables allocated here."""
-    need = _search_words(hand, rules)
-    if work.shape[0] < need:
-        work = np.empty(need, dtype=np.int64)
+    """The search (``_opening_search_in``), with its tables in ``work`` or, when that is
+    too small (8+ wild cards), in tables allocated for it (``_opening_search_fresh``)."""
+    if work.shape[0] < _search_words(hand, rules):
+        return _opening_search_fresh(
+            hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax
+        )
     return _opening_search_in(
         hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work
     )

@@ -378,34 +378,35 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
     held, threes = _held_and_threes(obs)
     total = obs[E.OB_HAND_SIZES]
     maxw = rules[E.RS_MAX_WILDS_MIXED]
-    best_a, best_n = -1, 0
+    room = held - threes - 1  # OUT-2: a card to discard
+    # each rank's candidate judged with arithmetic, not branches (whether a rank is held,
+    # started or dead varies from call to call); the scan keeps the first strictly largest
+    best_slot, best_n = -1, 0
     for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
         h = hand[slot]
-        if h == 0:
-            continue
         cur_nat = melds[0, slot, E.NATURALS]
         cur_w = melds[0, slot, E.TWOS] + melds[0, slot, E.JOKERS]
         cur = cur_nat + cur_w
-        if cur == 0 and ((skip_mask >> slot) & 1 or h < E.MIN_MELD):
-            continue  # not started here; MELD-1: too few for a new meld
-        if cur >= E.CANASTA or is_dead(melds, slot):
-            continue  # MELD-2 (no wild card to add), MELD-9
-        if cur_w > 0 and cur_w > maxw:
-            continue  # MELD-4: no natural makes the wild cards in it fewer
+        new = cur == 0
+        # not started here and skipped, or MELD-1: too few for a new meld
+        refused = new & (((skip_mask >> slot) & 1 == 1) | (h < E.MIN_MELD))
+        # MELD-2 (no wild card to add), MELD-9 (a canasta of either team)
+        refused |= (cur >= E.CANASTA) | (meld_size(melds, 1, slot) >= E.CANASTA)
+        refused |= (cur_w > 0) & (cur_w > maxw)  # MELD-4: no natural makes the wilds fewer
         # the most naturals that pass every check, found without trying each number: each
         # check bounds the naturals from above or below
-        nat = min(h, E.CANASTA - cur, held - threes - 1)  # MELD-2; OUT-2: a card to discard
-        low = best_n + 1  # (larger than the best found)
-        if cur == 0:
-            low = max(low, E.MIN_MELD)  # MELD-1
-        if cur_w > 0:
-            low = max(low, 2 - cur_nat)  # MELD-4: two naturals at least
-        if nat < low:
-            continue
-        if held - nat <= 1 or total - nat <= 1:
-            return FULL_CHECK  # OUT-2 on the table: the full check decides
-        best_a, best_n = E.MELD_ACTION[slot, nat, 0, 0], nat
-    return best_a
+        nat = min(h, E.CANASTA - cur, room)  # MELD-2; OUT-2
+        low = max(E.MIN_MELD if new else 1, 2 - cur_nat if cur_w > 0 else 1)  # MELD-1, MELD-4
+        take = (h > 0) & ~refused & (nat >= low) & (nat > best_n)
+        best_slot = slot if take else best_slot
+        best_n = nat if take else best_n
+    if best_slot < 0:
+        return -1
+    # OUT-2 on the table: the full check decides (the candidates taken grow, so the scan that
+    # stops at the first one leaving a card or none stops exactly when the largest does)
+    if held - best_n <= 1 or total - best_n <= 1:
+        return FULL_CHECK
+    return E.MELD_ACTION[best_slot, best_n, 0, 0]
 
 
 #: inlined in ``_largest_meld``, its common call (``inline_copy``)
@@ -418,16 +419,20 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
     through ``_meld_legal`` (``_meld_ok``'s answer, from the counts outside the opening turn),
-    and naturals alone after the opening turn, the common call, all at once from the counts
+    and naturals alone after the opening turn (asked for, or all a hand without wild cards
+    can meld), the common call, all at once from the counts
     by ``_largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
-    if shortcut and obs[E.OB_OPENING_TURN] == 0 and not use_wilds:
+    hand = ob_hand(obs)
+    # without a wild card in hand the search with wilds tries the same candidates as the one
+    # without (its wild meld loop is empty): the shortcut answers both
+    no_wilds = not use_wilds or hand[E.TWO] + hand[E.JOKER] == 0
+    if shortcut and obs[E.OB_OPENING_TURN] == 0 and no_wilds:
         a = largest_natural_meld_inline(obs, rules, scratch, skip_mask)
         if a != FULL_CHECK:
             return a
-    hand = ob_hand(obs)
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
     stands = _opening_stands(obs)
