@@ -116,7 +116,13 @@ def _ruleset_array(ruleset) -> np.ndarray:
 
 def _names(rules) -> tuple[str, ...]:
     """Record names of the special codes under ``rules`` (SPECIAL-7..9, the list in force)."""
-    return as_ruleset(rules).special_names
+    return _special_names(as_ruleset(rules))
+
+
+@functools.lru_cache(maxsize=64)
+def _special_names(ruleset) -> tuple[str, ...]:
+    """``Ruleset.special_names`` once for each ruleset (frozen, compared by value)."""
+    return ruleset.special_names
 
 
 # ---------------------------------------------------------------------------------------

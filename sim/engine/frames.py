@@ -43,8 +43,7 @@ def records_frame(
             codes = rows[:, RECORD_COLUMNS.index(name)]
             blocks.append((_arrow_names(text, names, codes), _placement(name)))
         for name, label in zip(POLICY_COLUMNS, (policy_team0, policy_team1), strict=True):
-            codes = np.zeros(n, dtype=np.int64)
-            blocks.append((_arrow_names(text, (label,), codes), _placement(name)))
+            blocks.append((text.__from_arrow__(_label_column(label, n)), _placement(name)))
         return from_blocks(blocks, index=pd.RangeIndex(n), columns=_columns())
     # one constructor call: inserting the labels and names one by one cost ~1.7 ms for 64
     # rows (~1.1 ms now), which thousands of small runs feel
@@ -115,6 +114,15 @@ def _arrow_names(dtype, names, codes: np.ndarray):
     import pyarrow as pa
 
     return dtype.__from_arrow__(_name_table(tuple(names)).take(pa.array(codes)))
+
+
+@functools.lru_cache(maxsize=8)
+def _label_column(label: str, n: int):
+    """The pyarrow array of ``n`` copies of ``label`` (immutable: made once for the chunks of
+    a run, which share their size)."""
+    import pyarrow as pa
+
+    return _name_table((label,)).take(pa.array(np.zeros(n, dtype=np.int64)))
 
 
 @functools.lru_cache(maxsize=64)
