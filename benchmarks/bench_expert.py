@@ -13,6 +13,9 @@ summary with the last commit of ``sim/policies`` (the heuristic it was measured 
 ``--label N`` times strong's labelling instead (``analysis.distill.label``: N hands, p_label
 0.5, 24 samples x 2 rollouts, one core, CPU time after a warm-up) and prints hands/s with a
 digest of the rows (the same in every tree that labels the same data).
+
+The expert deals with the public card memory by default (``memory=1``); against a tree from
+before that parameter, time ``--spec expert:memory=0`` here, the same search as its ``expert``.
 """
 
 from __future__ import annotations
