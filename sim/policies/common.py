@@ -390,7 +390,8 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
         new = cur == 0
         # not started here and skipped, or MELD-1: too few for a new meld
         refused = new & (((skip_mask >> slot) & 1 == 1) | (h < E.MIN_MELD))
-        # MELD-2 (no wild card to add), MELD-9 (a canasta of either team)
+        # MELD-2 (no wild card to add), MELD-9 (a canasta of either team: ``is_dead``'s test
+        # without its branches; calling it here cost 2-4% of the heuristic's hands a second)
         refused |= (cur >= E.CANASTA) | (meld_size(melds, 1, slot) >= E.CANASTA)
         refused |= (cur_w > 0) & (cur_w > maxw)  # MELD-4: no natural makes the wilds fewer
         # the most naturals that pass every check, found without trying each number: each
