@@ -29,8 +29,10 @@ and policies builds the table (about two minutes); later calls read it from the 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("equity", help=HELP, description=DESCRIPTION)
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument(
-        "--scores", metavar="A,B", help="team 0's and team 1's scores, each below the target"
+    _options.scores(
+        what,
+        "team 0's and team 1's scores (GAME-1: no team may have won already; a tie at or over "
+        "the target plays on)",
     )
     what.add_argument(
         "--table",
