@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import operator
 import os
+import re
 
 import numpy as np
 
@@ -58,6 +59,7 @@ __all__ = [
     "check_seat",
     "check_seed",
     "check_turn",
+    "nesting",
     "parse_ints",
     "parse_scores",
 ]
@@ -162,6 +164,18 @@ def check_hand_number(value, name: str = "hand_number") -> int:
 def check_cards(value, name: str) -> int:
     """A number of cards (a hand size, the pile, the stock): 0..108."""
     return check_int(name, value, 0, N_CARDS)
+
+
+def nesting(text: bytes | str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in ``text`` (JSON or TOML with its strings and
+    comments already removed by the caller): a parser recurses once a level, so a file of
+    thousands of nested arrays is refused on this count before it is parsed."""
+    depth = top = 0
+    chars = text if isinstance(text, str) else text.decode("latin-1")
+    for ch in re.sub(r"[^\[\]{}]", "", chars):
+        depth += 1 if ch in "[{" else -1
+        top = max(top, depth)
+    return top
 
 
 def parse_ints(text: str, name: str, count: int) -> tuple[int, ...]:

@@ -33,7 +33,41 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 
-__all__ = ["DEFAULT_RULESET", "Ruleset", "as_ruleset", "shipped_rulesets"]
+__all__ = [
+    "DEFAULT_RULESET",
+    "MAX_TOML_DEPTH",
+    "Ruleset",
+    "as_ruleset",
+    "parse_toml",
+    "shipped_rulesets",
+]
+
+MAX_TOML_DEPTH = 8  #: nesting of TOML arrays, inline tables and headers a ruleset file may have
+# escapes go first, then strings hold no quote: each pattern matches in one pass (no
+# backtracking over a text of quotes and backslashes)
+_ESCAPE = re.compile(r"\\.", re.S)
+_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\n]*"|\'[^\'\n]*\'')
+_TOML_COMMENT = re.compile(r"#[^\n]*")
+
+
+def parse_toml(text: str, name: str) -> dict:
+    """A ruleset file's TOML parsed, its nesting bounded (``MAX_TOML_DEPTH``): every way it
+    can fail is one ``CanastaError`` naming ``name`` (the file, as the message calls it). The
+    one reader of ruleset TOML: the command line's files and the web table's uploads."""
+    from sim.limits import nesting
+
+    bare = _TOML_COMMENT.sub("", _TOML_STRING.sub('""', _ESCAPE.sub("", text)))
+    if nesting(bare) > MAX_TOML_DEPTH:
+        raise CanastaError(f"{name} nests deeper than {MAX_TOML_DEPTH} levels")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        key = _duplicate_key(text, str(exc))
+        if key:
+            raise CanastaError(f"{name}: {key} is given twice") from None
+        raise CanastaError(f"{name} is not valid TOML: {exc}") from None
+    except RecursionError:  # pragma: no cover - the nesting bound comes first
+        raise CanastaError(f"{name} nests too deep") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -118,16 +152,12 @@ class Ruleset:
         """Load from a TOML file: keys at top level, or inside a ``[ruleset]`` table."""
         path = Path(path)
         try:
-            data = tomllib.loads(path.read_text())
+            text = path.read_text()
         except FileNotFoundError:
             raise CanastaError(f"ruleset file not found: {path}") from None
         except (OSError, UnicodeDecodeError) as exc:  # a directory, no permission, not UTF-8
             raise CanastaError(f"cannot read ruleset file {path}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            key = _duplicate_key(path.read_text(), str(exc))
-            if key:
-                raise CanastaError(f"ruleset file {path}: {key} is given twice") from None
-            raise CanastaError(f"ruleset file {path} is not valid TOML: {exc}") from None
+        data = parse_toml(text, f"ruleset file {path}")
         if set(data) == {"ruleset"} and isinstance(data["ruleset"], dict):
             data = data["ruleset"]
         return cls.from_dict(data)

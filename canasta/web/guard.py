@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -25,13 +24,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from sim.errors import CanastaError
+from sim.limits import nesting
+from sim.ruleset import parse_toml
 
 __all__ = ["rules_text"]
 
 MAX_BODY = 256 * 1024  #: bytes a request body may hold (a record of a long game fits)
 MAX_DEPTH = 32  #: nesting of JSON arrays and objects a body may have (a record needs 4)
 MAX_TOML = 16 * 1024  #: characters of an uploaded ruleset (the shipped ones are under 2 KiB)
-MAX_TOML_DEPTH = 8  #: nesting of TOML arrays and inline tables
 HOSTS = ("127.0.0.1", "localhost", "[::1]")  #: the names the server answers to
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -51,23 +51,11 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 # backtracking over a body of quotes and backslashes)
 _ESCAPE = re.compile(rb"\\.", re.S)
 _JSON_STRING = re.compile(rb'"[^"]*"')
-_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\n]*"|\'[^\'\n]*\'')
-_TOML_COMMENT = re.compile(r"#[^\n]*")
 
 
 def valid_table_id(value: str | None) -> str | None:
     """A cookie's table id if it has the shape the server gives (else None: no table)."""
     return value if isinstance(value, str) and _TABLE_ID.fullmatch(value) else None
-
-
-def nesting(text: bytes | str) -> int:
-    """The deepest nesting of ``[`` and ``{`` outside strings (JSON and TOML alike, strings
-    already removed by the caller)."""
-    depth = top = 0
-    for ch in re.sub(r"[^\[\]{}]", "", text if isinstance(text, str) else text.decode("latin-1")):
-        depth += 1 if ch in "[{" else -1
-        top = max(top, depth)
-    return top
 
 
 async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
@@ -98,21 +86,12 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
 
 
 def rules_text(text: Any) -> dict:
-    """An uploaded ruleset's TOML parsed, bounded (:data:`MAX_TOML`, :data:`MAX_TOML_DEPTH`)."""
+    """An uploaded ruleset's TOML parsed, bounded (:data:`MAX_TOML`, ``sim.ruleset.MAX_TOML_DEPTH``)."""
     if not isinstance(text, str):
         raise CanastaError("rules_toml: expected the text of a TOML file")
     if len(text) > MAX_TOML:
         raise CanastaError(f"the rules file is over {MAX_TOML // 1024} KiB")
-    bare = _ESCAPE.sub(b"", text.encode("utf-8", "replace")).decode("utf-8", "replace")
-    bare = _TOML_COMMENT.sub("", _TOML_STRING.sub('""', bare))
-    if nesting(bare) > MAX_TOML_DEPTH:
-        raise CanastaError(f"the rules file nests deeper than {MAX_TOML_DEPTH} levels")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CanastaError(f"the rules file is not valid TOML: {exc}") from None
-    except RecursionError:  # pragma: no cover - the nesting bound comes first
-        raise CanastaError("the rules file nests too deep") from None
+    data = parse_toml(text, "the rules file")  # bounded in nesting, as a file on the disk
     if set(data) == {"ruleset"} and isinstance(data["ruleset"], dict):
         data = data["ruleset"]
     return data
