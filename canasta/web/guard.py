@@ -86,7 +86,8 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
 
 
 def rules_text(text: Any) -> dict:
-    """An uploaded ruleset's TOML parsed, bounded (:data:`MAX_TOML`, ``sim.ruleset.MAX_TOML_DEPTH``)."""
+    """An uploaded ruleset's TOML parsed, bounded in size (:data:`MAX_TOML`) and nesting
+    (``sim.ruleset.parse_toml``)."""
     if not isinstance(text, str):
         raise CanastaError("rules_toml: expected the text of a TOML file")
     if len(text) > MAX_TOML:
