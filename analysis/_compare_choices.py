@@ -11,7 +11,9 @@ is the best by the measure, estimated by a paired Poisson bootstrap: each of ``R
 replicates weighs deal ``i`` by a Poisson(1) count, the same weight for every choice (so the
 deals' common luck cancels, as in a paired difference), each choice's mean is its weighted
 mean over the deals it played, and a choice's confidence is the share of replicates in which
-its mean is the highest (ties split). The replicates' weights come from the advice's seed, so
+its mean is the highest (ties split). Only the choices the race kept to its end share it: one
+that left the race did so with its 95% interval wholly below the then best's and its paired
+difference excluding 0, and gets 0. The replicates' weights come from the advice's seed, so
 the answer repeats.
 """
 
@@ -56,10 +58,13 @@ def best_of(x: list[np.ndarray]) -> int:
 
 
 def ranks(x: list[np.ndarray], best: int) -> list[int]:
-    """Each choice's rank by the measure (1: ``best``; then by mean, ties by index)."""
-    order = sorted(range(len(x)), key=lambda i: (i != best, -float(x[i].mean()), i))
+    """Each choice's rank by the measure: 1 ``best``, then the others the race kept to its
+    end by mean, then those it left (on fewer deals) by mean: a choice that left the race
+    ranks below every choice that stayed."""
+    top = max(len(s) for s in x)
+    key = lambda i: (i != best, len(x[i]) < top, -float(x[i].mean()), i)  # noqa: E731
     out = [0] * len(x)
-    for r, i in enumerate(order, 1):
+    for r, i in enumerate(sorted(range(len(x)), key=key), 1):
         out[i] = r
     return out
 
@@ -74,25 +79,26 @@ def versus_best(x: list[np.ndarray], best: int) -> list[iv.Estimate]:
 
 
 def confidence(x: list[np.ndarray], seed: int, replicates: int = REPLICATES) -> np.ndarray:
-    """Each choice's decision confidence (module docstring): float[n_choices], summing to 1."""
-    k = len(x)
-    if k == 1:
-        return np.ones(1)
+    """Each choice's decision confidence (module docstring): float[n_choices], summing to 1.
+    Only the choices the race kept to its end (the most deals) share it: a choice that left
+    the race did so with its 95% interval wholly below the best's, and gets 0."""
     top = max(len(s) for s in x)
-    vals = np.zeros((top, k))
-    mask = np.zeros((top, k))
-    for c, s in enumerate(x):
-        vals[: len(s), c] = s
-        mask[: len(s), c] = 1.0
+    kept = [c for c in range(len(x)) if len(x[c]) == top]
+    out = np.zeros(len(x))
+    if len(kept) == 1:
+        out[kept[0]] = 1.0
+        return out
+    vals = np.column_stack([x[c] for c in kept])
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xC0F1]))
     w = rng.poisson(1.0, (replicates, top)).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = (w @ vals) / (w @ mask)  # a replicate weighing none of a choice's deals: NaN
-    means = np.where(np.isnan(means), -np.inf, means)
+    total = w.sum(axis=1, keepdims=True)
+    w = w[total[:, 0] > 0]  # a replicate weighing no deal at all says nothing
+    means = (w @ vals) / w.sum(axis=1, keepdims=True)
     scale = max(1.0, float(np.abs(vals).max()))
     hi = means.max(axis=1, keepdims=True)
     tied = means >= hi - 1e-9 * scale  # the same samples on every deal: one best, shared
-    return (tied / tied.sum(axis=1, keepdims=True)).mean(axis=0)
+    out[kept] = (tied / tied.sum(axis=1, keepdims=True)).mean(axis=0)
+    return out
 
 
 def compare(x: list[np.ndarray], seed: int) -> dict:

@@ -149,9 +149,9 @@ def format_table(advice, pos) -> str:
         if c.game:
             g = c.game
             lines.append(
-                f"     game #{int(g['rank'])}  {g['win']:.4f} [{g['ci_low']:.4f}, "
-                f"{g['ci_high']:.4f}]  diff {g['diff_from_best']:+.4f} [{g['diff_low']:+.4f}, "
-                f"{g['diff_high']:+.4f}]  conf {_pct(g['confidence'])}"
+                f"     game  {g['win']:.4f} [{g['ci_low']:.4f}, {g['ci_high']:.4f}]  diff "
+                f"{g['diff_from_best']:+.4f} [{g['diff_low']:+.4f}, {g['diff_high']:+.4f}]  "
+                f"rank {int(g['rank'])}  conf {_pct(g['confidence'])}"
             )
     return "\n".join(lines)
 
