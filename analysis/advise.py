@@ -120,15 +120,17 @@ class Advice:
     #: the deals put the position's public card memory (``Position.known``: cards known to be
     #: in other hands) in their holders' hands and dealt only the rest at random
     memory: bool = False
+    #: the points are corrected for the luck of the play-outs' draws (``analysis.luck``)
+    luck: bool = False
 
     def to_json(self) -> dict:
         out = {"decision": self.decision, "choices": [c.to_json() for c in self.choices]}
-        return out | {"memory": self.memory}
+        return out | {"memory": self.memory, "luck": self.luck}
 
     @classmethod
     def from_json(cls, d: dict) -> Advice:
         choices = [Choice.from_json(c) for c in d["choices"]]
-        return cls(d["decision"], choices, bool(d.get("memory", False)))
+        return cls(d["decision"], choices, bool(d.get("memory", False)), bool(d.get("luck")))
 
     def table(self) -> pd.DataFrame:
         rows = []
@@ -412,6 +414,7 @@ def advise(
     ruleset=None,
     took_pile: bool = False,
     equity=None,
+    luck: bool = False,
 ) -> Advice:
     """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
 
@@ -477,31 +480,41 @@ def advise(
     while True:
         stop = min(n, max(FIRST_ROUND, 2 * done))
         t_round = time.perf_counter()
-        rec = play_script(
-            stop - done,
-            pos,
-            scripts[alive],
-            drawn_id,
-            seed,
-            pols,
-            n_jobs,
-            rules,
-            first=done,
-            **_runner(stop - done, n_jobs),
-        )
+        if luck:  # the same deals and records, with the draws' luck (one process)
+            from analysis.luck import play_script_luck
+
+            rec = play_script_luck(
+                stop - done, pos, scripts[alive], drawn_id, seed, pols, rules, first=done
+            )
+        else:
+            rec = play_script(
+                stop - done,
+                pos,
+                scripts[alive],
+                drawn_id,
+                seed,
+                pols,
+                n_jobs,
+                rules,
+                first=done,
+                **_runner(stop - done, n_jobs),
+            )
         per_hand = (time.perf_counter() - t_round) / max(1, (stop - done) * len(alive))
         rec = rec.sort_values(["hand_id", "script"], kind="stable")
         if game is not None:
             for j, c in enumerate(alive):
                 chances[c].append(game.of(rec[rec["script"] == j]))
-        v = team_view(rec.drop(columns=["script", "applied"]))
+        v = team_view(rec.drop(columns=["script", "applied", "luck"], errors="ignore"))
         v["applied"] = np.tile(rec["applied"].to_numpy(), E.N_TEAMS)
         v["script"] = np.tile(rec["script"].to_numpy(), E.N_TEAMS)
         v = v[v["team"] == team]
         for j, c in enumerate(alive):
             part = v[v["script"] == j].sort_values("hand_id")
             parts[c].append(part)
-            scores[c].append(part["score"].to_numpy(dtype=np.float64))
+            x = part["score"].to_numpy(dtype=np.float64)
+            if luck:  # the corrected score: the mean unchanged, the draws' luck taken out
+                x = x - rec.loc[rec["script"] == j, "luck"].to_numpy()
+            scores[c].append(x)
         done = stop
         if done >= n or (len(alive) == 1 and len(cands) > 1):
             break
@@ -548,7 +561,7 @@ def advise(
         out = [replace(c, game=cmp.game_fields(g, i)) for i, c in enumerate(out)]
     order = sorted(range(len(out)), key=lambda i: out[i].rank)
     memory = pos.known is not None and bool(np.asarray(pos.known).any())
-    return Advice(decision, [out[i] for i in order], memory)
+    return Advice(decision, [out[i] for i in order], memory, luck)
 
 
 def _runner(count: int, n_jobs: int) -> dict:
