@@ -10,8 +10,8 @@ top-level imports light (argparse, stdlib) and import numba-backed code inside `
 ``canasta --help`` stays instant.
 
 Holds one module a sub-command (``advise``, ``check_meld``, ``compare``, ``equity``,
-``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``rules``, ``score``, ``serve``,
-``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
+``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``review``, ``rules``, ``score``,
+``serve``, ``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
 ``_seat`` (the human's seat, which both faces drive), ``_human`` (its terminal face,
 ``canasta play --human``) and the web table's package ``web`` (its web face).
 
