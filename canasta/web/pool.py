@@ -1,0 +1,179 @@
+"""Hints and reviews of the web table, computed in a bounded pool of worker processes.
+
+The advice's simulation is compiled code that holds the interpreter lock while it runs: run in
+the server's own threads, one client's hints queued every other player's moves behind them
+(a move went from 5 ms to 3.9 s with 100 hints in flight). So the server only builds each
+request's work item (the position a hint is about, a finished hand's saved table for a review:
+small, picklable) and hands it to :class:`AdvicePool`; the workers (separate processes, run at a
+lower priority than the server) do the simulation. What bounds it (docs/web.md, limits):
+
+- each client at most :data:`PER_CLIENT` hints or reviews in flight (429 past it), the server
+  at most :data:`QUEUE` (503 past it: try again), so the requests waiting on the pool are few;
+- each item a time cap from its submission: a hint's wait ends after its budget plus
+  :data:`GRACE`, a review's after :data:`REVIEW_CAP` plus it (503 with one line), and a review
+  divides :data:`REVIEW_CAP` among its decisions so it ends by itself;
+- no item is sent before the server's warm-up has filled numba's cache (the workers then load
+  the kernels rather than compile them a second time, racing the warm-up to write them).
+
+The executor is a seam: ``AdvicePool(executor=...)`` takes any ``concurrent.futures.Executor``
+(the tests pass one they hold), by default the process's one ``ProcessPoolExecutor`` of
+:data:`WORKERS` spawned processes, started on the first item.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from starlette.exceptions import HTTPException
+
+__all__ = ["AdvicePool", "advise_job", "review_job"]
+
+PER_CLIENT = 2  #: hints and reviews one client may have in flight
+QUEUE = 8  #: hints and reviews in flight at once, every client together
+REVIEW_CAP = 20.0  #: seconds of simulation a whole review may spend (its decisions share it)
+GRACE = 15.0  #: seconds past its own budget an item may wait (the queue, a worker's start)
+NICE = 10  #: how much lower the workers' priority is than the server's (Unix)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - macOS, Windows
+        return os.cpu_count() or 1
+
+
+WORKERS = max(1, _cores() - 1)  #: worker processes: a core is left to the server's moves
+
+
+def _start_worker() -> None:
+    """A worker runs below the server's priority: a player's move never waits for a hint."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(NICE)
+
+
+def advise_job(pos, drawn, kw: dict):
+    """In a worker: ``analysis.advise.advise`` on a position (the hint's one call)."""
+    from analysis.advise import advise
+
+    return advise(pos, drawn=drawn, **kw)
+
+
+def review_job(saved: dict, budget: float | None, cap: float = REVIEW_CAP) -> list[dict]:
+    """In a worker: the end-of-hand review of a saved table (``Table.saved()``), each decision's
+    budget cut so that all of them together stay within ``cap`` seconds."""
+    from canasta.web.table import Table
+
+    t = Table.resume(saved)
+    if budget is not None:
+        budget = min(budget, cap / max(1, len(t.decisions)))
+    return t.review(budget=budget)
+
+
+_POOL: list = []  #: the process's one pool of workers, shared by its apps (started on first use)
+_POOL_LOCK = threading.Lock()
+
+
+def _shared(workers: int, broken: bool = False) -> Executor:
+    """The process's pool of ``workers`` spawned workers (a server runs one app; the tests' apps
+    share it rather than each start processes); ``broken``: replace it."""
+    with _POOL_LOCK:
+        if broken and _POOL:
+            _POOL.pop().shutdown(wait=False, cancel_futures=True)
+        if not _POOL:
+            _POOL.append(
+                ProcessPoolExecutor(
+                    workers,
+                    mp_context=multiprocessing.get_context("spawn"),  # never fork a threaded server
+                    initializer=_start_worker,
+                )
+            )
+        return _POOL[0]
+
+
+class AdvicePool:
+    """The bounded pool of advice (module docstring): ``workers`` processes (or ``executor``),
+    ``per_client`` and ``queue`` items in flight, ``ready`` an event set once the warm-up has
+    filled numba's cache (None: ready now)."""
+
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        per_client: int = PER_CLIENT,
+        queue: int = QUEUE,
+        executor: Executor | None = None,
+        ready: threading.Event | None = None,
+    ):
+        self.workers = max(1, int(workers))
+        self.per_client = max(1, int(per_client))
+        self.queue = max(1, int(queue))
+        self._executor = executor
+        self._ready = ready
+        self._lock = threading.Lock()
+        self._flight: dict[str, int] = {}
+
+    @property
+    def executor(self) -> Executor:
+        return self._executor if self._executor is not None else _shared(self.workers)
+
+    def in_flight(self, client: str | None = None) -> int:
+        with self._lock:
+            return self._flight.get(client, 0) if client else sum(self._flight.values())
+
+    @contextlib.contextmanager
+    def slot(self, client: str):
+        """Hold one of ``client``'s places in flight, or refuse at once: 429 when the client has
+        its :data:`PER_CLIENT`, 503 when the server has its :data:`QUEUE`."""
+        with self._lock:
+            mine = self._flight.get(client, 0)
+            if mine >= self.per_client:
+                raise HTTPException(
+                    429, f"this client already has {mine} hints or reviews being computed: wait"
+                )
+            if sum(self._flight.values()) >= self.queue:
+                raise HTTPException(
+                    503, "the server is computing as many hints as it can: try again shortly"
+                )
+            self._flight[client] = mine + 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                left = self._flight[client] - 1
+                if left:
+                    self._flight[client] = left
+                else:
+                    del self._flight[client]
+
+    async def until_ready(self) -> None:
+        """Wait (without a thread) for the warm-up: a hint asked meanwhile waits, never fails."""
+        while self._ready is not None and not self._ready.is_set():
+            await asyncio.sleep(0.25)
+
+    def call(self, fn, *args, cap: float):
+        """``fn(*args)`` in the pool, waited for at most ``cap`` seconds from now (in a thread
+        of the server, which holds no lock meanwhile): 503 past it."""
+        try:
+            future = self.executor.submit(fn, *args)
+            return future.result(timeout=cap)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
+            _shared(self.workers, broken=True)
+            raise HTTPException(503, "a worker of the advice stopped: try again") from None
+        except TimeoutError:
+            future.cancel()  # still queued: never run; running: its own budget ends it
+            raise HTTPException(
+                503, f"the advice took over {cap:.0f} s (the server is busy): try again"
+            ) from None
+
+    def advise(self, cap: float):
+        """An ``advise`` for ``canasta._seat.Seat.advice``: the same call, made in the pool."""
+
+        def advise(pos, drawn=None, **kw):
+            return self.call(advise_job, pos, drawn, kw, cap=cap)
+
+        return advise
