@@ -93,7 +93,6 @@ def run(args) -> int:
             f"canasta serve needs the extra 'web' (pip install -e '.[web]'): {exc.name} is missing"
         ) from None
     from sim.api import resolve_policies
-
     from sim.policies.registry import check_table_policy
 
     # an unknown bot or ruleset: refused before the server starts
