@@ -45,7 +45,7 @@ from canasta.web.guard import (
     too_many,
     valid_table_id,
 )
-from canasta.web.pool import GRACE, REVIEW_CAP, AdvicePool, review_job
+from canasta.web.pool import REVIEW_CAP, AdvicePool, review_job
 from canasta.web.seal import Seal
 from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
 from sim import encoding as _E
@@ -121,7 +121,7 @@ class Tables:
         self.used: dict[str, float] = {}
         self.owner: dict[str, str] = {}  #: the client that started each table (its quota)
         self.locks: dict[str, threading.Lock] = {}
-        self.guard = threading.Lock()
+        self.guard = threading.RLock()
         if state_dir is not None:  # the running decks and entropy: the server's alone
             state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             state_dir.chmod(0o700)
@@ -199,28 +199,34 @@ class Tables:
                 held += 1  # a table of an earlier run, its owner may still come back
         return held
 
+    def room(self, client: str = "", replaces: str | None = None) -> None:
+        """Refuse a new table for ``client`` now, before it is dealt, if it would not be held:
+        429 past the client's tables, 503 past the server's (``replaces``: the session's last
+        table, which the new one replaces). Never makes room by removing a table in use."""
+        held = self._expire(time.time())
+        with self.guard:
+            held -= replaces in self.tables
+            mine = sum(1 for k, o in self.owner.items() if o == client and k != replaces)
+        if client and mine >= self.per_client:
+            raise HTTPException(
+                429,
+                f"this client already holds {mine} tables, the most one client may: play one "
+                f"of them, or wait until one has been idle {self.idle_ttl / 3600:g} hours",
+            )
+        if held >= self.max_tables:
+            raise HTTPException(
+                503,
+                f"the server holds its most tables ({self.max_tables}), each used within "
+                f"{self.idle_ttl / 3600:g} hours: try again later",
+            )
+
     def put(self, t: Table, client: str = "", replaces: str | None = None) -> None:
         """Hold and save a new table for ``client`` (``replaces``: the session's last table,
-        dropped once this one is held), or refuse it: never by removing a table in use."""
-        now = time.time()
-        held = self._expire(now) - (replaces in self.tables)
-        with self.guard:
-            mine = sum(1 for k, o in self.owner.items() if o == client and k != replaces)
-            if client and mine >= self.per_client:
-                raise HTTPException(
-                    429,
-                    f"this client already holds {mine} tables, the most one client may: "
-                    f"play one of them, or wait until one has been idle {self.idle_ttl / 3600:g} "
-                    "hours",
-                )
-            if held >= self.max_tables:
-                raise HTTPException(
-                    503,
-                    f"the server holds its most tables ({self.max_tables}), each used within "
-                    f"{self.idle_ttl / 3600:g} hours: try again later",
-                )
+        dropped once this one is held), or refuse it (:meth:`room`)."""
+        with self.guard:  # one new table at a time: two cannot both take the last place
+            self.room(client, replaces)  # (``room`` takes ``guard`` itself: it is re-entrant)
             self.tables[t.id] = t
-            self.used[t.id] = now
+            self.used[t.id] = time.time()
             self.owner[t.id] = client
         self.save(t)
         if replaces is not None and replaces != t.id:
@@ -428,9 +434,11 @@ def create_app(
         if wait:
             return too_many("new tables", wait)
         old = owned(request)
+        replaces = None if old is None else old.id
+        tables.room(client, replaces)  # refused before a deal is spent on it
         t = await run_in_threadpool(Table, seed, mode, bots[0], bots[1], rules, name)
         t.chance = chance
-        tables.put(t, client, replaces=None if old is None else old.id)
+        tables.put(t, client, replaces)
         return reply(t, request=request)
 
     def mutate(fn):
@@ -465,7 +473,7 @@ def create_app(
 
         def work(snap: Table) -> dict:  # off the table's lock; the simulation in the pool
             game = chance.table(t)[0] if t.mode == "game" else None
-            advise = pool.advise(cap=hint_budget + GRACE)
+            advise = pool.advise(cap=hint_budget + pool.grace)
             return snap.hint(budget=hint_budget, equity=game, advise=advise)
 
         with pool.slot(client_of(request.scope, trust_proxy)):
@@ -493,8 +501,9 @@ def create_app(
         if cached is None:
             with pool.slot(client_of(request.scope, trust_proxy)):
                 await pool.until_ready()
+                cap = REVIEW_CAP + pool.grace
                 cached = await run_in_threadpool(
-                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=REVIEW_CAP + GRACE
+                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=cap
                 )
             await run_in_threadpool(keep, cached, at)
         return JSONResponse({"review": cached, "threshold": REVIEW_GAIN})

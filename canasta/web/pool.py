@@ -99,7 +99,8 @@ def _shared(workers: int, broken: bool = False) -> Executor:
 class AdvicePool:
     """The bounded pool of advice (module docstring): ``workers`` processes (or ``executor``),
     ``per_client`` and ``queue`` items in flight, ``ready`` an event set once the warm-up has
-    filled numba's cache (None: ready now)."""
+    filled numba's cache (None: ready now), ``grace`` the seconds an item may wait past its
+    own budget."""
 
     def __init__(
         self,
@@ -108,8 +109,10 @@ class AdvicePool:
         queue: int = QUEUE,
         executor: Executor | None = None,
         ready: threading.Event | None = None,
+        grace: float = GRACE,
     ):
         self.workers = max(1, int(workers))
+        self.grace = float(grace)
         self.per_client = max(1, int(per_client))
         self.queue = max(1, int(queue))
         self._executor = executor
