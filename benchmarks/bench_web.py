@@ -234,7 +234,6 @@ async def load(args) -> int:
         player = client(args.clients)
         await player.post("/api/new", json={"seed": 7})
         got: dict[str, int] = {}
-        stop = time.monotonic() + args.seconds
 
         async def hint_loop(c):
             while time.monotonic() < stop:
@@ -250,11 +249,11 @@ async def load(args) -> int:
         moves: list[float] = []
         refused = 0
 
-        async def play():
+        async def play(moves, until, wait=2.0):
             nonlocal refused
-            await asyncio.sleep(2.0)  # the hints in flight first
-            while time.monotonic() < stop:
-                v = await _to_decision(player, stop)
+            await asyncio.sleep(wait)  # the hints in flight first
+            while time.monotonic() < until:
+                v = await _to_decision(player, until)
                 if v is None:
                     break
                 if v["phase"] == "draw":
@@ -263,17 +262,26 @@ async def load(args) -> int:
                     wild = {"2", "JK", "Z", "*"}
                     card = next((x for x in v["hand"] if x not in wild), v["hand"][0])
                     body = {"move_no": v["move_no"], "move": "discard", "cards": [card]}
-                s0 = time.perf_counter()
-                r = await player.post("/api/move", json=body)
-                dt = time.perf_counter() - s0
-                if r.status_code == 200:
-                    moves.append(dt)
-                else:
+                for _ in range(2):  # a discard the rules refuse: once more, one they allow
+                    s0 = time.perf_counter()
+                    r = await player.post("/api/move", json=body)
+                    dt = time.perf_counter() - s0
+                    if r.status_code == 200:
+                        moves.append(dt)
+                        break
                     refused += 1
+                    allowed = r.json().get("allowed", "") if r.status_code == 422 else ""
+                    if "discard " not in allowed:
+                        break
+                    card = allowed.split("discard ", 1)[1].split("/")[0].split(",")[0].strip()
+                    body = body | {"move": "discard", "cards": [card]}
                 await asyncio.sleep(0.05)  # a player's pace: a click at a time
 
+        base: list[float] = []  # the same player with no hint asked: the baseline
+        await play(base, time.monotonic() + min(20.0, args.seconds / 3), wait=0.0)
+        stop = time.monotonic() + args.seconds
         tasks = [hint_loop(c) for c in hinters for _ in range(args.each)]
-        await asyncio.gather(play(), *tasks)
+        await asyncio.gather(play(moves, stop), *tasks)
         print(
             f"ruleset: tournament defaults; bots {args.bot}; {args.clients} clients x {args.each}"
             f" hints in flight for {args.seconds:.0f} s"
@@ -283,11 +291,18 @@ async def load(args) -> int:
         if not moves:
             print("no move timed")
             return 1
+        for name, xs in (("with no hint in flight", base), ("under the hints' load", moves)):
+            if xs:
+                ms = [x * 1000 for x in xs]
+                print(
+                    f"ninth player's move round trip {name} (ms): n {len(ms)}, median "
+                    f"{statistics.median(ms):.1f}, p95 {_pct(ms, 0.95):.1f}, p99 "
+                    f"{_pct(ms, 0.99):.1f}, max {max(ms):.1f}"
+                )
         ms = [x * 1000 for x in moves]
         print(
-            f"ninth player's move round trip (ms): n {len(ms)}, median "
-            f"{statistics.median(ms):.1f}, p95 {_pct(ms, 0.95):.1f}, p99 {_pct(ms, 0.99):.1f}, "
-            f"max {max(ms):.1f} ({refused} moves refused by the rules, not timed)"
+            f"({refused} discards refused by the rules and tried again, not timed; the load "
+            f"average {os.getloadavg()[0]:.1f} at the end: the machine's other work counts too)"
         )
         print("target (move p99 <= 100 ms):", "met" if _pct(ms, 0.99) <= 100 else "NOT met")
         return 0
