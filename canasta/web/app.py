@@ -8,10 +8,11 @@ own table, and the id is in no body, record or file name (the store names a tabl
 hash of it). Each table is saved after every change in the state directory, so a restarted
 server resumes it; idle tables expire, and none sooner: past a cap, or a client's quota, a new
 table is refused (:class:`Tables`). Hints and reviews run in a bounded pool of processes
-(``canasta.web.pool``); a finished record is signed (``canasta.web.seal``). A state-changing request must be JSON from this site
-(``canasta.web.guard``), and a move must name the table's move number (a stale or repeated one
-is refused, 409). A bad request gets a 4xx JSON ``{"error": one line}`` (a move the rules
-refuse: 422 with its ``rule`` and the moves allowed), never a traceback.
+(``canasta.web.pool``); a finished record is signed (``canasta.web.seal``). A state-changing
+request must be JSON from this site (``canasta.web.guard``), and a move must name the table's
+move number (a stale or repeated one is refused, 409). A bad request gets a 4xx JSON
+``{"error": one line}`` (a move the rules refuse: 422 with its ``rule`` and the moves
+allowed), never a traceback.
 """
 
 from __future__ import annotations
