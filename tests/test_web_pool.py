@@ -95,11 +95,11 @@ def _to_hintable(c):
 
 def test_a_move_is_not_queued_behind_hints():
     """Eight clients each send ``EACH`` hints at once; their items are held in the pool. Each
-    client gets at most its two in flight (the rest 429 at once), the server at most its queue
-    (503), and meanwhile a ninth player's moves answer at once. Released, every hint held
-    answers."""
+    client has two in the pool and two more waiting their turn (no thread), the rest refused
+    at once (429), and meanwhile a ninth player's moves answer at once. Released, every hint
+    admitted answers."""
     ex = HeldExecutor()
-    app = _app(AdvicePool(executor=ex, per_client=2, queue=16))
+    app = _app(AdvicePool(executor=ex, per_client=2, queue=16, waiting=2))
     clients = [_client(app, f"10.0.0.{k}") for k in range(1, 9)]
     for k, c in enumerate(clients):
         assert c.post("/api/new", json={"seed": k}).status_code == 200
@@ -120,11 +120,12 @@ def test_a_move_is_not_queued_behind_hints():
     deadline = time.monotonic() + 60
     while len(ex.held) < 16 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(ex.held) == 16  # two per client: the eight clients' places in flight
-    assert app.state.pool.in_flight() == 16
-    while len(codes) < 8 * (EACH - 2) and time.monotonic() < deadline:
+    assert len(ex.held) == 16  # two per client: the eight clients' places in the pool
+    while len(codes) < 8 * (EACH - 4) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert sorted(set(codes)) == [429] and len(codes) == 8 * (EACH - 2)  # refused at once
+    assert sorted(set(codes)) == [429] and len(codes) == 8 * (EACH - 4)  # refused at once
+    pool = app.state.pool
+    assert pool.running() == 16 and pool.in_flight() == 32 and pool.in_flight("10.0.0.1") == 4
     # the ninth player plays while 16 hints are in flight: not queued behind them
     for _ in range(5):
         t = table_of(player)
@@ -135,18 +136,19 @@ def test_a_move_is_not_queued_behind_hints():
             "/api/move", json={**move_for(t.game.policy_action(BOT)), "move_no": t.move_no}
         )
         assert r.status_code == 200 and time.perf_counter() - s0 < 5.0
-        assert len(ex.held) == 16  # the hints still held
+        assert len(ex.held) == 16 and pool.in_flight() == 32  # the hints still held
     ex.release()
     for th in threads:
         th.join(60)
-    assert codes.count(200) == 16 and codes.count(429) == 8 * (EACH - 2)
+    assert codes.count(200) == 32 and codes.count(429) == 8 * (EACH - 4)
+    assert pool.in_flight() == 0 and pool.running() == 0
 
 
 def test_the_server_queue_is_bounded_and_a_held_hint_times_out():
-    """Past the server's queue a hint is a 503 at once; a hint held past its cap (budget plus
-    grace) is a 503 with one line, its place freed."""
+    """Past the server's queue and backlog a hint is a 503 at once; a hint held past its cap
+    (budget plus grace) is a 503 with one line, its place freed."""
     ex = HeldExecutor()
-    app = _app(AdvicePool(executor=ex, per_client=1, queue=1, grace=0.5))
+    app = _app(AdvicePool(executor=ex, per_client=1, queue=1, grace=0.5, waiting=0, backlog=0))
     a, b = _client(app, "10.0.0.1"), _client(app, "10.0.0.2")
     for c in (a, b):
         assert c.post("/api/new", json={"seed": 3}).status_code == 200

@@ -475,15 +475,14 @@ def create_app(
                 snap.driver.hands = [*t.games[:-1], copy.deepcopy(t.game)]
             return snap
 
-        def work(snap: Table) -> dict:  # off the table's lock; the simulation in the pool
+        def work(snap: Table, left: float) -> dict:  # off the table's lock; simulated in the pool
             game = chance.table(t)[0] if t.mode == "game" else None
-            advise = pool.advise(cap=hint_budget + pool.grace)
-            return snap.hint(budget=hint_budget, equity=game, advise=advise)
+            return snap.hint(budget=hint_budget, equity=game, advise=pool.advise(cap=left))
 
-        with pool.slot(client_of(request.scope, trust_proxy)):
-            await pool.until_ready()
+        cap = hint_budget + pool.grace
+        async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
             snap = await run_in_threadpool(snapshot)
-            return JSONResponse(await run_in_threadpool(work, snap))
+            return JSONResponse(await run_in_threadpool(work, snap, left))
 
     async def review(request: Request) -> JSONResponse:
         await posted(request)
@@ -503,11 +502,10 @@ def create_app(
 
         cached, saved, at = await run_in_threadpool(prepare)
         if cached is None:
-            with pool.slot(client_of(request.scope, trust_proxy)):
-                await pool.until_ready()
-                cap = REVIEW_CAP + pool.grace
+            cap = REVIEW_CAP + pool.grace
+            async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
                 cached = await run_in_threadpool(
-                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=cap
+                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=left
                 )
             await run_in_threadpool(keep, cached, at)
         return JSONResponse({"review": cached, "threshold": REVIEW_GAIN})

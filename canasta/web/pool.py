@@ -7,11 +7,13 @@ request's work item (the position a hint is about, a finished hand's saved table
 small, picklable) and hands it to :class:`AdvicePool`; the workers (separate processes, run at a
 lower priority than the server) do the simulation. What bounds it (docs/web.md, limits):
 
-- each client at most :data:`PER_CLIENT` hints or reviews in flight (429 past it), the server
-  at most :data:`QUEUE` (503 past it: try again), so the requests waiting on the pool are few;
-- each item a time cap from its submission: a hint's wait ends after its budget plus
-  :data:`GRACE`, a review's after :data:`REVIEW_CAP` plus it (503 with one line), and a review
-  divides :data:`REVIEW_CAP` among its decisions so it ends by itself;
+- each client at most :data:`PER_CLIENT` items in the pool at once and the server at most
+  :data:`QUEUE`; more wait their turn in order, as asyncio waiters (no thread, no CPU: a
+  client holding 50 hints in flight costs the other players nothing), at most
+  :data:`WAITING` of a client's (429 past it) and :data:`BACKLOG` of all (503);
+- each item a time cap once the warm-up is over, its wait included: a hint's ends after its
+  budget plus :data:`GRACE`, a review's after :data:`REVIEW_CAP` plus it (503 with one line),
+  and a review divides :data:`REVIEW_CAP` among its decisions so it ends by itself;
 - no item is sent before the server's warm-up has filled numba's cache (the workers then load
   the kernels rather than compile them a second time, racing the warm-up to write them).
 
@@ -27,6 +29,8 @@ import contextlib
 import multiprocessing
 import os
 import threading
+import time
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -34,8 +38,10 @@ from starlette.exceptions import HTTPException
 
 __all__ = ["AdvicePool", "advise_job", "review_job"]
 
-PER_CLIENT = 2  #: hints and reviews one client may have in flight
-QUEUE = 8  #: hints and reviews in flight at once, every client together
+PER_CLIENT = 2  #: hints and reviews of one client in the pool at once
+QUEUE = 8  #: hints and reviews in the pool at once, every client together
+WAITING = 64  #: more of one client's that may wait their turn (no thread, no CPU)
+BACKLOG = 1024  #: more of every client's together that may wait their turn
 REVIEW_CAP = 20.0  #: seconds of simulation a whole review may spend (its decisions share it)
 GRACE = 15.0  #: seconds past its own budget an item may wait (the queue, a worker's start)
 NICE = 10  #: how much lower the workers' priority is than the server's (Unix)
@@ -75,6 +81,54 @@ def review_job(saved: dict, budget: float | None, cap: float = REVIEW_CAP) -> li
     return t.review(budget=budget)
 
 
+class _Gate:
+    """A counting semaphore that asyncio tasks of any event loop wait on in order, and that
+    frees a place from any thread (the tests' client runs a loop per request; uvicorn one)."""
+
+    def __init__(self, n: int):
+        self.free = n
+        self._waiters: deque = deque()
+        self._lock = threading.Lock()
+
+    async def acquire(self, deadline: float) -> None:
+        with self._lock:
+            if self.free > 0 and not self._waiters:
+                self.free -= 1
+                return
+            loop = asyncio.get_running_loop()
+            fut = loop.create_future()
+            self._waiters.append((loop, fut))
+        try:
+            await asyncio.wait_for(fut, max(0.0, deadline - time.monotonic()))
+        except BaseException as exc:  # timed out, or the request itself cancelled
+            with self._lock:
+                waiting = (loop, fut) in self._waiters
+                if waiting:
+                    self._waiters.remove((loop, fut))
+            if not waiting and fut.done() and not fut.cancelled():
+                self.release()  # granted as it gave up: the place goes to the next
+            if isinstance(exc, TimeoutError):
+                raise HTTPException(
+                    503, "the server is busy with hints: this one waited too long, try again"
+                ) from None
+            raise
+
+    def release(self) -> None:
+        with self._lock:
+            while self._waiters:
+                loop, fut = self._waiters.popleft()
+                if not fut.done():
+                    loop.call_soon_threadsafe(self._grant, fut)
+                    return
+            self.free += 1
+
+    def _grant(self, fut) -> None:
+        if fut.done():  # it timed out meanwhile: the place goes to the next
+            self.release()
+        else:
+            fut.set_result(None)
+
+
 _POOL: list = []  #: the process's one pool of workers, shared by its apps (started on first use)
 _POOL_LOCK = threading.Lock()
 
@@ -110,6 +164,8 @@ class AdvicePool:
         executor: Executor | None = None,
         ready: threading.Event | None = None,
         grace: float = GRACE,
+        waiting: int = WAITING,
+        backlog: int = BACKLOG,
     ):
         self.workers = max(1, int(workers))
         self.grace = float(grace)
@@ -117,41 +173,65 @@ class AdvicePool:
         self.queue = max(1, int(queue))
         self._executor = executor
         self._ready = ready
+        self.waiting = max(0, int(waiting))
+        self.backlog = max(0, int(backlog))
         self._lock = threading.Lock()
-        self._flight: dict[str, int] = {}
+        self._admitted: dict[str, int] = {}
+        self._gates: dict[str, _Gate] = {}
+        self._gate = _Gate(self.queue)
 
     @property
     def executor(self) -> Executor:
         return self._executor if self._executor is not None else _shared(self.workers)
 
     def in_flight(self, client: str | None = None) -> int:
+        """Items admitted (waiting or in the pool): ``client``'s, or every client's."""
         with self._lock:
-            return self._flight.get(client, 0) if client else sum(self._flight.values())
+            return self._admitted.get(client, 0) if client else sum(self._admitted.values())
 
-    @contextlib.contextmanager
-    def slot(self, client: str):
-        """Hold one of ``client``'s places in flight, or refuse at once: 429 when the client has
-        its :data:`PER_CLIENT`, 503 when the server has its :data:`QUEUE`."""
+    def running(self) -> int:
+        """Items in the pool now (every client)."""
+        return self.queue - self._gate.free
+
+    @contextlib.asynccontextmanager
+    async def slot(self, client: str, cap: float):
+        """A place in the pool for one of ``client``'s items, waited for without a thread:
+        at most ``per_client`` of a client's and ``queue`` in all at once, the others waiting
+        their turn in order; refused at once past ``waiting`` of a client's (429) or
+        ``backlog`` of all (503), and after ``cap`` seconds of waiting once the warm-up is over
+        (503). Yields the seconds left of ``cap``."""
         with self._lock:
-            mine = self._flight.get(client, 0)
-            if mine >= self.per_client:
+            mine = self._admitted.get(client, 0)
+            if mine >= self.per_client + self.waiting:
                 raise HTTPException(
-                    429, f"this client already has {mine} hints or reviews being computed: wait"
+                    429, f"this client already has {mine} hints or reviews asked for: wait"
                 )
-            if sum(self._flight.values()) >= self.queue:
+            if sum(self._admitted.values()) >= self.queue + self.backlog:
                 raise HTTPException(
                     503, "the server is computing as many hints as it can: try again shortly"
                 )
-            self._flight[client] = mine + 1
+            self._admitted[client] = mine + 1
+            gate = self._gates.setdefault(client, _Gate(self.per_client))
         try:
-            yield
+            await self.until_ready()
+            deadline = time.monotonic() + cap
+            await gate.acquire(deadline)
+            try:
+                await self._gate.acquire(deadline)
+                try:
+                    yield max(0.0, deadline - time.monotonic())
+                finally:
+                    self._gate.release()
+            finally:
+                gate.release()
         finally:
             with self._lock:
-                left = self._flight[client] - 1
+                left = self._admitted[client] - 1
                 if left:
-                    self._flight[client] = left
+                    self._admitted[client] = left
                 else:
-                    del self._flight[client]
+                    del self._admitted[client]
+                    self._gates.pop(client, None)
 
     async def until_ready(self) -> None:
         """Wait (without a thread) for the warm-up: a hint asked meanwhile waits, never fails."""
