@@ -362,19 +362,21 @@ def create_app(
             raise HTTPException(404, "no table yet: start a new hand or game")
         return t
 
-    def reply(t: Table, extra: dict | None = None, request: Request | None = None) -> JSONResponse:
+    def reply(t: Table, request: Request, extra: dict | None = None, new: bool = False):
+        """The view, the cookie renewed (it lasts as long as the table's idle limit), and for a
+        new table, once, its key."""
         resp = JSONResponse(t.view() | (extra or {}))
-        if request is not None:  # a new table: its cookie and, once, its key
-            https = secure(request)
-            resp.set_cookie(
-                SECURE_COOKIE if https else COOKIE,
-                t.id,
-                httponly=True,
-                samesite="strict",
-                secure=https,
-                max_age=max(60, int(idle_ttl)),
-                path="/",
-            )
+        https = secure(request)
+        resp.set_cookie(
+            SECURE_COOKIE if https else COOKIE,
+            t.id,
+            httponly=True,
+            samesite="strict",
+            secure=https,
+            max_age=max(60, int(idle_ttl)),
+            path="/",
+        )
+        if new:
             resp.headers[KEY_HEADER] = t.key
         return resp
 
@@ -400,7 +402,7 @@ def create_app(
         return JSONResponse(progress.json())
 
     async def state(request: Request) -> JSONResponse:
-        return reply(table_of(request))
+        return reply(table_of(request), request)
 
     async def new(request: Request) -> JSONResponse:
         body = await posted(request)
@@ -443,7 +445,7 @@ def create_app(
         t = await run_in_threadpool(Table, seed, mode, bots[0], bots[1], rules, name)
         t.chance = chance
         tables.put(t, client, replaces)
-        return reply(t, request=request)
+        return reply(t, request, new=True)
 
     def mutate(fn):
         async def endpoint(request: Request) -> JSONResponse:
@@ -459,7 +461,7 @@ def create_app(
                     return extra
 
             extra = await run_in_threadpool(work)
-            return reply(t, extra)
+            return reply(t, request, extra)
 
         return endpoint
 
@@ -529,7 +531,10 @@ def create_app(
         return JSONResponse(await run_in_threadpool(replay_frames, body, seal))
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return _error(exc.status_code, exc.detail)
+        resp = _error(exc.status_code, exc.detail)
+        if exc.status_code in (429, 503):  # when to ask again
+            resp.headers["retry-after"] = (exc.headers or {}).get("retry-after", "5")
+        return resp
 
     async def canasta_error(request: Request, exc: Exception) -> JSONResponse:
         if isinstance(exc, MoveRefused):
