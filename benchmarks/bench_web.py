@@ -156,10 +156,15 @@ def _pct(xs: list[float], q: float) -> float:
 
 async def _to_decision(c, t_end: float) -> dict | None:
     """The client's table at a draw (the decision a hint covers), laying threes when asked."""
+    import os
     import time as _t
 
     while _t.monotonic() < t_end:
-        v = (await c.get("/api/state")).json()
+        s0 = _t.perf_counter()
+        r = await c.get("/api/state")
+        if os.environ.get("BENCH_DEBUG") and _t.perf_counter() - s0 > 0.5:
+            print("slow state", r.status_code, round(_t.perf_counter() - s0, 2))
+        v = r.json()
         if v.get("over"):
             r = await c.post("/api/new", json={})
             if r.status_code != 200:

@@ -11,9 +11,10 @@ lower priority than the server) do the simulation. What bounds it (docs/web.md, 
   :data:`QUEUE`; more wait their turn in order, as asyncio waiters (no thread, no CPU: a
   client holding 50 hints in flight costs the other players nothing), at most
   :data:`WAITING` of a client's (429 past it) and :data:`BACKLOG` of all (503);
-- each item a time cap once the warm-up is over, its wait included: a hint's ends after its
-  budget plus :data:`GRACE`, a review's after :data:`REVIEW_CAP` plus it (503 with one line),
-  and a review divides :data:`REVIEW_CAP` among its decisions so it ends by itself;
+- each item two time caps once the warm-up is over: :data:`WAIT_CAP` for its place, then in
+  the pool a hint's budget plus :data:`GRACE`, a review's :data:`REVIEW_CAP` plus it (503
+  with one line past either); a review divides :data:`REVIEW_CAP` among its decisions so it
+  ends by itself;
 - no item is sent before the server's warm-up has filled numba's cache (the workers then load
   the kernels rather than compile them a second time, racing the warm-up to write them).
 
@@ -42,6 +43,8 @@ PER_CLIENT = 2  #: hints and reviews of one client in the pool at once
 QUEUE = 8  #: hints and reviews in the pool at once, every client together
 WAITING = 64  #: more of one client's that may wait their turn (no thread, no CPU)
 BACKLOG = 1024  #: more of every client's together that may wait their turn
+WAIT_CAP = 60.0  #: seconds an item may wait for its place (long: a held request costs nothing,
+#: a refused one is sent again, and every refusal costs the server a request's work)
 REVIEW_CAP = 20.0  #: seconds of simulation a whole review may spend (its decisions share it)
 GRACE = 15.0  #: seconds past its own budget an item may wait (the queue, a worker's start)
 NICE = 10  #: how much lower the workers' priority is than the server's (Unix)
@@ -152,9 +155,10 @@ def _shared(workers: int, broken: bool = False) -> Executor:
 
 class AdvicePool:
     """The bounded pool of advice (module docstring): ``workers`` processes (or ``executor``),
-    ``per_client`` and ``queue`` items in flight, ``ready`` an event set once the warm-up has
-    filled numba's cache (None: ready now), ``grace`` the seconds an item may wait past its
-    own budget."""
+    ``per_client`` and ``queue`` items in the pool and ``waiting`` and ``backlog`` more
+    waiting at most ``wait_cap`` seconds, ``ready`` an event set once the warm-up has filled
+    numba's cache (None: ready now), ``grace`` the seconds an item may take in the pool past
+    its own budget."""
 
     def __init__(
         self,
@@ -166,7 +170,9 @@ class AdvicePool:
         grace: float = GRACE,
         waiting: int = WAITING,
         backlog: int = BACKLOG,
+        wait_cap: float = WAIT_CAP,
     ):
+        self.wait_cap = float(wait_cap)
         self.workers = max(1, int(workers))
         self.grace = float(grace)
         self.per_client = max(1, int(per_client))
@@ -198,8 +204,8 @@ class AdvicePool:
         """A place in the pool for one of ``client``'s items, waited for without a thread:
         at most ``per_client`` of a client's and ``queue`` in all at once, the others waiting
         their turn in order; refused at once past ``waiting`` of a client's (429) or
-        ``backlog`` of all (503), and after ``cap`` seconds of waiting once the warm-up is over
-        (503). Yields the seconds left of ``cap``."""
+        ``backlog`` of all (503), and after ``wait_cap`` seconds of waiting once the warm-up is
+        over (503). Yields ``cap``, the seconds the item may then take in the pool."""
         with self._lock:
             mine = self._admitted.get(client, 0)
             if mine >= self.per_client + self.waiting:
@@ -214,12 +220,12 @@ class AdvicePool:
             gate = self._gates.setdefault(client, _Gate(self.per_client))
         try:
             await self.until_ready()
-            deadline = time.monotonic() + cap
+            deadline = time.monotonic() + self.wait_cap
             await gate.acquire(deadline)
             try:
                 await self._gate.acquire(deadline)
                 try:
-                    yield max(0.0, deadline - time.monotonic())
+                    yield cap
                 finally:
                     self._gate.release()
             finally:
