@@ -574,16 +574,18 @@ def create_app(
     app.state.pool = pool
     app.state.seal = seal
     if warm:
-        threading.Thread(target=_warm, args=(default_bot, progress), daemon=True).start()
+        threading.Thread(target=_warm, args=(default_bot, progress, pool), daemon=True).start()
     return app
 
 
-def _warm(bot: str, progress: Warmup) -> None:
-    """canasta.web.table.warm in the background (best effort: a failure only costs time)."""
+def _warm(bot: str, progress: Warmup, pool: AdvicePool) -> None:
+    """canasta.web.table.warm in the background, then the pool's workers primed (best effort:
+    a failure only costs time)."""
     from canasta.web.table import warm
 
     try:
         warm(bot, progress.advance)
+        pool.prime(bot)
     except Exception as exc:  # pragma: no cover - warming is best effort
         progress.error = type(exc).__name__
         progress.step = len(progress.STEPS)

@@ -66,6 +66,15 @@ def _start_worker() -> None:
         os.nice(NICE)
 
 
+def _prime(bot: str) -> None:
+    """In a worker: load what a hint runs from numba's cache (a worker's first hint would
+    otherwise spend seconds on it, against its time cap)."""
+    from canasta.web.table import warm
+
+    with contextlib.suppress(Exception):  # best effort: a failure only costs the first hint time
+        warm(bot)
+
+
 def advise_job(pos, drawn, kw: dict):
     """In a worker: ``analysis.advise.advise`` on a position (the hint's one call)."""
     from analysis.advise import advise
@@ -266,3 +275,11 @@ class AdvicePool:
             return self.call(advise_job, pos, drawn, kw, cap=cap)
 
         return advise
+
+    def prime(self, bot: str) -> None:
+        """Start the default pool's workers and have each load a hint's kernels (after the
+        server's warm-up has written them to the cache); an executor passed in is left as is."""
+        if self._executor is None:
+            ex = _shared(self.workers)
+            for _ in range(self.workers):
+                ex.submit(_prime, bot)
