@@ -12,7 +12,7 @@ its warm-up, then ``--clients`` clients, each from its own loopback address (127
 server counts clients by address), each keep ``--each`` hint requests in flight at their
 decision for ``--seconds``: a refused one (429/503) is sent again after the Retry-After the
 server names (``--hammer``: at once, a client that ignores it). Meanwhile a ninth client (its
-own address) plays hands move by move (draw, then a discard, a new table when a hand ends) and
+own address) plays a game move by move (draw, then a discard; the next hand when one ends) and
 every move's round trip is timed, wall clock, from the client. Prints the moves' median, p95,
 p99 and max, and what the hint clients got (answered, refused, errors).
 
@@ -156,6 +156,7 @@ def _pct(xs: list[float], q: float) -> float:
 
 async def _to_decision(c, t_end: float) -> dict | None:
     """The client's table at a draw (the decision a hint covers), laying threes when asked."""
+    import asyncio
     import os
     import time as _t
 
@@ -165,10 +166,12 @@ async def _to_decision(c, t_end: float) -> dict | None:
         if os.environ.get("BENCH_DEBUG") and _t.perf_counter() - s0 > 0.5:
             print("slow state", r.status_code, round(_t.perf_counter() - s0, 2))
         v = r.json()
-        if v.get("over"):
-            r = await c.post("/api/new", json={})
-            if r.status_code != 200:
-                return None
+        if v.get("over"):  # the game's next hand, or a new game (at a player's pace)
+            r = await c.post("/api/next", json={"move_no": v["move_no"]})
+            while r.status_code != 200 and _t.monotonic() < t_end:
+                r = await c.post("/api/new", json={"mode": "game"})
+                if r.status_code != 200:
+                    await asyncio.sleep(float(r.headers.get("retry-after", "1")))
             continue
         if v["phase"] == "draw" and v["your_turn"]:
             return v
@@ -237,7 +240,7 @@ async def load(args) -> int:
             await c.post("/api/new", json={"seed": 1000 + k})
             await _to_decision(c, t_end)
         player = client(args.clients)
-        await player.post("/api/new", json={"seed": 7})
+        await player.post("/api/new", json={"seed": 7, "mode": "game"})
         got: dict[str, int] = {}
 
         async def hint_loop(c):

@@ -40,7 +40,6 @@ from starlette.exceptions import HTTPException
 __all__ = ["AdvicePool", "advise_job", "review_job"]
 
 PER_CLIENT = 2  #: hints and reviews of one client in the pool at once
-QUEUE = 8  #: hints and reviews in the pool at once, every client together
 WAITING = 64  #: more of one client's that may wait their turn (no thread, no CPU)
 BACKLOG = 1024  #: more of every client's together that may wait their turn
 WAIT_CAP = 60.0  #: seconds an item may wait for its place (long: a held request costs nothing,
@@ -58,6 +57,9 @@ def _cores() -> int:
 
 
 WORKERS = max(1, _cores() - 1)  #: worker processes: a core is left to the server's moves
+#: hints and reviews in the pool at once, every client together: one more than the workers, so
+#: a worker never idles and an item's time cap is not spent queued behind others in the pool
+QUEUE = WORKERS + 1
 
 
 def _start_worker() -> None:
