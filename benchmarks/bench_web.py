@@ -290,6 +290,9 @@ async def load(args) -> int:
         stop = time.monotonic() + args.seconds
         tasks = [hint_loop(c) for c in hinters for _ in range(args.each)]
         await asyncio.gather(play(moves, stop), *tasks)
+        after: list[float] = []  # and again once the hints are over: the machine's drift
+        await asyncio.sleep(6.0)  # the hints still in the pool end (two budgets)
+        await play(after, time.monotonic() + min(20.0, args.seconds / 3), wait=0.0)
         print(
             f"ruleset: tournament defaults; bots {args.bot}; {args.clients} clients x {args.each}"
             f" hints in flight for {args.seconds:.0f} s"
@@ -299,7 +302,11 @@ async def load(args) -> int:
         if not moves:
             print("no move timed")
             return 1
-        for name, xs in (("with no hint in flight", base), ("under the hints' load", moves)):
+        for name, xs in (
+            ("with no hint in flight, before", base),
+            ("under the hints' load", moves),
+            ("with no hint in flight, after", after),
+        ):
             if xs:
                 ms = [x * 1000 for x in xs]
                 print(
