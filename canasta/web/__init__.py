@@ -2,13 +2,16 @@
 
 - ``canasta.web.app``: the Starlette app, the JSON API over one table per browser session;
 - ``canasta.web.guard``: the HTTP edge's defences (bounded bodies, same-origin JSON posts,
-  the host check, the security headers);
+  the host check, each client's quotas, the security headers);
 - ``canasta.web.table``: one table (``Table``: a human seat against bots, hints, review and
   undo, the deal's secrets), apart from HTTP;
 - ``canasta.web.view``: what the page sees of a table (the seat's view only);
 - ``canasta.web.chance``: game mode's chance of winning the game (``GameChance``: the equity
   tables of the tables' rulesets and bots, built in the background);
 - ``canasta.web.moves``: the page's card names and moves (``move_for``, ``parse_kinds``, ...);
+- ``canasta.web.pool``: hints and reviews in a bounded pool of worker processes
+  (``AdvicePool``: per-client and server caps, time caps);
+- ``canasta.web.seal``: the server's signature on a finished record, checked on replay;
 - ``static/``: the page itself (no CDN, no inline script, shipped as package data).
 """
 

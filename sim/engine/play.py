@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
-from sim._numba_cache import fewer_collections
+from sim._numba_cache import compile_once
 from sim._views import inline_copy
 from sim.engine import intercept as ic
 from sim.engine.contract import (
@@ -373,10 +373,8 @@ def ready_kernel(kernel):
     ``@njit(sig)`` would be: a policy passed in converts to ``POLICY_TYPE`` instead of
     compiling the engine again for each policy."""
     sig = _KERNEL_SIGNATURES.get(kernel)
-    if sig is not None and sig.args not in kernel.signatures:
-        with fewer_collections():
-            kernel.compile(sig.args)
-        kernel.disable_compile()
+    if sig is not None:
+        compile_once(kernel, sig.args)  # under a lock: threads may ask at once
     return kernel
 
 
