@@ -160,12 +160,10 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
     raw = _bare(raw)
     rows = raw
     if scores is not None:
-        own, opp = (int(x) for x in scores)
-        if max(own, opp) >= table.target:
-            raise CanastaError(
-                f"scores {own},{opp}: at or above the target {table.target:,} the game is "
-                "over (GAME-1)"
-            )
+        from sim.finished import check_game_start
+
+        # GAME-1: a tie at or over the target plays another hand
+        own, opp = check_game_start(scores, table.target, teams=("your team", "the opponents"))
         keep = np.zeros(len(raw), dtype=bool)
         for key in dict.fromkeys(raw["experiment"]):
             mine = (raw["experiment"] == key).to_numpy()
