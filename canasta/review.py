@@ -179,7 +179,7 @@ def format_text(rev) -> str:
     for r in d.to_dict(orient="records"):
         cost = "" if math.isnan(r["cost_points"]) else f"  cost {r['cost_points']:+.0f} points"
         if not math.isnan(r["cost_game"]):
-            cost += f", {100 * r['cost_game']:+.2f} pp of the game"
+            cost += f", {round(100 * r['cost_game'], 2) + 0.0:+.2f} pp of the game"
         made = r["made"] or "(a move outside the listed plans)"
         tag = f"  [{r['tag']}]" if r["tag"] else ""
         lines.append(
@@ -201,6 +201,6 @@ def format_text(rev) -> str:
             f"P{s['seat']}: {s['decisions']} decisions, error rate {rate} thousandths of a game "
             f"a decision over {s['rated']}; doubtful {s['doubtful']}, error {s['error']}, "
             f"blunder {s['blunder']}; luck of {s['draws']} draws {s['luck_points']:+.0f} "
-            f"points, {100 * s['luck_game']:+.2f} pp of the game{adj}"
+            f"points, {round(100 * s['luck_game'], 2) + 0.0:+.2f} pp of the game{adj}"
         )
     return "\n".join(lines)

@@ -77,6 +77,43 @@ def test_summary_error_rate_and_luck():
     assert math.isnan(s.loc[2, "rate_low"])  # one decision: no interval
 
 
+def _two(made_mean, best_mean, lead_best=True):
+    """An Advice of two choices as advise(only=[made, best]) gives it (best first)."""
+    from analysis.advise import Advice, Choice
+
+    def choice(label, mean, diff, rank):
+        lo, hi = (diff - 10, diff + 10) if diff else (0.0, 0.0)
+        return Choice(label, [], None, mean, mean - 5, mean + 5, diff, lo, hi, 16, rank=rank)
+
+    gap = best_mean - made_mean
+    if lead_best:
+        return Advice("play", [choice("B", best_mean, 0.0, 1), choice("M", made_mean, -gap, 2)])
+    return Advice("play", [choice("M", made_mean, 0.0, 1), choice("B", best_mean, gap, 2)])
+
+
+@pytest.mark.parametrize("lead_best", [True, False])
+def test_cost_is_remeasured_on_fresh_deals(lead_best):
+    """The cost is the chosen best minus the move made on the fresh deals' advice, signed:
+    negative when the move made leads there; the fresh run is asked for the two labels only,
+    with another seed."""
+    from analysis.advise import Choice
+
+    seen = {}
+
+    def fake(pos, **kw):
+        seen.update(kw)
+        return _two(100.0, 130.0 if lead_best else 90.0, lead_best)
+
+    made = Choice("M", [], None, 0, 0, 0, 0, 0, 0, 8)
+    best = Choice("B", [], None, 0, 0, 0, 0, 0, 0, 8)
+    ask = {"pos": None, "drawn": None, "n": 16, "seed": 7, "ruleset": None, "policies": None}
+    cost, lo, hi = R._cost(made, best, "points", ask | {"advise": fake})
+    assert seen["only"] == ["M", "B"] and seen["seed"] == 7 and seen["budget"] is None
+    assert cost == pytest.approx(30.0 if lead_best else -10.0)
+    assert lo < cost < hi
+    assert R._cost(made, made, "points", ask | {"advise": fake}) == (0.0, 0.0, 0.0)
+
+
 # ---------------------------------------------------------------------------------------
 # The decisions of a record
 # ---------------------------------------------------------------------------------------
@@ -131,7 +168,8 @@ def test_review_rows(reviewed):
     assert (d["made"] != "").mean() > 0.8  # the canonical plans cover most moves
     full = d[d["cost_game"].notna()]
     assert len(full) > 0 and (full["cost_game_low"] <= full["cost_game"]).all()
-    assert ((d["cost_points"] >= -1e-9) | d["cost_points"].isna()).all() or True
+    made_best = d[d["made"] == d["best_points"]]
+    assert (made_best["cost_points"] == 0).all()  # the best move made costs nothing
     assert set(d["tag"]) <= {"", *R.TAGS}
     assert len(rev.luck) == sum(i.drawn is not None for i in items)
     assert rev.luck["luck_points"].notna().all()
