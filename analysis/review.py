@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
+from sim.stats import CONFIDENCE, z_value
 
 __all__ = ["TAGS", "Decision", "Review", "review", "summary", "tag"]
 
@@ -141,21 +142,12 @@ def review(
         if d.drawn is None:
             dc = next((c for c in adv.choices if c.label == "draw"), None)
             if dc is not None:
-                draw_value[(d.hand, d.seat)] = (dc.mean, dc.game["win"] if game else math.nan)
+                draw_value[(d.hand, d.seat)] = (dc, game)
         else:
             before = draw_value.pop((d.hand, d.seat), None)
             pick = next((c for c in adv.choices if c.policy_pick), None)
             if before is not None and pick is not None:
-                luck.append(
-                    {
-                        "hand": d.hand,
-                        "move": d.move,
-                        "seat": d.seat,
-                        "card": d.drawn,
-                        "luck_points": pick.mean - before[0],
-                        "luck_game": (pick.game["win"] - before[1]) if game else math.nan,
-                    }
-                )
+                luck.append(_luck_row(d, before[0], pick, game and before[1]))
         if d.forced:
             continue
         made = match(d.actions, adv)
@@ -198,12 +190,31 @@ def review(
                 row["win"] = made.game["win"]
                 row["tag"] = tag(row["cost_game"], row["cost_game_low"])
         rows.append(row)
-    cols = ["hand", "move", "seat", "card", "luck_points", "luck_game"]
+    cols = ["hand", "move", "seat", "card", "luck_points", "luck_game", "se_points", "se_game"]
     return Review(
         pd.DataFrame(rows),
         pd.DataFrame(luck, columns=cols),
         {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
     )
+
+
+def _se(low: float, high: float) -> float:
+    return (high - low) / (2 * z_value(CONFIDENCE))
+
+
+def _luck_row(d: Decision, draw, pick, game: bool) -> dict:
+    """The luck of the card drawn before decision ``d``: the policy's plan after it (``pick``)
+    minus drawing unseen (``draw``), with the standard error of that difference (the two
+    advice runs' errors, their deals taken as independent)."""
+    se_p = math.hypot(_se(pick.ci_low, pick.ci_high), _se(draw.ci_low, draw.ci_high))
+    row = {"hand": d.hand, "move": d.move, "seat": d.seat, "card": d.drawn}
+    row |= {"luck_points": pick.mean - draw.mean, "se_points": se_p}
+    row |= {"luck_game": math.nan, "se_game": math.nan}
+    if game:
+        g, h = pick.game, draw.game
+        row["luck_game"] = g["win"] - h["win"]
+        row["se_game"] = math.hypot(_se(g["ci_low"], g["ci_high"]), _se(h["ci_low"], h["ci_high"]))
+    return row
 
 
 def _cost(made, best, measure: str, ask: dict) -> tuple[float, float, float]:
@@ -266,7 +277,10 @@ def summary(rev: Review) -> pd.DataFrame:
             **{t: int((mine["tag"] == t).sum()) if len(mine) else 0 for t in TAGS},
             "draws": len(luck),
             "luck_points": float(luck["luck_points"].sum()),
-            "luck_game": float(luck["luck_game"].sum()),
+            "luck_game": float(luck["luck_game"].sum(min_count=1)),
+            # the sums' standard errors: the draws' own estimates, independent
+            "luck_points_se": float(np.sqrt((luck["se_points"] ** 2).sum())),
+            "luck_game_se": float(np.sqrt((luck["se_game"] ** 2).sum(min_count=1))),
         }
         pts = rev.meta.get("points", {}).get(int(s))
         if pts is not None:

@@ -201,6 +201,7 @@ def format_text(rev) -> str:
             f"P{s['seat']}: {s['decisions']} decisions, error rate {rate} thousandths of a game "
             f"a decision over {s['rated']}; doubtful {s['doubtful']}, error {s['error']}, "
             f"blunder {s['blunder']}; luck of {s['draws']} draws {s['luck_points']:+.0f} "
-            f"points, {round(100 * s['luck_game'], 2) + 0.0:+.2f} pp of the game{adj}"
+            f"(SE {s['luck_points_se']:.0f}) points, {round(100 * s['luck_game'], 2) + 0.0:+.2f} "
+            f"(SE {100 * s['luck_game_se']:.2f}) pp of the game{adj}"
         )
     return "\n".join(lines)

@@ -63,7 +63,13 @@ def test_summary_error_rate_and_luck():
         }
     )
     lk = pd.DataFrame(
-        {"seat": [0, 0, 2], "luck_points": [50.0, -20.0, 5.0], "luck_game": [0.01, 0.0, 0.002]}
+        {
+            "seat": [0, 0, 2],
+            "luck_points": [50.0, -20.0, 5.0],
+            "luck_game": [0.01, 0.0, 0.002],
+            "se_points": [30.0, 40.0, 10.0],
+            "se_game": [0.01, 0.01, 0.01],
+        }
     )
     rev = R.Review(d, lk, {"points": {0: 900, 2: 900}})
     s = R.summary(rev).set_index("seat")
@@ -73,6 +79,7 @@ def test_summary_error_rate_and_luck():
     assert s.loc[0, "error"] == 1 and s.loc[0, "blunder"] == 0
     assert s.loc[0, "luck_points"] == pytest.approx(30.0)
     assert s.loc[0, "luck_adjusted_points"] == pytest.approx(870.0)
+    assert s.loc[0, "luck_points_se"] == pytest.approx(50.0)  # independent draws: in quadrature
     assert s.loc[2, "error_rate"] == pytest.approx(10.0)
     assert math.isnan(s.loc[2, "rate_low"])  # one decision: no interval
 
