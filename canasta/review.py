@@ -124,6 +124,12 @@ def _check(args):
     check_seed(args.seed, "--seed")
     if not (math.isfinite(args.budget) and args.budget > 0):
         raise CanastaError(f"--budget {args.budget}: expected a positive number of seconds")
+    if args.html is not None:
+        from pathlib import Path
+
+        where = Path(args.html)
+        if where.is_dir() or not where.parent.is_dir():
+            raise CanastaError(f"--html {args.html}: not a file in an existing directory")
     return _seats(args.seat)
 
 
@@ -158,7 +164,12 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         from reports.review import write_html
 
-        write_html(rev, args.html)
+        try:
+            write_html(rev, args.html)
+        except OSError as exc:
+            from sim.errors import CanastaError
+
+            raise CanastaError(f"--html {args.html}: cannot write it ({exc})") from None
     if args.format == "json":
         print(json.dumps(rev.to_json()))
     else:

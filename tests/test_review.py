@@ -206,6 +206,8 @@ def test_cli_review_json_and_bad_seat(hand, tmp_path, capsys):
     path.write_text(dumps(rec))
     assert main(["review", str(path), "--seat", "5", "--no-game"]) == 2
     assert "--seat 5" in capsys.readouterr().err
+    assert main(["review", str(path), "--html", str(tmp_path / "no" / "r.html")]) == 2
+    assert "--html" in capsys.readouterr().err  # refused before any work
     argv = ["review", str(path), "--seat", "1", "-n", "2", "--no-game", "--format", "json"]
     assert main([*argv, "--policies", "heuristic,heuristic", "--jobs", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
