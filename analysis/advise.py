@@ -415,6 +415,7 @@ def advise(
     took_pile: bool = False,
     equity=None,
     luck: bool = False,
+    only: Sequence[str] | None = None,
 ) -> Advice:
     """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
 
@@ -422,7 +423,9 @@ def advise(
     ``took_pile``: the play step after taking the pile is not supported (refused).
     ``equity``: an equity table (``analysis.equity.equity_table`` of the same rules and
     policies): each choice is also scored by the team's chance of winning the game after the
-    hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``)."""
+    hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``).
+    ``luck``: correct the points for the draws' luck (``analysis.luck``). ``only``: the labels
+    of the choices to play (the others are left out)."""
     from analysis.schema import team_view
     from sim.api import play_script
     from sim.engine.script import NO_ACTION, decision_state, script_arrays
@@ -461,6 +464,8 @@ def advise(
         table = frozenset(int(k) for k in np.flatnonzero(table))
         held = [*np.asarray(pos.hand).tolist(), drawn_id]
         cands = _play_choices(st, rules_arr, held, table, rules.special_names)
+    if only is not None:  # a re-measure of named choices (the review, on fresh deals)
+        cands = [c for c in cands if c[1] in set(only)]
     if not cands:
         raise CanastaError("no legal choice at this position")
     pick = _policy_pick(st, cands, pols[pos.team], rules_arr)
