@@ -176,8 +176,30 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
     means = _row_means(rows, table, own, opp)
     out = rows.assign(points_diff=rows["diff"], points_a=rows["net_a"], points_b=rows["net_b"])
     out[["diff", "net_a", "net_b"]] = means[["diff", "net_a", "net_b"]]
+    if "info_a" in out.columns:
+        out[["info_a", "info_b"]] = _informed(out, experiments_of(rows))
     out.attrs = kept
     out.attrs["game_scores"] = None if scores is None else (own, opp)
+    return out
+
+
+def _informed(rows: pd.DataFrame, experiments) -> np.ndarray:
+    """float[rows, 2]: the information arm's chance minus arm A's and minus arm B's per row
+    (``info_a``, ``info_b`` in game terms). A row of an information experiment holds the
+    deals of one value of the told feature, so the informed arm plays A in all of them (the
+    value in its range: 0 and ``diff``) or B in all (``−diff`` and 0); rows of another
+    experiment, or not split by the value, have none."""
+    out = np.full((len(rows), 2), np.nan)
+    diff = rows["diff"].to_numpy(dtype=np.float64)
+    for exp in experiments:
+        info = exp.information
+        if info is None:
+            continue
+        mine = (rows["experiment"] == exp.key).to_numpy() & rows["split"].astype(bool).to_numpy()
+        value = rows[info.knows].to_numpy()
+        knows = (value >= info.low) & (value <= info.high)
+        out[mine, 0] = np.where(knows, 0.0, -diff)[mine]
+        out[mine, 1] = np.where(knows, diff, 0.0)[mine]
     return out
 
 

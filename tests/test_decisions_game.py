@@ -260,3 +260,38 @@ def test_claim_j_across_the_grid_reads_milking_per_cell():
     assert summary["verdict"] == "mixed" and summary["hurts"] == len(tested)
     assert set(grid["region"]) == {"ahead", "behind", "level"}
     assert (grid.loc[grid["region"] == "level", "claim"] == "").all()
+
+
+def test_information_rows_in_game_terms_are_chances_of_the_informed_arm():
+    """An ``[information]`` table read in game terms: the informed arm (arm A where the
+    partner holds 2+ sevens, else arm B) minus each fixed arm, in chances of winning the game
+    read literally per deal (GAME-1, DEAL-1), not the points rows carried over."""
+    from analysis.decisions import synthetic_raw
+
+    table = _table()
+    raw = synthetic_raw({"two_cards_block": lambda f: 300.0}, positions=24, deals=10)
+    raw = raw[raw["experiment"] == "two_cards_block"].reset_index(drop=True)
+    info = G.experiments_of(raw)[0].information
+    per = {"info_a": [], "info_b": []}
+    for _, r in raw.iterrows():
+        arms = [
+            np.array(
+                [
+                    _slow_chance(
+                        table, r["team"], r["first_team"], r["score_own"], r["score_opp"], *d
+                    )
+                    for d in arm
+                ]
+            )
+            for arm in r["outcomes"]
+        ]
+        informed = arms[0] if info.low <= r[info.knows] <= info.high else arms[1]
+        per["info_a"].append((informed - arms[0]).mean())
+        per["info_b"].append((informed - arms[1]).mean())
+    t = G.game_tables(raw, table)["decision_two_cards_block"]
+    rows = t[t["grouping"] == "information"]
+    assert len(rows) == 2
+    for (_, r), col in zip(rows.iterrows(), ("info_a", "info_b"), strict=True):
+        # one row a hand here, each with the same deals: the mean over hands is the plain mean
+        assert r["estimate"] == pytest.approx(np.mean(per[col]), abs=1e-6)
+        assert abs(r["estimate"]) < 1 and r["ci_high"] - r["ci_low"] < 2
