@@ -8,7 +8,8 @@ Student's t with (hands − 1) degrees of freedom (few hands: the normal law wou
 the tails); fewer than ``MIN_HANDS`` hands: not tested. The p-values of every row of every
 table (and of claim G's first-pickup table) are adjusted together by Holm's step-down method
 (family-wise error rate 5%, ``analysis.multiple``). A row's verdict is the arm its adjusted
-p-value (≤ 0.05) and sign favour, else "no clear difference".
+p-value (≤ 0.05) and sign favour, else "no clear difference"; a row with no p-value (fewer
+than ``MIN_HANDS`` hands, or no spread) says "not tested (N hands)" (:func:`not_tested`).
 
 :func:`threshold` fits where an effect changes sign along an ordered feature, with a
 bootstrap interval over sampled hands.
@@ -27,6 +28,7 @@ from analysis.experiment_set import Experiment, Grouping, experiments_of, resolv
 
 __all__ = [
     "TABLE_COLUMNS",
+    "not_tested",
     "pooled",
     "tables",
     "threshold",
@@ -61,8 +63,21 @@ TABLE_COLUMNS = (
 )
 
 
+def _made_share(part: pd.DataFrame) -> float:
+    """The share of the situation's deals where the choice was made: made deals over the
+    deals offered, pooled over its rows (a row split by a hidden value holds only that
+    value's deals, so a mean of the rows' shares would understate it); rows without
+    ``offered`` give the mean of their shares."""
+    if "offered" not in part.columns:
+        done = part[np.isfinite(part["diff"])]
+        return float(done["applied"].mean()) if len(done) else float("nan")
+    offered = part["offered"].sum()
+    return float(part["deals"].sum() / offered) if offered else float("nan")
+
+
 def _situation(part: pd.DataFrame, confidence: float) -> dict:
     """Mean over sampled hands of the hand's mean difference (a hand is the unit)."""
+    made = _made_share(part)
     part = part[np.isfinite(part["diff"])]
     if "split" in part.columns and part["split"].astype(bool).any() and "position" in part:
         # rows of one position split by a hidden feature of its deals: a hand's mean is over
@@ -79,7 +94,7 @@ def _situation(part: pd.DataFrame, confidence: float) -> dict:
         "positions": int(part["position"].nunique()) if split else len(part),
         "hands": len(per_hand),
         "deals": int(part["deals"].sum()),
-        "applied": float(part["applied"].mean()) if len(part) else float("nan"),
+        "applied": made,
         "net_a": float(per_hand["net_a"].mean()) if len(part) else float("nan"),
         "net_b": float(per_hand["net_b"].mean()) if len(part) else float("nan"),
         "estimate": e.estimate,
@@ -164,7 +179,10 @@ def tables(
         pickup["p_adj"] = adj[len(p_all) - n :]
         pickup["verdict"] = verdicts(pickup["estimate"] - 0.5, pickup["p_adj"], alpha)
         said = {1: "the first-pickup team wins more", -1: "the other team wins more"}
-        pickup["better"] = [said.get(int(x), "no clear difference") for x in pickup["verdict"]]
+        pickup["better"] = [
+            said.get(int(x), "no clear difference") if np.isfinite(p) else not_tested(h)
+            for x, p, h in zip(pickup["verdict"], pickup["p_adj"], pickup["hands"], strict=True)
+        ]
         pickup.attrs["correction"] = family
     for key, t in out.items():
         n = len(t)
@@ -184,6 +202,8 @@ def tables(
         for j in np.flatnonzero((t["verdict"].to_numpy() == 0) & (lead != 0)):
             side = said_info if t["grouping"].iat[j] == "information" else said
             t.loc[t.index[j], "better"] = f"a lead, not confirmed: {side[int(lead[j])]}"
+        untested = ~np.isfinite(t["p_adj"].to_numpy(dtype=np.float64))
+        t.loc[untested, "better"] = [not_tested(h) for h in t.loc[untested, "hands"]]
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
         t.attrs["correction"] = family
         out[key] = t[list(TABLE_COLUMNS)]
@@ -191,6 +211,13 @@ def tables(
     if pickup is not None:
         out["first_pickup"] = pickup
     return out
+
+
+def not_tested(hands) -> str:
+    """A row's or a claim's word where nothing was tested (fewer than ``MIN_HANDS`` sampled
+    hands, none, or no spread among them): never a verdict, with the hands it has."""
+    n = int(hands)
+    return f"not tested ({n:,} hand{'' if n == 1 else 's'})"
 
 
 def _p_values(t: pd.DataFrame) -> np.ndarray:
@@ -309,12 +336,29 @@ def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
     return out
 
 
+def _clear(t: Threshold) -> bool:
+    """A sign change is located only when its whole interval lies within the values seen
+    (half a unit either side, as the fitted zero itself): beyond them the line is an
+    extrapolation, and an interval reaching there says the data do not place it."""
+    lo, hi = t.low - 0.5, t.high + 0.5
+    return bool(np.isfinite(t.ci_low) and np.isfinite(t.ci_high)) and (
+        lo <= t.ci_low and t.ci_high <= hi
+    )
+
+
 def describe_threshold(t: Threshold, exp: Experiment) -> str:
     """A threshold in words."""
     gain = (
         f"{abs(t.slope):,.0f} points a hand per unit; the slope's sign in "
         f"{t.slope_sure:.0%} of resamples"
     )
+    if np.isfinite(t.at) and not _clear(t):
+        return (
+            f"{exp.do_ing} minus {exp.dont_ing}: no clear sign change for {t.feature} "
+            f"{t.low}–{t.high} (a fitted line crosses zero at ≈ {t.at:.1f}, but its 95% "
+            f"interval, {t.ci_low:.1f} to {t.ci_high:.1f} resampling {t.hands} hands, runs "
+            f"outside the values seen; {gain})"
+        )
     if np.isfinite(t.at):
         side = exp.do_ing if t.slope > 0 else exp.dont_ing
         return (

@@ -377,14 +377,21 @@ def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
     """The experiments whose verdict changes with the score (:func:`by_score` rows): one row
     each with the cells tested and those favouring A, favouring B, or neither, ``kind``:
     'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm, others do
-    not) or 'same' (one verdict wherever tested), and the cell of the largest confirmed
+    not), 'same' (one arm confirmed wherever tested), 'none' (no cell clear either way: no
+    verdict at any score, which is not a verdict that holds everywhere) or 'untested' (no
+    cell with enough hands), and the cell of the largest confirmed
     effect each way (``a_own``, ``a_opp``, ``a_est``, ``a_low``, ``a_high``; ``b_...``)."""
     rows = []
     for key, part in cells.groupby("experiment", sort=False):
         tested = part[np.isfinite(part["p_adj"].to_numpy())]
         a, b = int((tested["verdict"] > 0).sum()), int((tested["verdict"] < 0).sum())
         none = len(tested) - a - b
-        kind = "reverses" if a and b else ("depends" if (a or b) and none else "same")
+        if a and b:
+            kind = "reverses"
+        elif a or b:
+            kind = "depends" if none else "same"
+        else:
+            kind = "none" if none else "untested"
         row = {
             "experiment": key,
             "cells": len(tested),

@@ -38,7 +38,13 @@ def add_parser(subparsers) -> None:
     p.add_argument("spec", metavar="FILE.toml", help="the experiment's spec file")
     _options.number(p, "--positions", 80, "positions to play")
     _options.number(p, "--deals", 32, "paired deals per position and choice")
-    _options.number(p, "--hands", None, "hands sampled for positions (default 6 a position, 100+)")
+    _options.number(
+        p,
+        "--hands",
+        None,
+        "hands sampled for positions (default 6 a position, 100+, or the spec's "
+        "positions.hands_per_position)",
+    )
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     game = p.add_mutually_exclusive_group()
     game.add_argument(
@@ -58,13 +64,18 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _hands(attrs: dict, exp) -> int:
+    """The sampled hands ``exp``'s positions were drawn from (its spec may ask for more)."""
+    return int((attrs.get("experiment_hands") or {}).get(exp.key, attrs["sample_hands"]))
+
+
 def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
     from analysis.decisions import rules_of_thumb, threshold_text
 
     lines = [
         f"{exp.title} — {exp.do} (A) vs {exp.dont} (B); outcome: {exp.outcome} points a hand, "
         f"A minus B; measured under {ruleset_name}",
-        f"  {attrs.get('positions_found', 0):,} positions found in {attrs['sample_hands']:,} "
+        f"  {attrs.get('positions_found', 0):,} positions found in {_hands(attrs, exp):,} "
         f"hands of {attrs['policy']} (seed {attrs['seed']}), {attrs['deals']} paired deals each",
     ]
     cols = ("pos", "hands", "A − B", "95% CI", "adj. p")
@@ -192,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     if exp.table not in tabs:
         print(
             f"{exp.title}: no position matched positions.where in "
-            f"{raw.attrs['sample_hands']:,} hands, measured under {name}"
+            f"{_hands(raw.attrs, exp):,} hands, measured under {name}"
         )
         return 0
     attrs = dict(raw.attrs) | {"positions_found": len(raw), "raw": raw}
