@@ -16,7 +16,7 @@ from analysis.decision_tables import not_tested
 from analysis.decision_tables import pooled as _pooled
 from analysis.experiment_set import EXPERIMENTS, Experiment, Grouping, resolve
 
-__all__ = ["Rule", "advice", "rules_of_thumb"]
+__all__ = ["Rule", "advice", "rules_of_thumb", "worth_text"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,20 @@ def _fmt(x: float) -> str:
     return f"{x:,.0f}".replace("-", "−")
 
 
+def worth_text(w: dict, unit: str = "net points a hand", digits: int = 0) -> str:
+    """What a piece of hidden information is worth (``decision_tables.information_worth``)
+    in words: the best rule using it minus the best without, both named, with its interval."""
+
+    def f(x: float, sign: str = "") -> str:
+        return f"{x:{sign},.{digits}f}".replace("-", "−")
+
+    return (
+        f"What {w['label']} is worth, the best rule that uses it ({w['with']}) minus the best "
+        f"that does not ({w['without']}): {f(w['estimate'], '+')} {unit} "
+        f"[{f(w['ci_low'])}, {f(w['ci_high'])}] ({w['interval']})"
+    )
+
+
 def rules_of_thumb(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
     """One rule per experiment and grouping whose table is present, in ``experiments`` order
     (default ``EXPERIMENTS``)."""
@@ -233,6 +247,8 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
             for _, r in ot[(ot["grouping"] == "information") & (ot["hands"] > 0)].iterrows():
                 worth = f"{r['situation'][0].upper()}{r['situation'][1:]}: {_pts(r['estimate'])}"
                 text = text.rstrip(".") + f". {worth} net points a hand {_ci(r)}"
+            if ot.attrs.get("information_worth"):
+                text = text.rstrip(".") + ". " + worth_text(ot.attrs["information_worth"])
         detail = ""  # the situations are the table's rows (the item cites it)
         out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
     return out

@@ -71,6 +71,7 @@ def _hands(attrs: dict, exp) -> int:
 
 def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
     from analysis.decisions import rules_of_thumb, threshold_text
+    from analysis.rules_of_thumb import worth_text
 
     lines = [
         f"{exp.title} — {exp.do} (A) vs {exp.dont} (B); outcome: {exp.outcome} points a hand, "
@@ -103,6 +104,8 @@ def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
             lines.append(f"  rule: {rule.text}")
     for t in threshold_text(exp, attrs.get("raw")):
         lines.append(f"  threshold: {t}")
+    if table.attrs.get("information_worth"):
+        lines.append(f"  information: {worth_text(table.attrs['information_worth'])}")
     return "\n".join(lines)
 
 
@@ -110,6 +113,8 @@ def format_game(exp, table, cells, attrs: dict) -> str:
     """The game-terms lines: the table (percentage points of the chance of winning the game,
     A − B, beside the points) and the verdict at each pair of scores (``cells``:
     ``analysis.decisions_game.by_score``)."""
+    from analysis.rules_of_thumb import worth_text
+
     lines = [f"  in game terms: {table.attrs.get('game', '')}; A − B in percentage points"]
     head = "  ".join(
         f"{c:>{w}}"
@@ -152,6 +157,11 @@ def format_game(exp, table, cells, attrs: dict) -> str:
                 mark = {1: "*", -1: "°"}.get(int(v), " ")
                 cells_txt += f"{100 * e:>+8.2f}{mark}"
             lines.append(f"  {own:>10,}{cells_txt}")
+    if table.attrs.get("information_worth"):
+        w = dict(table.attrs["information_worth"])
+        for k in ("estimate", "ci_low", "ci_high"):
+            w[k] = 100 * w[k]
+        lines.append(f"  information: {worth_text(w, 'percentage points', digits=2)}")
     return "\n".join(lines)
 
 

@@ -247,3 +247,28 @@ def test_a_claim_rests_only_on_its_tested_rows_and_names_the_others():
     assert a["verdict"] == "supported" and a["hands"] == seven["hands"]
     assert a["effect"] == pytest.approx(-seven["estimate"])
     assert a["untested"] == "aces_pile 4+: not tested (3 hands)"
+
+
+def test_information_is_priced_as_the_best_rule_using_it_minus_the_best_without():
+    """Two cards block, synthetic: discarding a seven gains 300 when the partner holds 2+
+    sevens and costs 300 otherwise (values 0, 1, 2 in turn). Always discarding: −100, so the
+    best rule without the information is always keeping (0); the best using it discards at
+    2+ (+100): the information is worth +100 (300 hands, SE about 8.5: 5 SE = 42). The fixed
+    rule's rows name the rule they price."""
+    effects = {"two_cards_block": lambda f: 300.0 if f["partner_sevens"] >= 2 else -300.0}
+    tabs = D.tables(D.synthetic_raw(effects, positions=300, deals=40))
+    t = tabs["decision_two_cards_block"]
+    w = t.attrs["information_worth"]
+    assert abs(w["estimate"] - 100) < 42 and w["ci_low"] < 100 < w["ci_high"]
+    assert w["with"] == (
+        "discard a seven when the partner holds 2+ sevens (not seen by the player), "
+        "else keep the three sevens"
+    )
+    assert w["without"] == "always: keep the three sevens" and w["hands"] == 300
+    info = t[t["grouping"] == "information"]["situation"].tolist()
+    assert info == [
+        f"the rule '{w['with']}' (knowing the partner's sevens), instead of always: {arm}"
+        for arm in ("discard a seven", "keep the three sevens")
+    ]
+    advice = next(r for r in D.advice(tabs) if r.experiment == "two_cards_block")
+    assert "What knowing the partner's sevens is worth, the best rule that uses it" in advice.text
