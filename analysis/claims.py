@@ -194,9 +194,10 @@ CLAIMS: tuple[Claim, ...] = (
         "M",
         "Open from hand as soon as you can rather than wait to open with the pile",
         "a strategy writer's question, re-run of the report (2026-12)",
-        "the hand alone can open at the turn start: the best legal opening now vs no opening "
-        "from hand until the pile holds 10 or the turn card is drawn, by pile size × the "
-        "other team opened",
+        "the hand alone can open at the turn start: draw from the stock and make the best "
+        "legal opening from the hand now vs the team (player and partner) opening from hand "
+        "only once the pile holds 10 or the turn card is drawn, taking the pile to open "
+        "whenever strong does, by pile size × the other team opened",
         (_d("open_or_wait", "pile_by_other_team", (), 1),),
     ),
     Claim(

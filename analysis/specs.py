@@ -62,8 +62,9 @@ Format (every key is checked; a bad one is refused in one line naming it)::
 
 Choices that last the rest of the hand (``sim.engine.intercept``): ``chase`` (the player's team
 chases the nearest special hand on top of its policy; ``keep_three_chase``/``lay_three_chase``
-with the keep-or-lay decision first), ``open_from_hand`` (the best legal opening now) and
-``wait_pile_N`` (no opening from hand until the pile holds N cards or the turn card is drawn).
+with the keep-or-lay decision first), ``open_from_hand`` (draw from the stock, then the best
+legal opening from the hand) and ``wait_pile_N`` (the team opens from hand only once the pile
+holds N cards or the turn card is drawn).
 
 A condition of ``where`` is ``FEATURE``, ``not FEATURE``, ``FEATURE OP N`` (OP one of
 ``>= <= == != > <``) or ``LOW <= FEATURE <= HIGH``.
