@@ -40,6 +40,7 @@ from canasta.web.guard import (
     rules_text,
     valid_table_id,
 )
+from canasta.web.routes_ux import routes as ux_routes
 from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
 from sim import encoding as _E
 from sim.errors import CanastaError
@@ -441,6 +442,7 @@ def create_app(
         Route("/api/review", review, methods=["POST"]),
         Route("/api/record", record),
         Route("/api/replay", replay, methods=["POST"]),
+        *ux_routes(tables, COOKIE),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

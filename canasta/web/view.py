@@ -11,7 +11,7 @@ from canasta.web.moves import kind_name, move_names
 from sim import encoding as E
 from sim.text import meld_cards
 
-__all__ = ["view"]
+__all__ = ["teams_of", "view"]
 
 LOG_TAIL = 14  #: last events the page shows
 
@@ -47,13 +47,9 @@ def log_lines(table, g, start: int = 0) -> list[dict]:
     return out
 
 
-def view(table, game=None) -> dict:
-    """The table as the human seat sees it (module docstring)."""
-    from canasta._seat import allowed_summary
-
-    g = table.game if game is None else game
-    s = table.seat
-    obs = g.observation(s)
+def teams_of(obs, s: int) -> list[dict]:
+    """Both teams as seat ``s`` sees them in its observation ``obs``, its own first: score,
+    opened, melds (each with its cards, canasta or not, natural or not) and laid threes."""
     own = s % E.N_TEAMS
     width = E.N_KINDS * E.N_MELD_COLS
     teams = []
@@ -88,6 +84,17 @@ def view(table, game=None) -> dict:
                 "black_threes": black,
             }
         )
+    return teams
+
+
+def view(table, game=None) -> dict:
+    """The table as the human seat sees it (module docstring)."""
+    from canasta._seat import allowed_summary
+
+    g = table.game if game is None else game
+    s = table.seat
+    obs = g.observation(s)
+    teams = teams_of(obs, s)
     hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
     cards = []
     for k in range(E.N_KINDS - 1, -1, -1):
@@ -135,7 +142,26 @@ def view(table, game=None) -> dict:
         out["aside"] = [kind_name(k) for k in range(E.N_KINDS) for _ in range(int(aside[k]))]
     if g.is_over:
         out["result"] = _result(table, g)
+    _club(table, g, game, out)
     return out
+
+
+def _club(table, g, game, out: dict) -> None:
+    """The club player's additions: the running score with each row explained, the score
+    rows of a finished hand explained, and the turns since the human's last move in order."""
+    from canasta.web.score import explained_rows, running_score
+    from canasta.web.turns import bot_turns
+
+    running = running_score(g, table.seat)
+    if running is not None:
+        out["running"] = running
+    if g.is_over:
+        mine = table.seat % E.N_TEAMS
+        scores = g.scores()
+        items = {k: (scores[mine][k], scores[1 - mine][k]) for k in E.SCORE_ITEMS}
+        out["result"]["explained"] = explained_rows(items)
+    if game is None:
+        out["bot_turns"] = bot_turns(table)
 
 
 def _result(table, g) -> dict:
