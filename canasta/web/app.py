@@ -42,6 +42,7 @@ from canasta.web.guard import (
 )
 from canasta.web.routes_ux import routes as ux_routes
 from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
+from canasta.web.warmup import PLAN
 from sim import encoding as _E
 from sim.errors import CanastaError
 
@@ -209,7 +210,7 @@ class Tables:
 class Warmup:
     """The background warm-up's progress, for the page (``GET /api/ready``)."""
 
-    STEPS = ("the bots and the deal", "the table's view", "a move and undo", "the hint")
+    STEPS = PLAN  # the warm-up's steps, in order (canasta.web.warmup)
 
     def __init__(self, done: bool = False):
         self.step = len(self.STEPS) if done else 0

@@ -56,14 +56,14 @@ SCORE_ROWS: dict[str, tuple[str, str]] = {
 }
 
 
-def explained_rows(items: dict[str, tuple[int, int]]) -> list[dict]:
+def explained_rows(items: dict[str, tuple[int, int]], zeros: bool = False) -> list[dict]:
     """``items``: score item -> (your team's points, the opponents'), in ``SCORE_ITEMS``
     order; rows for the page: ``{"item", "label", "why", "you", "opponents"}`` (rows of
-    zeros on both sides left out), then the total."""
+    zeros on both sides left out unless ``zeros``), then the total."""
     rows = []
     for item in E.SCORE_ITEMS:
         you, them = items.get(item, (0, 0))
-        if you or them:
+        if you or them or zeros:
             label, why = SCORE_ROWS[item]
             rows.append({"item": item, "label": label, "why": why, "you": you, "opponents": them})
     total_you = sum(v[0] for v in items.values())

@@ -159,7 +159,7 @@ def _club(table, g, game, out: dict) -> None:
         mine = table.seat % E.N_TEAMS
         scores = g.scores()
         items = {k: (scores[mine][k], scores[1 - mine][k]) for k in E.SCORE_ITEMS}
-        out["result"]["explained"] = explained_rows(items)
+        out["result"]["explained"] = explained_rows(items, zeros=True)  # as the score table
     if game is None:
         out["bot_turns"] = bot_turns(table)
 
