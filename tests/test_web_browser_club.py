@@ -133,8 +133,9 @@ def test_the_bots_turns_are_shown_one_by_one_and_can_be_skipped(server, browser)
             break
     assert skipped
     assert page.locator("#turns").is_hidden() and page.locator("#b-skip").is_hidden()
+    assert "played (turn" not in page.inner_text("#status")  # the table as it is now
     if not table.game.is_over:
-        assert "Your turn" in page.inner_text("#status")
+        assert page.locator("#status.you").count() == 1 and page.is_enabled("#b-hint")
     assert errors == [], errors
     page.close()
 
