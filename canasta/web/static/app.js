@@ -262,7 +262,7 @@ function ask(text, yes) {
   });
 }
 function inProgress() { return !!view && !(view.over && (view.table.mode === "hand" || view.result.game_over)); }
-function what(v) { return v.table.mode === "game" ? `the game in progress (hand ${v.hand_no})` : "the hand in progress"; }
+function what(v) { return v.table.mode === "game" ? `The game in progress (hand ${v.hand_no})` : "The hand in progress"; }
 
 async function newTable() {
   if (busy) return;
