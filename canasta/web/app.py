@@ -464,8 +464,8 @@ def create_app(
 
 
 def _warm(bot: str, progress: Warmup) -> None:
-    """canasta.web.table.warm in the background (best effort: a failure only costs time)."""
-    from canasta.web.table import warm
+    """canasta.web.warmup.warm in the background (best effort: a failure only costs time)."""
+    from canasta.web.warmup import warm
 
     try:
         warm(bot, progress.advance)

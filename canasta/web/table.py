@@ -40,7 +40,6 @@ __all__ = [
     "REVIEW_GAIN",
     "Table",
     "move_for",
-    "warm",
 ]
 
 ENTROPY_BITS = 128  #: bits of the operating system's randomness behind a table's deals
@@ -239,12 +238,3 @@ class Table(Seat):
                 why = f"chance of winning: unavailable ({type(exc).__name__})"
                 out["chance"] = {"status": "unavailable", "text": why}
         return out
-
-
-def warm(bot: str = "strong", step=None) -> None:
-    """Compile (or load from numba's cache) all that a table's first deal, first bots' turns
-    and first hint run, in that order (``canasta.web.warmup.PLAN``); ``step()`` is called once
-    after each step (progress for the page)."""
-    from canasta.web.warmup import warm as run_plan
-
-    run_plan(bot, step)

@@ -21,7 +21,7 @@ MAX_FRAMES = 24  #: turns a view carries at most (the last ones): the page shows
 def _frame(table, g, actor: int, lines: list[str], turn: int) -> dict:
     """One turn's words and the public table after it, from ``table.seat``'s observation."""
     from canasta.web.moves import kind_name
-    from canasta.web.view import teams_of
+    from canasta.web.public import teams_of
 
     s = table.seat
     obs = g.observation(s)
