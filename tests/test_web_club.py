@@ -177,3 +177,36 @@ def test_leave_is_a_same_site_json_post():
     r = c.post("/api/leave", json={"move_no": n}, headers={"sec-fetch-site": "cross-site"})
     assert r.status_code == 403
     assert table_of(c) is not None
+
+
+def test_the_warm_up_compiles_in_the_order_a_player_needs(monkeypatch):
+    """DEAL-1: the first deal (the player first: no bot plays) and its view come before any
+    bot's decision, the bots' first turns before the hint's simulation (canasta.web.warmup)."""
+    from canasta.web import warmup
+
+    Game = type(Table(seed=0, partner=BOT, opponents=BOT).game)  # the engine's hand class
+    seen: list[str] = []
+    ask = Game.policy_action
+
+    def policy_action(self, *a, **k):
+        seen.append("bot")
+        return ask(self, *a, **k)
+
+    hint = Table.hint
+
+    def hinted(self, *a, **k):
+        seen.append("hint")
+        return hint(self, *a, **k)
+
+    monkeypatch.setattr(Game, "policy_action", policy_action)
+    monkeypatch.setattr(Table, "hint", hinted)
+    warmup.warm(BOT, lambda: seen.append(f"step {warmup.PLAN[len(marks(seen))]}"))
+    steps = marks(seen)
+    assert steps == [f"step {s}" for s in warmup.PLAN]
+    order = seen
+    assert order.index("step the table's view") < order.index("bot")
+    assert order.index("bot") < order.index("step the bots' turns") < order.index("hint")
+
+
+def marks(seen: list[str]) -> list[str]:
+    return [x for x in seen if x.startswith("step ")]
