@@ -443,7 +443,7 @@ def create_app(
         Route("/api/review", review, methods=["POST"]),
         Route("/api/record", record),
         Route("/api/replay", replay, methods=["POST"]),
-        *ux_routes(tables, COOKIE),
+        *ux_routes(tables, table_of, (COOKIE,)),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

@@ -15,22 +15,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from canasta.web.guard import check_post, read_json, valid_table_id
+from canasta.web.guard import check_post, read_json
 
 __all__ = ["routes"]
 
 
-def routes(tables, cookie: str) -> list[Route]:
-    """The routes, over the server's ``tables`` (``canasta.web.app.Tables``) and the name of
-    its session ``cookie``."""
+def routes(tables, table_of, cookies: tuple[str, ...]) -> list[Route]:
+    """The routes, over the server's ``tables`` (``canasta.web.app.Tables``), its way to find
+    a request's own table (``table_of(request)``: the session's table or a 404, as every other
+    route finds it) and the names of its session ``cookies`` (cleared on leaving)."""
 
     async def leave(request: Request) -> JSONResponse:
         check_post(request)
         body = await read_json(request)
-        tid = valid_table_id(request.cookies.get(cookie))
-        t = tables.get(tid)
-        if t is None:
-            raise HTTPException(404, "no table yet: start a new hand or game")
+        t = table_of(request)
         n = body.get("move_no") if isinstance(body, dict) else None
         if isinstance(n, bool) or not isinstance(n, int):
             raise HTTPException(400, 'expected the table\'s move number: {"move_no": n}')
@@ -56,7 +54,8 @@ def routes(tables, cookie: str) -> list[Route]:
             return {"left": True, "mode": t.mode, "finished": done, "text": text}
 
         resp = JSONResponse(await run_in_threadpool(work))
-        resp.delete_cookie(cookie, path="/", httponly=True, samesite="strict")
+        for name in cookies:
+            resp.delete_cookie(name, path="/", httponly=True, samesite="strict")
         return resp
 
     return [Route("/api/leave", leave, methods=["POST"])]
