@@ -111,11 +111,14 @@ def _child_seed(seed: int, i: int) -> int:
     return int(np.random.SeedSequence([seed, i]).generate_state(1, np.uint64)[0] >> np.uint64(2))
 
 
-def measure_outcomes(rules=None, policies=None, n: int = DEFAULT_N, seed: int = 0, n_jobs=1):
+def measure_outcomes(
+    rules=None, policies=None, n: int = DEFAULT_N, seed: int = 0, n_jobs=1, progress=None
+):
     """Play ``n`` hands for each pair of opening minima (OPEN-1) under ``rules`` with
     ``policies`` (team 0, team 1; default the strongest fast policy against itself) and
     return their :class:`Outcomes`. The hands of pair ``i`` come from a seed derived from
-    (``seed``, i), so a table depends on ``seed`` alone, never on ``n_jobs``."""
+    (``seed``, i), so a table depends on ``seed`` alone, never on ``n_jobs``. ``progress``:
+    called ``progress(doing, step, of)`` after each pair (what a server shows)."""
     from sim.api import simulate_games
     from sim.legality.opening import OPEN_THRESHOLDS
     from sim.limits import MAX_SCORE
@@ -148,6 +151,8 @@ def measure_outcomes(rules=None, policies=None, n: int = DEFAULT_N, seed: int = 
         first = (df["game_id"].to_numpy() % 4) % 2  # DEAL-1: seat g % 4 opens hand 1 of game g
         for t in (0, 1):
             raw[(a, b, t)] = rows[first == t]
+        if progress is not None:
+            progress("measuring hands by pair of opening minima", i + 1, len(pairs))
     same = pol[0] == pol[1]
     if not same:
         return Outcomes(raw, by_hand, n * len(pairs))
@@ -517,11 +522,14 @@ def equity_table(
     resolution: int = RESOLUTION,
     low: int = LOW,
     replicates: int = BOOT_REPLICATES,
+    progress=None,
 ) -> EquityTable:
     """The equity table of ``rules`` and ``policies`` (default: the strongest fast policy
     against itself): read from the cache (``cache`` a directory, default :func:`cache_dir`;
     ``False``: not cached), else measured, solved and cached. ``n`` hands per pair of opening
-    minima; ``replicates`` bootstrap replicates for the standard errors."""
+    minima; ``replicates`` bootstrap replicates for the standard errors. ``progress``: called
+    ``progress(doing, step, of)`` as a build goes (the web table shows it); the table does not
+    depend on it."""
     import time
 
     from sim.limits import check_int, check_jobs, check_seed
@@ -556,8 +564,10 @@ def equity_table(
     from sim.legality.opening import OPEN_THRESHOLDS
 
     t0 = time.perf_counter()
-    out = measure_outcomes(rs, pol, n, seed, n_jobs)
+    out = measure_outcomes(rs, pol, n, seed, n_jobs, progress)
     t1 = time.perf_counter()
+    if progress is not None:
+        progress("solving the grid", 1, 1)
     workers = (os.cpu_count() or 1) if n_jobs == -1 else n_jobs
     coarse, _ = solve_outcomes(out, rs.target, BOOT_RESOLUTION, low, workers=workers)
     idx = np.arange((rs.target - low + resolution - 1) // resolution) * resolution
@@ -569,7 +579,9 @@ def equity_table(
     tie = tie_values(out, rs.target, OPEN_THRESHOLDS)[-1]  # GAME-1: a tie at the target
     t2 = time.perf_counter()
     # each replicate starts from the point solution on its grid: a few iterations away
-    reps, ties = _bootstrap(out, rs.target, low, replicates, seed, n_jobs, guess=coarse[-1])
+    reps, ties = _bootstrap(
+        out, rs.target, low, replicates, seed, n_jobs, guess=coarse[-1], progress=progress
+    )
     se = np.std(reps, axis=0, ddof=1).astype(np.float32)
     t3 = time.perf_counter()
 
@@ -593,7 +605,9 @@ def equity_table(
     return table
 
 
-def _replicates(outcomes: Outcomes, target: int, low: int, seeds, guess=None) -> list:
+def _replicates(
+    outcomes: Outcomes, target: int, low: int, seeds, guess=None, progress=None
+) -> list:
     """Bootstrap replicates on the coarse grid, one per seed: every measured hand reweighted
     by a Poisson(1) count; each solve starts from ``guess`` (the point solution). Each is a
     pair: the grid's values and the tie values at the target (the last layer's, GAME-1)."""
@@ -601,7 +615,9 @@ def _replicates(outcomes: Outcomes, target: int, low: int, seeds, guess=None) ->
     from sim.legality.opening import OPEN_THRESHOLDS
 
     reps = []
-    for s in seeds:
+    for i, s in enumerate(seeds):
+        if progress is not None:
+            progress("bootstrap replicates for the intervals", i + 1, len(seeds))
         rng = np.random.default_rng(s)
         w = {k: rng.poisson(1.0, len(v)).astype(np.float64) for k, v in outcomes.samples.items()}
         v, _ = solve_outcomes(outcomes, target, BOOT_RESOLUTION, low, weights=w, guess=guess)
@@ -611,7 +627,14 @@ def _replicates(outcomes: Outcomes, target: int, low: int, seeds, guess=None) ->
 
 
 def _bootstrap(
-    outcomes: Outcomes, target: int, low: int, replicates: int, seed, n_jobs=1, guess=None
+    outcomes: Outcomes,
+    target: int,
+    low: int,
+    replicates: int,
+    seed,
+    n_jobs=1,
+    guess=None,
+    progress=None,
 ):
     """The bootstrap replicates on the coarse grid, float64[replicates, layers, 2, nb, nb],
     and their tie values at the target, float64[replicates, 2].
@@ -619,7 +642,7 @@ def _bootstrap(
     ``guess``: the point solution on the coarse grid, where each replicate's solve starts."""
     seeds = np.random.SeedSequence([seed, 47]).spawn(replicates)
     if n_jobs == 1:
-        reps = _replicates(outcomes, target, low, seeds, guess)
+        reps = _replicates(outcomes, target, low, seeds, guess, progress)
     else:
         from joblib import Parallel, delayed
 

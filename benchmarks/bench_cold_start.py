@@ -4,6 +4,7 @@ fresh process.
     .venv/bin/python benchmarks/bench_cold_start.py [--policies heuristic,heuristic]
         [--breakdown] [--code-size] [--baseline DIR] [--serial]
     .venv/bin/python benchmarks/bench_cold_start.py --profile [--top 30] [--literals]
+    .venv/bin/python benchmarks/bench_cold_start.py --serve [--web-profile]
 
 Cold: a fresh interpreter with an empty ``NUMBA_CACHE_DIR``, timing ``import sim`` and the
 first ``sim.simulate(1, policies=...)``: wall seconds, and CPU seconds of that process plus
@@ -29,11 +30,22 @@ how many specialisations were compiled (more than one: the same kernel compiled 
 other argument types, often literal constants) and the CPU seconds spent in its own
 compilation and including those it compiled (the profiler's small overhead included).
 ``--literals`` lists the functions compiled more than once with a literal argument.
+
+``--serve``: the web table's first start as a player meets it. ``canasta serve`` is started
+in a fresh process on an empty ``NUMBA_CACHE_DIR`` (and empty state and equity caches); as soon
+as it answers, the page's first deal is asked for (``POST /api/new``, one hand, the server's
+default bots), then the first bots' turns (the player's first move, ``POST /api/move``), and
+the warm-up's end is awaited (``GET /api/ready``). Each is timed in wall seconds from the
+start of the process, with the CPU seconds of the server's processes (its own and its
+children's, from ``/proc``) at that moment: on a shared machine the wall clock depends on the
+load, the CPU seconds much less. ``--web-profile``: which kernels the web table's steps compile
+in order (the deal, the page's view, the bots' first turn, the hint), own CPU seconds each.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -110,6 +122,102 @@ print(json.dumps({{"asm": asm, "seconds": seconds}}))
 """
 
 SERIAL = {}  #: extra environment (--serial)
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds of process ``pid`` and its children, live or reaped (Linux ``/proc``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(p) -> list[str]:
+        text = Path(f"/proc/{p}/stat").read_text()
+        return text[text.rindex(")") + 2 :].split()  # after the command's name
+
+    try:
+        f = fields(pid)
+    except OSError:
+        return float("nan")
+    total = sum(int(x) for x in f[11:15])  # utime, stime, cutime, cstime
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit() and d.name != str(pid):
+            try:
+                g = fields(d.name)
+            except OSError:
+                continue
+            if int(g[1]) == pid:  # a live child
+                total += sum(int(x) for x in g[11:15])
+    return total / tick
+
+
+def serve_first_deal(timeout: float = 3600.0) -> dict:
+    """``--serve``: the first deal, the first bots' turns and the warm-up's end of a fresh
+    ``canasta serve`` on empty caches, wall seconds from its start and the server's CPU
+    seconds then (module docstring)."""
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    out: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(
+            os.environ,
+            NUMBA_CACHE_DIR=f"{tmp}/numba",
+            CANASTA_EQUITY_CACHE=f"{tmp}/equity",
+            PYTHONPATH=str(ROOT),
+        )
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "canasta", "serve", "--port", str(port), "--state", f"{tmp}/t"],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        jar = {}
+
+        def call(path: str, body=None) -> dict:
+            req = urllib.request.Request(base + path)
+            if body is not None:
+                req.data = json.dumps(body).encode()
+                req.add_header("Content-Type", "application/json")
+            if jar:
+                req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in jar.items()))
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                for h in r.headers.get_all("Set-Cookie") or []:
+                    k, _, v = h.split(";")[0].partition("=")
+                    jar[k.strip()] = v.strip()
+                return json.loads(r.read())
+
+        def mark(name: str) -> None:
+            out[name] = {"wall": time.perf_counter() - t0, "cpu": _cpu(proc.pid)}
+
+        try:
+            while True:
+                if proc.poll() is not None:
+                    raise SystemExit(f"canasta serve stopped: {proc.stderr.read()[-2000:]!r}")
+                try:
+                    call("/api/options")
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            mark("answers")
+            view = call("/api/new", {"mode": "hand"})
+            mark("first deal")
+            moves = view.get("moves") or []
+            first = "draw" if "draw" in moves else (moves[0] if moves else None)
+            if first is not None:
+                call("/api/move", {"move": first, "cards": [], "move_no": view["move_no"]})
+                mark("first bots' turns")
+            while not call("/api/ready")["ready"]:
+                time.sleep(0.5)
+            mark("warm-up done")
+        finally:
+            proc.terminate()
+            proc.wait(30)
+    return out
 
 
 def _run(snippet: str, root: Path, cache: str) -> dict:
@@ -196,6 +304,75 @@ print(json.dumps({{"total": time.process_time() - t, "rows": rec.rows}}))
 """
 
 
+_WEB_PROFILE = """
+import json, time
+from numba.core import event
+step = ["import"]
+class Recorder(event.Listener):
+    def __init__(self):
+        self.stack, self.rows = [], []
+    def on_start(self, ev):
+        self.stack.append([time.process_time(), 0.0])
+    def on_end(self, ev):
+        t0, inner = self.stack.pop()
+        dt = time.process_time() - t0
+        if self.stack:
+            self.stack[-1][1] += dt
+        f = getattr(ev.data.get("dispatcher"), "py_func", None)
+        name = f.__module__ + "." + f.__qualname__ if f is not None else "?"
+        self.rows.append((step[0], name, dt - inner))
+rec = Recorder()
+event.register("numba:compile", rec)
+marks = []
+t0 = time.process_time()
+def mark(name):
+    marks.append((step[0], time.process_time() - t0))
+    step[0] = name
+from canasta.web.table import Table, move_for
+mark("the deal (table dealt, the player first)")
+t = Table(seed=0, partner="strong", opponents="strong")
+mark("the page's view")
+t.view()
+t.record()
+mark("the bots' first turns (the player's first move)")
+t.move(move_for(t.game.policy_action("strong")))
+mark("the hint")
+hinted = set()
+for _ in range(400):
+    g = t.game
+    if g.is_over or len(hinted) == 2:
+        break
+    if g.phase in ("draw", "play") and g.phase not in hinted:
+        try:
+            t.hint(budget=0.3)
+            hinted.add(g.phase)
+        except Exception:
+            pass
+    t.move(move_for(g.policy_action("strong")))
+mark("end")
+print(json.dumps({"marks": marks, "rows": rec.rows}))
+"""
+
+
+def web_profile(top: int) -> None:
+    """``--web-profile``: the kernels each step of a web table's first use compiles, in order
+    (a fresh interpreter, empty cache), with own CPU seconds."""
+    with tempfile.TemporaryDirectory() as cache:
+        data = _run(_WEB_PROFILE, ROOT, cache)
+    per: dict[str, dict[str, float]] = {}
+    for step, name, own in data["rows"]:
+        per.setdefault(step, {})
+        per[step][name] = per[step].get(name, 0.0) + own
+    print("the web table's first use, empty cache (strong bots, tournament rules): CPU s")
+    marks = data["marks"]
+    for (_, before), (step, after) in itertools.pairwise(marks):
+        cpu = after - before
+        rows = per.get(step, {})
+        print(f"{step}: {cpu:.1f} s CPU, {sum(rows.values()):.1f} s of it compiling")
+        for name, own in sorted(rows.items(), key=lambda kv: -kv[1])[:top]:
+            print(f"  {own:6.1f}  {name}")
+
+
 def profile(policies: list[str], top: int, literals: bool) -> None:
     """``--profile``: the first call's compile events, per function (own and inclusive CPU s)."""
     with tempfile.TemporaryDirectory() as cache:
@@ -245,6 +422,10 @@ def main() -> None:
     ap.add_argument("--serial", action="store_true", help="compile in one process only")
     ap.add_argument("--profile", action="store_true", help="compile events per function instead")
     ap.add_argument("--top", type=int, default=30, help="--profile: functions to list (own time)")
+    ap.add_argument("--serve", action="store_true", help="canasta serve's first deal, cold")
+    ap.add_argument(
+        "--web-profile", action="store_true", help="the web table's steps' compiles, in order"
+    )
     ap.add_argument(
         "--literals",
         action="store_true",
@@ -257,6 +438,14 @@ def main() -> None:
     policies = [p.strip() for p in args.policies.split(",") if p.strip()]
     if args.profile:
         profile(policies, args.top, args.literals)
+        return
+    if args.web_profile:
+        web_profile(args.top)
+        return
+    if args.serve:
+        print("canasta serve, fresh process, empty numba cache (its default bots, one hand):")
+        for name, m in serve_first_deal().items():
+            print(f"  {name:<18} {m['wall']:7.1f} s wall after start, {m['cpu']:7.1f} s CPU")
         return
     print(f"sim.simulate(1, policies={tuple(policies)}), fresh process, empty numba cache")
     here = measure(ROOT, policies, args.breakdown, args.code_size)

@@ -64,7 +64,8 @@ def main() -> int:
 
     import copy
 
-    from canasta.web.table import HINT_BUDGET, Table, move_for, warm
+    from canasta.web.table import HINT_BUDGET, Table, move_for
+    from canasta.web.warmup import warm
     from sim import encoding as E
     from sim.errors import CanastaError
 

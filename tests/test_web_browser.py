@@ -156,7 +156,9 @@ def _key_action(page, a: int) -> None:
         _post(page, "move", lambda: page.keyboard.press("m"))
 
 
-def _new_page(browser, url, width=1280, height=900, **kw):
+def _new_page(browser, url, width=1280, height=900, pace="0", **kw):
+    """A page at the start panel; ``pace``: how the bots' turns are shown ("0": all at once,
+    as these tests play; "650": one by one, the page's default)."""
     page = browser.new_page(viewport={"width": width, "height": height}, **kw)
     errors = []
     # a refused request (a 4xx the test asks for) logs "Failed to load resource": not a fault
@@ -171,6 +173,7 @@ def _new_page(browser, url, width=1280, height=900, **kw):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(url)
     page.wait_for_selector("#start:enabled")
+    page.select_option("#pace", pace)
     return page, errors
 
 

@@ -50,8 +50,10 @@ from canasta.web.guard import (
     valid_table_id,
 )
 from canasta.web.pool import REVIEW_CAP, AdvicePool, review_job
+from canasta.web.routes_ux import routes as ux_routes
 from canasta.web.seal import Seal
 from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
+from canasta.web.warmup import PLAN
 from sim import encoding as _E
 from sim.errors import CanastaError
 
@@ -252,7 +254,7 @@ class Tables:
 class Warmup:
     """The background warm-up's progress, for the page (``GET /api/ready``)."""
 
-    STEPS = ("the bots and the deal", "the table's view", "a move and undo", "the hint")
+    STEPS = PLAN  # the warm-up's steps, in order (canasta.web.warmup)
 
     def __init__(self, done: bool = False):
         self.done = threading.Event()  #: set once numba's cache holds what a hint runs
@@ -557,6 +559,7 @@ def create_app(
         Route("/api/review", review, methods=["POST"]),
         Route("/api/record", record),
         Route("/api/replay", replay, methods=["POST"]),
+        *ux_routes(tables, table_of, (COOKIE, SECURE_COOKIE)),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -579,9 +582,9 @@ def create_app(
 
 
 def _warm(bot: str, progress: Warmup, pool: AdvicePool) -> None:
-    """canasta.web.table.warm in the background, then the pool's workers primed (best effort:
+    """canasta.web.warmup.warm in the background, then the pool's workers primed (best effort:
     a failure only costs time)."""
-    from canasta.web.table import warm
+    from canasta.web.warmup import warm
 
     try:
         warm(bot, progress.advance)

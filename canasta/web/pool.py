@@ -71,7 +71,7 @@ def _start_worker() -> None:
 def _prime(bot: str) -> None:
     """In a worker: load what a hint runs from numba's cache (a worker's first hint would
     otherwise spend seconds on it, against its time cap)."""
-    from canasta.web.table import warm
+    from canasta.web.warmup import warm
 
     with contextlib.suppress(Exception):  # best effort: a failure only costs the first hint time
         warm(bot)

@@ -41,7 +41,6 @@ __all__ = [
     "REVIEW_GAIN",
     "Table",
     "move_for",
-    "warm",
     "why_text",
 ]
 
@@ -305,47 +304,3 @@ def why_text(adv, why) -> str:
             f"{second.label} scored {_points(-gap)} points more ({figures})."
         )
     return why(adv)
-
-
-def warm(bot: str = "strong", step=None) -> None:
-    """Compile (or load from numba's cache) all that a table's first deal and first hint run:
-    the bots and the deal, the page's view, a move checked, refused and applied, a hint's
-    simulation at a draw and at a play after a stock draw (each compiles its own kernels);
-    ``step()`` is called once after each of the four (progress for the page)."""
-
-    done = 0
-
-    def advance(upto: int) -> None:
-        nonlocal done
-        while done < upto:
-            done += 1
-            if step is not None:
-                step()
-
-    hinted: set[str] = set()
-    for seed in range(8):
-        t = Table(seed=seed, partner=bot, opponents=bot)
-        advance(1)
-        t.view()
-        t.record()
-        advance(2)
-        try:
-            t.move({"move": "meld", "cards": ["4"] * 3})  # refused: its words, the moves allowed
-        except CanastaError:
-            pass
-        for _ in range(400):
-            g = t.game
-            if g.is_over or len(hinted) == 2:
-                break
-            if g.phase in ("draw", "play") and g.phase not in hinted:
-                try:
-                    t.hint(budget=0.3)
-                    hinted.add(g.phase)
-                except CanastaError:
-                    pass
-            t.move(move_for(g.policy_action(bot)))
-            t.view()
-            advance(3)
-        if len(hinted) == 2:
-            break
-    advance(4)

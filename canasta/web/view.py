@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from canasta._seat import event_turns, last_draw, opening_progress
 from canasta.web.moves import kind_name, move_names
+from canasta.web.public import teams_of
 from sim import encoding as E
-from sim.text import meld_cards
 
 __all__ = ["view"]
 
@@ -54,40 +54,7 @@ def view(table, game=None) -> dict:
     g = table.game if game is None else game
     s = table.seat
     obs = g.observation(s)
-    own = s % E.N_TEAMS
-    width = E.N_KINDS * E.N_MELD_COLS
-    teams = []
-    for i in range(E.N_TEAMS):
-        team = (own + i) % E.N_TEAMS
-        block = obs[E.OB_MELDS + i * width : E.OB_MELDS + (i + 1) * width]
-        block = block.reshape(E.N_KINDS, E.N_MELD_COLS)
-        melds = []
-        for slot in range(E.N_KINDS - 1, -1, -1):
-            nat, two, joker = (int(x) for x in block[slot, :3])
-            n = nat + two + joker
-            if n:
-                melds.append(
-                    {
-                        "rank": "wild" if slot == E.WILD_MELD else kind_name(slot),
-                        "cards": meld_cards(slot, nat, two, joker),
-                        "canasta": n >= E.CANASTA,
-                        "natural": two + joker == 0 and slot != E.WILD_MELD,
-                    }
-                )
-        red, black = (int(x) for x in obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
-        seats = [s, (s + 2) % 4] if i == 0 else [(s + 1) % 4, (s + 3) % 4]
-        teams.append(
-            {
-                "team": team,
-                "label": "You + partner" if i == 0 else "Opponents",
-                "seats": seats,
-                "score": int(obs[E.OB_SCORES + i]),
-                "opened": bool(obs[E.OB_OPENED + i]),
-                "melds": melds,
-                "red_threes": red,
-                "black_threes": black,
-            }
-        )
+    teams = teams_of(obs, s)
     hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
     cards = []
     for k in range(E.N_KINDS - 1, -1, -1):
@@ -135,7 +102,26 @@ def view(table, game=None) -> dict:
         out["aside"] = [kind_name(k) for k in range(E.N_KINDS) for _ in range(int(aside[k]))]
     if g.is_over:
         out["result"] = _result(table, g)
+    _club(table, g, game, out)
     return out
+
+
+def _club(table, g, game, out: dict) -> None:
+    """The club player's additions: the running score with each row explained, the score
+    rows of a finished hand explained, and the turns since the human's last move in order."""
+    from canasta.web.score import explained_rows, running_score
+    from canasta.web.turns import bot_turns
+
+    running = running_score(g, table.seat)
+    if running is not None:
+        out["running"] = running
+    if g.is_over:
+        mine = table.seat % E.N_TEAMS
+        scores = g.scores()
+        items = {k: (scores[mine][k], scores[1 - mine][k]) for k in E.SCORE_ITEMS}
+        out["result"]["explained"] = explained_rows(items, zeros=True)  # as the score table
+    if game is None:
+        out["bot_turns"] = bot_turns(table)
 
 
 def _result(table, g) -> dict:

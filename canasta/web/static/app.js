@@ -38,12 +38,13 @@ async function api(path, body) {
   return data;
 }
 
-// While the equity table is being computed, the chance of winning is asked for again every
-// 15 s and only the scores line is redrawn (the rest of the page is left as it is).
+// While the equity table is being computed (or waits for the server's build queue), the chance
+// of winning is asked for again every 15 s and only the scores line is redrawn (the rest of
+// the page is left as it is).
 let chanceTimer = null;
 function watchChance(v, base) {
   clearTimeout(chanceTimer);
-  if (!v.chance || v.chance.status !== "computing") return;
+  if (!v.chance || (v.chance.status !== "computing" && v.chance.status !== "waiting")) return;
   chanceTimer = setTimeout(async () => {
     let s;
     try { s = await api("/api/state"); } catch (e) { return; }
@@ -162,6 +163,7 @@ function render(v) {
   log.replaceChildren();
   for (const line of v.log) {
     const li = el("li");
+    li.dataset.turn = line.turn;
     li.appendChild(el("span", "Turn " + line.turn, "turn"));
     li.appendChild(document.createTextNode(" " + line.text));
     log.appendChild(li);
@@ -169,6 +171,135 @@ function render(v) {
   log.scrollTop = log.scrollHeight;
   $("end").hidden = !v.over;
   if (v.over) renderEnd(v);
+  renderRunning(v);
+  $("b-leave").textContent = v.table.mode === "game" ? "Leave the game" : "Leave the hand";
+  en("b-leave", true);
+}
+
+const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + Math.abs(n).toLocaleString();
+
+// The running score: what each team's table is worth if the hand ended now, each row with
+// the rules behind it; your own hand beside it (only you see it).
+function renderRunning(v) {
+  const box = $("running");
+  $("running-line").textContent = "";
+  if (!v.running) { box.hidden = true; return; }
+  box.hidden = false;
+  const t = $("running-table");
+  t.replaceChildren();
+  const head = el("tr");
+  for (const h of ["", "Your team", "Opponents", "why (rules)"]) head.appendChild(el("th", h));
+  t.appendChild(head);
+  for (const r of v.running.rows) {
+    const tr = el("tr", null, r.item === "total" ? "total" : "");
+    tr.dataset.item = r.item;
+    tr.appendChild(el("td", r.item === "total" && v.running.rows.length === 1 ? "total (nothing on the table yet)" : r.label));
+    tr.appendChild(el("td", signed(r.you), "n"));
+    tr.appendChild(el("td", signed(r.opponents), "n"));
+    tr.appendChild(el("td", r.why, "why"));
+    t.appendChild(tr);
+  }
+  $("running-hand").textContent = `Your hand: ${signed(v.running.hand)} — ${v.running.hand_why}.`;
+  const total = v.running.rows[v.running.rows.length - 1];
+  $("running-line").textContent = `This hand so far: your team ${signed(total.you)}, opponents ${signed(total.opponents)} (on the table)`;
+}
+
+// The bots' turns since your last move, shown one by one (the pace chosen on the start
+// panel; S, Esc or "Show all now" skips to the end), then the table as it is now.
+let skipTurns = null;
+function pace() { return Number($("pace").value) || 0; }
+function showTurn(v, f, shown) {
+  const [us, them] = f.teams;
+  meldsEl($("them-melds"), them.melds, false);
+  meldsEl($("us-melds"), us.melds, false);
+  for (const [box, t] of [[$("them-melds"), them], [$("us-melds"), us]]) {
+    box.appendChild(el("div", `Threes laid: ${t.red_threes} red, ${t.black_threes} black`, "threes"));
+  }
+  const hs = f.hand_sizes;
+  $("them-seats").textContent = `— ${v.players[them.seats[0]]}: ${hs[them.seats[0]]} cards, ${v.players[them.seats[1]]}: ${hs[them.seats[1]]} cards`;
+  $("us-seats").textContent = `— ${v.players[us.seats[1]]}: ${hs[us.seats[1]]} cards`;
+  $("stock-n").textContent = f.stock;
+  $("pile-top").replaceChildren(f.pile_top ? cardEl(f.pile_top) : el("span", "empty", "card empty"));
+  $("pile-n").textContent = `(${f.pile_size} card${f.pile_size === 1 ? "" : "s"})`;
+  $("status").textContent = `${f.who} played (turn ${f.turn}) — ${shown} of ${v.bot_turns.length}`;
+  $("status").className = "";
+  const box = $("turns");
+  for (const li of box.children) li.className = "";
+  const li = el("li", f.lines.join(" · "), "now");
+  li.dataset.seat = f.seat;
+  box.appendChild(li);
+  const log = $("log");
+  for (const item of log.children) item.hidden = Number(item.dataset.turn) > f.turn;
+}
+async function show(v, animate) {
+  const frames = v.bot_turns || [];
+  const ms = pace();
+  if (animate && frames.length && ms > 0) {
+    busy = true;
+    render(v);  // the buttons drawn disabled while busy; the public table is then replayed
+    $("recent").hidden = true;
+    $("turns").replaceChildren();
+    $("turns").hidden = false;
+    $("b-skip").hidden = false;
+    let skipped = false;
+    for (let i = 0; i < frames.length && !skipped; i++) {
+      showTurn(v, frames[i], i + 1);
+      await new Promise((res) => {
+        const timer = setTimeout(res, ms);
+        skipTurns = () => { skipped = true; clearTimeout(timer); res(); };
+      });
+    }
+    skipTurns = null;
+    busy = false;
+    $("turns").hidden = true;
+    $("b-skip").hidden = true;
+    $("recent").hidden = false;
+  }
+  render(v);
+}
+
+// A question on the page before a game in progress is thrown away (a new table, leaving).
+function ask(text, yes) {
+  return new Promise((res) => {
+    $("confirm-text").textContent = text;
+    $("confirm-yes").textContent = yes;
+    $("confirm").hidden = false;
+    $("confirm-no").focus();
+    const done = (ok) => { $("confirm").hidden = true; $("confirm-yes").onclick = null; $("confirm-no").onclick = null; res(ok); };
+    $("confirm-yes").onclick = () => done(true);
+    $("confirm-no").onclick = () => done(false);
+  });
+}
+function inProgress() { return !!view && !(view.over && (view.table.mode === "hand" || view.result.game_over)); }
+function what(v) { return v.table.mode === "game" ? `The game in progress (hand ${v.hand_no})` : "The hand in progress"; }
+
+async function newTable() {
+  if (busy) return;
+  if (inProgress() && !(await ask(`Start a new table? ${what(view)} will be thrown away.`, "Throw it away"))) return;
+  $("setup-note").textContent = "";
+  $("setup").hidden = false;
+  $("table").hidden = true;
+  $("b-back").hidden = !view;
+}
+
+async function leave() {
+  if (busy || !view) return;
+  const kind = view.table.mode === "game" ? "game" : "hand";
+  if (inProgress() && !(await ask(`Leave the table? ${what(view)} will be abandoned, not scored (download its record first to keep it).`, `Leave the ${kind}`))) return;
+  try {
+    const r = await api("/api/leave", {move_no: view.move_no});
+    view = null;
+    clearTimeout(chanceTimer);
+    $("table").hidden = true;
+    $("setup").hidden = false;
+    $("b-back").hidden = true;
+    $("scores").textContent = "";
+    $("running-line").textContent = "";
+    $("setup-note").textContent = r.text + " Deal to start another.";
+  } catch (e) {
+    say("Cannot leave: " + e.message, true);
+  }
+  drawn();
 }
 
 function renderEnd(v) {
@@ -184,13 +315,17 @@ function renderEnd(v) {
   t.replaceChildren();
   const lab = mine === 0 ? ["Your team", "Opponents"] : ["Opponents", "Your team"];
   const head = el("tr");
-  for (const h of ["score", ...lab]) head.appendChild(el("th", h));
+  for (const h of ["score", ...lab, "why (rules)"]) head.appendChild(el("th", h));
   t.appendChild(head);
+  const why = {};
+  for (const x of r.explained || []) why[x.item] = x.why;
   for (const it of r.items) {
     const tr = el("tr", null, it.item === "total" ? "total" : "");
+    tr.dataset.item = it.item;
     tr.appendChild(el("td", it.item.replaceAll("_", " ")));
     tr.appendChild(el("td", it.team0, "n"));
     tr.appendChild(el("td", it.team1, "n"));
+    tr.appendChild(el("td", why[it.item] || "", "why"));
     t.appendChild(tr);
   }
   $("held").textContent = "Cards left in hand: " + [0, 1, 2, 3].map((p) => `${v.players[p]}: ${r.held[p] || "none"}`).join(" · ");
@@ -204,17 +339,17 @@ async function move(name, extra) {
   const body = Object.assign({move: name, cards, move_no: view.move_no}, extra || {});
   if (name === "discard" && cards.length !== 1) { say("Select exactly one card to discard, then press Discard.", true); return; }
   if (name === "meld" && !cards.length) { say("Select the cards to meld first (click them in your hand, or type their ranks).", true); return; }
-  await run(api("/api/move", body), true);
+  await run(api("/api/move", body), true, true);
 }
 
-async function run(promise, clearHint) {
+async function run(promise, clearHint, animate) {
   busy = true;
   try {
     const v = await promise;
     busy = false;
     if (clearHint) $("hint").hidden = true;
     say("");
-    render(v);
+    await show(v, animate);
   } catch (e) {
     busy = false;
     const keep = selected.slice();
@@ -315,7 +450,7 @@ async function start() {
   const f = $("rules-file").files[0];
   if (f) { body.rules_toml = await f.text(); body.rules_name = f.name; }
   $("start").disabled = true;
-  try { render(await api("/api/new", body)); $("hint").hidden = true; say("Dealt."); }
+  try { $("hint").hidden = true; $("setup-note").textContent = ""; await show(await api("/api/new", body), true); say("Dealt."); }
   catch (e) { say("Cannot start: " + e.message, true); $("start-error").textContent = "Cannot start: " + e.message; }
   $("start").disabled = false;
   drawn();
@@ -346,6 +481,8 @@ async function loadReplay() {
 // D draw, P pile, M meld, X discard, O go out, H hint, U undo, Esc clears the selection.
 const RANK_KEYS = {a: "A", k: "K", q: "Q", j: "J", t: "10", "0": "10", "9": "9", "8": "8", "7": "7", "6": "6", "5": "5", "4": "4", "2": "2", "*": "JK", z: "JK", "3": "3b"};
 function onKey(e) {
+  if (!$("confirm").hidden) { if (e.key === "Escape") $("confirm-no").click(); return; }
+  if (skipTurns && (e.key === "s" || e.key === "S" || e.key === "Escape")) { skipTurns(); e.preventDefault(); return; }
   if (!view || $("table").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
@@ -368,8 +505,14 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("b-hint").onclick = hint;
   $("b-undo").onclick = () => { if (!busy && view) run(api("/api/undo", {move_no: view.move_no}), true); };
   $("b-clear").onclick = () => render(view);
-  $("b-next").onclick = () => { if (!busy && view) run(api("/api/next", {move_no: view.move_no}), true); };
-  $("b-new").onclick = () => { $("setup").hidden = false; $("table").hidden = true; };
+  $("b-next").onclick = () => { if (!busy && view) run(api("/api/next", {move_no: view.move_no}), true, true); };
+  $("b-new").onclick = newTable;
+  $("b-leave").onclick = leave;
+  $("b-skip").onclick = () => { if (skipTurns) skipTurns(); };
+  $("b-back").onclick = () => { if (view) render(view); };
+  const saved = localStorage.getItem("canasta.pace");
+  if (saved !== null) $("pace").value = saved;
+  $("pace").onchange = () => localStorage.setItem("canasta.pace", $("pace").value);
   $("b-review").onclick = review;
   $("start").onclick = start;
   $("replay-file").onchange = loadReplay;
