@@ -1,7 +1,7 @@
 """Positions of the decision experiments: turn starts of real play, and generated ones.
 
 1. **Sampled.** :func:`sample_positions` steps hands of the strongest fast policy against
-   itself (``sim.Game``) and keeps, at the start of every turn (the draw step), the position
+   itself (``sim.Hand``) and keeps, at the start of every turn (the draw step), the position
    the player faces (:func:`snapshot`: an ``analysis.whatif.Position`` — its hand, both teams'
    melds, the pile (top and contents), the stock and hand sizes, the scores and the turn — and
    the features the experiments condition on). Laid red threes and the discard history are
@@ -224,7 +224,7 @@ def sample_positions(
     summaries: list | None = None,
 ) -> list[Snapshot]:
     """Snapshots of every turn start of ``hands`` hands of ``policy`` (default the strongest
-    fast one) against itself; hand ``h`` is ``sim.Game(seed, hand_id=h)``. Each snapshot's
+    fast one) against itself; hand ``h`` is ``sim.Hand(seed, hand_id=h)``. Each snapshot's
     ``hand`` is h and ``went_out`` is set when the player went out (not by a special hand)
     in that turn. ``n_jobs``: blocks of hands in parallel (``sim.runner.parallel_map``); the
     snapshots are the same, in the same order, for any number. Their Positions are made when
@@ -296,7 +296,7 @@ def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset):
     spec, params, _ = parse(policy)
     out, summaries = [], []
     for h in hand_ids:
-        g = sim.Game(seed=seed, hand_id=h, rules=ruleset)
+        g = sim.Hand(seed=seed, hand_id=h, rules=ruleset)
         last_turn, current, first_take = -1, None, (-1, 0)
         while not g.is_over:
             st = g.state
@@ -371,7 +371,7 @@ def generate_positions(
 ) -> list[Snapshot]:
     """Up to ``positions`` positions of ``exp``'s generator (``positions.generate``,
     ``analysis.specs.GENERATORS``) passing its ``where``, from fresh deals: deal ``h`` is
-    ``sim.Game(seed, hand_id=GENERATED_HANDS + exp.number * 2**20 + h)``, played by ``policy``
+    ``sim.Hand(seed, hand_id=GENERATED_HANDS + exp.number * 2**20 + h)``, played by ``policy``
     up to the position; at most ``20 * positions + 100`` deals are tried. In this process (the
     deals are short): the same positions, in the same order, for any number of jobs.
 
@@ -393,7 +393,7 @@ def generate_positions(
     for h in range(20 * positions + 100):
         if len(out) >= positions:
             break
-        g = sim.Game(seed=seed, hand_id=base + h, rules=ruleset)
+        g = sim.Hand(seed=seed, hand_id=base + h, rules=ruleset)
         while not g.is_over and int(g.state[E.ST_TURN]) < E.N_PLAYERS:
             st = g.state
             if int(st[E.ST_PHASE]) == E.PH_THREES and int(st[E.ST_RESUME]) == E.PH_DRAW:

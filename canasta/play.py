@@ -62,9 +62,9 @@ def run(args) -> int:
     from sim.api import resolve_policies
     from sim.errors import CanastaError
     from sim.limits import check_hand_id, check_seat, check_seed, parse_scores
+    from sim.play import Hand
     from sim.policies.registry import check_table_policy
     from sim.ruleset import as_ruleset
-    from sim.step import Game
 
     # every number is range-checked before it reaches a kernel (sim.limits)
     seed = check_seed(args.seed, "--seed")
@@ -81,7 +81,7 @@ def run(args) -> int:
     record = Path(args.record) if args.record else None
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
         raise CanastaError(f"--record {args.record}: not a file in an existing directory")
-    game = Game(seed=seed, hand_id=hand, rules=rules, scores=scores)
+    game = Hand(seed=seed, hand_id=hand, rules=rules, scores=scores)
     if args.human:
         code, game = _human(game, args)  # the hand as it ended (an undo replays it)
         _write_record(game, record, args.record, _seat_labels(args))

@@ -177,7 +177,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {a: spaces.Discrete(E.N_ACTIONS) for a in AGENTS}
         self.seed: int | None = None
         self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
-        self.game = None  # the current hand: a sim.Game
+        self.game = None  # the current hand: a sim.play.Hand
         self.driver = None  # the episode's game (game episodes): a sim.game.GameDriver
         self.totals = [0, 0]  # cumulative team points of the episode's finished hands
         self.hands_played = 0
@@ -230,12 +230,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     def _deal(self) -> None:
         """The episode's next hand: hand ``episode`` of the run, or the game's next hand as
         its driver deals it (``sim.game.GameDriver``: seeding, DEAL-1, OPEN-1)."""
-        from sim.step import Game
+        from sim.play import Hand
 
         if self.game_mode:
             self.game = self.driver.deal()
         else:
-            self.game = Game(
+            self.game = Hand(
                 seed=self.seed, hand_id=self.episode, rules=self.ruleset, scores=self.start_scores
             )
 
@@ -368,7 +368,7 @@ def policy_action(
     ``policy``: a spec (``"heuristic"``, ``"heuristic:sevens_threshold=4"``) or ``(name,
     {param: value})`` (``sim.policies.registry.resolve``). ``observation``: the env's Dict or
     its vector. ``rng``: the generator the policy draws from (``uint64[4]``, ``sim.rng``;
-    advanced in place: pass the hand's, ``Game.rng``, to play as the engine does), or an int
+    advanced in place: pass the hand's, ``Hand.rng``, to play as the engine does), or an int
     seed, or None (a fresh generator). ``rules``: the ruleset the hand is played under.
     ``params`` replaces the spec's parameters (float64, registry order). The policy's proposal
     is returned as it is: the engine would check it (``sim.engine.judge.action_reason``)."""

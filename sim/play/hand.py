@@ -1,62 +1,39 @@
-"""The step API: one hand (or a game) played action by action from Python.
+"""One hand, the one owner in Python: dealt, stepped, remembered, replayed.
 
-    g = Game(seed=7)
-    while not g.is_over:
-        acts = g.legal_actions()            # sorted action ids
-        g.apply(acts[0])                    # or g.apply(g.policy_action("heuristic"))
-    g.scores()                              # {team: {item: points}, ...}
+    h = Hand(seed=7)
+    for turn in h.turns(("heuristic", "strong")):  # the one turn loop
+        ...                                          # turn.seat, .obs, .action, .forced
+    h.history                                        # [(seat, action), ...]
+    h.view(0).hand                                   # what seat 0 sees, by name (SeatView)
+    h.scores()                                       # {team: {item: points}, ...}
 
-Legal actions come from the same compiled kernel the engine validates with
-(``sim.engine.judge.legal_actions``), from the acting player's observation alone. A hand is
-recorded as JSON (deck order, first player, scores, ruleset, action ids) and
-``Game.replay(record)`` rebuilds the identical state.
+or by hand: ``h.legal_actions()`` (sorted ids), ``h.apply(a)``. Legal actions come from the
+same compiled kernel the engine validates with (``sim.engine.judge.legal_actions``), from the
+acting player's observation alone. A hand is recorded as JSON (deck order, first player,
+scores, ruleset, action ids) and ``Hand.replay(record)`` rebuilds the identical state;
+``Hand.steps()`` walks the hand again from its deal, one action at a time.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from sim import encoding as E
 from sim.errors import CanastaError, RuleViolation
+from sim.play.events import Event, HandEvent
+from sim.play.view import SeatView
+from sim.play.words import describe_action
 from sim.ruleset import Ruleset, as_ruleset
 
-__all__ = ["Game", "describe_action"]
+__all__ = ["Hand", "Turn", "describe_action", "seat_policies"]
 
 LOG_EVENTS = 4096  #: transcript events kept per hand (a hand has a few hundred)
 RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
 RECORD_FORMAT_V1 = "canasta-sim record"  #: sim.record's format, read here for its first hand
-
-
-def describe_action(a: int) -> str:
-    """Human-readable text of an action id, e.g. 'meld 7: 3 naturals' or 'discard K'."""
-    if not 0 <= a < E.N_ACTIONS:
-        raise CanastaError(f"no action {a}: ids run 0..{E.N_ACTIONS - 1}")
-    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-    if kind == E.AT_DRAW:
-        return "draw from the stock"
-    if kind == E.AT_TAKE_PILE:
-        return "take the discard pile"
-    if kind == E.AT_LAY_THREES:
-        return "lay down all threes"
-    if kind == E.AT_KEEP_THREE:
-        return f"keep one {E.KIND_NAMES[slot]} toward a Straight, lay down the rest"
-    if kind == E.AT_DECLARE:
-        return "declare a special hand"
-    if kind == E.AT_DISCARD:
-        return f"discard {E.KIND_NAMES[slot]}"
-    parts = []
-    if nat:
-        parts.append(f"{nat}x{E.KIND_NAMES[slot]}")
-    if two:
-        parts.append(f"{two}x2")
-    if joker:
-        parts.append(f"{joker}xJK")
-    target = "wild meld" if slot == E.WILD_MELD else f"meld {E.KIND_NAMES[slot]}"
-    return f"{target}: {' '.join(parts)}"
 
 
 def _deck(deck) -> np.ndarray:
@@ -96,19 +73,48 @@ def _first_hand(record: dict) -> dict:
 _RECORD_KEYS = ("hand_id", "first_player", "scores", "ruleset", "deck", "actions")
 
 
-#: the transcript's line for each event other than an action and the end (``{card}``: the
-#: event's card, ``{kind}``: its kind, ``{n}``: its count)
-_EVENT_TEXT = {
-    E.EV_DRAW: "{who}: draws {card}",
-    E.EV_REPLACE: "{who}:   replacement card {card}",
-    E.EV_BONUS: "{who}:   bonus card {card} (OPEN-5)",
-    E.EV_LAY_THREE: "{who}: lays down a {kind} (DEAL-4)",
-    E.EV_PILE_JOINS: "{who}:   the rest of the pile ({n} cards) joins the hand",
-}
+class Turn(NamedTuple):
+    """One step of the turn loop (``Hand.turns``): the seat to act, its observation, the action
+    it takes (None: a seat without a policy decides, outside the loop) and whether the rules
+    left no choice (``forced``: the engine asks no policy then)."""
+
+    seat: int
+    obs: np.ndarray
+    action: int | None
+    forced: bool
 
 
-class Game:
-    """One hand of four players, stepped from Python (team 0 = seats 0 and 2)."""
+def seat_policies(policies: Sequence) -> tuple:
+    """Each seat's policy resolved once (``sim.policies.registry.resolve``): ``(spec, params)``
+    per seat, or None for a seat without one. ``policies``: two (team 0, team 1; one plays
+    both when alone, or one comma list) or four (per seat; None for a seat someone else
+    decides); each a spec string, ``(name, {param: value})`` or an already resolved
+    ``(PolicySpec, params)``. An unknown name is refused here, before the hand is played."""
+    from sim.policies.registry import PolicySpec, resolve
+
+    if isinstance(policies, str) or len(policies) not in (1, 2, E.N_PLAYERS):
+        from sim.api import policy_pair
+
+        policies = policy_pair(policies)
+    policies = list(policies)
+    if len(policies) == 1:
+        policies = policies * 2
+
+    def one(p):
+        if p is None:
+            return None
+        if isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], PolicySpec):
+            return p
+        spec, params, _ = resolve(p)
+        return spec, params
+
+    per = [one(p) for p in policies]
+    return tuple(per[s % len(per)] for s in range(E.N_PLAYERS))
+
+
+class Hand:
+    """One hand of four players, stepped from Python (team 0 = seats 0 and 2); it keeps its
+    history of (seat, action) (``history``; ``actions`` and ``seats`` the two columns)."""
 
     def __init__(
         self,
@@ -153,7 +159,8 @@ class Game:
         self.log = np.zeros(1 + LOG_EVENTS * E.EVENT_WIDTH, dtype=np.int64)
         self._obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
         self._scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-        self.actions: list[int] = []
+        self.actions: list[int] = []  #: the actions applied, in order
+        self.seats: list[int] = []  #: the seat that took each of them
         _deal_hand(
             self.state, d, self.first_player, *self.start_scores, hand_number, self.rules, self.log
         )
@@ -226,8 +233,19 @@ class Game:
         if code != E.R_OK:
             ok_id = isinstance(action, int | np.integer) and 0 <= action < E.N_ACTIONS
             raise RuleViolation(code, describe_action(int(action)) if ok_id else repr(action))
+        seat = self.current_player
         apply_action(self.state, int(action), self.rules, self.log)
         self.actions.append(int(action))
+        self.seats.append(seat)
+
+    @property
+    def history(self) -> list[tuple[int, int]]:
+        """(seat, action) of every action so far, in order."""
+        return list(zip(self.seats, self.actions, strict=True))
+
+    def view(self, seat: int | None = None) -> SeatView:
+        """What ``seat`` (default: the current player) sees, by name (``SeatView``)."""
+        return SeatView.from_observation(self.observation(seat))
 
     def policy_action(self, policy: str, params: np.ndarray | None = None) -> int:
         """The action the named policy (spec string) would take now, from this game's rng."""
@@ -259,20 +277,43 @@ class Game:
             _peek_hands(self.state, self.current_player, obs, peek_scope(spec.function))
         return int(spec.decide(obs, params, self.rng, self.rules, self._scratch))
 
-    def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
-        """Play to the end of the hand with one policy per team."""
-        from sim.api import resolve_policies
+    def turns(
+        self, policies: Sequence = ("heuristic", "heuristic"), forced_for_all: bool = True
+    ) -> Iterator[Turn]:
+        """The one turn loop: yields a :class:`Turn` for each action before it is applied (the
+        hand as the seat meets it) and applies it when resumed, to the end of the hand.
+
+        ``policies``: as :func:`seat_policies` takes them, resolved once. A step the rules
+        force (``sim.engine.judge.forced_action``) is taken without asking a policy, as the
+        engine does. A seat without a policy ends the loop at its decision, yielded with
+        ``action`` None (its chooser applies it; then start the loop again); with
+        ``forced_for_all`` False, at its forced steps too."""
+        return self._turns(seat_policies(policies), forced_for_all)
+
+    def _turns(self, seats: tuple, forced_for_all: bool) -> Iterator[Turn]:
         from sim.engine.judge import forced_action
 
-        policies = [r[2] for r in resolve_policies(policies)]  # unknown names: refused now
-        for _ in range(limit):
-            if self.is_over:
+        while not self.is_over:
+            seat = self.current_player
+            obs = self.observation()
+            a = int(forced_action(obs))
+            chosen = seats[seat]
+            if chosen is None and (a < 0 or not forced_for_all):
+                yield Turn(seat, obs, None, a >= 0)
                 return
-            a = int(forced_action(self.observation()))  # as the engine: no choice, no policy
-            if a < 0:
-                a = self.policy_action(policies[self.current_player % E.N_TEAMS])
+            forced = a >= 0
+            if not forced:
+                a = self.decide(chosen[0], chosen[1], obs)
+            yield Turn(seat, obs, a, forced)
             self.apply(a)
-        raise RuntimeError("hand did not end")  # pragma: no cover
+
+    def play(self, policies: Sequence[str] = ("heuristic", "heuristic"), limit: int = 100000):
+        """Play to the end of the hand with one policy per team (or per seat), through
+        :meth:`turns`."""
+        loop = self.turns(policies)  # unknown names: refused now, before any action
+        for n, _ in enumerate(loop):
+            if n >= limit:  # pragma: no cover - a hand ends in a few hundred actions
+                raise RuntimeError("hand did not end")
 
     # --- the end ----------------------------------------------------------------------
     def score_items(self) -> np.ndarray:
@@ -327,7 +368,7 @@ class Game:
         return json.dumps(self.record())
 
     @classmethod
-    def replay(cls, record: dict[str, Any] | str) -> Game:
+    def replay(cls, record: dict[str, Any] | str) -> Hand:
         """Rebuild a hand from ``record()`` (or its JSON) by replaying its actions."""
         if isinstance(record, str):
             try:
@@ -368,37 +409,39 @@ class Game:
                 raise RuleViolation(exc.code, f"bad hand record: action {i + 1}, {what}") from None
         return g
 
-    # --- transcript -------------------------------------------------------------------
-    def events(self) -> list[tuple[str, int, int, int]]:
-        from sim.encoding import EVENT_NAMES
+    def redeal(self) -> Hand:
+        """A new hand of the same deal (seed, hand, ruleset, first player, scores, deck,
+        hand number), before any action: where a replay or an undo starts."""
+        return type(self)(
+            seed=self.seed,
+            hand_id=self.hand_id,
+            rules=self.ruleset,
+            first_player=self.first_player,
+            scores=self.start_scores,
+            deck=self.deck.tolist(),
+            hand_number=self.hand_number,
+        )
 
+    def steps(self, upto: int | None = None) -> Iterator[tuple[int, int, Hand]]:
+        """The one replay of a hand: ``(seat, action, hand)`` after each of its actions (the
+        first ``upto``), the hand dealt again and stepped (the same object each time, advanced:
+        copy it to keep a position)."""
+        h = self.redeal()
+        for seat, a in self.history[:upto]:
+            h.apply(a)
+            yield seat, a, h
+
+    # --- transcript -------------------------------------------------------------------
+    def events(self) -> list[HandEvent]:
+        """Every event logged so far, typed (``sim.play.events``)."""
         n = int(self.log[0])
         ev = self.log[1 : 1 + n * E.EVENT_WIDTH].reshape(n, E.EVENT_WIDTH)
-        return [(EVENT_NAMES[e], int(p), int(a), int(b)) for e, p, a, b in ev]
+        kinds = list(Event)
+        return [HandEvent(kinds[e], int(p), int(a), int(b)) for e, p, a, b in ev.tolist()]
 
     def transcript(self) -> list[str]:
-        """Readable lines: draws, pickups, melds, discards, threes, the end."""
-        from sim.cards import format_card
+        """Readable lines of the whole hand, every card shown: draws, pickups, melds, discards,
+        threes, the end (``sim.play.words.transcript_lines``)."""
+        from sim.play.words import transcript_lines
 
-        lines = []
-        n = int(self.log[0])
-        ev = self.log[1 : 1 + n * E.EVENT_WIDTH].reshape(n, E.EVENT_WIDTH)
-        for e, p, a, b in ev:
-            who = f"P{p} (team {p % E.N_TEAMS})"
-            if e == E.EV_ACTION:
-                kind = E.ACTION_TABLE[a, E.AC_TYPE]
-                if kind == E.AT_DRAW:
-                    continue  # the draw event itself names the card
-                text = describe_action(int(a))
-                if kind == E.AT_TAKE_PILE:
-                    top = E.KIND_NAMES[b]
-                    text += f" (PILE-1: the pair of {top} and the top {top} are melded)"
-                lines.append(f"{who}: {text}")
-            elif e == E.EV_END:
-                lines.append(f"-- hand over: {E.END_NAMES[a]} (END-1)")
-            elif e in _EVENT_TEXT:
-                text = _EVENT_TEXT[e]
-                card = format_card(int(b)) if "{card}" in text else ""
-                kind = E.KIND_NAMES[a] if "{kind}" in text else ""
-                lines.append(text.format(who=who, card=card, kind=kind, n=a))
-        return lines
+        return transcript_lines(self.events())

@@ -1,11 +1,12 @@
-"""The one text renderer of a hand for every face: the deal, the transcript, each team's
-melds, threes and hands, the itemised score table, and the events as one seat sees them
-(:func:`event_lines`, worded per face by an :class:`EventWords`).
+"""The one owner of a hand's words, for every face: an action's text
+(:func:`describe_action`), the deal, the transcript, each team's melds, threes and hands, the
+itemised score table, and the events as one seat sees them (:func:`event_lines`, worded per
+face by an :class:`EventWords`).
 
 ``canasta play``, the human seat of ``canasta play --human``, ``canasta replay``, the web
 table and ``sim.env``'s ``ansi`` render print these lines, so a hand reads the same
-everywhere. Every function takes a ``sim.step.Game`` (or a ``scores()`` dict) and
-returns lines without a trailing newline; none prints.
+everywhere. Every function takes a ``sim.play.Hand`` (or a ``scores()`` dict, or its events)
+and returns lines without a trailing newline; none prints.
 """
 
 from __future__ import annotations
@@ -15,7 +16,87 @@ from dataclasses import dataclass
 
 from sim import encoding as E
 
-__all__ = ["WEB_WORDS", "end_lines", "event_lines", "hand_lines", "meld_cards", "score_lines"]
+__all__ = [
+    "TERMINAL_WORDS",
+    "WEB_WORDS",
+    "EventWords",
+    "describe_action",
+    "end_lines",
+    "event_lines",
+    "hand_lines",
+    "meld_cards",
+    "score_lines",
+    "transcript_lines",
+]
+
+
+def describe_action(a: int) -> str:
+    """Human-readable text of an action id, e.g. 'meld 7: 3 naturals' or 'discard K'."""
+    from sim.errors import CanastaError
+
+    if not 0 <= a < E.N_ACTIONS:
+        raise CanastaError(f"no action {a}: ids run 0..{E.N_ACTIONS - 1}")
+    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
+    if kind == E.AT_DRAW:
+        return "draw from the stock"
+    if kind == E.AT_TAKE_PILE:
+        return "take the discard pile"
+    if kind == E.AT_LAY_THREES:
+        return "lay down all threes"
+    if kind == E.AT_KEEP_THREE:
+        return f"keep one {E.KIND_NAMES[slot]} toward a Straight, lay down the rest"
+    if kind == E.AT_DECLARE:
+        return "declare a special hand"
+    if kind == E.AT_DISCARD:
+        return f"discard {E.KIND_NAMES[slot]}"
+    parts = []
+    if nat:
+        parts.append(f"{nat}x{E.KIND_NAMES[slot]}")
+    if two:
+        parts.append(f"{two}x2")
+    if joker:
+        parts.append(f"{joker}xJK")
+    target = "wild meld" if slot == E.WILD_MELD else f"meld {E.KIND_NAMES[slot]}"
+    return f"{target}: {' '.join(parts)}"
+
+
+#: the transcript's line for each event other than an action and the end (``{card}``: the
+#: event's card, ``{kind}``: its kind, ``{n}``: its count)
+_EVENT_TEXT = {
+    E.EV_DRAW: "{who}: draws {card}",
+    E.EV_REPLACE: "{who}:   replacement card {card}",
+    E.EV_BONUS: "{who}:   bonus card {card} (OPEN-5)",
+    E.EV_LAY_THREE: "{who}: lays down a {kind} (DEAL-4)",
+    E.EV_PILE_JOINS: "{who}:   the rest of the pile ({n} cards) joins the hand",
+}
+
+
+def transcript_lines(events: Sequence[tuple]) -> list[str]:
+    """The whole hand's events in words, every card shown (a finished hand, or a face that
+    may show every card): draws, pickups, melds, discards, threes, the end."""
+    from sim.cards import format_card
+
+    lines = []
+    for name, p, a, b in events:
+        e = E.EVENT_NAMES.index(name)
+        who = f"P{p} (team {p % E.N_TEAMS})"
+        if e == E.EV_ACTION:
+            kind = E.ACTION_TABLE[a, E.AC_TYPE]
+            if kind == E.AT_DRAW:
+                continue  # the draw event itself names the card
+            text = describe_action(int(a))
+            if kind == E.AT_TAKE_PILE:
+                top = E.KIND_NAMES[b]
+                text += f" (PILE-1: the pair of {top} and the top {top} are melded)"
+            lines.append(f"{who}: {text}")
+        elif e == E.EV_END:
+            lines.append(f"-- hand over: {E.END_NAMES[a]} (END-1)")
+        elif e in _EVENT_TEXT:
+            text = _EVENT_TEXT[e]
+            card = format_card(int(b)) if "{card}" in text else ""
+            kind = E.KIND_NAMES[a] if "{kind}" in text else ""
+            lines.append(text.format(who=who, card=card, kind=kind, n=a))
+    return lines
 
 
 def _seat_name(p: int) -> str:
@@ -58,7 +139,7 @@ def end_lines(game, name: Callable[[int], str] = _seat_name, verb: str = "holds"
 
 
 def score_lines(scores: dict) -> list[str]:
-    """The itemised score table of a hand (``Game.scores()``: SCORE-1..8, OUT-3), one item a
+    """The itemised score table of a hand (``Hand.scores()``: SCORE-1..8, OUT-3), one item a
     line, the totals last (plain integers, so a reader can split the line)."""
     items = [k for k in scores[0] if k != "total"]
     width = max(len(i) for i in [*items, "score"])
@@ -105,7 +186,7 @@ def meld_cards(slot: int, nat: int, two: int, joker: int) -> list[str]:
 
 @dataclass(frozen=True)
 class EventWords:
-    """How one face words the events of a hand (``Game.events()``): ``card`` names a card id a
+    """How one face words the events of a hand (``Hand.events()``): ``card`` names a card id a
     seat received, ``action`` an action's text (``None``: the event that follows says it), and
     each other event a pair of templates, (the seat's own, another seat's), with the fields
     ``who``, ``card`` (own events only: another seat's cards stay hidden), ``kind`` (a three
@@ -117,8 +198,6 @@ class EventWords:
 
 
 def _terminal_action(a: int, b: int) -> str | None:
-    from sim.step import describe_action
-
     kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
     if kind == E.AT_DRAW:
         return None  # the draw event says it
@@ -129,8 +208,6 @@ def _terminal_action(a: int, b: int) -> str | None:
 
 
 def _web_action(a: int, b: int) -> str | None:
-    from sim.step import describe_action
-
     kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
     if kind in (E.AT_DRAW, E.AT_LAY_THREES):
         return None  # the draw and lay_three events say it
