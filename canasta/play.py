@@ -45,8 +45,9 @@ def add_parser(subparsers) -> None:
 
 
 def transcript(game, policies) -> list[str]:
-    """Lines of a finished game: deal, events, final table and itemised scores (sim.text)."""
-    from sim.text import hand_lines
+    """Lines of a finished game: deal, events, final table and itemised scores
+    (sim.play.words)."""
+    from sim.play.words import hand_lines
 
     header = (
         f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2) {policies[0]}; "

@@ -40,8 +40,8 @@ def numbered_moves(games, players=None) -> list[list[str]]:
 def run(args) -> int:
     import json
 
+    from sim.play.words import hand_lines
     from sim.record import load, replay
-    from sim.text import hand_lines
 
     rec = load(args.file)
     games = replay(rec)

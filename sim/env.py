@@ -55,6 +55,8 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
 __all__ = ["env", "legal_mask", "observation_bounds", "policy_action", "python_policy", "raw_env"]
 
 AGENTS = tuple(f"player_{p}" for p in range(E.N_PLAYERS))  #: seat p is player_p; team p % 2
+#: the env's seats have no policy: each decision goes to its agent (``Hand.turns``)
+_AGENTS_DECIDE = (None,) * E.N_PLAYERS
 REWARDS = ("margin", "win")  #: reward modes: the score margin, or +1 / -1 / 0 for a tie
 #: default penalty of an illegal action in ``env()`` with reward="margin", hand and game
 #: episodes: below every margin measured (docs/env.md: 13,640 points in 60,000 hands, 307,240
@@ -242,16 +244,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     def _advance(self) -> None:
         """Play the positions without a choice (as the engine: the policy is not asked), deal
         the game's next hand when one ends, and end the episode when it is over."""
-        from sim.engine.judge import forced_action
-
         g = self.game
         while True:
-            while not g.is_over:
-                a = int(forced_action(g.observation()))
-                if a < 0:
-                    self.agent_selection = AGENTS[g.current_player]
+            for turn in g.turns(_AGENTS_DECIDE):  # the forced steps only (the one loop)
+                if turn.action is None:
+                    self.agent_selection = AGENTS[turn.seat]
                     return
-                g.apply(a)
             self.hands_played += 1
             if not self.game_mode:
                 items = g.score_items()
@@ -321,7 +319,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi')")
             return None
-        from sim.text import hand_lines
+        from sim.play.words import hand_lines
 
         return "\n".join(hand_lines(self.game))
 

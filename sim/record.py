@@ -98,11 +98,14 @@ def seats_of(game) -> list[int]:
     return list(game.seats)
 
 
-def hand_entry(game, hide_deck: bool = False) -> dict[str, Any]:
+def hand_entry(game, hide_deck: bool = False, viewer: int | None = None) -> dict[str, Any]:
     """One hand of a record: ``Hand.record()``'s keys, each action with its seat and text,
     and the result once the hand is over. ``hide_deck``: leave the deck out (a hand still
-    running, for a face that must not show it: the deck names every hidden card)."""
-    from sim.play.words import describe_action
+    running, for a face that must not show it: the deck names every hidden card), and the
+    other seats' threes steps with it (DEAL-5: a three kept is its player's secret,
+    ``sim.play.words.private_step``; the threes laid are on the table): ``viewer`` the seat
+    the record is for (None: no seat's threes step is listed)."""
+    from sim.play.words import describe_action, private_step
 
     base = game.record()
     entry = {
@@ -113,6 +116,7 @@ def hand_entry(game, hide_deck: bool = False) -> dict[str, Any]:
         "actions": [
             {"seat": s, "id": a, "move": describe_action(a)}
             for s, a in zip(seats_of(game), base["actions"], strict=True)
+            if not (hide_deck and s != viewer and private_step(a))
         ],
     }
     if game.is_over:
@@ -128,10 +132,12 @@ def from_games(
     players: Sequence[str] | None = None,
     kind: str | None = None,
     hide_running_deck: bool = False,
+    viewer: int | None = None,
 ) -> dict[str, Any]:
     """A record of ``games`` (the hands of one game in order, or one hand), all under one
     ruleset and seed. ``players``: a label per seat; ``hide_running_deck``: leave out the
-    deck of a hand not yet over."""
+    deck of a hand not yet over, and the threes steps of the seats other than ``viewer``
+    (``hand_entry``)."""
     games = list(games)
     if not games:
         raise CanastaError("a record needs at least one hand")
@@ -150,7 +156,7 @@ def from_games(
         rec["players"] = [str(p) for p in players]
     if kind == "game":
         rec["target"] = int(first.ruleset.target)
-    rec["hands"] = [hand_entry(g, hide_running_deck and not g.is_over) for g in games]
+    rec["hands"] = [hand_entry(g, hide_running_deck and not g.is_over, viewer) for g in games]
     return rec
 
 

@@ -1,6 +1,7 @@
-"""One owner of a hand in Python: the hand (:class:`Hand`: dealt, stepped, remembered,
-replayed), the one turn loop (:meth:`Hand.turns`), what a seat sees (:class:`SeatView`), the
-typed events (:class:`Event`) and the words of every move (``sim.play.words``).
+"""One owner of a hand in Python: the hand (``hand``: :class:`Hand`, dealt, stepped,
+remembered, replayed, with the one turn loop :meth:`Hand.turns`), what a seat sees (``view``:
+:class:`SeatView`), the typed events (``events``: :class:`Event`) and the words of every move
+(``words``).
 
 Faces, analysis and tests play through here; the compiled engine (``sim.engine``) is reached
 from this package, ``sim.api`` and ``sim.policies``.

@@ -175,6 +175,11 @@ class Hand:
         return E.PHASE_NAMES[int(self.state[E.ST_PHASE])]
 
     @property
+    def resume_phase(self) -> str:
+        """DEAL-5: the phase a threes step goes on with (``draw`` at a turn's start)."""
+        return E.PHASE_NAMES[int(self.state[E.ST_RESUME])]
+
+    @property
     def is_over(self) -> bool:
         return int(self.state[E.ST_PHASE]) == E.PH_OVER
 
@@ -438,6 +443,13 @@ class Hand:
         ev = self.log[1 : 1 + n * E.EVENT_WIDTH].reshape(n, E.EVENT_WIDTH)
         kinds = list(Event)
         return [HandEvent(kinds[e], int(p), int(a), int(b)) for e, p, a, b in ev.tolist()]
+
+    def seat_events(self, seat: int | None) -> list[HandEvent]:
+        """The events ``seat`` is told (``sim.play.words.seat_events``: the others' cards
+        hidden, their threes steps untold, DEAL-5); None: every event."""
+        from sim.play.words import seat_events
+
+        return [ev for _, ev in seat_events(self.events(), seat)]
 
     def transcript(self) -> list[str]:
         """Readable lines of the whole hand, every card shown: draws, pickups, melds, discards,

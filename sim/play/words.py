@@ -25,9 +25,42 @@ __all__ = [
     "event_lines",
     "hand_lines",
     "meld_cards",
+    "private_step",
     "score_lines",
+    "seat_events",
     "transcript_lines",
 ]
+
+
+def private_step(a: int) -> bool:
+    """DEAL-5: whether a player keeps a three toward a Straight is that player's secret, so
+    its threes step (keep one, or lay them all down) is told to that seat alone; the threes it
+    lays are public (the ``lay_three`` events, DEAL-4)."""
+    return int(E.ACTION_TABLE[a, E.AC_TYPE]) in (E.AT_KEEP_THREE, E.AT_LAY_THREES)
+
+
+_CARD_EVENT_NAMES = ("draw", "replace", "bonus")  #: events whose ``b`` is the card received
+
+
+def seat_events(events: Sequence[tuple], seat: int | None, start: int = 0) -> list[tuple]:
+    """``(index, event)`` of the events from ``start`` that ``seat`` is told, ``index`` the
+    event's place in the hand's log: another seat's threes step left out (:func:`private_step`)
+    and the cards other seats receive hidden (``b`` = -1). ``seat`` None: every event as it
+    is (a finished hand, or a face that may show every card)."""
+    out = []
+    for i in range(start, len(events)):
+        ev = events[i]
+        name, p, a = ev[0], ev[1], ev[2]
+        if seat is None or p == seat:
+            out.append((i, ev))
+        elif name == "action" and private_step(a):
+            continue
+        elif name in _CARD_EVENT_NAMES:
+            hidden = ev._replace(b=-1) if hasattr(ev, "_replace") else (name, p, a, -1)
+            out.append((i, hidden))
+        else:
+            out.append((i, ev))
+    return out
 
 
 def describe_action(a: int) -> str:
@@ -254,8 +287,6 @@ WEB_WORDS = EventWords(
     },
 )
 
-_CARD_EVENTS = ("draw", "replace", "bonus")  #: events whose ``b`` is the card received
-
 
 def event_lines(
     events: Sequence[tuple[str, int, int, int]],
@@ -263,11 +294,11 @@ def event_lines(
     who: Callable[[int], str],
     words: EventWords = TERMINAL_WORDS,
 ) -> list[str]:
-    """The events of a hand in words as ``seat`` sees them: the cards other seats receive
-    hidden, ``who`` a seat's label, ``words`` the face's wording (:data:`TERMINAL_WORDS`,
-    :data:`WEB_WORDS`)."""
+    """The events of a hand in words as ``seat`` sees them (:func:`seat_events`: the cards
+    other seats receive hidden, their threes steps untold), ``who`` a seat's label, ``words``
+    the face's wording (:data:`TERMINAL_WORDS`, :data:`WEB_WORDS`)."""
     lines = []
-    for name, p, a, b in events:
+    for _, (name, p, a, b) in seat_events(events, seat):
         if name == "action":
             text = words.action(a, b)
             if text is not None:
@@ -277,7 +308,7 @@ def event_lines(
             continue
         mine = p == seat
         fields = {"who": who(p), "n": a}
-        if mine and name in _CARD_EVENTS:
+        if mine and name in _CARD_EVENT_NAMES:
             fields["card"] = words.card(b)
         if name == "lay_three":
             fields["kind"] = E.KIND_NAMES[a]
