@@ -8,7 +8,7 @@ import pytest
 from canasta import main
 from sim import simulate_games
 from sim.encoding import GAME_HAND_STRIDE
-from sim.step import Game
+from sim.play import Hand as Game
 
 POL = ("heuristic", "greedy")
 
