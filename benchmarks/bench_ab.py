@@ -67,7 +67,10 @@ def tree_of(ref: str, workdir: Path, repo: Path = ROOT) -> Path:
         if not (tree / "sim" / "__init__.py").is_file():
             raise ABError(f"{tree}: no sim/__init__.py, not a tree of the project")
         return tree
-    sha = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", cwd=repo)
+    try:
+        sha = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", cwd=repo)
+    except ABError:
+        raise ABError(f"{ref}: neither a directory nor a commit of {repo}") from None
     dest = workdir / sha[:12]
     if (dest / ".ab-commit").is_file():
         return dest.resolve()
