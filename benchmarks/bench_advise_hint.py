@@ -20,8 +20,9 @@ import numpy as np
 
 
 def main(argv=None) -> int:
-    from analysis.advise import advise
     from bench_advise_vr import _position  # this directory is on the path when run
+
+    from analysis.advise import advise
     from canasta._seat import HINT_BUDGET, HINT_N
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
