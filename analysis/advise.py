@@ -13,9 +13,11 @@ policies (``sim.policies.strongest_fast()`` by default). Deal ``i`` deals the sa
 whatever the choice (paired). Samples go where they matter: rounds of doubling size on the
 choices still in the race; a choice leaves the race only when its 95% interval lies wholly
 below the best's *and* its paired difference from the best excludes 0 (so a choice whose
-interval overlaps the best's is never dropped). ``n`` caps the deals per choice, ``budget``
-the seconds; without ``budget`` the answer depends only on the position, ``seed``, ``n`` and
-the policies, never on ``n_jobs``.
+interval overlaps the best's is never dropped; with an equity table, only when that holds by
+the chance of winning the game too). Each choice's rank, paired difference from the best and
+decision confidence come by each measure (``analysis._compare_choices``). ``n`` caps the
+deals per choice, ``budget`` the seconds; without ``budget`` the answer depends only on the
+position, ``seed``, ``n`` and the policies, never on ``n_jobs``.
 
 With the public card memory (``Position.known``, which the hints fill from the observation) the
 cards known to be in other hands are in those hands in every deal, and only the rest is dealt
