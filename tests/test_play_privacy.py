@@ -89,9 +89,15 @@ def hands_against(bot: str, n: int):
                 yield copy.deepcopy(r)
 
 
-@pytest.mark.parametrize("bot", table_names())
+#: the search bots (``expert``...) take seconds a decision: their hands run with the slow tests
+BOTS = [
+    pytest.param(b, marks=pytest.mark.slow) if b.startswith("expert") else b for b in table_names()
+]
+
+
+@pytest.mark.parametrize("bot", BOTS)
 def test_no_private_fact_of_another_seat_reaches_seat_0(bot):
-    n = 1 if bot.startswith("expert") else 3  # the search bots take a few seconds a hand
+    n = 1 if bot.startswith("expert") else 3
     checked = private = 0
     for h in hands_against(bot, n):
         other = changed_privately(h)
