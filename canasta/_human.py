@@ -124,44 +124,36 @@ class Session:
         from sim.legality import opening_min
 
         g, s = self.game, self.seat
-        obs = g.observation(s)
-        own = s % E.N_TEAMS
-        state_melds = obs[E.OB_MELDS : E.OB_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS]
-        melds = state_melds.reshape(E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
-        phase = E.PHASE_NAMES[int(obs[E.OB_PHASE])]
-        lines = [f"--- turn {int(obs[E.OB_TURN])}: your {phase} step (seat {s}, team {own}) ---"]
+        v = g.view(s)
+        own = v.team
+        lines = [f"--- turn {v.turn}: your {v.phase_name} step (seat {s}, team {own}) ---"]
         for i in range(E.N_TEAMS):
-            t = (own + i) % E.N_TEAMS
-            seats = f"you + P{(s + 2) % 4}" if i == 0 else f"P{(s + 1) % 4} + P{(s + 3) % 4}"
-            score = int(obs[E.OB_SCORES + i])
+            t = v.team_at(i)
+            seats = f"you + P{v.seat_at(2)}" if i == 0 else f"P{v.seat_at(1)} + P{v.seat_at(3)}"
+            score = int(v.scores[i])
             opened = (
                 "opened"
-                if obs[E.OB_OPENED + i]
+                if v.opened[i]
                 else f"not opened, needs {opening_min(g.rules, score, g.hand_number)}"
             )
-            red, black = (int(x) for x in obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
+            red, black = (int(x) for x in v.threes[i])
             lines.append(
                 f"team {t} ({seats}): score {score:,}; {opened} (OPEN-1); "
                 f"threes laid {red} red, {black} black"
             )
-            lines.append(f"  melds: {format_melds(melds[i])}")
-        pile_n = int(obs[E.OB_PILE_N])
-        top = int(obs[E.OB_PILE_TOP])
-        pile = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS]
-        top_text = f"top {E.KIND_NAMES[top]}, " if top >= 0 else ""
+            lines.append(f"  melds: {format_melds(v.melds[i])}")
+        top_text = f"top {E.KIND_NAMES[v.pile_top]}, " if v.pile_top >= 0 else ""
         lines.append(
-            f"pile: {top_text}{pile_n} cards ({format_counts(pile) or 'empty'}); "
-            f"stock: {int(obs[E.OB_STOCK_N])} cards"
+            f"pile: {top_text}{v.pile_n} cards ({format_counts(v.pile_counts) or 'empty'}); "
+            f"stock: {v.stock_n} cards"
         )
-        sizes = ", ".join(
-            f"P{(s + i) % 4} {int(obs[E.OB_HAND_SIZES + i])}" for i in range(1, E.N_PLAYERS)
-        )
+        sizes = ", ".join(f"P{v.seat_at(i)} {int(v.hand_sizes[i])}" for i in range(1, E.N_PLAYERS))
         lines.append(f"hand sizes: {sizes}")
-        aside = obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
-        if aside.sum():
-            lines.append(f"the pile's rest, yours once your opening stands: {format_counts(aside)}")
-        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-        lines.append(f"your hand ({int(hand.sum())}): {format_counts(hand) or '(nothing)'}")
+        if v.aside.sum():
+            lines.append(
+                f"the pile's rest, yours once your opening stands: {format_counts(v.aside)}"
+            )
+        lines.append(f"your hand ({int(v.hand.sum())}): {format_counts(v.hand) or '(nothing)'}")
         return lines
 
     def prompt(self) -> None:
@@ -260,8 +252,7 @@ class Session:
         if g.turn == turn and word in ("meld", "auto") and g.phase == "play":
             from sim.cards import format_counts
 
-            hand = g.observation(self.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-            self.out(f"your hand: {format_counts(hand) or '(nothing)'}")
+            self.out(f"your hand: {format_counts(g.view(self.seat).hand) or '(nothing)'}")
             self.out(f"you may: {allowed_summary(g)}")
         else:
             self.prompt()

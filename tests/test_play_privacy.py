@@ -89,9 +89,15 @@ def hands_against(bot: str, n: int):
                 yield copy.deepcopy(r)
 
 
-@pytest.mark.parametrize("bot", table_names())
+#: the search bots (``expert``...) take seconds a decision: their hands run with the slow tests
+BOTS = [
+    pytest.param(b, marks=pytest.mark.slow) if b.startswith("expert") else b for b in table_names()
+]
+
+
+@pytest.mark.parametrize("bot", BOTS)
 def test_no_private_fact_of_another_seat_reaches_seat_0(bot):
-    n = 1 if bot.startswith("expert") else 3  # the search bots take a few seconds a hand
+    n = 1 if bot.startswith("expert") else 3
     checked = private = 0
     for h in hands_against(bot, n):
         other = changed_privately(h)
@@ -117,3 +123,22 @@ def test_the_seat_itself_is_told_its_private_steps():
     assert any("toward a Straight" in line for line in lines)
     others = event_lines(h.events(), 1, lambda p: f"P{p}", TERMINAL_WORDS)
     assert not any("toward a Straight" in line for line in others)
+
+
+def test_a_running_hands_record_lists_the_viewers_own_threes_steps_only():
+    # DEAL-5: seat 0's record of a running hand keeps its own threes steps, not the others'
+    h = Hand(seed=0, hand_id=0)  # every seat takes a threes step in its first 60 actions
+    for _ in h.turns(["special_chaser"] * 2):
+        if len(h.actions) > 60:
+            break
+    assert not h.is_over
+    steps = [(s, a) for s, a in h.history if private_step(a)]
+    assert {s for s, _ in steps} - {SEAT} and SEAT in {s for s, _ in steps}
+    for viewer in (SEAT, None):
+        listed = [(x["seat"], x["id"]) for x in hand_entry(h, True, viewer)["actions"]]
+        assert [sa for sa in steps if sa[0] == viewer] == [
+            sa for sa in listed if private_step(sa[1])
+        ]
+        assert len(listed) == len(h.actions) - sum(s != viewer for s, _ in steps)
+    full = hand_entry(h)["actions"]  # the deck shown (the server's own copy): every action
+    assert [(x["seat"], x["id"]) for x in full] == h.history
