@@ -320,3 +320,27 @@ def test_no_clear_cell_is_no_verdict_at_any_score_not_the_same_everywhere():
     raw["outcomes"] = [np.stack([o[1], o[1]]) for o in raw["outcomes"]]  # nothing to test
     same = G.score_changes(G.by_score(raw, _table())).iloc[0]
     assert same["kind"] == "untested" and verdict.cell(same) == "not tested"
+
+
+def test_cli_information_rows_in_game_terms_print_percentage_points(monkeypatch, capsys):
+    """``canasta experiment`` on a file with an ``[information]`` table, ``--scores``: the
+    game-terms information rows and the information's worth are chances in percentage
+    points (at most 100 in size), not the points rows multiplied by 100."""
+    import re
+
+    import analysis.equity as Q
+    from canasta import main
+
+    monkeypatch.setattr(Q, "equity_table", lambda *a, **k: _table())
+    args = ["experiment", "experiments/two_cards_block.toml", "--scores", "0,0"]
+    args += ["--positions", "6", "--deals", "4", "--hands", "400", "--jobs", "1", "--quiet"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    game = out.split("in game terms:", 1)[1].splitlines()
+    rows = [x for x in game if x.strip().startswith("information: the rule")]
+    assert len(rows) == 2
+    for line in rows:
+        est = float(re.search(r"\s([+−-]\d+\.\d\d)\s", line).group(1).replace("−", "-"))
+        assert abs(est) <= 100
+    worth = next(x for x in game if x.strip().startswith("information: What"))
+    assert "percentage points" in worth
