@@ -11,6 +11,8 @@ Holds (one module each):
 - ``backend``: the one injected engine object the report and the comparisons take;
 - ``stream``: the report's record tables from records arriving chunk by chunk;
 - ``whatif``: fixed positions, the rest dealt at random; ``advise``: one decision ranked;
+  ``review``: a played game reviewed decision by decision (costs, tags, error rate, luck);
+  ``luck``: the draws' luck taken out of the advice's play-outs (a frozen control variate);
 - ``decisions``, ``specs``, ``claims``: the decision experiments, as code and as data, and
   the published claims they check; ``decisions`` runs them from its parts ``positions``
   (sampled and generated positions), ``arms`` (the choices played out), ``decision_tables``

@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from analysis import _compare_choices as cmp
 from analysis import intervals as iv
+from analysis._compare_choices import race_keep as _race
 from analysis.whatif import Position
 from sim import encoding as E
 from sim.errors import CanastaError
@@ -63,8 +65,15 @@ class Choice:
     #: the choice the seat's own policy (the first of ``policies``) makes here
     policy_pick: bool = False
     #: with an equity table: the team's chance of winning the game after the hand (``win``,
-    #: ``ci_low``, ``ci_high``) and its paired difference from the best choice by it
+    #: ``ci_low``, ``ci_high``), its paired difference from the best choice by that chance
+    #: (``diff_from_best``, ``diff_low``, ``diff_high``), its ``rank`` by it (1: the best),
+    #: ``best`` (1.0 for the best by it) and its decision ``confidence`` by it
     game: dict[str, float] = field(default_factory=dict)
+    #: the chance, from the paired deals, that this choice is the best by points (a paired
+    #: bootstrap, ``analysis._compare_choices``)
+    confidence: float = float("nan")
+    #: the rank by points (1: the best by points)
+    rank: int = 0
 
     def to_json(self) -> dict:
         return {
@@ -80,6 +89,8 @@ class Choice:
             "n": self.n,
             "rates": dict(self.rates),
             "policy_pick": self.policy_pick,
+            "confidence": self.confidence,
+            "rank": self.rank,
             **({"game": dict(self.game)} if self.game else {}),
         }
 
@@ -95,6 +106,8 @@ class Choice:
             {k: float(v) for k, v in d.get("rates", {}).items()},
             bool(d.get("policy_pick", False)),
             {k: float(v) for k, v in d.get("game", {}).items()},
+            float(d.get("confidence", float("nan"))),
+            int(d.get("rank", 0)),
         )
 
 
@@ -107,15 +120,17 @@ class Advice:
     #: the deals put the position's public card memory (``Position.known``: cards known to be
     #: in other hands) in their holders' hands and dealt only the rest at random
     memory: bool = False
+    #: the points are corrected for the luck of the play-outs' draws (``analysis.luck``)
+    luck: bool = False
 
     def to_json(self) -> dict:
         out = {"decision": self.decision, "choices": [c.to_json() for c in self.choices]}
-        return out | {"memory": self.memory}
+        return out | {"memory": self.memory, "luck": self.luck}
 
     @classmethod
     def from_json(cls, d: dict) -> Advice:
         choices = [Choice.from_json(c) for c in d["choices"]]
-        return cls(d["decision"], choices, bool(d.get("memory", False)))
+        return cls(d["decision"], choices, bool(d.get("memory", False)), bool(d.get("luck")))
 
     def table(self) -> pd.DataFrame:
         rows = []
@@ -399,6 +414,7 @@ def advise(
     ruleset=None,
     took_pile: bool = False,
     equity=None,
+    luck: bool = False,
 ) -> Advice:
     """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
 
@@ -454,44 +470,60 @@ def advise(
         scripts[i, : len(c[0])] = c[0]
 
     team = pos.team
+    game = None if equity is None else cmp.GameChance(equity, rules, pos)
     scores: list[list[np.ndarray]] = [[] for _ in cands]
+    chances: list[list[np.ndarray]] = [[] for _ in cands]  # the game chance per deal
     parts: list[list[pd.DataFrame]] = [[] for _ in cands]
-    hands: list[list[pd.DataFrame]] = [[] for _ in cands]  # both teams' points, for equity
     alive = list(range(len(cands)))
     done = 0
     t0 = time.perf_counter()
     while True:
         stop = min(n, max(FIRST_ROUND, 2 * done))
         t_round = time.perf_counter()
-        rec = play_script(
-            stop - done,
-            pos,
-            scripts[alive],
-            drawn_id,
-            seed,
-            pols,
-            n_jobs,
-            rules,
-            first=done,
-            **_runner(stop - done, n_jobs),
-        )
+        if luck:  # the same deals and records, with the draws' luck (one process)
+            from analysis.luck import play_script_luck
+
+            rec = play_script_luck(
+                stop - done, pos, scripts[alive], drawn_id, seed, pols, rules, first=done
+            )
+        else:
+            rec = play_script(
+                stop - done,
+                pos,
+                scripts[alive],
+                drawn_id,
+                seed,
+                pols,
+                n_jobs,
+                rules,
+                first=done,
+                **_runner(stop - done, n_jobs),
+            )
         per_hand = (time.perf_counter() - t_round) / max(1, (stop - done) * len(alive))
         rec = rec.sort_values(["hand_id", "script"], kind="stable")
-        if equity is not None:
+        if game is not None:
             for j, c in enumerate(alive):
-                hands[c].append(rec[rec["script"] == j])
-        v = team_view(rec.drop(columns=["script", "applied"]))
+                chances[c].append(game.of(rec[rec["script"] == j]))
+        v = team_view(rec.drop(columns=["script", "applied", "luck"], errors="ignore"))
         v["applied"] = np.tile(rec["applied"].to_numpy(), E.N_TEAMS)
         v["script"] = np.tile(rec["script"].to_numpy(), E.N_TEAMS)
         v = v[v["team"] == team]
         for j, c in enumerate(alive):
             part = v[v["script"] == j].sort_values("hand_id")
             parts[c].append(part)
-            scores[c].append(part["score"].to_numpy(dtype=np.float64))
+            x = part["score"].to_numpy(dtype=np.float64)
+            if luck:  # the corrected score: the mean unchanged, the draws' luck taken out
+                x = x - rec.loc[rec["script"] == j, "luck"].to_numpy()
+            scores[c].append(x)
         done = stop
         if done >= n or (len(alive) == 1 and len(cands) > 1):
             break
-        alive = _race(alive, [np.concatenate(s) for s in scores])
+        # a choice stays while it is close by either measure: the best by the chance of
+        # winning the game is then never left with fewer deals than the best by points
+        keep = set(_race(alive, [np.concatenate(s) for s in scores]))
+        if game is not None:
+            keep |= set(_race(alive, [np.concatenate(s) for s in chances]))
+        alive = [c for c in alive if c in keep]
         if budget is not None:
             spent = time.perf_counter() - t0
             nxt = min(n, 2 * done) - done
@@ -499,15 +531,11 @@ def advise(
                 break
 
     x = [np.concatenate(s) for s in scores]
-    means = [float(s.mean()) for s in x]
-    top = max(len(s) for s in x)
-    best = max((i for i in range(len(x)) if len(x[i]) == top), key=lambda i: (means[i], -i))
+    pts = cmp.compare(x, seed)
     out = []
     for i, (_script, label, melds, discard) in enumerate(cands):
-        e = iv.mean(x[i])
-        d = iv.paired_difference(x[i], x[best][: len(x[i])])
-        views = pd.concat(parts[i])
-        rates = _summaries(x[i], views)
+        e, d = pts["estimate"][i], pts["diff"][i]
+        rates = _summaries(x[i], pd.concat(parts[i]))
         out.append(
             Choice(
                 label,
@@ -522,19 +550,18 @@ def advise(
                 len(x[i]),
                 rates,
                 i == pick,
+                confidence=float(pts["confidence"][i]),
+                rank=pts["rank"][i],
             )
         )
-    if equity is not None:  # the chance of winning the game after the hand, beside the points
+    if game is not None:  # the chance of winning the game after the hand, beside the points
         from dataclasses import replace
 
-        from analysis.equity import choice_chances
-
-        first = (pos.seat - pos.turn) % E.N_PLAYERS  # the hand's first player (DEAL-1)
-        games = choice_chances(hands, pos.scores, first, pos.team, equity, rules)
-        out = [replace(c, game=g) for c, g in zip(out, games, strict=True)]
-    order = sorted(range(len(out)), key=lambda i: (i != best, -means[i], i))
+        g = cmp.compare([np.concatenate(s) for s in chances], seed)
+        out = [replace(c, game=cmp.game_fields(g, i)) for i, c in enumerate(out)]
+    order = sorted(range(len(out)), key=lambda i: out[i].rank)
     memory = pos.known is not None and bool(np.asarray(pos.known).any())
-    return Advice(decision, [out[i] for i in order], memory)
+    return Advice(decision, [out[i] for i in order], memory, luck)
 
 
 def _runner(count: int, n_jobs: int) -> dict:
@@ -544,25 +571,6 @@ def _runner(count: int, n_jobs: int) -> dict:
     from sim.jobs import chunk_size_for
 
     return {"chunk_size": chunk_size_for(count, n_jobs), "progress": False}
-
-
-def _race(alive: list[int], x: list[np.ndarray]) -> list[int]:
-    """The choices kept in the race: all but those whose 95% interval lies wholly below the
-    best's and whose paired difference from the best (same deals) excludes 0."""
-    means = {c: float(x[c].mean()) for c in alive}
-    best = max(alive, key=lambda c: (means[c], -c))
-    eb = iv.mean(x[best])
-    keep = []
-    for c in alive:
-        if c == best:
-            keep.append(c)
-            continue
-        e = iv.mean(x[c])
-        d = iv.paired_difference(x[c], x[best][: len(x[c])])
-        if e.ci_high < eb.ci_low and d.ci_high < 0:
-            continue  # NaN bounds (too few deals) compare False: kept
-        keep.append(c)
-    return keep
 
 
 _RATE_WORDS = {

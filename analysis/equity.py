@@ -62,7 +62,7 @@ __all__ = [
     "measure_outcomes",
 ]
 
-VERSION = 2  #: the method's version: part of every cache key
+VERSION = 3  #: the method's version: part of every cache key (3: the tie value's SE)
 DEFAULT_N = 40_000  #: hands measured per pair of opening minima
 RESOLUTION = 10  #: points between grid scores
 LOW = -10_000  #: the lowest score on the grid (a lower score is read as this one)
@@ -236,11 +236,15 @@ class EquityTable:
         play first: ``{"win_team0", "se", "ci_low", "ci_high", ...}``. A score off the grid
         reads the grid score below it in the same opening tier (scores are multiples of 5);
         below ``low`` reads ``low``."""
+        from sim.finished import check_game_start
         from sim.limits import check_int, check_score
 
         s0, s1 = check_score(score0, "score0"), check_score(score1, "score1")
+        check_game_start((s0, s1), self.target)  # GAME-1: no team has won yet
         first = check_int("first", first, 0, 1)
         layer = min(check_int("hand_number", hand_number, 1, 10**9), self.values.shape[0]) - 1
+        if s0 == s1 >= self.target:  # GAME-1: an exact tie at or over the target plays on
+            return self._tie(s0, first, layer)
         i0, i1 = (self._index(s, f"score{t}", self.resolution) for t, s in enumerate((s0, s1)))
         b0, b1 = (self._index(s, "score", int(self.meta["boot_resolution"])) for s in (s0, s1))
         p = float(self.values[layer, first, i0, i1])
@@ -249,6 +253,29 @@ class EquityTable:
         return {
             "score_team0": s0,
             "score_team1": s1,
+            "first": first,
+            "win_team0": p,
+            "se": se,
+            "ci_low": max(0.0, p - z * se),
+            "ci_high": min(1.0, p + z * se),
+            "interval": f"{CONFIDENCE * 100:g}% normal interval, SE from "
+            f"{self.meta['replicates']} Poisson-bootstrap replicates",
+        }
+
+    def _tie(self, score: int, first: int, layer: int) -> dict:
+        """``value`` at an exact tie at or over the target: the next hand's higher scorer
+        wins (GAME-1), the table's tie value with its bootstrap SE (``meta["tie"]``,
+        ``meta["tie_se"]``: the last layer's, so from hand 3 on under OPEN-1 by hand)."""
+        if layer != self.values.shape[0] - 1:
+            raise CanastaError(
+                f"scores {score},{score}: the table holds the value of a tie at the target "
+                f"from hand {self.values.shape[0]} on (OPEN-1 by hand)"
+            )
+        p, se = float(self.meta["tie"][first]), float(self.meta["tie_se"][first])
+        z = z_value(CONFIDENCE)
+        return {
+            "score_team0": score,
+            "score_team1": score,
             "first": first,
             "win_team0": p,
             "se": se,
@@ -355,6 +382,7 @@ def synthetic_table(
         "resolution": resolution,
         "boot_resolution": BOOT_RESOLUTION,
         "tie": [0.5 + first_edge, 0.5 - first_edge],
+        "tie_se": [0.001, 0.001],
         "replicates": 2,
         "ruleset_label": "a made-up table (not measured)",
         "policy_labels": ["synthetic", "synthetic"],
@@ -404,11 +432,9 @@ def choice_chances(records: list, scores, first: int, team: int, table, rules) -
         raise CanastaError(
             f"the equity table is for target {table.target:,}, the rules' is {rules.target:,}"
         )
-    if max(scores) >= table.target:
-        raise CanastaError(
-            f"scores {scores[0]},{scores[1]}: at or above the target {table.target:,} the game "
-            "is over (GAME-1)"
-        )
+    from sim.finished import check_game_start
+
+    check_game_start(scores, table.target)  # GAME-1: a tie at or over the target plays on
     wins = {h.name for h in rules.catalogue if h.wins_game}  # SPECIAL-10
     nxt = 1 - first % 2
     chance = []
@@ -553,7 +579,7 @@ def equity_table(
     tie = tie_values(out, rs.target, OPEN_THRESHOLDS)[-1]  # GAME-1: a tie at the target
     t2 = time.perf_counter()
     # each replicate starts from the point solution on its grid: a few iterations away
-    reps = _bootstrap(
+    reps, ties = _bootstrap(
         out, rs.target, low, replicates, seed, n_jobs, guess=coarse[-1], progress=progress
     )
     se = np.std(reps, axis=0, ddof=1).astype(np.float32)
@@ -568,6 +594,7 @@ def equity_table(
         "tiers": [] if out.by_hand else list(OPEN_THRESHOLDS),
         "hands": out.hands,
         "tie": [float(x) for x in tie],
+        "tie_se": [float(x) for x in np.std(ties, axis=0, ddof=1)],
         "solver": report,
         "seconds": {"measure": t1 - t0, "solve": t2 - t1, "bootstrap": t3 - t2},
     }
@@ -582,7 +609,11 @@ def _replicates(
     outcomes: Outcomes, target: int, low: int, seeds, guess=None, progress=None
 ) -> list:
     """Bootstrap replicates on the coarse grid, one per seed: every measured hand reweighted
-    by a Poisson(1) count; each solve starts from ``guess`` (the point solution)."""
+    by a Poisson(1) count; each solve starts from ``guess`` (the point solution). Each is a
+    pair: the grid's values and the tie values at the target (the last layer's, GAME-1)."""
+    from analysis._equity_grid import tie_values
+    from sim.legality.opening import OPEN_THRESHOLDS
+
     reps = []
     for i, s in enumerate(seeds):
         if progress is not None:
@@ -590,7 +621,8 @@ def _replicates(
         rng = np.random.default_rng(s)
         w = {k: rng.poisson(1.0, len(v)).astype(np.float64) for k, v in outcomes.samples.items()}
         v, _ = solve_outcomes(outcomes, target, BOOT_RESOLUTION, low, weights=w, guess=guess)
-        reps.append(v.astype(np.float64))
+        tie = tie_values(outcomes, target, OPEN_THRESHOLDS, w)[-1]
+        reps.append((v.astype(np.float64), np.asarray(tie, dtype=np.float64)))
     return reps
 
 
@@ -604,7 +636,8 @@ def _bootstrap(
     guess=None,
     progress=None,
 ):
-    """The bootstrap replicates on the coarse grid, float64[replicates, layers, 2, nb, nb].
+    """The bootstrap replicates on the coarse grid, float64[replicates, layers, 2, nb, nb],
+    and their tie values at the target, float64[replicates, 2].
     Replicate i's weights come from a child of (``seed``, i): the same for any ``n_jobs``.
     ``guess``: the point solution on the coarse grid, where each replicate's solve starts."""
     seeds = np.random.SeedSequence([seed, 47]).spawn(replicates)
@@ -621,7 +654,7 @@ def _bootstrap(
         order = [i for j in range(jobs) for i in range(j, replicates, jobs)]
         flat = [r for part in parts for r in part]
         reps = [flat[order.index(i)] for i in range(replicates)]
-    return np.stack(reps)
+    return np.stack([r[0] for r in reps]), np.stack([r[1] for r in reps])
 
 
 def _save(table: EquityTable, where: Path) -> None:

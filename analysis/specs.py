@@ -608,6 +608,8 @@ def load(path) -> ExperimentSpec:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path}: not TOML: {exc}") from None
+    except RecursionError:  # thousands of nested arrays: the parser recurses once a level
+        raise SpecError(f"{path}: nests too deep to be an experiment") from None
     return parse(data, p.name)
 
 

@@ -10,8 +10,8 @@ top-level imports light (argparse, stdlib) and import numba-backed code inside `
 ``canasta --help`` stays instant.
 
 Holds one module a sub-command (``advise``, ``check_meld``, ``compare``, ``equity``,
-``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``rules``, ``score``, ``serve``,
-``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
+``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``review``, ``rules``, ``score``,
+``serve``, ``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
 ``_seat`` (the human's seat, which both faces drive), ``_human`` (its terminal face,
 ``canasta play --human``) and the web table's package ``web`` (its web face).
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 
 __all__ = ["PROG", "build_parser", "main"]
@@ -31,8 +32,19 @@ __all__ = ["PROG", "build_parser", "main"]
 PROG = "canasta"
 
 
+#: a value that starts with a minus sign and a digit, such as ``-1500,6500`` or ``-1500,-20``
+#: (team scores, the first negative): argparse's own pattern takes only ``-1500`` for a value
+#: and reads ``-1500,6500`` as an unknown flag; no flag of ours starts with a digit
+_NEGATIVE_VALUE = re.compile(r"^-\d[\d,-]*$|^-\d*\.\d+$")
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line on stderr (exit 2)."""
+    """argparse that reports a usage error as one line on stderr (exit 2), and reads a value
+    starting with a minus sign and a digit as a value (``--scores -1500,6500``)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = _NEGATIVE_VALUE
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")

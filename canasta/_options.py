@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-__all__ = ["add", "number", "run"]
+__all__ = ["add", "number", "run", "scores"]
 
 
 def run(args: argparse.Namespace) -> dict:
@@ -27,6 +27,16 @@ def number(
     if default is not None:
         help = f"{help} (default {default:,})"
     return p.add_argument(flag, type=int, default=default, metavar=metavar, help=help, **kw)
+
+
+#: how every --scores is written, said in its help
+SCORES_FORM = "written A,B, a negative score as is: --scores -1500,6500"
+
+
+def scores(p, help: str, default: str | None = None) -> argparse.Action:
+    """Add a command's ``--scores A,B`` (team 0's, team 1's) with ``help`` and the form
+    (``SCORES_FORM``); the parser reads ``-1500,6500`` as a value (``canasta._Parser``)."""
+    return p.add_argument("--scores", metavar="A,B", default=default, help=f"{help}; {SCORES_FORM}")
 
 
 def _seed(p: argparse.ArgumentParser, help: str | None) -> None:
@@ -133,7 +143,7 @@ def add_position(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand", help="the fixed player's cards, e.g. '7H 7S 7D AS JK' (required)")
     p.add_argument("--seat", type=int, default=0, help="the fixed player's seat 0..3 (default 0)")
     p.add_argument("--turn", type=int, default=0, help="turn number of the position (default 0)")
-    p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
+    scores(p, "cumulative team scores, default 0,0 (OPEN-1)", "0,0")
     p.add_argument(
         "--meld",
         action="append",

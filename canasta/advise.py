@@ -115,20 +115,33 @@ def _fmt(x: float) -> str:
 
 
 def format_table(advice, pos) -> str:
+    """The advice as text: best first by points; with the game column each choice is also
+    ranked by the chance of winning the game and compared with the best by that chance."""
     lines = [f"{advice.decision} decision at seat {pos.seat} (team {pos.team}), turn {pos.turn}"]
-    lines.append("  points per hand for the team, 95% interval; diff: paired, vs the best")
-    if any(c.game for c in advice.choices):
+    lines.append(
+        "  points per hand for the team, 95% interval; diff: paired, vs the best by points; "
+        "conf: the chance it is the best (paired bootstrap)"
+    )
+    game = any(c.game for c in advice.choices)
+    if game:
         lines.append(
             f"  game: the team's chance of winning the game after the hand from "
-            f"{pos.scores[0]:,} to {pos.scores[1]:,}; diff: paired, vs the best by it"
+            f"{pos.scores[0]:,} to {pos.scores[1]:,}; diff: paired, vs the best by game chance"
         )
     for i, c in enumerate(advice.choices, 1):
-        mark = "  <- the policy's own choice" if c.policy_pick else ""
+        marks = []
+        if game and c.rank == 1:
+            marks.append("best by points")
+        if game and c.game.get("best"):
+            marks.append("best by game chance")
+        if c.policy_pick:
+            marks.append("the policy's own choice")
+        mark = f"  <- {', '.join(marks)}" if marks else ""
         lines.append(
             f"{i:3d}. {c.label}{mark}\n"
             f"     points {_fmt(c.mean)} [{_fmt(c.ci_low)}, {_fmt(c.ci_high)}]  "
             f"diff {_fmt(c.diff_from_best)} [{_fmt(c.diff_low)}, {_fmt(c.diff_high)}]  "
-            f"n {c.n}"
+            f"n {c.n}  conf {_pct(c.confidence)}"
         )
         rates = "  ".join(f"{k} {v:.2f}" for k, v in c.rates.items())
         if rates:
@@ -137,9 +150,14 @@ def format_table(advice, pos) -> str:
             g = c.game
             lines.append(
                 f"     game  {g['win']:.4f} [{g['ci_low']:.4f}, {g['ci_high']:.4f}]  diff "
-                f"{g['diff_from_best']:+.4f} [{g['diff_low']:+.4f}, {g['diff_high']:+.4f}]"
+                f"{g['diff_from_best']:+.4f} [{g['diff_low']:+.4f}, {g['diff_high']:+.4f}]  "
+                f"rank {int(g['rank'])}  conf {_pct(g['confidence'])}"
             )
     return "\n".join(lines)
+
+
+def _pct(x: float) -> str:
+    return "  nan" if math.isnan(x) else f"{x:4.0%}"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -29,8 +29,10 @@ and policies builds the table (about two minutes); later calls read it from the 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("equity", help=HELP, description=DESCRIPTION)
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument(
-        "--scores", metavar="A,B", help="team 0's and team 1's scores, each below the target"
+    _options.scores(
+        what,
+        "team 0's and team 1's scores (GAME-1: no team may have won already; a tie at or over "
+        "the target plays on)",
     )
     what.add_argument(
         "--table",
@@ -73,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     from analysis.equity import DEFAULT_N, equity_table
     from sim.errors import CanastaError
+    from sim.finished import check_game_start
     from sim.limits import check_int, check_jobs, check_seed, parse_scores
     from sim.policies.registry import split_list
     from sim.ruleset import as_ruleset
@@ -83,11 +86,8 @@ def run(args: argparse.Namespace) -> int:
     n = check_int("-n", DEFAULT_N if args.n is None else args.n, 100, 10**8)
     rules = as_ruleset(args.rules)
     scores = parse_scores(args.scores, "--scores") if args.scores is not None else None
-    if scores is not None and max(scores) >= rules.target:
-        raise CanastaError(
-            f"--scores {args.scores}: each score must be below the target {rules.target:,} "
-            "(GAME-1: a team at the target has won)"
-        )
+    if scores is not None:
+        check_game_start(scores, rules.target, "--scores")  # GAME-1: a tie plays on
     if args.table is not None:
         suffix = Path(args.table).suffix.lower()
         if suffix not in (".csv", ".parquet"):

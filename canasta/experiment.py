@@ -41,12 +41,10 @@ def add_parser(subparsers) -> None:
     _options.number(p, "--hands", None, "hands sampled for positions (default 6 a position, 100+)")
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     game = p.add_mutually_exclusive_group()
-    game.add_argument(
-        "--scores",
-        metavar="A,B",
-        help="give every position these game scores (your team's, the "
-        "opponents') and also score each choice by the chance of winning "
-        "the game",
+    _options.scores(
+        game,
+        "give every position these game scores (your team's, the opponents') and also score "
+        "each choice by the chance of winning the game",
     )
     game.add_argument(
         "--game",

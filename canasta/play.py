@@ -26,7 +26,7 @@ def add_parser(subparsers) -> None:
         help="team policies 'A,B', each NAME or NAME:param=value,... (default heuristic,heuristic)",
     )
     _options.add(p, "rules", rules="ruleset variants (default: tournament)")
-    p.add_argument("--scores", default="0,0", help="cumulative team scores 'T0,T1' (OPEN-1)")
+    _options.scores(p, "cumulative team scores, default 0,0 (OPEN-1)", "0,0")
     p.add_argument(
         "--record", metavar="FILE", help="also write the hand record (JSON, docs/record.md)"
     )

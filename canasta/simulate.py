@@ -42,11 +42,10 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
-    p.add_argument(
-        "--scores",
-        metavar="A,B",
-        help="with --games: the teams' scores at the start of every game, each below the "
-        "target (default 0,0)",
+    _options.scores(
+        p,
+        "with --games: the teams' scores at the start of every game, default 0,0 (GAME-1: "
+        "no team may have won already; a tie at or over the target plays on)",
     )
     p.add_argument(
         "--first-player",

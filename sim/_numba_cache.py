@@ -26,6 +26,8 @@ nothing can be written, numba's own per-file check is all that is left.
 
 ``fewer_collections`` runs Python's garbage collector less often while numba compiles (the
 chunk kernel's compile, ``sim.engine.play.ready_kernel``; the policies', ``sim.warm``).
+``compile_once`` compiles a kernel to its one signature and closes it to compiling, under one
+lock, so threads that ask at once (a web server's hint during its warm-up) all get it.
 """
 
 from __future__ import annotations
@@ -35,11 +37,12 @@ import gc
 import hashlib
 import os
 import sys
+import threading
 from pathlib import Path
 
 SIM = Path(__file__).resolve().parent
 STAMP = "numba-sources.sha256"
-__all__ = ["digest", "sources"]
+__all__ = ["compile_once", "digest", "sources"]
 
 FACES = ("__main__.py",)  #: top-level entries of sim/ left out of the digest
 
@@ -141,3 +144,21 @@ def fewer_collections():
         yield
     finally:
         gc.set_threshold(*old)
+
+
+#: held while a kernel is compiled once and closed to compiling (:func:`compile_once`)
+COMPILE_LOCK = threading.RLock()
+
+
+def compile_once(dispatcher, args: tuple) -> None:
+    """``dispatcher`` compiled to ``args`` and then closed to further compiling, as an eager
+    ``@njit(sig)`` would be, once whatever the threads: without the lock a second thread that
+    checked before the first had finished compiled again after the first had closed it, and
+    numba refused ("compilation disabled"; a web hint during the warm-up failed that way)."""
+    if args in dispatcher.signatures:
+        return
+    with COMPILE_LOCK:
+        if args not in dispatcher.signatures:
+            with fewer_collections():
+                dispatcher.compile(args)
+            dispatcher.disable_compile()

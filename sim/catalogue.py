@@ -7,7 +7,8 @@ cards of one kind, the groups of a hand being of different kinds (SPECIAL-8):
 ``natural``   one natural rank (A, 4 .. K); ``rank`` fixes which, else any rank not used
 ``wild``      a matching wild group: all twos or all jokers; ``rank`` "2" or "JK" fixes which
 ``either``    a natural or a matching wild group (Zip Code, Blast Off)
-``any_wild``  wild cards of any mix, twos and jokers together (Dream Hand Plus 5)
+``any_wild``  wild cards of any mix: any twos and jokers, beside the wild cards the other
+              groups hold (Dream Hand Plus 5; at most one such group a hand)
 ``three``     the one three of a Straight (SPECIAL-2, DEAL-5: a player keeps at most one)
 
 ``max_wild_groups`` caps the matching wild groups of a hand ("at most one of them a matching
@@ -18,13 +19,25 @@ wild group"). ``matches`` is the plain reading of a hand against counts per kind
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sim import encoding as E
 from sim.errors import CanastaError
 
-__all__ = ["CLA", "TOURNAMENT", "Group", "Hand", "catalogue_from", "describe", "encode", "matches"]
+__all__ = [
+    "CLA",
+    "MAX_NAME",
+    "TOURNAMENT",
+    "Group",
+    "Hand",
+    "catalogue_from",
+    "check_name",
+    "describe",
+    "encode",
+    "matches",
+]
 
 GROUP_KINDS = ("natural", "wild", "either", "any_wild", "three")  #: SPECIAL-9 group kinds
 _WILD_RANKS = {"2": E.TWO, "JK": E.JOKER}  #: ranks a matching wild group may name
@@ -104,8 +117,45 @@ CLA = (
 PRESETS = {"tournament": TOURNAMENT, "cla": CLA, "none": ()}  #: SPECIAL-7 names
 
 
+MAX_NAME = 60  #: characters of a hand's or a ruleset's name (printed in tables and records)
+#: Unicode categories a name may not hold: controls (newline, NUL), formatting (the
+#: right-to-left override, zero-width joiners), surrogates, line and paragraph separators
+_NAME_REFUSED = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
 def _fail(where: str, msg: str):
     raise CanastaError(f"ruleset key {where}: {msg}")
+
+
+def _shown(value) -> str:
+    from sim.limits import shown
+
+    return shown(value)
+
+
+def _key(name) -> str:
+    """A key a file wrote, as a message names it: whole unless it is very long."""
+    text = str(name)
+    return text if len(text) <= 40 else _shown(text)
+
+
+def check_name(value: Any, where: str) -> str:
+    """A name printed in tables, records and the web page (a special hand's, a ruleset's): a
+    non-blank string of at most ``MAX_NAME`` characters on one line, with no control or
+    formatting character (a newline, NUL, a right-to-left override would forge or garble
+    what is printed after it). CanastaError naming the key ``where`` otherwise."""
+    if not isinstance(value, str) or not value.strip():
+        _fail(where, f"expected a name, got {_shown(value)}")
+    if len(value) > MAX_NAME:
+        _fail(where, f"a name of {len(value):,} characters; at most {MAX_NAME}")
+    for i, ch in enumerate(value):
+        if unicodedata.category(ch) in _NAME_REFUSED:
+            _fail(
+                where,
+                f"character {i + 1} is U+{ord(ch):04X} ({unicodedata.name(ch, 'a control')}): "
+                "a name is one line of printable text",
+            )
+    return value
 
 
 def _cards(n: int) -> str:
@@ -119,20 +169,22 @@ def _a(kind: str) -> str:
 
 def _group(data: Any, where: str) -> Group:
     if not isinstance(data, Mapping):
-        _fail(where, f"a group is a table {{size=..., kind=...}}, got {data!r}")
+        _fail(where, f"a group is a table {{size=..., kind=...}}, got {_shown(data)}")
     unknown = sorted(set(data) - {"size", "kind", "rank"})
     if unknown:
-        _fail(f"{where}.{unknown[0]}", "unknown key; a group has size, kind, rank")
-    size, kind, rank = data.get("size"), data.get("kind", "natural"), str(data.get("rank", ""))
+        _fail(f"{where}.{_key(unknown[0])}", "unknown key; a group has size, kind, rank")
+    size, kind, rank = data.get("size"), data.get("kind", "natural"), data.get("rank", "")
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        _fail(f"{where}.size", f"expected a positive integer, got {size!r}")
-    if kind not in GROUP_KINDS:
-        _fail(f"{where}.kind", f"unknown kind {kind!r}; known: {', '.join(GROUP_KINDS)}")
+        _fail(f"{where}.size", f"expected a positive integer, got {_shown(size)}")
+    if not isinstance(kind, str) or kind not in GROUP_KINDS:
+        _fail(f"{where}.kind", f"unknown kind {_shown(kind)}; known: {', '.join(GROUP_KINDS)}")
+    if not isinstance(rank, str):  # a rank is a card's name, as written on it: "10", "K"
+        _fail(f"{where}.rank", f'expected a rank in quotes such as "10" or "K", got {_shown(rank)}')
     if rank:
         ok = {"natural": _NATURAL_RANKS, "wild": _WILD_RANKS}.get(kind, {})
         if rank not in ok:
             known = ", ".join(ok) if ok else f"none ({_a(kind)} names no rank)"
-            _fail(f"{where}.rank", f"unknown rank {rank!r} for {_a(kind)}; known: {known}")
+            _fail(f"{where}.rank", f"unknown rank {_shown(rank)} for {_a(kind)}; known: {known}")
     most = int(E.KIND_COPIES[_WILD_RANKS[rank]]) if rank in _WILD_RANKS else _MAX_SIZE[kind]
     if kind == "three" and size > 1:
         _fail(f"{where}.size", "SPECIAL-2: a hand holds at most one three (DEAL-5)")
@@ -144,25 +196,23 @@ def _group(data: Any, where: str) -> Group:
 
 def _hand(data: Any, where: str) -> Hand:
     if not isinstance(data, Mapping):
-        _fail(where, f"a hand is a table with name, award, groups; got {data!r}")
+        _fail(where, f"a hand is a table with name, award, groups; got {_shown(data)}")
     keys = {"name", "award", "groups", "wins_game", "max_wild_groups"}
     unknown = sorted(set(data) - keys)
     if unknown:
-        _fail(f"{where}.{unknown[0]}", f"unknown key; a hand has {', '.join(sorted(keys))}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        _fail(f"{where}.name", f"expected a name, got {name!r}")
+        _fail(f"{where}.{_key(unknown[0])}", f"unknown key; a hand has {', '.join(sorted(keys))}")
+    name = check_name(data.get("name"), f"{where}.name")
     where = f"{where} ({name})"
     award = data.get("award")
     if isinstance(award, bool) or not isinstance(award, int):
-        _fail(f"{where}.award", f"expected a whole number, got {award!r}")
+        _fail(f"{where}.award", f"expected a whole number, got {_shown(award)}")
     _check_award(award, where)
     wins = data.get("wins_game", False)
     if not isinstance(wins, bool):
-        _fail(f"{where}.wins_game", f"expected true or false, got {wins!r}")
+        _fail(f"{where}.wins_game", f"expected true or false, got {_shown(wins)}")
     cap = data.get("max_wild_groups", 2)
     if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= 2:
-        _fail(f"{where}.max_wild_groups", f"expected 0, 1 or 2, got {cap!r}")
+        _fail(f"{where}.max_wild_groups", f"expected 0, 1 or 2, got {_shown(cap)}")
     raw = data.get("groups")
     if not isinstance(raw, Sequence) or isinstance(raw, str) or not raw:
         _fail(f"{where}.groups", "expected a non-empty list of groups")
@@ -176,7 +226,9 @@ def _check_award(award: int, where: str) -> None:
     from sim.limits import MAX_SCORE
 
     if not 0 <= award <= MAX_SCORE:  # SPECIAL-9: like every score; kernels add them in int64
-        _fail(f"{where}.award", f"must be a whole number from 0 to {MAX_SCORE:,}, got {award}")
+        _fail(
+            f"{where}.award", f"must be a whole number from 0 to {MAX_SCORE:,}, got {_shown(award)}"
+        )
 
 
 def _check_hand(hand: Hand, where: str) -> None:
@@ -191,6 +243,8 @@ def _check_hand(hand: Hand, where: str) -> None:
         _fail(f"{where}.groups", "two groups name the same rank (groups are of different kinds)")
     if kinds.count("three") > 1:
         _fail(f"{where}.groups", "SPECIAL-2: at most one three, the Straight's (DEAL-5)")
+    if kinds.count("any_wild") > 1:  # two would be one group of their sizes' sum
+        _fail(f"{where}.groups", "at most one any_wild group (wild cards of any mix)")
     if kinds.count("wild") > hand.max_wild_groups:
         _fail(f"{where}.max_wild_groups", "fewer than the hand's matching wild groups")
     if "three" in kinds and not _STRAIGHT_RANKS <= set(fixed):
@@ -213,8 +267,8 @@ def _example(hand: Hand) -> dict[int, int] | None:
 
     Complete because the free natural ranks are interchangeable (each has 8 cards and no
     rule of SPECIAL-9 tells them apart), so a free natural group takes the first unused
-    one; the wild kinds differ (8 twos, 4 jokers), so each is tried; an ``any_wild`` group
-    takes the twos and jokers no ranked group holds, in every split."""
+    one; the wild kinds differ (8 twos, 4 jokers), so each is tried; an ``any_wild`` group,
+    placed last, adds every split between jokers and twos to the cards the others hold."""
     named = {g.rank for g in hand.groups}
     naturals = [k for k in E.NATURAL_KINDS if E.KIND_NAMES[k] not in named]
     wilds = [k for k in E.WILD_KINDS if E.KIND_NAMES[k] not in named]
@@ -225,14 +279,8 @@ def _example(hand: Hand) -> dict[int, int] | None:
             return [{E.RED_THREE: g.size}]
         if g.rank:
             return [{_NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank)): g.size}]
-        if g.kind == "any_wild":  # every wild card the ranked groups leave (``matches``)
-            free = [k for k in E.WILD_KINDS if k not in counts]
-            out = []
-            for j in range(g.size + 1):
-                split = {E.JOKER: j, E.TWO: g.size - j}
-                if all(k in free or n == 0 for k, n in split.items()):
-                    out.append({k: n for k, n in split.items() if n})
-            return out
+        if g.kind == "any_wild":  # any twos and jokers, beside the others' (``matches``)
+            return [{E.JOKER: j, E.TWO: g.size - j} for j in range(g.size + 1)]
         out = [{nat[0]: g.size}] if g.kind in ("natural", "either") and nat else []
         if g.kind in ("wild", "either"):
             out += [{k: g.size} for k in wilds if k not in counts]
@@ -243,9 +291,14 @@ def _example(hand: Hand) -> dict[int, int] | None:
             arr = [counts.get(k, 0) for k in range(E.N_KINDS)]
             return dict(counts) if matches(hand, arr) else None
         nat = [k for k in naturals if k not in counts]
-        for opt in options(hand.groups[order[i]], counts, nat):
-            if any(k in counts or n > E.KIND_COPIES[k] for k, n in opt.items()):
-                continue  # CARD-1, and groups of different kinds (SPECIAL-8)
+        g = hand.groups[order[i]]
+        for opt in options(g, counts, nat):
+            if g.kind == "any_wild":  # added to the kinds the other groups hold
+                opt = {k: counts.get(k, 0) + n for k, n in opt.items() if n}
+            elif any(k in counts for k in opt):
+                continue  # groups of different kinds (SPECIAL-8)
+            if any(n > E.KIND_COPIES[k] for k, n in opt.items()):
+                continue  # CARD-1
             got = place(i + 1, {**counts, **opt})
             if got is not None:
                 return got
@@ -260,7 +313,7 @@ def catalogue_from(value: Any) -> tuple[Hand, ...]:
         if value not in PRESETS:
             _fail(
                 "'special_hands'",
-                f"expected one of {', '.join(PRESETS)} or a list of hands, got {value!r}",
+                f"expected one of {', '.join(PRESETS)} or a list of hands, got {_shown(value)}",
             )
         return PRESETS[value]
     if isinstance(value, Sequence) and value and all(isinstance(h, Hand) for h in value):
@@ -269,7 +322,10 @@ def catalogue_from(value: Any) -> tuple[Hand, ...]:
         hands = tuple(value)
     else:
         if not isinstance(value, Sequence) or isinstance(value, str | bytes):
-            _fail("'special_hands'", f"expected a preset name or a list of hands, got {value!r}")
+            _fail(
+                "'special_hands'",
+                f"expected a preset name or a list of hands, got {_shown(value)}",
+            )
         if not value:  # SPECIAL-7: an empty list would silently mean none; clubs write "none"
             _fail(
                 "'special_hands'",
@@ -279,7 +335,7 @@ def catalogue_from(value: Any) -> tuple[Hand, ...]:
     names = [h.name for h in hands]
     dup = next((n for n in names if names.count(n) > 1), None)
     if dup:
-        _fail("'special_hands'", f"two hands are named {dup!r}")
+        _fail("'special_hands'", f"two hands are named {_shown(dup)}")
     return hands
 
 
@@ -294,7 +350,29 @@ def _kind_counts(counts) -> tuple[list[int], int, int, int]:
 
 
 def matches(hand: Hand, counts) -> bool:
-    """Do the cards ``counts`` (per kind) form ``hand`` exactly? (SPECIAL-8/9, SPECIAL-2)."""
+    """Do the cards ``counts`` (per kind) form ``hand`` exactly? (SPECIAL-8/9, SPECIAL-2).
+
+    An ``any_wild`` group is any wild cards, twos or jokers or both, whatever the other groups
+    hold (docs/rules.md, SPECIAL-9): the cards form the hand if, for some split of that group
+    between jokers and twos, the cards left form the other groups."""
+    counts = [int(c) for c in counts]
+    any_wild = [g.size for g in hand.groups if g.kind == "any_wild"]
+    if not any_wild:
+        return _groups_match(hand, counts)
+    w = any_wild[0]
+    for jokers in range(w + 1):
+        if counts[E.JOKER] >= jokers and counts[E.TWO] >= w - jokers:
+            rest = list(counts)
+            rest[E.JOKER] -= jokers
+            rest[E.TWO] -= w - jokers
+            if _groups_match(hand, rest):
+                return True
+    return False
+
+
+def _groups_match(hand: Hand, counts) -> bool:
+    """``matches`` for the hand's groups other than its ``any_wild`` one: every kind a group
+    names by rank held that many times, every other kind held one group of its count."""
     held = {k: int(counts[k]) for k in range(E.N_KINDS) if counts[k]}
     threes = held.pop(E.RED_THREE, 0) + held.pop(E.BLACK_THREE, 0)
     want_three = sum(g.size for g in hand.groups if g.kind == "three")
@@ -302,7 +380,7 @@ def matches(hand: Hand, counts) -> bool:
         return False
     free = []
     for g in hand.groups:
-        if g.kind == "three":
+        if g.kind in ("three", "any_wild"):
             continue
         if g.rank:
             k = _NATURAL_RANKS.get(g.rank, _WILD_RANKS.get(g.rank))
@@ -310,15 +388,10 @@ def matches(hand: Hand, counts) -> bool:
                 return False
         else:
             free.append(g)
-    any_wild = [g for g in free if g.kind == "any_wild"]
-    if any_wild:
-        if held.pop(E.TWO, 0) + held.pop(E.JOKER, 0) != any_wild[0].size:
-            return False
-        free = [g for g in free if g.kind != "any_wild"]
     n_wild = sum(1 for g in hand.groups if g.rank in _WILD_RANKS) + sum(
         1 for k in held if k in E.WILD_KINDS
     )
-    if not any_wild and n_wild > hand.max_wild_groups:
+    if n_wild > hand.max_wild_groups:
         return False
     # every remaining kind held is one group of its size: Hall's condition per size
     for s in {*(g.size for g in free), *held.values()}:
@@ -406,8 +479,8 @@ def _group_kinds(g: Group) -> tuple[int, int]:
     """Fewest and most kinds of non-three cards a group takes."""
     if g.kind == "three":
         return 0, 0
-    if g.kind == "any_wild":
-        return 1, 2
+    if g.kind == "any_wild":  # its twos or jokers may be another group's kind too
+        return 0, 2
     return 1, 1
 
 

@@ -120,14 +120,16 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         cumulative score reaches the ruleset's ``target`` (8,500) with the higher total
         (GAME-1), or a hand that wins the game is declared (SPECIAL-10: the declaring team
         wins); the reward, at the game's end, is the margin of the final totals. A game still
-        undecided at the engine's cap of 1,024 hands is truncated, with no winner.
+        undecided at the engine's cap of 1,024 hands, or with a total past
+        ±1,000,000,000 (``sim.finished.past_bound``), is truncated, with no winner.
     reward : {"margin", "win"}
         "margin": the own team's points minus the opponents' (zero-sum: partners get the same
         reward, opponents its negative). "win": +1 for the winning team (a hand: more points;
         a game: GAME-1 or SPECIAL-10), -1 for the other, 0 for a tied hand.
     scores : (int, int)
-        Cumulative team scores at the start of each hand (OPEN-1's minimum follows them);
-        hand episodes only.
+        Cumulative team scores at the start of each hand (hand episodes; OPEN-1's minimum
+        follows them) or of each game (game episodes: scores at which neither team has won,
+        GAME-1, ``sim.finished.check_game_start``; a tie at or over the target plays on).
     render_mode : None or "ansi"
         "ansi": ``render()`` returns the table as ``canasta play`` prints it.
 
@@ -149,6 +151,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         scores: Sequence[int] = (0, 0),
         render_mode: str | None = None,
     ):
+        from sim.finished import check_game_start
         from sim.limits import check_scores
 
         super().__init__()
@@ -160,7 +163,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.rules = np.ascontiguousarray(self.ruleset.to_array())
         self.game_mode = bool(game)
         self.reward_mode = reward
-        self.start_scores = check_scores(scores)
+        if self.game_mode:  # GAME-1: a game starts where neither team has won
+            self.start_scores = check_game_start(scores, self.ruleset.target)
+        else:
+            self.start_scores = check_scores(scores)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -223,7 +229,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         if self.game_mode:
             from sim.game import GameDriver
 
-            self.driver = GameDriver(self.seed, self.episode, self.ruleset)
+            self.driver = GameDriver(self.seed, self.episode, self.ruleset, self.start_scores)
         self._deal()
         self._advance()
 
@@ -267,11 +273,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
     def _finish(self) -> None:
         """Rewards, zero-sum (partners share them); a game stopped by the cap of hands before
-        GAME-1 decided it is truncated, with no winner (as the engine records it)."""
-        from sim.game import ENDED_BY_CAP
+        GAME-1 decided it, or by a total past the bound (``sim.finished.past_bound``), is
+        truncated, with no winner (as the engine records it)."""
+        from sim.game import ENDED_BY_BOUND, ENDED_BY_CAP
 
         s0, s1 = self.totals  # the hand's (game's) points
-        capped = self.game_mode and self.driver.ended_by == ENDED_BY_CAP
+        capped = self.game_mode and self.driver.ended_by in (ENDED_BY_CAP, ENDED_BY_BOUND)
         if self.game_mode:
             self._winner = self.driver.winner  # GAME-1 or SPECIAL-10
         else:

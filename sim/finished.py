@@ -1,4 +1,5 @@
-"""Finished hands: read an end-of-hand position, refuse one the rules could not produce, score it.
+"""Finished hands and games: read an end-of-hand position, refuse one the rules could not
+produce, score it; say when a game has ended (GAME-1) and whether it may start.
 
 The library side of ``canasta score`` (the command only reads the file and prints): a position
 is a mapping (parsed JSON)::
@@ -24,6 +25,14 @@ scores both teams (SCORE-1..8, OUT-3). The checks of how a hand can end live in
   team whose partners both hold nothing, or both teams with nothing, is refused (OUT-2, END-1);
 - a special hand is the team's first meld, its declarer lays down all 14 cards (SPECIAL-1),
   and its cards make a special hand of the ruleset (SPECIAL-2..7).
+
+The end of a game by its totals has one owner here, for every face: ``game_winner`` (GAME-1:
+the team at or over the target with the higher total; an exact tie plays another hand),
+``past_bound`` (a total beyond ``sim.limits.MAX_SCORE`` either way ends the game undecided,
+as no face can deal a hand from it) and ``check_game_start`` (a game may start from any
+scores at which neither team has won: a tie at or over the target is such a start). The
+compiled games kernel, ``sim.game.GameDriver`` (so the env, the web table and replays), the
+games' setup (``sim.simulate_games``) and the equity table call them.
 """
 
 from __future__ import annotations
@@ -32,11 +41,21 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from sim import encoding as E
 from sim.errors import CanastaError, RuleViolation
+from sim.limits import MAX_SCORE
 
-__all__ = ["check_end", "check_table", "load_position", "score_position"]
+__all__ = [
+    "check_end",
+    "check_game_start",
+    "check_table",
+    "game_winner",
+    "load_position",
+    "past_bound",
+    "score_position",
+]
 
 TEAM_KEYS = ("melds", "threes", "hands", "went_out")  #: required keys of a team
 OPTIONAL_TEAM_KEYS = ("special_hand",)
@@ -306,3 +325,40 @@ def score_position(pos: dict) -> list[dict]:
         breakdown = dict(zip(E.SCORE_ITEMS, (int(x) for x in out), strict=True))
         teams.append({"total": int(out.sum()), "breakdown": breakdown})
     return teams
+
+
+# ---------------------------------------------------------------------------------------
+# The end of a game by its totals (GAME-1)
+# ---------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def game_winner(s0, s1, target):
+    """GAME-1: the team that has won at cumulative scores ``s0``, ``s1``: a team at or over
+    ``target`` with the higher total; -1 while neither has (an exact tie plays another hand)."""
+    if (s0 >= target or s1 >= target) and s0 != s1:
+        return 0 if s0 > s1 else 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def past_bound(s0, s1):
+    """A total beyond ``MAX_SCORE`` either way (a ruleset's awards and penalties may each be up
+    to it, and a start may be near it): the game ends there undecided, as the cap of hands
+    ends one (GAME-1, docs/rules.md), since no hand is dealt from a score out of range."""
+    return s0 > MAX_SCORE or s0 < -MAX_SCORE or s1 > MAX_SCORE or s1 < -MAX_SCORE
+
+
+def check_game_start(scores, target: int, name: str = "scores") -> tuple[int, int]:
+    """The teams' scores at the start of a game, each in ``-MAX_SCORE..MAX_SCORE``, at which
+    neither team has won yet (GAME-1: ``game_winner`` says -1; an exact tie at or over the
+    target is such a start, and plays another hand). CanastaError naming ``name`` otherwise."""
+    from sim.limits import check_scores
+
+    s0, s1 = check_scores(scores, name)
+    won = int(game_winner(s0, s1, target))
+    if won >= 0:
+        raise CanastaError(
+            f"{name} {s0},{s1}: team {won} has already won at these scores (GAME-1: target "
+            f"{target:,}, the higher total wins; only an exact tie at or over the target plays "
+            "another hand)"
+        )
+    return s0, s1

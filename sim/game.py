@@ -11,7 +11,9 @@
 The driver is the one owner, in Python, of what makes a sequence of hands a game:
 
 - GAME-1: a game ends once a team's cumulative score reaches the ruleset's ``target`` with
-  the higher total; an exact tie plays another hand.
+  the higher total; an exact tie plays another hand. It starts from scores at which neither
+  team has won (a tie at or over the target may start), and ends undecided once a total
+  passes ``sim.limits.MAX_SCORE`` either way (``sim.finished``: the one owner of these).
 - SPECIAL-10: a hand that "wins the game" ends it at once, won by the declaring team.
 - DEAL-1: the deal rotates; hand ``k`` (0-based) is first played by ``(first_player + k) % 4``.
 - OPEN-1: hand ``k`` is number ``k + 1`` of the game, and starts at the running totals (the
@@ -38,6 +40,7 @@ from sim.ruleset import Ruleset, as_ruleset
 __all__ = ["GameDriver"]
 
 ENDED_BY_CAP = "cap"  #: ``ended_by`` of a game stopped by the cap of hands (no winner)
+ENDED_BY_BOUND = "bound"  #: ``ended_by`` of a game whose total passed MAX_SCORE (no winner)
 
 
 class GameOverError(CanastaError):
@@ -69,12 +72,13 @@ class GameDriver:
         first_player: int | None = None,
         hand_seed: Callable[[int], object] | None = None,
     ):
-        from sim.limits import MAX_GAMES, check_int, check_scores, check_seat, check_seed
+        from sim.finished import check_game_start
+        from sim.limits import MAX_GAMES, check_int, check_seat, check_seed
 
         self.seed = check_seed(seed)
         self.game_id = check_int("game_id", game_id, 0, MAX_GAMES - 1)
         self.ruleset = as_ruleset(rules)
-        self.start_scores = check_scores(scores)
+        self.start_scores = check_game_start(scores, self.ruleset.target)  # GAME-1
         if first_player is None:
             first_player = self.game_id % E.N_PLAYERS  # DEAL-1, as the games kernel
         self.first_player = check_seat(first_player, "first_player")
@@ -138,6 +142,14 @@ class GameDriver:
                 f"{self.totals[1]:,} (GAME-1: target {self.ruleset.target:,})",
                 "GAME-1",
             )
+        if self.ended_by == ENDED_BY_BOUND:
+            from sim.limits import MAX_SCORE
+
+            raise GameOverError(
+                f"the game is over, undecided: the totals {self.totals[0]:,} to "
+                f"{self.totals[1]:,} passed the bound of ±{MAX_SCORE:,} on a score (GAME-1)",
+                "GAME-1",
+            )
         if self.ended_by == ENDED_BY_CAP:
             raise GameOverError(
                 f"the game is over: it reached the cap of {E.GAME_HAND_STRIDE} hands (GAME-1)",
@@ -159,7 +171,7 @@ class GameDriver:
         """Score the finished current hand (or ``game``, a finished hand played elsewhere,
         as a replay does) into the totals, then decide whether the game is over: SPECIAL-10
         first (a hand that wins the game), then GAME-1 (target reached, higher total; an exact
-        tie plays on), then the cap of hands."""
+        tie plays on), then the bound on totals, then the cap of hands."""
         if game is None:
             if len(self.hands) == self._scored:
                 raise CanastaError("no hand is running: deal one first")
@@ -177,6 +189,7 @@ class GameDriver:
         self._decide(game)
 
     def _decide(self, game) -> None:
+        from sim.finished import game_winner, past_bound
         from sim.special import wins_game
 
         s0, s1 = self.totals
@@ -186,9 +199,11 @@ class GameDriver:
         ):
             self.winner = int(state[E.ST_SPECIAL_TEAM])  # SPECIAL-10: at once, any scores
             self.ended_by = "SPECIAL-10"
-        elif max(s0, s1) >= self.ruleset.target and s0 != s1:
-            self.winner = 0 if s0 > s1 else 1  # GAME-1: the higher total; a tie plays on
+        elif game_winner(s0, s1, self.ruleset.target) >= 0:
+            self.winner = int(game_winner(s0, s1, self.ruleset.target))  # GAME-1; a tie plays on
             self.ended_by = "GAME-1"
+        elif past_bound(s0, s1):
+            self.ended_by = ENDED_BY_BOUND  # no hand can be dealt from there: no winner
         elif self._scored >= E.GAME_HAND_STRIDE:
             self.ended_by = ENDED_BY_CAP  # the engine's cap: no winner
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import operator
 import os
+import re
 
 import numpy as np
 
@@ -58,8 +59,10 @@ __all__ = [
     "check_seat",
     "check_seed",
     "check_turn",
+    "nesting",
     "parse_ints",
     "parse_scores",
+    "shown",
 ]
 
 INT64_MAX = 2**63 - 1
@@ -73,17 +76,31 @@ MAX_SCORE = 10**9  #: largest cumulative team score, either sign
 MAX_TURN = MAX_TURNS - 2  #: last turn a position may start at (the engine caps hands there)
 MAX_JOBS = 1024  #: parallel jobs (-1 = every core)
 MAX_PARAM = 10**9  #: largest policy parameter (kernels may cast counts to int64)
+MAX_SHOWN = 40  #: characters of a value an error message quotes (a longer one is cut)
 assert MAX_GAMES * GAME_HAND_STRIDE < MAX_HAND_ID
+
+
+def shown(value) -> str:
+    """``value`` as an error message quotes it: its repr, cut to about ``MAX_SHOWN``
+    characters with its length said, so a 5,000-digit number or a 5,000-character name is
+    not echoed whole (an integer too long for Python to print is described by its size)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        digits = int(value.bit_length() * 0.30103) + 1  # log10(2): within one digit
+        return f"{'a negative' if value < 0 else 'an'} integer of about {digits:,} digits"
+    text = repr(value)
+    if len(text) <= MAX_SHOWN:
+        return text
+    return f"{text[: MAX_SHOWN - 8]}...{text[-5:]} ({len(text):,} characters)"
 
 
 def _integer(name: str, value) -> int:
     """``value`` as an int if it is a whole number (int or numpy integer, not bool)."""
     if isinstance(value, bool | np.bool_):
-        raise CanastaError(f"{name} {value!r}: must be an integer")
+        raise CanastaError(f"{name} {shown(value)}: must be an integer")
     try:
         return operator.index(value)
     except TypeError:
-        raise CanastaError(f"{name} {value!r}: must be an integer") from None
+        raise CanastaError(f"{name} {shown(value)}: must be an integer") from None
 
 
 def check_int(name: str, value, low: int, high: int) -> int:
@@ -91,7 +108,7 @@ def check_int(name: str, value, low: int, high: int) -> int:
     range: 'NAME VALUE: must be an integer in LOW..HIGH'."""
     v = _integer(name, value)
     if not low <= v <= high:
-        raise CanastaError(f"{name} {v}: must be an integer in {low:,}..{high:,}")
+        raise CanastaError(f"{name} {shown(v)}: must be an integer in {low:,}..{high:,}")
     return v
 
 
@@ -115,7 +132,7 @@ def check_jobs(value, name: str = "n_jobs") -> int:
     """Parallel jobs: -1 (every core) or 1..MAX_JOBS."""
     v = _integer(name, value)
     if v != -1 and not 1 <= v <= MAX_JOBS:
-        raise CanastaError(f"{name} {v}: must be -1 (every core) or 1..{MAX_JOBS:,}")
+        raise CanastaError(f"{name} {shown(v)}: must be -1 (every core) or 1..{MAX_JOBS:,}")
     return v
 
 
@@ -140,7 +157,7 @@ def check_score(value, name: str = "score") -> int:
 def check_scores(value, name: str = "scores") -> tuple[int, int]:
     """One cumulative score per team (OPEN-1), each in -MAX_SCORE..MAX_SCORE."""
     if isinstance(value, str) or not hasattr(value, "__len__"):
-        raise CanastaError(f"{name} {value!r}: must be a pair of integers (team 0, team 1)")
+        raise CanastaError(f"{name} {shown(value)}: must be a pair of integers (team 0, team 1)")
     if len(value) != N_TEAMS:
         raise CanastaError(f"{name}: give {N_TEAMS} team scores, not {len(value)}")
     return tuple(check_score(s, f"{name}[{t}]") for t, s in enumerate(value))
@@ -164,15 +181,27 @@ def check_cards(value, name: str) -> int:
     return check_int(name, value, 0, N_CARDS)
 
 
+def nesting(text: bytes | str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in ``text`` (JSON or TOML with its strings and
+    comments already removed by the caller): a parser recurses once a level, so a file of
+    thousands of nested arrays is refused on this count before it is parsed."""
+    depth = top = 0
+    chars = text if isinstance(text, str) else text.decode("latin-1")
+    for ch in re.sub(r"[^\[\]{}]", "", chars):
+        depth += 1 if ch in "[{" else -1
+        top = max(top, depth)
+    return top
+
+
 def parse_ints(text: str, name: str, count: int) -> tuple[int, ...]:
     """``count`` comma-separated integers from a command-line string, e.g. '0,120'."""
     parts = str(text).split(",")
     try:
         values = tuple(int(p) for p in parts)
-    except ValueError:
+    except ValueError:  # not a number, or over Python's 4,300 digits
         values = ()
     if len(values) != count:
-        raise CanastaError(f"{name} {text!r}: expected {count} comma-separated integers")
+        raise CanastaError(f"{name} {shown(text)}: expected {count} comma-separated integers")
     return values
 
 

@@ -224,7 +224,9 @@ def hand_vectors(deck: Deck, hand) -> tuple[set[tuple[int, ...]], bool]:
     """SPECIAL-8/9: every count vector of non-threes forming ``hand`` (a ``sim.catalogue.Hand``)
     on ``deck``, and whether the hand holds a three (then the vectors are its ``hand - 1``
     non-threes, the Straight's model). Built from the groups, not by testing vectors: each
-    group takes a kind of its own (SPECIAL-8), equal groups taking a combination of kinds."""
+    group takes a kind of its own (SPECIAL-8), equal groups taking a combination of kinds; an
+    ``any_wild`` group then adds every split between jokers and twos to each vector of the
+    other groups (any wild cards, beside theirs: ``sim.catalogue.matches``)."""
     need_three = sum(g.size for g in hand.groups if g.kind == "three")
     rest = [g for g in hand.groups if g.kind != "three"]
     size = deck.hand - need_three
@@ -241,18 +243,7 @@ def hand_vectors(deck: Deck, hand) -> tuple[set[tuple[int, ...]], bool]:
                 return set(), bool(need_three)
             base[k] = g.size
             n_wild += k in wilds
-    starts = [base]
-    any_wild = [g for g in rest if g.kind == "any_wild"]
-    if any_wild:  # the wild cards of any mix: every split between twos and jokers
-        w = any_wild[0].size
-        starts = []
-        for j in range(w + 1):
-            v = list(base)
-            if v[deck.joker] or v[deck.two] or j > copies[deck.joker] or w - j > copies[deck.two]:
-                continue
-            v[deck.joker], v[deck.two] = j, w - j
-            starts.append(v)
-        n_wild = -len(wilds) - 1  # no matching wild group beside it (sim.catalogue)
+    any_wild = [g.size for g in rest if g.kind == "any_wild"]
     classes: dict[tuple[str, int], int] = {}
     for g in rest:
         if not g.rank and g.kind != "any_wild":
@@ -277,9 +268,17 @@ def hand_vectors(deck: Deck, hand) -> tuple[set[tuple[int, ...]], bool]:
                 nv[k] = gsize
             place(i + 1, nv, w)
 
-    for v in starts:
-        if n_wild <= hand.max_wild_groups:
-            place(0, v, n_wild)
+    if n_wild <= hand.max_wild_groups:
+        place(0, base, n_wild)
+    if any_wild:  # the wild cards of any mix: every split between jokers and twos, added
+        w, grouped, out = any_wild[0], out, set()
+        for v in grouped:
+            for j in range(w + 1):
+                nv = list(v)
+                nv[deck.joker] += j
+                nv[deck.two] += w - j
+                if nv[deck.joker] <= copies[deck.joker] and nv[deck.two] <= copies[deck.two]:
+                    out.add(tuple(nv))
     return out, bool(need_three)
 
 

@@ -33,7 +33,43 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 
-__all__ = ["DEFAULT_RULESET", "Ruleset", "as_ruleset", "shipped_rulesets"]
+__all__ = [
+    "DEFAULT_RULESET",
+    "MAX_TOML_DEPTH",
+    "Ruleset",
+    "as_ruleset",
+    "parse_toml",
+    "shipped_rulesets",
+]
+
+MAX_TOML_DEPTH = 8  #: nesting of TOML arrays, inline tables and headers a ruleset file may have
+# escapes go first, then strings hold no quote: each pattern matches in one pass (no
+# backtracking over a text of quotes and backslashes)
+_ESCAPE = re.compile(r"\\.", re.S)
+_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\n]*"|\'[^\'\n]*\'')
+_TOML_COMMENT = re.compile(r"#[^\n]*")
+
+
+def parse_toml(text: str, name: str) -> dict:
+    """A ruleset file's TOML parsed, its nesting bounded (``MAX_TOML_DEPTH``): every way it
+    can fail is one ``CanastaError`` naming ``name`` (the file, as the message calls it). The
+    one reader of ruleset TOML: the command line's files and the web table's uploads."""
+    from sim.limits import nesting
+
+    bare = _TOML_COMMENT.sub("", _TOML_STRING.sub('""', _ESCAPE.sub("", text)))
+    if nesting(bare) > MAX_TOML_DEPTH:
+        raise CanastaError(f"{name} nests deeper than {MAX_TOML_DEPTH} levels")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        key = _duplicate_key(text, str(exc))
+        if key:
+            raise CanastaError(f"{name}: {key} is given twice") from None
+        raise CanastaError(f"{name} is not valid TOML: {exc}") from None
+    except RecursionError:  # pragma: no cover - the nesting bound comes first
+        raise CanastaError(f"{name} nests too deep") from None
+    except ValueError as exc:  # a number over Python's 4,300 digits
+        raise CanastaError(f"{name} is not a ruleset: {str(exc).split(';')[0]}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,20 +94,24 @@ class Ruleset:
     name: str = dataclasses.field(default="", compare=False)
 
     def __post_init__(self):
+        from sim.limits import MAX_SCORE, shown
+
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
-                raise CanastaError(f"ruleset key {f.name!r}: expected true or false, got {value!r}")
+                raise CanastaError(
+                    f"ruleset key {f.name!r}: expected true or false, got {shown(value)}"
+                )
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-                raise CanastaError(f"ruleset key {f.name!r}: expected an integer, got {value!r}")
-        from sim.limits import MAX_SCORE
-
+                raise CanastaError(
+                    f"ruleset key {f.name!r}: expected an integer, got {shown(value)}"
+                )
         for key in ("wild_penalty_four_jokers", "garbage_award", "target"):
             if abs(getattr(self, key)) > MAX_SCORE:  # kernels add these up in int64
                 raise CanastaError(f"ruleset key {key!r}: must be at most {MAX_SCORE:,}")
         if not 1 <= self.max_wilds_mixed <= 3:
             raise CanastaError(
-                f"ruleset key 'max_wilds_mixed': must be 1..3, got {self.max_wilds_mixed}"
+                f"ruleset key 'max_wilds_mixed': must be 1..3, got {shown(self.max_wilds_mixed)}"
             )
         for key in ("wild_penalty_four_jokers", "garbage_award"):
             if getattr(self, key) < 0:
@@ -81,16 +121,18 @@ class Ruleset:
         if self.opening_minimum not in OPENING_MINIMUM_MODES:
             raise CanastaError(
                 "ruleset key 'opening_minimum': expected one of "
-                f"{', '.join(OPENING_MINIMUM_MODES)}, got {self.opening_minimum!r}"
+                f"{', '.join(OPENING_MINIMUM_MODES)}, got {shown(self.opening_minimum)}"
             )
         if not isinstance(self.name, str):
-            raise CanastaError(f"ruleset key 'name': expected a string, got {self.name!r}")
+            raise CanastaError(f"ruleset key 'name': expected a string, got {shown(self.name)}")
+        if self.name:  # printed beside every figure: one line of plain text
+            C.check_name(self.name, "'name'")
         if isinstance(self.special_hands, str):
             if self.special_hands == "list" or self.special_hands not in SPECIAL_HANDS_MODES:
                 presets = ", ".join(C.PRESETS)
                 raise CanastaError(
                     f"ruleset key 'special_hands': expected one of {presets} or a list of "
-                    f"hands, got {self.special_hands!r}"
+                    f"hands, got {shown(self.special_hands)}"
                 )
         else:  # SPECIAL-9: a list written out; a preset written out is that preset
             hands = C.catalogue_from(self.special_hands)
@@ -109,7 +151,7 @@ class Ruleset:
         unknown = sorted(set(data) - set(cls.keys()))
         if unknown:
             raise CanastaError(
-                f"unknown ruleset key {unknown[0]!r}; known keys: {', '.join(cls.keys())}"
+                f"unknown ruleset key {_shown(unknown[0])}; known keys: {', '.join(cls.keys())}"
             )
         return cls(**data)
 
@@ -118,16 +160,12 @@ class Ruleset:
         """Load from a TOML file: keys at top level, or inside a ``[ruleset]`` table."""
         path = Path(path)
         try:
-            data = tomllib.loads(path.read_text())
+            text = path.read_text()
         except FileNotFoundError:
             raise CanastaError(f"ruleset file not found: {path}") from None
         except (OSError, UnicodeDecodeError) as exc:  # a directory, no permission, not UTF-8
             raise CanastaError(f"cannot read ruleset file {path}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            key = _duplicate_key(path.read_text(), str(exc))
-            if key:
-                raise CanastaError(f"ruleset file {path}: {key} is given twice") from None
-            raise CanastaError(f"ruleset file {path} is not valid TOML: {exc}") from None
+        data = parse_toml(text, f"ruleset file {path}")
         if set(data) == {"ruleset"} and isinstance(data["ruleset"], dict):
             data = data["ruleset"]
         return cls.from_dict(data)
@@ -229,7 +267,13 @@ def as_ruleset(rules: Ruleset | Mapping[str, Any] | str | Path | None) -> Rulese
             if path.as_posix() in C.PRESETS:  # a preset's name ('none' has no file)
                 return Ruleset(special_hands=path.as_posix(), name=path.as_posix())
         return Ruleset.from_toml(rules)
-    raise CanastaError(f"bad ruleset {rules!r}: expected a Ruleset, a dict or a TOML path")
+    raise CanastaError(f"bad ruleset {_shown(rules)}: expected a Ruleset, a dict or a TOML path")
+
+
+def _shown(value) -> str:
+    from sim.limits import shown
+
+    return shown(value)
 
 
 def _duplicate_key(text: str, message: str) -> str:
@@ -241,7 +285,7 @@ def _duplicate_key(text: str, message: str) -> str:
         n = int(found.group(1))
         line = lines[n - 1] if 0 < n <= len(lines) else ""
         name = line.split("=", 1)[0].strip() if "=" in line else ""
-        return f"key {name!r} (line {n})" if name else ""
+        return f"key {_shown(name)} (line {n})" if name else ""
     found = re.match(r"Cannot declare \((.*)\) twice \(at line (\d+)", message)
     if found:
         parts = [p.strip().strip("'\"") for p in found.group(1).split(",") if p.strip()]

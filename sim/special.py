@@ -95,36 +95,43 @@ def is_garbage(counts):
 def hand_matches(counts, rules, row):
     """SPECIAL-8/9 (and SPECIAL-2): do ``counts`` form exactly the hand of the table row at
     ``rules[row:]`` (layout CH_* in ``sim.encoding``)? The kernel of ``sim.catalogue.matches``:
-    a kind a group names by rank must be held that many times; an any-mix wild group takes all
-    the wild cards left; every other kind held is one group of its count, so per size the kinds
-    held and the groups must pair off (Hall's condition on natural, wild and either groups)."""
+    an any-mix wild group is any twos and jokers beside the other groups' wild cards, so each
+    split of it between jokers and twos is tried, the cards left judged by ``_groups_match``."""
     if counts[E.RED_THREE] + counts[E.BLACK_THREE] != rules[row + E.CH_THREES]:
         return False  # SPECIAL-2: a three only where the hand has its place
-    any_wild = rules[row + E.CH_ANY_WILD]
+    w = rules[row + E.CH_ANY_WILD]
+    if w < 0:
+        return _groups_match(counts, rules, row, 0, 0)
+    for jokers in range(w + 1):
+        if counts[E.JOKER] >= jokers and counts[E.TWO] >= w - jokers:
+            if _groups_match(counts, rules, row, jokers, w - jokers):
+                return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _groups_match(counts, rules, row, less_jokers, less_twos):
+    """``hand_matches`` for the row's groups other than its any-mix one, on ``counts`` less
+    ``less_jokers`` jokers and ``less_twos`` twos: a kind a group names by rank must be held
+    that many times; every other kind held is one group of its count, so per size the kinds
+    held and the groups must pair off (Hall's condition on natural, wild and either groups)."""
     sizes = rules[row + E.CH_SIZES]
     n_wild = 0
-    free_wild = 0
     for k in range(E.N_KINDS):
         if k == E.RED_THREE or k == E.BLACK_THREE:
             continue
         fixed = rules[row + E.CH_FIXED + k]
-        c = counts[k]
+        c = _held(counts, k, less_jokers, less_twos)
         wild = k == E.JOKER or k == E.TWO
         if fixed >= 0:
             if c != fixed:
                 return False
             n_wild += wild
         elif c > 0:
-            if wild and any_wild >= 0:
-                free_wild += c
-            elif c > E.MAX_GROUP or (sizes >> c) & 1 == 0:
+            if c > E.MAX_GROUP or (sizes >> c) & 1 == 0:
                 return False  # no group of that size to hold the kind
-            else:
-                n_wild += wild
-    if any_wild >= 0:
-        if free_wild != any_wild:
-            return False
-    elif n_wild > rules[row + E.CH_MAX_WILD]:
+            n_wild += wild
+    if n_wild > rules[row + E.CH_MAX_WILD]:
         return False
     for s in range(1, E.MAX_GROUP + 1):
         if (sizes >> s) & 1 == 0:
@@ -132,10 +139,10 @@ def hand_matches(counts, rules, row):
         nat = 0
         wil = 0
         for k in range(E.N_KINDS):
-            if counts[k] == s and rules[row + E.CH_FIXED + k] < 0:
+            if _held(counts, k, less_jokers, less_twos) == s and rules[row + E.CH_FIXED + k] < 0:
                 if k >= E.FIRST_NATURAL:
                     nat += 1
-                elif (k == E.JOKER or k == E.TWO) and any_wild < 0:
+                elif k == E.JOKER or k == E.TWO:
                     wil += 1
         gn = rules[row + E.CH_NATURAL + s]
         gw = rules[row + E.CH_WILD + s]
@@ -143,6 +150,16 @@ def hand_matches(counts, rules, row):
         if nat + wil != gn + gw + ge or nat > gn + ge or wil > gw + ge:
             return False
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _held(counts, k, less_jokers, less_twos):
+    """Cards of kind ``k`` in ``counts`` once the any-mix group's split is set aside."""
+    if k == E.JOKER:
+        return counts[k] - less_jokers
+    if k == E.TWO:
+        return counts[k] - less_twos
+    return counts[k]
 
 
 @njit(cache=True, _nrt=False)
@@ -357,11 +374,14 @@ def _hand_need(hand, rules, row, need):
             miss += max(0, f - hand[k])
             n_wild += k == E.JOKER or k == E.TWO
     w = rules[row + E.CH_ANY_WILD]
-    if w >= 0:
-        jokers = min(hand[E.JOKER], w, E.KIND_COPIES[E.JOKER])
-        need[E.JOKER] = jokers
-        need[E.TWO] = w - jokers
-        miss += max(0, w - jokers - hand[E.TWO])
+    if w >= 0:  # any twos and jokers beside a ranked wild group's (jokers first)
+        jokers = min(
+            max(0, hand[E.JOKER] - need[E.JOKER]), w, E.KIND_COPIES[E.JOKER] - need[E.JOKER]
+        )
+        twos_held = max(0, hand[E.TWO] - need[E.TWO])
+        need[E.JOKER] += jokers
+        need[E.TWO] += w - jokers
+        miss += max(0, w - jokers - twos_held)
     for s in range(E.MAX_GROUP, 0, -1):
         for col in range(3):  # natural, matching wild, either
             base = (E.CH_NATURAL, E.CH_WILD, E.CH_EITHER)[col]

@@ -244,7 +244,7 @@ def test_cli_equity_scores_table_and_json(small_table, capsys, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--scores", "8500,0"], "below the target 8,500"),
+        (["--scores", "8500,0"], "team 0 has already won"),
         (["--scores", "0,-2000000000"], "--scores[1] -2000000000"),
         (["--scores", "12"], "expected 2 comma-separated integers"),
         (["--scores", "1,x"], "expected 2 comma-separated integers"),

@@ -71,9 +71,9 @@ def test_defaults_are_the_game_from_zero_with_the_rotating_deal():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"scores": (8500, 0)}, "below the target 8,500"),
+        ({"scores": (8500, 0)}, "already won at these scores (GAME-1: target 8,500"),
         ({"scores": (0, 0), "ruleset": {"target": 5000}, "first_player": 0}, None),
-        ({"scores": (0, 9000), "ruleset": {"target": 5000}}, "below the target 5,000"),
+        ({"scores": (0, 9000), "ruleset": {"target": 5000}}, "GAME-1: target 5,000"),
         ({"first_player": 4}, "first_player 4"),
         ({"max_hands": 0}, "max_hands 0"),
         ({"scores": "0,0"}, "pair of integers"),
@@ -96,7 +96,7 @@ def test_cli_simulate_games_from_scores(capsys):
     assert "4 games played, from 3,000 to -500, seat 2 first" in out
     for bad, message in [
         (["--scores", "3000"], "expected 2 comma-separated integers"),
-        (["--scores", "9000,0"], "below the target"),
+        (["--scores", "9000,0"], "team 0 has already won"),
         (["--first-player", "7"], "--first-player 7"),
     ]:
         assert main([*argv, *bad]) == 2

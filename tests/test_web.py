@@ -261,6 +261,7 @@ def test_restart_resumes_a_saved_table(tmp_path):
     tid = c.cookies["canasta_table"]
     fresh = _client(tmp_path)  # a new server over the same state directory
     fresh.cookies.set("canasta_table", tid)
+    fresh.table_key = c.table_key  # the page's storage outlives the server
     resumed = fresh.get("/api/state")
     assert resumed.status_code == 200
     assert resumed.json() == body

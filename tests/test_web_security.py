@@ -393,18 +393,22 @@ def test_idle_tables_expire_from_memory_and_disk(tmp_path):
 
 
 def test_a_flood_of_tables_stays_bounded(tmp_path):
-    """A cap on live tables evicts the longest idle, from memory and disk; memory after 150
-    new tables is about that after 30 (each client a new session)."""
-    app = create_app(state_dir=tmp_path, warm=False, default_bot=BOT, max_tables=6)
+    """A cap on live tables: past it a new table is refused (503), none in use is evicted
+    (tests/test_web_quota.py); memory after 150 refused tables is about that after 30 (each
+    client a new session, every quota lifted)."""
+    from canasta.web.guard import Quotas
+
+    app = create_app(
+        state_dir=tmp_path, warm=False, default_bot=BOT, max_tables=6, tables_per_client=10**6,
+        quotas=Quotas(10**6, 10**6),
+    )  # fmt: skip
     keep = TestClient(app, base_url=BASE)
     keep.post("/api/new", json={"seed": 1})
 
     def flood(n):
         for i in range(n):
             cl = TestClient(app, base_url=BASE)
-            assert cl.post("/api/new", json={"seed": i}).status_code == 200
-            if i % 5 == 0:
-                keep.get("/api/state")  # the one in use is never the longest idle
+            assert cl.post("/api/new", json={"seed": i}).status_code in (200, 503)
 
     flood(30)
     tracemalloc.start()

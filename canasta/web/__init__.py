@@ -2,7 +2,7 @@
 
 - ``canasta.web.app``: the Starlette app, the JSON API over one table per browser session;
 - ``canasta.web.guard``: the HTTP edge's defences (bounded bodies, same-origin JSON posts,
-  the host check, the security headers);
+  the host check, each client's quotas, the security headers);
 - ``canasta.web.table``: one table (``Table``: a human seat against bots, hints, review and
   undo, the deal's secrets), apart from HTTP;
 - ``canasta.web.view``: what the page sees of a table (the seat's view only);
@@ -14,6 +14,9 @@
 - ``canasta.web.turns``: the bots' turns since the player's last move, one frame each;
 - ``canasta.web.routes_ux``: the club player's routes (leaving a table);
 - ``canasta.web.warmup``: the warm-up plan, in the order a player needs it;
+- ``canasta.web.pool``: hints and reviews in a bounded pool of worker processes
+  (``AdvicePool``: per-client and server caps, time caps);
+- ``canasta.web.seal``: the server's signature on a finished record, checked on replay;
 - ``static/``: the page itself (no CDN, no inline script, shipped as package data).
 """
 

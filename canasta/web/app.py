@@ -2,20 +2,26 @@
 JSON API over :class:`canasta.web.table.Table` (docs/web.md, with its threat model).
 
 Each browser session has its own table, found by a random id in an HTTP-only, SameSite=Strict
-cookie: a request only ever reaches its own table, and the id is in no body, record or file
-name (the store names a table's file by a hash of it). Each table is saved after every change
-in the state directory, so a restarted server resumes it; idle tables expire, and past a cap
-the longest idle goes (:class:`Tables`). A state-changing request must be JSON from this site
-(``canasta.web.guard``), and a move must name the table's move number (a stale or repeated one
-is refused, 409). A bad request gets a 4xx JSON ``{"error": one line}`` (a move the rules
-refuse: 422 with its ``rule`` and the moves allowed), never a traceback.
+cookie and proved by the table's key, which the page keeps in its own origin's storage and
+sends back (a cookie alone can be planted from another port): a request only ever reaches its
+own table, and the id is in no body, record or file name (the store names a table's file by a
+hash of it). Each table is saved after every change in the state directory, so a restarted
+server resumes it; idle tables expire, and none sooner: past a cap, or a client's quota, a new
+table is refused (:class:`Tables`). Hints and reviews run in a bounded pool of processes
+(``canasta.web.pool``); a finished record is signed (``canasta.web.seal``). A state-changing
+request must be JSON from this site (``canasta.web.guard``), and a move must name the table's
+move number (a stale or repeated one is refused, 409). A bad request gets a 4xx JSON
+``{"error": one line}`` (a move the rules refuse: 422 with its ``rule`` and the moves
+allowed), never a traceback.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import hmac
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -35,12 +41,17 @@ from canasta.web.guard import (
     HOSTS,
     MAX_BODY,
     Guard,
+    Quotas,
     check_post,
+    client_of,
     read_json,
     rules_text,
+    too_many,
     valid_table_id,
 )
+from canasta.web.pool import REVIEW_CAP, AdvicePool, review_job
 from canasta.web.routes_ux import routes as ux_routes
+from canasta.web.seal import Seal
 from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
 from canasta.web.warmup import PLAN
 from sim import encoding as _E
@@ -50,10 +61,13 @@ __all__ = ["MAX_BODY", "Tables", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "canasta_table"
+SECURE_COOKIE = "__Host-canasta_table"  #: its name over HTTPS: no subdomain nor plain page sets it
+KEY_HEADER = "x-canasta-key"  #: the table's key (``Table.key``): the page sends it back
 DEFAULT_BOT = "strong"
 BOTS = ("strong", "expert", "heuristic", "greedy", "random")  #: offered first on the page
 IDLE_TTL = 12 * 3600.0  #: seconds a table may stay untouched before it is removed
-MAX_TABLES = 64  #: tables kept at once (memory and disk); past it the longest idle goes
+MAX_TABLES = 256  #: tables held at once (memory and disk); past it new tables are refused
+TABLES_PER_CLIENT = 16  #: tables one client may hold at once
 
 
 def shipped_rules() -> dict[str, Any]:
@@ -95,20 +109,28 @@ def _text(value: Any, name: str, limit: int) -> str:
 class Tables:
     """The tables in memory, each saved to ``state_dir`` after each change (a file named by a
     hash of its id). A table untouched for ``idle_ttl`` seconds is removed from memory and
-    disk; at ``max_tables`` a new one removes the longest idle (never one in use)."""
+    disk; none is ever removed sooner: at ``max_tables`` (in memory and on disk together) a
+    new table is refused (503), as is one past ``per_client`` tables of one client (429)."""
 
     def __init__(
-        self, state_dir: Path | None, idle_ttl: float = IDLE_TTL, max_tables: int = MAX_TABLES
+        self,
+        state_dir: Path | None,
+        idle_ttl: float = IDLE_TTL,
+        max_tables: int = MAX_TABLES,
+        per_client: int = TABLES_PER_CLIENT,
     ):
         self.state_dir = state_dir
         self.idle_ttl = float(idle_ttl)
         self.max_tables = int(max_tables)
+        self.per_client = int(per_client)
         self.tables: dict[str, Table] = {}
         self.used: dict[str, float] = {}
+        self.owner: dict[str, str] = {}  #: the client that started each table (its quota)
         self.locks: dict[str, threading.Lock] = {}
-        self.guard = threading.Lock()
-        if state_dir is not None:
+        self.guard = threading.RLock()
+        if state_dir is not None:  # the running decks and entropy: the server's alone
             state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            state_dir.chmod(0o700)
 
     def _path(self, tid: str) -> Path | None:
         if self.state_dir is None:
@@ -138,8 +160,10 @@ class Tables:
             return None
         if t.id != tid:
             return None
-        self._admit(t)
-        return t
+        with self.guard:  # already counted: its file was on disk
+            self.tables.setdefault(t.id, t)
+            self.used[t.id] = now
+            return self.tables[t.id]
 
     def lock(self, tid: str) -> threading.Lock:
         with self.guard:
@@ -150,61 +174,81 @@ class Tables:
         with self.guard:
             self.tables.pop(tid, None)
             self.used.pop(tid, None)
+            self.owner.pop(tid, None)
             self.locks.pop(tid, None)
         path = self._path(tid)
         if path is not None:
             path.unlink(missing_ok=True)
 
-    def _admit(self, t: Table) -> None:
-        """Hold ``t``, first removing expired tables and, at the cap, the longest idle."""
-        now = time.time()
+    def _expire(self, now: float) -> int:
+        """Tables idle past ``idle_ttl`` removed, from memory and from disk (also the files a
+        previous run left); returns how many tables are held after it (memory and disk)."""
         with self.guard:
             stale = [k for k, u in self.used.items() if now - u > self.idle_ttl]
-            idle = sorted(
-                (u, k) for k, u in self.used.items() if k not in stale and not self._busy(k)
-            )
-            excess = len(self.tables) - len(stale) - self.max_tables + 1
-            stale += [k for _, k in idle[: max(0, excess)]]
         for k in stale:
             self.drop(k)
         with self.guard:
-            self.tables[t.id] = t
-            self.used[t.id] = now
-        self._sweep_disk(now)
-
-    def _busy(self, tid: str) -> bool:
-        lock = self.locks.get(tid)
-        return lock is not None and lock.locked()
-
-    def _sweep_disk(self, now: float) -> None:
-        """Files of tables expired, or beyond the cap (oldest first), removed: also those a
-        previous run of the server left."""
+            live = {self._path(k) for k in self.tables}
+            held = len(self.tables)
         if self.state_dir is None:
-            return
-        files = []
+            return held
         for path in self.state_dir.glob("*.json"):
+            if path in live:
+                continue
             try:
-                files.append((path.stat().st_mtime, path))
+                idle = now - path.stat().st_mtime
             except OSError:
                 continue
-        files.sort(reverse=True)
-        with self.guard:
-            live = {self._path(k) for k in self.tables}
-        for i, (mtime, path) in enumerate(files):
-            if path not in live and (now - mtime > self.idle_ttl or i >= self.max_tables):
+            if idle > self.idle_ttl:
                 path.unlink(missing_ok=True)
+            else:
+                held += 1  # a table of an earlier run, its owner may still come back
+        return held
 
-    def put(self, t: Table) -> None:
-        self._admit(t)
+    def room(self, client: str = "", replaces: str | None = None) -> None:
+        """Refuse a new table for ``client`` now, before it is dealt, if it would not be held:
+        429 past the client's tables, 503 past the server's (``replaces``: the session's last
+        table, which the new one replaces). Never makes room by removing a table in use."""
+        held = self._expire(time.time())
+        with self.guard:
+            held -= replaces in self.tables
+            mine = sum(1 for k, o in self.owner.items() if o == client and k != replaces)
+        if client and mine >= self.per_client:
+            raise HTTPException(
+                429,
+                f"this client already holds {mine} tables, the most one client may: play one "
+                f"of them, or wait until one has been idle {self.idle_ttl / 3600:g} hours",
+            )
+        if held >= self.max_tables:
+            raise HTTPException(
+                503,
+                f"the server holds its most tables ({self.max_tables}), each used within "
+                f"{self.idle_ttl / 3600:g} hours: try again later",
+            )
+
+    def put(self, t: Table, client: str = "", replaces: str | None = None) -> None:
+        """Hold and save a new table for ``client`` (``replaces``: the session's last table,
+        dropped once this one is held), or refuse it (:meth:`room`)."""
+        with self.guard:  # one new table at a time: two cannot both take the last place
+            self.room(client, replaces)  # (``room`` takes ``guard`` itself: it is re-entrant)
+            self.tables[t.id] = t
+            self.used[t.id] = time.time()
+            self.owner[t.id] = client
         self.save(t)
+        if replaces is not None and replaces != t.id:
+            self.drop(replaces)
 
     def save(self, t: Table) -> None:
         path = self._path(t.id)
-        if path is not None:
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(json.dumps(t.saved()), encoding="utf-8")
-            tmp.chmod(0o600)
-            tmp.replace(path)
+        if path is None:
+            return
+        tmp = path.with_suffix(".tmp")
+        tmp.unlink(missing_ok=True)
+        # 0600 from its first byte: the file holds the running deck
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(json.dumps(t.saved()))
+        tmp.replace(path)
 
 
 class Warmup:
@@ -213,6 +257,9 @@ class Warmup:
     STEPS = PLAN  # the warm-up's steps, in order (canasta.web.warmup)
 
     def __init__(self, done: bool = False):
+        self.done = threading.Event()  #: set once numba's cache holds what a hint runs
+        if done:
+            self.done.set()
         self.step = len(self.STEPS) if done else 0
         self.error = ""
         self.t0 = time.perf_counter()
@@ -232,6 +279,7 @@ class Warmup:
         self.step += 1
         if self.step >= len(self.STEPS):
             self.seconds = time.perf_counter() - self.t0
+            self.done.set()
 
 
 def _error(status: int, message: str, **extra) -> JSONResponse:
@@ -259,6 +307,10 @@ def create_app(
     hosts: tuple[str, ...] = HOSTS,
     idle_ttl: float = IDLE_TTL,
     max_tables: int = MAX_TABLES,
+    tables_per_client: int = TABLES_PER_CLIENT,
+    quotas: Quotas | None = None,
+    trust_proxy: bool = False,
+    pool: AdvicePool | None = None,
     hint_budget: float = HINT_BUDGET,
     review_budget: float | None = REVIEW_BUDGET,
     chance: GameChance | None = None,
@@ -266,32 +318,68 @@ def create_app(
     """The app; ``rules_file``: a ruleset TOML offered first (``--rules``); ``state_dir``: where
     tables are saved (None: kept in memory only); ``warm``: compile the bots and the hint at
     start (progress at ``/api/ready``); ``hosts``: the host names it answers to; ``idle_ttl``,
-    ``max_tables``: :class:`Tables`; ``hint_budget``, ``review_budget``: seconds of advice;
-    ``chance``: the game mode's chance of winning (:class:`canasta.web.chance.GameChance`;
-    default: the default equity table when ``warm``, else none offered)."""
+    ``max_tables``, ``tables_per_client``: :class:`Tables`; ``quotas``: each client's rates
+    (:class:`canasta.web.guard.Quotas`, default its defaults); ``trust_proxy``: a client is
+    the address a reverse proxy forwards (``canasta.web.guard.client_of``); ``pool``: where
+    hints and reviews run (:class:`canasta.web.pool.AdvicePool`); ``hint_budget``,
+    ``review_budget``: seconds of advice; ``chance``: the game mode's chance of winning
+    (:class:`canasta.web.chance.GameChance`; default: the default equity table when ``warm``,
+    else none offered)."""
     rulesets = shipped_rules()
     if rules_file is not None:
         from sim.ruleset import Ruleset
 
         first = f"{Path(rules_file).name} (--rules)"
         rulesets = {first: Ruleset.from_toml(rules_file)} | rulesets
-    tables = Tables(state_dir, idle_ttl=idle_ttl, max_tables=max_tables)
+    tables = Tables(
+        state_dir, idle_ttl=idle_ttl, max_tables=max_tables, per_client=tables_per_client
+    )
     progress = Warmup(done=not warm)
+    quotas = Quotas() if quotas is None else quotas
+    pool = AdvicePool(ready=progress.done) if pool is None else pool
+    seal = Seal(state_dir)
     if chance is None:
         chance = GameChance(enabled=warm)
 
-    def table_of(request: Request) -> Table:
-        t = tables.get(request.cookies.get(COOKIE))
-        if t is None:
-            raise HTTPException(404, "no table yet: start a new hand or game")
+    def secure(request: Request) -> bool:
+        """Over HTTPS (to the browser): the cookie is then ``__Host-`` and ``Secure``."""
+        if request.url.scheme == "https":
+            return True
+        proto = request.headers.get("x-forwarded-proto", "") if trust_proxy else ""
+        return proto.rsplit(",", 1)[-1].strip().lower() == "https"
+
+    def owned(request: Request) -> Table | None:
+        """The session's table, if the request holds both its cookie and its key (a cookie
+        alone can be planted by a page on another port of this host: cookies ignore ports)."""
+        t = tables.get(request.cookies.get(SECURE_COOKIE if secure(request) else COOKIE))
+        key = request.headers.get(KEY_HEADER) or request.query_params.get("key") or ""
+        if t is None or not hmac.compare_digest(key.encode("utf-8", "replace"), t.key.encode()):
+            return None
         t.chance = chance  # a resumed table's too
         return t
 
-    def reply(t: Table, extra: dict | None = None) -> JSONResponse:
+    def table_of(request: Request) -> Table:
+        t = owned(request)
+        if t is None:
+            raise HTTPException(404, "no table yet: start a new hand or game")
+        return t
+
+    def reply(t: Table, request: Request, extra: dict | None = None, new: bool = False):
+        """The view, the cookie renewed (it lasts as long as the table's idle limit), and for a
+        new table, once, its key."""
         resp = JSONResponse(t.view() | (extra or {}))
+        https = secure(request)
         resp.set_cookie(
-            COOKIE, t.id, httponly=True, samesite="strict", max_age=max(60, int(idle_ttl)), path="/"
+            SECURE_COOKIE if https else COOKIE,
+            t.id,
+            httponly=True,
+            samesite="strict",
+            secure=https,
+            max_age=max(60, int(idle_ttl)),
+            path="/",
         )
+        if new:
+            resp.headers[KEY_HEADER] = t.key
         return resp
 
     async def posted(request: Request) -> Any:
@@ -316,7 +404,7 @@ def create_app(
         return JSONResponse(progress.json())
 
     async def state(request: Request) -> JSONResponse:
-        return reply(table_of(request))
+        return reply(table_of(request), request)
 
     async def new(request: Request) -> JSONResponse:
         body = await posted(request)
@@ -349,13 +437,17 @@ def create_app(
         mode = body.get("mode", "hand")
         if mode not in ("hand", "game"):
             raise HTTPException(400, "mode: expected 'hand' or 'game'")
-        old = valid_table_id(request.cookies.get(COOKIE))
+        client = client_of(request.scope, trust_proxy)
+        wait = quotas.take("tables", client)
+        if wait:
+            return too_many("new tables", wait)
+        old = owned(request)
+        replaces = None if old is None else old.id
+        tables.room(client, replaces)  # refused before a deal is spent on it
         t = await run_in_threadpool(Table, seed, mode, bots[0], bots[1], rules, name)
         t.chance = chance
-        tables.put(t)
-        if old is not None and old != t.id:
-            tables.drop(old)  # a new table replaces the session's last one
-        return reply(t)
+        tables.put(t, client, replaces)
+        return reply(t, request, new=True)
 
     def mutate(fn):
         async def endpoint(request: Request) -> JSONResponse:
@@ -371,7 +463,7 @@ def create_app(
                     return extra
 
             extra = await run_in_threadpool(work)
-            return reply(t, extra)
+            return reply(t, request, extra)
 
         return endpoint
 
@@ -380,35 +472,56 @@ def create_app(
         t = table_of(request)
         lock = tables.lock(t.id)
 
-        def work():
+        def snapshot() -> Table:
             with lock:  # a copy of the position, so a move meanwhile changes nothing here
                 snap = copy.copy(t)
                 snap.driver = copy.copy(t.driver)
                 snap.driver.hands = [*t.games[:-1], copy.deepcopy(t.game)]
-            game = chance.table(t)[0] if t.mode == "game" else None
-            return snap.hint(budget=hint_budget, equity=game)
+            return snap
 
-        return JSONResponse(await run_in_threadpool(work))
+        def work(snap: Table, left: float) -> dict:  # off the table's lock; simulated in the pool
+            game = chance.table(t)[0] if t.mode == "game" else None
+            return snap.hint(budget=hint_budget, equity=game, advise=pool.advise(cap=left))
+
+        cap = hint_budget + pool.grace
+        async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
+            snap = await run_in_threadpool(snapshot)
+            return JSONResponse(await run_in_threadpool(work, snap, left))
 
     async def review(request: Request) -> JSONResponse:
         await posted(request)
         t = table_of(request)
         lock = tables.lock(t.id)
 
-        def work():
+        def prepare():  # the finished hand's saved table: the review's work item
             with lock:
-                return t.review(budget=review_budget)
+                if not t.game.is_over:
+                    raise CanastaError("review: the hand is not over")
+                return t.review_cache, t.saved(), t.move_no
 
-        result = await run_in_threadpool(work)
-        return JSONResponse({"review": result, "threshold": REVIEW_GAIN})
+        def keep(result: list, at: int) -> None:
+            with lock:
+                if t.move_no == at:  # still that hand: asked again, the same answer
+                    t.review_cache = result
+
+        cached, saved, at = await run_in_threadpool(prepare)
+        if cached is None:
+            cap = REVIEW_CAP + pool.grace
+            async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
+                cached = await run_in_threadpool(
+                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=left
+                )
+            await run_in_threadpool(keep, cached, at)
+        return JSONResponse({"review": cached, "threshold": REVIEW_GAIN})
 
     async def record(request: Request) -> Response:
         t = table_of(request)
         from sim.record import dumps
 
         name = "canasta-game.json" if t.mode == "game" else "canasta-hand.json"
+        rec = t.record()
         return Response(
-            dumps(t.record()),
+            dumps(seal.sign(rec) if t.finished() else rec),
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )
@@ -417,10 +530,13 @@ def create_app(
         body = await posted(request)
         if not isinstance(body, dict):  # a string would be read as a path: never
             raise HTTPException(400, "expected the record itself, a JSON object")
-        return JSONResponse(await run_in_threadpool(replay_frames, body))
+        return JSONResponse(await run_in_threadpool(replay_frames, body, seal))
 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        return _error(exc.status_code, exc.detail)
+        resp = _error(exc.status_code, exc.detail)
+        if exc.status_code in (429, 503):  # when to ask again
+            resp.headers["retry-after"] = (exc.headers or {}).get("retry-after", "5")
+        return resp
 
     async def canasta_error(request: Request, exc: Exception) -> JSONResponse:
         if isinstance(exc, MoveRefused):
@@ -443,12 +559,12 @@ def create_app(
         Route("/api/review", review, methods=["POST"]),
         Route("/api/record", record),
         Route("/api/replay", replay, methods=["POST"]),
-        *ux_routes(tables, table_of, (COOKIE,)),
+        *ux_routes(tables, table_of, (COOKIE, SECURE_COOKIE)),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard, hosts=hosts)],
+        middleware=[Middleware(Guard, hosts=hosts, quotas=quotas, trust_proxy=trust_proxy)],
         exception_handlers={
             HTTPException: http_error,
             CanastaError: canasta_error,
@@ -458,25 +574,31 @@ def create_app(
     app.state.tables = tables
     app.state.warmup = progress
     app.state.chance = chance
+    app.state.pool = pool
+    app.state.seal = seal
     if warm:
-        threading.Thread(target=_warm, args=(default_bot, progress), daemon=True).start()
+        threading.Thread(target=_warm, args=(default_bot, progress, pool), daemon=True).start()
     return app
 
 
-def _warm(bot: str, progress: Warmup) -> None:
-    """canasta.web.warmup.warm in the background (best effort: a failure only costs time)."""
+def _warm(bot: str, progress: Warmup, pool: AdvicePool) -> None:
+    """canasta.web.warmup.warm in the background, then the pool's workers primed (best effort:
+    a failure only costs time)."""
     from canasta.web.warmup import warm
 
     try:
         warm(bot, progress.advance)
+        pool.prime(bot)
     except Exception as exc:  # pragma: no cover - warming is best effort
         progress.error = type(exc).__name__
         progress.step = len(progress.STEPS)
+        progress.done.set()  # the pool's workers compile what they need themselves
 
 
-def replay_frames(record: Any) -> dict:
+def replay_frames(record: Any, seal: Seal | None = None) -> dict:
     """A record's every step for the page's replay: the move and the whole table after it
-    (a finished hand: every card may be shown). Checked as ``canasta replay`` checks it."""
+    (a finished hand: every card may be shown). Checked as ``canasta replay`` checks it, and
+    against the server's ``seal``: ``verified`` only if this server signed it as it is."""
     from sim.cards import format_counts, format_melds
     from sim.engine.views import st_hands, st_melds
     from sim.record import load, redeal, replay
@@ -508,4 +630,5 @@ def replay_frames(record: Any) -> dict:
             frames.append(frame(f"P{seat} ({players[seat]}): {describe_action(a)}"))
         scores = g.scores()
         hands.append({"frames": frames, "totals": [scores[0]["total"], scores[1]["total"]]})
-    return {"players": players, "hands": hands}
+    verified, words = (False, "unverified") if seal is None else seal.check(record)
+    return {"players": players, "hands": hands, "verified": verified, "authenticity": words}

@@ -8,16 +8,20 @@
   ``application/json`` (a form on another site cannot send that without asking), its
   ``Origin`` and ``Sec-Fetch-Site`` (when the browser sends them) name this site;
 - :class:`Guard`: an ASGI layer that answers only requests for this host (a DNS-rebinding
-  page reaches 127.0.0.1 under another name) and adds the security headers to every
-  response: a Content-Security-Policy that runs no inline script, no framing, no sniffing,
-  no referrer, no caching of the API.
+  page reaches 127.0.0.1 under another name), holds each client to its rate of API requests
+  (:class:`Quotas`, a 429 past it) and adds the security headers to every response: a
+  Content-Security-Policy that runs no inline script, no framing, no sniffing, no referrer,
+  no caching of the API;
+- :func:`client_of`: the client a quota counts (the peer's address, or behind a trusted
+  reverse proxy the address that proxy saw).
 """
 
 from __future__ import annotations
 
 import json
 import re
-import tomllib
+import threading
+import time
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -25,14 +29,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from sim.errors import CanastaError
+from sim.limits import nesting
+from sim.ruleset import parse_toml
 
-__all__ = ["rules_text"]
+__all__ = ["Quotas", "client_of", "rules_text"]
 
 MAX_BODY = 256 * 1024  #: bytes a request body may hold (a record of a long game fits)
 MAX_DEPTH = 32  #: nesting of JSON arrays and objects a body may have (a record needs 4)
 MAX_TOML = 16 * 1024  #: characters of an uploaded ruleset (the shipped ones are under 2 KiB)
-MAX_TOML_DEPTH = 8  #: nesting of TOML arrays and inline tables
 HOSTS = ("127.0.0.1", "localhost", "[::1]")  #: the names the server answers to
+REQUESTS_PER_MINUTE = 1200  #: API requests a client may make a minute (a player makes ~60)
+TABLES_PER_MINUTE = 10  #: new tables a client may start a minute
+MAX_CLIENTS = 10_000  #: clients whose recent use is remembered (the oldest full ones forgotten)
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
@@ -51,23 +59,11 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 # backtracking over a body of quotes and backslashes)
 _ESCAPE = re.compile(rb"\\.", re.S)
 _JSON_STRING = re.compile(rb'"[^"]*"')
-_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"[^"\n]*"|\'[^\'\n]*\'')
-_TOML_COMMENT = re.compile(r"#[^\n]*")
 
 
 def valid_table_id(value: str | None) -> str | None:
     """A cookie's table id if it has the shape the server gives (else None: no table)."""
     return value if isinstance(value, str) and _TABLE_ID.fullmatch(value) else None
-
-
-def nesting(text: bytes | str) -> int:
-    """The deepest nesting of ``[`` and ``{`` outside strings (JSON and TOML alike, strings
-    already removed by the caller)."""
-    depth = top = 0
-    for ch in re.sub(r"[^\[\]{}]", "", text if isinstance(text, str) else text.decode("latin-1")):
-        depth += 1 if ch in "[{" else -1
-        top = max(top, depth)
-    return top
 
 
 async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
@@ -98,21 +94,13 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
 
 
 def rules_text(text: Any) -> dict:
-    """An uploaded ruleset's TOML parsed, bounded (:data:`MAX_TOML`, :data:`MAX_TOML_DEPTH`)."""
+    """An uploaded ruleset's TOML parsed, bounded in size (:data:`MAX_TOML`) and nesting
+    (``sim.ruleset.parse_toml``)."""
     if not isinstance(text, str):
         raise CanastaError("rules_toml: expected the text of a TOML file")
     if len(text) > MAX_TOML:
         raise CanastaError(f"the rules file is over {MAX_TOML // 1024} KiB")
-    bare = _ESCAPE.sub(b"", text.encode("utf-8", "replace")).decode("utf-8", "replace")
-    bare = _TOML_COMMENT.sub("", _TOML_STRING.sub('""', bare))
-    if nesting(bare) > MAX_TOML_DEPTH:
-        raise CanastaError(f"the rules file nests deeper than {MAX_TOML_DEPTH} levels")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CanastaError(f"the rules file is not valid TOML: {exc}") from None
-    except RecursionError:  # pragma: no cover - the nesting bound comes first
-        raise CanastaError("the rules file nests too deep") from None
+    data = parse_toml(text, "the rules file")  # bounded in nesting, as a file on the disk
     if set(data) == {"ruleset"} and isinstance(data["ruleset"], dict):
         data = data["ruleset"]
     return data
@@ -134,6 +122,82 @@ def check_post(request: Request) -> None:
             raise HTTPException(403, f"a request from another origin ({origin[:60]}) is refused")
 
 
+def client_of(scope, trust_proxy: bool = False) -> str:
+    """The client a quota counts: the peer's address; with ``trust_proxy`` (the server behind
+    a reverse proxy, ``--trust-proxy``) the last address of ``X-Forwarded-For``, the one the
+    proxy itself appended for its peer (the addresses before it are the client's own words,
+    so a client could name itself anew with each request)."""
+    if trust_proxy:
+        forwarded = ""
+        for k, v in scope.get("headers", []):
+            if k == b"x-forwarded-for":
+                forwarded = v.decode("latin-1")  # the last header: the proxy's own
+        hop = forwarded.rsplit(",", 1)[-1].strip()[:64]
+        if hop:
+            return hop
+    peer = scope.get("client")
+    return str(peer[0])[:64] if peer else "unknown"
+
+
+class Quotas:
+    """Each client's rates, as token buckets: ``requests`` API requests and ``tables`` new
+    tables a minute, each bucket as deep as its minute (a burst of a minute's worth, then the
+    steady rate). At most :data:`MAX_CLIENTS` clients are remembered: past it the ones whose
+    buckets are full again (no recent use) are forgotten first, so a flood of addresses keeps
+    memory flat."""
+
+    def __init__(
+        self, requests: int = REQUESTS_PER_MINUTE, tables: int = TABLES_PER_MINUTE,
+        max_clients: int = MAX_CLIENTS,
+    ):  # fmt: skip
+        if requests < 1 or tables < 1 or max_clients < 1:
+            raise ValueError("quotas must be at least 1")
+        self.per_minute = {"requests": float(requests), "tables": float(tables)}
+        self.max_clients = int(max_clients)
+        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, kind: str, client: str) -> float:
+        """One ``kind`` ("requests" or "tables") for ``client``: 0.0 if allowed (and counted),
+        else the seconds until it would be."""
+        depth = self.per_minute[kind]
+        rate = depth / 60.0
+        now = time.monotonic()
+        with self._lock:
+            tokens, then = self._buckets.get((kind, client), (depth, now))
+            tokens = min(depth, tokens + (now - then) * rate)
+            if tokens < 1.0:
+                self._buckets[(kind, client)] = (tokens, now)
+                return (1.0 - tokens) / rate
+            self._buckets[(kind, client)] = (tokens - 1.0, now)
+            if len(self._buckets) > self.max_clients:
+                self._forget(now)
+            return 0.0
+
+    def _forget(self, now: float) -> None:
+        full = [
+            key
+            for key, (tokens, then) in self._buckets.items()
+            if tokens + (now - then) * self.per_minute[key[0]] / 60.0 >= self.per_minute[key[0]]
+        ]
+        for key in full:
+            del self._buckets[key]
+        excess = len(self._buckets) - self.max_clients
+        if excess > 0:  # all in recent use: the longest unused go
+            for key in sorted(self._buckets, key=lambda k: self._buckets[k][1])[:excess]:
+                del self._buckets[key]
+
+
+def too_many(what: str, wait: float) -> JSONResponse:
+    """The one answer to a client over a quota: 429, one line, and when to try again."""
+    seconds = max(1, int(wait + 0.999))
+    return JSONResponse(
+        {"error": f"too many {what} from this client: try again in {seconds} s"},
+        status_code=429,
+        headers={"retry-after": str(seconds)},
+    )
+
+
 def _host_name(host: str) -> str:
     if host.startswith("["):
         return host[: host.find("]") + 1]
@@ -141,12 +205,18 @@ def _host_name(host: str) -> str:
 
 
 class Guard:
-    """ASGI layer: requests for another host name are refused (400, one JSON line), and every
-    response gets the security headers (module docstring)."""
+    """ASGI layer: requests for another host name are refused (400, one JSON line), a client
+    past its rate of API requests too (429, ``quotas``), and every response gets the security
+    headers (module docstring)."""
 
-    def __init__(self, app, hosts: tuple[str, ...] = HOSTS):
+    def __init__(
+        self, app, hosts: tuple[str, ...] = HOSTS, quotas: Quotas | None = None,
+        trust_proxy: bool = False,
+    ):  # fmt: skip
         self.app = app
         self.hosts = tuple(h.lower() for h in hosts)
+        self.quotas = quotas
+        self.trust_proxy = trust_proxy
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
@@ -172,4 +242,8 @@ class Guard:
                 status_code=400,
             )
             return await resp(scope, receive, send_headers)
+        if api and self.quotas is not None:
+            wait = self.quotas.take("requests", client_of(scope, self.trust_proxy))
+            if wait:
+                return await too_many("requests", wait)(scope, receive, send_headers)
         return await self.app(scope, receive, send_headers)

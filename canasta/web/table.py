@@ -22,6 +22,7 @@ the record of a finished game carries the entropy (``table.deal_entropy``) and e
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from functools import partial
 
@@ -40,6 +41,7 @@ __all__ = [
     "REVIEW_GAIN",
     "Table",
     "move_for",
+    "why_text",
 ]
 
 ENTROPY_BITS = 128  #: bits of the operating system's randomness behind a table's deals
@@ -76,12 +78,18 @@ class Table(Seat):
     ):
         from sim.api import resolve_policies
         from sim.game import GameDriver
+        from sim.policies.registry import check_table_policy
         from sim.ruleset import as_ruleset
 
         if mode not in ("hand", "game"):
             raise CanastaError(f"mode {mode!r}: expected 'hand' or 'game'")
         partner, opponents = (r[2] for r in resolve_policies([partner, opponents]))
+        for label in (partner, opponents):
+            check_table_policy(label)  # a measuring reference (peeking_strong) is no table's bot
         self.id = table_id or secrets.token_urlsafe(24)
+        #: the page's proof that the cookie is its own: sent once, kept in the page's storage
+        #: (per origin, so a page on another port cannot plant it as it can a cookie)
+        self.key = secrets.token_urlsafe(18)
         #: a practice deal's seed (chosen by the player, who can rebuild it), else None
         self.seed = None if seed is None else int(seed)
         self._entropy = secrets.randbits(ENTROPY_BITS) if seed is None else None
@@ -111,22 +119,23 @@ class Table(Seat):
         self.play(move)
 
     # --- advice -------------------------------------------------------------------------
-    def hint(self, budget: float = HINT_BUDGET, equity=None) -> dict:
+    def hint(self, budget: float = HINT_BUDGET, equity=None, advise=None) -> dict:
         """The ranked choices of this decision with 95% intervals and one plain sentence of
-        why (analysis.advise.why). With ``equity`` (an equity table of the table's rules and
+        why (:func:`why_text`). With ``equity`` (an equity table of the table's rules and
         bots, game mode) the choices are ranked by the team's chance of winning the game after
-        the hand, their points beside it."""
+        the hand, their points beside it. ``advise``: where the simulation runs (the server's
+        pool of workers; default here)."""
         from analysis.advise import why
 
         try:
-            adv = self.advice(budget=budget, equity=equity)
+            adv = self.advice(budget=budget, equity=equity, advise=advise)
         except CanastaError as exc:
             raise CanastaError(str(exc).removeprefix("hint: ")) from None
         by_game = equity is not None and any(getattr(c, "game", None) for c in adv.choices)
         out = {
             "decision": adv.decision,
             "choices": merged_choices(adv.choices, HINT_TOP),
-            "why": plain(why(adv)),
+            "why": plain(why_text(adv, why)),
             "ruleset": self.rules_name,
         }
         if by_game:
@@ -160,6 +169,7 @@ class Table(Seat):
             | {
                 "id": self.id,
                 "entropy": None if self._entropy is None else f"{self._entropy:032x}",
+                "key": self.key,
                 "move_no": self.move_no,
             },
             "decisions": list(self.decisions),
@@ -189,6 +199,7 @@ class Table(Seat):
             raise CanastaError("not a saved table")
         t = cls.__new__(cls)
         t.id = str(s["id"])
+        t.key = str(s.get("key") or secrets.token_urlsafe(18))  # none saved: no page holds it
         seed = saved.get("seed")
         t.seed = None if seed is None else int(seed)
         t._entropy = None if s.get("entropy") is None else int(s["entropy"], 16)
@@ -238,3 +249,59 @@ class Table(Seat):
                 why = f"chance of winning: unavailable ({type(exc).__name__})"
                 out["chance"] = {"status": "unavailable", "text": why}
         return out
+
+
+def _points(x: float) -> str:
+    """Points as the hint's table rounds them, signed, never "-0" or "+0"."""
+    v = math.floor(x + 0.5)
+    return "0" if v == 0 else f"{v:+d}"
+
+
+def why_text(adv, why) -> str:
+    """The hint's one sentence of why: ``why(adv)`` (``analysis.advise.why``) where its
+    figures read true once rounded; else, in words from the same measurement:
+
+    - choices ranked by the chance of winning the game (game mode): the first need not be the
+      one every paired difference is measured from, so the sentence compares the chances and
+      the points as the table shows them (it said "-0 points, 95% interval -0 to -0" where the
+      table showed +850 against +852);
+    - by points, a paired difference whose 95% interval holds 0 once rounded: the two score
+      about the same, each figure rounded as the table rounds it."""
+    ch = adv.choices
+    if len(ch) < 2:
+        return why(adv)
+    best, second = ch[0], ch[1]
+    a = best.label[:1].upper() + best.label[1:]
+    if best.diff_from_best != 0 and best.game and second.game:
+        wa, wb = best.game["win"], second.game["win"]
+        d = math.floor(best.mean - second.mean + 0.5)
+        if d == 0:
+            points = f"about the same points this hand ({_points(best.mean)} on average)"
+        else:
+            more = "more" if d > 0 else "fewer"
+            points = (
+                f"{abs(d)} {more} points this hand on average "
+                f"({_points(best.mean)} against {_points(second.mean)})"
+            )
+        link = "though" if d < 0 else "and"
+        return (
+            f"{a} gives your team the better chance of winning the game ({wa:.0%} against "
+            f"{wb:.0%} after {second.label}), {link} {points}."
+        )
+    gap, lo, hi = -second.diff_from_best, -second.diff_high, -second.diff_low
+    if any(math.isnan(x) for x in (gap, lo, hi)):
+        return why(adv)
+    n = min(best.n, second.n)
+    figures = f"95% interval {_points(lo)} to {_points(hi)} over {n} paired deals"
+    if math.floor(lo + 0.5) <= 0 <= math.floor(hi + 0.5):
+        return (
+            f"{a} and {second.label} score about the same ({_points(gap)} points, {figures}): "
+            "either is fine."
+        )
+    if hi < 0:  # ahead on its average over more deals, behind on the deals both were played on
+        return (
+            f"{a} and {second.label} are close: on the deals both were played on, "
+            f"{second.label} scored {_points(-gap)} points more ({figures})."
+        )
+    return why(adv)
+

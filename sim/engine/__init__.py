@@ -13,7 +13,8 @@ Holds: ``state`` (transitions), ``observe`` (what a player sees), ``views`` (nam
 the arrays), ``contract`` (the policy signature), ``validate``, ``fastpath``, ``generate`` and
 ``judge`` (the validator, its fast path, the legal-action generator, one import for the
 three), ``play`` (the compiled hand loop and chunk kernels), ``intercept``, ``position`` and
-``script`` (forced choices, what-if positions, scripts), ``search`` (the expert's compiled
+``script`` (forced choices, what-if positions, scripts), ``luck`` (scripts' play-outs with
+the luck of their draws counted), ``search`` (the expert's compiled
 helpers), ``hands`` (array-level entry points), ``frames`` (records as a DataFrame),
 and ``invariants`` (debug checks).
 """

@@ -98,20 +98,16 @@ def game_setup(
     target: int | None = None,
 ) -> np.ndarray:
     """The games kernel's ``setup`` words (``sim.engine.play.GS_*``), checked: the teams'
-    start scores (each below ``target`` when given: GAME-1, a game at the target is over),
+    start scores (given ``target``, scores at which neither team has won:
+    ``sim.finished.check_game_start``, GAME-1),
     the first hand's first player (None: game ``g``'s first player is ``g % 4``, DEAL-1),
     that hand's number in the game (OPEN-1 by hand) and the most hands to play (None: to the
     end, capped at ``GAME_HAND_STRIDE``)."""
     from sim.engine.play import GAME_SETUP_WIDTH, GS_FIRST_PLAYER, GS_HAND_NUMBER, GS_MAX_HANDS
-    from sim.errors import CanastaError
+    from sim.finished import check_game_start
     from sim.limits import check_int, check_scores, check_seat
 
-    s0, s1 = check_scores(scores)
-    if target is not None and max(s0, s1) >= target:
-        raise CanastaError(
-            f"scores {s0},{s1}: a start score must be below the target {target:,} (GAME-1: "
-            "a team at the target has won)"
-        )
+    s0, s1 = check_scores(scores) if target is None else check_game_start(scores, target)
     setup = np.zeros(GAME_SETUP_WIDTH, dtype=np.int64)
     setup[0], setup[1] = s0, s1
     if first_player is not None:

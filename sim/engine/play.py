@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
-from sim._numba_cache import fewer_collections
+from sim._numba_cache import compile_once
 from sim._views import inline_copy
 from sim.engine import intercept as ic
 from sim.engine.contract import (
@@ -33,6 +33,7 @@ from sim.engine.judge import _first_legal_action, _judge_choice, action_reason, 
 from sim.engine.observe import _observe_after_meld, observe
 from sim.engine.state import _deal_hand, _score_hand, _started_col, apply_action, deal
 from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
+from sim.finished import game_winner, past_bound
 from sim.legality import canastas, meld_size
 from sim.rng import seed_hand, shuffle
 from sim.scoring import HELD_PENALTY_AT
@@ -372,10 +373,8 @@ def ready_kernel(kernel):
     ``@njit(sig)`` would be: a policy passed in converts to ``POLICY_TYPE`` instead of
     compiling the engine again for each policy."""
     sig = _KERNEL_SIGNATURES.get(kernel)
-    if sig is not None and sig.args not in kernel.signatures:
-        with fewer_collections():
-            kernel.compile(sig.args)
-        kernel.disable_compile()
+    if sig is not None:
+        compile_once(kernel, sig.args)  # under a lock: threads may ask at once
     return kernel
 
 
@@ -446,7 +445,9 @@ def play_games_kernel(
 ):
     """GAME-1: games ``start..stop-1``; each is a sequence of hands until a team's cumulative
     score reaches the target (``rules[RS_TARGET]``), the higher total winning and an exact tie
-    playing on, or a hand that wins the game is declared (SPECIAL-10: its team wins). Hand
+    playing on (``sim.finished.game_winner``), or a hand that wins the game is declared
+    (SPECIAL-10: its team wins), or a total passes ``MAX_SCORE`` either way
+    (``sim.finished.past_bound``: over, winner -1, as at the cap). Hand
     ``k`` of game ``g`` is seeded as hand ``g * GAME_HAND_STRIDE + k``; the deal rotates
     (DEAL-1: first player ``(f + k) % 4``, ``f`` the first hand's first player) and each
     opening minimum follows the team's running score (OPEN-1). Every game starts from
@@ -484,8 +485,8 @@ def play_games_kernel(
             if st[E.ST_END_REASON] == E.END_SPECIAL and wins_game(st[E.ST_SPECIAL], rules):
                 winner = st[E.ST_SPECIAL_TEAM]  # SPECIAL-10: the hand wins the game at once
                 break
-            if (s0 >= target or s1 >= target) and s0 != s1:
-                winner = 0 if s0 > s1 else 1  # GAME-1
+            winner = game_winner(s0, s1, target)  # GAME-1
+            if winner >= 0 or past_bound(s0, s1):  # past the bound: over, undecided
                 break
         row = out[g - start]
         row[E.GR_GAME_ID] = g

@@ -41,6 +41,7 @@ from sim.policies.game_strong import game_strong_decide, game_strong_table, game
 from sim.policies.heuristic_params import HEURISTIC_PARAMS, HEURISTIC_TABLE, param_docs
 from sim.policies.registry import register
 from sim.policies.strong import (
+    FROZEN_FILE,
     peek_kinds_strong_decide,
     peek_next_strong_decide,
     peek_next_when_strong_decide,
@@ -128,6 +129,17 @@ _register(
     "search on duplicate deals (canasta train; values and training record in "
     "sim/policies/data/strong.json):\n" + param_docs(_STRONG_TABLE),
     tail=_WEIGHTS,
+)
+_FROZEN_TABLE = strong_table(FROZEN_FILE)
+_register(
+    "strong_2026_12",
+    strong_decide,
+    {name: default for name, default, _ in _FROZEN_TABLE},
+    "the frozen reference: strong as shipped in December 2026 (its kernel reading a frozen "
+    f"copy of that data file, sim/policies/data/{FROZEN_FILE}, never retrained), so that "
+    "strength figures keep one fixed yardstick while strong moves on:\n"
+    + param_docs(_FROZEN_TABLE),
+    tail=tuple(strong_weights(FROZEN_FILE)),
 )
 _EXPERT_STRONG_TABLE = expert_strong_table()
 _register(

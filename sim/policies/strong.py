@@ -55,6 +55,7 @@ from sim.special import _catalogue_row, nearest_hand
 
 __all__ = [
     "DATA_VERSION",
+    "FROZEN_FILE",
     "LATER_NAMES",
     "MAX_CANDIDATES",
     "NEUTRAL",
@@ -73,6 +74,9 @@ __all__ = [
 ]
 
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
+#: the frozen reference: a copy of the data file as shipped in December 2026, never retrained,
+#: played as ``strong_2026_12`` so strength figures keep one fixed yardstick
+FROZEN_FILE = "strong_2026_12.json"
 #: the data file's layout (4: the heuristic's + EXTRA with chase_distance, the evaluator's
 #: weights; 3 had no chase_distance)
 DATA_VERSION = 4
@@ -113,9 +117,10 @@ TUNED_NAMES = tuple(
 
 
 def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
-    """The shipped parameters and their training record (``sim/policies/data/strong.json``),
-    or ``data`` (a data file read elsewhere, named ``source`` in errors), checked."""
-    data = read_data(data, DATA_FILE, DATA_VERSION, source)
+    """The shipped parameters and their training record (``sim/policies/data/strong.json``,
+    or the package's data file named ``source``, e.g. ``FROZEN_FILE``), or ``data`` (a data
+    file read elsewhere, named ``source`` in errors), checked."""
+    data = read_data(data, source if data is None else DATA_FILE, DATA_VERSION, source)
     given = dict(data.get("parameters", {}))
     for name in LATER_NAMES:
         given.setdefault(name, NEUTRAL[name])
@@ -129,16 +134,16 @@ def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
     return data
 
 
-def strong_weights() -> np.ndarray:
-    """The evaluator's shipped weights, in ``FEATURE_TABLE``'s order (the parameter arrays'
-    tail after the named parameters)."""
-    return np.array(load_data()["evaluator"]["weights"], dtype=np.float64)
+def strong_weights(file: str = DATA_FILE) -> np.ndarray:
+    """The evaluator's shipped weights (of the package's data file ``file``), in
+    ``FEATURE_TABLE``'s order (the parameter arrays' tail after the named parameters)."""
+    return np.array(load_data(source=file)["evaluator"]["weights"], dtype=np.float64)
 
 
-def strong_table() -> tuple[tuple[str, float, str], ...]:
+def strong_table(file: str = DATA_FILE) -> tuple[tuple[str, float, str], ...]:
     """(name, learned default, meaning): the heuristic's table then EXTRA_TABLE, with the
-    shipped values as defaults."""
-    params = load_data()["parameters"]
+    values of the package's data file ``file`` as defaults."""
+    params = load_data(source=file)["parameters"]
     return tuple((n, float(params[n]), doc) for n, _, doc in (*HEURISTIC_TABLE, *EXTRA_TABLE))
 
 

@@ -20,9 +20,18 @@ function el(tag, text, cls) {
   return d;
 }
 
+// The table's key (sent once with a new table) proves the session cookie is this page's own:
+// kept in this origin's storage, which a page on another port cannot write as it can a cookie.
+function tableKey() { try { return localStorage.getItem("canasta_key") || ""; } catch (e) { return ""; } }
+function keepKey(k) {
+  try { localStorage.setItem("canasta_key", k); } catch (e) { /* kept for this page only */ }
+  for (const id of ["b-record", "b-record2"]) { const a = $(id); if (a) a.href = "/api/record?key=" + encodeURIComponent(k); }
+}
 async function api(path, body) {
-  const opts = body === undefined ? {} : {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const headers = {"X-Canasta-Key": tableKey()};
+  const opts = body === undefined ? {headers} : {method: "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(body)};
   const r = await fetch(path, opts);
+  if (r.headers.get("X-Canasta-Key")) keepKey(r.headers.get("X-Canasta-Key"));
   let data = null;
   try { data = await r.json(); } catch (e) { data = {error: "the server sent no JSON (" + r.status + ")"}; }
   if (!r.ok) { const err = new Error(data.error || ("HTTP " + r.status)); err.rule = data.rule; err.allowed = data.allowed; err.status = r.status; throw err; }
@@ -450,7 +459,7 @@ async function start() {
 let replay = null, rh = 0, rf = 0;
 function showFrame() {
   const h = replay.hands[rh], f = h.frames[rf];
-  $("r-where").textContent = `hand ${rh + 1} of ${replay.hands.length}, step ${rf} of ${h.frames.length - 1}`;
+  $("r-where").textContent = `hand ${rh + 1} of ${replay.hands.length}, step ${rf} of ${h.frames.length - 1} (${replay.authenticity})`;
   $("r-move").textContent = f.move;
   $("r-table").textContent = [0, 1, 2, 3].map((p) => `P${p} ${replay.players[p]}: ${f.hands[p] || "(none)"}`).join("\n") +
     `\nteam 0 melds: ${f.melds[0]}\nteam 1 melds: ${f.melds[1]}\npile ${f.pile} cards, stock ${f.stock}` +
@@ -513,5 +522,6 @@ document.addEventListener("DOMContentLoaded", async () => {
   watchReady();
   await options();
   $("start").disabled = false;
+  if (tableKey()) keepKey(tableKey());
   try { render(await api("/api/state")); } catch (e) { /* no table yet: the start panel */ }
 });

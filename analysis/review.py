@@ -1,0 +1,230 @@
+"""A review of a played game, decision by decision: what each decision cost, and the luck.
+
+The face (``canasta review``, ``canasta.review``) walks a record and hands over, for each
+decision of the seats reviewed, a :class:`Decision`: the position as that seat saw it
+(``analysis.whatif.Position``), the card drawn (the play step after a stock draw), and the
+actions the seat then took. For each one ``analysis.advise.advise`` ranks every choice over
+paired deals, and the review reads:
+
+- **the cost** of the move made: its paired difference from the best choice, in points for
+  the team (against the best by points) and in the team's chance of winning the game after the
+  hand (against the best by that chance, through the equity table from the hand's scores);
+- **a tag** by the cost in game chance, given only when the cost's 95% interval lies wholly
+  above 0 (a gap within the sampling noise is no error): ``doubtful`` from
+  :data:`TAGS` ``["doubtful"]`` (1 percentage point of the game), ``error`` from 2.5, ``blunder``
+  from 5;
+- **the luck of each stock draw**: the value of the play step after the card that came (the
+  choice the seat's policy makes there) minus the value of drawing before the card was seen
+  (the "draw" choice at the draw step, the same policy playing the turn on): the card's share
+  of the result, zero on average over the cards that could have come (both values are the
+  policy's, so skill does not enter). A pickup of the pile carries no luck: the pile's cards
+  were all seen when discarded.
+
+Per seat (:func:`summary`): the **error rate**, 1,000 × the mean chance of the game lost per
+decision (thousandths of a game per decision; 0 is perfect play by the advice's own measure),
+over the decisions with more than one choice whose move was matched; its 95% normal interval;
+the tags counted; the luck summed (points and game chance), and the **luck-adjusted result**:
+the team's points over the hands reviewed minus the luck of the reviewed seats' draws.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from analysis import intervals as iv
+
+__all__ = ["TAGS", "Decision", "Review", "review", "summary", "tag"]
+
+#: cost in the chance of winning the game (a share, 0.01 = 1 percentage point) from which a
+#: move is tagged; the highest threshold reached names it
+TAGS = {"doubtful": 0.01, "error": 0.025, "blunder": 0.05}
+RATE_SCALE = 1000.0  #: the error rate's unit: thousandths of a game lost per decision
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision to review (built by the face from a record)."""
+
+    hand: int  #: the hand's number in the record (1-based)
+    move: int  #: the record's move number (``canasta replay``'s numbers)
+    seat: int
+    position: object  #: an ``analysis.whatif.Position`` as the seat saw it
+    drawn: str | None  #: the card drawn (the play step), None at the draw step
+    actions: tuple[int, ...]  #: the actions the seat took from this decision on (its turn)
+    forced: bool = False  #: no choice here (a draw the rules force): reviewed for luck only
+
+
+@dataclass
+class Review:
+    """The rows of a review (one per decision) and the luck rows (one per stock draw)."""
+
+    decisions: pd.DataFrame
+    luck: pd.DataFrame
+    meta: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        def rows(df):
+            return [
+                {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+                for r in df.to_dict(orient="records")
+            ]
+
+        return {
+            "meta": self.meta,
+            "decisions": rows(self.decisions),
+            "luck": rows(self.luck),
+            "players": rows(summary(self)),
+        }
+
+
+def tag(cost: float, cost_low: float) -> str:
+    """The tag of a move that cost ``cost`` of the game's chance (interval's low end
+    ``cost_low``): '' unless the interval lies wholly above 0, else the highest of
+    :data:`TAGS` reached."""
+    if math.isnan(cost) or not cost_low > 0:
+        return ""
+    out = ""
+    for name, threshold in TAGS.items():
+        if cost >= threshold:
+            out = name
+    return out
+
+
+def review(
+    decisions: Iterable[Decision],
+    match: Callable,
+    *,
+    equity=None,
+    ruleset=None,
+    n: int = 64,
+    budget: float | None = 1.0,
+    seed: int = 0,
+    policies: Sequence[str] | None = None,
+    advise: Callable | None = None,
+) -> Review:
+    """Review ``decisions`` (module docstring). ``match(actions, advice)``: the ``Choice`` of
+    ``advice`` that ``actions`` made, or None (the face's matcher of moves to plans).
+    ``equity``: the equity table (game chances; None: points only). ``n``, ``budget``: deals
+    per choice and seconds per decision for the advice; decision ``k`` is advised with seed
+    ``seed + k``. ``advise``: the function to ask (default ``analysis.advise.advise``)."""
+    if advise is None:
+        from analysis.advise import advise
+    rows, luck = [], []
+    draw_value: dict[tuple, tuple[float, float]] = {}  # (hand, seat) -> the draw's value
+    for k, d in enumerate(decisions):
+        pos = d.position
+        eq = equity
+        if eq is not None and max(pos.scores) >= eq.target:
+            eq = None  # a tie at the target plays on (GAME-1): off the table, by points
+        adv = advise(
+            pos,
+            drawn=d.drawn,
+            n=n,
+            budget=budget,
+            seed=seed + k,
+            ruleset=ruleset,
+            policies=policies,
+            **({} if eq is None else {"equity": eq}),
+        )
+        game = eq is not None
+        if d.drawn is None:
+            dc = next((c for c in adv.choices if c.label == "draw"), None)
+            if dc is not None:
+                draw_value[(d.hand, d.seat)] = (dc.mean, dc.game["win"] if game else math.nan)
+        else:
+            before = draw_value.pop((d.hand, d.seat), None)
+            pick = next((c for c in adv.choices if c.policy_pick), None)
+            if before is not None and pick is not None:
+                luck.append(
+                    {
+                        "hand": d.hand,
+                        "move": d.move,
+                        "seat": d.seat,
+                        "card": d.drawn,
+                        "luck_points": pick.mean - before[0],
+                        "luck_game": (pick.game["win"] - before[1]) if game else math.nan,
+                    }
+                )
+        if d.forced:
+            continue
+        made = match(d.actions, adv)
+        best = adv.choices[0]
+        gbest = next((c for c in adv.choices if c.game.get("best")), None) if game else None
+        row = {
+            "hand": d.hand,
+            "move": d.move,
+            "seat": d.seat,
+            "team": d.seat % 2,
+            "decision": adv.decision,
+            "scores": f"{pos.scores[0]},{pos.scores[1]}",
+            "choices": len(adv.choices),
+            "made": made.label if made is not None else "",
+            "best": (gbest or best).label,
+            "best_points": best.label,
+            "best_confidence": (gbest.game["confidence"] if gbest else best.confidence),
+            "cost_points": math.nan,
+            "cost_points_low": math.nan,
+            "cost_points_high": math.nan,
+            "cost_game": math.nan,
+            "cost_game_low": math.nan,
+            "cost_game_high": math.nan,
+            "win": math.nan,
+            "tag": "",
+        }
+        if made is not None:
+            row["cost_points"] = -made.diff_from_best
+            row["cost_points_low"], row["cost_points_high"] = -made.diff_high, -made.diff_low
+            if game:
+                g = made.game
+                row["cost_game"] = -g["diff_from_best"]
+                row["cost_game_low"], row["cost_game_high"] = -g["diff_high"], -g["diff_low"]
+                row["win"] = g["win"]
+                row["tag"] = tag(row["cost_game"], row["cost_game_low"])
+        rows.append(row)
+    cols = ["hand", "move", "seat", "card", "luck_points", "luck_game"]
+    return Review(
+        pd.DataFrame(rows),
+        pd.DataFrame(luck, columns=cols),
+        {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
+    )
+
+
+def summary(rev: Review) -> pd.DataFrame:
+    """Per seat reviewed: decisions, the error rate (1,000 × mean game chance lost per
+    decision with a choice, its 95% normal interval), tags, the luck (points, game chance)
+    and the team's points with and without it (``points`` filled by the face: the team's
+    points over the hands reviewed, in ``rev.meta["points"][seat]``)."""
+    d, lk = rev.decisions, rev.luck
+    out = []
+    seats = sorted(set(d["seat"]) | set(lk["seat"])) if len(d) or len(lk) else []
+    for s in seats:
+        mine = d[d["seat"] == s] if len(d) else d
+        rated = mine[(mine["choices"] > 1) & mine["cost_game"].notna()] if len(mine) else mine
+        costs = rated["cost_game"].to_numpy(dtype=np.float64) if len(rated) else np.zeros(0)
+        e = iv.mean(costs * RATE_SCALE) if costs.size >= 2 else None
+        luck = lk[lk["seat"] == s]
+        row = {
+            "seat": int(s),
+            "team": int(s) % 2,
+            "decisions": len(mine),
+            "rated": int(costs.size),
+            "error_rate": float(costs.mean() * RATE_SCALE) if costs.size else math.nan,
+            "rate_low": e.ci_low if e else math.nan,
+            "rate_high": e.ci_high if e else math.nan,
+            "points_lost": float(mine["cost_points"].sum()) if len(mine) else 0.0,
+            **{t: int((mine["tag"] == t).sum()) if len(mine) else 0 for t in TAGS},
+            "draws": len(luck),
+            "luck_points": float(luck["luck_points"].sum()),
+            "luck_game": float(luck["luck_game"].sum()),
+        }
+        pts = rev.meta.get("points", {}).get(int(s))
+        if pts is not None:
+            row["points"] = pts
+            row["luck_adjusted_points"] = pts - row["luck_points"]
+        out.append(row)
+    return pd.DataFrame(out)
