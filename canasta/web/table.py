@@ -304,4 +304,3 @@ def why_text(adv, why) -> str:
             f"{second.label} scored {_points(-gap)} points more ({figures})."
         )
     return why(adv)
-
