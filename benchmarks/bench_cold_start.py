@@ -460,7 +460,10 @@ def main() -> None:
         web_profile(args.top)
         return
     if args.serve:
-        print("canasta serve, fresh process, empty numba cache (its default bots, one hand):")
+        print(
+            "canasta serve, fresh process, empty numba cache (its default bots, strong; "
+            "tournament rules; one hand):"
+        )
         serve_first_deal(
             show=lambda name, m: print(
                 f"  {name:<18} {m['wall']:7.1f} s wall after start, {m['cpu']:7.1f} s CPU",
