@@ -13,9 +13,11 @@ policies (``sim.policies.strongest_fast()`` by default). Deal ``i`` deals the sa
 whatever the choice (paired). Samples go where they matter: rounds of doubling size on the
 choices still in the race; a choice leaves the race only when its 95% interval lies wholly
 below the best's *and* its paired difference from the best excludes 0 (so a choice whose
-interval overlaps the best's is never dropped). ``n`` caps the deals per choice, ``budget``
-the seconds; without ``budget`` the answer depends only on the position, ``seed``, ``n`` and
-the policies, never on ``n_jobs``.
+interval overlaps the best's is never dropped; with an equity table, only when that holds by
+the chance of winning the game too). Each choice's rank, paired difference from the best and
+decision confidence come by each measure (``analysis._compare_choices``). ``n`` caps the
+deals per choice, ``budget`` the seconds; without ``budget`` the answer depends only on the
+position, ``seed``, ``n`` and the policies, never on ``n_jobs``.
 
 With the public card memory (``Position.known``, which the hints fill from the observation) the
 cards known to be in other hands are in those hands in every deal, and only the rest is dealt
@@ -415,6 +417,7 @@ def advise(
     took_pile: bool = False,
     equity=None,
     luck: bool = False,
+    only: Sequence[str] | None = None,
 ) -> Advice:
     """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
 
@@ -422,7 +425,9 @@ def advise(
     ``took_pile``: the play step after taking the pile is not supported (refused).
     ``equity``: an equity table (``analysis.equity.equity_table`` of the same rules and
     policies): each choice is also scored by the team's chance of winning the game after the
-    hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``)."""
+    hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``).
+    ``luck``: correct the points for the draws' luck (``analysis.luck``). ``only``: the labels
+    of the choices to play (the others are left out)."""
     from analysis.schema import team_view
     from sim.api import play_script
     from sim.engine.script import NO_ACTION, decision_state, script_arrays
@@ -461,6 +466,8 @@ def advise(
         table = frozenset(int(k) for k in np.flatnonzero(table))
         held = [*np.asarray(pos.hand).tolist(), drawn_id]
         cands = _play_choices(st, rules_arr, held, table, rules.special_names)
+    if only is not None:  # a re-measure of named choices (the review, on fresh deals)
+        cands = [c for c in cands if c[1] in set(only)]
     if not cands:
         raise CanastaError("no legal choice at this position")
     pick = _policy_pick(st, cands, pols[pos.team], rules_arr)

@@ -186,6 +186,7 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
             "net_a": np.nan,
             "net_b": np.nan,
             "deals": 0,
+            "offered": deals,
             "applied": 0.0,
             "outcomes": np.zeros((2, 0, 3), dtype=np.int32),
         }
@@ -217,7 +218,9 @@ def _paired(
 ) -> dict:
     """The mean paired difference A − B (and each arm's mean) over the deals where the
     ``conditioned`` arms' choices were made (``applied``, per arm). With ``hidden`` (a true-
-    state value per deal), also ``split``: the same per value; with ``information``
+    state value per deal), also ``split``: the same per value the deals hold, whether or not
+    the choice was made in any of them (``offered``: its deals, the share's denominator, so
+    a situation's share of deals where the choice was made pools them); with ``information``
     (``analysis.specs.InformationSpec``), ``info_a``/``info_b``: the informed arm (A where
     the value lies in its range, else B) minus arm A, minus arm B."""
     mask = np.ones(deals, dtype=bool)
@@ -228,9 +231,12 @@ def _paired(
         out["outcomes"] = _kept(points, mask)
     if hidden is not None:
         out["split"] = [
-            {"value": int(v), **_means(nets, mask & (hidden == v), deals, hidden, information)}
+            {
+                "value": int(v),
+                **_means(nets, mask & (hidden == v), int((hidden == v).sum()), hidden, information),
+            }
             | ({} if points is None else {"outcomes": _kept(points, mask & (hidden == v))})
-            for v in np.unique(hidden[mask])
+            for v in np.unique(hidden)
         ]
     return out
 
@@ -240,7 +246,9 @@ def _kept(points, mask) -> np.ndarray:
     return np.stack([p[mask] for p in points]).astype(np.int32)
 
 
-def _means(nets, mask, deals, hidden, information) -> dict:
+def _means(nets, mask, offered, hidden, information) -> dict:
+    """Each arm's mean and their paired difference over the deals ``mask``, which were made
+    among ``offered`` deals (the share ``applied``)."""
     used = int(mask.sum())
 
     def m(x):
@@ -251,7 +259,8 @@ def _means(nets, mask, deals, hidden, information) -> dict:
         "net_a": m(nets[0]),
         "net_b": m(nets[1]),
         "deals": used,
-        "applied": used / deals,
+        "offered": offered,
+        "applied": used / offered if offered else 0.0,
     }
     if information is not None:
         knows = (hidden >= information.low) & (hidden <= information.high)

@@ -14,6 +14,8 @@ and gives each claim one verdict:
 * **contradicted**: at least one favours the other arm and none the claim's;
 * **mixed**: rows favour each arm (the claim holds in some situations only);
 * **no clear difference**: rows were tested and none is significant;
+* **not tested (N hands)**: its rows hold N sampled hands but none has enough to be tested
+  (``analysis.decision_tables.MIN_HANDS``): never a verdict, and no effect is quoted;
 * **not measured**: no experiment measures it yet (``needs`` says what is missing), or its table
   is absent from the run.
 
@@ -35,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+
+from analysis.decision_tables import not_tested
 
 __all__ = ["J_EXPERIMENT", "Claim", "claim_j_by_score", "verdicts"]
 
@@ -190,9 +194,10 @@ CLAIMS: tuple[Claim, ...] = (
         "M",
         "Open from hand as soon as you can rather than wait to open with the pile",
         "a strategy writer's question, re-run of the report (2026-12)",
-        "the hand alone can open at the turn start: the best legal opening now vs no opening "
-        "from hand until the pile holds 10 or the turn card is drawn, by pile size × the "
-        "other team opened",
+        "the hand alone can open at the turn start: draw from the stock and make the best "
+        "legal opening from the hand now vs the team (player and partner) opening from hand "
+        "only once the pile holds 10 or the turn card is drawn, taking the pile to open "
+        "whenever strong does, by pile size × the other team opened",
         (_d("open_or_wait", "pile_by_other_team", (), 1),),
     ),
     Claim(
@@ -254,9 +259,22 @@ def _differs(c: Claim) -> str:
     return "; ".join(dict.fromkeys(BY_KEY[k].differs for k in keys if k in BY_KEY))
 
 
+def _untested(rows: pd.DataFrame, c: Claim) -> str:
+    """The claim's rows left untested (no adjusted p-value), in words with their hands."""
+    return "; ".join(
+        f"{r['situation']}: {not_tested(r['hands'])}"
+        if r["_grouping"] == "all" or c.id == "G"
+        else f"{r['_grouping']} {r['situation']}: {not_tested(r['hands'])}"
+        for _, r in rows.iterrows()
+    )
+
+
 def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
     """One row per claim: its source, experiment, verdict, and effect of following it with its
-    95% interval; read from ``analysis.decisions.tables`` output. ``thresholds``
+    95% interval, and the sampled hands of the rows it rests on (summed over its rows);
+    read from ``analysis.decisions.tables`` output. Only tested rows (an adjusted p-value)
+    give the verdict, the effect and the hands; the rest are named in ``untested``, and a
+    claim with no tested row says "not tested (N hands)" with no effect. ``thresholds``
     (``analysis.decisions.thresholds``) give a claimed sign change in words."""
     from analysis.decision_tables import describe_threshold
     from analysis.experiment_set import BY_KEY
@@ -279,6 +297,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
             "unit": c.unit,
             "threshold": "",
             "differs": _differs(c),
+            "untested": "",
         }
         if c.threshold in found and _tested(tables, *c.threshold):  # no sign change of noise
             row["threshold"] = describe_threshold(found[c.threshold], BY_KEY[c.threshold[0]])
@@ -288,7 +307,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
             t = tables.get(p.table)
             if t is None:
                 continue
-            part = t[(t["grouping"] == p.grouping) & (t["hands"] > 0)]
+            part = t[t["grouping"] == p.grouping]  # rows with no hands: untested, named
             if p.situations:
                 part = part[part["situation"].isin(p.situations)]
             if len(part):
@@ -300,7 +319,15 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
         if c.parts and missing and not signed:
             row["note"] = "its experiment was not run or found no position"
         if signed:
-            v = np.concatenate(signed)
+            every = pd.concat(rows_of, ignore_index=True)
+            tested = np.isfinite(every["p_adj"].to_numpy(dtype=np.float64))
+            row |= {"note": "", "untested": _untested(every[~tested], c)}
+            if not tested.any():  # no row to test: neither a verdict nor an effect to quote
+                hands = int(every["hands"].sum())
+                row |= {"verdict": not_tested(hands), "hands": hands}
+                rows.append(row)
+                continue
+            v = np.concatenate(signed)[tested]
             if (v > 0).any() and (v < 0).any():
                 verdict = "mixed"
             elif (v > 0).any():
@@ -309,7 +336,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                 verdict = "contradicted"
             else:
                 verdict = "no clear difference"
-            est, lo, hi = _pooled(pd.concat(rows_of, ignore_index=True))
+            est, lo, hi = _pooled(every[tested])
             if c.id == "G":  # a share: back on its own scale
                 est, lo, hi = est + 0.5, lo + 0.5, hi + 0.5
             row |= {
@@ -317,8 +344,7 @@ def verdicts(tables: dict[str, pd.DataFrame], thresholds=()) -> pd.DataFrame:
                 "effect": est,
                 "ci_low": lo,
                 "ci_high": hi,
-                "hands": int(sum(int(x["hands"].sum()) for x in rows_of)),
-                "note": "",
+                "hands": int(every.loc[tested, "hands"].sum()),
             }
         rows.append(row)
     return pd.DataFrame(rows)

@@ -8,7 +8,8 @@ Student's t with (hands − 1) degrees of freedom (few hands: the normal law wou
 the tails); fewer than ``MIN_HANDS`` hands: not tested. The p-values of every row of every
 table (and of claim G's first-pickup table) are adjusted together by Holm's step-down method
 (family-wise error rate 5%, ``analysis.multiple``). A row's verdict is the arm its adjusted
-p-value (≤ 0.05) and sign favour, else "no clear difference".
+p-value (≤ 0.05) and sign favour, else "no clear difference"; a row with no p-value (fewer
+than ``MIN_HANDS`` hands, or no spread) says "not tested (N hands)" (:func:`not_tested`).
 
 :func:`threshold` fits where an effect changes sign along an ordered feature, with a
 bootstrap interval over sampled hands.
@@ -27,6 +28,9 @@ from analysis.experiment_set import Experiment, Grouping, experiments_of, resolv
 
 __all__ = [
     "TABLE_COLUMNS",
+    "information_worth",
+    "informed_rule",
+    "not_tested",
     "pooled",
     "tables",
     "threshold",
@@ -61,8 +65,21 @@ TABLE_COLUMNS = (
 )
 
 
+def _made_share(part: pd.DataFrame) -> float:
+    """The share of the situation's deals where the choice was made: made deals over the
+    deals offered, pooled over its rows (a row split by a hidden value holds only that
+    value's deals, so a mean of the rows' shares would understate it); rows without
+    ``offered`` give the mean of their shares."""
+    if "offered" not in part.columns:
+        done = part[np.isfinite(part["diff"])]
+        return float(done["applied"].mean()) if len(done) else float("nan")
+    offered = part["offered"].sum()
+    return float(part["deals"].sum() / offered) if offered else float("nan")
+
+
 def _situation(part: pd.DataFrame, confidence: float) -> dict:
     """Mean over sampled hands of the hand's mean difference (a hand is the unit)."""
+    made = _made_share(part)
     part = part[np.isfinite(part["diff"])]
     if "split" in part.columns and part["split"].astype(bool).any() and "position" in part:
         # rows of one position split by a hidden feature of its deals: a hand's mean is over
@@ -79,7 +96,7 @@ def _situation(part: pd.DataFrame, confidence: float) -> dict:
         "positions": int(part["position"].nunique()) if split else len(part),
         "hands": len(per_hand),
         "deals": int(part["deals"].sum()),
-        "applied": float(part["applied"].mean()) if len(part) else float("nan"),
+        "applied": made,
         "net_a": float(per_hand["net_a"].mean()) if len(part) else float("nan"),
         "net_b": float(per_hand["net_b"].mean()) if len(part) else float("nan"),
         "estimate": e.estimate,
@@ -131,19 +148,24 @@ def tables(
                         **_situation(part[keep], confidence),
                     }
                 )
+        worth = None
         if exp.information is not None and "info_a" in part.columns:
-            info = exp.information
+            rule = informed_rule(exp, exp.information.low, exp.information.high)
             for col, arm in (("info_a", exp.do), ("info_b", exp.dont)):
                 sel = part.assign(diff=part[col], net_a=np.nan, net_b=np.nan)
                 rows.append(
                     {
                         "grouping": "information",
                         "low": 0,
-                        "situation": f"{info.label}, instead of always: {arm}",
+                        "situation": f"the rule '{rule}' ({exp.information.label}), "
+                        f"instead of always: {arm}",
                         **_situation(sel, confidence),
                     }
                 )
+            worth = information_worth(part, exp, confidence)
         out[exp.table] = pd.DataFrame(rows)
+        if worth is not None:
+            out[exp.table].attrs["information_worth"] = worth
     pickup = None
     if hands:  # claim G's statistic joins the family: one correction across the report
         from analysis.numbers import first_pickup
@@ -164,7 +186,10 @@ def tables(
         pickup["p_adj"] = adj[len(p_all) - n :]
         pickup["verdict"] = verdicts(pickup["estimate"] - 0.5, pickup["p_adj"], alpha)
         said = {1: "the first-pickup team wins more", -1: "the other team wins more"}
-        pickup["better"] = [said.get(int(x), "no clear difference") for x in pickup["verdict"]]
+        pickup["better"] = [
+            said.get(int(x), "no clear difference") if np.isfinite(p) else not_tested(h)
+            for x, p, h in zip(pickup["verdict"], pickup["p_adj"], pickup["hands"], strict=True)
+        ]
         pickup.attrs["correction"] = family
     for key, t in out.items():
         n = len(t)
@@ -184,6 +209,8 @@ def tables(
         for j in np.flatnonzero((t["verdict"].to_numpy() == 0) & (lead != 0)):
             side = said_info if t["grouping"].iat[j] == "information" else said
             t.loc[t.index[j], "better"] = f"a lead, not confirmed: {side[int(lead[j])]}"
+        untested = ~np.isfinite(t["p_adj"].to_numpy(dtype=np.float64))
+        t.loc[untested, "better"] = [not_tested(h) for h in t.loc[untested, "hands"]]
         t.attrs["interval"] = f"{iv.statement(iv.NORMAL, confidence)} over sampled hands"
         t.attrs["correction"] = family
         out[key] = t[list(TABLE_COLUMNS)]
@@ -191,6 +218,90 @@ def tables(
     if pickup is not None:
         out["first_pickup"] = pickup
     return out
+
+
+def _range(low: int, high: int, top: int = 99) -> str:
+    """A bin's label from its bounds: '2', '2–3' or '2+' (``top`` or more: no bound)."""
+    if high >= top:
+        return f"{low}+"
+    return f"{low}" if low == high else f"{low}–{high}"
+
+
+def informed_rule(exp: Experiment, low: int, high: int) -> str:
+    """The rule 'arm A when the told feature lies in [low, high], else arm B' in words, in
+    the phrase of the experiment's grouping by that feature where it has one."""
+    knows = exp.information.knows
+    g = next((g for g in exp.groupings if g.features == (knows,)), None)
+    label = _range(low, high)
+    from analysis.specs import TRUE_STATE
+
+    when = g.phrase.format(label=label, low=low) if g else f"with {TRUE_STATE[knows]}: {label}"
+    return f"{exp.do} {when}, else {exp.dont}"
+
+
+def information_worth(
+    part: pd.DataFrame, exp: Experiment, confidence: float = iv.CONFIDENCE, reps: int = 400
+) -> dict | None:
+    """What knowing ``exp.information.knows`` is worth: the best rule that uses it (arm A
+    when the value is at least, or at most, some count; else arm B) minus the best rule that
+    does not (always A or always B), in the experiment's outcome a hand. A rule's effect
+    against always B is the mean over sampled hands of the hand's mean over its deals of
+    A − B where the rule plays A, so the split rows (one per value) price every rule at
+    once. Both rules are chosen on the same hands, so the estimate leans high; the interval
+    is the bootstrap over hands with the choice made again in each resample (``reps``,
+    fixed seed), and the rules chosen are named. None: no split rows."""
+    rows = part[np.isfinite(part["diff"]) & part["split"].astype(bool)]
+    if rows.empty:
+        return None
+    hand, hands = pd.factorize(rows["hand"])
+    value, values = pd.factorize(rows[exp.information.knows], sort=True)
+    w = rows["deals"].to_numpy(dtype=np.float64)
+    per_hand = np.bincount(hand, w)
+    contrib = np.zeros((len(hands), len(values)))
+    np.add.at(contrib, (hand, value), w * rows["diff"].to_numpy(dtype=np.float64) / per_hand[hand])
+    # rule k (A where value >= values[k]) and rule k' (A where value <= values[k]); the
+    # rules 'never' (0) and 'always' (all) are among them
+    k = len(values)
+    at_least = np.array([[1.0 if v >= j else 0.0 for v in range(k)] for j in range(k + 1)])
+    at_most = np.array([[1.0 if v <= j else 0.0 for v in range(k)] for j in range(k)])
+    rules = np.vstack([at_least, at_most])  # rules[0]: always A; rules[k]: never (always B)
+
+    def best(c: np.ndarray) -> tuple[float, int, float]:
+        e = c.mean(axis=0) @ rules.T
+        i = int(np.argmax(e))
+        return float(e[i] - max(e[0], 0.0)), i, float(e[0])
+
+    worth, pick, always_a = best(contrib)
+    rng = np.random.default_rng([exp.number, 53])
+    boot = np.array(
+        [best(contrib[rng.integers(0, len(hands), len(hands))])[0] for _ in range(reps)]
+    )
+    tail = (1 - confidence) / 2
+    lo, hi = np.quantile(boot, [tail, 1 - tail])
+    if pick in (0, k, 2 * k):
+        uses = f"always: {exp.dont}" if pick == k else f"always: {exp.do}"
+    elif pick < k:
+        uses = informed_rule(exp, int(values[pick]), 99)
+    else:
+        uses = informed_rule(exp, int(values[0]), int(values[pick - k - 1]))
+    return {
+        "estimate": worth,
+        "ci_low": float(lo),
+        "ci_high": float(hi),
+        "hands": len(hands),
+        "with": uses,
+        "without": f"always: {exp.do if always_a > 0 else exp.dont}",
+        "label": exp.information.label,
+        "interval": f"{confidence:.0%} bootstrap over {len(hands):,} sampled hands ({reps} "
+        "resamples, the rules chosen again in each)",
+    }
+
+
+def not_tested(hands) -> str:
+    """A row's or a claim's word where nothing was tested (fewer than ``MIN_HANDS`` sampled
+    hands, none, or no spread among them): never a verdict, with the hands it has."""
+    n = int(hands)
+    return f"not tested ({n:,} hand{'' if n == 1 else 's'})"
 
 
 def _p_values(t: pd.DataFrame) -> np.ndarray:
@@ -309,12 +420,29 @@ def thresholds(raw: pd.DataFrame, experiments=None) -> list[Threshold]:
     return out
 
 
+def _clear(t: Threshold) -> bool:
+    """A sign change is located only when its whole interval lies within the values seen
+    (half a unit either side, as the fitted zero itself): beyond them the line is an
+    extrapolation, and an interval reaching there says the data do not place it."""
+    lo, hi = t.low - 0.5, t.high + 0.5
+    return bool(np.isfinite(t.ci_low) and np.isfinite(t.ci_high)) and (
+        lo <= t.ci_low and t.ci_high <= hi
+    )
+
+
 def describe_threshold(t: Threshold, exp: Experiment) -> str:
     """A threshold in words."""
     gain = (
         f"{abs(t.slope):,.0f} points a hand per unit; the slope's sign in "
         f"{t.slope_sure:.0%} of resamples"
     )
+    if np.isfinite(t.at) and not _clear(t):
+        return (
+            f"{exp.do_ing} minus {exp.dont_ing}: no clear sign change for {t.feature} "
+            f"{t.low}–{t.high} (a fitted line crosses zero at ≈ {t.at:.1f}, but its 95% "
+            f"interval, {t.ci_low:.1f} to {t.ci_high:.1f} resampling {t.hands} hands, runs "
+            f"outside the values seen; {gain})"
+        )
     if np.isfinite(t.at):
         side = exp.do_ing if t.slope > 0 else exp.dont_ing
         return (

@@ -94,12 +94,14 @@ __all__ = [
     "advice",
     "choose",
     "describe_threshold",
+    "experiment_hands",
     "experiments_of",
     "generate_positions",
     "hand_summary",
     "hidden_values",
     "play_arms",
     "pooled",
+    "position_rows",
     "resolve",
     "rule_of_thumb",
     "rules_of_thumb",
@@ -143,13 +145,18 @@ def run_experiments(
     strong = policy or strongest_fast()
     chosen = resolve(experiments) if experiments else list(EXPERIMENTS)
     n_hands = sample_hands or max(100, 6 * positions)
+    own = {e.key: experiment_hands(e, positions, sample_hands) for e in chosen}
+    total = max([n_hands, *(own[e.key] for e in chosen if not e.generate)])
     if progress:
-        progress(f"decision experiments: sampling positions from {n_hands:,} hands of {strong}")
+        progress(f"decision experiments: sampling positions from {total:,} hands of {strong}")
     summaries: list[dict] = []
-    snaps = sample_positions(n_hands, seed, strong, ruleset, n_jobs, summaries)
+    snaps = sample_positions(total, seed, strong, ruleset, n_jobs, summaries)
+    # hand h is the same hand in any sample: an experiment that needs more hands reads the
+    # longer one, every other the first n_hands, as it would have alone
+    del summaries[n_hands:]
     rows = []
     for exp in chosen:
-        pool = snaps
+        pool = snaps if own[exp.key] == total else [s for s in snaps if s["hand"] < own[exp.key]]
         if exp.generate:  # fresh deals (a balanced draw: from four times as many)
             pool = generate_positions(
                 exp, positions * (4 if exp.balance else 1), seed, strong, ruleset
@@ -172,13 +179,7 @@ def run_experiments(
                 **dict.fromkeys(HIDDEN, -1),
                 **_game_keys(snap),
             }
-            split = r.pop("split", None)
-            if split is None:
-                rows.append({**base, **r, "split": False})
-                continue
-            for part in split:  # a row per value of the hidden feature in the deals
-                value = part.pop("value")
-                rows.append({**base, exp.hidden: value, **part, "split": True})
+            rows += position_rows(base, r, exp.hidden)
     cols = [
         "experiment",
         "hand",
@@ -190,6 +191,7 @@ def run_experiments(
         "net_a",
         "net_b",
         "deals",
+        "offered",
         "applied",
         "split",
         "info_a",
@@ -204,10 +206,33 @@ def run_experiments(
         "positions": positions,
         "seed": seed,
         "sample_hands": n_hands,
+        "experiment_hands": own,
         "specs": {e.key: e for e in chosen},
         "hands": summaries,
     }
     return out
+
+
+def experiment_hands(exp: Experiment, positions: int, sample_hands: int | None = None) -> int:
+    """The sampled hands ``exp``'s positions are drawn from: ``sample_hands`` if given, else
+    the run's default (6 a position, at least 100) or, for an experiment whose positions are
+    rare, its spec's ``positions.hands_per_position`` (whichever is more)."""
+    if sample_hands:
+        return sample_hands
+    return max(100, 6 * positions, exp.hands_per_position * positions)
+
+
+def position_rows(base: dict, result: dict, hidden: str) -> list[dict]:
+    """The rows of one position: ``base`` (its keys and features) with ``result``
+    (``play_arms``'), or a row per value of the ``hidden`` feature the deals hold."""
+    split = result.get("split")
+    if split is None:
+        return [{**base, **result, "split": False}]
+    return [
+        {**base, hidden: part["value"], **{k: v for k, v in part.items() if k != "value"}}
+        | {"split": True}
+        for part in split
+    ]
 
 
 #: what a row keeps to be read in game terms (``analysis.decisions_game``): the player's team,
@@ -289,6 +314,7 @@ def synthetic_raw(
                 "net_a": float(d.mean()),
                 "net_b": 0.0,
                 "deals": deals,
+                "offered": deals,
                 "applied": 1.0,
                 "split": bool(exp.hidden),
             }

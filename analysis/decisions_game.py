@@ -160,12 +160,10 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
     raw = _bare(raw)
     rows = raw
     if scores is not None:
-        own, opp = (int(x) for x in scores)
-        if max(own, opp) >= table.target:
-            raise CanastaError(
-                f"scores {own},{opp}: at or above the target {table.target:,} the game is "
-                "over (GAME-1)"
-            )
+        from sim.finished import check_game_start
+
+        # GAME-1: a tie at or over the target plays another hand
+        own, opp = check_game_start(scores, table.target, teams=("your team", "the opponents"))
         keep = np.zeros(len(raw), dtype=bool)
         for key in dict.fromkeys(raw["experiment"]):
             mine = (raw["experiment"] == key).to_numpy()
@@ -176,8 +174,30 @@ def chances(raw: pd.DataFrame, table, rules=None, scores=None) -> pd.DataFrame:
     means = _row_means(rows, table, own, opp)
     out = rows.assign(points_diff=rows["diff"], points_a=rows["net_a"], points_b=rows["net_b"])
     out[["diff", "net_a", "net_b"]] = means[["diff", "net_a", "net_b"]]
+    if "info_a" in out.columns:
+        out[["info_a", "info_b"]] = _informed(out, experiments_of(rows))
     out.attrs = kept
     out.attrs["game_scores"] = None if scores is None else (own, opp)
+    return out
+
+
+def _informed(rows: pd.DataFrame, experiments) -> np.ndarray:
+    """float[rows, 2]: the information arm's chance minus arm A's and minus arm B's per row
+    (``info_a``, ``info_b`` in game terms). A row of an information experiment holds the
+    deals of one value of the told feature, so the informed arm plays A in all of them (the
+    value in its range: 0 and ``diff``) or B in all (``−diff`` and 0); rows of another
+    experiment, or not split by the value, have none."""
+    out = np.full((len(rows), 2), np.nan)
+    diff = rows["diff"].to_numpy(dtype=np.float64)
+    for exp in experiments:
+        info = exp.information
+        if info is None:
+            continue
+        mine = (rows["experiment"] == exp.key).to_numpy() & rows["split"].astype(bool).to_numpy()
+        value = rows[info.knows].to_numpy()
+        knows = (value >= info.low) & (value <= info.high)
+        out[mine, 0] = np.where(knows, 0.0, -diff)[mine]
+        out[mine, 1] = np.where(knows, diff, 0.0)[mine]
     return out
 
 
@@ -355,14 +375,21 @@ def score_changes(cells: pd.DataFrame) -> pd.DataFrame:
     """The experiments whose verdict changes with the score (:func:`by_score` rows): one row
     each with the cells tested and those favouring A, favouring B, or neither, ``kind``:
     'reverses' (some cells favour A, some B), 'depends' (some cells confirm an arm, others do
-    not) or 'same' (one verdict wherever tested), and the cell of the largest confirmed
+    not), 'same' (one arm confirmed wherever tested), 'none' (no cell clear either way: no
+    verdict at any score, which is not a verdict that holds everywhere) or 'untested' (no
+    cell with enough hands), and the cell of the largest confirmed
     effect each way (``a_own``, ``a_opp``, ``a_est``, ``a_low``, ``a_high``; ``b_...``)."""
     rows = []
     for key, part in cells.groupby("experiment", sort=False):
         tested = part[np.isfinite(part["p_adj"].to_numpy())]
         a, b = int((tested["verdict"] > 0).sum()), int((tested["verdict"] < 0).sum())
         none = len(tested) - a - b
-        kind = "reverses" if a and b else ("depends" if (a or b) and none else "same")
+        if a and b:
+            kind = "reverses"
+        elif a or b:
+            kind = "depends" if none else "same"
+        else:
+            kind = "none" if none else "untested"
         row = {
             "experiment": key,
             "cells": len(tested),

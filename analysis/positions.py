@@ -1,7 +1,7 @@
 """Positions of the decision experiments: turn starts of real play, and generated ones.
 
 1. **Sampled.** :func:`sample_positions` steps hands of the strongest fast policy against
-   itself (``sim.Game``) and keeps, at the start of every turn (the draw step), the position
+   itself (``sim.Hand``) and keeps, at the start of every turn (the draw step), the position
    the player faces (:func:`snapshot`: an ``analysis.whatif.Position`` — its hand, both teams'
    melds, the pile (top and contents), the stock and hand sizes, the scores and the turn — and
    the features the experiments condition on). Laid red threes and the discard history are
@@ -224,7 +224,7 @@ def sample_positions(
     summaries: list | None = None,
 ) -> list[Snapshot]:
     """Snapshots of every turn start of ``hands`` hands of ``policy`` (default the strongest
-    fast one) against itself; hand ``h`` is ``sim.Game(seed, hand_id=h)``. Each snapshot's
+    fast one) against itself; hand ``h`` is ``sim.Hand(seed, hand_id=h)``. Each snapshot's
     ``hand`` is h and ``went_out`` is set when the player went out (not by a special hand)
     in that turn. ``n_jobs``: blocks of hands in parallel (``sim.runner.parallel_map``); the
     snapshots are the same, in the same order, for any number. Their Positions are made when
@@ -288,32 +288,26 @@ def hand_summary(g, h: int, first_take: tuple[int, int]) -> dict:
 def _sample_hands(hand_ids: range, seed: int, policy: str, ruleset):
     """:func:`sample_positions` of the hands ``hand_ids``, in this process (``ruleset``: a
     ``Ruleset``, as :func:`sample_positions` made it)."""
-    import sim
-    from sim.engine.judge import forced_action
-    from sim.policies.registry import parse
+    from sim.play import Hand, seat_policies
 
     specials = ruleset.to_array()[E.RS_CATALOGUE_N] > 0  # SPECIAL-7: a list in force
-    spec, params, _ = parse(policy)
+    seats = seat_policies([policy])  # resolved once for every hand
     out, summaries = [], []
     for h in hand_ids:
-        g = sim.Game(seed=seed, hand_id=h, rules=ruleset)
+        g = Hand(seed=seed, hand_id=h, rules=ruleset)
         last_turn, current, first_take = -1, None, (-1, 0)
-        while not g.is_over:
-            st = g.state
-            if int(st[E.ST_PHASE]) == E.PH_DRAW and int(st[E.ST_TURN]) != last_turn:
-                last_turn = int(st[E.ST_TURN])
-                if int(st[E.ST_STOCK_N]) > 0:
+        for t in g.turns(seats):  # each turn met before its action is applied
+            v = g.view(t.seat)
+            if v.phase == E.PH_DRAW and v.turn != last_turn:
+                last_turn = v.turn
+                if v.stock_n > 0:
                     current = snapshot(g, specials, lazy=True)
                     current["hand"] = h
                     out.append(current)
                 else:
                     current = None
-            obs = g.observation()  # one for both: Game.policy_action would observe again
-            a = int(forced_action(obs))
-            a = a if a >= 0 else g.decide(spec, params, obs)
-            if a == E.A_TAKE_PILE and first_take[0] < 0:
-                first_take = (int(st[E.ST_PLAYER]) % E.N_TEAMS, int(st[E.ST_PILE_N]))
-            g.apply(a)
+            if t.action == E.A_TAKE_PILE and first_take[0] < 0:
+                first_take = (t.seat % E.N_TEAMS, v.pile_n)
         summaries.append(hand_summary(g, h, first_take))
         went = g.out_team
         if current is not None and went == current["team"] and g.special_hand[1] < 0:
@@ -371,38 +365,34 @@ def generate_positions(
 ) -> list[Snapshot]:
     """Up to ``positions`` positions of ``exp``'s generator (``positions.generate``,
     ``analysis.specs.GENERATORS``) passing its ``where``, from fresh deals: deal ``h`` is
-    ``sim.Game(seed, hand_id=GENERATED_HANDS + exp.number * 2**20 + h)``, played by ``policy``
+    ``sim.Hand(seed, hand_id=GENERATED_HANDS + exp.number * 2**20 + h)``, played by ``policy``
     up to the position; at most ``20 * positions + 100`` deals are tried. In this process (the
     deals are short): the same positions, in the same order, for any number of jobs.
 
     ``dealt_three``: the first seat of the hand's first round whose turn starts with the
     keep-or-lay decision of DEAL-5 (a three dealt while its team has not melded). Its
     position keeps the three in hand: replayed, the turn starts at the same decision."""
-    import sim
-    from sim.engine.judge import forced_action
-    from sim.policies.registry import parse
+    from sim.play import Hand, seat_policies
     from sim.ruleset import as_ruleset
 
     if exp.generate != "dealt_three":
         raise ValueError(f"unknown position generator {exp.generate!r}")
     ruleset = as_ruleset(ruleset)
     specials = ruleset.to_array()[E.RS_CATALOGUE_N] > 0  # SPECIAL-7: a list in force
-    spec, params, _ = parse(policy)
+    seats = seat_policies([policy])  # resolved once for every deal
     base = GENERATED_HANDS + exp.number * 2**20
     out: list[Snapshot] = []
     for h in range(20 * positions + 100):
         if len(out) >= positions:
             break
-        g = sim.Game(seed=seed, hand_id=base + h, rules=ruleset)
-        while not g.is_over and int(g.state[E.ST_TURN]) < E.N_PLAYERS:
-            st = g.state
-            if int(st[E.ST_PHASE]) == E.PH_THREES and int(st[E.ST_RESUME]) == E.PH_DRAW:
+        g = Hand(seed=seed, hand_id=base + h, rules=ruleset)
+        for _ in g.turns(seats):
+            if g.turn >= E.N_PLAYERS:
+                break
+            if g.phase == "threes" and g.resume_phase == "draw":  # DEAL-5 at a turn's start
                 snap = snapshot(g, specials, lazy=True)
                 snap["hand"] = h
                 if exp.select(snap):
                     out.append(snap)
                 break
-            obs = g.observation()
-            a = int(forced_action(obs))
-            g.apply(a if a >= 0 else g.decide(spec, params, obs))
     return out

@@ -6,9 +6,14 @@ decision of the seats reviewed, a :class:`Decision`: the position as that seat s
 actions the seat then took. For each one ``analysis.advise.advise`` ranks every choice over
 paired deals, and the review reads:
 
-- **the cost** of the move made: its paired difference from the best choice, in points for
-  the team (against the best by points) and in the team's chance of winning the game after the
-  hand (against the best by that chance, through the equity table from the hand's scores);
+- **the cost** of the move made: the best choice's result minus the move's, paired, in points
+  for the team (against the best by points) and in the team's chance of winning the game after
+  the hand (against the best by that chance, through the equity table from the hand's scores).
+  The best is chosen on the advice's deals but the cost is measured again on **fresh deals**
+  (the two choices alone, seed shifted by :data:`FRESH_SEED`): on its own deals the choice that
+  came out best is favoured by their noise (the best of many noisy means), which would make
+  every move look costlier than it is. On fresh deals the cost is unbiased, so one decision's
+  cost may come out below 0 (the move did better there);
 - **a tag** by the cost in game chance, given only when the cost's 95% interval lies wholly
   above 0 (a gap within the sampling noise is no error): ``doubtful`` from
   :data:`TAGS` ``["doubtful"]`` (1 percentage point of the game), ``error`` from 2.5, ``blunder``
@@ -37,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
+from sim.stats import CONFIDENCE, z_value
 
 __all__ = ["TAGS", "Decision", "Review", "review", "summary", "tag"]
 
@@ -44,6 +50,7 @@ __all__ = ["TAGS", "Decision", "Review", "review", "summary", "tag"]
 #: move is tagged; the highest threshold reached names it
 TAGS = {"doubtful": 0.01, "error": 0.025, "blunder": 0.05}
 RATE_SCALE = 1000.0  #: the error rate's unit: thousandths of a game lost per decision
+FRESH_SEED = 1_000_003  #: the re-measure's seeds: the selection's plus this (fresh deals)
 
 
 @dataclass(frozen=True)
@@ -135,21 +142,12 @@ def review(
         if d.drawn is None:
             dc = next((c for c in adv.choices if c.label == "draw"), None)
             if dc is not None:
-                draw_value[(d.hand, d.seat)] = (dc.mean, dc.game["win"] if game else math.nan)
+                draw_value[(d.hand, d.seat)] = (dc, game)
         else:
             before = draw_value.pop((d.hand, d.seat), None)
             pick = next((c for c in adv.choices if c.policy_pick), None)
             if before is not None and pick is not None:
-                luck.append(
-                    {
-                        "hand": d.hand,
-                        "move": d.move,
-                        "seat": d.seat,
-                        "card": d.drawn,
-                        "luck_points": pick.mean - before[0],
-                        "luck_game": (pick.game["win"] - before[1]) if game else math.nan,
-                    }
-                )
+                luck.append(_luck_row(d, before[0], pick, game and before[1]))
         if d.forced:
             continue
         made = match(d.actions, adv)
@@ -177,21 +175,80 @@ def review(
             "tag": "",
         }
         if made is not None:
-            row["cost_points"] = -made.diff_from_best
-            row["cost_points_low"], row["cost_points_high"] = -made.diff_high, -made.diff_low
+            # the cost on fresh deals: the selection's own deals favour the choice that
+            # came out best on them (the best of many noisy means), so the move made and the
+            # chosen best are played again, paired, on deals the selection did not see
+            fresh = seed + k + FRESH_SEED
+            ask = {"pos": pos, "drawn": d.drawn, "n": n, "seed": fresh, "ruleset": ruleset}
+            ask |= {"policies": policies, "advise": advise}
+            c, lo, hi = _cost(made, best, "points", ask)
+            row["cost_points"], row["cost_points_low"], row["cost_points_high"] = c, lo, hi
             if game:
-                g = made.game
-                row["cost_game"] = -g["diff_from_best"]
-                row["cost_game_low"], row["cost_game_high"] = -g["diff_high"], -g["diff_low"]
-                row["win"] = g["win"]
+                ask["equity"] = eq
+                c, lo, hi = _cost(made, gbest, "game", ask)
+                row["cost_game"], row["cost_game_low"], row["cost_game_high"] = c, lo, hi
+                row["win"] = made.game["win"]
                 row["tag"] = tag(row["cost_game"], row["cost_game_low"])
         rows.append(row)
-    cols = ["hand", "move", "seat", "card", "luck_points", "luck_game"]
+    cols = ["hand", "move", "seat", "card", "luck_points", "luck_game", "se_points", "se_game"]
     return Review(
         pd.DataFrame(rows),
         pd.DataFrame(luck, columns=cols),
         {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
     )
+
+
+def _se(low: float, high: float) -> float:
+    return (high - low) / (2 * z_value(CONFIDENCE))
+
+
+def _luck_row(d: Decision, draw, pick, game: bool) -> dict:
+    """The luck of the card drawn before decision ``d``: the policy's plan after it (``pick``)
+    minus drawing unseen (``draw``), with the standard error of that difference (the two
+    advice runs' errors, their deals taken as independent)."""
+    se_p = math.hypot(_se(pick.ci_low, pick.ci_high), _se(draw.ci_low, draw.ci_high))
+    row = {"hand": d.hand, "move": d.move, "seat": d.seat, "card": d.drawn}
+    row |= {"luck_points": pick.mean - draw.mean, "se_points": se_p}
+    row |= {"luck_game": math.nan, "se_game": math.nan}
+    if game:
+        g, h = pick.game, draw.game
+        row["luck_game"] = g["win"] - h["win"]
+        row["se_game"] = math.hypot(_se(g["ci_low"], g["ci_high"]), _se(h["ci_low"], h["ci_high"]))
+    return row
+
+
+def _cost(made, best, measure: str, ask: dict) -> tuple[float, float, float]:
+    """The paired cost (``best`` minus ``made``, with its 95% interval) by ``measure``
+    ("points", or "game": the chance of winning the game), measured again on fresh deals."""
+    if best is None or made.label == best.label:
+        return 0.0, 0.0, 0.0
+    adv = ask["advise"](
+        ask["pos"],
+        drawn=ask["drawn"],
+        n=ask["n"],
+        budget=None,
+        seed=ask["seed"],
+        ruleset=ask["ruleset"],
+        policies=ask["policies"],
+        only=[made.label, best.label],
+        **({"equity": ask["equity"]} if "equity" in ask else {}),
+    )
+    by = {c.label: c for c in adv.choices}
+    m, b = by[made.label], by[best.label]
+
+    def fields(c):
+        if measure == "points":
+            return c.diff_from_best, c.diff_low, c.diff_high
+        return c.game["diff_from_best"], c.game["diff_low"], c.game["diff_high"]
+
+    if measure == "points":
+        lead = next(c.label for c in adv.choices if c.rank == 1)
+    else:
+        lead = next(c.label for c in adv.choices if c.game.get("best"))
+    if lead == best.label:  # the chosen best leads on the fresh deals: the move's gap
+        d, lo, hi = fields(m)
+        return -d, -hi, -lo
+    return fields(b)  # the move made leads on the fresh deals: a negative cost
 
 
 def summary(rev: Review) -> pd.DataFrame:
@@ -220,7 +277,10 @@ def summary(rev: Review) -> pd.DataFrame:
             **{t: int((mine["tag"] == t).sum()) if len(mine) else 0 for t in TAGS},
             "draws": len(luck),
             "luck_points": float(luck["luck_points"].sum()),
-            "luck_game": float(luck["luck_game"].sum()),
+            "luck_game": float(luck["luck_game"].sum(min_count=1)),
+            # the sums' standard errors: the draws' own estimates, independent
+            "luck_points_se": float(np.sqrt((luck["se_points"] ** 2).sum())),
+            "luck_game_se": float(np.sqrt((luck["se_game"] ** 2).sum(min_count=1))),
         }
         pts = rev.meta.get("points", {}).get(int(s))
         if pts is not None:

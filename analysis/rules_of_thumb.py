@@ -12,10 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analysis.decision_tables import not_tested
 from analysis.decision_tables import pooled as _pooled
 from analysis.experiment_set import EXPERIMENTS, Experiment, Grouping, resolve
 
-__all__ = ["Rule", "advice", "rules_of_thumb"]
+__all__ = ["Rule", "advice", "rules_of_thumb", "worth_text"]
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,14 @@ def _pts(x: float) -> str:
     return f"{x:+,.0f}".replace("-", "−")
 
 
+def _tested(rows: pd.DataFrame) -> np.ndarray:
+    """The rows that were tested (an adjusted p-value: ``MIN_HANDS`` hands or more)."""
+    return np.isfinite(rows["p_adj"].to_numpy(dtype=np.float64))
+
+
 def _ci(r) -> str:
+    if not np.isfinite(r["p_adj"]):
+        return f"[{not_tested(r['hands'])}]"
     if not (np.isfinite(r["ci_low"]) and np.isfinite(r["ci_high"])):
         return f"[no interval: {int(r['hands'])} hand]"
     lo, hi = (f"{v:,.0f}".replace("-", "−") for v in (r["ci_low"], r["ci_high"]))
@@ -45,6 +53,7 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
     rows = table[table["grouping"] == grouping.key].reset_index(drop=True)
     rows = rows[rows["hands"] > 0].reset_index(drop=True)
     v = tuple(int(x) for x in rows["verdict"])
+    tested = _tested(rows)
     unit = "net points a hand"
 
     def where(r) -> str:
@@ -60,11 +69,11 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
     dont_cap = exp.dont[0].upper() + exp.dont[1:]
     plus = [i for i, x in enumerate(v) if x > 0]
     minus = [i for i, x in enumerate(v) if x < 0]
-    if not rows.empty and not plus and not minus:
-        leads = _leads(rows, exp, where)
+    if not tested.any():
+        text = f"{cap} or {exp.dont}: {not_tested(rows['hands'].sum())}. {detail}"
+    elif not plus and not minus:
+        leads = _leads(rows[tested], exp, where)
         text = f"{cap} or {exp.dont}: no clear difference in any situation tested{leads}. {detail}"
-    elif rows.empty:
-        text = f"{cap} or {exp.dont}: not enough positions to say."
     elif minus and plus and grouping.until and max(minus) < min(plus):
         cut = rows.iloc[min(plus)]
         est, lo, hi = _pooled(rows.iloc[: min(plus)])
@@ -81,9 +90,12 @@ def rule_of_thumb(exp: Experiment, grouping: Grouping, table: pd.DataFrame) -> R
         )
     elif not (plus and minus):  # one arm favoured, where any
         side = plus or minus
-        conds = _conds(rows, side, where)
+        conds = _conds(rows, side, where, int(tested.sum()))
         est, lo, hi = _pooled(rows.iloc[side])
-        rest = "; elsewhere no clear difference" if len(side) < len(rows) else ""
+        rest = "; elsewhere no clear difference" if len(side) < tested.sum() else ""
+        if not tested.all():
+            rest += "; " + ", ".join(where(r) for _, r in rows[~tested].iterrows())
+            rest += f": {not_tested(rows.loc[~tested, 'hands'].sum())}"
         if plus:
             said = f"{cap} rather than {exp.dont} ({conds}): it gains {_pts(est)} {unit} "
             said += f"[{_fmt(lo)}, {_fmt(hi)}]"
@@ -107,15 +119,30 @@ def _leads(rows: pd.DataFrame, exp: Experiment, where) -> str:
     return f" (leads, not confirmed: {'; '.join(out)})" if out else ""
 
 
-def _conds(rows: pd.DataFrame, idx: list[int], where) -> str:
-    """The situations ``idx`` in words, or 'in every situation tested' when they are all."""
-    if len(idx) == len(rows):
+def _conds(rows: pd.DataFrame, idx: list[int], where, tested: int) -> str:
+    """The situations ``idx`` in words, or 'in every situation tested' when they are all
+    ``tested`` ones."""
+    if len(idx) == tested:
         return "in every situation tested"
     return ", ".join(where(rows.iloc[i]) for i in idx)
 
 
 def _fmt(x: float) -> str:
     return f"{x:,.0f}".replace("-", "−")
+
+
+def worth_text(w: dict, unit: str = "net points a hand", digits: int = 0) -> str:
+    """What a piece of hidden information is worth (``decision_tables.information_worth``)
+    in words: the best rule using it minus the best without, both named, with its interval."""
+
+    def f(x: float, sign: str = "") -> str:
+        return f"{x:{sign},.{digits}f}".replace("-", "−")
+
+    return (
+        f"What {w['label']} is worth, the best rule that uses it ({w['with']}) minus the best "
+        f"that does not ({w['without']}): {f(w['estimate'], '+')} {unit} "
+        f"[{f(w['ci_low'])}, {f(w['ci_high'])}] ({w['interval']})"
+    )
 
 
 def rules_of_thumb(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
@@ -157,6 +184,13 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
         overall = f"{_pts(head['estimate'])} {_ci(head)} over all {n:,} positions"
         if cut:
             text = cut[0].text
+        elif not np.isfinite(head["p_adj"]):
+            text = f"{exp.do[0].upper()}{exp.do[1:]} or {exp.dont}: {not_tested(head['hands'])}"
+            if head["hands"] > 0:
+                text += (
+                    f" ({exp.do_ing} minus {exp.dont_ing}: {_pts(head['estimate'])} over all "
+                    f"{n:,} positions)"
+                )
         elif v > 0:
             text = (
                 f"{exp.do[0].upper()}{exp.do[1:]} rather than {exp.dont}: it gains "
@@ -196,6 +230,7 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
             # leads the other way (an exception the correction does not confirm) are said too
             side = np.where(orows["ci_low"] > 0, 1, np.where(orows["ci_high"] < 0, -1, 0))
             other_way = (orows["verdict"] == 0) & (side != 0) & (side != v) & (v != 0)
+            other_way &= _tested(orows)
             for _, r in orows[other_way.to_numpy()].iterrows():
                 g = by_key[r["grouping"]]
                 arm = other.do if r["ci_low"] > 0 else other.dont
@@ -212,6 +247,8 @@ def advice(tabs: dict[str, pd.DataFrame], experiments=None) -> list[Rule]:
             for _, r in ot[(ot["grouping"] == "information") & (ot["hands"] > 0)].iterrows():
                 worth = f"{r['situation'][0].upper()}{r['situation'][1:]}: {_pts(r['estimate'])}"
                 text = text.rstrip(".") + f". {worth} net points a hand {_ci(r)}"
+            if ot.attrs.get("information_worth"):
+                text = text.rstrip(".") + ". " + worth_text(ot.attrs["information_worth"])
         detail = ""  # the situations are the table's rows (the item cites it)
         out.append(Rule(text.rstrip(".") + ".", detail, exp.table, exp.key, "all", verdicts_all))
     return out

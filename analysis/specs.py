@@ -22,6 +22,9 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     where = ["sevens >= 3", "not sevens_meld", "not sevens_dead"]
     scores = [[0, 0], [3000, 0]]        # optional: game scores, given in turn to the positions
     balance = "sevens"                  # optional: draw positions in turn from each value
+    hands_per_position = 25             # optional: sample this many hands of strong a position
+    #                                   # for this experiment (rare positions; default: the
+    #                                   # run's, 6 a position, at least 100)
     # generate = "dealt_three"          # optional: positions of a generator (GENERATORS) from
     #                                   # fresh deals instead of strong's turn starts; where,
     #                                   # scores and balance apply to them as to sampled ones
@@ -59,8 +62,9 @@ Format (every key is checked; a bad one is refused in one line naming it)::
 
 Choices that last the rest of the hand (``sim.engine.intercept``): ``chase`` (the player's team
 chases the nearest special hand on top of its policy; ``keep_three_chase``/``lay_three_chase``
-with the keep-or-lay decision first), ``open_from_hand`` (the best legal opening now) and
-``wait_pile_N`` (no opening from hand until the pile holds N cards or the turn card is drawn).
+with the keep-or-lay decision first), ``open_from_hand`` (draw from the stock, then the best
+legal opening from the hand) and ``wait_pile_N`` (the team opens from hand only once the pile
+holds N cards or the turn card is drawn).
 
 A condition of ``where`` is ``FEATURE``, ``not FEATURE``, ``FEATURE OP N`` (OP one of
 ``>= <= == != > <``) or ``LOW <= FEATURE <= HIGH``.
@@ -78,6 +82,9 @@ from pathlib import Path
 from sim.errors import CanastaError
 
 __all__ = ["FEATURES", "GENERATORS", "TRUE_STATE", "ExperimentSpec", "builtin", "load", "parse"]
+
+
+MAX_HANDS_PER_POSITION = 1_000  #: ``positions.hands_per_position`` at most
 
 
 class SpecError(CanastaError):
@@ -281,6 +288,9 @@ class ExperimentSpec:
     generate: str = ""  #: a position generator (``GENERATORS``); empty: strong's turn starts
     compares: str = ""  #: "policies": the arms may play different policies (a bot comparison)
     information: InformationSpec | None = None
+    #: sampled hands per position this experiment needs (its key positions are rare; 0: the
+    #: run's default, ``analysis.decisions.run_experiments``)
+    hands_per_position: int = 0
     source: str = field(default="", compare=False)
 
     @property
@@ -380,7 +390,18 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     pos = data.get("positions", {})
     if not isinstance(pos, dict):
         raise SpecError(f"{name}: key 'positions': need a table")
-    _unknown(pos, {"where", "scores", "balance", "generate"}, f"{name}: [positions]")
+    known = {"where", "scores", "balance", "generate", "hands_per_position"}
+    _unknown(pos, known, f"{name}: [positions]")
+    per = pos.get("hands_per_position", 0)
+    if isinstance(per, bool) or not isinstance(per, int) or not 0 <= per <= MAX_HANDS_PER_POSITION:
+        raise SpecError(
+            f"{name}: key 'positions.hands_per_position': need an integer from 0 (the run's "
+            f"default) to {MAX_HANDS_PER_POSITION}, got {per!r}"
+        )
+    if per and pos.get("generate"):
+        raise SpecError(
+            f"{name}: key 'positions.hands_per_position': generated positions sample no hands"
+        )
     generate = pos.get("generate", "")
     if generate not in ("", *GENERATORS):
         raise SpecError(
@@ -488,6 +509,7 @@ def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
         scores=tuple((int(a), int(b)) for a, b in scores),
         compares=compares,
         information=information,
+        hands_per_position=per,
         source=name,
     )
 

@@ -48,7 +48,7 @@ def collect(pair, n_hands, states=None):
     import numpy as np
 
     from sim.engine.judge import forced_action
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     seen = []
     for h in range(n_hands):

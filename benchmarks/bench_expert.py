@@ -16,6 +16,9 @@ digest of the rows (the same in every tree that labels the same data).
 
 The expert deals with the public card memory by default (``memory=1``); against a tree from
 before that parameter, time ``--spec expert:memory=0`` here, the same search as its ``expert``.
+To compare two trees, use ``bench_ab.py --job expert`` or ``--job label`` (both trees in one
+run, interleaved, each in its own environment): whole runs of this script taken one after
+another on a shared host compare windows of the host's speed, not the trees.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ def census(n: int, weight: float, seed: int) -> dict:
 
     from sim import encoding as E
     from sim.engine.judge import forced_action
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     pol = f"strong:memory_weight={weight:g}"
     c = {"decisions": 0, "any": 0, "next": 0, "discards": 0, "discard_any": 0, "next_pair": 0}

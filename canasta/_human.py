@@ -111,7 +111,7 @@ class Session:
 
     def flush_events(self) -> None:
         """Print the events since the last call, hiding the cards other players receive."""
-        from sim.text import event_lines
+        from sim.play.words import event_lines
 
         events = self.game.events()
         for line in event_lines(events[self.shown :], self.seat, self.who):
@@ -170,8 +170,8 @@ class Session:
         self.out(f"you may: {allowed_summary(self.game)}   (help: commands)")
 
     def finish(self) -> None:
-        """The end of the hand: final table, every hand, the itemised score (sim.text)."""
-        from sim.text import end_lines, score_lines
+        """The end of the hand: final table, every hand, the itemised score (sim.play.words)."""
+        from sim.play.words import end_lines, score_lines
 
         g = self.game
         for line in end_lines(g, name=self.who, verb="held"):

@@ -609,9 +609,13 @@ class Seat:
     # --- the record ---------------------------------------------------------------------
     def record(self, hide_running_deck: bool = True) -> dict:
         """The game's record (``sim.record``), the running hand's deck left out by default
-        (it names every hidden card)."""
+        (it names every hidden card), and with it the other seats' threes steps (DEAL-5)."""
         from sim.record import from_games
 
         return from_games(
-            self.games, players=self.policies, kind=self.mode, hide_running_deck=hide_running_deck
+            self.games,
+            players=self.policies,
+            kind=self.mode,
+            hide_running_deck=hide_running_deck,
+            viewer=self.seat,
         )

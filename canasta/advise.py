@@ -59,6 +59,12 @@ def add_parser(subparsers) -> None:
         "from --scores (the equity table of the rules and policies: canasta equity; built "
         "on first use, then cached)",
     )
+    p.add_argument(
+        "--luck",
+        action="store_true",
+        help="take the luck of the play-outs' draws out of the points (a control variate with "
+        "frozen card values, docs/advise.md; plays in one process)",
+    )
     _options.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
@@ -121,6 +127,7 @@ def format_table(advice, pos) -> str:
     lines.append(
         "  points per hand for the team, 95% interval; diff: paired, vs the best by points; "
         "conf: the chance it is the best (paired bootstrap)"
+        + ("; points corrected for the draws' luck" if advice.luck else "")
     )
     game = any(c.game for c in advice.choices)
     if game:
@@ -189,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         n=args.n,
         budget=args.budget,
         policies=args.policies,
+        luck=args.luck,
         **_options.run(args),
     )
     if args.format == "json":

@@ -38,7 +38,13 @@ def add_parser(subparsers) -> None:
     p.add_argument("spec", metavar="FILE.toml", help="the experiment's spec file")
     _options.number(p, "--positions", 80, "positions to play")
     _options.number(p, "--deals", 32, "paired deals per position and choice")
-    _options.number(p, "--hands", None, "hands sampled for positions (default 6 a position, 100+)")
+    _options.number(
+        p,
+        "--hands",
+        None,
+        "hands sampled for positions (default 6 a position, 100+, or the spec's "
+        "positions.hands_per_position)",
+    )
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     game = p.add_mutually_exclusive_group()
     _options.scores(
@@ -56,13 +62,19 @@ def add_parser(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _hands(attrs: dict, exp) -> int:
+    """The sampled hands ``exp``'s positions were drawn from (its spec may ask for more)."""
+    return int((attrs.get("experiment_hands") or {}).get(exp.key, attrs["sample_hands"]))
+
+
 def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
     from analysis.decisions import rules_of_thumb, threshold_text
+    from analysis.rules_of_thumb import worth_text
 
     lines = [
         f"{exp.title} — {exp.do} (A) vs {exp.dont} (B); outcome: {exp.outcome} points a hand, "
         f"A minus B; measured under {ruleset_name}",
-        f"  {attrs.get('positions_found', 0):,} positions found in {attrs['sample_hands']:,} "
+        f"  {attrs.get('positions_found', 0):,} positions found in {_hands(attrs, exp):,} "
         f"hands of {attrs['policy']} (seed {attrs['seed']}), {attrs['deals']} paired deals each",
     ]
     cols = ("pos", "hands", "A − B", "95% CI", "adj. p")
@@ -90,6 +102,8 @@ def format_table(exp, table, ruleset_name: str, attrs: dict) -> str:
             lines.append(f"  rule: {rule.text}")
     for t in threshold_text(exp, attrs.get("raw")):
         lines.append(f"  threshold: {t}")
+    if table.attrs.get("information_worth"):
+        lines.append(f"  information: {worth_text(table.attrs['information_worth'])}")
     return "\n".join(lines)
 
 
@@ -97,6 +111,8 @@ def format_game(exp, table, cells, attrs: dict) -> str:
     """The game-terms lines: the table (percentage points of the chance of winning the game,
     A − B, beside the points) and the verdict at each pair of scores (``cells``:
     ``analysis.decisions_game.by_score``)."""
+    from analysis.rules_of_thumb import worth_text
+
     lines = [f"  in game terms: {table.attrs.get('game', '')}; A − B in percentage points"]
     head = "  ".join(
         f"{c:>{w}}"
@@ -139,6 +155,11 @@ def format_game(exp, table, cells, attrs: dict) -> str:
                 mark = {1: "*", -1: "°"}.get(int(v), " ")
                 cells_txt += f"{100 * e:>+8.2f}{mark}"
             lines.append(f"  {own:>10,}{cells_txt}")
+    if table.attrs.get("information_worth"):
+        w = dict(table.attrs["information_worth"])
+        for k in ("estimate", "ci_low", "ci_high"):
+            w[k] = 100 * w[k]
+        lines.append(f"  information: {worth_text(w, 'percentage points', digits=2)}")
     return "\n".join(lines)
 
 
@@ -190,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     if exp.table not in tabs:
         print(
             f"{exp.title}: no position matched positions.where in "
-            f"{raw.attrs['sample_hands']:,} hands, measured under {name}"
+            f"{_hands(raw.attrs, exp):,} hands, measured under {name}"
         )
         return 0
     attrs = dict(raw.attrs) | {"positions_found": len(raw), "raw": raw}

@@ -45,8 +45,9 @@ def add_parser(subparsers) -> None:
 
 
 def transcript(game, policies) -> list[str]:
-    """Lines of a finished game: deal, events, final table and itemised scores (sim.text)."""
-    from sim.text import hand_lines
+    """Lines of a finished game: deal, events, final table and itemised scores
+    (sim.play.words)."""
+    from sim.play.words import hand_lines
 
     header = (
         f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2) {policies[0]}; "
@@ -62,9 +63,9 @@ def run(args) -> int:
     from sim.api import resolve_policies
     from sim.errors import CanastaError
     from sim.limits import check_hand_id, check_seat, check_seed, parse_scores
+    from sim.play import Hand
     from sim.policies.registry import check_table_policy
     from sim.ruleset import as_ruleset
-    from sim.step import Game
 
     # every number is range-checked before it reaches a kernel (sim.limits)
     seed = check_seed(args.seed, "--seed")
@@ -81,7 +82,7 @@ def run(args) -> int:
     record = Path(args.record) if args.record else None
     if record is not None and (record.is_dir() or not record.parent.is_dir()):
         raise CanastaError(f"--record {args.record}: not a file in an existing directory")
-    game = Game(seed=seed, hand_id=hand, rules=rules, scores=scores)
+    game = Hand(seed=seed, hand_id=hand, rules=rules, scores=scores)
     if args.human:
         code, game = _human(game, args)  # the hand as it ended (an undo replays it)
         _write_record(game, record, args.record, _seat_labels(args))

@@ -23,8 +23,8 @@ def add_parser(subparsers) -> None:
 def numbered_moves(games, players=None) -> list[list[str]]:
     """Per hand, one line per recorded action: its number over the whole record (the
     decision numbers of ``canasta advise --record``), the seat and the move."""
+    from sim.play.words import describe_action
     from sim.record import seats_of
-    from sim.step import describe_action
 
     out, n = [], 0
     for g in games:
@@ -40,8 +40,8 @@ def numbered_moves(games, players=None) -> list[list[str]]:
 def run(args) -> int:
     import json
 
+    from sim.play.words import hand_lines
     from sim.record import load, replay
-    from sim.text import hand_lines
 
     rec = load(args.file)
     games = replay(rec)

@@ -124,6 +124,12 @@ def _check(args):
     check_seed(args.seed, "--seed")
     if not (math.isfinite(args.budget) and args.budget > 0):
         raise CanastaError(f"--budget {args.budget}: expected a positive number of seconds")
+    if args.html is not None:
+        from pathlib import Path
+
+        where = Path(args.html)
+        if where.is_dir() or not where.parent.is_dir():
+            raise CanastaError(f"--html {args.html}: not a file in an existing directory")
     return _seats(args.seat)
 
 
@@ -158,7 +164,12 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         from reports.review import write_html
 
-        write_html(rev, args.html)
+        try:
+            write_html(rev, args.html)
+        except OSError as exc:
+            from sim.errors import CanastaError
+
+            raise CanastaError(f"--html {args.html}: cannot write it ({exc})") from None
     if args.format == "json":
         print(json.dumps(rev.to_json()))
     else:
@@ -179,7 +190,7 @@ def format_text(rev) -> str:
     for r in d.to_dict(orient="records"):
         cost = "" if math.isnan(r["cost_points"]) else f"  cost {r['cost_points']:+.0f} points"
         if not math.isnan(r["cost_game"]):
-            cost += f", {100 * r['cost_game']:+.2f} pp of the game"
+            cost += f", {round(100 * r['cost_game'], 2) + 0.0:+.2f} pp of the game"
         made = r["made"] or "(a move outside the listed plans)"
         tag = f"  [{r['tag']}]" if r["tag"] else ""
         lines.append(
@@ -201,6 +212,7 @@ def format_text(rev) -> str:
             f"P{s['seat']}: {s['decisions']} decisions, error rate {rate} thousandths of a game "
             f"a decision over {s['rated']}; doubtful {s['doubtful']}, error {s['error']}, "
             f"blunder {s['blunder']}; luck of {s['draws']} draws {s['luck_points']:+.0f} "
-            f"points, {100 * s['luck_game']:+.2f} pp of the game{adj}"
+            f"(SE {s['luck_points_se']:.0f}) points, {round(100 * s['luck_game'], 2) + 0.0:+.2f} "
+            f"(SE {100 * s['luck_game_se']:.2f}) pp of the game{adj}"
         )
     return "\n".join(lines)

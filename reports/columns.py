@@ -155,7 +155,7 @@ COLUMNS: dict[str, list[Column]] = {
         Column("verdict", lambda r: _claim_verdict(r), left=True),
         Column("effect of following it", lambda r: _measured(r, "effect")),
         Column("95% CI", lambda r: _measured(r, "ci")),
-        Column("hands", lambda r: _measured(r, "hands")),
+        Column("hands it rests on", lambda r: _measured(r, "hands")),
         Column("tested as; what differs between the arms", lambda r: _tested(r), left=True),
     ],
     "first_numbers": [
@@ -182,9 +182,7 @@ COLUMNS: dict[str, list[Column]] = {
         Column("adjusted p", lambda r: _p(r["p_adj"])),
         Column(
             "verdict",
-            lambda r: {1: "the first-pickup team wins more", -1: "the other team wins more"}.get(
-                int(r["verdict"]), "no clear difference"
-            ),
+            _text("better"),
             left=True,
         ),
     ],
@@ -268,6 +266,8 @@ COLUMNS |= {
                 "reverses": "reverses with the score",
                 "depends": "holds in some regions only",
                 "same": "the same wherever tested",
+                "none": "no clear verdict at any score",
+                "untested": "not tested",
             }[r["kind"]],
             left=True,
         ),
@@ -321,6 +321,8 @@ def _measured(r, what: str) -> str:
     """A claim's effect, interval or hands; a dash where no experiment measured it."""
     if r["verdict"] == "not measured":
         return "—"
+    if str(r["verdict"]).startswith("not tested") and what != "hands":
+        return "—"  # too few hands to test: no effect to quote
     share = str(r.get("unit", "")).startswith("share")
     if what == "effect":
         return fmt.pct(r["effect"]) if share else f"{fmt.points(r['effect'])} pts"
@@ -340,6 +342,8 @@ def _tested(r) -> str:
     where = f" (table {tables})" if tables else ""
     note = f"; not measured: needs {r['note']}" if r["note"] else ""
     sign = f"; {r['threshold']}" if r.get("threshold") else ""
+    if r.get("untested") and not str(r["verdict"]).startswith("not tested"):
+        sign += f"; rows left out of the verdict: {r['untested']}"
     unit = f"; effect: {r['unit']}" if r.get("unit") and r["verdict"] != "not measured" else ""
     differs = f". What differs: {r['differs']}" if r.get("differs") else ""
     return f"{r['test']}{where}{note}{sign}{unit}{differs}"

@@ -9,7 +9,7 @@ prose reads as prose and every number in it comes from the run. The Methods pros
 
 from __future__ import annotations
 
-from analysis.decisions import EXPERIMENTS
+from analysis.decisions import EXPERIMENTS, MIN_HANDS
 from reports import fmt
 
 __all__ = ["command", "ladder", "layout", "methods", "ruleset_label"]
@@ -49,13 +49,14 @@ ADVICE_INTRO = (
 ADVICE_MISSING = "the decision experiments were not run (--positions 0)."
 DECISIONS_INTRO = (
     "Each table compares two choices, A and B, at up to {positions} positions sampled from "
-    "{sample_hands} hands of {policy} against itself, each replayed on {deals_per_position} deals "
+    "{sample_hands} hands of {policy} against itself{more_hands}, each replayed on "
+    "{deals_per_position} deals "
     "per choice (paired: the same unseen cards for A and B). A row is a situation: its estimate is "
     "the mean over sampled hands of A − B in the team's net points, with the normal interval "
     "over hands; 'adjusted p' is its p-value (Student's t over hands; not tested below 5 "
     "hands) adjusted for every row of every table tested at once (Methods); 'choice "
-    "made' is the share of deals in which the rules let both forced choices be made (only "
-    "those deals count)."
+    "made' is the share of the situation's deals in which the rules let both forced choices "
+    "be made (only those deals count), pooled over its positions."
 )
 
 
@@ -73,7 +74,10 @@ CLAIMS_INTRO = (
     "supported when at least one of its situations favours the choice it advises and none the "
     "other, after allowing for all {tests} situations of the report tested at once (Methods); "
     "contradicted in the mirror case; mixed when both occur; no clear difference "
-    "when nothing passes. The effect is the gain of following the claim (G: the share of hands "
+    "when nothing passes; not tested (N hands) when none of its situations has the sampled "
+    "hands a test needs ({min_hands}), and then no effect is quoted. 'Hands it rests on' sums the "
+    "sampled hands of the situations tested (a hand may count in two). The effect is the "
+    "gain of following the claim (G: the share of hands "
     "the first-pickup team wins), pooled over its situations, with its plain 95% interval: "
     "an interval clear of zero with no verdict is a lead, not confirmed. 'What differs' says "
     "what the two arms of its experiment do differently (everything else is the same play). "
@@ -343,9 +347,11 @@ def caption_numbers(results) -> dict[str, str]:
         **decided,
         "positions": fmt.count(int(dec.get("positions", 0))),
         "sample_hands": fmt.count(int(dec.get("sample_hands", 0))),
+        "more_hands": _more_hands(dec),
         "deals_per_position": fmt.count(int(dec.get("deals", 0))),
         "policy": str(dec.get("policy", "")),
         "tests": str(tests),
+        "min_hands": str(MIN_HANDS),
         "deals": deals,
         "seed": str(results.settings.seed),
         "team_hands": fmt.count(2 * hands),
@@ -386,6 +392,16 @@ def _game_numbers(results) -> dict[str, str]:
         "j_correction": j.attrs.get("correction", "") if j is not None else "",
         "j_verdict": str(j.attrs.get("verdict", "")) if j is not None else "not measured",
     }
+
+
+def _more_hands(dec: dict) -> str:
+    """The experiments whose rare positions were drawn from more sampled hands, in words."""
+    base = int(dec.get("sample_hands", 0))
+    more = {k: n for k, n in (dec.get("experiment_hands") or {}).items() if n > base}
+    if not more:
+        return ""
+    said = ", ".join(f"{k}: {fmt.count(n)}" for k, n in more.items())
+    return f" (the experiments whose positions are rare, from more hands: {said})"
 
 
 def layout(results) -> dict[str, list[tuple[str, str, str]]]:

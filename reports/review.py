@@ -79,8 +79,10 @@ def render(rev) -> str:
                 if np.isnan(s["rate_low"])
                 else f"{s['rate_low']:.1f} to {s['rate_high']:.1f}",
                 "tags": f"{s['doubtful']} / {s['error']} / {s['blunder']}",
-                "luck_points": f"{s['luck_points']:+.0f}",
-                "luck_game": _cell(100 * s["luck_game"], "+.2f"),
+                "luck_points": f"{s['luck_points']:+.0f} (SE {s['luck_points_se']:.0f})",
+                "luck_game": ""
+                if math.isnan(s["luck_game"])
+                else f"{100 * s['luck_game']:+.2f} (SE {100 * s['luck_game_se']:.2f})",
                 "points": _cell(s.get("points", math.nan), "+,"),
                 "adjusted": _cell(s.get("luck_adjusted_points", math.nan), "+,.0f"),
             }

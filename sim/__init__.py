@@ -2,15 +2,17 @@
 
 Public here: ``Ruleset``, ``DEFAULT_RULESET``, the errors (``errors``), and (imported on first use)
 ``simulate``, ``simulate_games``, ``play_position``, ``play_hands``, ``play_games`` (``sim.api``),
-``load`` (``sim.store``), ``Game``, ``describe_action`` (``sim.step``) and
-``GameDriver`` (``sim.game``: one game of hands, GAME-1 and SPECIAL-10).
+``load`` (``sim.store``), ``Hand``, ``describe_action`` (``sim.play``: one hand; ``Game`` is
+its deprecated name) and ``GameDriver`` (``sim.game``: one game of hands, GAME-1 and
+SPECIAL-10).
 
 Holds the rules core (``ruleset``, ``encoding`` with its parts ``kinds`` and ``reasons``,
 ``cards``, ``legality``, ``special``, ``scoring``, ``odds``, ``sampler``, ``finished``,
 ``catalogue``; the shipped ruleset files in ``rulesets/``), the engine (``engine``), the
 policies (``policies``), the run level (``api``, ``runner``, ``jobs``, ``store``, ``warm``,
 ``sampling``, ``rng``, ``limits``), hand records (``record``), the one move grammar of the
-faces and the records (``moves``), the text renderer (``text``),
+faces and the records (``moves``), the hand, its turn loop, views, events and words
+(``play``; ``step`` and ``text`` are its old names),
 statistics helpers (``stats``) and the PettingZoo environment (``env``).
 """
 
@@ -32,8 +34,9 @@ _LAZY = {
     "play_position": "sim.api",
     "play_hands": "sim.api",
     "play_games": "sim.api",
-    "Game": "sim.step",
-    "describe_action": "sim.step",
+    "Hand": "sim.play",
+    "Game": "sim.step",  # deprecated: sim.play.Hand (warns)
+    "describe_action": "sim.play",
     "GameDriver": "sim.game",
 }
 
@@ -42,6 +45,7 @@ __all__ = [
     "CanastaError",
     "Game",
     "GameDriver",
+    "Hand",
     "RuleViolation",
     "Ruleset",
     "__version__",

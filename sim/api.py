@@ -292,7 +292,8 @@ def simulate_games(
 ) -> pd.DataFrame:
     """Play ``n_games`` whole games (GAME-1) to the ruleset's target; one row per game.
 
-    Every game starts from ``scores`` (team 0, team 1; each below the target) with seat
+    Every game starts from ``scores`` (team 0, team 1; scores at which neither team has won,
+    GAME-1: a tie at or over the target plays on, ``sim.finished.check_game_start``) with seat
     ``first_player`` playing first in its first hand (None: game ``g``'s is ``g % 4``; the
     deal then rotates, DEAL-1); ``hand_number`` is that hand's number in the game (OPEN-1
     by hand) and ``max_hands`` stops a game after that many hands (winner -1 if undecided).

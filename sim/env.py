@@ -55,6 +55,8 @@ except ImportError as exc:  # pragma: no cover - the rl extra is missing
 __all__ = ["env", "legal_mask", "observation_bounds", "policy_action", "python_policy", "raw_env"]
 
 AGENTS = tuple(f"player_{p}" for p in range(E.N_PLAYERS))  #: seat p is player_p; team p % 2
+#: the env's seats have no policy: each decision goes to its agent (``Hand.turns``)
+_AGENTS_DECIDE = (None,) * E.N_PLAYERS
 REWARDS = ("margin", "win")  #: reward modes: the score margin, or +1 / -1 / 0 for a tie
 #: default penalty of an illegal action in ``env()`` with reward="margin", hand and game
 #: episodes: below every margin measured (docs/env.md: 13,640 points in 60,000 hands, 307,240
@@ -183,7 +185,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.action_spaces = {a: spaces.Discrete(E.N_ACTIONS) for a in AGENTS}
         self.seed: int | None = None
         self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
-        self.game = None  # the current hand: a sim.Game
+        self.game = None  # the current hand: a sim.play.Hand
         self.driver = None  # the episode's game (game episodes): a sim.game.GameDriver
         self.totals = [0, 0]  # cumulative team points of the episode's finished hands
         self.hands_played = 0
@@ -236,28 +238,24 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     def _deal(self) -> None:
         """The episode's next hand: hand ``episode`` of the run, or the game's next hand as
         its driver deals it (``sim.game.GameDriver``: seeding, DEAL-1, OPEN-1)."""
-        from sim.step import Game
+        from sim.play import Hand
 
         if self.game_mode:
             self.game = self.driver.deal()
         else:
-            self.game = Game(
+            self.game = Hand(
                 seed=self.seed, hand_id=self.episode, rules=self.ruleset, scores=self.start_scores
             )
 
     def _advance(self) -> None:
         """Play the positions without a choice (as the engine: the policy is not asked), deal
         the game's next hand when one ends, and end the episode when it is over."""
-        from sim.engine.judge import forced_action
-
         g = self.game
         while True:
-            while not g.is_over:
-                a = int(forced_action(g.observation()))
-                if a < 0:
-                    self.agent_selection = AGENTS[g.current_player]
+            for turn in g.turns(_AGENTS_DECIDE):  # the forced steps only (the one loop)
+                if turn.action is None:
+                    self.agent_selection = AGENTS[turn.seat]
                     return
-                g.apply(a)
             self.hands_played += 1
             if not self.game_mode:
                 items = g.score_items()
@@ -328,7 +326,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
             gymnasium.logger.warn("render() called without a render_mode (use 'ansi')")
             return None
-        from sim.text import hand_lines
+        from sim.play.words import hand_lines
 
         return "\n".join(hand_lines(self.game))
 
@@ -375,7 +373,7 @@ def policy_action(
     ``policy``: a spec (``"heuristic"``, ``"heuristic:sevens_threshold=4"``) or ``(name,
     {param: value})`` (``sim.policies.registry.resolve``). ``observation``: the env's Dict or
     its vector. ``rng``: the generator the policy draws from (``uint64[4]``, ``sim.rng``;
-    advanced in place: pass the hand's, ``Game.rng``, to play as the engine does), or an int
+    advanced in place: pass the hand's, ``Hand.rng``, to play as the engine does), or an int
     seed, or None (a fresh generator). ``rules``: the ruleset the hand is played under.
     ``params`` replaces the spec's parameters (float64, registry order). The policy's proposal
     is returned as it is: the engine would check it (``sim.engine.judge.action_reason``)."""

@@ -347,17 +347,20 @@ def past_bound(s0, s1):
     return s0 > MAX_SCORE or s0 < -MAX_SCORE or s1 > MAX_SCORE or s1 < -MAX_SCORE
 
 
-def check_game_start(scores, target: int, name: str = "scores") -> tuple[int, int]:
+def check_game_start(
+    scores, target: int, name: str = "scores", teams: tuple[str, str] = ("team 0", "team 1")
+) -> tuple[int, int]:
     """The teams' scores at the start of a game, each in ``-MAX_SCORE..MAX_SCORE``, at which
     neither team has won yet (GAME-1: ``game_winner`` says -1; an exact tie at or over the
-    target is such a start, and plays another hand). CanastaError naming ``name`` otherwise."""
+    target is such a start, and plays another hand). CanastaError naming ``name`` (and the
+    team by ``teams``) otherwise."""
     from sim.limits import check_scores
 
     s0, s1 = check_scores(scores, name)
     won = int(game_winner(s0, s1, target))
     if won >= 0:
         raise CanastaError(
-            f"{name} {s0},{s1}: team {won} has already won at these scores (GAME-1: target "
+            f"{name} {s0},{s1}: {teams[won]} has already won at these scores (GAME-1: target "
             f"{target:,}, the higher total wins; only an exact tie at or over the target plays "
             "another hand)"
         )

@@ -3,7 +3,7 @@
     from sim.game import GameDriver
     d = GameDriver(seed=7, game_id=0, rules="cla")
     while not d.is_over:
-        hand = d.deal()                      # a sim.step.Game, stepped by any face
+        hand = d.deal()                      # a sim.play.Hand, stepped by any face
         hand.play(("heuristic", "heuristic"))  # or apply the actions one at a time
         d.end_hand()                         # totals, then GAME-1 / SPECIAL-10 decide
     d.winner, d.totals, d.ended_by
@@ -84,7 +84,7 @@ class GameDriver:
         self.first_player = check_seat(first_player, "first_player")
         self.hand_seed = hand_seed
         self.totals = [int(s) for s in self.start_scores]  #: cumulative team scores
-        self.hands: list = []  #: the hands dealt so far (``sim.step.Game``), in order
+        self.hands: list = []  #: the hands dealt so far (``sim.play.Hand``), in order
         self.winner = -1  #: the team that won, once over (-1: not over, or capped)
         self.ended_by = ""  #: "GAME-1", "SPECIAL-10" or ENDED_BY_CAP once over
         self._scored = 0  # hands whose score is in ``totals``
@@ -105,7 +105,7 @@ class GameDriver:
         return bool(self.ended_by)
 
     def hand_args(self, k: int, totals: Sequence[int] | None = None) -> dict:
-        """The arguments of ``sim.step.Game`` for hand ``k`` (0-based) of this game
+        """The arguments of ``sim.play.Hand`` for hand ``k`` (0-based) of this game
         starting at ``totals`` (default: the running totals): its seed and hand id, the
         first player (DEAL-1), the scores and the hand number (OPEN-1)."""
         from sim.limits import check_int
@@ -123,9 +123,9 @@ class GameDriver:
     def hand_at(self, k: int, totals: Sequence[int] | None = None, deck=None):
         """Hand ``k`` of this game dealt from ``totals`` (``hand_args``), without advancing
         the game: a face that keeps its own totals (``sim.record.game_hand``)."""
-        from sim.step import Game
+        from sim.play import Hand
 
-        return Game(**self.hand_args(k, totals), deck=deck)
+        return Hand(**self.hand_args(k, totals), deck=deck)
 
     def check_not_over(self) -> None:
         """Refuse another hand once the game has ended, naming the rule that ended it."""
@@ -223,7 +223,7 @@ class GameDriver:
 
     @classmethod
     def resume(cls, hands: Sequence, seed: int = 0, game_id: int = 0, hand_seed=None) -> GameDriver:
-        """The driver of a game whose ``hands`` (``sim.step.Game``, in order, e.g.
+        """The driver of a game whose ``hands`` (``sim.play.Hand``, in order, e.g.
         from ``sim.record.replay``) were played: each finished hand scored and the game's end
         decided as it was played; a last hand still running is the current one. Start
         scores, first player and ruleset are the first hand's."""
@@ -245,7 +245,7 @@ class GameDriver:
     # --- whole games ------------------------------------------------------------------
     def play(self, policies: Sequence[str] = ("heuristic", "random")) -> GameDriver:
         """Play the game to its end, one policy spec per team, every hand as the engine
-        plays it (``sim.step.Game.play``); returns the driver."""
+        plays it (``sim.play.Hand.play``); returns the driver."""
         while not self.is_over:
             self.deal().play(policies)
             self.end_hand()

@@ -102,7 +102,7 @@ class Move:
     def text(self) -> str:
         """The move in words, as a refusal names it: ``describe_action``'s for one action,
         ``meld 7 7 7, K K JK`` for melds."""
-        from sim.step import describe_action
+        from sim.play.words import describe_action
 
         if self.name == "meld":
             return "meld " + ", ".join(_op_text(*op) for op in self.ops)

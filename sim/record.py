@@ -7,9 +7,9 @@
                 "actions": [{"seat": 0, "id": 12, "move": "draw from the stock"}, ...],
                 "result": {"end": "out", "scores": {"0": {...}, "1": {...}}}}]}
 
-Written by ``from_games`` (``sim.Game``, ``canasta play --record``, the web table) and read
-back by ``load`` (this format, or a bare ``Game.record()`` of one hand) and ``replay``, which
-plays every hand again through ``sim.step.Game`` and checks it action by action: a
+Written by ``from_games`` (``sim.Hand``, ``canasta play --record``, the web table) and read
+back by ``load`` (this format, or a bare ``Hand.record()`` of one hand) and ``replay``, which
+plays every hand again through ``sim.play.Hand`` and checks it action by action: a
 move the rules refuse stops it with the hand, the action's number, the seat, the move and the
 rule ID with its ``explain()`` sentence (``RecordError``). A hand typed by hand may give each
 action as a move's text (``"draw"``, ``"meld K K 2"``, ``"discard 7"``; ``parse_move``) and
@@ -32,7 +32,7 @@ from sim.errors import CanastaError
 
 FORMAT = "canasta-sim record"  #: the format tag of every record
 VERSION = 1  #: the format's version (docs/record.md: what each version adds)
-LEGACY_HAND = "canasta-sim hand 1"  #: ``Game.record()``'s one-hand form, read as a hand
+LEGACY_HAND = "canasta-sim hand 1"  #: ``Hand.record()``'s one-hand form, read as a hand
 
 __all__ = [
     "VERSION",
@@ -88,36 +88,24 @@ def parse_move(text: str) -> int:
 # Writing
 # ---------------------------------------------------------------------------------------
 def redeal(game):
-    """A new ``Game`` of the same deal as ``game`` (seed, hand, ruleset, first player,
-    scores, deck), before any action: what a replay or an undo starts from."""
-    from sim.step import Game
-
-    return Game(
-        seed=game.seed,
-        hand_id=game.hand_id,
-        rules=game.ruleset,
-        first_player=game.first_player,
-        scores=game.start_scores,
-        deck=game.deck.tolist(),
-        hand_number=game.hand_number,
-    )
+    """A new ``Hand`` of the same deal as ``game`` (``Hand.redeal``: seed, hand, ruleset,
+    first player, scores, deck), before any action: what a replay or an undo starts from."""
+    return game.redeal()
 
 
 def seats_of(game) -> list[int]:
-    """The seat that took each action of ``game`` (replayed from its deal)."""
-    g = redeal(game)
-    seats = []
-    for a in game.actions:
-        seats.append(g.current_player)
-        g.apply(a)
-    return seats
+    """The seat that took each action of ``game`` (its history: no replay)."""
+    return list(game.seats)
 
 
-def hand_entry(game, hide_deck: bool = False) -> dict[str, Any]:
-    """One hand of a record: ``Game.record()``'s keys, each action with its seat and text,
+def hand_entry(game, hide_deck: bool = False, viewer: int | None = None) -> dict[str, Any]:
+    """One hand of a record: ``Hand.record()``'s keys, each action with its seat and text,
     and the result once the hand is over. ``hide_deck``: leave the deck out (a hand still
-    running, for a face that must not show it: the deck names every hidden card)."""
-    from sim.step import describe_action
+    running, for a face that must not show it: the deck names every hidden card), and the
+    other seats' threes steps with it (DEAL-5: a three kept is its player's secret,
+    ``sim.play.words.private_step``; the threes laid are on the table): ``viewer`` the seat
+    the record is for (None: no seat's threes step is listed)."""
+    from sim.play.words import describe_action, private_step
 
     base = game.record()
     entry = {
@@ -128,6 +116,7 @@ def hand_entry(game, hide_deck: bool = False) -> dict[str, Any]:
         "actions": [
             {"seat": s, "id": a, "move": describe_action(a)}
             for s, a in zip(seats_of(game), base["actions"], strict=True)
+            if not (hide_deck and s != viewer and private_step(a))
         ],
     }
     if game.is_over:
@@ -143,10 +132,12 @@ def from_games(
     players: Sequence[str] | None = None,
     kind: str | None = None,
     hide_running_deck: bool = False,
+    viewer: int | None = None,
 ) -> dict[str, Any]:
     """A record of ``games`` (the hands of one game in order, or one hand), all under one
     ruleset and seed. ``players``: a label per seat; ``hide_running_deck``: leave out the
-    deck of a hand not yet over."""
+    deck of a hand not yet over, and the threes steps of the seats other than ``viewer``
+    (``hand_entry``)."""
     games = list(games)
     if not games:
         raise CanastaError("a record needs at least one hand")
@@ -165,7 +156,7 @@ def from_games(
         rec["players"] = [str(p) for p in players]
     if kind == "game":
         rec["target"] = int(first.ruleset.target)
-    rec["hands"] = [hand_entry(g, hide_running_deck and not g.is_over) for g in games]
+    rec["hands"] = [hand_entry(g, hide_running_deck and not g.is_over, viewer) for g in games]
     return rec
 
 
@@ -196,7 +187,7 @@ def dumps(record: dict) -> str:
 # ---------------------------------------------------------------------------------------
 def load(source: str | Path | dict) -> dict[str, Any]:
     """A record from a file path, JSON text or a dict, its structure checked; a bare
-    ``Game.record()`` becomes a one-hand record. Rules are checked by ``replay``."""
+    ``Hand.record()`` becomes a one-hand record. Rules are checked by ``replay``."""
     if isinstance(source, Path) or (
         isinstance(source, str) and not source.lstrip().startswith("{")
     ):
@@ -286,15 +277,15 @@ def _deck(deck: Any, where: str) -> list[int]:
 
 
 def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> list:
-    """Every hand of ``record`` played again (``sim.step.Game``), checked action by
+    """Every hand of ``record`` played again (``sim.play.Hand``), checked action by
     action: the seat named must be the one to act (TURN-1), each move must be legal (the
     rule and its sentence named where it breaks), a recorded result must match the score
     (SCORE-*), a game's hands must chain their scores (OPEN-1, GAME-1), and no hand may follow
     the end of the game (``sim.game.GameDriver``: GAME-1, or SPECIAL-10).
     ``upto=(hand, n)``: stop hand ``hand`` (1-based) after its first ``n`` actions."""
     from sim.game import GameDriver, GameOverError
+    from sim.play import Hand
     from sim.ruleset import as_ruleset
-    from sim.step import Game
 
     rec = load(record)
     try:
@@ -322,7 +313,7 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
         if h.get("deck") is None:
             raise RecordError(f"{where}: no deck (a hand still running hides it)")
         try:
-            g = Game(
+            g = Hand(
                 seed=seed,
                 hand_id=h.get("hand_id", 0),
                 rules=rules,
@@ -342,7 +333,7 @@ def replay(record: str | Path | dict, upto: tuple[int, int] | None = None) -> li
         for n, item in enumerate(actions[:stop], 1):
             at = f"{where}, action {n}"
             a, seat = _action_id(item, at)
-            from sim.step import describe_action
+            from sim.play.words import describe_action
 
             move = describe_action(a)
             if g.is_over:

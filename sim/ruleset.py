@@ -68,8 +68,8 @@ def parse_toml(text: str, name: str) -> dict:
         raise CanastaError(f"{name} is not valid TOML: {exc}") from None
     except RecursionError:  # pragma: no cover - the nesting bound comes first
         raise CanastaError(f"{name} nests too deep") from None
-    except ValueError as exc:  # a number over Python's 4,300 digits
-        raise CanastaError(f"{name} is not a ruleset: {str(exc).split(';')[0]}") from None
+    except ValueError:  # a number over Python's 4,300 digits: tomllib names no line
+        raise CanastaError(f"{name}: {_huge_number(text)}") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -274,6 +274,17 @@ def _shown(value) -> str:
     from sim.limits import shown
 
     return shown(value)
+
+
+def _huge_number(text: str) -> str:
+    """Where a ruleset file writes a number too long for Python to read, in words."""
+    for n, line in enumerate(text.splitlines(), 1):
+        digits = max((len(m) for m in re.findall(r"\d+", line)), default=0)
+        if digits > 4300:
+            key = line.split("=", 1)[0].strip() if "=" in line else ""
+            where = f"key {_shown(key)} (line {n})" if key else f"line {n}"
+            return f"{where}: a number of {digits:,} digits (at most 10: 1,000,000,000)"
+    return "a number too long to read"
 
 
 def _duplicate_key(text: str, message: str) -> str:

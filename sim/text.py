@@ -1,210 +1,32 @@
-"""The one text renderer of a hand for every face: the deal, the transcript, each team's
-melds, threes and hands, the itemised score table, and the events as one seat sees them
-(:func:`event_lines`, worded per face by an :class:`EventWords`).
+"""The text renderer's old home: ``sim.play.words`` owns a hand's words now; this module
+re-exports it for the callers written against ``sim.text``."""
 
-``canasta play``, the human seat of ``canasta play --human``, ``canasta replay``, the web
-table and ``sim.env``'s ``ansi`` render print these lines, so a hand reads the same
-everywhere. Every function takes a ``sim.step.Game`` (or a ``scores()`` dict) and
-returns lines without a trailing newline; none prints.
-"""
-
-from __future__ import annotations
-
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
-from sim import encoding as E
-
-__all__ = ["WEB_WORDS", "end_lines", "event_lines", "hand_lines", "meld_cards", "score_lines"]
-
-
-def _seat_name(p: int) -> str:
-    return f"P{p}"
-
-
-def deal_lines(game) -> list[str]:
-    """The four hands dealt and the turn card (DEAL-1, DEAL-3): the whole deal, so only for a
-    finished hand or a face that may show every card."""
-    from sim.cards import format_cards
-
-    lines = ["deal (DEAL-1; no up-card, DEAL-2):"]
-    for p in range(E.N_PLAYERS):
-        cards = game.deck[p * E.HAND_SIZE : (p + 1) * E.HAND_SIZE]
-        lines.append(f"  P{p}: {format_cards(sorted(cards.tolist()))}")
-    turn_card = game.deck[E.N_PLAYERS * E.HAND_SIZE + 8]
-    lines.append(f"  turn card (DEAL-3, 9th from the stock's bottom): {format_cards([turn_card])}")
-    return lines
-
-
-def end_lines(game, name: Callable[[int], str] = _seat_name, verb: str = "holds") -> list[str]:
-    """The special hand declared (SPECIAL-1), each team's melds and threes laid, and what
-    each player holds (``name``: a seat's label, ``verb``: 'holds' or 'held')."""
-    from sim.cards import format_counts, format_melds
-    from sim.engine.views import st_hands, st_melds, st_threes
-
-    melds, threes, hands = st_melds(game.state), st_threes(game.state), st_hands(game.state)
-    lines = []
-    special, special_team = game.special_hand
-    if special:
-        lines.append(f"team {special_team} declared a special hand: {special} (SPECIAL-1)")
-    for t in range(E.N_TEAMS):
-        lines.append(
-            f"team {t} melds: {format_melds(melds[t])}; threes laid: "
-            f"{int(threes[t, 0])} red, {int(threes[t, 1])} black"
-        )
-        for p in (t, t + E.N_TEAMS):
-            lines.append(f"  {name(p)} {verb}: {format_counts(hands[p]) or '(nothing)'}")
-    return lines
-
-
-def score_lines(scores: dict) -> list[str]:
-    """The itemised score table of a hand (``Game.scores()``: SCORE-1..8, OUT-3), one item a
-    line, the totals last (plain integers, so a reader can split the line)."""
-    items = [k for k in scores[0] if k != "total"]
-    width = max(len(i) for i in [*items, "score"])
-    lines = [f"{'score':<{width}} {'team 0':>8} {'team 1':>8}"]
-    for item in [*items, "total"]:
-        lines.append(f"{item:<{width}} {scores[0][item]:>8} {scores[1][item]:>8}")
-    return lines
-
-
-def status_line(game) -> str:
-    """Where a running hand stands, from the acting player's observation: the pile, the stock
-    and who is to act."""
-    obs = game.observation()
-    top = int(obs[E.OB_PILE_TOP])
-    return (
-        f"pile: {int(obs[E.OB_PILE_N])} cards, top {E.KIND_NAMES[top] if top >= 0 else '-'}; "
-        f"stock: {int(obs[E.OB_STOCK_N])} cards; turn {game.turn}: P{game.current_player} "
-        f"to act ({game.phase})"
-    )
-
-
-def hand_lines(game, header: str | None = None) -> list[str]:
-    """The whole hand as one text: a header line, the deal, every draw, pickup, meld, discard
-    and three so far, the melds and hands, then the score table once it is over (while it
-    runs, the status line instead)."""
-    if header is None:
-        header = (
-            f"seed {game.seed}, hand {game.hand_id}: team 0 (seats 0, 2), team 1 (seats 1, 3); "
-            f"seat {game.first_player} plays first (DEAL-1); scores at the start "
-            f"{game.start_scores[0]}, {game.start_scores[1]}"
-        )
-    lines = [header, *deal_lines(game), *game.transcript(), *end_lines(game)]
-    if not game.is_over:
-        return [*lines, status_line(game)]
-    return lines + score_lines(game.scores())
-
-
-def meld_cards(slot: int, nat: int, two: int, joker: int) -> list[str]:
-    """The cards of a meld (or a meld action) by rank name: the naturals of ``slot`` (none in
-    the wild meld), then the twos and jokers, e.g. ['K', 'K', '2']."""
-    naturals = [E.KIND_NAMES[slot]] * (nat if slot != E.WILD_MELD else 0)
-    return naturals + ["2"] * two + ["JK"] * joker
-
-
-@dataclass(frozen=True)
-class EventWords:
-    """How one face words the events of a hand (``Game.events()``): ``card`` names a card id a
-    seat received, ``action`` an action's text (``None``: the event that follows says it), and
-    each other event a pair of templates, (the seat's own, another seat's), with the fields
-    ``who``, ``card`` (own events only: another seat's cards stay hidden), ``kind`` (a three
-    laid), ``n`` (cards joining a hand) and ``end`` (how the hand ended)."""
-
-    card: Callable[[int], str]
-    action: Callable[[int, int], str | None]
-    templates: dict[str, tuple[str, str]]
-
-
-def _terminal_action(a: int, b: int) -> str | None:
-    from sim.step import describe_action
-
-    kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-    if kind == E.AT_DRAW:
-        return None  # the draw event says it
-    text = describe_action(a)
-    if kind == E.AT_TAKE_PILE:
-        text += f" (top {E.KIND_NAMES[b]}: the pair and the top card are melded)"
-    return text
-
-
-def _web_action(a: int, b: int) -> str | None:
-    from sim.step import describe_action
-
-    kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-    if kind in (E.AT_DRAW, E.AT_LAY_THREES):
-        return None  # the draw and lay_three events say it
-    if kind == E.AT_TAKE_PILE:
-        return f"takes the pile (top {E.KIND_NAMES[b]})"
-    if kind == E.AT_MELD:
-        _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-        meld = "the wild meld" if slot == E.WILD_MELD else f"the {E.KIND_NAMES[slot]}s"
-        return f"melds {' '.join(meld_cards(slot, nat, two, joker))} ({meld})"
-    return describe_action(a)
-
-
-def _format_card(c: int) -> str:
-    from sim.cards import format_card
-
-    return format_card(c)
-
-
-#: the terminal's words (``canasta play --human``): cards with their suits, the rules cited
-TERMINAL_WORDS = EventWords(
-    card=_format_card,
-    action=_terminal_action,
-    templates={
-        "draw": ("{who}: draw {card}", "{who}: draws a card"),
-        "replace": ("  replacement card {card}", "  replacement card (hidden)"),
-        "bonus": ("  bonus card {card} (OPEN-5)", "  bonus card (hidden) (OPEN-5)"),
-        "lay_three": ("{who}: lay down a {kind} (DEAL-4)", "{who}: lays down a {kind} (DEAL-4)"),
-        "pile_joins": ("  the rest of the pile ({n} cards) joins the hand",) * 2,
-        "end": ("-- hand over: {end} (END-1)",) * 2,
-    },
+from sim.play.words import (
+    TERMINAL_WORDS,
+    WEB_WORDS,
+    EventWords,
+    deal_lines,
+    describe_action,
+    end_lines,
+    event_lines,
+    hand_lines,
+    meld_cards,
+    score_lines,
+    status_line,
+    transcript_lines,
 )
 
-#: the web table's words: cards by rank (the page shows no suits), every line names its seat
-WEB_WORDS = EventWords(
-    card=lambda c: E.KIND_NAMES[int(E.CARD_KIND[c])],
-    action=_web_action,
-    templates={
-        "draw": ("{who}: drew {card}", "{who}: draws a card"),
-        "replace": ("{who}: replacement card {card}", "{who}: replacement card (hidden)"),
-        "bonus": ("{who}: bonus card {card}", "{who}: bonus card (hidden)"),
-        "lay_three": ("{who}: lays down a {kind} (DEAL-4)",) * 2,
-        "pile_joins": ("{who}: the rest of the pile ({n} cards) joins the hand",) * 2,
-        "end": ("hand over: {end} (END-1)",) * 2,
-    },
-)
-
-_CARD_EVENTS = ("draw", "replace", "bonus")  #: events whose ``b`` is the card received
-
-
-def event_lines(
-    events: Sequence[tuple[str, int, int, int]],
-    seat: int,
-    who: Callable[[int], str],
-    words: EventWords = TERMINAL_WORDS,
-) -> list[str]:
-    """The events of a hand in words as ``seat`` sees them: the cards other seats receive
-    hidden, ``who`` a seat's label, ``words`` the face's wording (:data:`TERMINAL_WORDS`,
-    :data:`WEB_WORDS`)."""
-    lines = []
-    for name, p, a, b in events:
-        if name == "action":
-            text = words.action(a, b)
-            if text is not None:
-                lines.append(f"{who(p)}: {text}")
-            continue
-        if name not in words.templates:
-            continue
-        mine = p == seat
-        fields = {"who": who(p), "n": a}
-        if mine and name in _CARD_EVENTS:
-            fields["card"] = words.card(b)
-        if name == "lay_three":
-            fields["kind"] = E.KIND_NAMES[a]
-        if name == "end":
-            fields["end"] = E.END_NAMES[a]
-        lines.append(words.templates[name][0 if mine else 1].format(**fields))
-    return lines
+__all__ = [
+    "TERMINAL_WORDS",
+    "WEB_WORDS",
+    "EventWords",
+    "deal_lines",
+    "describe_action",
+    "end_lines",
+    "event_lines",
+    "hand_lines",
+    "meld_cards",
+    "score_lines",
+    "status_line",
+    "transcript_lines",
+]

@@ -54,6 +54,20 @@ def scratch_hint(g):
     return g._scratch[E.SCRATCH_HINT : E.SCRATCH_HINT + n].reshape(E.N_KINDS, E.N_MELD_COLS)
 
 
+def _decisions(g):
+    """``(turn, forced)`` for each turn of ``g`` where its player has a choice, from the one
+    turn loop (``Hand.turns``, no seat given a policy): the forced steps are played (``forced``:
+    one was since the last choice), and the caller applies each choice before the next."""
+    forced = False
+    while not g.is_over:
+        for t in g.turns((None, None)):
+            if t.action is None:
+                yield t, forced
+                forced = False
+            else:
+                forced = True
+
+
 def plan_cache_walk(g, policy: str) -> tuple[int, int]:
     """OPEN-1..4: play ``g`` out with ``policy``, the opening plan cache kept as the engine
     keeps it (reset by a forced step), and assert that ``check_action`` gives
@@ -61,19 +75,16 @@ def plan_cache_walk(g, policy: str) -> tuple[int, int]:
     a copy, the state the engine would see) and for the policy's own choice (on the cache).
     Returns (decisions with a valid cache, meld operations probed)."""
     from sim import encoding as E
-    from sim.engine.judge import action_reason, check_action, forced_action
+    from sim.engine.judge import action_reason, check_action
 
     tmp = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
     tmp2 = np.zeros_like(tmp)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)
     hits = probed = 0
-    while not g.is_over:
-        obs = g.observation()
-        a = int(forced_action(obs))
-        if a >= 0:
+    for t, forced in _decisions(g):
+        obs = t.obs
+        if forced:  # the engine resets the cache at a forced step
             cache[E.PC_VALID] = 0
-            g.apply(a)
-            continue
         if cache[E.PC_VALID] == 1:
             hits += 1
             for b in range(E.A_FIRST_MELD, E.N_ACTIONS):

@@ -2,7 +2,7 @@
 variants they run under and the decisions of fixed-seed hands."""
 
 from sim.engine.judge import forced_action
-from sim.step import Game
+from sim.play import Hand as Game
 
 __all__ = ["RULES", "RULE_IDS", "games"]
 

@@ -127,3 +127,19 @@ def test_json_round_trip_keeps_ranks_and_confidence(near_target):
     assert [c.rank for c in back.choices] == [c.rank for c in near_target.choices]
     assert [c.confidence for c in back.choices] == [c.confidence for c in near_target.choices]
     assert back.choices[0].game == near_target.choices[0].game
+
+
+def test_the_best_by_game_chance_is_raced_to_the_end():
+    """Issue 53 item 4: at 8,200 against 6,000 the points and the chance of winning the game
+    rank the plans differently; the race keeps a choice while it is close by either measure,
+    so the choice with the highest chance of winning the game is played on the most deals and
+    marked (a race by points alone left it with 16 deals of 64, unmarked)."""
+    from analysis.advise import advise
+    from analysis.equity import synthetic_table
+
+    pos = position(**MELDED_POS, scores=(8200, 6000))
+    a = advise(pos, drawn="9C", n=64, seed=1, policies=POLICIES, equity=synthetic_table())
+    top = max(c.n for c in a.choices)
+    highest = max(a.choices, key=lambda c: c.game["win"])
+    assert highest.n == top and highest.game["best"] == 1.0
+    assert a.choices[0].label != highest.label  # the two measures disagree here

@@ -111,8 +111,8 @@ def test_open_1_open_2_variants_shown_validated_and_recorded(capsys, tmp_path):
     """OPEN-1/OPEN-2 house variants: ``canasta rules`` shows both keys with their rule IDs; a
     bad value is refused in one line naming the key; the keys are written to records."""
     from sim.errors import CanastaError
+    from sim.play import Hand as Game
     from sim.ruleset import Ruleset
-    from sim.step import Game
 
     f = tmp_path / "house.toml"
     f.write_text('name = "house"\nopening_minimum = "hand"\nopening_natural = false\n')

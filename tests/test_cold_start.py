@@ -6,8 +6,8 @@ import pytest
 
 from sim import encoding as E
 from sim.engine.judge import _first_legal_action, forced_action, legal_actions
+from sim.play import Hand as Game
 from sim.special import _top_pairs
-from sim.step import Game
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
 

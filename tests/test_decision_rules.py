@@ -3,6 +3,7 @@ examples, and rules of thumb read from tables with known effects."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import numpy as np
@@ -148,3 +149,126 @@ def test_rule_count_does_not_depend_on_size():
     for positions in (8, 200):
         tabs = D.tables(D.synthetic_raw(positions=positions, deals=10))
         assert len(D.rules_of_thumb(tabs)) == want
+
+
+# ---------------------------------------------------------------------------------------
+# What each figure of a table measured
+# ---------------------------------------------------------------------------------------
+def _split_rows(made, hidden, nets=(1.0, 0.0)):
+    """The rows of one position of two_cards_block (split by the partner's sevens) whose
+    deals have the partner's sevens ``hidden`` and where the choice was made in ``made``."""
+    from analysis import arms
+
+    exp = D.BY_KEY["two_cards_block"]
+    hidden, made = np.asarray(hidden), np.asarray(made, dtype=bool)
+    net = [np.full(len(hidden), x) for x in nets]
+    r = arms._paired(net, [made, made], (0, 1), len(hidden), hidden, exp.information)
+    base = {"experiment": exp.key, "hand": 0, "seat": 0, "position": 0, "opened": 0}
+    return D.position_rows(base, r, exp.hidden)
+
+
+def test_choice_made_under_a_hidden_grouping_is_the_pooled_share():
+    """A position of 12 deals split by the partner's sevens (0, 1, 2+: four deals each).
+    Choice made in every deal: 100% over all positions and in each value, not the mean of
+    the values' shares of the position (33%). Made only where the partner holds 0: 4 of
+    12 deals over all positions, 4 of 4 at 0, and none at 1 or 2+ (rows that keep their
+    deals though no difference was measured)."""
+    hidden = np.tile([0, 1, 2], 4)
+    rows = []
+    for h in range(6):
+        rows += [r | {"hand": h, "position": h} for r in _split_rows([True] * 12, hidden)]
+    t = D.tables(pd.DataFrame(rows), experiments=["two_cards_block"])["decision_two_cards_block"]
+    assert (t["applied"].dropna() == 1.0).all() and t["applied"].notna().sum() >= 5
+    assert t.set_index("situation").loc["all positions", "applied"] == 1.0
+    rows = []
+    for h in range(6):
+        rows += [r | {"hand": h, "position": h} for r in _split_rows(hidden == 0, hidden)]
+    t = D.tables(pd.DataFrame(rows), experiments=["two_cards_block"])["decision_two_cards_block"]
+    got = t[t["grouping"].isin(["all", "partner_sevens"])].set_index("situation")["applied"]
+    assert got.tolist() == pytest.approx([4 / 12, 1.0, 0.0, 0.0])
+    assert t.set_index("situation").loc["all positions", "deals"] == 6 * 4
+
+
+def test_threshold_whose_interval_runs_outside_the_values_seen_is_no_clear_sign_change():
+    """A fitted zero at 5.1 pile sevens seen 0–5 whose 95% interval runs from −47.9 to 29.3
+    does not place the sign change: 'no clear sign change', never 'changes sign at'; the
+    same zero with an interval inside the values seen (half a unit either side) is one."""
+    exp = D.BY_KEY["discard_seven"]
+    t = D.Threshold(exp.key, "sevens_pile", "sevens_pile", 5.1, -47.9, 29.3, 0.6, 0, 5, 40, 9.0)
+    text = D.describe_threshold(t, exp)
+    assert "no clear sign change for sevens_pile 0–5" in text and "changes sign at" not in text
+    assert "≈ 5.1" in text and "-47.9 to 29.3" in text
+    clear = dataclasses.replace(t, ci_low=3.2, ci_high=5.4)
+    assert "changes sign at sevens_pile ≈ 5.1 (95% interval 3.2 to 5.4" in (
+        D.describe_threshold(clear, exp)
+    )
+    for lo, hi in ((-0.6, 4.0), (1.0, 5.6), (np.nan, np.nan)):
+        out = D.describe_threshold(dataclasses.replace(t, ci_low=lo, ci_high=hi), exp)
+        assert "no clear sign change" in out
+
+
+def test_untested_rows_and_claims_say_not_tested_with_their_hands():
+    """Four positions (four sampled hands) an experiment, a huge effect (2,000 points a hand,
+    sd 10 a deal): every row's interval is clear of zero, but no row has the MIN_HANDS hands a
+    test needs, so each says "not tested (N hands)" — never a verdict nor a lead — and so do
+    the rules of thumb, the Advice and every claim, which quote no effect."""
+    from analysis import claims
+
+    effects = {e.key: (lambda f: 2000.0) for e in D.EXPERIMENTS}
+    tabs = D.tables(D.synthetic_raw(effects, positions=4, deals=40, sd=10.0))
+    for t in (tabs[e.table] for e in D.EXPERIMENTS):
+        assert (t["hands"] < D.MIN_HANDS).all() and (t["verdict"] == 0).all()
+        want = [f"not tested ({h} hand{'' if h == 1 else 's'})" for h in t["hands"]]
+        assert t["better"].tolist() == want
+    for rule in D.rules_of_thumb(tabs) + D.advice(tabs):
+        assert ": not tested (" in rule.text and "no clear difference" not in rule.text
+        assert "lead" not in rule.text
+    got = claims.verdicts(tabs)
+    measured = got[got["verdict"] != "not measured"]
+    assert len(measured) >= 10
+    for _, c in measured.iterrows():
+        assert c["verdict"] == f"not tested ({c['hands']} hand{'' if c['hands'] == 1 else 's'})"
+        assert np.isnan(c["effect"]) and np.isnan(c["ci_low"])
+
+
+def test_a_claim_rests_only_on_its_tested_rows_and_names_the_others():
+    """Claim A reads the '4+ in the pile' rows of the sevens and the aces tables. With the
+    aces row cut to 3 hands (untested), the verdict, the effect and the hands it rests on
+    are the sevens row's alone, and the aces row is named as not tested."""
+    from analysis import claims
+
+    tabs = D.tables(D.synthetic_raw({"discard_seven": lambda f: -900.0}, positions=300))
+    aces = tabs["decision_discard_ace"]
+    row = (aces["grouping"] == "aces_pile") & (aces["situation"] == "4+")
+    aces.loc[row, ["hands", "p_adj"]] = [3, np.nan]
+    sevens = tabs["decision_discard_seven"].set_index(["grouping", "situation"])
+    seven = sevens.loc[("sevens_pile", "4+")]
+    a = claims.verdicts(tabs).set_index("id").loc["A"]
+    assert a["verdict"] == "supported" and a["hands"] == seven["hands"]
+    assert a["effect"] == pytest.approx(-seven["estimate"])
+    assert a["untested"] == "aces_pile 4+: not tested (3 hands)"
+
+
+def test_information_is_priced_as_the_best_rule_using_it_minus_the_best_without():
+    """Two cards block, synthetic: discarding a seven gains 300 when the partner holds 2+
+    sevens and costs 300 otherwise (values 0, 1, 2 in turn). Always discarding: −100, so the
+    best rule without the information is always keeping (0); the best using it discards at
+    2+ (+100): the information is worth +100 (300 hands, SE about 8.5: 5 SE = 42). The fixed
+    rule's rows name the rule they price."""
+    effects = {"two_cards_block": lambda f: 300.0 if f["partner_sevens"] >= 2 else -300.0}
+    tabs = D.tables(D.synthetic_raw(effects, positions=300, deals=40))
+    t = tabs["decision_two_cards_block"]
+    w = t.attrs["information_worth"]
+    assert abs(w["estimate"] - 100) < 42 and w["ci_low"] < 100 < w["ci_high"]
+    assert w["with"] == (
+        "discard a seven when the partner holds 2+ sevens (not seen by the player), "
+        "else keep the three sevens"
+    )
+    assert w["without"] == "always: keep the three sevens" and w["hands"] == 300
+    info = t[t["grouping"] == "information"]["situation"].tolist()
+    assert info == [
+        f"the rule '{w['with']}' (knowing the partner's sevens), instead of always: {arm}"
+        for arm in ("discard a seven", "keep the three sevens")
+    ]
+    advice = next(r for r in D.advice(tabs) if r.experiment == "two_cards_block")
+    assert "What knowing the partner's sevens is worth, the best rule that uses it" in advice.text

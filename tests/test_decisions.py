@@ -371,6 +371,8 @@ BAD_SPECS = [
     ("[information]\nlabel='knowing'", "key 'information.knows'"),
     ("[information]\nknows='sevens'\ndo_when=[1,2]", "key 'information.knows' 'sevens'"),
     ("[information]\nknows='partner_aces'", "key 'information.do_when'"),
+    ("[positions]\nhands_per_position=-1", "key 'positions.hands_per_position'"),
+    ("[positions]\nhands_per_position=2.5", "key 'positions.hands_per_position'"),
 ]
 
 

@@ -260,3 +260,63 @@ def test_claim_j_across_the_grid_reads_milking_per_cell():
     assert summary["verdict"] == "mixed" and summary["hurts"] == len(tested)
     assert set(grid["region"]) == {"ahead", "behind", "level"}
     assert (grid.loc[grid["region"] == "level", "claim"] == "").all()
+
+
+def test_information_rows_in_game_terms_are_chances_of_the_informed_arm():
+    """An ``[information]`` table read in game terms: the informed arm (arm A where the
+    partner holds 2+ sevens, else arm B) minus each fixed arm, in chances of winning the game
+    read literally per deal (GAME-1, DEAL-1), not the points rows carried over."""
+    from analysis.decisions import synthetic_raw
+
+    table = _table()
+    raw = synthetic_raw({"two_cards_block": lambda f: 300.0}, positions=24, deals=10)
+    raw = raw[raw["experiment"] == "two_cards_block"].reset_index(drop=True)
+    info = G.experiments_of(raw)[0].information
+    per = {"info_a": [], "info_b": []}
+    for _, r in raw.iterrows():
+        arms = [
+            np.array(
+                [
+                    _slow_chance(
+                        table, r["team"], r["first_team"], r["score_own"], r["score_opp"], *d
+                    )
+                    for d in arm
+                ]
+            )
+            for arm in r["outcomes"]
+        ]
+        informed = arms[0] if info.low <= r[info.knows] <= info.high else arms[1]
+        per["info_a"].append((informed - arms[0]).mean())
+        per["info_b"].append((informed - arms[1]).mean())
+    t = G.game_tables(raw, table)["decision_two_cards_block"]
+    rows = t[t["grouping"] == "information"]
+    assert len(rows) == 2
+    for (_, r), col in zip(rows.iterrows(), ("info_a", "info_b"), strict=True):
+        # one row a hand here, each with the same deals: the mean over hands is the plain mean
+        assert r["estimate"] == pytest.approx(np.mean(per[col]), abs=1e-6)
+        assert abs(r["estimate"]) < 1 and r["ci_high"] - r["ci_low"] < 2
+
+
+def test_no_clear_cell_is_no_verdict_at_any_score_not_the_same_everywhere():
+    """Arm A scores arm B's points ± up to 50 (no effect): no score cell is clear either way
+    (Holm at 5% over the cells, seed fixed), so the Game score
+    table says there is no verdict at any score, never that one 'stays the same wherever
+    tested'; a clear gain everywhere still reads the same wherever tested."""
+    from reports.columns import COLUMNS
+
+    rng = np.random.default_rng(5)
+    raw = _raw(effect=0)
+    noise = [rng.integers(-5, 6, o.shape[1]) * 10 for o in raw["outcomes"]]
+    raw["outcomes"] = [
+        np.stack([o[1] + np.column_stack([z, 0 * z, 0 * z]), o[1]])
+        for o, z in zip(raw["outcomes"], noise, strict=True)
+    ]
+    none = G.score_changes(G.by_score(raw, _table()))
+    good = G.score_changes(G.by_score(_raw(effect=400), _table()))
+    assert none["kind"].tolist() == ["none"] and good["kind"].tolist() == ["same"]
+    verdict = next(c for c in COLUMNS["game_decisions"] if c.header == "verdict by score")
+    assert verdict.cell(none.iloc[0]) == "no clear verdict at any score"
+    assert verdict.cell(good.iloc[0]) == "the same wherever tested"
+    raw["outcomes"] = [np.stack([o[1], o[1]]) for o in raw["outcomes"]]  # nothing to test
+    same = G.score_changes(G.by_score(raw, _table())).iloc[0]
+    assert same["kind"] == "untested" and verdict.cell(same) == "not tested"

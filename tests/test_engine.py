@@ -29,8 +29,9 @@ from sim.encoding import (
     ST_STOCK_N,
 )
 from sim.errors import CanastaError, RuleViolation
+from sim.play import Hand as Game
+from sim.play import describe_action
 from sim.rng import run_key
-from sim.step import Game, describe_action
 from tests.helpers import plan_cache_walk
 
 #: the issue-3 minimum schema (docs/records.md), written here on its own on purpose: the code
@@ -291,8 +292,8 @@ def test_turn_1_game_decide_on_the_callers_observation_plays_as_policy_action():
     actions ``Game.policy_action`` takes, hand for hand: two games of the same seed, each
     policy asked through one of them."""
     from sim.engine.judge import forced_action
+    from sim.play import Hand as Game
     from sim.policies.registry import parse
-    from sim.step import Game
 
     spec, params, _ = parse("strong")
     for hand_id in range(3):

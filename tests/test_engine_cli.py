@@ -3,7 +3,7 @@
 import json
 
 from canasta import main
-from sim.step import Game
+from sim.play import Hand as Game
 
 
 def test_play_prints_transcript_and_itemised_score(capsys, tmp_path):

@@ -198,7 +198,7 @@ def test_table_interval_and_frame(small_table, tmp_path):
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda t: t.value(8500, 0), "the game is over"),
+        (lambda t: t.value(8500, 0), "team 0 has already won"),
         (lambda t: t.value(0, 10**10), "score1"),
         (lambda t: t.frame(step=55), "multiple of 50"),
     ],

@@ -58,10 +58,12 @@ def _unseen_total(st, seat):
 def test_expert_registered_with_parameters():
     spec = get("expert")
     search = ("samples", "rollouts", "candidates", "margin", "rollout", "memory")
-    assert spec.param_names[:6] == search
+    search += ("infer", "infer_temperature", "infer_epsilon")
+    assert spec.param_names[: len(search)] == search
     strong = get("strong").param_names  # the heuristic's, then strong's extras
-    assert spec.param_names[6:] == strong  # the base policy's, same order
+    assert spec.param_names[len(search) :] == strong  # the base policy's, same order
     assert dict(spec.params)["memory"] == 1  # the search deals with the memory by default
+    assert dict(spec.params)["infer"] == 0  # inference off until measured stronger
     assert dict(spec.params)["rollout"] == 0  # today's search: heuristic rollouts
     assert spec.doc
     es = get("expert_strong")

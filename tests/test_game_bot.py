@@ -186,8 +186,8 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     aces or wild meld where strong does not, -1,000 does not start one strong starts), and
     each changes at least one decision of these hands."""
     from sim import encoding as E
+    from sim.play import Hand as Game
     from sim.policies.strong import _risky_slot
-    from sim.step import Game
 
     specs = {
         n: parse(_style(n))[:2] for n in ("take+300", "take-300", "starts+1000", "starts-1000")
@@ -221,7 +221,7 @@ def _differing(spec, scores, hands, seed):
     """Steps ``hands`` hands with strong (Game) at ``scores``, every decision asked of strong
     and of ``spec``: yields (game, observation, strong's action, spec's) where they differ,
     before strong's is played."""
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     strong = parse("strong")[:2]
     other = parse(spec)[:2]
@@ -249,7 +249,7 @@ def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scor
     1), and going out there (the same hand replayed, strong finishing it) does end the game
     lost: the opponents' total reaches 8,500 above the team's. It happens in some hands."""
     from sim import encoding as E
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     behind = scores.index(0)
     changed = 0

@@ -8,7 +8,7 @@ import pytest
 from canasta import main
 from sim import simulate_games
 from sim.encoding import GAME_HAND_STRIDE
-from sim.step import Game
+from sim.play import Hand as Game
 
 POL = ("heuristic", "greedy")
 
@@ -71,7 +71,7 @@ def test_defaults_are_the_game_from_zero_with_the_rotating_deal():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"scores": (8500, 0)}, "already won at these scores (GAME-1: target 8,500"),
+        ({"scores": (8500, 0)}, r"already won at these scores \(GAME-1: target 8,500"),
         ({"scores": (0, 0), "ruleset": {"target": 5000}, "first_player": 0}, None),
         ({"scores": (0, 9000), "ruleset": {"target": 5000}}, "GAME-1: target 5,000"),
         ({"first_player": 4}, "first_player 4"),

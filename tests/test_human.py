@@ -25,7 +25,7 @@ from canasta._seat import HINT_BUDGET
 from sim import encoding as E
 from sim.cards import format_cards, parse_cards
 from sim.errors import CanastaError
-from sim.step import Game
+from sim.play import Hand as Game
 
 ROOT = Path(__file__).resolve().parents[1]
 MYPOLICY = ROOT / "tests" / "data" / "mypolicy.py"

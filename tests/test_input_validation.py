@@ -226,7 +226,7 @@ def test_position_meld_9_no_canasta_of_one_rank_on_both_sides():
 # The step API
 # ---------------------------------------------------------------------------------------
 def test_game_refuses_bad_numbers_like_the_cli():
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     for kwargs, word in (
         ({"hand_id": -1}, "hand_id"),
@@ -247,7 +247,7 @@ def test_game_refuses_bad_numbers_like_the_cli():
 
 
 def test_game_replay_of_a_broken_record_is_a_canasta_error():
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     g = Game(seed=3, hand_id=1)
     g.play(("random", "random"))
@@ -272,7 +272,7 @@ def test_game_replay_of_a_broken_record_is_a_canasta_error():
 
 def test_game_actions_beyond_the_table_are_refused_not_overflowed():
     from sim.encoding import R_BAD_ACTION
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     g = Game(seed=1)
     for bad in (HUGE, -HUGE, True, 1.0):

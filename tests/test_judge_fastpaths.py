@@ -28,9 +28,9 @@ from sim.engine.judge import (
 )
 from sim.engine.observe import _bonus_owed
 from sim.legality import opening_path_count, opening_search
+from sim.play import Hand as Game
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
-from sim.step import Game
 from tests.real_hands import RULE_IDS, RULES, games
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]

@@ -16,7 +16,7 @@ from sim.encoding import (
     TMP_SIZE,
 )
 from sim.engine.judge import _legal_actions_filter, forced_action, legal_actions
-from sim.step import Game
+from sim.play import Hand as Game
 from tests.helpers import plan_cache_walk
 from tests.real_hands import games
 

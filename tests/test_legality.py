@@ -188,7 +188,7 @@ def test_open_1_variant_minimum_by_hand_number():
 def test_open_1_variant_in_the_engine_state_and_observation():
     """OPEN-1 variant: the deal sets the hand's number (ST_HAND_NUMBER), the observation's
     minimum follows it for both teams; a record of a later hand replays as that hand."""
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     for rules, number, scores, want in [
         ({"opening_minimum": "hand"}, 2, (6000, 0), (155, 155)),

@@ -16,8 +16,8 @@ from sim import encoding as E
 from sim.engine.judge import forced_action
 from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
 from sim.engine.state import _clear_state, apply_action
+from sim.play import Hand as Game
 from sim.ruleset import Ruleset
-from sim.step import Game
 from tests.twins.memory_twin import Memory
 
 PAIRS = [("strong", "heuristic"), ("greedy", "random"), ("heuristic", "greedy")]

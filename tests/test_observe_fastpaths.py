@@ -10,7 +10,7 @@ import pytest
 from sim import encoding as E
 from sim.engine.judge import forced_action
 from sim.engine.observe import _observe_after_meld, _observe_table, observe
-from sim.step import Game
+from sim.play import Hand as Game
 
 OBSERVE_PAIRS = [("heuristic", "heuristic"), ("random", "random"), ("special_chaser", "greedy")]
 

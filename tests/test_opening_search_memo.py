@@ -15,10 +15,10 @@ from sim.engine.judge import forced_action
 from sim.engine.observe import _bonus_owed
 from sim.engine.views import ob_hand, ob_melds, ob_pending
 from sim.legality import is_dead, opening_search
+from sim.play import Hand as Game
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import _memo_rest, _opening_search_memo, _work_plan
-from sim.step import Game
 from tests.real_hands import RULE_IDS, RULES, games
 
 

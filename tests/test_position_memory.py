@@ -173,7 +173,7 @@ def test_hint_position_carries_the_observed_memory():
     the engine accepts it, at every decision of whole hands in which piles are taken; the
     hint's ``advise`` runs on the first such position and says it dealt with memory."""
     from canasta._human import Session, position_for
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     seat = 0
     with_memory = 0

@@ -143,7 +143,7 @@ def test_open_1_hint_position_carries_the_hands_number():
     the terminal and the web table) is of the hand's own number in its game."""
     from canasta._human import position_for
     from sim.engine.judge import forced_action
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     for number in (1, 2, 5):
         g = Game(seed=4, hand_id=number, rules=BY_HAND, hand_number=number)

@@ -12,7 +12,8 @@ import pytest
 from canasta import main
 from sim import encoding as E
 from sim import record as R
-from sim.step import Game, describe_action
+from sim.play import Hand as Game
+from sim.play import describe_action
 
 
 def _hand(seed=5, hand_id=2, policies=("heuristic", "heuristic")):

@@ -205,7 +205,7 @@ def test_snapshot_holds_the_states_cards_and_features():
 
     seen = 0
     for h in range(12):
-        g = sim.Game(seed=9, hand_id=h)
+        g = sim.Hand(seed=9, hand_id=h)
         while not g.is_over:
             if int(g.state[E.ST_PHASE]) == E.PH_DRAW:
                 _check_snapshot(D.snapshot(g), g)

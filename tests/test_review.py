@@ -63,7 +63,13 @@ def test_summary_error_rate_and_luck():
         }
     )
     lk = pd.DataFrame(
-        {"seat": [0, 0, 2], "luck_points": [50.0, -20.0, 5.0], "luck_game": [0.01, 0.0, 0.002]}
+        {
+            "seat": [0, 0, 2],
+            "luck_points": [50.0, -20.0, 5.0],
+            "luck_game": [0.01, 0.0, 0.002],
+            "se_points": [30.0, 40.0, 10.0],
+            "se_game": [0.01, 0.01, 0.01],
+        }
     )
     rev = R.Review(d, lk, {"points": {0: 900, 2: 900}})
     s = R.summary(rev).set_index("seat")
@@ -73,8 +79,46 @@ def test_summary_error_rate_and_luck():
     assert s.loc[0, "error"] == 1 and s.loc[0, "blunder"] == 0
     assert s.loc[0, "luck_points"] == pytest.approx(30.0)
     assert s.loc[0, "luck_adjusted_points"] == pytest.approx(870.0)
+    assert s.loc[0, "luck_points_se"] == pytest.approx(50.0)  # independent draws: in quadrature
     assert s.loc[2, "error_rate"] == pytest.approx(10.0)
     assert math.isnan(s.loc[2, "rate_low"])  # one decision: no interval
+
+
+def _two(made_mean, best_mean, lead_best=True):
+    """An Advice of two choices as advise(only=[made, best]) gives it (best first)."""
+    from analysis.advise import Advice, Choice
+
+    def choice(label, mean, diff, rank):
+        lo, hi = (diff - 10, diff + 10) if diff else (0.0, 0.0)
+        return Choice(label, [], None, mean, mean - 5, mean + 5, diff, lo, hi, 16, rank=rank)
+
+    gap = best_mean - made_mean
+    if lead_best:
+        return Advice("play", [choice("B", best_mean, 0.0, 1), choice("M", made_mean, -gap, 2)])
+    return Advice("play", [choice("M", made_mean, 0.0, 1), choice("B", best_mean, gap, 2)])
+
+
+@pytest.mark.parametrize("lead_best", [True, False])
+def test_cost_is_remeasured_on_fresh_deals(lead_best):
+    """The cost is the chosen best minus the move made on the fresh deals' advice, signed:
+    negative when the move made leads there; the fresh run is asked for the two labels only,
+    with another seed."""
+    from analysis.advise import Choice
+
+    seen = {}
+
+    def fake(pos, **kw):
+        seen.update(kw)
+        return _two(100.0, 130.0 if lead_best else 90.0, lead_best)
+
+    made = Choice("M", [], None, 0, 0, 0, 0, 0, 0, 8)
+    best = Choice("B", [], None, 0, 0, 0, 0, 0, 0, 8)
+    ask = {"pos": None, "drawn": None, "n": 16, "seed": 7, "ruleset": None, "policies": None}
+    cost, lo, hi = R._cost(made, best, "points", ask | {"advise": fake})
+    assert seen["only"] == ["M", "B"] and seen["seed"] == 7 and seen["budget"] is None
+    assert cost == pytest.approx(30.0 if lead_best else -10.0)
+    assert lo < cost < hi
+    assert R._cost(made, made, "points", ask | {"advise": fake}) == (0.0, 0.0, 0.0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -131,7 +175,8 @@ def test_review_rows(reviewed):
     assert (d["made"] != "").mean() > 0.8  # the canonical plans cover most moves
     full = d[d["cost_game"].notna()]
     assert len(full) > 0 and (full["cost_game_low"] <= full["cost_game"]).all()
-    assert ((d["cost_points"] >= -1e-9) | d["cost_points"].isna()).all() or True
+    made_best = d[d["made"] == d["best_points"]]
+    assert (made_best["cost_points"] == 0).all()  # the best move made costs nothing
     assert set(d["tag"]) <= {"", *R.TAGS}
     assert len(rev.luck) == sum(i.drawn is not None for i in items)
     assert rev.luck["luck_points"].notna().all()
@@ -161,6 +206,8 @@ def test_cli_review_json_and_bad_seat(hand, tmp_path, capsys):
     path.write_text(dumps(rec))
     assert main(["review", str(path), "--seat", "5", "--no-game"]) == 2
     assert "--seat 5" in capsys.readouterr().err
+    assert main(["review", str(path), "--html", str(tmp_path / "no" / "r.html")]) == 2
+    assert "--html" in capsys.readouterr().err  # refused before any work
     argv = ["review", str(path), "--seat", "1", "-n", "2", "--no-game", "--format", "json"]
     assert main([*argv, "--policies", "heuristic,heuristic", "--jobs", "1"]) == 0
     out = json.loads(capsys.readouterr().out)

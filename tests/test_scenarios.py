@@ -52,7 +52,7 @@ from sim.encoding import (
     ST_TURN_CARD_DRAWN,
 )
 from sim.engine.views import st_hands, st_melds
-from sim.step import Game
+from sim.play import Hand as Game
 
 
 def deck_for(hands, stock_top="", stock_bottom=""):

@@ -28,7 +28,8 @@ from sim import encoding as E
 from sim import record as R
 from sim.errors import CanastaError
 from sim.moves import Move, MoveError, move_from_json, parse_move
-from sim.step import Game, describe_action
+from sim.play import Hand as Game
+from sim.play import describe_action
 
 BOT = "heuristic"
 

@@ -191,7 +191,7 @@ def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_ou
     that leaves a single card; it used to propose no action (-1) here."""
     from sim.encoding import OB_HAND, OB_MELDED, OB_OPENED
     from sim.engine.observe import _bonus_owed
-    from sim.step import Game
+    from sim.play import Hand as Game
 
     g = Game(3, 95)
     for a in _BEGUN_BY_ANOTHER:

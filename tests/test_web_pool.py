@@ -167,6 +167,32 @@ def test_the_server_queue_is_bounded_and_a_held_hint_times_out():
     assert app.state.pool.in_flight() == 0
 
 
+def test_a_waiting_hint_has_a_cap_and_frees_its_place():
+    """A hint waiting for its place (the client's one place taken) waits at most ``wait_cap``
+    (a 503 with one line), then leaves the place to the next; the first hint answers once
+    released."""
+    ex = HeldExecutor()
+    app = _app(AdvicePool(executor=ex, per_client=1, queue=1, waiting=2, wait_cap=0.5))
+    c = _client(app, "10.0.0.1")
+    assert c.post("/api/new", json={"seed": 3}).status_code == 200
+    _to_hintable(c)
+    out: list = []
+    first = threading.Thread(target=lambda: out.append(c.post("/api/hint", json={})))
+    first.start()
+    for _ in range(100):
+        if ex.held:
+            break
+        time.sleep(0.05)
+    s0 = time.perf_counter()
+    r = c.post("/api/hint", json={})
+    assert r.status_code == 503 and "waited too long" in r.json()["error"]
+    assert 0.4 < time.perf_counter() - s0 < 10 and r.headers["retry-after"]
+    assert app.state.pool.in_flight("10.0.0.1") == 1  # only the first, still held
+    ex.release()
+    first.join(60)
+    assert out[0].status_code == 200 and app.state.pool.in_flight() == 0
+
+
 def test_the_review_runs_in_the_pool_outside_the_tables_lock():
     """While a finished hand's review is being computed, the table's lock is free: the next
     hand of the game is dealt at once; the review then answers, and again from its cache."""

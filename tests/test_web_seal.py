@@ -141,6 +141,7 @@ def test_serve_host_warns_off_loopback(monkeypatch, capsys, tmp_path):
         seen.update(kw, app=app)
 
     monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr("canasta.web.app._warm", lambda *a: None)  # no warm-up: never served
     assert main(["serve", "--state", str(tmp_path), "--bot", BOT, "--port", "8799"]) == 0
     out = capsys.readouterr().out
     assert seen["host"] == "127.0.0.1" and "warning" not in out

@@ -6,8 +6,8 @@ names) and the ruleset as an array. Array-level entry points: ``hands.play_hands
 (``simulate``, ``simulate_games``, ``play_position``, the chunk functions ``play_hands`` and
 ``play_games``) live a layer up, in ``sim.api``, and are public as ``sim.simulate``...
 
-The step API for people (``Game``, which takes policy names) lives above the engine, in
-``sim.step``, and is public as ``sim.Game``.
+The hand for people (``Hand``, which takes policy names, with its turn loop, views and
+words) lives above the engine, in ``sim.play``, and is public as ``sim.Hand``.
 
 Holds: ``state`` (transitions), ``observe`` (what a player sees), ``views`` (named views of
 the arrays), ``contract`` (the policy signature), ``validate``, ``fastpath``, ``generate`` and

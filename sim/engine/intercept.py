@@ -52,10 +52,11 @@ CHOICES = {
     "keep_three_chase": "keep_three, and the team chases the nearest special hand",
     "lay_three_chase": "lay_three, and the team chases the nearest special hand",
     # the opening from hand (OPEN-1..4) now, or waiting for the pile
-    "open_from_hand": "make the best legal opening from the hand at this turn's play step",
+    "open_from_hand": "draw from the stock (never the pile), then make the best legal opening "
+    "from the hand at this turn's play step",
     **{
-        f"wait_pile_{n}": f"open from hand only once the pile holds {n}+ cards or the turn "
-        "card is drawn (DEAL-3); the pile may be taken to open at any time"
+        f"wait_pile_{n}": f"the team opens from hand only once the pile holds {n}+ cards or "
+        "the turn card is drawn (DEAL-3); the pile may be taken to open at any time"
         for n in range(2, 21)
     },
 }
@@ -67,7 +68,7 @@ CH_KEEP_THREE, CH_LAY_THREE = range(11, 13)
 CH_CHASE, CH_KEEP_THREE_CHASE, CH_LAY_THREE_CHASE, CH_OPEN_FROM_HAND = range(13, 17)
 CH_WAIT_PILE = 17  #: wait_pile_N is CH_WAIT_PILE + N - WAIT_PILE_MIN
 WAIT_PILE_MIN, WAIT_PILE_MAX = 2, 20
-#: the lasting choices' reach: the fixed seat's team (the chase) or the seat (the wait)
+#: the lasting choices' reach: the fixed seat's team (the chase, the wait for the pile)
 CHASE_DISTANCE = 4  #: chase while fewer cards than this are missing (special_chaser's default)
 
 
@@ -119,9 +120,9 @@ def _at_intercept(st, icpt):
     if icpt[IC_KIND] == IK_CHOICE and c >= CH_CHASE and c != CH_OPEN_FROM_HAND:
         if st[E.ST_TURN] < icpt[IC_TURN]:
             return False
-        if c >= CH_WAIT_PILE:  # the seat's own turns
-            return st[E.ST_PLAYER] == icpt[IC_SEAT]
-        return st[E.ST_PLAYER] % E.N_TEAMS == icpt[IC_SEAT] % E.N_TEAMS  # the team's
+        # the team's turns: a wait that bound the seat alone left its partner to open from
+        # hand, and then the team had not waited
+        return st[E.ST_PLAYER] % E.N_TEAMS == icpt[IC_SEAT] % E.N_TEAMS
     return st[E.ST_PLAYER] == icpt[IC_SEAT] and st[E.ST_TURN] == icpt[IC_TURN]
 
 
@@ -271,7 +272,8 @@ def _opening_move(obs, rules, tmp):
 
 @njit(cache=True, _nrt=True)
 def _forced_lasting(obs, choice, proposed, rules, tmp):
-    """``_forced_choice`` for the chase, the opening from hand and the wait for the pile."""
+    """``_forced_choice`` for the chase, the opening from hand (the draw, then the opening)
+    and the wait for the pile (at every turn of the team from the fixed one)."""
     if choice == CH_KEEP_THREE_CHASE or choice == CH_LAY_THREE_CHASE:
         if obs[E.OB_PHASE] == E.PH_THREES:
             base = CH_KEEP_THREE if choice == CH_KEEP_THREE_CHASE else CH_LAY_THREE
@@ -280,6 +282,12 @@ def _forced_lasting(obs, choice, proposed, rules, tmp):
     if choice == CH_CHASE:
         a, _ = _chase_move(obs, proposed, rules, tmp)
         return a, 0  # applied says whether the fixed turn's part was made
+    if choice == CH_OPEN_FROM_HAND and obs[E.OB_PHASE] == E.PH_DRAW:
+        # from the hand: the stock, not the pile (taking it would open with the pile); not
+        # yet applied, which the opening says
+        if obs[E.OB_OPENED] == 0 and action_ok(obs, E.A_DRAW, rules, tmp):
+            return E.A_DRAW, 0
+        return proposed, 0
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return proposed, 0
     if choice == CH_OPEN_FROM_HAND:

@@ -50,6 +50,7 @@ from sim.engine.state import apply_action
 from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
+from sim.policies.inference import deal_likelihood
 from sim.policies.strong import (
     EXTRA_TABLE,
     _hide_slot,
@@ -83,6 +84,15 @@ _SEARCH_TABLE = (
         "pile, not shown since) in their holders' hands (measured stronger: docs/policies.md); "
         "0: every unseen card dealt at random",
     ),
+    (
+        "infer",
+        0.0,
+        "1: each determinization's rollouts weighted by how likely it makes the previous "
+        "opponent's last discard under strong's softened play (sim.policies.inference); "
+        "0: every determinization counts alike",
+    ),
+    ("infer_temperature", 50.0, "infer: the softmax temperature over strong's scores"),
+    ("infer_epsilon", 0.1, "infer: the share of the uniform legal discard in the model"),
 )
 EXPERT_TABLE = (*_SEARCH_TABLE, *HEURISTIC_TABLE, *EXTRA_TABLE)
 EXPERT_PARAMS = {name: default for name, default, _ in EXPERT_TABLE}  #: name -> default
@@ -93,6 +103,9 @@ E_CANDIDATES = _X["candidates"]
 E_MARGIN = _X["margin"]
 E_ROLLOUT = _X["rollout"]
 E_MEMORY = _X["memory"]
+E_INFER = _X["infer"]
+E_INFER_T = _X["infer_temperature"]
+E_INFER_EPS = _X["infer_epsilon"]
 N_EXPERT_PARAMS = len(_SEARCH_TABLE)  #: the base policy's parameters start here
 ROLLOUT_HEURISTIC, ROLLOUT_STRONG = 0, 1  #: values of the rollout parameter
 MAX_CANDIDATES = 16  #: room for candidate moves
@@ -127,6 +140,13 @@ def check_params(values: dict) -> None:
         raise CanastaError(
             f"expert parameter 'rollout': 0 (heuristic) or 1 (strong), got {values['rollout']:g}"
         )
+    if not 0 < values["infer_epsilon"] <= 1:
+        # the uniform share keeps every deal's weight above zero
+        raise CanastaError(
+            f"expert parameter 'infer_epsilon': above 0, at most 1, got {values['infer_epsilon']:g}"
+        )
+    if values["infer_temperature"] <= 0:
+        raise CanastaError("expert parameter 'infer_temperature': must be above 0")
 
 
 def check_params_unweighted(values: dict) -> None:
@@ -292,6 +312,60 @@ def _search_positions(
 
 
 @njit(cache=True)
+def _search_weighted(
+    obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals, memory, t, eps, ess
+):
+    """``_search_positions`` with each determinization's rollouts weighted by the likelihood of
+    the opponents' observed play under it (``sim.policies.inference.deal_likelihood``, strong's
+    softened play with the parameters ``own``): ``totals`` (float64) the weighted sums of the
+    margins; ``ess[0]`` the weight summed over the positions played (the weighted mean margin
+    is ``totals[c] / ess[0]``), ``ess[1]`` the effective sample size of the determinizations,
+    ``(sum w)^2 / sum w^2``; returns how many positions were played."""
+    team = obs[E.OB_SEAT] % E.N_TEAMS
+    srng = np.zeros(4, dtype=np.uint64)
+    _seed_search(rng, srng)
+    base = np.zeros(E.STATE_SIZE, dtype=np.int64)
+    st = np.zeros(E.STATE_SIZE, dtype=np.int64)
+    work = np.zeros(WORK_SIZE, dtype=np.int64)
+    robs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    rscratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+    wst = np.zeros(E.STATE_SIZE, dtype=np.int64)
+    wobs = np.zeros(E.OBS_SIZE, dtype=np.int64)
+    items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
+    rrng = np.zeros(4, dtype=np.uint64)
+    rrng0 = np.zeros(4, dtype=np.uint64)
+    log = np.zeros(1, dtype=np.int64)
+    cache = np.zeros(E.PC_SIZE, dtype=np.int64)
+    for c in range(n):
+        totals[c] = 0.0
+    done = 0
+    w_sum, w_det, w_sq = 0.0, 0.0, 0.0
+    for _ in range(samples):
+        if not determinize(obs, base, srng, work, memory):
+            break
+        w = deal_likelihood(obs, base, own, srng, rules, rscratch, t, eps, wst, wobs)
+        w_det += w
+        w_sq += w * w
+        for r in range(rollouts):
+            if r > 0:
+                _reshuffle_stock(base, srng, work)
+            _seed_search(srng, rrng0)
+            for c in range(n):
+                _copy_into(st, base)
+                _copy_into(rrng, rrng0)
+                apply_action(st, cands[c], rules, log)
+                m = _rollout_margin(
+                    st, team, own, opp, strong, rrng, rules, robs, rscratch, items, cache, log
+                )
+                totals[c] += w * m
+            done += 1
+            w_sum += w
+    ess[0] = w_sum
+    ess[1] = w_det * w_det / w_sq if w_sq > 0 else 0.0
+    return done
+
+
+@njit(cache=True)
 def _search_values(obs, params, rng, rules, cands, n, totals):
     """``_search_positions`` with the expert's parameters: ``samples`` x ``rollouts``
     positions, the base policy in every seat."""
@@ -314,6 +388,8 @@ def expert_decide(obs, params, rng, rules, scratch):
     n = candidates(obs, params, rng, rules, scratch, cands)
     if n <= 1:
         return cands[0]
+    if params[E_INFER] > 0:
+        return _inferred_choice(obs, params, rng, rules, cands, n)
     totals = np.zeros(MAX_CANDIDATES, dtype=np.int64)
     done = _search_values(obs, params, rng, rules, cands, n, totals)
     if done == 0:
@@ -322,6 +398,40 @@ def expert_decide(obs, params, rng, rules, scratch):
     need = params[E_MARGIN] * done
     for c in range(1, n):
         if totals[c] - totals[0] > need and totals[c] > totals[best]:
+            best = c
+    return cands[best]
+
+
+@njit(cache=True)
+def _inferred_choice(obs, params, rng, rules, cands, n):
+    """``expert_decide``'s choice from ``_search_weighted`` (infer=1): the candidate with the
+    best weighted mean margin, by more than ``margin`` over the base policy's."""
+    hp = params[N_EXPERT_PARAMS:]
+    totals = np.zeros(MAX_CANDIDATES, dtype=np.float64)
+    ess = np.zeros(2, dtype=np.float64)
+    done = _search_weighted(
+        obs,
+        max(int(params[E_SAMPLES]), 1),
+        max(int(params[E_ROLLOUTS]), 1),
+        hp,
+        hp,
+        params[E_ROLLOUT] == ROLLOUT_STRONG,
+        rng,
+        rules,
+        cands,
+        n,
+        totals,
+        params[E_MEMORY] > 0,
+        params[E_INFER_T],
+        params[E_INFER_EPS],
+        ess,
+    )
+    if done == 0 or ess[0] <= 0:
+        return cands[0]
+    best = 0
+    for c in range(1, n):
+        gain = (totals[c] - totals[0]) / ess[0]  # weighted mean margin over strong's move
+        if gain > params[E_MARGIN] and totals[c] > totals[best]:
             best = c
     return cands[best]
 
