@@ -220,14 +220,18 @@ def serve_first_deal(timeout: float = 3600.0, show=None) -> dict:
             moves = view.get("moves") or []
             if "draw" in moves:
                 view = call("/api/move", {"move": "draw", "move_no": view["move_no"]})
+            refused = []
             for card in dict.fromkeys(view.get("hand") or []):
                 try:
                     body = {"move": "discard", "cards": [card], "move_no": view["move_no"]}
                     view = call("/api/move", body)
-                except urllib.error.HTTPError:  # a discard the rules refuse: the next card
+                except urllib.error.HTTPError as exc:  # a discard refused: the next card
+                    refused.append(f"{card}: {exc.code} {exc.read()[:120]!r}")
                     continue
                 mark("first bots' turns")
                 break
+            else:
+                print("  the player's first turn did not end:", "; ".join(refused), flush=True)
             while not call("/api/ready")["ready"]:
                 time.sleep(0.5)
             mark("warm-up done")
