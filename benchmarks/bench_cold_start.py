@@ -148,12 +148,13 @@ def _cpu(pid: int) -> float:
     return total / tick
 
 
-def serve_first_deal(timeout: float = 3600.0) -> dict:
+def serve_first_deal(timeout: float = 3600.0, show=None) -> dict:
     """``--serve``: the first deal, the first bots' turns and the warm-up's end of a fresh
     ``canasta serve`` on empty caches, wall seconds from its start and the server's CPU
-    seconds then (module docstring)."""
+    seconds then (module docstring); ``show(name, mark)`` is called as each is reached."""
     import socket
     import time
+    import urllib.error
     import urllib.request
 
     with socket.socket() as sock:
@@ -176,7 +177,7 @@ def serve_first_deal(timeout: float = 3600.0) -> dict:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        jar = {}
+        jar, key = {}, []
 
         def call(path: str, body=None) -> dict:
             req = urllib.request.Request(base + path)
@@ -185,7 +186,11 @@ def serve_first_deal(timeout: float = 3600.0) -> dict:
                 req.add_header("Content-Type", "application/json")
             if jar:
                 req.add_header("Cookie", "; ".join(f"{k}={v}" for k, v in jar.items()))
+            if key:  # the table's key, kept as the page keeps it
+                req.add_header("X-Canasta-Key", key[0])
             with urllib.request.urlopen(req, timeout=timeout) as r:
+                if r.headers.get("X-Canasta-Key"):
+                    key[:] = [r.headers["X-Canasta-Key"]]
                 for h in r.headers.get_all("Set-Cookie") or []:
                     k, _, v = h.split(";")[0].partition("=")
                     jar[k.strip()] = v.strip()
@@ -193,6 +198,8 @@ def serve_first_deal(timeout: float = 3600.0) -> dict:
 
         def mark(name: str) -> None:
             out[name] = {"wall": time.perf_counter() - t0, "cpu": _cpu(proc.pid)}
+            if show is not None:
+                show(name, out[name])
 
         try:
             while True:
@@ -206,11 +213,25 @@ def serve_first_deal(timeout: float = 3600.0) -> dict:
             mark("answers")
             view = call("/api/new", {"mode": "hand"})
             mark("first deal")
+            # the player's first turn played to its end (a draw, then a discard the rules
+            # allow): the bots then play theirs, which the answer waits for
+            if "lay" in (view.get("moves") or []):  # threes first (DEAL-4)
+                view = call("/api/move", {"move": "lay", "move_no": view["move_no"]})
             moves = view.get("moves") or []
-            first = "draw" if "draw" in moves else (moves[0] if moves else None)
-            if first is not None:
-                call("/api/move", {"move": first, "cards": [], "move_no": view["move_no"]})
+            if "draw" in moves:
+                view = call("/api/move", {"move": "draw", "move_no": view["move_no"]})
+            refused = []
+            for card in dict.fromkeys(view.get("hand") or []):
+                try:
+                    body = {"move": "discard", "cards": [card], "move_no": view["move_no"]}
+                    view = call("/api/move", body)
+                except urllib.error.HTTPError as exc:  # a discard refused: the next card
+                    refused.append(f"{card}: {exc.code} {exc.read()[:120]!r}")
+                    continue
                 mark("first bots' turns")
+                break
+            else:
+                print("  the player's first turn did not end:", "; ".join(refused), flush=True)
             while not call("/api/ready")["ready"]:
                 time.sleep(0.5)
             mark("warm-up done")
@@ -443,9 +464,16 @@ def main() -> None:
         web_profile(args.top)
         return
     if args.serve:
-        print("canasta serve, fresh process, empty numba cache (its default bots, one hand):")
-        for name, m in serve_first_deal().items():
-            print(f"  {name:<18} {m['wall']:7.1f} s wall after start, {m['cpu']:7.1f} s CPU")
+        print(
+            "canasta serve, fresh process, empty numba cache (its default bots, strong; "
+            "tournament rules; one hand):"
+        )
+        serve_first_deal(
+            show=lambda name, m: print(
+                f"  {name:<18} {m['wall']:7.1f} s wall after start, {m['cpu']:7.1f} s CPU",
+                flush=True,
+            )
+        )
         return
     print(f"sim.simulate(1, policies={tuple(policies)}), fresh process, empty numba cache")
     here = measure(ROOT, policies, args.breakdown, args.code_size)

@@ -54,8 +54,9 @@ def routes(tables, table_of, cookies: tuple[str, ...]) -> list[Route]:
             return {"left": True, "mode": t.mode, "finished": done, "text": text}
 
         resp = JSONResponse(await run_in_threadpool(work))
-        for name in cookies:
-            resp.delete_cookie(name, path="/", httponly=True, samesite="strict")
+        for name in cookies:  # a __Host- cookie is only replaced by a secure one
+            secure = name.startswith(("__Host-", "__Secure-"))
+            resp.delete_cookie(name, path="/", secure=secure, httponly=True, samesite="strict")
         return resp
 
     return [Route("/api/leave", leave, methods=["POST"])]
