@@ -46,6 +46,8 @@ WAIT_CAP = 60.0  #: seconds an item may wait for its place (long: a held request
 #: a refused one is sent again, and every refusal costs the server a request's work)
 REVIEW_CAP = 20.0  #: seconds of simulation a whole review may spend (its decisions share it)
 GRACE = 15.0  #: seconds past its own budget an item may wait (the queue, a worker's start)
+COLD_CAP = 600.0  #: seconds the first item of a fresh pool may take: its worker loads (or, on an
+#: empty cache, compiles: minutes of a core) the advice's kernels before it simulates anything
 NICE = 10  #: how much lower the workers' priority is than the server's (Unix)
 
 
@@ -143,6 +145,7 @@ class _Gate:
             fut.set_result(None)
 
 
+_WARM = threading.Event()  #: set once an item has finished in the process's own pool
 _POOL: list = []  #: the process's one pool of workers, shared by its apps (started on first use)
 _POOL_LOCK = threading.Lock()
 
@@ -196,6 +199,9 @@ class AdvicePool:
         self._admitted: dict[str, int] = {}
         self._gates: dict[str, _Gate] = {}
         self._gate = _Gate(self.queue)
+        #: set once an item has finished in the process's pool; an executor passed in is the
+        #: caller's, warm or not as the caller knows, so it is never given the cold cap
+        self._warm = _WARM if executor is None else None
 
     @property
     def executor(self) -> Executor:
@@ -257,10 +263,17 @@ class AdvicePool:
 
     def call(self, fn, *args, cap: float):
         """``fn(*args)`` in the pool, waited for at most ``cap`` seconds from now (in a thread
-        of the server, which holds no lock meanwhile): 503 past it."""
+        of the server, which holds no lock meanwhile): 503 past it. Until an item has finished
+        in the process's own pool, at least :data:`COLD_CAP`: a fresh worker's first item spends its cap on
+        loading or compiling kernels, which no budget of the hint's accounts for."""
+        if self._warm is not None and not self._warm.is_set():
+            cap = max(cap, COLD_CAP)
         try:
             future = self.executor.submit(fn, *args)
-            return future.result(timeout=cap)
+            result = future.result(timeout=cap)
+            if self._warm is not None:
+                self._warm.set()
+            return result
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
             _shared(self.workers, broken=True)
             raise HTTPException(503, "a worker of the advice stopped: try again") from None
