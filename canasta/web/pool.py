@@ -264,8 +264,8 @@ class AdvicePool:
     def call(self, fn, *args, cap: float):
         """``fn(*args)`` in the pool, waited for at most ``cap`` seconds from now (in a thread
         of the server, which holds no lock meanwhile): 503 past it. Until an item has finished
-        in the process's own pool, at least :data:`COLD_CAP`: a fresh worker's first item spends its cap on
-        loading or compiling kernels, which no budget of the hint's accounts for."""
+        in the process's own pool, at least :data:`COLD_CAP`: a fresh worker's first item
+        spends it loading or compiling kernels, which no budget of the hint's accounts for."""
         if self._warm is not None and not self._warm.is_set():
             cap = max(cap, COLD_CAP)
         try:
