@@ -64,10 +64,20 @@ WORKERS = max(1, _cores() - 1)  #: worker processes: a core is left to the serve
 QUEUE = WORKERS + 1
 
 
+def _watch_parent(parent: int, every: float = 1.0) -> None:
+    """In a worker: end the process once its server has gone (it is then re-parented), so a
+    server stopped in any way leaves no idle worker behind."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
+
+
 def _start_worker() -> None:
-    """A worker runs below the server's priority: a player's move never waits for a hint."""
+    """A worker runs below the server's priority (a player's move never waits for a hint), and
+    ends with its server."""
     with contextlib.suppress(AttributeError, OSError):
         os.nice(NICE)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
 
 
 def _prime(bot: str) -> None:
