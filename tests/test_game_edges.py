@@ -53,10 +53,10 @@ def test_game_1_a_start_where_a_team_has_won_is_refused_everywhere(scores):
 
 def test_game_1_replay_refuses_a_record_that_starts_after_the_game_was_won():
     """GAME-1: a game record whose first hand starts at (8,500, 0) is refused by replay."""
+    from sim.play import Hand
     from sim.record import from_games, replay
-    from sim.step import Game
 
-    hand = Game(seed=1, hand_id=0, scores=(8500, 0))  # one hand may start anywhere (OPEN-1)
+    hand = Hand(seed=1, hand_id=0, scores=(8500, 0))  # one hand may start anywhere (OPEN-1)
     hand.play(POLICIES)
     with pytest.raises(CanastaError, match="GAME-1"):
         replay(from_games([hand], kind="game"))
