@@ -248,7 +248,11 @@ class EquityTable:
         i0, i1 = (self._index(s, f"score{t}", self.resolution) for t, s in enumerate((s0, s1)))
         b0, b1 = (self._index(s, "score", int(self.meta["boot_resolution"])) for s in (s0, s1))
         p = float(self.values[layer, first, i0, i1])
-        se = float(self.se[layer, first, b0, b1])
+        return self._answer(s0, s1, first, p, float(self.se[layer, first, b0, b1]))
+
+    def _answer(self, s0: int, s1: int, first: int, p: float, se: float) -> dict:
+        """:meth:`value`'s answer: team 0's chance ``p`` at scores (``s0``, ``s1``) with its
+        bootstrap SE and normal interval (clipped to [0, 1])."""
         z = z_value(CONFIDENCE)
         return {
             "score_team0": s0,
@@ -272,18 +276,7 @@ class EquityTable:
                 f"from hand {self.values.shape[0]} on (OPEN-1 by hand)"
             )
         p, se = float(self.meta["tie"][first]), float(self.meta["tie_se"][first])
-        z = z_value(CONFIDENCE)
-        return {
-            "score_team0": score,
-            "score_team1": score,
-            "first": first,
-            "win_team0": p,
-            "se": se,
-            "ci_low": max(0.0, p - z * se),
-            "ci_high": min(1.0, p + z * se),
-            "interval": f"{CONFIDENCE * 100:g}% normal interval, SE from "
-            f"{self.meta['replicates']} Poisson-bootstrap replicates",
-        }
+        return self._answer(score, score, first, p, se)
 
     def difference(self, a: tuple, b: tuple, first: int = 0, hand_number: int = 1) -> dict:
         """Team 0's chance at scores ``a`` minus at ``b`` (pairs of scores), team ``first``
