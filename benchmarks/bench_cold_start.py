@@ -298,9 +298,12 @@ def _show(label: str, r: dict) -> None:
         )
 
 
-_PROFILE = """
-import json, sys, time
+#: the compile events of a fresh interpreter, one row each: (the step it ran in, the function,
+#: its argument types, inclusive CPU s, own CPU s); the script after it may rename ``step[0]``
+_RECORDER = """
+import json, time
 from numba.core import event
+step = ["import"]
 
 class Recorder(event.Listener):
     def __init__(self):
@@ -314,74 +317,47 @@ class Recorder(event.Listener):
             self.stack[-1][1] += dt
         f = getattr(ev.data.get("dispatcher"), "py_func", None)
         name = f.__module__ + "." + f.__qualname__ if f is not None else "?"
-        self.rows.append((name, str(ev.data.get("args")), dt, dt - inner))
+        self.rows.append((step[0], name, str(ev.data.get("args")), dt, dt - inner))
 
 rec = Recorder()
 event.register("numba:compile", rec)
-import sim
+"""
+
+_PROFILE = (
+    _RECORDER
+    + """import sim
 t = time.process_time()
 sim.simulate(1, policies=tuple({policies!r}))
 print(json.dumps({{"total": time.process_time() - t, "rows": rec.rows}}))
 """
+)
 
 
-_WEB_PROFILE = """
-import json, time
-from numba.core import event
-step = ["import"]
-class Recorder(event.Listener):
-    def __init__(self):
-        self.stack, self.rows = [], []
-    def on_start(self, ev):
-        self.stack.append([time.process_time(), 0.0])
-    def on_end(self, ev):
-        t0, inner = self.stack.pop()
-        dt = time.process_time() - t0
-        if self.stack:
-            self.stack[-1][1] += dt
-        f = getattr(ev.data.get("dispatcher"), "py_func", None)
-        name = f.__module__ + "." + f.__qualname__ if f is not None else "?"
-        self.rows.append((step[0], name, dt - inner))
-rec = Recorder()
-event.register("numba:compile", rec)
-marks = []
+_WEB_PROFILE = (
+    _RECORDER
+    + """marks = []
 t0 = time.process_time()
 def mark(name):
     marks.append((step[0], time.process_time() - t0))
     step[0] = name
-from canasta.web.table import Table, move_for
-mark("the deal (table dealt, the player first)")
-t = Table(seed=0, partner="strong", opponents="strong")
-mark("the page's view")
-t.view()
-t.record()
-mark("the bots' first turns (the player's first move)")
-t.move(move_for(t.game.policy_action("strong")))
-mark("the hint")
-hinted = set()
-for _ in range(400):
-    g = t.game
-    if g.is_over or len(hinted) == 2:
-        break
-    if g.phase in ("draw", "play") and g.phase not in hinted:
-        try:
-            t.hint(budget=0.3)
-            hinted.add(g.phase)
-        except Exception:
-            pass
-    t.move(move_for(g.policy_action("strong")))
-mark("end")
+import canasta.web.table  # noqa: F401  (the import is a step of its own)
+from canasta.web.warmup import PLAN, warm
+mark(PLAN[0])
+names = iter(PLAN[1:] + ("end",))
+warm("strong", lambda: mark(next(names)))  # the server's own plan, step by step
 print(json.dumps({"marks": marks, "rows": rec.rows}))
 """
+)
 
 
 def web_profile(top: int) -> None:
-    """``--web-profile``: the kernels each step of a web table's first use compiles, in order
-    (a fresh interpreter, empty cache), with own CPU seconds."""
+    """``--web-profile``: the kernels each step of the server's warm-up plan
+    (``canasta.web.warmup.PLAN``, run by its own ``warm``) compiles, in order (a fresh
+    interpreter, empty cache), with own CPU seconds."""
     with tempfile.TemporaryDirectory() as cache:
         data = _run(_WEB_PROFILE, ROOT, cache)
     per: dict[str, dict[str, float]] = {}
-    for step, name, own in data["rows"]:
+    for step, name, _sig, _incl, own in data["rows"]:
         per.setdefault(step, {})
         per[step][name] = per[step].get(name, 0.0) + own
     print("the web table's first use, empty cache (strong bots, tournament rules): CPU s")
@@ -409,7 +385,7 @@ def profile(policies: list[str], top: int, literals: bool) -> None:
         raise SystemExit(f"profile failed:\n{out.stderr[-2000:]}")
     data = json.loads(out.stdout.strip().splitlines()[-1])
     per: dict[str, list] = {}
-    for name, _sig, incl, own in data["rows"]:
+    for _step, name, _sig, incl, own in data["rows"]:
         p = per.setdefault(name, [0, 0.0, 0.0])
         p[0] += 1
         p[1] += own
@@ -424,7 +400,7 @@ def profile(policies: list[str], top: int, literals: bool) -> None:
         print(f"{own:7.2f} {incl:7.2f} {n:3d}  {name}")
     if literals:
         sigs: dict[str, list] = {}
-        for name, sig, _incl, own in data["rows"]:
+        for _step, name, sig, _incl, own in data["rows"]:
             sigs.setdefault(name, []).append((own, sig))
         print("\nfunctions compiled more than once, with a literal argument (own s, arguments):")
         for name, rows in sorted(sigs.items(), key=lambda kv: -sum(r[0] for r in kv[1])):
