@@ -1,5 +1,6 @@
 """The game-aware bot ``game_strong`` (sim/policies/game_strong.py): its mechanics, not its
-strength (benchmarks/bench_game_bot.py measures that in whole games).
+strength (benchmarks/bench_game_bot.py measures that in whole games), and the derivation of
+its table (``analysis.game_styles``).
 
 - registered as a trusted built-in with strong's parameters and ``style``, offered at tables;
 - style 0 (and ``style=1``) is strong's play, decision for decision (same records);
@@ -27,6 +28,7 @@ import numpy as np
 import pytest
 
 import sim
+from analysis import game_styles
 from sim.engine.contract import is_builtin
 from sim.errors import CanastaError
 from sim.policies import get, names, parse
@@ -270,20 +272,7 @@ def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scor
     assert changed >= 3
 
 
-@pytest.fixture(scope="module")
-def bench():
-    """benchmarks/bench_game_bot.py, loaded as a module."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_game_bot.py"
-    spec = importlib.util.spec_from_file_location("bench_game_bot", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
+def test_choose_tiers_picks_a_style_per_opening_tier_pair():
     """The derivation's tier-pair rule on made-up gains (3 styles, scores in the three OPEN-1
     tiers): style 1 is best pooled over all cells (the default); style 2 beats it in the tier
     pair (2, 2) by more than the margin, and by less than it in (0, 1), which keeps the
@@ -294,16 +283,58 @@ def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
     mean[2, 4:, 4:] = 0.005  # (2, 2): +0.003 over the default
     mean[2, :2, 2:4] = 0.0025  # (0, 1): +0.0005
     se = np.full_like(mean, 0.0005)
-    default, cells = bench.choose_tiers(np.stack([mean, se]), 2.0, scores)
+    default, cells = game_styles.choose_tiers(np.stack([mean, se]), 2.0, scores)
     assert default == 1
     expect = np.ones((6, 6), dtype=int)
     expect[4:, 4:] = 2
     assert (cells == expect).all()
-    _, loose = bench.choose_tiers(np.stack([mean, se]), 0.0, scores)
+    _, loose = game_styles.choose_tiers(np.stack([mean, se]), 0.0, scores)
     assert (loose[:2, 2:4] == 2).all() and (loose[4:, 4:] == 2).all()
 
 
-def test_the_bend_is_convex_far_behind_and_concave_far_ahead(bench):
+def test_game_1_special_10_the_derivations_reading_of_a_hand_is_after_hand():
+    """The derivation's compiled reading of a hand's end (``game_styles._cells``, one value
+    at a time) is ``analysis.equity.after_hand``'s on every cell and hand: SPECIAL-10's
+    winner, GAME-1's end (a tie at or over the target: the tie value) and the table,
+    clamped below its lowest score. Checked through ``_cells`` with base hands that score 0
+    (whose chance is the table's own cell or the end at the start)."""
+    from analysis.equity import after_hand, synthetic_table
+
+    table = synthetic_table()
+    V = np.asarray(table.values[0], dtype=np.float64)
+    tie = np.asarray(table.meta["tie"], dtype=np.float64)
+    rng = np.random.default_rng(7)
+    k = 400
+    alt = np.column_stack(
+        [
+            rng.integers(-300, 700, k) * 5,
+            rng.integers(-300, 700, k) * 5,
+            rng.choice([-1, -1, -1, -1, 0, 1], k),
+        ]
+    ).astype(np.int64)
+    alt[:20, :2] = 0  # ties at the target from a tie of starts below it
+    alt[20:40, 1] = alt[20:40, 0]
+    nf = rng.integers(0, 2, k).astype(np.int64)
+    S0 = np.array([-12000, -2000, 0, 4995, 8000, 8495])
+    S1 = np.array([-500, 3000, 8495, 8000])
+    zero = np.zeros_like(alt)
+    zero[:, 2] = -1
+    sums = game_styles._cells(
+        V, tie, table.low, table.resolution, table.target, S0, S1, zero, alt, nf
+    )
+    for i, s0 in enumerate(S0):
+        for j, s1 in enumerate(S1):
+            want = sum(
+                after_hand(
+                    table, (s0, s1), f, alt[nf == f, 0], alt[nf == f, 1], alt[nf == f, 2]
+                ).sum()
+                - after_hand(table, (s0, s1), f, [0], [0], [-1])[0] * (nf == f).sum()
+                for f in (0, 1)
+            )
+            assert sums[i, j, 0] == pytest.approx(want, abs=1e-9), (s0, s1)
+
+
+def test_the_bend_is_convex_far_behind_and_concave_far_ahead():
     """On a made-up table (a logistic in the lead, analysis.equity.synthetic_table) a +/-2,500
     gamble's bend is positive far behind (the logistic's convex tail: a gamble pays in
     games), negative far ahead (concave), rises as the opponents' score does, and lies
@@ -311,12 +342,12 @@ def test_the_bend_is_convex_far_behind_and_concave_far_ahead(bench):
     from analysis.equity import synthetic_table
 
     scores = np.array([-2000, 0, 2000, 4000])
-    b = bench.bend(synthetic_table(), scores)
+    b = game_styles.bend(synthetic_table(), scores)
     assert b[0, 3] > 0.1 and b[3, 0] < -0.1  # -2,000 against 4,000; 4,000 against -2,000
     assert np.all(np.diff(b, axis=1) > 0) and np.all(np.abs(b) <= 1)
 
 
-def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
+def test_choose_shape_follows_the_bend_where_the_gains_do():
     """The shape rule on made-up gains: start biases 0, +300, +600 and a take style; +600
     gains where the made-up bend is high, +300 elsewhere: the fit puts +600 exactly on the
     high-bend cells (k > 0), and never the take style."""
@@ -332,7 +363,7 @@ def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
     mean[1] = 0.002
     mean[2] = np.where(shape > 0, 0.004, -0.002)
     mean[3] = 0.003
-    default, cells, fit = bench.choose_shape(np.stack([mean, mean]), styles, shape)
+    default, cells, fit = game_styles.choose_shape(np.stack([mean, mean]), styles, shape)
     assert default == 3 and fit["k"] > 0  # the default is the pooled best, take included
     assert (cells == np.where(shape > 0, 2, 1)).all()
 
