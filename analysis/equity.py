@@ -329,31 +329,6 @@ class EquityTable:
             )
         return pd.concat(parts, ignore_index=True)
 
-    def heatmap(self, path, first: int = 0, low: int | None = None):
-        """A heat map of team 0's chance to win (team ``first`` to play first) to ``path``."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        low = max(self.low, -2000 if low is None else low)
-        i_lo = (low - self.low) // self.resolution
-        v = np.asarray(self.values[0, first, i_lo:, i_lo:], dtype=np.float64)
-        top = self.low + self.resolution * (i_lo + v.shape[0])
-        fig, ax = plt.subplots(figsize=(6.4, 5.4))
-        im = ax.imshow(
-            v, origin="lower", extent=(low, top, low, top), vmin=0, vmax=1, cmap="RdBu"
-        )  # rows: team 0's score, columns: team 1's
-        ax.set_xlabel("team 1's score")
-        ax.set_ylabel("team 0's score")
-        ax.set_title(f"Chance that team 0 wins, team {first} to play first")
-        for x in self.meta.get("tiers", []):
-            ax.axhline(x, color="k", lw=0.4)
-            ax.axvline(x, color="k", lw=0.4)
-        fig.colorbar(im, ax=ax)
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-
 
 def synthetic_table(
     target: int = 8500, low: int = LOW, resolution: int = RESOLUTION, first_edge: float = 0.02

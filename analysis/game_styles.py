@@ -279,11 +279,11 @@ def derive_table(
     measured gains, read if it exists (only the selection is redone), else written."""
     from analysis.equity import equity_table
     from sim.errors import CanastaError
-    from sim.policies.game_strong import load_data
+    from sim.policies.game_strong import load_data, shipped_data
 
     if select not in RULES:
         raise CanastaError(f"select {select!r}: one of {', '.join(sorted(RULES))}")
-    shipped = load_data()
+    shipped = shipped_data()
     data = shipped if base is None else load_data(base, "the base table")
     styles = data["styles"]
     if styles != shipped["styles"]:

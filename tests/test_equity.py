@@ -191,7 +191,12 @@ def test_table_interval_and_frame(small_table, tmp_path):
     df = table.frame(step=500)
     assert set(df["first"]) == {0, 1}
     assert df["win_team0"].between(0, 1).all() and (df["ci_low"] <= df["ci_high"]).all()
-    table.heatmap(tmp_path / "h.png")
+    from reports.figures import equity_heatmap
+
+    fig = equity_heatmap(table, step=500)
+    (image,) = fig.axes[0].get_images()
+    assert image.get_array().shape == (len(set(df["score_team0"])),) * 2
+    fig.savefig(tmp_path / "h.png")
     assert (tmp_path / "h.png").stat().st_size > 1000
 
 

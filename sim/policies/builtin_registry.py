@@ -171,7 +171,7 @@ _register(
     "strong that plays for the game (GAME-1), not the hand's points: by the scores at the "
     "start of the hand, a style biases its evaluator's choice to start a sevens, aces or wild "
     "meld and to take the pile, from a table derived from the equity table and measured hands "
-    "(benchmarks/bench_game_bot.py derive; sim/policies/data/game_strong.json); style 0 is "
+    "(analysis.game_styles.derive_table; sim/policies/data/game_strong.json); style 0 is "
     "strong's play:\n" + param_docs(_GAME_TABLE),
     check=check_game_params,
     tail=game_tail(),
