@@ -18,11 +18,13 @@ from sim import encoding as E
 KINDS = ("first draw", "first play", "mid draw", "mid play")
 
 
-def play_game(policy: str, seed: int, game_id: int, rules=None, low: int | None = None):
+def play_game(
+    policy: str, seed: int, game_id: int, rules=None, low: int | None = None, hands: int = 0
+):
     """The hands of game ``game_id`` of run ``seed`` with ``policy`` in every seat, played to
     its end (GAME-1). With ``low``: stopped after the first hand whose end leaves a team's
     total below ``low`` (the equity table's lowest score: further hands would be read off
-    the table's edge)."""
+    the table's edge). With ``hands``: stopped after that many hands."""
     from sim.game import GameDriver
 
     d = GameDriver(seed=seed, game_id=game_id, rules=rules)
@@ -30,7 +32,7 @@ def play_game(policy: str, seed: int, game_id: int, rules=None, low: int | None 
         h = d.deal()
         h.play((policy, policy))
         d.end_hand()
-        if low is not None and min(d.totals) < low:
+        if (low is not None and min(d.totals) < low) or len(d.hands) == hands:
             break
     return d.hands
 
