@@ -60,16 +60,21 @@ def match(actions, advice):
 
 class Rows:
     """A JSON-lines file of finished pieces (one dict a line), so that a stopped run resumes:
-    ``done(key)`` says whether the piece keyed ``key`` (a tuple) was finished."""
+    ``done(key)`` says whether the piece keyed ``key`` (a tuple) was finished. A piece added
+    again (a row completed later) replaces the earlier line of its key."""
 
     def __init__(self, path: str | Path, key: tuple[str, ...]):
         self.path, self.key = Path(path), key
-        self.rows: list[dict] = []
+        self.keys: dict[tuple, dict] = {}
         if self.path.exists():
             for line in self.path.read_text().splitlines():
                 if line.strip():
-                    self.rows.append(json.loads(line))
-        self.keys = {self._key(r): r for r in self.rows}
+                    row = json.loads(line)
+                    self.keys[self._key(row)] = row
+
+    @property
+    def rows(self) -> list[dict]:
+        return list(self.keys.values())
 
     def _key(self, row: dict) -> tuple:
         return tuple(row[k] for k in self.key)
@@ -84,5 +89,4 @@ class Rows:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a") as f:
             f.write(json.dumps(row) + "\n")
-        self.rows.append(row)
         self.keys[self._key(row)] = row
