@@ -141,6 +141,7 @@ def report(rows: list[dict], factor: float) -> str:
     from canasta._seat import HINT_N
 
     df = pd.DataFrame(rows)
+    n_long = int(HINT_N * factor)
     lines = [
         f"the hint ({HINT_N} deals a choice) against a {factor:g}x run ({int(HINT_N * factor):,}"
         " deals a choice); strong plays on; cost: points per hand for the team, on fresh deals "
@@ -165,6 +166,18 @@ def report(rows: list[dict], factor: float) -> str:
     for rules, part in df.groupby("rules", sort=False):
         lines.append(line(rules, "all", part))
     lines.append(line("both", "all", df))
+    sure = df["hint_confidence"] >= 0.9
+    for name, part in (("conf>=0.9", df[sure]), ("conf<0.9", df[~sure])):
+        if len(part):
+            lines.append(line("both", name, part))
+    lines.append("(conf: the hint's confidence in its top choice)")
+    differ = df[~df["same"]]
+    lines.append(
+        f"where the two differ ({len(differ)}): the fresh deals favour the hint's choice in "
+        f"{int((differ['cost'] < 0).sum())}, the long run's in {int((differ['cost'] > 0).sum())}"
+        f"; the long run's best had fewer than {n_long:,} deals (its race ended early) in "
+        f"{int((differ['long_n'] < n_long).sum())}"
+    )
     lines.append("(strong: the cost of strong's own pick, by the long run)")
     return "\n".join(lines)
 
@@ -177,8 +190,14 @@ def main(argv=None) -> int:
     p.add_argument("--max-games", type=int, default=80, help="games played per ruleset at most")
     p.add_argument("--tries", type=int, default=2, help="decisions of a kind tried per game")
     p.add_argument("--out", default="bench-out/hint.jsonl", help="the rows (resumable)")
+    p.add_argument("--report-only", action="store_true", help="summarise --out, advise nothing")
     a = p.parse_args(argv)
-    rows = run(a)
+    if a.report_only:
+        from played_decisions import Rows
+
+        rows = [r for r in Rows(a.out, ("rules", "game", "move")).rows if r["choices"] >= 2]
+    else:
+        rows = run(a)
     print(report(rows, a.factor))
     return 0
 
