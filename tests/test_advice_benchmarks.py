@@ -1,6 +1,6 @@
 """The advice's benchmarks (benchmarks/bench_review_band.py, bench_luck_zero.py and their
 sampler played_decisions.py): the band's arithmetic, the resumable rows, and the review's luck
-of a draw averaging 0 over strong's own hands (a small size of bench_luck_zero)."""
+of a draw over strong's own hands at a small size (bench_luck_zero)."""
 
 from __future__ import annotations
 
@@ -75,10 +75,11 @@ def test_luck_of_a_hand_is_seeded(bench, tmp_path):
 
 
 @pytest.mark.slow
-def test_the_reviews_luck_averages_zero_over_strongs_hands(bench, tmp_path):
+def test_the_reviews_luck_has_no_large_bias_over_strongs_hands(bench, tmp_path):
     # the review's luck of one random stock draw in each of 120 hands of strong against
-    # itself (16 deals a choice): the draw is a uniform card of the stock, which the advice
-    # deals as the game does, so the mean is 0; tolerance 4.5 standard errors of the mean
+    # itself (16 deals a choice): within 4.5 standard errors of 0 (about 200 points a draw at
+    # this size: a sign error, or values read from mismatched plans, would be far larger).
+    # The benchmark resolves a smaller bias over 1,500 hands (benchmarks/HISTORY.md).
     a = _args(tmp_path)
     x = np.array([r["luck"] for h in range(120) if "luck" in (r := bench.luck.luck_of_hand(h, a))])
     assert len(x) >= 110
