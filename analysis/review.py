@@ -44,7 +44,7 @@ import pandas as pd
 from analysis import intervals as iv
 from sim.stats import CONFIDENCE, z_value
 
-__all__ = ["TAGS", "Decision", "Review", "review", "summary", "tag"]
+__all__ = ["TAGS", "Decision", "Review", "combine", "review", "summary", "tag"]
 
 #: cost in the chance of winning the game (a share, 0.01 = 1 percentage point) from which a
 #: move is tagged; the highest threshold reached names it
@@ -88,6 +88,44 @@ class Review:
             "players": rows(summary(self)),
         }
 
+    @classmethod
+    def from_json(cls, d: dict) -> Review:
+        """A review back from :meth:`to_json` (the players' summary is derived again)."""
+        meta = dict(d.get("meta", {}))
+        if "points" in meta:  # JSON keys are strings
+            meta["points"] = {int(k): v for k, v in meta["points"].items()}
+        frames = []
+        for key in ("decisions", "luck"):
+            f = pd.DataFrame(d.get(key, []))
+            for c in f.columns:
+                if (
+                    f[c].dtype == object
+                    and f[c].map(lambda v: v is None or isinstance(v, float)).all()
+                ):
+                    f[c] = f[c].astype(np.float64)  # a column of nulls and numbers: NaN again
+            frames.append(f)
+        return cls(frames[0], frames[1], meta)
+
+
+def combine(reviews: Sequence[Review]) -> Review:
+    """The reviews of several hands of one game as one (a game's review from its hands'):
+    the rows in order, each seat's points summed over the hands (``meta["points"]``)."""
+    reviews = list(reviews)
+    if not reviews:
+        raise ValueError("combine: no review to combine")
+    points: dict[int, int] = {}
+    for r in reviews:
+        for s, v in r.meta.get("points", {}).items():
+            points[int(s)] = points.get(int(s), 0) + int(v)
+    parts = [r.decisions for r in reviews if len(r.decisions)]
+    luck = [r.luck for r in reviews if len(r.luck)]
+    meta = dict(reviews[0].meta) | {"points": points, "hands": len(reviews)}
+    return Review(
+        pd.concat(parts, ignore_index=True) if parts else reviews[0].decisions,
+        pd.concat(luck, ignore_index=True) if luck else reviews[0].luck,
+        meta,
+    )
+
 
 def tag(cost: float, cost_low: float) -> str:
     """The tag of a move that cost ``cost`` of the game's chance (interval's low end
@@ -113,89 +151,118 @@ def review(
     seed: int = 0,
     policies: Sequence[str] | None = None,
     advise: Callable | None = None,
+    fresh_budget: float | None = None,
+    n_jobs: int = 1,
 ) -> Review:
     """Review ``decisions`` (module docstring). ``match(actions, advice)``: the ``Choice`` of
     ``advice`` that ``actions`` made, or None (the face's matcher of moves to plans).
     ``equity``: the equity table (game chances; None: points only). ``n``, ``budget``: deals
     per choice and seconds per decision for the advice; decision ``k`` is advised with seed
-    ``seed + k``. ``advise``: the function to ask (default ``analysis.advise.advise``)."""
-    if advise is None:
-        from analysis.advise import advise
-    rows, luck = [], []
-    draw_value: dict[tuple, tuple[float, float]] = {}  # (hand, seat) -> the draw's value
-    for k, d in enumerate(decisions):
-        pos = d.position
-        eq = equity
-        if eq is not None and max(pos.scores) >= eq.target:
-            eq = None  # a tie at the target plays on (GAME-1): off the table, by points
-        adv = advise(
-            pos,
-            drawn=d.drawn,
-            n=n,
-            budget=budget,
-            seed=seed + k,
-            ruleset=ruleset,
-            policies=policies,
-            **({} if eq is None else {"equity": eq}),
+    ``seed + k``. ``fresh_budget``: seconds for each re-measure on fresh deals (None: all
+    ``n`` deals). ``advise``: the function to ask (default ``analysis.advise.advise``).
+    ``n_jobs``: decisions advised in that many processes at once (``match`` and ``advise``
+    must then be picklable); with ``budget`` and ``fresh_budget`` None the rows are the same
+    for any number."""
+    from sim.jobs import effective_jobs
+
+    items = list(decisions)
+    ask = {"equity": equity, "ruleset": ruleset, "n": n, "budget": budget, "seed": seed}
+    ask |= {"policies": policies, "advise": advise, "fresh_budget": fresh_budget}
+    jobs = min(effective_jobs(n_jobs), max(1, len(items)))
+    if jobs == 1:
+        done = [_decision(k, d, match, ask) for k, d in enumerate(items)]
+    else:
+        from joblib import Parallel, delayed
+
+        done = Parallel(n_jobs=jobs, backend="loky")(
+            delayed(_decision)(k, d, match, ask) for k, d in enumerate(items)
         )
-        game = eq is not None
+    rows, luck = [], []
+    draw_value: dict[tuple, tuple] = {}  # (hand, seat) -> the draw's value, by game chance?
+    for d, (row, draw, pick, game) in zip(items, done, strict=True):
         if d.drawn is None:
-            dc = next((c for c in adv.choices if c.label == "draw"), None)
-            if dc is not None:
-                draw_value[(d.hand, d.seat)] = (dc, game)
+            if draw is not None:
+                draw_value[(d.hand, d.seat)] = (draw, game)
         else:
             before = draw_value.pop((d.hand, d.seat), None)
-            pick = next((c for c in adv.choices if c.policy_pick), None)
             if before is not None and pick is not None:
                 luck.append(_luck_row(d, before[0], pick, game and before[1]))
-        if d.forced:
-            continue
-        made = match(d.actions, adv)
-        best = adv.choices[0]
-        gbest = next((c for c in adv.choices if c.game.get("best")), None) if game else None
-        row = {
-            "hand": d.hand,
-            "move": d.move,
-            "seat": d.seat,
-            "team": d.seat % 2,
-            "decision": adv.decision,
-            "scores": f"{pos.scores[0]},{pos.scores[1]}",
-            "choices": len(adv.choices),
-            "made": made.label if made is not None else "",
-            "best": (gbest or best).label,
-            "best_points": best.label,
-            "best_confidence": (gbest.game["confidence"] if gbest else best.confidence),
-            "cost_points": math.nan,
-            "cost_points_low": math.nan,
-            "cost_points_high": math.nan,
-            "cost_game": math.nan,
-            "cost_game_low": math.nan,
-            "cost_game_high": math.nan,
-            "win": math.nan,
-            "tag": "",
-        }
-        if made is not None:
-            # the cost on fresh deals: the selection's own deals favour the choice that
-            # came out best on them (the best of many noisy means), so the move made and the
-            # chosen best are played again, paired, on deals the selection did not see
-            fresh = seed + k + FRESH_SEED
-            ask = {"pos": pos, "drawn": d.drawn, "n": n, "seed": fresh, "ruleset": ruleset}
-            ask |= {"policies": policies, "advise": advise}
-            c, lo, hi = _cost(made, best, "points", ask)
-            row["cost_points"], row["cost_points_low"], row["cost_points_high"] = c, lo, hi
-            if game:
-                ask["equity"] = eq
-                c, lo, hi = _cost(made, gbest, "game", ask)
-                row["cost_game"], row["cost_game_low"], row["cost_game_high"] = c, lo, hi
-                row["win"] = made.game["win"]
-                row["tag"] = tag(row["cost_game"], row["cost_game_low"])
-        rows.append(row)
-    cols = ["hand", "move", "seat", "card", "luck_points", "luck_game", "se_points", "se_game"]
+        if row is not None:
+            rows.append(row)
+    cols = ["hand", "move", "turn", "seat", "card", "luck_points", "luck_game", "se_points"]
     return Review(
         pd.DataFrame(rows),
-        pd.DataFrame(luck, columns=cols),
+        pd.DataFrame(luck, columns=[*cols, "se_game"]),
         {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
     )
+
+
+def _decision(k: int, d: Decision, match: Callable, ask: dict) -> tuple:
+    """Decision ``d`` (the ``k``-th) advised: ``(row or None for a forced one, the "draw"
+    choice at a draw step, the policy's pick at a play step, by game chance?)``."""
+    advise = ask["advise"]
+    if advise is None:
+        from analysis.advise import advise
+    pos = d.position
+    eq = ask["equity"]
+    if eq is not None and max(pos.scores) >= eq.target:
+        eq = None  # a tie at the target plays on (GAME-1): off the table, by points
+    adv = advise(
+        pos,
+        drawn=d.drawn,
+        n=ask["n"],
+        budget=ask["budget"],
+        seed=ask["seed"] + k,
+        ruleset=ask["ruleset"],
+        policies=ask["policies"],
+        **({} if eq is None else {"equity": eq}),
+    )
+    game = eq is not None
+    draw = next((c for c in adv.choices if c.label == "draw"), None) if d.drawn is None else None
+    pick = next((c for c in adv.choices if c.policy_pick), None) if d.drawn is not None else None
+    if d.forced:
+        return None, draw, pick, game
+    made = match(d.actions, adv)
+    best = adv.choices[0]
+    gbest = next((c for c in adv.choices if c.game.get("best")), None) if game else None
+    row = {
+        "hand": d.hand,
+        "move": d.move,
+        "turn": int(pos.turn),
+        "seat": d.seat,
+        "team": d.seat % 2,
+        "decision": adv.decision,
+        "scores": f"{pos.scores[0]},{pos.scores[1]}",
+        "choices": len(adv.choices),
+        "made": made.label if made is not None else "",
+        "best": (gbest or best).label,
+        "best_points": best.label,
+        "best_confidence": (gbest.game["confidence"] if gbest else best.confidence),
+        "cost_points": math.nan,
+        "cost_points_low": math.nan,
+        "cost_points_high": math.nan,
+        "cost_game": math.nan,
+        "cost_game_low": math.nan,
+        "cost_game_high": math.nan,
+        "win": math.nan,
+        "tag": "",
+    }
+    if made is not None:
+        # the cost on fresh deals: the selection's own deals favour the choice that
+        # came out best on them (the best of many noisy means), so the move made and the
+        # chosen best are played again, paired, on deals the selection did not see
+        fresh = {"pos": pos, "drawn": d.drawn, "n": ask["n"], "seed": ask["seed"] + k + FRESH_SEED}
+        fresh |= {"ruleset": ask["ruleset"], "policies": ask["policies"], "advise": advise}
+        fresh["budget"] = ask["fresh_budget"]
+        c, lo, hi = _cost(made, best, "points", fresh)
+        row["cost_points"], row["cost_points_low"], row["cost_points_high"] = c, lo, hi
+        if game:
+            fresh["equity"] = eq
+            c, lo, hi = _cost(made, gbest, "game", fresh)
+            row["cost_game"], row["cost_game_low"], row["cost_game_high"] = c, lo, hi
+            row["win"] = made.game["win"]
+            row["tag"] = tag(row["cost_game"], row["cost_game_low"])
+    return row, draw, pick, game
 
 
 def _se(low: float, high: float) -> float:
@@ -207,7 +274,8 @@ def _luck_row(d: Decision, draw, pick, game: bool) -> dict:
     minus drawing unseen (``draw``), with the standard error of that difference (the two
     advice runs' errors, their deals taken as independent)."""
     se_p = math.hypot(_se(pick.ci_low, pick.ci_high), _se(draw.ci_low, draw.ci_high))
-    row = {"hand": d.hand, "move": d.move, "seat": d.seat, "card": d.drawn}
+    row = {"hand": d.hand, "move": d.move, "turn": int(d.position.turn), "seat": d.seat}
+    row["card"] = d.drawn
     row |= {"luck_points": pick.mean - draw.mean, "se_points": se_p}
     row |= {"luck_game": math.nan, "se_game": math.nan}
     if game:
@@ -226,7 +294,7 @@ def _cost(made, best, measure: str, ask: dict) -> tuple[float, float, float]:
         ask["pos"],
         drawn=ask["drawn"],
         n=ask["n"],
-        budget=None,
+        budget=ask.get("budget"),
         seed=ask["seed"],
         ruleset=ask["ruleset"],
         policies=ask["policies"],

@@ -155,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         budget=args.budget,
         seed=args.seed,
         policies=args.policies,
+        n_jobs=args.jobs,
     )
     rev.meta["points"] = {
         s: int(sum(g.scores()[s % 2]["total"] for g in games if g.is_over)) for s in seats
