@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -44,7 +45,17 @@ import pandas as pd
 from analysis import intervals as iv
 from sim.stats import CONFIDENCE, z_value
 
-__all__ = ["TAGS", "Decision", "Review", "combine", "review", "summary", "tag"]
+__all__ = [
+    "TAGS",
+    "Decision",
+    "Review",
+    "combine",
+    "reference_band",
+    "review",
+    "standing",
+    "summary",
+    "tag",
+]
 
 #: cost in the chance of winning the game (a share, 0.01 = 1 percentage point) from which a
 #: move is tagged; the highest threshold reached names it
@@ -125,6 +136,41 @@ def combine(reviews: Sequence[Review]) -> Review:
         pd.concat(luck, ignore_index=True) if luck else reviews[0].luck,
         meta,
     )
+
+
+BAND_FILE = Path(__file__).with_name("review_band.json")  #: the reference band, when shipped
+
+
+def reference_band(path=None) -> dict:
+    """The reference band (docs/advise.md): each bot's error rate on its own games, as
+    ``{"bots": {name: {"rate", "low", "high", "games"}}, "ruleset", "command"}`` from
+    ``path`` (default :data:`BAND_FILE`); ``{}`` when none is shipped."""
+    import json
+
+    path = BAND_FILE if path is None else Path(path)
+    try:
+        band = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return band if isinstance(band, dict) and isinstance(band.get("bots"), dict) else {}
+
+
+def standing(rate: float, band: dict) -> str:
+    """Where an error ``rate`` stands in ``band`` (:func:`reference_band`): the bots whose
+    rate it is nearest, in words ("between strong (4.1) and heuristic (9.0)"); '' without a
+    band or a rate."""
+    bots = sorted(
+        ((float(v["rate"]), k) for k, v in band.get("bots", {}).items() if "rate" in v),
+    )
+    if not bots or math.isnan(rate):
+        return ""
+    words = [f"{k} ({r:.1f})" for r, k in bots]
+    if rate <= bots[0][0]:
+        return f"at or below {words[0]}, the best of the reference bots"
+    if rate >= bots[-1][0]:
+        return f"at or above {words[-1]}, the weakest of the reference bots"
+    i = next(i for i, (r, _) in enumerate(bots) if r >= rate)
+    return f"between {words[i - 1]} and {words[i]}"
 
 
 def tag(cost: float, cost_low: float) -> str:

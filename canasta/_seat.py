@@ -29,13 +29,14 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.moves import Move, MoveError
 
-__all__ = ["HINT_BUDGET", "Seat", "plain", "position_for"]
+__all__ = ["HINT_BUDGET", "Seat", "match_move", "plain", "position_for", "review_hand"]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)
 HINT_TOP = 5  #: choices a hint shows, best first
-REVIEW_BUDGET = 0.8  #: seconds of advice per decision in the end-of-hand review
-REVIEW_GAIN = 100.0  #: points a hint must have gained to be listed in the review
+REVIEW_BUDGET = 0.8  #: seconds of advice per decision at most in the seat's review
+REVIEW_N = 32  #: deals per choice at most in the seat's review (and in each re-measure)
+REVIEW_SEED = 1000  #: hand k's decisions are advised with seeds from k x this
 
 
 def _op_text(slot: int, nat: int, two: int, joker: int) -> str:
@@ -283,6 +284,63 @@ def made_choice(actions: Sequence[int], i: int, seat: int, h, adv):
     return None
 
 
+def match_move(actions: Sequence[int], adv):
+    """The Choice of ``adv`` that ``actions`` (from the decision on) made, or None: the
+    review's matcher of moves to plans (:func:`made_choice`)."""
+    return made_choice(actions, 0, -1, None, adv)
+
+
+def review_hand(
+    hand,
+    seat: int,
+    number: int,
+    *,
+    start: int = 0,
+    equity=None,
+    budget: float | None = REVIEW_BUDGET,
+    n: int = REVIEW_N,
+    cap: float | None = None,
+    advise: Callable | None = None,
+    policies: Sequence[str] | None = None,
+):
+    """The review (``analysis.review``) of ``seat``'s decisions in the finished ``hand``, the
+    game's hand ``number`` (1-based; ``start``: the game's actions before it, so that move
+    numbers are ``canasta review``'s of the game's record), the one review every face shows.
+    Each decision is advised from the position the seat saw (``position_for``), with at most
+    ``n`` deals a choice and ``budget`` seconds; ``cap``: seconds for the whole hand, shared
+    by its decisions (the selection gets half of each share, each re-measure on fresh deals a
+    quarter); ``equity``: the equity table (game chances; None: points only)."""
+    from dataclasses import replace
+
+    from analysis.review import review
+    from canasta.review import decisions
+
+    if not hand.is_over:
+        raise CanastaError("review: the hand is not over")
+    items = [replace(d, hand=number, move=d.move + start) for d in decisions([hand], [int(seat)])]
+    fresh = None
+    if cap is not None and items:
+        share = cap / len(items)
+        budget = share / 2 if budget is None else min(budget, share / 2)
+        fresh = share / 4
+    rev = review(
+        items,
+        match_move,
+        equity=equity,
+        ruleset=hand.ruleset,
+        n=n,
+        budget=budget,
+        seed=number * REVIEW_SEED,
+        policies=policies,
+        advise=advise,
+        fresh_budget=fresh,
+    )
+    rev.meta["points"] = {int(seat): int(hand.scores()[int(seat) % E.N_TEAMS]["total"])}
+    rev.meta["ruleset"] = hand.ruleset.label
+    rev.meta["game"] = equity is not None
+    return rev
+
+
 def opening_progress(g, seat: int) -> dict | None:
     """OPEN-1 while ``seat``'s team has not opened and it is ``seat``'s play step: the points
     of the cards melded from hand this turn (the pile's top card not counted, OPEN-3) against
@@ -327,7 +385,7 @@ class Seat:
         self.move_no = 0  #: counts the seat's changes (the web: a move names the current one)
         self.decisions: list[int] = []  # action indices of the human's choices, this hand
         self.undo_stock: list[int] = []  # the stock's size before each of those decisions
-        self.review_cache: list | None = None
+        self.review_cache: dict = {}  #: hand number -> its review (a finished hand's stays)
         self.mark = 0  # events of the hand before the human's last move ended a turn
         if driver.hand is None:
             self.new_hand()
@@ -367,7 +425,6 @@ class Seat:
         self.driver.deal()  # refused once the game is over, naming GAME-1 or SPECIAL-10
         self.decisions, self.undo_stock = [], []
         self.turns = event_turns(self.game)
-        self.review_cache = None
         self.mark = 0
         self.move_no += 1
         self.run_bots()
@@ -481,7 +538,6 @@ class Seat:
             self._play(a)
         if g.is_over or g.current_player != self.seat:
             self.mark = len(g.events())  # the turn ends: "since your last move"
-        self.review_cache = None
         self.run_bots()
 
     def bot_move(self, policy: str) -> Move:
@@ -526,7 +582,6 @@ class Seat:
             fresh.apply(a)
         self.driver.replace_hand(fresh)
         self.turns = event_turns(fresh)
-        self.review_cache = None
         self.mark = min(self.mark, len(fresh.events()))
         self.move_no += 1
 
@@ -555,56 +610,38 @@ class Seat:
             adv = replace(adv, choices=sorted(adv.choices, key=lambda c: -c.game["win"]))
         return adv
 
-    def review(self, budget: float | None = REVIEW_BUDGET, gain: float = REVIEW_GAIN) -> list[dict]:
-        """At the end of the hand: each of the human's draws, and plays right after a stock
-        draw, where the best choice beat the one made by more than ``gain`` points."""
-        from analysis.advise import advise, why
-        from sim.record import redeal
+    def review(
+        self,
+        k: int | None = None,
+        equity=None,
+        budget: float | None = REVIEW_BUDGET,
+        n: int = REVIEW_N,
+        cap: float | None = None,
+        advise: Callable | None = None,
+    ):
+        """The review (``analysis.review.Review``) of the human's decisions in hand ``k``
+        (1-based; default the last), once it is over (:func:`review_hand`), kept per hand;
+        ``k`` "game": the game's, once it is over, combined from its hands'."""
+        from analysis.review import combine
 
-        g = self.game
-        if not g.is_over:
+        if k == "game":
+            if not self.finished():
+                raise CanastaError("review: the game is not over (review a finished hand)")
+            hands = range(1, len(self.games) + 1)
+            return combine([self.review(j, equity, budget, n, cap, advise) for j in hands])
+        k = len(self.games) if k is None else int(k)
+        if not 1 <= k <= len(self.games):
+            raise CanastaError(f"review: no hand {k} (hands 1 to {len(self.games)})")
+        if not self.games[k - 1].is_over:
             raise CanastaError("review: the hand is not over")
-        if self.review_cache is not None:
-            return self.review_cache
-        out = []
-        h = redeal(g)
-        decided = set(self.decisions)
-        for i, a in enumerate(g.actions):
-            if h.current_player == self.seat and i in decided:
-                obs = h.observation(self.seat)
-                phase = int(obs[E.OB_PHASE])
-                openable = phase == E.PH_DRAW or (
-                    phase == E.PH_PLAY and not obs[E.OB_TOOK_PILE] and not obs[E.OB_MELDED]
-                )
-                if openable:
-                    try:
-                        pos, drawn = position_for(h, self.seat)
-                        adv = advise(
-                            pos, drawn=drawn, n=64, budget=budget, seed=h.turn, ruleset=h.ruleset
-                        )
-                    except CanastaError:
-                        adv = None
-                    if adv is not None and adv.choices:
-                        made = made_choice(g.actions, i, self.seat, h, adv)
-                        best = adv.choices[0]
-                        # the paired difference (same deals), and only where its 95% interval
-                        # lies wholly below 0: a gap within the noise is no lesson
-                        if made is not None and -made.diff_from_best > gain and made.diff_high < 0:
-                            out.append(
-                                {
-                                    "turn": h.turn,
-                                    "you": plain(made.label),
-                                    "you_mean": made.mean,
-                                    "best": plain(best.label),
-                                    "best_mean": best.mean,
-                                    "gain": -made.diff_from_best,
-                                    "gain_ci": [-made.diff_high, -made.diff_low],
-                                    "why": plain(why(adv, made)),
-                                }
-                            )
-            h.apply(a)
-        self.review_cache = out
-        return out
+        old = self.review_cache.get(k)
+        if old is not None and (equity is None or old.meta.get("game")):
+            return old
+        start = sum(len(g.actions) for g in self.games[: k - 1])
+        kw = {"equity": equity, "budget": budget, "n": n, "cap": cap, "advise": advise}
+        rev = review_hand(self.games[k - 1], self.seat, k, start=start, **kw)
+        self.review_cache[k] = rev
+        return rev
 
     # --- the record ---------------------------------------------------------------------
     def record(self, hide_running_deck: bool = True) -> dict:

@@ -213,7 +213,14 @@ def format_text(rev) -> str:
             f"P{s['seat']}: {s['decisions']} decisions, error rate {rate} thousandths of a game "
             f"a decision over {s['rated']}; doubtful {s['doubtful']}, error {s['error']}, "
             f"blunder {s['blunder']}; luck of {s['draws']} draws {s['luck_points']:+.0f} "
-            f"(SE {s['luck_points_se']:.0f}) points, {round(100 * s['luck_game'], 2) + 0.0:+.2f} "
-            f"(SE {100 * s['luck_game_se']:.2f}) pp of the game{adj}"
+            f"(SE {s['luck_points_se']:.0f}) points{_game_luck(s)}{adj}"
         )
     return "\n".join(lines)
+
+
+def _game_luck(s: dict) -> str:
+    """The luck in game chance, when the review had game chances."""
+    if math.isnan(s["luck_game"]):
+        return ""
+    g, se = round(100 * s["luck_game"], 2) + 0.0, 100 * s["luck_game_se"]
+    return f", {g:+.2f} (SE {se:.2f}) pp of the game"

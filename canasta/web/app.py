@@ -52,7 +52,7 @@ from canasta.web.guard import (
 from canasta.web.pool import REVIEW_CAP, AdvicePool, review_job
 from canasta.web.routes_ux import routes as ux_routes
 from canasta.web.seal import Seal
-from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
+from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_N, MoveRefused, Table
 from canasta.web.warmup import PLAN
 from sim import encoding as _E
 from sim.errors import CanastaError
@@ -314,6 +314,7 @@ def create_app(
     hint_budget: float = HINT_BUDGET,
     review_budget: float | None = REVIEW_BUDGET,
     chance: GameChance | None = None,
+    review_n: int = REVIEW_N,
 ) -> Starlette:
     """The app; ``rules_file``: a ruleset TOML offered first (``--rules``); ``state_dir``: where
     tables are saved (None: kept in memory only); ``warm``: compile the bots and the hint at
@@ -322,7 +323,8 @@ def create_app(
     (:class:`canasta.web.guard.Quotas`, default its defaults); ``trust_proxy``: a client is
     the address a reverse proxy forwards (``canasta.web.guard.client_of``); ``pool``: where
     hints and reviews run (:class:`canasta.web.pool.AdvicePool`); ``hint_budget``,
-    ``review_budget``: seconds of advice; ``chance``: the game mode's chance of winning
+    ``review_budget``: seconds of advice (a review's at most, per decision); ``review_n``:
+    deals per choice at most in a review; ``chance``: the game mode's chance of winning
     (:class:`canasta.web.chance.GameChance`; default: the default equity table when ``warm``,
     else none offered)."""
     rulesets = shipped_rules()
@@ -489,30 +491,50 @@ def create_app(
             return JSONResponse(await run_in_threadpool(work, snap, left))
 
     async def review(request: Request) -> JSONResponse:
-        await posted(request)
+        from analysis.review import Review, combine, reference_band
+        from canasta.web.review import client_review, review_request
+        from sim.record import from_games
+
+        body = await posted(request)
         t = table_of(request)
         lock = tables.lock(t.id)
+        tab, status = chance.table(t)  # the equity table if cached (a build is only queued)
 
-        def prepare():  # the finished hand's saved table: the review's work item
+        def prepare():  # each finished hand not yet reviewed: its record, the review's item
             with lock:
-                if not t.game.is_over:
-                    raise CanastaError("review: the hand is not over")
-                return t.review_cache, t.saved(), t.move_no
+                scope, ks = review_request(body, t)
+                items = []
+                for k in ks:
+                    old = t.review_cache.get(k)
+                    if old is None or (tab is not None and not old.meta.get("game")):
+                        g = t.games[k - 1]
+                        start = sum(len(h.actions) for h in t.games[: k - 1])
+                        items.append((k, from_games([g], players=t.policies), start))
+                return scope, ks, items
 
-        def keep(result: list, at: int) -> None:
-            with lock:
-                if t.move_no == at:  # still that hand: asked again, the same answer
-                    t.review_cache = result
+        def keep(k: int, result: dict) -> None:
+            with lock:  # a finished hand never changes: its review is kept for good
+                t.review_cache[k] = Review.from_json(result)
+                tables.save(t)
 
-        cached, saved, at = await run_in_threadpool(prepare)
-        if cached is None:
+        scope, ks, items = await run_in_threadpool(prepare)
+        kw = {"equity": tab, "budget": review_budget, "n": review_n, "cap": REVIEW_CAP}
+        for k, rec, start in items:  # one item a hand, each in its own place in the pool
             cap = REVIEW_CAP + pool.grace
             async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
-                cached = await run_in_threadpool(
-                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=left
+                got = await run_in_threadpool(
+                    pool.call, review_job, rec, t.seat, k, start, kw, cap=left
                 )
-            await run_in_threadpool(keep, cached, at)
-        return JSONResponse({"review": cached, "threshold": REVIEW_GAIN})
+            await run_in_threadpool(keep, k, got)
+        revs = [t.review_cache[k] for k in ks]
+        rev = revs[0] if len(revs) == 1 else combine(revs)
+        if tab is None:
+            note = f"costs in points only: the chance of winning the game is {status}"
+        elif t.mode == "hand":
+            note = "the chance of winning a game to the target, reading this hand as its first"
+        else:
+            note = "your team's chance of winning the game, through the equity table"
+        return JSONResponse(client_review(rev, scope, ks, note, reference_band()))
 
     async def record(request: Request) -> Response:
         t = table_of(request)

@@ -1,0 +1,137 @@
+"""The review a web table sends at the end of a hand and of a game (docs/web.md): the human
+seat's decisions reviewed by the one review (``canasta._seat.review_hand``, through
+``analysis.review``), turned into the page's JSON.
+
+What it holds is only what the seat saw, plus what is public once the hand is over: each
+decision is advised from the seat's own position (its hand, the public table, the scores and
+the public card memory), so a label names only the seat's cards, and a luck row names only the
+card the seat drew. Moves are numbered by the hand's turn (the log's numbers), cards by rank
+(suits never matter to the rules, ``canasta._seat.plain``). No seed, deck or other seat's card
+is in it: the records the workers replay stay on the server.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from canasta._seat import plain
+from sim.errors import CanastaError
+
+__all__ = ["client_review", "review_request"]
+
+FIELDS = ("scope", "hand")  #: what a review request may hold
+
+
+def review_request(body: Any, t) -> tuple[str, list[int]]:
+    """``(scope, hands)`` of a review request ``{"scope": "hand" | "game", "hand": k}`` for
+    table ``t``: a finished hand (default the last), or every hand of a finished game; a bad
+    or early request is refused with one line (``CanastaError``)."""
+    if not isinstance(body, dict):
+        raise CanastaError('review: expected a JSON object, e.g. {"scope": "hand"}')
+    extra = sorted(str(k)[:20] for k in body if k not in FIELDS)
+    if extra:
+        raise CanastaError(f"review: unknown field {extra[0]!r} (expected scope, hand)")
+    scope = body.get("scope", "hand")
+    if scope not in ("hand", "game"):
+        raise CanastaError("review: scope must be 'hand' or 'game'")
+    n = len(t.games)
+    if scope == "game":
+        if "hand" in body:
+            raise CanastaError("review: a game's review covers every hand (no 'hand')")
+        if t.mode != "game":
+            raise CanastaError("review: this table plays one hand: review the hand")
+        if not t.finished():
+            raise CanastaError("review: the game is not over (review a finished hand)")
+        return scope, list(range(1, n + 1))
+    k = body.get("hand", n)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+        raise CanastaError(f"review: hand must be a hand's number, 1 to {n}")
+    if not t.games[k - 1].is_over:
+        raise CanastaError("review: the hand is not over")
+    return scope, [k]
+
+
+def _num(x, digits: int = 4):
+    """A finite number rounded for the page, else None (JSON has no NaN)."""
+    if x is None:
+        return None
+    x = float(x)
+    return None if math.isnan(x) or math.isinf(x) else round(x, digits)
+
+
+def client_review(rev, scope: str, hands: list[int], chance: str, band: dict) -> dict:
+    """The page's JSON of ``rev`` (an ``analysis.review.Review`` of the human's seat over
+    ``hands``): each decision (its turn, the move made and the best in the hint's words, the
+    cost in points and in the chance of winning the game with 95% intervals, the chance after
+    the move made, the tag), the luck of each stock draw, and the seat's summary (the error
+    rate with its interval and where it stands in the reference ``band``, the tags, the luck,
+    the points and the luck-adjusted result). ``chance``: how the game chances were read, or
+    why there are none."""
+    from analysis.review import RATE_SCALE, TAGS, standing, summary
+
+    decisions = []
+    for r in rev.decisions.to_dict(orient="records"):
+        decisions.append(
+            {
+                "hand": int(r["hand"]),
+                "turn": int(r["turn"]),
+                "decision": r["decision"],
+                "choices": int(r["choices"]),
+                "made": plain(r["made"]) if r["made"] else "",
+                "best": plain(r["best"]),
+                "confidence": _num(r["best_confidence"], 3),
+                "cost_points": _num(r["cost_points"], 1),
+                "cost_points_ci": [_num(r["cost_points_low"], 1), _num(r["cost_points_high"], 1)],
+                "cost_game": _num(r["cost_game"]),
+                "cost_game_ci": [_num(r["cost_game_low"]), _num(r["cost_game_high"])],
+                "win": _num(r["win"]),
+                "tag": r["tag"],
+            }
+        )
+    luck = [
+        {
+            "hand": int(r["hand"]),
+            "turn": int(r["turn"]),
+            "card": plain(str(r["card"])),
+            "points": _num(r["luck_points"], 1),
+            "points_se": _num(r["se_points"], 1),
+            "game": _num(r["luck_game"]),
+            "game_se": _num(r["se_game"]),
+        }
+        for r in rev.luck.to_dict(orient="records")
+    ]
+    players = summary(rev).to_dict(orient="records")
+    player = None
+    if players:
+        s = players[0]
+        rate = float(s["error_rate"])
+        player = {
+            "decisions": int(s["decisions"]),
+            "rated": int(s["rated"]),
+            "error_rate": _num(rate, 2),
+            "error_rate_ci": [_num(s["rate_low"], 2), _num(s["rate_high"], 2)],
+            "standing": standing(rate, band),
+            "tags": {t: int(s[t]) for t in TAGS},
+            "draws": int(s["draws"]),
+            "luck_points": _num(s["luck_points"], 1),
+            "luck_points_se": _num(s["luck_points_se"], 1),
+            "luck_game": _num(s["luck_game"]),
+            "luck_game_se": _num(s["luck_game_se"]),
+            "points": None if "points" not in s else int(s["points"]),
+            "luck_adjusted_points": _num(s.get("luck_adjusted_points"), 1),
+        }
+    return {
+        "scope": scope,
+        "hands": hands,
+        "ruleset": rev.meta.get("ruleset", ""),
+        "n": int(rev.meta.get("n", 0)),
+        "chance": chance,
+        "by_game": bool(rev.meta.get("game")),
+        "tags": dict(TAGS),
+        "rate_scale": RATE_SCALE,
+        "band": band.get("ruleset", "") if band else "",
+        "decisions": decisions,
+        "luck": luck,
+        "player": player,
+    }
