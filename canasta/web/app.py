@@ -534,7 +534,8 @@ def create_app(
             note = "the chance of winning a game to the target, reading this hand as its first"
         else:
             note = "your team's chance of winning the game, through the equity table"
-        return JSONResponse(client_review(rev, scope, ks, note, reference_band()))
+        out = client_review(rev, scope, ks, note, reference_band(), ruleset=t.rules_name)
+        return JSONResponse(out)
 
     async def record(request: Request) -> Response:
         t = table_of(request)

@@ -60,14 +60,17 @@ def _num(x, digits: int = 4):
     return None if math.isnan(x) or math.isinf(x) else round(x, digits)
 
 
-def client_review(rev, scope: str, hands: list[int], chance: str, band: dict) -> dict:
+def client_review(
+    rev, scope: str, hands: list[int], chance: str, band: dict, ruleset: str = ""
+) -> dict:
     """The page's JSON of ``rev`` (an ``analysis.review.Review`` of the human's seat over
     ``hands``): each decision (its turn, the move made and the best in the hint's words, the
     cost in points and in the chance of winning the game with 95% intervals, the chance after
     the move made, the tag), the luck of each stock draw, and the seat's summary (the error
     rate with its interval and where it stands in the reference ``band``, the tags, the luck,
     the points and the luck-adjusted result). ``chance``: how the game chances were read, or
-    why there are none."""
+    why there are none; ``ruleset``: the rules' name as the table shows it (default the
+    ruleset's label)."""
     from analysis.review import RATE_SCALE, TAGS, standing, summary
 
     decisions = []
@@ -124,7 +127,7 @@ def client_review(rev, scope: str, hands: list[int], chance: str, band: dict) ->
     return {
         "scope": scope,
         "hands": hands,
-        "ruleset": rev.meta.get("ruleset", ""),
+        "ruleset": ruleset or rev.meta.get("ruleset", ""),
         "n": int(rev.meta.get("n", 0)),
         "chance": chance,
         "by_game": bool(rev.meta.get("game")),
