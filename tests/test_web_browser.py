@@ -1,11 +1,12 @@
 """The web table in a real browser: Playwright driving Debian's Chromium,
 headless. One hand is played by clicks and one by the keyboard, each to its score: a move
 refused with its rule ID and the moves allowed, a hint shown with its sentence of why, an undo
-of a meld (and none after a stock draw), the review's table, then the record downloaded and replayed on
-the page; no console error (the Content-Security-Policy refuses nothing the page does). On a
-390 px phone the hand and the buttons are on the first screen. Screenshots at desktop (1280 px)
-and phone (390 px) widths go to $CANASTA_SCREENSHOTS (else a temporary directory; looked at by
-hand, not compared). Bots are ``heuristic`` here for speed (the default is strong)."""
+of a meld (and none after a stock draw), the review's table, then the record downloaded and
+replayed on the page; no console error (the Content-Security-Policy refuses nothing the page
+does). On a 390 px phone the hand and the buttons are on the first screen. Screenshots at
+desktop (1280 px) and phone (390 px) widths go to $CANASTA_SCREENSHOTS (else a temporary
+directory; looked at by hand, not compared). Bots are ``heuristic`` here for speed (the
+default is strong)."""
 
 from __future__ import annotations
 
