@@ -220,9 +220,13 @@ def review(
     else:
         from joblib import Parallel, delayed
 
-        done = Parallel(n_jobs=jobs, backend="loky")(
-            delayed(_decision)(k, d, match, ask) for k, d in enumerate(items)
+        # a few runs of decisions a job (the equity table is sent once a run, not a decision)
+        size = max(1, math.ceil(len(items) / (4 * jobs)))
+        runs = [range(i, min(i + size, len(items))) for i in range(0, len(items), size)]
+        parts = Parallel(n_jobs=jobs, backend="loky")(
+            delayed(_decisions)(run, [items[k] for k in run], match, ask) for run in runs
         )
+        done = [x for part in parts for x in part]
     rows, luck = [], []
     draw_value: dict[tuple, tuple] = {}  # (hand, seat) -> the draw's value, by game chance?
     for d, (row, draw, pick, game) in zip(items, done, strict=True):
@@ -241,6 +245,11 @@ def review(
         pd.DataFrame(luck, columns=[*cols, "se_game"]),
         {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
     )
+
+
+def _decisions(ks: Sequence[int], ds: Sequence[Decision], match: Callable, ask: dict) -> list:
+    """:func:`_decision` of each of ``ds`` (the ``ks``-th), in one process."""
+    return [_decision(k, d, match, ask) for k, d in zip(ks, ds, strict=True)]
 
 
 def _decision(k: int, d: Decision, match: Callable, ask: dict) -> tuple:
