@@ -104,7 +104,7 @@ def test_a_hands_review_after_the_hand(hand_review):
     move, a tag from TAGS); the luck of each stock draw; the error rate with its interval."""
     c, _, r = hand_review
     t = table_of(c)
-    assert r["scope"] == "hand" and r["hands"] == [1] and r["by_game"]
+    assert r["scope"] == "hand" and r["hands_reviewed"] == [1] and r["by_game"]
     assert "first" in r["chance"]  # one hand read as a game's first
     rows = r["decisions"]
     assert rows and len(rows) == r["player"]["decisions"]
@@ -215,7 +215,7 @@ def test_a_games_review_combines_its_hands():
     _finish_hand(c)
     t = table_of(c)
     r1 = c.post("/api/review", json={}).json()
-    assert r1["hands"] == [1] and ex.sent == 1
+    assert r1["hands_reviewed"] == [1] and ex.sent == 1
     while not t.finished():
         assert c.post("/api/next", json={"move_no": t.move_no}).status_code == 200
         _finish_hand(c)
@@ -224,7 +224,7 @@ def test_a_games_review_combines_its_hands():
     r = c.post("/api/review", json={"scope": "game"})
     assert r.status_code == 200, r.text
     g = r.json()
-    assert g["scope"] == "game" and g["hands"] == list(range(1, n + 1))
+    assert g["scope"] == "game" and g["hands_reviewed"] == list(range(1, n + 1))
     assert ex.sent == n  # hand 1 from its cache
     assert [d for d in g["decisions"] if d["hand"] == 1] == r1["decisions"]
     assert {d["hand"] for d in g["decisions"]} == set(range(1, n + 1))

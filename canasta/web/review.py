@@ -126,7 +126,7 @@ def client_review(
         }
     return {
         "scope": scope,
-        "hands": hands,
+        "hands_reviewed": hands,
         "ruleset": ruleset or rev.meta.get("ruleset", ""),
         "n": int(rev.meta.get("n", 0)),
         "chance": chance,

@@ -471,7 +471,7 @@ async function review(scope) {
   try {
     const r = await api("/api/review", {scope});
     box.replaceChildren();
-    box.appendChild(el("h3", r.scope === "game" ? `Review of the game (${r.hands.length} hands)` : `Review of hand ${r.hands[0]}`));
+    box.appendChild(el("h3", r.scope === "game" ? `Review of the game (${r.hands_reviewed.length} hands)` : `Review of hand ${r.hands_reviewed[0]}`));
     const sum = el("p", reviewSummary(r));
     sum.dataset.testid = "review-summary";
     box.appendChild(sum);
