@@ -13,7 +13,7 @@ a copy of the game first, in the given order and then in the other orders, so a 
 applied whole or not at all (docs/play.md).
 
 At the end of each hand, and of the game, the review of the human's decisions (the seat's
-review, ``canasta._seat.review_hand``, the one the web table shows) is printed as
+review, ``canasta._seat_review.review_hand``, the one the web table shows) is printed as
 ``canasta review`` prints it: always with ``--review``, else when the player answers yes to
 the question (a terminal; a pipe is never asked).
 """
@@ -26,11 +26,11 @@ from canasta._seat import (
     HINT_BUDGET,
     HINT_N,
     HINT_TOP,
-    REVIEW_BUDGET,
     Seat,
     allowed_summary,
     position_for,
 )
+from canasta._seat_review import REVIEW_BUDGET
 from sim import encoding as E
 from sim.cards import format_melds
 from sim.errors import CanastaError
@@ -244,6 +244,7 @@ class Session:
         what = "the game" if scope == "game" else "this hand"
         if not self.review and not (self.ask is not None and self.ask(f"review {what}? [y/N] ")):
             return
+        from canasta._seat_review import review
         from canasta.review import format_text
 
         eq = self.equity()
@@ -253,7 +254,7 @@ class Session:
                 "  (costs in points only: no equity table is cached for these rules and bots; "
                 "canasta equity builds one)"
             )
-        rev = self.human.review(scope, equity=eq, budget=self.review_budget)
+        rev = review(self.human, scope, equity=eq, budget=self.review_budget)
         rev.meta["record"] = "your game" if scope == "game" else f"your hand {scope}"
         for line in format_text(rev).splitlines():
             self.out(line)

@@ -6,9 +6,10 @@ A :class:`Seat` holds a game through its driver (``sim.game.GameDriver``: GAME-1
 DEAL-1, OPEN-1, the seeding), plays the bots' turns, applies the human's moves (one entry point,
 :meth:`Seat.play`, taking a ``sim.moves.Move`` from the one move grammar) whole or not at all,
 refuses an illegal one with one error type (``sim.moves.MoveError``, its ``rule`` the rule ID
-and the moves allowed now), and gives the hint (one budget, :data:`HINT_BUDGET`), the undo,
-the end-of-hand review and the record. The faces only read input and show output: lines of
-text, or JSON with the web's secrets and its saved tables.
+and the moves allowed now), and gives the hint (one budget, :data:`HINT_BUDGET`), the undo
+and the record; the review of its decisions after a hand and a game is
+``canasta._seat_review``'s, kept on the seat per hand. The faces only read input and show
+output: lines of text, or JSON with the web's secrets and its saved tables.
 
 Undo rebuilds the hand from its deal and the actions before the human's previous decision
 (``sim.record``: the deal and the actions fix the state; the bots are deterministic given the
@@ -29,14 +30,11 @@ from sim import encoding as E
 from sim.errors import CanastaError
 from sim.moves import Move, MoveError
 
-__all__ = ["HINT_BUDGET", "Seat", "match_move", "plain", "position_for", "review_hand"]
+__all__ = ["HINT_BUDGET", "Seat", "plain", "position_for"]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)
 HINT_TOP = 5  #: choices a hint shows, best first
-REVIEW_BUDGET = 0.8  #: seconds of advice per decision at most in the seat's review
-REVIEW_N = 32  #: deals per choice at most in the seat's review (and in each re-measure)
-REVIEW_SEED = 1000  #: hand k's decisions are advised with seeds from k x this
 
 
 def _op_text(slot: int, nat: int, two: int, joker: int) -> str:
@@ -284,63 +282,6 @@ def made_choice(actions: Sequence[int], i: int, seat: int, h, adv):
     return None
 
 
-def match_move(actions: Sequence[int], adv):
-    """The Choice of ``adv`` that ``actions`` (from the decision on) made, or None: the
-    review's matcher of moves to plans (:func:`made_choice`)."""
-    return made_choice(actions, 0, -1, None, adv)
-
-
-def review_hand(
-    hand,
-    seat: int,
-    number: int,
-    *,
-    start: int = 0,
-    equity=None,
-    budget: float | None = REVIEW_BUDGET,
-    n: int = REVIEW_N,
-    cap: float | None = None,
-    advise: Callable | None = None,
-    policies: Sequence[str] | None = None,
-):
-    """The review (``analysis.review``) of ``seat``'s decisions in the finished ``hand``, the
-    game's hand ``number`` (1-based; ``start``: the game's actions before it, so that move
-    numbers are ``canasta review``'s of the game's record), the one review every face shows.
-    Each decision is advised from the position the seat saw (``position_for``), with at most
-    ``n`` deals a choice and ``budget`` seconds; ``cap``: seconds for the whole hand, shared
-    by its decisions (the selection gets half of each share, each re-measure on fresh deals a
-    quarter); ``equity``: the equity table (game chances; None: points only)."""
-    from dataclasses import replace
-
-    from analysis.review import review
-    from canasta.review import decisions
-
-    if not hand.is_over:
-        raise CanastaError("review: the hand is not over")
-    items = [replace(d, hand=number, move=d.move + start) for d in decisions([hand], [int(seat)])]
-    fresh = None
-    if cap is not None and items:
-        share = cap / len(items)
-        budget = share / 2 if budget is None else min(budget, share / 2)
-        fresh = share / 4
-    rev = review(
-        items,
-        match_move,
-        equity=equity,
-        ruleset=hand.ruleset,
-        n=n,
-        budget=budget,
-        seed=number * REVIEW_SEED,
-        policies=policies,
-        advise=advise,
-        fresh_budget=fresh,
-    )
-    rev.meta["points"] = {int(seat): int(hand.scores()[int(seat) % E.N_TEAMS]["total"])}
-    rev.meta["ruleset"] = hand.ruleset.label
-    rev.meta["game"] = equity is not None
-    return rev
-
-
 def opening_progress(g, seat: int) -> dict | None:
     """OPEN-1 while ``seat``'s team has not opened and it is ``seat``'s play step: the points
     of the cards melded from hand this turn (the pile's top card not counted, OPEN-3) against
@@ -385,7 +326,8 @@ class Seat:
         self.move_no = 0  #: counts the seat's changes (the web: a move names the current one)
         self.decisions: list[int] = []  # action indices of the human's choices, this hand
         self.undo_stock: list[int] = []  # the stock's size before each of those decisions
-        self.review_cache: dict = {}  #: hand number -> its review (a finished hand's stays)
+        #: hand number -> its review (``canasta._seat_review``; a finished hand's stays)
+        self.review_cache: dict = {}
         self.mark = 0  # events of the hand before the human's last move ended a turn
         if driver.hand is None:
             self.new_hand()
@@ -609,39 +551,6 @@ class Seat:
 
             adv = replace(adv, choices=sorted(adv.choices, key=lambda c: -c.game["win"]))
         return adv
-
-    def review(
-        self,
-        k: int | None = None,
-        equity=None,
-        budget: float | None = REVIEW_BUDGET,
-        n: int = REVIEW_N,
-        cap: float | None = None,
-        advise: Callable | None = None,
-    ):
-        """The review (``analysis.review.Review``) of the human's decisions in hand ``k``
-        (1-based; default the last), once it is over (:func:`review_hand`), kept per hand;
-        ``k`` "game": the game's, once it is over, combined from its hands'."""
-        from analysis.review import combine
-
-        if k == "game":
-            if not self.finished():
-                raise CanastaError("review: the game is not over (review a finished hand)")
-            hands = range(1, len(self.games) + 1)
-            return combine([self.review(j, equity, budget, n, cap, advise) for j in hands])
-        k = len(self.games) if k is None else int(k)
-        if not 1 <= k <= len(self.games):
-            raise CanastaError(f"review: no hand {k} (hands 1 to {len(self.games)})")
-        if not self.games[k - 1].is_over:
-            raise CanastaError("review: the hand is not over")
-        old = self.review_cache.get(k)
-        if old is not None and (equity is None or old.meta.get("game")):
-            return old
-        start = sum(len(g.actions) for g in self.games[: k - 1])
-        kw = {"equity": equity, "budget": budget, "n": n, "cap": cap, "advise": advise}
-        rev = review_hand(self.games[k - 1], self.seat, k, start=start, **kw)
-        self.review_cache[k] = rev
-        return rev
 
     # --- the record ---------------------------------------------------------------------
     def record(self, hide_running_deck: bool = True) -> dict:

@@ -1,6 +1,6 @@
 """The review at the terminal seat (``canasta play --human``): printed as ``canasta review``
 prints it at the end of each hand and, with ``--game``, of the game (the seat's one review,
-``canasta._seat.review_hand``, kept per hand so the game's is its hands' combined); asked for
+``canasta._seat_review.review_hand``, kept per hand so the game's is its hands' combined); asked for
 in a terminal, never in a pipe unless ``--review``. Tiny budgets: the tests check what is
 printed and when, never a strategy's value."""
 
@@ -10,7 +10,7 @@ import io
 import re
 import sys
 
-import canasta._seat as S
+import canasta._seat_review as S
 from canasta import main
 from canasta._human import Session
 from sim.game import GameDriver

@@ -19,7 +19,7 @@ POLICIES = ("heuristic", "heuristic")
 @pytest.fixture(scope="module")
 def two_hands():
     """Two finished bot hands of one game (seed 4, target 2,500) and seat 0's decisions."""
-    from canasta._seat import match_move
+    from canasta._seat_review import match_move
     from canasta.review import decisions
     from sim.game import GameDriver
 

@@ -297,21 +297,22 @@ def test_review_is_the_seats_review_kept_per_hand():
     """The table's review is the seat's (``analysis.review`` through ``review_hand``): a row
     per decision of the human's with a choice, refused while the hand runs, computed once per
     finished hand."""
+    from canasta._seat_review import review
     from canasta.review import decisions
 
     t = Table(seed=6, partner=BOT, opponents=BOT)
     with pytest.raises(CanastaError, match="not over"):
-        t.review()
+        review(t)
     while not t.game.is_over:
         t.move(move_for(t.game.policy_action("random")))
-    rev = t.review(budget=None, n=4)  # no time limit: the same rows on any machine
+    rev = review(t, budget=None, n=4)  # no time limit: the same rows on any machine
     items = decisions([t.game], [t.seat])
     assert len(rev.decisions) == sum(not d.forced for d in items) > 0
     assert set(rev.decisions["seat"]) == {t.seat} and set(rev.decisions["hand"]) == {1}
     assert (rev.decisions["made"] != "").mean() > 0.5
-    assert t.review() is rev  # computed once per finished hand
+    assert review(t) is rev  # computed once per finished hand
     with pytest.raises(CanastaError, match="no hand 2"):
-        t.review(2)
+        review(t, 2)
 
 
 def test_canasta_serve_starts_and_prints_its_address(tmp_path):
@@ -465,7 +466,9 @@ def test_log_and_review_share_turn_numbers():
         assert turns == sorted(turns) and (not turns or turns[-1] <= v["turn"])
     assert saw_drawn
     full = {x["turn"] for x in t.view()["log"]} | set(t.turns)
-    turns = t.review(budget=None, n=4).decisions["turn"].tolist()
+    from canasta._seat_review import review
+
+    turns = review(t, budget=None, n=4).decisions["turn"].tolist()
     assert turns and all(turn in full for turn in turns)
     mine = {t.turns[i] for i, (_, p, _, _) in enumerate(t.game.events()) if p == t.seat}
     assert all(turn in mine for turn in turns)

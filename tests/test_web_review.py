@@ -1,7 +1,7 @@
 """The review at the web table (``POST /api/review``, docs/web.md): the human seat's decisions
-reviewed by the one review (``canasta._seat.review_hand`` through ``analysis.review``) after a
-hand and after the game, kept per hand, refused before the end and for junk, and holding
-nothing the seat did not see.
+reviewed by the one review (``canasta._seat_review.review_hand`` through ``analysis.review``)
+after a hand and after the game, kept per hand, refused before the end and for junk, and
+holding nothing the seat did not see.
 
 Sizes are tiny (4 deals a choice, a few hundredths of a second a decision) and the game chances
 come from a made-up equity table (``analysis.equity.synthetic_table``): the tests check what

@@ -49,7 +49,8 @@ from canasta.web.guard import (
     too_many,
     valid_table_id,
 )
-from canasta.web.pool import REVIEW_CAP, AdvicePool, review_job
+from canasta.web.pool import AdvicePool
+from canasta.web.review import review_route
 from canasta.web.routes_ux import routes as ux_routes
 from canasta.web.seal import Seal
 from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_N, MoveRefused, Table
@@ -490,53 +491,6 @@ def create_app(
             snap = await run_in_threadpool(snapshot)
             return JSONResponse(await run_in_threadpool(work, snap, left))
 
-    async def review(request: Request) -> JSONResponse:
-        from analysis.review import Review, combine, reference_band
-        from canasta.web.review import client_review, review_request
-        from sim.record import from_games
-
-        body = await posted(request)
-        t = table_of(request)
-        lock = tables.lock(t.id)
-        tab, status = chance.table(t)  # the equity table if cached (a build is only queued)
-
-        def prepare():  # each finished hand not yet reviewed: its record, the review's item
-            with lock:
-                scope, ks = review_request(body, t)
-                items = []
-                for k in ks:
-                    old = t.review_cache.get(k)
-                    if old is None or (tab is not None and not old.meta.get("game")):
-                        g = t.games[k - 1]
-                        start = sum(len(h.actions) for h in t.games[: k - 1])
-                        items.append((k, from_games([g], players=t.policies), start))
-                return scope, ks, items
-
-        def keep(k: int, result: dict) -> None:
-            with lock:  # a finished hand never changes: its review is kept for good
-                t.review_cache[k] = Review.from_json(result)
-                tables.save(t)
-
-        scope, ks, items = await run_in_threadpool(prepare)
-        kw = {"equity": tab, "budget": review_budget, "n": review_n, "cap": REVIEW_CAP}
-        for k, rec, start in items:  # one item a hand, each in its own place in the pool
-            cap = REVIEW_CAP + pool.grace
-            async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
-                got = await run_in_threadpool(
-                    pool.call, review_job, rec, t.seat, k, start, kw, cap=left
-                )
-            await run_in_threadpool(keep, k, got)
-        revs = [t.review_cache[k] for k in ks]
-        rev = revs[0] if len(revs) == 1 else combine(revs)
-        if tab is None:
-            note = f"costs in points only: the chance of winning the game is {status}"
-        elif t.mode == "hand":
-            note = "the chance of winning a game to the target, reading this hand as its first"
-        else:
-            note = "your team's chance of winning the game, through the equity table"
-        out = client_review(rev, scope, ks, note, reference_band(), ruleset=t.rules_name)
-        return JSONResponse(out)
-
     async def record(request: Request) -> Response:
         t = table_of(request)
         from sim.record import dumps
@@ -579,7 +533,7 @@ def create_app(
         Route("/api/undo", mutate(lambda t, b: t.undo()), methods=["POST"]),
         Route("/api/next", mutate(lambda t, b: t.new_hand()), methods=["POST"]),
         Route("/api/hint", hint, methods=["POST"]),
-        Route("/api/review", review, methods=["POST"]),
+        review_route(tables, table_of, chance, pool, (review_budget, review_n), trust_proxy),
         Route("/api/record", record),
         Route("/api/replay", replay, methods=["POST"]),
         *ux_routes(tables, table_of, (COOKIE, SECURE_COOKIE)),

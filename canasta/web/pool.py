@@ -100,9 +100,9 @@ def review_job(record: dict, seat: int, number: int, start: int, kw: dict) -> di
     """In a worker: the review of the human ``seat``'s decisions in one finished hand
     (``record``: that hand's record, decks included: it never leaves the server), the game's
     hand ``number`` (``start``: the game's actions before it), by
-    ``canasta._seat.review_hand`` with ``kw`` (its equity table, budgets and ``cap``); the
+    ``canasta._seat_review.review_hand`` with ``kw`` (its equity table, budgets and ``cap``); the
     review's JSON (``analysis.review.Review.to_json``)."""
-    from canasta._seat import review_hand
+    from canasta._seat_review import review_hand
     from sim.record import replay
 
     (hand,) = replay(record)

@@ -1,5 +1,5 @@
 """The review a web table sends at the end of a hand and of a game (docs/web.md): the human
-seat's decisions reviewed by the one review (``canasta._seat.review_hand``, through
+seat's decisions reviewed by the one review (``canasta._seat_review.review_hand``, through
 ``analysis.review``), turned into the page's JSON.
 
 What it holds is only what the seat saw, plus what is public once the hand is over: each
@@ -15,10 +15,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
 from canasta._seat import plain
+from canasta.web.guard import check_post, client_of, read_json
+from canasta.web.pool import REVIEW_CAP, review_job
 from sim.errors import CanastaError
 
-__all__ = ["client_review", "review_request"]
+__all__ = ["client_review", "review_request", "review_route"]
 
 FIELDS = ("scope", "hand")  #: what a review request may hold
 
@@ -138,3 +145,69 @@ def client_review(
         "luck": luck,
         "player": player,
     }
+
+
+def review_route(tables, table_of, chance, pool, sizes: tuple, trust_proxy: bool) -> Route:
+    """``POST /api/review`` over the server's ``tables`` (``table_of(request)``: the
+    session's own table or a 404), its equity tables (``chance``, a
+    ``canasta.web.chance.GameChance``) and its ``pool`` of workers; ``sizes``: each
+    decision's budget in seconds and deals a choice at most; ``trust_proxy``: whose quota an
+    item counts in (``canasta.web.guard.client_of``). Each finished hand not yet reviewed is
+    one item in the pool, its time capped (:data:`canasta.web.pool.REVIEW_CAP` shared by its
+    decisions), kept for good once done; the answer is :func:`client_review`'s."""
+    from analysis.review import Review, combine, reference_band
+    from sim.record import from_games
+
+    budget, n = sizes
+
+    async def review(request: Request) -> JSONResponse:
+        check_post(request)
+        body = await read_json(request)
+        t = table_of(request)
+        lock = tables.lock(t.id)
+
+        def check():  # a bad or early request refused before anything is looked up
+            with lock:
+                return review_request(body, t)
+
+        scope, ks = await run_in_threadpool(check)
+        # the equity table if it is cached (else a build is queued, never run here)
+        tab, status = await run_in_threadpool(chance.table, t)
+
+        def prepare():  # each finished hand not yet reviewed: its record, the review's item
+            with lock:
+                items = []
+                for k in ks:
+                    old = t.review_cache.get(k)
+                    if old is None or (tab is not None and not old.meta.get("game")):
+                        g = t.games[k - 1]
+                        start = sum(len(h.actions) for h in t.games[: k - 1])
+                        items.append((k, from_games([g], players=t.policies), start))
+                return items
+
+        def keep(k: int, result: dict) -> None:
+            with lock:  # a finished hand never changes: its review is kept for good
+                t.review_cache[k] = Review.from_json(result)
+                tables.save(t)
+
+        items = await run_in_threadpool(prepare)
+        kw = {"equity": tab, "budget": budget, "n": n, "cap": REVIEW_CAP}
+        for k, rec, start in items:  # one item a hand, each in its own place in the pool
+            cap = REVIEW_CAP + pool.grace
+            async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
+                got = await run_in_threadpool(
+                    pool.call, review_job, rec, t.seat, k, start, kw, cap=left
+                )
+            await run_in_threadpool(keep, k, got)
+        revs = [t.review_cache[k] for k in ks]
+        rev = revs[0] if len(revs) == 1 else combine(revs)
+        if tab is None:
+            note = f"costs in points only: the chance of winning the game is {status}"
+        elif t.mode == "hand":
+            note = "the chance of winning a game to the target, reading this hand as its first"
+        else:
+            note = "your team's chance of winning the game, through the equity table"
+        out = client_review(rev, scope, ks, note, reference_band(), ruleset=t.rules_name)
+        return JSONResponse(out)
+
+    return Route("/api/review", review, methods=["POST"])

@@ -28,7 +28,8 @@ from functools import partial
 
 import numpy as np
 
-from canasta._seat import HINT_BUDGET, HINT_N, HINT_TOP, REVIEW_BUDGET, REVIEW_N, Seat, plain
+from canasta._seat import HINT_BUDGET, HINT_N, HINT_TOP, Seat, plain
+from canasta._seat_review import REVIEW_BUDGET, REVIEW_N
 from canasta.web.moves import merged_choices, move_for
 from sim.errors import CanastaError
 from sim.moves import MoveError, move_from_json
