@@ -46,6 +46,7 @@ from analysis import intervals as iv
 from sim.stats import CONFIDENCE, z_value
 
 __all__ = [
+    "LUCK_COLUMNS",
     "TAGS",
     "Decision",
     "Review",
@@ -62,6 +63,11 @@ __all__ = [
 TAGS = {"doubtful": 0.01, "error": 0.025, "blunder": 0.05}
 RATE_SCALE = 1000.0  #: the error rate's unit: thousandths of a game lost per decision
 FRESH_SEED = 1_000_003  #: the re-measure's seeds: the selection's plus this (fresh deals)
+#: the columns of a review's luck rows (one per stock draw)
+LUCK_COLUMNS = [
+    *("hand", "move", "turn", "seat", "card"),
+    *("luck_points", "luck_game", "se_points", "se_game"),
+]
 
 
 @dataclass(frozen=True)
@@ -108,6 +114,8 @@ class Review:
         frames = []
         for key in ("decisions", "luck"):
             f = pd.DataFrame(d.get(key, []))
+            if key == "luck" and f.empty:
+                f = pd.DataFrame(columns=LUCK_COLUMNS)  # no draw: the columns still named
             for c in f.columns:
                 if (
                     f[c].dtype == object
@@ -239,10 +247,9 @@ def review(
                 luck.append(_luck_row(d, before[0], pick, game and before[1]))
         if row is not None:
             rows.append(row)
-    cols = ["hand", "move", "turn", "seat", "card", "luck_points", "luck_game", "se_points"]
     return Review(
         pd.DataFrame(rows),
-        pd.DataFrame(luck, columns=[*cols, "se_game"]),
+        pd.DataFrame(luck, columns=LUCK_COLUMNS),
         {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
     )
 

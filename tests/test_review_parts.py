@@ -66,6 +66,11 @@ def test_json_round_trip_and_a_games_review_from_its_hands(two_hands):
     assert s["luck_adjusted_points"] == pytest.approx(s["points"] - s["luck_points"])
     with pytest.raises(ValueError):
         R.combine([])
+    # a hand without a stock draw: its luck rows empty, still read back and summed
+    none = R.Review(revs[0].decisions, revs[0].luck.iloc[:0], {"points": {0: 5}})
+    back = R.Review.from_json(json.loads(json.dumps(none.to_json())))
+    assert list(back.luck.columns) == R.LUCK_COLUMNS
+    assert R.summary(back).iloc[0]["draws"] == 0
 
 
 BAND = {"bots": {"strong": {"rate": 4.0}, "heuristic": {"rate": 9.0}, "random": {"rate": 60.0}}}
