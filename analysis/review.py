@@ -10,10 +10,11 @@ paired deals, and the review reads:
   for the team (against the best by points) and in the team's chance of winning the game after
   the hand (against the best by that chance, through the equity table from the hand's scores).
   The best is chosen on the advice's deals but the cost is measured again on **fresh deals**
-  (the two choices alone, seed shifted by :data:`FRESH_SEED`): on its own deals the choice that
-  came out best is favoured by their noise (the best of many noisy means), which would make
-  every move look costlier than it is. On fresh deals the cost is unbiased, so one decision's
-  cost may come out below 0 (the move did better there);
+  (seed shifted by :data:`FRESH_SEED`, each of the two choices played alone on the same deals,
+  so that no race stops early): on its own deals the choice that came out best is favoured by
+  their noise (the best of many noisy means), which would make every move look costlier than
+  it is. On fresh deals the cost is unbiased, so one decision's cost may come out below 0 (the
+  move did better there); its interval is the unpaired one (wider than the paired);
 - **a tag** by the cost in game chance, given only when the cost's 95% interval lies wholly
   above 0 (a gap within the sampling noise is no error): ``doubtful`` from
   :data:`TAGS` ``["doubtful"]`` (1 percentage point of the game), ``error`` from 2.5, ``blunder``
@@ -312,15 +313,15 @@ def _decision(k: int, d: Decision, match: Callable, ask: dict) -> tuple:
     if made is not None:
         # the cost on fresh deals: the selection's own deals favour the choice that
         # came out best on them (the best of many noisy means), so the move made and the
-        # chosen best are played again, paired, on deals the selection did not see
+        # chosen best are played again on deals the selection did not see
         fresh = {"pos": pos, "drawn": d.drawn, "n": ask["n"], "seed": ask["seed"] + k + FRESH_SEED}
         fresh |= {"ruleset": ask["ruleset"], "policies": ask["policies"], "advise": advise}
-        fresh["budget"] = ask["fresh_budget"]
-        c, lo, hi = _cost(made, best, "points", fresh)
+        fresh |= {"budget": ask["fresh_budget"], "equity": eq}
+        runs = _fresh(made, [best, gbest], fresh)
+        c, lo, hi = _cost(runs, made, best, "points")
         row["cost_points"], row["cost_points_low"], row["cost_points_high"] = c, lo, hi
         if game:
-            fresh["equity"] = eq
-            c, lo, hi = _cost(made, gbest, "game", fresh)
+            c, lo, hi = _cost(runs, made, gbest, "game")
             row["cost_game"], row["cost_game_low"], row["cost_game_high"] = c, lo, hi
             row["win"] = made.game["win"]
             row["tag"] = tag(row["cost_game"], row["cost_game_low"])
@@ -347,38 +348,49 @@ def _luck_row(d: Decision, draw, pick, game: bool) -> dict:
     return row
 
 
-def _cost(made, best, measure: str, ask: dict) -> tuple[float, float, float]:
-    """The paired cost (``best`` minus ``made``, with its 95% interval) by ``measure``
-    ("points", or "game": the chance of winning the game), measured again on fresh deals."""
+def _fresh(made, bests, ask: dict) -> dict:
+    """``made`` and each of ``bests`` (None: skipped) played again on fresh deals, each alone:
+    the label -> its ``Choice``. Alone, so that no race stops a run early (two choices in one
+    race stop once one leaves it, after as few as 8 deals, and a mean read where a race
+    stopped is inflated); on the same deals (deal ``i`` from the seed and ``i``, the first
+    run's count of them for the others, its ``budget`` deciding it)."""
+    want = [c.label for c in bests if c is not None and c.label != made.label]
+    if not want:
+        return {}
+    out: dict = {}
+    n, budget = ask["n"], ask.get("budget")
+    for label in dict.fromkeys([*want, made.label]):
+        adv = ask["advise"](
+            ask["pos"],
+            drawn=ask["drawn"],
+            n=n,
+            budget=budget,
+            seed=ask["seed"],
+            ruleset=ask["ruleset"],
+            policies=ask["policies"],
+            only=[label],
+            **({} if ask.get("equity") is None else {"equity": ask["equity"]}),
+        )
+        out[label] = adv.choices[0]
+        n, budget = out[label].n, None  # the others on the same deals as the first
+    return out
+
+
+def _cost(runs: dict, made, best, measure: str) -> tuple[float, float, float]:
+    """The cost (``best`` minus ``made`` on the fresh deals of ``runs``, :func:`_fresh`) by
+    ``measure`` ("points", or "game": the chance of winning the game), with its 95% interval.
+    Both ran on the same deals, so the difference of the means is the mean of the paired
+    differences; its interval is the unpaired one (the runs give no deal's value), wider."""
     if best is None or made.label == best.label:
         return 0.0, 0.0, 0.0
-    adv = ask["advise"](
-        ask["pos"],
-        drawn=ask["drawn"],
-        n=ask["n"],
-        budget=ask.get("budget"),
-        seed=ask["seed"],
-        ruleset=ask["ruleset"],
-        policies=ask["policies"],
-        only=[made.label, best.label],
-        **({"equity": ask["equity"]} if "equity" in ask else {}),
-    )
-    by = {c.label: c for c in adv.choices}
-    m, b = by[made.label], by[best.label]
-
-    def fields(c):
-        if measure == "points":
-            return c.diff_from_best, c.diff_low, c.diff_high
-        return c.game["diff_from_best"], c.game["diff_low"], c.game["diff_high"]
-
+    m, b = runs[made.label], runs[best.label]
     if measure == "points":
-        lead = next(c.label for c in adv.choices if c.rank == 1)
+        d = b.mean - m.mean
+        h = math.hypot(b.ci_high - b.mean, m.ci_high - m.mean)
     else:
-        lead = next(c.label for c in adv.choices if c.game.get("best"))
-    if lead == best.label:  # the chosen best leads on the fresh deals: the move's gap
-        d, lo, hi = fields(m)
-        return -d, -hi, -lo
-    return fields(b)  # the move made leads on the fresh deals: a negative cost
+        d = b.game["win"] - m.game["win"]
+        h = math.hypot(b.game["ci_high"] - b.game["win"], m.game["ci_high"] - m.game["win"])
+    return d, d - h, d + h
 
 
 def summary(rev: Review) -> pd.DataFrame:
