@@ -98,7 +98,8 @@ def run(args) -> int:
     game = Hand(seed=seed, hand_id=hand, rules=rules, scores=scores)
     if args.human:
         code, hands = _human(game, args)  # the hands as they ended (an undo replays one)
-        _write_record(hands, record, args.record, _seat_labels(args))
+        kind = "game" if args.game else "hand"
+        _write_record(hands, record, args.record, _seat_labels(args), kind)
         return code
     if args.game or args.review:
         raise CanastaError("--game and --review go with --human (a bots' game: canasta simulate)")
@@ -116,13 +117,13 @@ def _seat_labels(args) -> list[str]:
     return policies
 
 
-def _write_record(hands, record, name, players) -> None:
+def _write_record(hands, record, name, players, kind: str = "hand") -> None:
     from sim.errors import CanastaError
     from sim.record import dumps, from_games
 
     if record is not None:
         try:
-            record.write_text(dumps(from_games(hands, players=players)))
+            record.write_text(dumps(from_games(hands, players=players, kind=kind)))
         except OSError as exc:
             raise CanastaError(f"--record {name}: cannot write it ({exc})") from None
 

@@ -7,6 +7,7 @@ printed and when, never a strategy's value."""
 from __future__ import annotations
 
 import io
+import json
 import re
 import sys
 
@@ -66,6 +67,22 @@ def test_play_human_review_in_a_pipe(monkeypatch, capsys):
     assert "review of your hand 1 under" in out
     assert re.search(r"^P0: \d+ decisions, error rate", out, re.M)
     assert "#" in out.split("review of your hand 1", 1)[1]  # the decisions' rows
+
+
+def test_play_human_game_writes_the_games_record(monkeypatch, capsys, tmp_path):
+    """``--human --game --record``: every hand of the game in one game record."""
+    from sim.record import replay
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(AUTO))
+    path = tmp_path / "game.json"
+    argv = ["play", "--human", "--game", "--seed", "4", "--record", str(path)]
+    rules = tmp_path / "short.toml"
+    rules.write_text("target = 2500\n")
+    assert main([*argv, "--rules", str(rules)]) == 0
+    out = capsys.readouterr().out
+    hands = replay(str(path))
+    assert len(hands) == 2 and "--- hand 2:" in out and "the game is over" in out
+    assert json.loads(path.read_text())["kind"] == "game"
 
 
 def test_game_and_review_need_human(capsys):
