@@ -44,6 +44,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import intervals as iv
+from sim.errors import CanastaError
 from sim.stats import CONFIDENCE, z_value
 
 __all__ = [
@@ -64,6 +65,8 @@ __all__ = [
 TAGS = {"doubtful": 0.01, "error": 0.025, "blunder": 0.05}
 RATE_SCALE = 1000.0  #: the error rate's unit: thousandths of a game lost per decision
 FRESH_SEED = 1_000_003  #: the re-measure's seeds: the selection's plus this (fresh deals)
+#: what a decision the advice refuses gives (no row, no luck): counted in ``meta["skipped"]``
+SKIPPED = ("skipped", None, None, False)
 #: the columns of a review's luck rows (one per stock draw)
 LUCK_COLUMNS = [
     *("hand", "move", "turn", "seat", "card"),
@@ -139,7 +142,8 @@ def combine(reviews: Sequence[Review]) -> Review:
             points[int(s)] = points.get(int(s), 0) + int(v)
     parts = [r.decisions for r in reviews if len(r.decisions)]
     luck = [r.luck for r in reviews if len(r.luck)]
-    meta = dict(reviews[0].meta) | {"points": points, "hands": len(reviews)}
+    skipped = sum(int(r.meta.get("skipped", 0)) for r in reviews)
+    meta = dict(reviews[0].meta) | {"points": points, "hands": len(reviews), "skipped": skipped}
     return Review(
         pd.concat(parts, ignore_index=True) if parts else reviews[0].decisions,
         pd.concat(luck, ignore_index=True) if luck else reviews[0].luck,
@@ -238,7 +242,11 @@ def review(
         done = [x for part in parts for x in part]
     rows, luck = [], []
     draw_value: dict[tuple, tuple] = {}  # (hand, seat) -> the draw's value, by game chance?
+    # a SKIPPED decision is told by its row's type: from another process it is a copy
+    skipped = sum(isinstance(x[0], str) for x in done)
     for d, (row, draw, pick, game) in zip(items, done, strict=True):
+        if isinstance(row, str):
+            continue
         if d.drawn is None:
             if draw is not None:
                 draw_value[(d.hand, d.seat)] = (draw, game)
@@ -251,7 +259,8 @@ def review(
     return Review(
         pd.DataFrame(rows),
         pd.DataFrame(luck, columns=LUCK_COLUMNS),
-        {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE},
+        {"n": n, "budget": budget, "seed": seed, "tags": dict(TAGS), "rate_scale": RATE_SCALE}
+        | {"skipped": skipped},
     )
 
 
@@ -270,16 +279,19 @@ def _decision(k: int, d: Decision, match: Callable, ask: dict) -> tuple:
     eq = ask["equity"]
     if eq is not None and max(pos.scores) >= eq.target:
         eq = None  # a tie at the target plays on (GAME-1): off the table, by points
-    adv = advise(
-        pos,
-        drawn=d.drawn,
-        n=ask["n"],
-        budget=ask["budget"],
-        seed=ask["seed"] + k,
-        ruleset=ask["ruleset"],
-        policies=ask["policies"],
-        **({} if eq is None else {"equity": eq}),
-    )
+    try:
+        adv = advise(
+            pos,
+            drawn=d.drawn,
+            n=ask["n"],
+            budget=ask["budget"],
+            seed=ask["seed"] + k,
+            ruleset=ask["ruleset"],
+            policies=ask["policies"],
+            **({} if eq is None else {"equity": eq}),
+        )
+    except CanastaError:  # a position the advice refuses (e.g. the hand ends first, END-1)
+        return SKIPPED
     game = eq is not None
     draw = next((c for c in adv.choices if c.label == "draw"), None) if d.drawn is None else None
     pick = next((c for c in adv.choices if c.policy_pick), None) if d.drawn is not None else None

@@ -188,6 +188,8 @@ def format_text(rev) -> str:
         "  cost: paired difference from the best (points for the team; game: chance of winning "
         "the game, percentage points); tags need a 95% interval wholly above 0",
     ]
+    if rev.meta.get("skipped"):
+        lines.append(f"  {rev.meta['skipped']} decision(s) the advice refuses (END-1) left out")
     for r in d.to_dict(orient="records"):
         cost = "" if math.isnan(r["cost_points"]) else f"  cost {r['cost_points']:+.0f} points"
         if not math.isnan(r["cost_game"]):

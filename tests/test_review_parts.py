@@ -98,3 +98,23 @@ def test_the_band_file_read_or_absent(tmp_path):
     assert R.reference_band(path) == BAND
     path.write_text("[1, 2]")
     assert R.reference_band(path) == {}
+
+
+def test_a_decision_the_advice_refuses_is_skipped_and_counted(two_hands):
+    """A position the advice refuses (here every play step: a fake advice) gives no row and
+    no luck; the review goes on with the others and counts what it skipped."""
+    from analysis.advise import advise
+    from sim.errors import CanastaError
+
+    _, items, match = two_hands
+    some = items[0][:8]
+
+    def picky(pos, drawn=None, **kw):
+        if drawn is not None:
+            raise CanastaError("the hand ends before the fixed player can play (END-1)")
+        return advise(pos, drawn=drawn, **kw)
+
+    rev = _review(some, match, advise=picky)
+    plays = sum(d.drawn is not None for d in some)
+    assert plays > 0 and rev.meta["skipped"] == plays
+    assert set(rev.decisions["decision"]) == {"draw"} and len(rev.luck) == 0

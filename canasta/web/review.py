@@ -138,6 +138,7 @@ def client_review(
         "n": int(rev.meta.get("n", 0)),
         "chance": chance,
         "by_game": bool(rev.meta.get("game")),
+        "skipped": int(rev.meta.get("skipped", 0)),
         "tags": dict(TAGS),
         "rate_scale": RATE_SCALE,
         "band": band.get("ruleset", "") if band else "",

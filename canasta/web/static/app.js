@@ -475,6 +475,7 @@ async function review(scope) {
     const sum = el("p", reviewSummary(r));
     sum.dataset.testid = "review-summary";
     box.appendChild(sum);
+    if (r.skipped) box.appendChild(el("p", `${r.skipped} decision${r.skipped === 1 ? "" : "s"} the simulator could not advise (the hand ended first) left out.`, "why"));
     box.appendChild(el("p", `Each decision advised over up to ${r.n} simulated deals a choice of the cards you could not see; the cost is the best choice's result minus your move's on fresh deals (${r.chance}). Tags: doubtful from ${100 * r.tags.doubtful} pp of the game, error from ${100 * r.tags.error}, blunder from ${100 * r.tags.blunder}, only when the cost's 95% interval lies above 0.`, "why"));
     box.appendChild(chanceFigure(r));
     const t = el("table");
