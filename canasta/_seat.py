@@ -6,9 +6,10 @@ A :class:`Seat` holds a game through its driver (``sim.game.GameDriver``: GAME-1
 DEAL-1, OPEN-1, the seeding), plays the bots' turns, applies the human's moves (one entry point,
 :meth:`Seat.play`, taking a ``sim.moves.Move`` from the one move grammar) whole or not at all,
 refuses an illegal one with one error type (``sim.moves.MoveError``, its ``rule`` the rule ID
-and the moves allowed now), and gives the hint (one budget, :data:`HINT_BUDGET`), the undo,
-the end-of-hand review and the record. The faces only read input and show output: lines of
-text, or JSON with the web's secrets and its saved tables.
+and the moves allowed now), and gives the hint (one budget, :data:`HINT_BUDGET`), the undo
+and the record; the review of its decisions after a hand and a game is
+``canasta._seat_review``'s, kept on the seat per hand. The faces only read input and show
+output: lines of text, or JSON with the web's secrets and its saved tables.
 
 Undo rebuilds the hand from its deal and the actions before the human's previous decision
 (``sim.record``: the deal and the actions fix the state; the bots are deterministic given the
@@ -34,8 +35,6 @@ __all__ = ["HINT_BUDGET", "Seat", "plain", "position_for"]
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)
 HINT_TOP = 5  #: choices a hint shows, best first
-REVIEW_BUDGET = 0.8  #: seconds of advice per decision in the end-of-hand review
-REVIEW_GAIN = 100.0  #: points a hint must have gained to be listed in the review
 
 
 def _op_text(slot: int, nat: int, two: int, joker: int) -> str:
@@ -327,7 +326,8 @@ class Seat:
         self.move_no = 0  #: counts the seat's changes (the web: a move names the current one)
         self.decisions: list[int] = []  # action indices of the human's choices, this hand
         self.undo_stock: list[int] = []  # the stock's size before each of those decisions
-        self.review_cache: list | None = None
+        #: hand number -> its review (``canasta._seat_review``; a finished hand's stays)
+        self.review_cache: dict = {}
         self.mark = 0  # events of the hand before the human's last move ended a turn
         if driver.hand is None:
             self.new_hand()
@@ -367,7 +367,6 @@ class Seat:
         self.driver.deal()  # refused once the game is over, naming GAME-1 or SPECIAL-10
         self.decisions, self.undo_stock = [], []
         self.turns = event_turns(self.game)
-        self.review_cache = None
         self.mark = 0
         self.move_no += 1
         self.run_bots()
@@ -481,7 +480,6 @@ class Seat:
             self._play(a)
         if g.is_over or g.current_player != self.seat:
             self.mark = len(g.events())  # the turn ends: "since your last move"
-        self.review_cache = None
         self.run_bots()
 
     def bot_move(self, policy: str) -> Move:
@@ -526,7 +524,6 @@ class Seat:
             fresh.apply(a)
         self.driver.replace_hand(fresh)
         self.turns = event_turns(fresh)
-        self.review_cache = None
         self.mark = min(self.mark, len(fresh.events()))
         self.move_no += 1
 
@@ -554,57 +551,6 @@ class Seat:
 
             adv = replace(adv, choices=sorted(adv.choices, key=lambda c: -c.game["win"]))
         return adv
-
-    def review(self, budget: float | None = REVIEW_BUDGET, gain: float = REVIEW_GAIN) -> list[dict]:
-        """At the end of the hand: each of the human's draws, and plays right after a stock
-        draw, where the best choice beat the one made by more than ``gain`` points."""
-        from analysis.advise import advise, why
-        from sim.record import redeal
-
-        g = self.game
-        if not g.is_over:
-            raise CanastaError("review: the hand is not over")
-        if self.review_cache is not None:
-            return self.review_cache
-        out = []
-        h = redeal(g)
-        decided = set(self.decisions)
-        for i, a in enumerate(g.actions):
-            if h.current_player == self.seat and i in decided:
-                obs = h.observation(self.seat)
-                phase = int(obs[E.OB_PHASE])
-                openable = phase == E.PH_DRAW or (
-                    phase == E.PH_PLAY and not obs[E.OB_TOOK_PILE] and not obs[E.OB_MELDED]
-                )
-                if openable:
-                    try:
-                        pos, drawn = position_for(h, self.seat)
-                        adv = advise(
-                            pos, drawn=drawn, n=64, budget=budget, seed=h.turn, ruleset=h.ruleset
-                        )
-                    except CanastaError:
-                        adv = None
-                    if adv is not None and adv.choices:
-                        made = made_choice(g.actions, i, self.seat, h, adv)
-                        best = adv.choices[0]
-                        # the paired difference (same deals), and only where its 95% interval
-                        # lies wholly below 0: a gap within the noise is no lesson
-                        if made is not None and -made.diff_from_best > gain and made.diff_high < 0:
-                            out.append(
-                                {
-                                    "turn": h.turn,
-                                    "you": plain(made.label),
-                                    "you_mean": made.mean,
-                                    "best": plain(best.label),
-                                    "best_mean": best.mean,
-                                    "gain": -made.diff_from_best,
-                                    "gain_ci": [-made.diff_high, -made.diff_low],
-                                    "why": plain(why(adv, made)),
-                                }
-                            )
-            h.apply(a)
-        self.review_cache = out
-        return out
 
     # --- the record ---------------------------------------------------------------------
     def record(self, hide_running_deck: bool = True) -> dict:
