@@ -231,7 +231,7 @@ def _distill(args: argparse.Namespace, data: dict) -> dict:
     validation = check(policy, args.seed, args.validation_deals, args.jobs)
     flags = [
         f"--seed={args.seed}",
-        f"--stage={args.stage}",
+        "--stage=distill2" if v2 else "--stage=distill",
         *([f"--base={args.base}"] if args.base else []),
         f"--iterations={args.iterations}",
         f"--hands={args.hands}",
