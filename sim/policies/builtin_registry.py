@@ -52,6 +52,7 @@ from sim.policies.strong import (
     strong_table,
     strong_weights,
 )
+from sim.policies.strong_v2 import V2_FILE, v2_table, v2_weights
 
 __all__: list[str] = []  # registers the built-ins on import; no names of its own
 
@@ -140,6 +141,18 @@ _register(
     "strength figures keep one fixed yardstick while strong moves on:\n"
     + param_docs(_FROZEN_TABLE),
     tail=tuple(strong_weights(FROZEN_FILE)),
+)
+_V2_TABLE = v2_table()
+_register(
+    "strong_v2",
+    strong_decide,
+    {name: default for name, default, _ in _V2_TABLE},
+    "strong's kernel at the frozen reference's parameters with a wider learned evaluator "
+    "(evaluator=2): every legal discard, opening now or waiting, the draw and the start of "
+    "sevens/aces/wild melds, scored by a linear model of what each move gives and breaks, "
+    "distilled from search against a pool of opponents (canasta train --stage distill2; "
+    f"weights and training record in sim/policies/data/{V2_FILE}):\n" + param_docs(_V2_TABLE),
+    tail=tuple(v2_weights()),
 )
 _EXPERT_STRONG_TABLE = expert_strong_table()
 _register(
