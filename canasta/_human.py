@@ -35,23 +35,22 @@ from sim import encoding as E
 from sim.cards import format_melds
 from sim.errors import CanastaError
 from sim.moves import MoveError, parse_kind, parse_move
+from sim.play.words import command_help
 
 __all__ = ["HINT_BUDGET", "HINT_N", "HINT_TOP", "Session", "parse_kind", "position_for"]
 
-HELP_TEXT = """commands (one a line):
-  help                this list
-  show                the table again
-  hint                advice for this decision (analysis.advise, a few seconds)
-  undo                take back your last decision (while no card has left the stock since)
-  draw                draw from the stock
-  pile                take the discard pile (PILE-1: a natural pair of the top card's rank)
-  meld CARDS          meld, e.g. 'meld 7 7 7', 'meld K K 2', 'meld 9 9 9, Q Q JK' (one meld a
-                      comma; suits are optional: 7H = 7); 'meld 2 on K' adds to your Ks
-  discard CARD        discard one card and end the turn, e.g. 'discard 4'
-  keep [3r|3b]        keep one three toward a Straight (DEAL-5), lay down the others
-  lay                 lay down every three (DEAL-4)
-  declare             declare a special hand (SPECIAL-1)
-  quit                leave the hand"""
+HELP_TEXT = "\n".join(  # the moves' lines from the one owner of their words (sim.play.words)
+    [
+        "commands (one a line):",
+        "  help                this list",
+        "  show                the table again",
+        "  hint                advice for this decision (analysis.advise, a few seconds)",
+        "  undo                take back your last decision (while no card has left the stock "
+        "since)",
+        *command_help(),
+        "  quit                leave the hand",
+    ]
+)
 
 _FACE = ("help", "show", "hint", "undo", "quit", "exit", "auto")
 _MOVES = ("draw", "pile", "meld", "wild", "discard", "keep", "lay", "declare", "take")

@@ -37,47 +37,11 @@ HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it
 HINT_TOP = 5  #: choices a hint shows, best first
 
 
-def _op_text(slot: int, nat: int, two: int, joker: int) -> str:
-    cards = [E.KIND_NAMES[slot]] * nat + ["2"] * two + ["JK"] * joker
-    return " ".join(cards)
-
-
 def allowed_summary(game) -> str:
-    """What the current player may do now, in commands (from ``Game.legal_actions``)."""
-    acts = game.legal_actions()
-    words, discards, melds = [], [], {}
-    for a in acts:
-        kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-        if kind == E.AT_DRAW:
-            words.append("draw")
-        elif kind == E.AT_TAKE_PILE:
-            words.append("pile")
-        elif kind == E.AT_LAY_THREES:
-            words.append("lay")
-        elif kind == E.AT_KEEP_THREE:
-            words.append(f"keep {E.KIND_NAMES[slot]}")
-        elif kind == E.AT_DECLARE:
-            words.append("declare")
-        elif kind == E.AT_DISCARD:
-            discards.append(E.KIND_NAMES[slot])
-        else:  # per meld, the largest natural part first, then the fewest wild cards
-            key = (nat, -(two + joker))
-            if slot not in melds or key > melds[slot][0]:
-                melds[slot] = (key, (slot, nat, two, joker))
-    if melds:
-        parts = []
-        for slot in sorted(melds, reverse=True):
-            op = melds[slot][1]
-            text = _op_text(*op)
-            if slot == E.WILD_MELD:
-                text = f"wild {text}"
-            elif op[1] == 0:
-                text = f"{text} on {E.KIND_NAMES[slot]}"
-            parts.append(text)
-        words.append("meld (for example) " + " | ".join(parts))
-    if discards:
-        words.append("discard " + "/".join(reversed(discards)))
-    return ", ".join(words) if words else "nothing (the hand is over)"
+    """What the current player may do now, in commands (``sim.play.words.allowed_line``)."""
+    from sim.play.words import allowed_line
+
+    return allowed_line(game.legal_actions())
 
 
 def position_for(game, seat: int):

@@ -33,7 +33,7 @@ rule over arrays of scores, which the equity solver reads),
 ``past_bound`` (a total beyond ``sim.limits.MAX_SCORE`` either way ends the game undecided,
 as no face can deal a hand from it) and ``check_game_start`` (a game may start from any
 scores at which neither team has won: a tie at or over the target is such a start). The
-compiled games kernel, ``sim.game.GameDriver`` (so the env, the web table and replays), the
+compiled games kernel, ``sim.play.game.GameDriver`` (so the env, the web table and replays), the
 games' setup (``sim.simulate_games``), the equity solver and table call them.
 """
 

@@ -23,8 +23,8 @@ POLICIES = ("heuristic", "heuristic")
 @pytest.fixture(scope="module")
 def hand():
     """One bot hand (heuristic against heuristic, seed 3) and its record."""
-    from sim.game import GameDriver
-    from sim.record import from_games
+    from sim.play.game import GameDriver
+    from sim.play.record import from_games
 
     driver = GameDriver(seed=3).play(POLICIES)
     g = driver.hands[0]
@@ -126,7 +126,7 @@ def test_decisions_are_every_draw_and_the_play_after_a_stock_draw(hand):
     not be taken, PILE-1/2), and one per stock draw for the play step right after it, with
     the card drawn; move numbers are the record's (1-based)."""
     from canasta.review import decisions
-    from sim.record import redeal
+    from sim.play.record import redeal
 
     g, _ = hand
     items = decisions([g], [0])
@@ -196,7 +196,7 @@ def test_review_json_and_page(reviewed, tmp_path):
 
 def test_cli_review_json_and_bad_seat(hand, tmp_path, capsys):
     from canasta import main
-    from sim.record import dumps
+    from sim.play.record import dumps
 
     _, rec = hand
     path = tmp_path / "hand.json"

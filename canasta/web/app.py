@@ -578,8 +578,8 @@ def replay_frames(record: Any, seal: Seal | None = None) -> dict:
     against the server's ``seal``: ``verified`` only if this server signed it as it is."""
     from sim.cards import format_counts, format_melds
     from sim.engine.views import st_hands, st_melds
+    from sim.play.words import describe_action
     from sim.record import load, redeal, replay
-    from sim.step import describe_action
 
     rec = load(record)
     games = replay(rec)
