@@ -1,7 +1,8 @@
 """One owner of a hand in Python: the hand (``hand``: :class:`Hand`, dealt, stepped,
 remembered, replayed, with the one turn loop :meth:`Hand.turns`), what a seat sees (``view``:
 :class:`SeatView`), the typed events (``events``: :class:`Event`) and the words of every move
-(``words``).
+(``words``); the whole table, every card (``table``: ``TableView``), and a hand met at a what-if
+position's decision (``position``: ``PositionDeals``, ``PositionHand``).
 
 Faces, analysis and tests play through here; the compiled engine (``sim.engine``) is reached
 from this package, ``sim.api`` and ``sim.policies``.
