@@ -41,6 +41,7 @@ from analysis._compare_choices import race_keep as _race
 from analysis.whatif import Position
 from sim import encoding as E
 from sim.errors import CanastaError
+from sim.play.table import TableView
 
 __all__ = ["MAX_CHOICES", "Advice", "Choice", "advise", "why"]
 
@@ -204,17 +205,15 @@ def _label(script, melds, discard, going_out, slots=(), table=frozenset(), speci
     return ", ".join(parts)
 
 
-def _play_choices(
-    st, rules_arr, hand_ids, table, names=E.SPECIAL_NAMES
-) -> list[tuple[tuple, str, list, str | None]]:
-    """(script, label, melds, discard) of every plan of the play step, within MAX_CHOICES:
-    wild placements are narrowed (up to 3, then 1, then 0 wilds an operation) until the plans
-    fit; past that the plans nearest the two extremes (no meld, the most meld operations) are
-    kept (docs/advise.md)."""
-    from sim.engine.script import plans
+def _play_choices(hand, hand_ids, table) -> list[tuple[tuple, str, list, str | None]]:
+    """(script, label, melds, discard) of every plan of ``hand``'s play step, within
+    MAX_CHOICES: wild placements are narrowed (up to 3, then 1, then 0 wilds an operation)
+    until the plans fit; past that the plans nearest the two extremes (no meld, the most meld
+    operations) are kept (docs/advise.md)."""
+    from sim.play.position import plans
 
     for max_wilds in (E.MAX_OP_WILDS, 1, 0):
-        found = plans(st, rules_arr, max_wilds)
+        found = plans(hand, max_wilds)
         if len(found) <= MAX_CHOICES:
             break
     if len(found) > MAX_CHOICES:
@@ -224,9 +223,9 @@ def _play_choices(
     from sim.special import classify_special
 
     held = len(hand_ids)
-    seat = int(st[E.ST_PLAYER])
-    hand = st[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS]
-    special = names[classify_special(hand.copy(), rules_arr)]  # SPECIAL-3..9, the list in force
+    cards = np.array(hand.view(hand.current_player).hand)
+    # SPECIAL-3..9: the list in force
+    special = hand.ruleset.special_names[classify_special(cards, hand.rules)]
     out = []
     for script in found:
         melds, discard, slots = _plan_cards(script, hand_ids)
@@ -236,100 +235,50 @@ def _play_choices(
     return out
 
 
-def _draw_choices(template, pos, unseen, rules_arr, key) -> list:
+def _draw_choices(deals) -> list:
     """Draw, and take the pile when the rules allow it in one of the first deals (PILE-1/2;
     elsewhere the script is refused and the policy decides: ``rates["applied"]``)."""
-    from sim.engine.judge import action_reason
-    from sim.engine.observe import observe
-    from sim.engine.script import decision_state
-
     out = [((E.A_DRAW,), "draw", [], None)]
-    from sim.engine.position import PS_SEAT
-    from sim.engine.views import scratch_tmp
-
-    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
-    tmp = scratch_tmp(np.zeros(E.SCRATCH_SIZE, dtype=np.int64))
-    seat = int(pos[PS_SEAT])
     for h in range(TAKE_PILE_PROBE):
-        st = decision_state(template, pos, unseen, -1, rules_arr, key, h)
-        if st[E.ST_PHASE] == E.PH_OVER:
+        hand = deals.hand(h)
+        if hand.is_over:
             continue
-        observe(st, seat, obs)
-        if st[E.ST_PHASE] == E.PH_THREES or (
-            action_reason(obs, E.A_TAKE_PILE, rules_arr, tmp) == E.R_OK
-        ):
+        if hand.phase == "threes" or hand.reason(E.A_TAKE_PILE) == E.R_OK:
             out.append(((E.A_TAKE_PILE,), "take the pile", [], None))
             break
     return out
 
 
-def _turn_end(st, script, decide, params, rules_arr) -> np.ndarray | None:
-    """The seat's hand, its team's melds and the pile after its turn from ``st``: ``script``'s
-    actions, or (``script`` None) what ``decide`` chooses; None if a step is refused."""
-    from sim.engine.judge import action_reason, forced_action
-    from sim.engine.observe import observe
-    from sim.engine.state import apply_action
-    from sim.engine.views import scratch_tmp
-
-    st = st.copy()
-    seat, turn = int(st[E.ST_PLAYER]), int(st[E.ST_TURN])
-    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
-    scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(4, dtype=np.uint64)  # a policy drawing from it is deterministic here too
-    log = np.zeros(1, dtype=np.int64)
-    steps = list(script or ())
-    while st[E.ST_PHASE] != E.PH_OVER and st[E.ST_PLAYER] == seat and st[E.ST_TURN] == turn:
-        observe(st, seat, obs)
-        a = forced_action(obs)
-        if a < 0:
-            if script is None:
-                a = int(decide(obs, params, rng, rules_arr, scratch))
-            elif steps:
-                a = steps.pop(0)
-            else:
-                break
-            if action_reason(obs, a, rules_arr, scratch_tmp(scratch)) != E.R_OK:
-                return None
-        apply_action(st, a, rules_arr, log)
-    team = seat % E.N_TEAMS
-    width = E.N_KINDS * E.N_MELD_COLS
-    return np.concatenate(
-        [
-            st[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS],
-            st[E.ST_MELDS + team * width : E.ST_MELDS + (team + 1) * width],
-            st[E.ST_PILE : E.ST_PILE + st[E.ST_PILE_N]],
-        ]
-    )
+def _turn_end(hand, seat: int) -> bytes:
+    """The seat's hand, its team's melds and the pile (bottom first) of ``hand``: what a turn
+    leaves, compared between a policy's turn and each plan's."""
+    t = TableView(hand.state)
+    parts = (t.hands[seat], t.melds[seat % E.N_TEAMS], t.pile_kinds)
+    return b"|".join(np.ascontiguousarray(x).tobytes() for x in parts)
 
 
-def _policy_pick(st, cands, policy: str, rules_arr) -> int:
-    """Index of the candidate the seat's ``policy`` chooses at the decision state ``st``
-    (its observation only; matched by the turn's end: hand, melds and pile), or -1."""
-    from sim.engine.judge import forced_action
-    from sim.engine.observe import observe
-    from sim.engine.state import apply_action
+def _policy_pick(hand, cands, policy: str) -> int:
+    """Index of the candidate the seat's ``policy`` chooses at the decision of ``hand`` (its
+    observation only; matched by the turn's end: hand, melds and pile), or -1."""
     from sim.policies.registry import resolve
 
     spec, params, _ = resolve(policy)
-    st = st.copy()
-    obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
-    log = np.zeros(1, dtype=np.int64)
-    seat = int(st[E.ST_PLAYER])
-    observe(st, seat, obs)
-    while (a := forced_action(obs)) >= 0 and st[E.ST_PHASE] == E.PH_THREES:
-        apply_action(st, a, rules_arr, log)  # DEAL-4: threes laid before the decision
-        observe(st, seat, obs)
-    if st[E.ST_PHASE] == E.PH_DRAW:
-        scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-        a = int(spec.decide(obs, params, np.zeros(4, dtype=np.uint64), rules_arr, scratch))
+    h = hand.fork()
+    seat = h.current_player
+    for t in h.turns((None,) * E.N_PLAYERS):  # DEAL-4: threes laid before the decision
+        if not (t.forced and h.phase == "threes"):
+            break
+    if h.phase == "draw":
+        a = h.decide(spec, params)
         return next((i for i, c in enumerate(cands) if c[0] == (a,)), -1)
-    mine = _turn_end(st, None, spec.decide, params, rules_arr)
-    if mine is None:
+    mine = h.fork()
+    if not mine.finish_turn(policy=(spec, params)):
         return -1
+    want = _turn_end(mine, seat)
     for i, c in enumerate(cands):
-        end = _turn_end(st, c[0][1:], None, None, rules_arr)  # the script after its draw
-        if end is not None and end.shape == mine.shape and np.array_equal(end, mine):
-            return i
+        trial = h.fork()
+        if trial.finish_turn(script=c[0][1:]) and _turn_end(trial, seat) == want:
+            return i  # the script after its draw ends the turn where the policy's does
     return -1
 
 
@@ -414,7 +363,6 @@ def advise(
     seed: int = 0,
     n_jobs: int = 1,
     ruleset=None,
-    took_pile: bool = False,
     equity=None,
     luck: bool = False,
     only: Sequence[str] | None = None,
@@ -422,7 +370,6 @@ def advise(
     """Rank every distinct choice of the fixed player's decision at ``pos`` (module docstring).
 
     ``drawn``: None for the draw decision, else the card drawn from the stock (the play step).
-    ``took_pile``: the play step after taking the pile is not supported (refused).
     ``equity``: an equity table (``analysis.equity.equity_table`` of the same rules and
     policies): each choice is also scored by the team's chance of winning the game after the
     hand, each deal's outcome read through the table from ``pos.scores`` (``Choice.game``).
@@ -430,16 +377,10 @@ def advise(
     of the choices to play (the others are left out)."""
     from analysis.schema import team_view
     from sim.api import play_script
-    from sim.engine.script import NO_ACTION, decision_state, script_arrays
     from sim.limits import MAX_HANDS, check_count, check_jobs, check_seed
-    from sim.rng import run_key
+    from sim.play.position import PositionDeals, script_rows
     from sim.ruleset import as_ruleset
 
-    if took_pile:
-        raise CanastaError(
-            "advise after taking the pile is not supported: the pile's rest joins the hand "
-            "(PILE-1); give the decision at the draw (drawn=None) instead"
-        )
     n = check_count("n (deals per choice)", n, MAX_HANDS, low=2)
     seed = check_seed(seed)
     check_jobs(n_jobs)
@@ -449,32 +390,25 @@ def advise(
     pols = _policies(policies)
     drawn_id = _check(pos, drawn)
     rules = as_ruleset(ruleset)
-    rules_arr = np.ascontiguousarray(rules.to_array())
-    template, arr, unseen = script_arrays(pos, drawn_id, rules)
-    key = run_key(seed)
+    deals = PositionDeals(pos, drawn_id, rules, seed)
+    hand = deals.hand(0)
     if drawn_id < 0:
         decision = "draw"
-        cands = _draw_choices(template, arr, unseen, rules_arr, key)
-        st = decision_state(template, arr, unseen, -1, rules_arr, key)
+        cands = _draw_choices(deals)
     else:
         decision = "play"
-        st = decision_state(template, arr, unseen, drawn_id, rules_arr, key)
-        if st[E.ST_PHASE] != E.PH_PLAY or st[E.ST_PLAYER] != pos.seat:
+        if hand.phase != "play" or hand.current_player != pos.seat:
             raise CanastaError("the hand ends before the fixed player can play (END-1)")
-        team_melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS]
-        table = team_melds.reshape(E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)[pos.team].sum(axis=1)
-        table = frozenset(int(k) for k in np.flatnonzero(table))
+        own = hand.view(pos.seat).melds[0].sum(axis=1)  # the team's melds (its own first)
+        table = frozenset(int(k) for k in np.flatnonzero(own))
         held = [*np.asarray(pos.hand).tolist(), drawn_id]
-        cands = _play_choices(st, rules_arr, held, table, rules.special_names)
+        cands = _play_choices(hand, held, table)
     if only is not None:  # a re-measure of named choices (the review, on fresh deals)
         cands = [c for c in cands if c[1] in set(only)]
     if not cands:
         raise CanastaError("no legal choice at this position")
-    pick = _policy_pick(st, cands, pols[pos.team], rules_arr)
-    width = max(len(c[0]) for c in cands)
-    scripts = np.full((len(cands), width), NO_ACTION, dtype=np.int64)
-    for i, c in enumerate(cands):
-        scripts[i, : len(c[0])] = c[0]
+    pick = _policy_pick(hand, cands, pols[pos.team])
+    scripts = script_rows([c[0] for c in cands])
 
     team = pos.team
     game = None if equity is None else cmp.GameChance(equity, rules, pos)

@@ -1,6 +1,6 @@
 """Playing a decision experiment's two arms at a position, on the same deals.
 
-Each experiment has two arms: a what-if choice of ``sim.engine.position.CHOICES`` (or a
+Each experiment has two arms: a what-if choice of ``sim.play.position.CHOICES`` (or a
 script of ``analysis.specs.SCRIPT_STEPS``) and the policies the two teams play for the rest
 of the hand. Both arms replay a position on the same ``deals`` deals of its unseen cards (the
 deal depends only on the seed and the deal number, ``sim.play_position``), so the per-deal
@@ -150,14 +150,10 @@ def hidden_values(snap: dict, feature: str, deals: int, seed: int, ruleset=None)
     deals of ``snap``'s position from ``seed`` (deal i as ``sim.play_position`` deals it: the
     same unseen cards for every arm), int64[deals]. Not seen by the player: it groups deals,
     or is told to an information arm."""
-    from sim.engine.position import position_arrays
-    from sim.engine.script import decision_state
-    from sim.rng import run_key
-    from sim.ruleset import as_ruleset
+    from sim.play.position import PositionDeals
+    from sim.play.table import TableView
 
-    rules = as_ruleset(ruleset)
-    template, pos, unseen = position_arrays(snap["position"], "policy", rules)
-    key, arr = run_key(seed), rules.to_array()
+    deals_of = PositionDeals(snap["position"], ruleset=ruleset, seed=seed)
     partner = (snap["seat"] + 2) % E.N_PLAYERS
     kinds = {
         "partner_sevens": (E.SEVEN,),
@@ -165,10 +161,9 @@ def hidden_values(snap: dict, feature: str, deals: int, seed: int, ruleset=None)
         "partner_wilds": (E.TWO, E.JOKER),
     }[feature]
     out = np.empty(deals, dtype=np.int64)
-    base = E.ST_HANDS + partner * E.N_KINDS
     for h in range(deals):
-        st = decision_state(template, pos, unseen, -1, arr, key, h)
-        out[h] = sum(int(st[base + k]) for k in kinds)
+        held = TableView(deals_of.hand(h).state).hands[partner]
+        out[h] = sum(int(held[k]) for k in kinds)
     return out
 
 
@@ -176,7 +171,7 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
     """``play_arms`` for scripted arms: both scripts on the same deals (``sim.play_script``,
     one row per deal and script); only deals where every step of both was made count."""
     from sim.api import play_script
-    from sim.engine.intercept import NO_ACTION
+    from sim.play.position import script_rows
 
     team = snap["team"]
     rows = [script_actions(snap, s) for s in exp.scripts]
@@ -190,10 +185,7 @@ def _play_scripts(snap, exp, deals, seed, strong, ruleset, hidden=None) -> dict:
             "applied": 0.0,
             "outcomes": np.zeros((2, 0, 3), dtype=np.int32),
         }
-    width = max(1, *(len(r) for r in rows))
-    scripts = np.full((2, width), NO_ACTION, dtype=np.int64)
-    for i, r in enumerate(rows):
-        scripts[i, : len(r)] = r
+    scripts = script_rows(rows)
     policies = _policies(team, exp.arms[0][1], strong)
     rec = play_script(
         deals, snap["position"], scripts, seed=seed, policies=policies, ruleset=ruleset

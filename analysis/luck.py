@@ -1,12 +1,12 @@
 """The luck of the draws, taken out of a play-out's score: a control variate for the advice.
 
 In a play-out from a decision, much of the spread of the team's points comes from which cards
-the stock happens to give each side. ``sim.engine.luck`` counts, per play-out, each team's
-draws by kind **centred** on what the stock held at each draw (one at the card drawn, minus
-the stock's share of each kind then): every term has mean zero, whatever was drawn before.
-A frozen linear **value of a card**, ``w[side, kind]`` (points for the fixed team of one more
-card of that kind drawn by its own side, 0, or by the other side, 1), turns the counts into
-the points the luck explains; the corrected score is
+the stock happens to give each side. ``sim.api.play_script_counts`` counts, per play-out, each
+team's draws by kind **centred** on what the stock held at each draw (one at the card drawn,
+minus the stock's share of each kind then): every term has mean zero, whatever was drawn
+before. A frozen linear **value of a card**, ``w[side, kind]`` (points for the fixed team of
+one more card of that kind drawn by its own side, 0, or by the other side, 1), turns the counts
+into the points the luck explains; the corrected score is
 
     score - sum(w * centred counts)  =  score + sum over draws (E[w of a card] - w of the card)
 
@@ -51,21 +51,9 @@ def play_script_luck(n, position, scripts, drawn, seed, policies, rules, first: 
     """``sim.api.play_script`` in this process (hands ``first .. first + n - 1``, the same
     deals and records), with ``luck``: the points for the fixed team that the draws' luck
     explains (``w`` times the centred counts); ``score - luck`` is the corrected score."""
-    from sim.api import _names, _players
-    from sim.engine.frames import records_frame
-    from sim.engine.luck import play_scripts_luck_arrays
-    from sim.engine.script import script_arrays
-    from sim.rng import run_key
+    from sim.api import play_script_counts
 
-    arrays = script_arrays(position, drawn, rules)
-    players, labels = _players(policies, rules)
-    m = np.atleast_2d(scripts).shape[0]
-    out, applied, counts = play_scripts_luck_arrays(
-        run_key(seed), first, first + n, players, arrays, scripts, drawn
-    )
-    df = records_frame(out, *labels, special_names=_names(rules))
-    df["script"] = np.tile(np.arange(m, dtype=np.int64), n)
-    df["applied"] = applied
+    df, counts = play_script_counts(n, position, scripts, drawn, seed, policies, rules, first)
     df["luck"] = np.einsum("rsk,sk->r", counts, load_weights())
     return df
 
@@ -85,26 +73,18 @@ def fit(positions: int = 200, deals: int = 50, seed: int = FIT_SEED, policies=No
     script "draw") from each of ``positions`` random first-turn positions, regress the fixed
     team's points on the centred counts (with an intercept per position, so that the value of
     the hand held is not credited to the draws). Returns the data file's content."""
-    from sim.api import _players
-    from sim.engine.frames import records_frame
-    from sim.engine.luck import play_scripts_luck_arrays
-    from sim.engine.script import script_arrays
+    from sim.api import play_script_counts
     from sim.policies import strongest_fast
-    from sim.rng import run_key
     from sim.ruleset import as_ruleset
 
     rules = as_ruleset(None)
     pols = tuple(policies or (strongest_fast(),) * 2)
-    players, labels = _players(pols, rules)
     rng = np.random.default_rng(seed)
     xs, ys = [], []
     scripts = np.array([[E.A_DRAW]], dtype=np.int64)
     for i in range(positions):
-        arrays = script_arrays(_random_position(rng), -1, rules)
-        out, _, counts = play_scripts_luck_arrays(
-            run_key(seed + 1 + i), 0, deals, players, arrays, scripts
-        )
-        df = records_frame(out, *labels)
+        pos = _random_position(rng)
+        df, counts = play_script_counts(deals, pos, scripts, -1, seed + 1 + i, pols, rules)
         y = (df["score_team0"]).to_numpy(dtype=np.float64)
         x = counts.reshape(deals, -1)
         xs.append(x - x.mean(axis=0))  # within a position: its hand's value drops out

@@ -1,6 +1,6 @@
 """The played-hand record schema (docs/records.md) as ``analysis`` reads it; the
 schema itself is defined once, in ``sim.encoding`` (``RECORD_COLUMNS``) and
-``sim.engine.frames`` (the DataFrame's columns), and the names here derive from it.
+``sim.api.POLICY_COLUMNS`` (the DataFrame's columns), and the names here derive from it.
 
 Records arrive one row per hand with per-team columns ``team0_<field>`` / ``team1_<field>``.
 Most analyses are about *a team in a hand* (did it start sevens? what did it score?), so
@@ -16,6 +16,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from sim.api import POLICY_COLUMNS
 from sim.encoding import (
     END_NAMES,
     N_TEAMS,
@@ -23,7 +24,6 @@ from sim.encoding import (
     RISK_RECORD_ITEMS,
     TEAM_RECORD_ITEMS,
 )
-from sim.engine.frames import POLICY_COLUMNS
 from sim.errors import CanastaError
 
 __all__ = ["N_TEAMS", "matchups", "team_view"]

@@ -2,7 +2,7 @@
 
 A spec says which positions (a filter on the turn starts of real hands of strong play, and
 optionally game scores given to them: a position generator), the two choices compared (each a
-what-if choice of ``sim.engine.position.CHOICES`` and the policy the player's team plays on
+what-if choice of ``sim.play.position.CHOICES`` and the policy the player's team plays on
 with), the groupings (bins of a feature a player can count at the table) and the outcome
 column. The report's experiments are the spec files of the ``experiments`` package; a user's
 file runs with ``canasta experiment FILE.toml`` (docs/report.md has a worked example).
@@ -60,7 +60,7 @@ Format (every key is checked; a bad one is refused in one line naming it)::
     do_when = [2, 99]                   # deals: what knowing it (a signal) is worth a hand
     label = "knowing the partner's sevens"
 
-Choices that last the rest of the hand (``sim.engine.intercept``): ``chase`` (the player's team
+Choices that last the rest of the hand (``sim.play.position.CHOICES``): ``chase`` (the player's team
 chases the nearest special hand on top of its policy; ``keep_three_chase``/``lay_three_chase``
 with the keep-or-lay decision first), ``open_from_hand`` (draw from the stock, then the best
 legal opening from the hand) and ``wait_pile_N`` (the team opens from hand only once the pile
@@ -373,7 +373,7 @@ def _unknown(d: dict, known, where: str) -> None:
 
 def parse(data: dict, name: str = "<spec>") -> ExperimentSpec:
     """An ``ExperimentSpec`` from a spec's TOML table; ``SpecError`` naming the bad key."""
-    from sim.engine.intercept import CHOICES
+    from sim.play.position import CHOICES
 
     _unknown(data, _TOP, name)
     key = _str(data, "key", name)

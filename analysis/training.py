@@ -118,8 +118,8 @@ def deal_margins(a: np.ndarray, b: np.ndarray, seed, deals: int) -> np.ndarray:
     """Per deal ``0..deals-1`` of ``seed`` (an int or a SeedSequence), the duplicate margin of
     ``a`` over ``b`` (parameter vectors of strong's kernel), points a hand: each deal played
     twice, seats swapped, the two margins averaged."""
+    from sim.api import Players, play_hands_arrays
     from sim.encoding import RC_SCORE0, RC_SCORE1
-    from sim.engine.hands import Players, play_hands_arrays
     from sim.policies.strong import strong_decide
     from sim.rng import run_key
     from sim.ruleset import Ruleset

@@ -57,7 +57,7 @@ __all__ = ["CHOICES", "Position", "position", "whatif"]
 
 
 def _choices() -> dict[str, str]:
-    from sim.engine.position import CHOICES as engine_choices
+    from sim.play.position import CHOICES as engine_choices
 
     return dict(engine_choices)
 

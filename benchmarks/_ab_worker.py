@@ -86,7 +86,9 @@ def _hands_job(spec, size):
 
 def _expert_positions(spec, hands):
     """(observation, generator state) at each non-forced decision of team 0 in ``hands`` hands
-    of ``spec`` against the heuristic (as ``bench_expert.py`` collects them)."""
+    of ``spec`` against the heuristic (as ``bench_expert.py`` collects them). The engine's own
+    loop, not ``sim.play.Hand.turns``: the worker imports either tree of a comparison, and an
+    older one may have no ``sim.play``."""
     import numpy as np
 
     from sim import encoding as E

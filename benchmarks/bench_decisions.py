@@ -47,21 +47,16 @@ def collect(pair, n_hands, states=None):
     list, (state, action) of every step, forced ones included, are appended to it."""
     import numpy as np
 
-    from sim.engine.judge import forced_action
-    from sim.play import Hand as Game
+    from sim.play import Hand
 
     seen = []
     for h in range(n_hands):
-        g = Game(seed=9, hand_id=h)
-        while not g.is_over:
-            obs = g.observation()
-            a = forced_action(obs)
-            if a < 0:
-                seen.append(obs.copy())
-                a = g.policy_action(pair[g.current_player % 2])
+        g = Hand(seed=9, hand_id=h)
+        for t in g.turns(pair):
+            if not t.forced:
+                seen.append(t.obs.copy())
             if states is not None:
-                states.append((g.state.copy(), int(a)))
-            g.apply(int(a))
+                states.append((g.state.copy(), t.action))
     return np.array(seen), g.rules
 
 

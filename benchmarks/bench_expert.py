@@ -39,51 +39,25 @@ def collect_positions(spec: str, hands: int, seed: int):
     hands of ``spec`` against the heuristic, with the generator state at each."""
     import numpy as np
 
-    from sim.encoding import (
-        N_CARDS,
-        OBS_SIZE,
-        PH_OVER,
-        SCRATCH_SIZE,
-        ST_PHASE,
-        ST_PLAYER,
-        STATE_SIZE,
-    )
-    from sim.engine.judge import forced_action
-    from sim.engine.observe import observe
-    from sim.engine.play import _new_deck
-    from sim.engine.state import apply_action, deal
+    from sim.play import Hand
     from sim.policies import parse
-    from sim.policies.builtin import heuristic_decide
-    from sim.policies.expert import expert_decide
-    from sim.rng import run_key, seed_hand
     from sim.ruleset import as_ruleset
 
-    rules = np.ascontiguousarray(as_ruleset(None).to_array())
-    _, ep, _ = parse(spec)
-    _, hp, _ = parse("heuristic")
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    obs = np.zeros(OBS_SIZE, dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    rng = np.zeros(4, dtype=np.uint64)
-    deck = np.zeros(N_CARDS, dtype=np.int64)
-    log = np.zeros(1, dtype=np.int64)
+    espec, ep, _ = parse(spec)
+    heuristic = parse("heuristic")[:2]
+    seats = (None, heuristic, None, heuristic)  # the expert's team decides outside the loop
     out = []
     for h in range(hands):
-        seed_hand(run_key(seed), h, rng)
-        _new_deck(rng, deck)
-        deal(st, deck, h % 4, 0, 0, rules, log)
-        while st[ST_PHASE] != PH_OVER:
-            p = st[ST_PLAYER]
-            observe(st, p, obs)
-            a = forced_action(obs)
-            if a < 0:
-                if p % 2 == 0:
-                    out.append((obs.copy(), rng.copy()))
-                    a = expert_decide(obs, ep, rng, rules, scratch)
-                else:
-                    a = heuristic_decide(obs, hp, rng, rules, scratch)
-            apply_action(st, a, rules, log)
-    return out, ep, rules
+        g = Hand(seed=seed, hand_id=h)
+        while True:
+            for _ in g.turns(seats):  # the heuristic's turns and every forced step
+                pass
+            if g.is_over:
+                break
+            obs = g.observation()
+            out.append((obs, g.rng.copy()))
+            g.apply(g.decide(espec, ep, obs))
+    return out, ep, np.ascontiguousarray(as_ruleset(None).to_array())
 
 
 def time_decisions(spec: str, hands: int, seed: int) -> dict:

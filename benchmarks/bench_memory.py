@@ -74,28 +74,23 @@ def census(n: int, weight: float, seed: int) -> dict:
     import numpy as np
 
     from sim import encoding as E
-    from sim.engine.judge import forced_action
-    from sim.play import Hand as Game
+    from sim.play import Hand, SeatView
 
     pol = f"strong:memory_weight={weight:g}"
     c = {"decisions": 0, "any": 0, "next": 0, "discards": 0, "discard_any": 0, "next_pair": 0}
     for h in range(n):
-        g = Game(seed=seed, hand_id=h)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                known = obs[E.OB_KNOWN + E.N_KINDS : E.OB_KNOWN + E.N_PLAYERS * E.N_KINDS]
-                nxt = known[: E.N_KINDS]
-                c["decisions"] += 1
-                c["any"] += bool(known.any())
-                c["next"] += bool(nxt.any())
-                a = g.policy_action(pol)
-                if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_DISCARD:
-                    c["discards"] += 1
-                    c["discard_any"] += bool(known.any())
-                    c["next_pair"] += bool((np.asarray(nxt) >= 2).any())
-            g.apply(a)
+        for t in Hand(seed=seed, hand_id=h).turns((pol, pol)):
+            if t.forced:
+                continue
+            known = SeatView.from_observation(t.obs).known[1:]  # the other seats' rows
+            nxt = known[0]  # the next seat's
+            c["decisions"] += 1
+            c["any"] += bool(known.any())
+            c["next"] += bool(nxt.any())
+            if E.ACTION_TABLE[t.action, E.AC_TYPE] == E.AT_DISCARD:
+                c["discards"] += 1
+                c["discard_any"] += bool(known.any())
+                c["next_pair"] += bool((np.asarray(nxt) >= 2).any())
     return c
 
 

@@ -12,25 +12,26 @@ and the record; the review of its decisions after a hand and a game is
 output: lines of text, or JSON with the web's secrets and its saved tables.
 
 Undo rebuilds the hand from its deal and the actions before the human's previous decision
-(``sim.record``: the deal and the actions fix the state; the bots are deterministic given the
-position, so their replies come again the same). It never crosses a card leaving the stock nor
-the end of the hand (:meth:`Seat.can_undo`), so it cannot show a card that was hidden.
+(``Hand.steps``, the one replay: the deal and the actions fix the state; the bots are
+deterministic given the position, so their replies come again the same). It never crosses a
+card leaving the stock nor the end of the hand (:meth:`Seat.can_undo`), so it cannot show a
+card that was hidden.
 """
 
 from __future__ import annotations
 
 import copy
 import itertools
-import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from canasta._hint import last_draw, made_choice, plain, position_for
 from sim import encoding as E
 from sim.errors import CanastaError
 from sim.moves import Move, MoveError
 
-__all__ = ["HINT_BUDGET", "Seat", "plain", "position_for"]
+__all__ = ["HINT_BUDGET", "Seat", "last_draw", "made_choice", "plain", "position_for"]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)
@@ -42,134 +43,6 @@ def allowed_summary(game) -> str:
     from sim.play.words import allowed_line
 
     return allowed_line(game.legal_actions())
-
-
-def position_for(game, seat: int):
-    """``(Position, drawn card token or None)``: what ``seat`` sees, as an
-    ``analysis.whatif.Position`` for ``analysis.advise.advise``.
-
-    At the draw step the position is now (drawn None). At the play step after drawing from the
-    stock it is the position before that draw, with the card drawn (a token such as ``"KS"``,
-    of a suit the position does not already name when one is free): the advice covers the
-    whole turn. Built from the player's observation only: their hand, the public table (both
-    teams' melds, the pile, which every player saw discarded, the sizes), the scores and the
-    public card memory (``OB_KNOWN``: the cards the others took with the pile and have not shown
-    since, which the advice puts in their hands in every deal). Card suits are chosen (the
-    engine counts cards by kind, and so does the advice). Laid threes
-    have no place in a Position: they stay among the cards the advice deals at random, so its
-    stock is larger by the threes laid (a known approximation)."""
-    from analysis.whatif import position
-
-    obs = game.observation(seat)
-    phase = int(obs[E.OB_PHASE])
-    if phase == E.PH_THREES:
-        raise CanastaError("hint: decide on your threes first (keep or lay, DEAL-5)")
-    if phase == E.PH_OVER:
-        raise CanastaError("hint: the hand is over")
-    if phase == E.PH_PLAY and obs[E.OB_TOOK_PILE]:
-        raise CanastaError("hint: no advice after taking the pile (only before the draw)")
-    if phase == E.PH_PLAY and obs[E.OB_MELDED]:
-        raise CanastaError("hint: ask before melding: the advice covers the whole turn")
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].copy()
-    drawn_kind = None
-    if phase == E.PH_PLAY:
-        card = last_draw(game, seat)
-        if card is None:  # pragma: no cover - the play step follows a draw or a pickup
-            raise CanastaError("hint: no draw found this turn")
-        drawn_kind = int(E.CARD_KIND[card])
-        hand[drawn_kind] -= 1
-    pools = {k: [int(c) for c in np.flatnonzero(E.CARD_KIND == k)] for k in range(E.N_KINDS)}
-
-    def cards(counts) -> list[str]:
-        from sim.cards import format_card
-
-        out = []
-        for k in range(E.N_KINDS):
-            for _ in range(int(counts[k])):
-                out.append(format_card(pools[k].pop(0)))
-        return out
-
-    own = seat % E.N_TEAMS
-    width = E.N_KINDS * E.N_MELD_COLS
-    melds = {}
-    for i in range(E.N_TEAMS):
-        team = (own + i) % E.N_TEAMS
-        block = obs[E.OB_MELDS + i * width : E.OB_MELDS + (i + 1) * width]
-        block = block.reshape(E.N_KINDS, E.N_MELD_COLS)
-        groups = []
-        for slot in range(E.N_KINDS):
-            nat, two, joker = (int(x) for x in block[slot])
-            if nat + two + joker:
-                c = np.zeros(E.N_KINDS, dtype=np.int64)
-                c[slot] += nat
-                c[E.TWO] += two
-                c[E.JOKER] += joker
-                groups.append(" ".join(cards(c)))
-        if groups:
-            melds[team] = groups
-    pile_counts = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS].copy()
-    top = int(obs[E.OB_PILE_TOP])
-    pile_top = None
-    if top >= 0:
-        pile_counts[top] -= 1
-        pile_top = cards(np.eye(E.N_KINDS, dtype=np.int64)[top])[0]
-    below = cards(pile_counts)
-    sizes = [0] * E.N_PLAYERS
-    for i in range(E.N_PLAYERS):  # relative seats: self, left, partner, right
-        sizes[(seat + i) % E.N_PLAYERS] = int(obs[E.OB_HAND_SIZES + i])
-    if drawn_kind is not None:
-        sizes[seat] -= 1  # the position is before the draw
-    scores = [0, 0]
-    for i in range(E.N_TEAMS):
-        scores[(own + i) % E.N_TEAMS] = int(obs[E.OB_SCORES + i])
-    known = {}  # the public card memory: what the others took with the pile, not shown since
-    for i in range(1, E.N_PLAYERS):
-        row = obs[E.OB_KNOWN + i * E.N_KINDS : E.OB_KNOWN + (i + 1) * E.N_KINDS]
-        if row.any():
-            known[(seat + i) % E.N_PLAYERS] = row.copy()
-    pos = position(
-        " ".join(cards(hand)),
-        seat=seat,
-        turn=int(obs[E.OB_TURN]),
-        scores=tuple(scores),
-        melds=melds,
-        pile_top=pile_top,
-        pile=" ".join(below),
-        pile_size=int(obs[E.OB_PILE_N]),
-        hand_sizes=sizes,
-        hand_number=max(1, int(obs[E.OB_OPEN_RULES])),  # OPEN-1: the hand's number, 0 reads 1
-        known=known or None,
-    )
-    return pos, None if drawn_kind is None else _free_token(pos, drawn_kind)
-
-
-def _free_token(pos, kind: int) -> str:
-    """A token of ``kind`` for a card the position does not hold, preferring a suit it does
-    not name at all (the notation names a card, the pack is the first free copy, CARD-1)."""
-    from collections import Counter
-
-    from sim.cards import format_card
-
-    used = set(pos.hand.tolist()) | set(pos.pile.tolist() if pos.pile is not None else [])
-    used |= {int(c) for ms in pos.melds.values() for m in ms for c in m.tolist()}
-    used |= {pos.pile_top} if pos.pile_top >= 0 else set()
-    named = Counter(format_card(c) for c in used)
-    free = [int(c) for c in np.flatnonzero(E.CARD_KIND == kind) if int(c) not in used]
-    return format_card(min(free, key=lambda c: named[format_card(c)]))
-
-
-def last_draw(game, seat: int) -> int | None:
-    """Card id that ``seat``'s last draw from the stock brought into the hand: the card drawn,
-    or, when that was a three laid down at once (DEAL-4), the last replacement card."""
-    card = None
-    for name, p, a, b in game.events():
-        if p != seat:
-            continue
-        if name == "action" and a == E.A_DRAW:
-            card = -1
-        elif name in ("draw", "replace") and card is not None:
-            card = b
-    return None if card is None or card < 0 else card
 
 
 def legal_order(game, actions: list[int]) -> tuple[tuple[int, ...] | None, int]:
@@ -192,76 +65,72 @@ def legal_order(game, actions: list[int]) -> tuple[tuple[int, ...] | None, int]:
     return None, first
 
 
+def _event_seats(g, start: int = 0) -> list[int]:
+    """The seat of each event of ``g``'s log from event ``start`` on."""
+    n = int(g.log[0])
+    return g.log[1 : 1 + n * E.EVENT_WIDTH].reshape(n, E.EVENT_WIDTH)[start:, 1].tolist()
+
+
+def replayed(g, upto: int | None = None):
+    """``(hand, turns)``: ``g`` dealt again and stepped through its first ``upto`` actions
+    (``Hand.steps``, the one replay; all of them by default), and the turn of each event of that
+    hand (the log's numbers, the review's): the deal's events in the first turn (TURN-1), an
+    event of the seat that acted in the acting turn, another seat's (its threes laid as its
+    turn begins) in the turn after."""
+    seats = _event_seats(g)
+    kinds = g.log[1 : 1 + len(seats) * E.EVENT_WIDTH : E.EVENT_WIDTH].tolist()
+    dealt = kinds.index(E.EV_ACTION) if E.EV_ACTION in kinds else len(kinds)
+    turns, seen, turn, h = [0] * dealt, dealt, 0, None
+    for seat, _a, h in g.steps(upto):
+        turns += [turn if p == seat else h.turn for p in _event_seats(h, seen)]
+        seen, turn = int(h.log[0]), h.turn
+    if h is None:  # no action to step: the hand as dealt
+        h = g.redeal()
+        turns = turns[: int(h.log[0])]
+    return h, turns
+
+
 def event_turns(g) -> list[int]:
-    """The turn of each event of ``g`` (the log's numbers, the review's): the hand replayed
-    from its deal, an event of the seat that acted in the acting turn, another seat's (its
-    threes laid as its turn begins) in the turn after."""
-    from sim.record import redeal
-
-    fresh = redeal(g)
-    turns = [fresh.turn] * len(fresh.events())
-    for a in g.actions:
-        before, turn, actor = len(fresh.events()), fresh.turn, fresh.current_player
-        fresh.apply(a)
-        turns += [turn if p == actor else fresh.turn for _, p, _, _ in fresh.events()[before:]]
-    return turns
+    """The turn of each event of ``g`` (``replayed``): the hand replayed from its deal."""
+    if not g.actions:
+        return [0] * int(g.log[0])  # the deal's events, in the first turn (TURN-1)
+    return replayed(g)[1]
 
 
-_SUIT = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b")
-
-
-def plain(label: str) -> str:
-    """An advice label without the suits it chose (the faces show cards by rank: suits never
-    matter to the rules), e.g. 'meld 9S 9H 9D' -> 'meld 9 9 9'."""
-    return _SUIT.sub(r"\1", label)
-
-
-def made_choice(actions: Sequence[int], i: int, seat: int, h, adv):
-    """The Choice of ``adv`` that the human's actions from index ``i`` made (matched by the
-    kinds melded and discarded in the turn), or None."""
-    a = actions[i]
-    if adv.decision == "draw":
-        label = "take the pile" if a == E.A_TAKE_PILE else "draw"
-        return next((c for c in adv.choices if c.label == label), None)
-    melded, discard = [], None
-    for b in actions[i:]:
-        kind = int(E.ACTION_TABLE[b, E.AC_TYPE])
-        if kind == E.AT_MELD:
-            _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b])
-            melded += [slot] * (nat if slot != E.WILD_MELD else 0) + [E.TWO] * two
-            melded += [E.JOKER] * joker
-        elif kind == E.AT_DISCARD:
-            discard = int(E.ACTION_TABLE[b, E.AC_SLOT])
-            break
-        elif kind == E.AT_DECLARE:
-            return next((c for c in adv.choices if c.label.startswith("declare")), None)
-    from sim.cards import parse_cards
-
-    want = sorted(melded)
-    for c in adv.choices:
-        kinds = sorted(int(E.CARD_KIND[x]) for m in c.melds for x in parse_cards(" ".join(m)))
-        d = int(E.CARD_KIND[parse_cards(c.discard)[0]]) if c.discard else None
-        if kinds == want and d == discard:
-            return c
-    return None
+def hands_before(g):
+    """``(i, seat, action, hand)`` for each action of ``g``, ``hand`` as ``seat`` met it before
+    action ``i`` (the deal, then ``Hand.steps``, the one replay): one object advanced, copy it
+    to keep a position."""
+    history = g.history
+    if not history:
+        return
+    yield 0, *history[0], g.redeal()
+    for i, ((seat, a), (_s, _a, h)) in enumerate(zip(history[1:], g.steps(), strict=False), 1):
+        yield i, seat, a, h
 
 
 def opening_progress(g, seat: int) -> dict | None:
     """OPEN-1 while ``seat``'s team has not opened and it is ``seat``'s play step: the points
     of the cards melded from hand this turn (the pile's top card not counted, OPEN-3) against
     the minimum; else None."""
-    obs = g.observation(seat)
-    if g.is_over or obs[E.OB_OPENED] or g.current_player != seat:
+    v = g.view(seat)
+    if g.is_over or v.opened[0] or g.current_player != seat:
         return None
-    pending = obs[E.OB_PENDING : E.OB_PENDING + E.N_KINDS * E.N_MELD_COLS]
-    pending = pending.reshape(E.N_KINDS, E.N_MELD_COLS)
+    pending = v.pending
     so_far = 0
     for slot in range(E.N_KINDS):
         if slot != E.WILD_MELD:
             so_far += int(pending[slot, E.NATURALS]) * int(E.KIND_VALUE[slot])
         so_far += int(pending[slot, E.TWOS]) * int(E.KIND_VALUE[E.TWO])
         so_far += int(pending[slot, E.JOKERS]) * int(E.KIND_VALUE[E.JOKER])
-    return {"so_far": so_far, "min": int(obs[E.OB_OPEN_MIN])}
+    return {"so_far": so_far, "min": v.open_min}
+
+
+def _forced(g) -> int | None:
+    """The action the rules force now (the hand's turn loop takes it without asking a
+    policy), or None when the current player has a choice."""
+    t = next(g.turns((None,) * E.N_PLAYERS), None)
+    return t.action if t is not None and t.forced else None
 
 
 class Seat:
@@ -301,13 +170,22 @@ class Seat:
 
     # --- the game -----------------------------------------------------------------------
     @property
-    def games(self) -> list:
-        """The hands of the game, the last one running or just over."""
+    def hands(self) -> list:
+        """The hands of the game (``sim.play.Hand``), the last one running or just over."""
         return self.driver.hands
 
     @property
+    def games(self) -> list:
+        """Deprecated name of :attr:`hands` (each is a hand, not a game)."""
+        import warnings
+
+        warnings.warn("Seat.games is Seat.hands", DeprecationWarning, stacklevel=2)
+        return self.hands
+
+    @property
     def game(self):
-        return self.games[-1]
+        """The running hand (or the last, just over)."""
+        return self.hands[-1]
 
     def totals(self) -> tuple[int, int]:
         g = self.game
@@ -324,9 +202,9 @@ class Seat:
         return self.game.is_over and (self.mode == "hand" or self.game_over())
 
     def new_hand(self) -> None:
-        if self.games and not self.game.is_over:
+        if self.hands and not self.game.is_over:
             raise CanastaError("the hand is still running")
-        if self.games and self.mode == "hand":
+        if self.hands and self.mode == "hand":
             raise CanastaError("a single hand: start a new table for another")
         self.driver.deal()  # refused once the game is over, naming GAME-1 or SPECIAL-10
         self.decisions, self.undo_stock = [], []
@@ -335,27 +213,38 @@ class Seat:
         self.move_no += 1
         self.run_bots()
 
+    def _tag(self, before: int, turn: int, actor: int) -> None:
+        """Tag the running hand's events from event ``before`` on with their turn (the log's
+        numbers): the actor's in ``turn``, another seat's in the turn after the action."""
+        g = self.game
+        self.turns += [turn if p == actor else g.turn for p in _event_seats(g, before)]
+
     def _play(self, a: int) -> None:
-        """Apply ``a`` to the running hand, tagging its events with the turn (the log's)."""
+        """Apply ``a`` to the running hand, tagging its events with the turn."""
         g = self.game
         before, turn, actor = int(g.log[0]), g.turn, g.current_player
         g.apply(a)
-        seats = g.log[1 : 1 + int(g.log[0]) * E.EVENT_WIDTH].reshape(-1, E.EVENT_WIDTH)[:, 1]
-        self.turns += [turn if p == actor else g.turn for p in seats[before:].tolist()]
+        self._tag(before, turn, actor)
+
+    def _seats(self, policy: str | None = None) -> tuple:
+        """Each seat's policy for the hand's turn loop: the bots', and at the human's seat
+        ``policy`` (None: the human decides)."""
+        return tuple(policy if p == self.seat else self.policies[p] for p in range(E.N_PLAYERS))
 
     def run_bots(self) -> None:
         """The bots (and, with ``auto_forced``, the human's forced steps) play until the
-        human has a choice or the hand is over; a finished hand is scored into the game."""
-        from sim.engine.judge import forced_action
-
+        human has a choice or the hand is over, through the hand's turn loop (a step the rules
+        force asks no policy); a finished hand is scored into the game."""
         g = self.game
-        while not g.is_over:
-            a = int(forced_action(g.observation()))  # as the engine: no choice, no policy
-            if g.current_player == self.seat and (a < 0 or not self.auto_forced):
-                return
-            if a < 0:
-                a = g.policy_action(self.policies[g.current_player])
-            self._play(a)
+        last = None
+        for t in g.turns(self._seats(), forced_for_all=self.auto_forced):
+            if last is not None:
+                self._tag(*last)  # the previous step, applied as the loop went on
+            if t.action is None:
+                return  # the human's decision
+            last = (int(g.log[0]), g.turn, t.seat)
+        if last is not None:
+            self._tag(*last)
         if self.driver.hands_played < len(self.driver.hands):
             self.driver.end_hand()  # the game's totals and its end (GAME-1, SPECIAL-10)
 
@@ -387,7 +276,7 @@ class Seat:
     def _actions(self, move: Move) -> tuple[list[int], str]:
         """The engine actions of ``move`` and its words, the parts that depend on the hand
         resolved: the three kept when only one is held (DEAL-5), going out's last card."""
-        hand = self.game.observation(self.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+        hand = self.game.view(self.seat).hand
         if move.name == "keep" and move.kind < 0:
             held = [k for k in E.THREE_KINDS if hand[k]]
             if len(held) != 1:
@@ -434,11 +323,9 @@ class Seat:
             order, code = legal_order(g, actions)
         if order is None:
             self._refuse(code, what)
-        from sim.engine.judge import forced_action
-
-        if order != (int(forced_action(g.observation())),):  # a forced step is no decision
+        if order != (_forced(g),):  # a forced step is no decision
             self.decisions.append(start)  # one decision: undo takes it back whole
-            self.undo_stock.append(int(g.state[E.ST_STOCK_N]))
+            self.undo_stock.append(g.view(self.seat).stock_n)
         self.move_no += 1
         for a in order:
             self._play(a)
@@ -448,11 +335,8 @@ class Seat:
 
     def bot_move(self, policy: str) -> Move:
         """The move ``policy`` would make in the human's place now (the terminal's ``auto``)."""
-        from sim.engine.judge import forced_action
-
         g = self.game
-        a = int(forced_action(g.observation()))
-        return Move.of_action(a if a >= 0 else g.policy_action(policy))
+        return Move.of_action(next(g.turns(self._seats(policy))).action)
 
     # --- undo ---------------------------------------------------------------------------
     def can_undo(self) -> bool:
@@ -463,14 +347,12 @@ class Seat:
         return (
             bool(self.decisions)
             and not g.is_over
-            and self.undo_stock[-1] == int(g.state[E.ST_STOCK_N])
+            and self.undo_stock[-1] == g.view(self.seat).stock_n
         )
 
     def undo(self) -> None:
         """Back to the human's previous decision of this hand (bots replayed), if
         :meth:`can_undo`."""
-        from sim.record import redeal
-
         g = self.game
         if g.is_over:
             raise CanastaError("undo: the hand is over (every hand has been shown)")
@@ -483,11 +365,8 @@ class Seat:
             )
         back = self.decisions.pop()
         self.undo_stock.pop()
-        fresh = redeal(g)
-        for a in g.actions[:back]:
-            fresh.apply(a)
+        fresh, self.turns = replayed(g, back)
         self.driver.replace_hand(fresh)
-        self.turns = event_turns(fresh)
         self.mark = min(self.mark, len(fresh.events()))
         self.move_no += 1
 
@@ -523,7 +402,7 @@ class Seat:
         from sim.record import from_games
 
         return from_games(
-            self.games,
+            self.hands,
             players=self.policies,
             kind=self.mode,
             hide_running_deck=hide_running_deck,

@@ -46,8 +46,7 @@ def format_table(s: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from analysis.compare import duplicate
-    from sim.api import resolve_policies
-    from sim.engine.hands import ROW_BYTES
+    from sim.api import ROW_BYTES, resolve_policies
     from sim.limits import MAX_HANDS, check_count, check_in_memory, check_jobs, check_seed
 
     # every number is checked before any work starts (sim.limits)

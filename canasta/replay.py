@@ -24,12 +24,11 @@ def numbered_moves(games, players=None) -> list[list[str]]:
     """Per hand, one line per recorded action: its number over the whole record (the
     decision numbers of ``canasta advise --record``), the seat and the move."""
     from sim.play.words import describe_action
-    from sim.record import seats_of
 
     out, n = [], 0
     for g in games:
         lines = []
-        for seat, a in zip(seats_of(g), g.actions, strict=True):
+        for seat, a in g.history:
             n += 1
             who = f"P{seat}" + (f" ({players[seat]})" if players else "")
             lines.append(f"  #{n} {who}: {describe_action(a)}")

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
 
     from reports.build import Settings, build
     from reports.html import assemble, write
-    from sim.engine.hands import ROW_BYTES
+    from sim.api import ROW_BYTES
     from sim.errors import CanastaError
     from sim.limits import (
         MAX_DEALS,

@@ -76,41 +76,37 @@ def decisions(games, seats) -> list:
     the luck of the card), and the play step right after a stock draw, before any meld (the
     advice covers the whole turn)."""
     from analysis.review import Decision
-    from canasta._seat import position_for
+    from canasta._hint import position_for
+    from canasta._seat import hands_before
     from sim import encoding as E
-    from sim.engine.judge import forced_action
-    from sim.record import redeal
 
     out = []
     move = 0
     for k, g in enumerate(games, 1):
-        h = redeal(g)
         prev = None
-        for i, a in enumerate(g.actions):
-            seat = h.current_player
+        for i, seat, a, h in hands_before(g):
             if seat in seats:
-                obs = h.observation(seat)
-                phase = int(obs[E.OB_PHASE])
-                draw = phase == E.PH_DRAW
+                v = h.view(seat)
+                draw = v.phase == E.PH_DRAW
                 play = (
-                    phase == E.PH_PLAY
+                    v.phase == E.PH_PLAY
                     and prev == (seat, E.A_DRAW)
-                    and not obs[E.OB_TOOK_PILE]
-                    and not obs[E.OB_MELDED]
+                    and not v.took_pile
+                    and not v.melded
                 )
                 if draw or play:
                     pos, drawn = position_for(h, seat)
-                    forced = int(forced_action(obs)) >= 0
+                    # PILE-1/2: only the draw allowed (the turn loop's forced step)
+                    forced = next(h.turns((None,) * E.N_PLAYERS)).forced
                     acts = tuple(int(x) for x in g.actions[i:])
                     out.append(Decision(k, move + i + 1, seat, pos, drawn, acts, forced))
             prev = (seat, int(a))
-            h.apply(a)
         move += len(g.actions)
     return out
 
 
 def _match(actions, adv):
-    from canasta._seat import made_choice
+    from canasta._hint import made_choice
 
     return made_choice(actions, 0, -1, None, adv)
 

@@ -106,7 +106,7 @@ def _summary(df, policies: tuple[str, str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     import sim
-    from sim.engine.hands import GAME_ROW_BYTES, ROW_BYTES
+    from sim.api import GAME_ROW_BYTES, ROW_BYTES
     from sim.errors import CanastaError
     from sim.limits import (
         MAX_GAMES,

@@ -11,7 +11,14 @@ level, does what sits between a user and those arrays, once for every kind of ru
   pickles: workers resolve the names again in their own process);
 - the runs ``simulate``, ``simulate_games``, ``play_position`` and ``play_script`` (forced
   scripts of action ids, for ``analysis.advise``), which share one helper (``_run``): check the
-  run, then play in process or hand the chunks to ``sim.runner``.
+  run, then play in process or hand the chunks to ``sim.runner``; ``play_script_counts``
+  (``play_script`` in this process with each play-out's centred draw counts, for
+  ``analysis.luck``);
+- for callers above ``sim`` that need the engine's array level (the only door to it from
+  ``analysis``, ``reports`` and ``canasta``): ``Players`` and ``play_hands_arrays`` (compiled
+  policies in, record rows out), the memory a record row takes (``ROW_BYTES``,
+  ``GAME_ROW_BYTES``: the commands' in-memory checks) and the frame's policy columns
+  (``POLICY_COLUMNS``).
 
 The public names are re-exported by ``sim`` (``sim.simulate``, ``sim.play_position``...).
 """
@@ -25,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from sim.encoding import GAME_RECORD_COLUMNS, RECORD_COLUMNS, RECORD_WIDTH
-from sim.engine.frames import records_frame
+from sim.engine.frames import POLICY_COLUMNS, records_frame
 from sim.engine.hands import (
     GAME_ROW_BYTES,
     ROW_BYTES,
@@ -38,10 +45,16 @@ from sim.limits import MAX_GAMES, MAX_HANDS, check_run
 from sim.ruleset import as_ruleset
 
 __all__ = [
+    "GAME_ROW_BYTES",
+    "POLICY_COLUMNS",
+    "ROW_BYTES",
+    "Players",
     "play_games",
     "play_hands",
+    "play_hands_arrays",
     "play_position",
     "play_script",
+    "play_script_counts",
     "policy_pair",
     "position_hands",
     "position_outcomes",
@@ -467,3 +480,39 @@ def play_script(
     return _position_run(
         n, seed, n_jobs, runner_options, prepare, row_bytes, kernel, id_column=None
     )
+
+
+def play_script_counts(
+    n: int,
+    position,
+    scripts,
+    drawn: int = -1,
+    seed: int = 0,
+    policies: Sequence = ("heuristic", "heuristic"),
+    ruleset=None,
+    first: int = 0,
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """``play_script`` in this process (hands ``first .. first + n - 1``, the same deals and
+    records, ``script`` and ``applied``), with each row's centred draw counts
+    (``sim.engine.luck``): float64[rows, 2, N_KINDS], side 0 the fixed team's draws and 1 the
+    other team's, one at each card drawn less the stock's share of its kind then (each term
+    has mean zero: ``analysis.luck`` turns them into the points the draws' luck explains)."""
+    from sim.engine.luck import play_scripts_luck_arrays
+    from sim.engine.script import check_scripts, script_arrays
+    from sim.limits import check_count
+    from sim.rng import run_key
+
+    n = check_count("n", n, MAX_HANDS, low=1)
+    scripts = check_scripts(scripts)
+    first = int(first)
+    if first < 0:
+        raise CanastaError("first: hands are numbered from 0")
+    arrays = script_arrays(position, drawn, ruleset)
+    players, labels = _players(policies, ruleset)
+    out, applied, counts = play_scripts_luck_arrays(
+        run_key(seed), first, first + n, players, arrays, scripts, drawn
+    )
+    df = records_frame(out, *labels, special_names=_names(ruleset))
+    df["script"] = np.tile(np.arange(scripts.shape[0], dtype=np.int64), n)
+    df["applied"] = applied
+    return df, counts

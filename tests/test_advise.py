@@ -266,7 +266,6 @@ def test_budget_caps_the_time():
         (dict(OPEN_POS, hand="KS KS " + HAND.rsplit(" ", 2)[0]), {"drawn": "KS"}, "CARD-1"),
         (OPEN_POS, {"drawn": "3H"}, "DEAL-4"),
         (OPEN_POS, {"drawn": "KC KD"}, "exactly one"),
-        (OPEN_POS, {"took_pile": True}, "not supported"),
         (OPEN_POS, {"budget": -1}, "budget"),
         (OPEN_POS, {"n": 1}, "n"),
         (OPEN_POS, {"policies": "nosuch"}, "unknown policy"),
@@ -315,29 +314,26 @@ def test_cli_table_and_json(capsys):
 @pytest.mark.parametrize("spec,drawn", [(OPEN_POS, "KC"), (MELDED_POS, "9C"), (OUT_POS, "9D")])
 def test_policy_pick_is_the_policys_own_turn(spec, drawn):
     """The choice marked ``policy_pick`` ends the turn as the seat's policy does when it plays
-    the same position itself (``sim.Game``-free: the heuristic asked on the decision state)."""
-    from sim.engine.script import decision_state, script_arrays
+    the same position itself (the heuristic asked through the hand's one turn loop)."""
+    from sim.play.position import PositionDeals
     from sim.policies.registry import resolve
-    from sim.rng import run_key
-    from sim.ruleset import as_ruleset
 
     a = _advise(spec, drawn=drawn, n=4)
     picked = [c for c in a.choices if c.policy_pick]
     assert len(picked) == 1
     pos = position(**spec)
-    rules = as_ruleset(None)
-    rules_arr = np.ascontiguousarray(rules.to_array())
-    template, arr, unseen = script_arrays(pos, adv._check(pos, drawn), rules)
-    st = decision_state(template, arr, unseen, adv._check(pos, drawn), rules_arr, run_key(0))
+    hand = PositionDeals(pos, adv._check(pos, drawn)).hand(0)
     spec_h, params, _ = resolve("heuristic")
-    mine = adv._turn_end(st, None, spec_h.decide, params, rules_arr)
-    hand = [*np.asarray(pos.hand).tolist(), adv._check(pos, drawn)]
-    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS]
-    melds = melds.reshape(E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)[pos.team].sum(axis=1)
+    mine = hand.fork()
+    assert mine.finish_turn(policy=(spec_h, params))
+    held = [*np.asarray(pos.hand).tolist(), adv._check(pos, drawn)]
+    melds = hand.view(pos.seat).melds[0].sum(axis=1)
     table = frozenset(int(k) for k in np.flatnonzero(melds))
-    scripts = {c[1]: c[0] for c in adv._play_choices(st, rules_arr, hand, table)}
-    end = adv._turn_end(st, scripts[picked[0].label][1:], None, None, rules_arr)
-    assert np.array_equal(end, mine)
+    scripts = {c[1]: c[0] for c in adv._play_choices(hand, held, table)}
+    end = hand.fork()
+    assert end.finish_turn(script=scripts[picked[0].label][1:])
+    assert adv._turn_end(end, pos.seat) == adv._turn_end(mine, pos.seat)
+    assert end.current_player != pos.seat or end.is_over  # the turn ended
 
 
 def test_policy_pick_at_the_draw():

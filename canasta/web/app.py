@@ -577,7 +577,8 @@ def replay_frames(record: Any, seal: Seal | None = None) -> dict:
     (a finished hand: every card may be shown). Checked as ``canasta replay`` checks it, and
     against the server's ``seal``: ``verified`` only if this server signed it as it is."""
     from sim.cards import format_counts, format_melds
-    from sim.engine.views import st_hands, st_melds
+    from sim.play.table import table_hands as st_hands
+    from sim.play.table import table_melds as st_melds
     from sim.play.words import describe_action
     from sim.record import load, redeal, replay
 

@@ -126,7 +126,7 @@ def _club(table, g, game, out: dict) -> None:
 
 def _result(table, g) -> dict:
     from sim.cards import format_counts
-    from sim.engine.views import st_hands
+    from sim.play.table import table_hands as st_hands
 
     scores = g.scores()
     items = [k for k in scores[0] if k != "total"]

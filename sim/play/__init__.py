@@ -3,7 +3,9 @@ stepped, remembered, replayed, with the one turn loop :meth:`Hand.turns`), the g
 (``game``: :class:`GameDriver`, GAME-1 and SPECIAL-10), what a seat sees (``view``:
 :class:`SeatView`), the typed events (``events``: :class:`Event`), the words of every move and
 event (``words``), the move grammar that reads them back (``moves``), the hand record
-(``record``) and the engine's compile entry for the run level (``compiled``).
+(``record``) and the engine's compile entry for the run level (``compiled``); the whole table,
+every card (``table``: ``TableView``), and a hand met at a what-if position's decision
+(``position``: ``PositionDeals``, ``PositionHand``).
 
 Faces, analysis and tests play through here; the compiled engine (``sim.engine``) is reached
 from this package, ``sim.api`` and ``sim.policies``.
