@@ -114,7 +114,8 @@ def seat_policies(policies: Sequence) -> tuple:
 
 class Hand:
     """One hand of four players, stepped from Python (team 0 = seats 0 and 2); it keeps its
-    history of (seat, action) (``history``; ``actions`` and ``seats`` the two columns)."""
+    history of (seat, action) (``history``; ``actions`` and ``seats`` the two columns). A
+    hand is one deal played out; the game of hands is ``sim.play.GameDriver``'s."""
 
     def __init__(
         self,
