@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import forced_action
 from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
 from sim.engine.state import _clear_state, apply_action
 from sim.play import Hand as Game
@@ -53,13 +52,8 @@ def _hands(st):
 def _real_games(pair, seed, hands):
     for hand_id in range(hands):
         g = Game(seed=seed, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                a = g.policy_action(pair[g.current_player % 2])
-            yield g, a
-            g.apply(a)
+        for t in g.turns(pair):  # each action before it is applied
+            yield g, t.action
         yield g, -1
 
 

@@ -126,11 +126,9 @@ class Faces:
 
     def catch_up(self) -> None:
         """The page plays the human's forced draw (one button); the terminal's human types it."""
-        from sim.engine.judge import forced_action
-
         g = self.term.game
-        if not g.is_over and g.current_player == 0 and forced_action(g.observation()) >= 0:
-            self.term.command("draw")
+        if not g.is_over and g.current_player == 0 and next(g.turns((None,) * 4)).forced:
+            self.term.command("draw")  # the hand's turn loop would take it without asking
 
     def same(self) -> None:
         a, b = self.term.game, self.web.game
