@@ -179,7 +179,7 @@ def test_the_same_hand_through_both_faces(seed, rules):
                 if body is not None:
                     assert f.refused(text, body)[0] == rule
             rules_seen.add(f.refused("pile", {"move": "pile"})[0])
-            hand = g.observation(0)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+            hand = g.view(0).hand
             missing = next(k for k in range(E.FIRST_NATURAL, E.N_KINDS) if hand[k] == 0)
             name = E.KIND_NAMES[missing]
             rules_seen.add(f.refused(f"discard {name}", {"move": "discard", "cards": [name]})[0])
@@ -194,6 +194,10 @@ def test_the_same_hand_through_both_faces(seed, rules):
     assert f.term.game.is_over and f.term.game.scores() == f.web.game.scores()
     assert {"TURN-1"} <= rules_seen and len(rules_seen) >= 2
     assert undone >= 1
+    # the seat's hands (sim.play.Hand each); ``games``, their old name, warns and is the same
+    assert f.web.hands == f.web.driver.hands and f.web.hands[-1] is f.web.game
+    with pytest.warns(DeprecationWarning, match="Seat.hands"):
+        assert f.web.games == f.web.hands
 
 
 def test_one_hint_budget_in_both_faces():
