@@ -258,11 +258,9 @@ CELLS = E.N_KINDS * E.N_MELD_COLS
 
 
 def _position(obs):
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].copy()
-    pending = obs[E.OB_PENDING : E.OB_PENDING + CELLS].reshape(E.N_KINDS, E.N_MELD_COLS).copy()
-    melds = obs[E.OB_MELDS : E.OB_MELDS + 2 * CELLS].reshape(2, E.N_KINDS, E.N_MELD_COLS).copy()
-    extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
-    return hand, pending, melds, int(obs[E.OB_PILE_KIND]), extra
+    v = SeatView.from_observation(obs)  # copies: the search may write its own
+    hand, pending, melds = (np.array(x) for x in (v.hand, v.pending, v.melds))
+    return hand, pending, melds, v.pile_kind, int(v.aside.sum())
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)

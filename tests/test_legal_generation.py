@@ -125,7 +125,7 @@ def test_meld_1_9_out_2_open_1_4_meld_checks_equal_the_reference(pair):
     for g, obs in games(pair, 47, range(4), None):
         if obs[E.OB_PHASE] != E.PH_PLAY:
             continue
-        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+        hand = SeatView.from_observation(obs).hand
         for b in range(A_FIRST_MELD, N_ACTIONS):
             slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b, 1:5])
             held = slot == E.WILD_MELD or hand[slot] >= nat

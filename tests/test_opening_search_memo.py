@@ -15,6 +15,7 @@ from sim.engine.observe import _bonus_owed
 from sim.engine.views import ob_hand, ob_melds, ob_pending
 from sim.legality import is_dead, opening_search
 from sim.play import Hand as Game
+from sim.play import SeatView
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import _memo_rest, _opening_search_memo, _work_plan
@@ -45,7 +46,7 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
         pk, bonus, mc = obs[E.OB_PILE_KIND], bool(_bonus_owed(obs)), obs[E.OB_OPEN_MIN]
-        extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
+        extra = int(SeatView.from_observation(obs).aside.sum())
         dead = sum(1 << k for k in range(E.FIRST_NATURAL, E.N_KINDS) if is_dead(melds, k))
         maxw = g.rules[E.RS_MAX_WILDS_MIXED]
         hit = scratch[E.SCRATCH_MEMO] == 1 and _memo_rest(

@@ -132,6 +132,7 @@ def _kinds(cards) -> list[int]:
 def _check_snapshot(snap: dict, game) -> None:
     """The snapshot of ``game`` at a turn start against the state it was read from."""
     from sim.engine.views import st_hands, st_melds, st_threes
+    from sim.play.table import TableView
     from sim.policies.builtin import special_targets
 
     st = game.state
@@ -139,7 +140,7 @@ def _check_snapshot(snap: dict, game) -> None:
     p = int(game.current_player)
     team = p % E.N_TEAMS
     n_pile = int(st[E.ST_PILE_N])
-    pile = [int(k) for k in st[E.ST_PILE : E.ST_PILE + n_pile]]
+    pile = TableView(st).pile_kinds.tolist()
     pos = snap["position"]
     # the cards: the hand, every meld, the pile in order, none twice (CARD-1)
     assert _kinds(pos.hand) == [k for k in range(E.N_KINDS) for _ in range(int(hands[p, k]))]
