@@ -21,6 +21,7 @@ Holds (one module each):
   ``numbers``: first numbers of the modern game;
 - ``equity``: the chance of winning the game from any pair of scores (GAME-1), cached;
   ``equity_numbers``: what the tier edges, 100 points and playing first are worth;
+  ``game_styles``: the style table of the ``game_strong`` policy, derived through it;
 - ``training``, ``distill``: tuning ``strong`` and distilling the search into its evaluator;
 - ``synthetic``: records with known answers, for tests.
 

@@ -5,7 +5,8 @@ Layout: grid cell ``i`` is the score ``low + r * i``, ``i < n`` (the last score 
 target). A table ``V[t]`` is float64[n, n], ``[i0, i1]`` team 0's chance to win with team ``t``
 to play first. The extended table ``E`` the products read is the grid padded by ``m_lo`` cells
 below (a lower score reads the grid's lowest: the clamp) and ``m_hi`` above, where either team
-is at or past the target (GAME-1's end: the higher score has won, an exact tie plays on).
+is at or past the target (GAME-1's end, read from ``sim.finished.game_outcomes``: the higher
+score has won, an exact tie plays on).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
+from sim.finished import GAME_ON, GAME_TIED, game_outcomes
 
 __all__ = []
 
@@ -54,8 +57,9 @@ def tie_values(outcomes, target: int, thresholds, weights=None) -> np.ndarray:
             rows, w = _weights(outcomes, weights, (a, a, u))
             total = w.sum()
             plain = rows[:, 2] < 0
-            w0[u] = (w[rows[:, 2] == 0].sum() + w[plain & (rows[:, 0] > rows[:, 1])].sum()) / total
-            e[u] = w[plain & (rows[:, 0] == rows[:, 1])].sum() / total
+            end = _after_tie(rows[:, 0], rows[:, 1], target)
+            w0[u] = (w[rows[:, 2] == 0].sum() + w[plain & (end == 0)].sum()) / total
+            e[u] = w[plain & (end == GAME_TIED)].sum() / total
         if outcomes.mirrored:  # team 1 first is the mirror image: T[1] = 1 - T[0]
             t0 = (w0[0] + e[0]) / (1 + e[0])
             out[li] = (t0, 1 - t0)
@@ -63,6 +67,14 @@ def tie_values(outcomes, target: int, thresholds, weights=None) -> np.ndarray:
         t0 = (w0[0] + e[0] * w0[1]) / (1 - e[0] * e[1])
         out[li] = (t0, w0[1] + e[1] * t0)
     return out
+
+
+def _after_tie(d0, d1, target: int) -> np.ndarray:
+    """GAME-1's outcome of a hand scoring ``d0``, ``d1`` after an exact tie at the target,
+    both teams read as still at or over the target after it (the model's reading, module
+    docstring of ``analysis.equity``): the higher scorer wins, another tie plays on."""
+    lift = target - np.minimum(np.minimum(d0, d1), 0)
+    return game_outcomes(lift + d0, lift + d1, target)
 
 
 def _layers(outcomes) -> list:
@@ -139,11 +151,11 @@ class Grid:
         with _executor(self.workers) as pool:
             ffts = pool.map(lambda k: _fft_padded(pmfs[k], self.N), list(pmfs))
         self.G = dict(zip(pmfs, ffts, strict=True))
-        j = np.arange(self.N) - self.m_lo  # grid index of each extended cell
-        j0, j1 = np.meshgrid(j, j, indexing="ij")
-        self.term = np.maximum(j0, j1) >= n
-        self.term_win = (self.term & (j0 > j1)).astype(np.float32)
-        self.term_tie = self.term & (j0 == j1)
+        s = low + r * (np.arange(self.N) - self.m_lo)  # the score of each extended cell
+        end = game_outcomes(s[:, None], s[None, :], target)  # GAME-1, sim.finished's rule
+        self.term = end != GAME_ON  #: the extended cells where the game has ended or tied
+        self.term_win = (end == 0).astype(np.float32)
+        self.term_tie = end == GAME_TIED
 
     def blocks(self, layer):
         """(a, b, rows, cols) of the grid: the pairs of opening tiers in force at ``layer``."""
@@ -168,8 +180,7 @@ class Grid:
         e[: lo + n + self.m_hi, : lo + n + self.m_hi] = np.pad(
             v.astype(np.float32), ((lo, self.m_hi), (lo, self.m_hi)), mode="edge"
         )
-        e[lo + n :, :] = 0
-        e[:, lo + n :] = 0
+        e[self.term] = 0
         return e
 
     def apply(self, e: np.ndarray, t: int, layer: int, out: np.ndarray, used=None) -> None:
@@ -212,25 +223,56 @@ def _split(d0, d1, w, r, m_lo, width) -> np.ndarray:
     return out.reshape(width, width)
 
 
+#: a product this small against the norms of its vectors is a breakdown of BiCGSTAB (a division
+#: by about zero); far below anything a well-posed step gives, so it never moves a normal solve
+BREAKDOWN = 64 * np.finfo(np.float64).eps
+MAX_RESTARTS = 20  #: restarts after a breakdown before the solve stops where it is
+
+
+def _breaks(dot: float, u: np.ndarray, w: np.ndarray) -> bool:
+    """Is ``dot`` (``u @ w``) about zero against the vectors' norms (or not a number)?"""
+    scale = float(np.linalg.norm(u)) * float(np.linalg.norm(w))
+    return not np.isfinite(dot) or abs(dot) <= BREAKDOWN * scale
+
+
 def bicgstab(op, b, x0, tol=1e-7, maxiter=300):
     """Solve ``op(x) = b`` by BiCGSTAB (van der Vorst 1992); returns (x, iterations, the
-    final relative residual)."""
+    final relative residual).
+
+    Guarded against breakdown (a division by about zero, ``BREAKDOWN``): when the shadow
+    residual is orthogonal to the residual or to ``op(p)``, the method restarts from the
+    current ``x`` with the shadow residual ``r + op(r)`` or ``r + op(p)`` (not orthogonal to
+    either where the operator is not skew); where no stabilising step can be taken
+    (``omega`` zero) the BiCG half step is kept if it lowers the residual, then the method
+    restarts, else it stops. It stops too after ``MAX_RESTARTS`` restarts. A stopped solve
+    returns a finite ``x`` and the residual it reached, never a division by zero."""
     x = x0.copy()
     r = b - op(x)
+    bnorm = float(np.linalg.norm(b)) or 1.0
+    res = float(np.linalg.norm(r)) / bnorm
     rhat = r.copy()
     rho = alpha = omega = 1.0
     v = np.zeros_like(b)
     p = np.zeros_like(b)
-    bnorm = float(np.linalg.norm(b)) or 1.0
-    res = float(np.linalg.norm(r)) / bnorm
-    it = 0
-    while res > tol and it < maxiter:
+    it = restarts = 0
+    while res > tol and it < maxiter and restarts <= MAX_RESTARTS:
         it += 1
         rho_new = float(rhat @ r)
+        if _breaks(rho_new, rhat, r):
+            rhat, rho, alpha, omega = r + op(r), 1.0, 1.0, 1.0
+            v, p = np.zeros_like(b), np.zeros_like(b)
+            restarts += 1
+            continue
         beta = (rho_new / rho) * (alpha / omega)
         p = r + beta * (p - omega * v)
         v = op(p)
-        alpha = rho_new / float(rhat @ v)
+        rv = float(rhat @ v)
+        if _breaks(rv, rhat, v):
+            rhat, rho, alpha, omega = r + v, 1.0, 1.0, 1.0
+            v, p = np.zeros_like(b), np.zeros_like(b)
+            restarts += 1
+            continue
+        alpha = rho_new / rv
         s = r - alpha * v
         if float(np.linalg.norm(s)) / bnorm <= tol:
             x += alpha * p
@@ -238,7 +280,18 @@ def bicgstab(op, b, x0, tol=1e-7, maxiter=300):
             res = float(np.linalg.norm(r)) / bnorm
             break
         tt = op(s)
-        omega = float(tt @ s) / float(tt @ tt)
+        tts = float(tt @ tt)
+        omega = float(tt @ s) / tts if tts > 0 else 0.0
+        if omega == 0.0:  # no stabilising step: the BiCG half step alone, if it helps
+            if float(np.linalg.norm(s)) >= float(np.linalg.norm(r)):
+                break  # no progress this way: stop with the residual reached
+            x += alpha * p
+            r = s
+            rhat, rho, alpha, omega = r.copy(), 1.0, 1.0, 1.0
+            v, p = np.zeros_like(b), np.zeros_like(b)
+            res = float(np.linalg.norm(r)) / bnorm
+            restarts += 1
+            continue
         x += alpha * p + omega * s
         r = s - omega * tt
         rho = rho_new

@@ -33,7 +33,18 @@ import numpy as np
 
 from sim.errors import CanastaError
 
-__all__ = ["advantages", "choices", "distill", "fit", "label", "pool", "validate", "with_evaluator"]
+__all__ = [
+    "advantages",
+    "choices",
+    "distill",
+    "fit",
+    "frozen_row",
+    "label",
+    "pool",
+    "validate",
+    "validate_v2",
+    "with_evaluator",
+]
 
 SAMPLES = 24  #: the teacher's determinizations per decision (expert's default)
 ROLLOUTS = 2  #: its stock orders per determinization
@@ -58,13 +69,17 @@ class Labels:
         return int((self.meta[:, R_CANDIDATE] == 0).sum())
 
     @staticmethod
-    def concat(parts: list[Labels]) -> Labels:
+    def concat(parts: list[Labels], width: int | None = None) -> Labels:
+        """The rows of ``parts`` in turn (none: an empty set of ``width`` features, strong's
+        by default)."""
         from sim.policies.strong_features import N_FEATURES
         from sim.policies.strong_train import N_ROW_COLUMNS
 
         if not parts:
             return Labels(
-                np.zeros((0, N_FEATURES)), np.zeros(0), np.zeros((0, N_ROW_COLUMNS), np.int64)
+                np.zeros((0, width or N_FEATURES)),
+                np.zeros(0),
+                np.zeros((0, N_ROW_COLUMNS), np.int64),
             )
         return Labels(
             np.concatenate([p.x for p in parts]),
@@ -87,26 +102,63 @@ class Labels:
 def pool(policy: np.ndarray) -> np.ndarray:
     """The opponents of a distillation round, rows of strong parameter arrays: the heuristic
     (strong's kernel at its neutral values), the base (``policy`` with the evaluator off) and
-    ``policy`` itself; hand ``h`` meets row ``h % 3``."""
+    ``policy`` itself; hand ``h`` meets row ``h % 3``. For strong_v2's evaluator
+    (``evaluator=2``) the second row is the frozen reference ``strong_2026_12`` instead (its
+    weights, the tail padded with zeros): the policy must hold against what it replaces."""
     from sim.policies.strong import NEUTRAL, S_EVALUATOR
+    from sim.policies.strong_v2_features import EVALUATOR_V2
 
     policy = np.asarray(policy, dtype=np.float64)
     heuristic = np.zeros_like(policy)
     heuristic[: len(NEUTRAL)] = list(NEUTRAL.values())
-    base = policy.copy()
-    base[S_EVALUATOR] = 0.0
+    if policy[S_EVALUATOR] >= EVALUATOR_V2:
+        base = frozen_row(len(policy))
+    else:
+        base = policy.copy()
+        base[S_EVALUATOR] = 0.0
     return np.ascontiguousarray(np.vstack([heuristic, base, policy]))
+
+
+def frozen_row(length: int) -> np.ndarray:
+    """The frozen reference ``strong_2026_12`` as a strong parameter array of ``length``
+    (its named parameters and evaluator weights, then zeros)."""
+    from sim.policies.strong import FROZEN_FILE, NEUTRAL, load_data, strong_weights
+
+    params = load_data(source=FROZEN_FILE)["parameters"]
+    row = np.zeros(length)
+    named = [float(params[n]) for n in NEUTRAL]
+    weights = strong_weights(FROZEN_FILE)
+    row[: len(named)] = named
+    row[len(named) : len(named) + len(weights)] = weights
+    return row
+
+
+def _width(policy) -> int:
+    """The features a row of ``policy``'s decisions holds: strong_v2's when its evaluator is 2,
+    else strong's (``policy`` None: strong's)."""
+    from sim.policies.strong import S_EVALUATOR
+    from sim.policies.strong_features import N_FEATURES
+    from sim.policies.strong_v2_features import EVALUATOR_V2, N_FEATURES_V2
+
+    if policy is not None and policy[S_EVALUATOR] >= EVALUATOR_V2:
+        return N_FEATURES_V2
+    return N_FEATURES
 
 
 def label_chunk(key, label_key, start, stop, policy, opponents, p_label, samples, rollouts):
     """The labelled rows of hands ``start..stop-1`` (one process)."""
-    from sim.policies.strong_features import N_FEATURES
-    from sim.policies.strong_train import N_ROW_COLUMNS, ROWS_PER_HAND, label_hands_kernel
+    from sim.policies.strong_train import (
+        N_ROW_COLUMNS,
+        ROWS_PER_HAND,
+        ROWS_PER_HAND_V2,
+        label_hands_kernel,
+    )
     from sim.ruleset import Ruleset
 
     rules = np.ascontiguousarray(Ruleset().to_array())
-    room = (stop - start) * ROWS_PER_HAND
-    x = np.zeros((room, N_FEATURES))
+    width = _width(policy)
+    room = (stop - start) * (ROWS_PER_HAND_V2 if width != _width(None) else ROWS_PER_HAND)
+    x = np.zeros((room, width))
     v = np.zeros(room)
     meta = np.zeros((room, N_ROW_COLUMNS), dtype=np.int64)
     rows = label_hands_kernel(
@@ -217,13 +269,15 @@ def offline_gain(weights: np.ndarray, data: Labels) -> dict:
     decisions where it leaves the base move, by kind and in all."""
     from sim.policies.strong_features import DECISION_KINDS
     from sim.policies.strong_train import R_CANDIDATE, R_KIND
+    from sim.policies.strong_v2_features import DECISION_KINDS_V2, N_FEATURES_V2
 
+    kinds = DECISION_KINDS_V2 if data.x.shape[1] == N_FEATURES_V2 else DECISION_KINDS
     first = np.flatnonzero(data.meta[:, R_CANDIDATE] == 0)
     pick = choices(weights, data)
     gain = data.v[pick] - data.v[first]
     kind = data.meta[first, R_KIND]
     out = {}
-    for k, name in [(None, "all"), *enumerate(DECISION_KINDS)]:
+    for k, name in [(None, "all"), *enumerate(kinds)]:
         m = np.ones(len(first), bool) if k is None else kind == k
         g = gain[m]
         out[name] = {
@@ -254,18 +308,27 @@ def distill(
     rollouts: int = ROLLOUTS,
     checkpoint: str | Path | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    evaluator: int = 1,
+    round_done: Callable[[int, np.ndarray], None] | None = None,
 ) -> DistillResult:
     """Expert iteration from ``base`` (strong's named parameters, evaluator switched on by the
     caller's array; its weights are replaced): see the module. ``checkpoint``: a folder where
     each finished iteration's rows and weights are kept; a rerun with the same settings goes
-    on from the next iteration. ``progress(stage, done, total)``."""
+    on from the next iteration. ``progress(stage, done, total)``. ``evaluator``: 1 fits
+    strong's (from zero weights), 2 strong_v2's (every legal discard and opening now or
+    waiting, from the frozen reference's weights; its pool holds ``strong_2026_12``).
+    ``round_done(iteration, policy)`` after each fit, with the policy's full array."""
     from sim.policies.strong import N_STRONG, S_EVALUATOR
     from sim.policies.strong_features import N_FEATURES
+    from sim.policies.strong_v2_features import N_FEATURES_V2
 
     start = time.time()
     named = np.asarray(base, dtype=np.float64)[:N_STRONG].copy()
-    named[S_EVALUATOR] = 1.0
-    weights = np.zeros(N_FEATURES)
+    named[S_EVALUATOR] = float(evaluator)
+    if evaluator == 2:  # strong_v2: from the frozen reference's weights, the extras at zero
+        weights = frozen_row(N_STRONG + N_FEATURES_V2)[N_STRONG:]
+    else:
+        weights = np.zeros(N_FEATURES)
     settings = {
         "seed": seed,
         "iterations": iterations,
@@ -274,6 +337,7 @@ def distill(
         "ridge": ridge,
         "samples": samples,
         "rollouts": rollouts,
+        **({"evaluator": evaluator} if evaluator != 1 else {}),
     }
     folder = Path(checkpoint) if checkpoint is not None else None
     if folder is not None:
@@ -303,6 +367,8 @@ def distill(
         held_out = offline_gain(weights, data) if it > 0 else None
         parts.append(data)
         weights = fit(Labels.concat(parts), ridge)
+        if round_done is not None:
+            round_done(it, np.concatenate([named, weights]))
         row = {
             "iteration": it,
             "decisions": data.decisions,
@@ -353,15 +419,40 @@ def validate(policy: np.ndarray, seed: int, deals: int, n_jobs: int = 1) -> dict
     }
 
 
-def with_evaluator(data: dict, result: DistillResult, validation: dict, command: str) -> dict:
+def validate_v2(policy: np.ndarray, seed: int, deals: int, n_jobs: int = 1) -> dict:
+    """strong_v2 ``policy`` (its full array) on fresh duplicate deals (as ``validate``'s): its
+    mean margin, points a hand, over the heuristic and over the frozen reference."""
+    from analysis.training import VALIDATION, deal_seed, heuristic_defaults, margins_parallel
+
+    policy = np.asarray(policy, np.float64)
+    m = margins_parallel(
+        [policy],
+        [heuristic_defaults(), frozen_row(len(policy))],
+        deal_seed(seed, VALIDATION),
+        deals,
+        n_jobs,
+    )
+    return {
+        "deals": deals,
+        "deal_seed": f"numpy SeedSequence([{seed}, 0])",
+        "over_heuristic": round(float(m[0, 0]), 1),
+        "over_strong_2026_12": round(float(m[0, 1]), 1),
+    }
+
+
+def with_evaluator(
+    data: dict, result: DistillResult, validation: dict, command: str, evaluator: int = 1
+) -> dict:
     """A data file (``sim/policies/data/strong.json``'s layout) with the evaluator switched on
-    and its weights and distillation record added; the tuned parameters are kept."""
+    (``evaluator``: 1 strong's, 2 strong_v2's) and its weights and distillation record added;
+    the tuned parameters are kept."""
     from sim.policies.strong_features import FEATURE_NAMES
+    from sim.policies.strong_v2_features import FEATURE_NAMES_V2
 
     out = json.loads(json.dumps(data))  # a deep copy
-    out["parameters"]["evaluator"] = 1.0
+    out["parameters"]["evaluator"] = float(evaluator)
     out["evaluator"] = {
-        "features": list(FEATURE_NAMES),
+        "features": list(FEATURE_NAMES_V2 if evaluator == 2 else FEATURE_NAMES),
         "weights": [round(float(w), 6) for w in result.weights],
         "training": {
             **result.settings,

@@ -236,14 +236,14 @@ class EquityTable:
         play first: ``{"win_team0", "se", "ci_low", "ci_high", ...}``. A score off the grid
         reads the grid score below it in the same opening tier (scores are multiples of 5);
         below ``low`` reads ``low``."""
-        from sim.finished import check_game_start
+        from sim.finished import GAME_TIED, check_game_start, game_outcome
         from sim.limits import check_int, check_score
 
         s0, s1 = check_score(score0, "score0"), check_score(score1, "score1")
         check_game_start((s0, s1), self.target)  # GAME-1: no team has won yet
         first = check_int("first", first, 0, 1)
         layer = min(check_int("hand_number", hand_number, 1, 10**9), self.values.shape[0]) - 1
-        if s0 == s1 >= self.target:  # GAME-1: an exact tie at or over the target plays on
+        if game_outcome(s0, s1, self.target) == GAME_TIED:  # GAME-1: another hand is played
             return self._tie(s0, first, layer)
         i0, i1 = (self._index(s, f"score{t}", self.resolution) for t, s in enumerate((s0, s1)))
         b0, b1 = (self._index(s, "score", int(self.meta["boot_resolution"])) for s in (s0, s1))
@@ -329,31 +329,6 @@ class EquityTable:
             )
         return pd.concat(parts, ignore_index=True)
 
-    def heatmap(self, path, first: int = 0, low: int | None = None):
-        """A heat map of team 0's chance to win (team ``first`` to play first) to ``path``."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        low = max(self.low, -2000 if low is None else low)
-        i_lo = (low - self.low) // self.resolution
-        v = np.asarray(self.values[0, first, i_lo:, i_lo:], dtype=np.float64)
-        top = self.low + self.resolution * (i_lo + v.shape[0])
-        fig, ax = plt.subplots(figsize=(6.4, 5.4))
-        im = ax.imshow(
-            v, origin="lower", extent=(low, top, low, top), vmin=0, vmax=1, cmap="RdBu"
-        )  # rows: team 0's score, columns: team 1's
-        ax.set_xlabel("team 1's score")
-        ax.set_ylabel("team 0's score")
-        ax.set_title(f"Chance that team 0 wins, team {first} to play first")
-        for x in self.meta.get("tiers", []):
-            ax.axhline(x, color="k", lw=0.4)
-            ax.axvline(x, color="k", lw=0.4)
-        fig.colorbar(im, ax=ax)
-        fig.savefig(path, dpi=110, bbox_inches="tight")
-        plt.close(fig)
-
 
 def synthetic_table(
     target: int = 8500, low: int = LOW, resolution: int = RESOLUTION, first_edge: float = 0.02
@@ -396,13 +371,16 @@ def after_hand(
     won the game (``winner`` 0 or 1, SPECIAL-10; -1 none) or took a team to the target ahead
     (GAME-1), the table's tie value after an exact tie there, else the table at the new
     scores (``hand_number``: the next hand's number, OPEN-1 by hand)."""
+    from sim.finished import GAME_ON, GAME_TIED, game_outcomes
+
     d0, d1, winner = (np.asarray(x, dtype=np.int64) for x in (d0, d1, winner))
     x0, x1 = scores[0] + d0, scores[1] + d1
+    end = game_outcomes(x0, x1, table.target)  # GAME-1
     out = np.zeros(len(x0))
     won = winner >= 0
     out[won] = winner[won] == 0
-    top = ~won & (np.maximum(x0, x1) >= table.target)
-    out[top] = (x0[top] > x1[top]) + (x0[top] == x1[top]) * table.meta["tie"][next_first]
+    top = ~won & (end != GAME_ON)
+    out[top] = (end[top] == 0) + (end[top] == GAME_TIED) * table.meta["tie"][next_first]
     rest = ~won & ~top
     n = table.values.shape[-1]
     i0 = np.clip((x0[rest] - table.low) // table.resolution, 0, n - 1)

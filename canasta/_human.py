@@ -1,5 +1,5 @@
-"""The terminal's face of the human seat (``canasta play --human``): one hand against the bots,
-one command a line.
+"""The terminal's face of the human seat (``canasta play --human``): one hand, or a game to the
+target (``--game``), against the bots, one command a line.
 
 A :class:`Session` reads commands from any iterable of lines (a terminal or a pipe) and prints;
 the seat itself (the game, the bots' turns, applying a move whole or not at all, refusals, the
@@ -11,34 +11,46 @@ moves are printed as they happen, hiding the cards they draw.
 ``meld CARDS`` may be several engine actions (one meld operation per rank): they are tried on
 a copy of the game first, in the given order and then in the other orders, so a command is
 applied whole or not at all (docs/play.md).
+
+At the end of each hand, and of the game, the review of the human's decisions (the seat's
+review, ``canasta._seat_review.review_hand``, the one the web table shows) is printed as
+``canasta review`` prints it: always with ``--review``, else when the player answers yes to
+the question (a terminal; a pipe is never asked).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from canasta._seat import HINT_BUDGET, HINT_N, HINT_TOP, Seat, allowed_summary, position_for
+from canasta._seat import (
+    HINT_BUDGET,
+    HINT_N,
+    HINT_TOP,
+    Seat,
+    allowed_summary,
+    position_for,
+)
+from canasta._seat_review import REVIEW_BUDGET
 from sim import encoding as E
 from sim.cards import format_melds
 from sim.errors import CanastaError
 from sim.moves import MoveError, parse_kind, parse_move
+from sim.play.words import command_help
 
 __all__ = ["HINT_BUDGET", "HINT_N", "HINT_TOP", "Session", "parse_kind", "position_for"]
 
-HELP_TEXT = """commands (one a line):
-  help                this list
-  show                the table again
-  hint                advice for this decision (analysis.advise, a few seconds)
-  undo                take back your last decision (while no card has left the stock since)
-  draw                draw from the stock
-  pile                take the discard pile (PILE-1: a natural pair of the top card's rank)
-  meld CARDS          meld, e.g. 'meld 7 7 7', 'meld K K 2', 'meld 9 9 9, Q Q JK' (one meld a
-                      comma; suits are optional: 7H = 7); 'meld 2 on K' adds to your Ks
-  discard CARD        discard one card and end the turn, e.g. 'discard 4'
-  keep [3r|3b]        keep one three toward a Straight (DEAL-5), lay down the others
-  lay                 lay down every three (DEAL-4)
-  declare             declare a special hand (SPECIAL-1)
-  quit                leave the hand"""
+HELP_TEXT = "\n".join(  # the moves' lines from the one owner of their words (sim.play.words)
+    [
+        "commands (one a line):",
+        "  help                this list",
+        "  show                the table again",
+        "  hint                advice for this decision (analysis.advise, a few seconds)",
+        "  undo                take back your last decision (while no card has left the stock "
+        "since)",
+        *command_help(),
+        "  quit                leave the hand",
+    ]
+)
 
 _FACE = ("help", "show", "hint", "undo", "quit", "exit", "auto")
 _MOVES = ("draw", "pile", "meld", "wild", "discard", "keep", "lay", "declare", "take")
@@ -73,8 +85,12 @@ def format_advice(adv, top: int = HINT_TOP) -> list[str]:
 
 
 class Session:
-    """One hand: ``seat`` is the human's, ``policies[p]`` the bot of each other seat; the
-    hand ``game`` is played through a :class:`canasta._seat.Seat`."""
+    """One hand (``game``), or with ``driver`` (a ``sim.game.GameDriver``, no hand dealt yet)
+    a game to the target: ``seat`` is the human's, ``policies[p]`` the bot of each other
+    seat; played through a :class:`canasta._seat.Seat`. ``review``: print the review of the
+    human's decisions at the end of each hand and of the game; ``ask``: else a function that
+    asks the player whether to (None: never asked); ``review_budget``: seconds of advice a
+    decision at most."""
 
     def __init__(
         self,
@@ -84,11 +100,22 @@ class Session:
         out: Callable[[str], None] = print,
         advise: Callable | None = None,
         hint_budget: float = HINT_BUDGET,
+        driver=None,
+        review: bool = False,
+        ask: Callable[[str], bool] | None = None,
+        review_budget: float | None = REVIEW_BUDGET,
     ):
         from sim.game import GameDriver
 
-        driver = GameDriver.resume([game], seed=game.seed)
-        self.human = Seat(driver, seat, policies, mode="hand", auto_forced=False)
+        if driver is None:
+            driver = GameDriver.resume([game], seed=game.seed)
+            self.human = Seat(driver, seat, policies, mode="hand", auto_forced=False)
+        else:
+            self.human = Seat(driver, seat, policies, mode="game", auto_forced=False)
+        self.review = review
+        self.ask = ask
+        self.review_budget = review_budget
+        self._equity: list = []  # the equity table, once looked for (None: none cached)
         self.seat = seat
         self.policies = policies
         self.out = out
@@ -176,6 +203,83 @@ class Session:
         margin = scores[own]["total"] - scores[1 - own]["total"]
         verdict = "you win" if margin > 0 else "you lose" if margin < 0 else "a tie"
         self.out(f"your team (team {own}): {scores[own]['total']:+,}; {verdict} by {abs(margin):,}")
+        if self.human.mode == "game":
+            d = self.human.driver
+            mine, theirs = d.totals[own], d.totals[1 - own]
+            self.out(
+                f"game after hand {len(d.hands)}: your team {mine:,}, opponents {theirs:,} "
+                f"(target {d.ruleset.target:,}, GAME-1)"
+            )
+            if d.is_over:
+                won = "your team wins" if d.winner == own else "the opponents win"
+                self.out(
+                    f"the game is over ({d.ended_by}): {won}"
+                    if d.winner >= 0
+                    else f"the game is over ({d.ended_by}): no winner"
+                )
+
+    # --- the review -------------------------------------------------------------------
+    def equity(self):
+        """The equity table of the game's rules and bots if one is cached (the human's team
+        read as its partner's bot, as the web table reads it), else None: never built here
+        (it takes minutes), the review is then in points only."""
+        if not self._equity:
+            from analysis.equity import cached_table
+            from canasta.web.chance import stand_in
+
+            p = self.policies
+            partner, opponent = p[(self.seat + 2) % 4], p[(self.seat + 1) % 4]
+            pair = [partner, opponent] if self.seat % 2 == 0 else [opponent, partner]
+            try:
+                tab = cached_table(self.human.ruleset, [stand_in(x) for x in pair])
+            except (CanastaError, OSError, ValueError):
+                tab = None
+            self._equity.append(tab)
+        return self._equity[0]
+
+    def offer_review(self, scope) -> None:
+        """The review of hand ``scope`` (its number) or of the "game", if the player wants
+        it (``review``, or yes to ``ask``), printed as ``canasta review`` prints it."""
+        what = "the game" if scope == "game" else "this hand"
+        if not self.review and not (self.ask is not None and self.ask(f"review {what}? [y/N] ")):
+            return
+        from canasta._seat_review import review
+        from canasta.review import format_text
+
+        eq = self.equity()
+        self.out(f"review of {what}: advising each of your decisions (a few seconds each)...")
+        if eq is None:
+            self.out(
+                "  (costs in points only: no equity table is cached for these rules and bots; "
+                "canasta equity builds one)"
+            )
+        rev = review(self.human, scope, equity=eq, budget=self.review_budget)
+        rev.meta["record"] = "your game" if scope == "game" else f"your hand {scope}"
+        for line in format_text(rev).splitlines():
+            self.out(line)
+
+    def end_of_hand(self) -> bool:
+        """The hand is over: its score, the review offered, and in a game the next hand dealt
+        (True) or the game's end and its review (False: the session ends)."""
+        self.finish()
+        k = len(self.human.games)
+        self.offer_review(k)
+        if self.human.mode != "game":
+            return False
+        if self.human.game_over():
+            if k > 1:
+                self.offer_review("game")
+            return False
+        self.human.new_hand()
+        self.shown = 0
+        g = self.game
+        need = g.view(self.seat).open_min
+        self.out(
+            f"--- hand {k + 1}: P{g.first_player} plays first (DEAL-1); your team's first "
+            f"meld needs {need} points (OPEN-1)"
+        )
+        self.flush_events()
+        return True
 
     # --- playing ----------------------------------------------------------------------
     # --- playing ----------------------------------------------------------------------
@@ -259,11 +363,13 @@ class Session:
         return True
 
     def run(self, lines: Iterable[str]) -> int:
-        """Play the hand from ``lines``; returns 0 (the hand ended, or the player left)."""
+        """Play the hand, or the game, from ``lines``; returns 0 (it ended, or the player
+        left)."""
         g = self.game
         first = g.first_player
+        what = "a game to the target" if self.human.mode == "game" else f"hand {g.hand_id}"
         self.out(
-            f"seed {g.seed}, hand {g.hand_id}: you play seat {self.seat} (team "
+            f"seed {g.seed}, {what}: you play seat {self.seat} (team "
             f"{self.seat % E.N_TEAMS}); P{first} plays first (DEAL-1). Type help for commands."
         )
         for p in range(E.N_PLAYERS):
@@ -271,18 +377,22 @@ class Session:
                 self.out(f"  P{p}: {self.who(p)}")
         self.human.run_bots()
         self.flush_events()
-        if self.game.is_over:
-            self.finish()
-            return 0
-        self.prompt()
-        for line in lines:
-            if not self.command(line):
-                self.out(f"you left the hand at turn {self.game.turn}; nothing is scored")
-                return 0
+        lines = iter(lines)
+        while True:
             if self.game.is_over:
-                self.finish()
+                if self.end_of_hand():
+                    continue
                 return 0
-        self.out(
-            f"end of input at turn {self.game.turn}: the hand is left unfinished; nothing is scored"
-        )
-        return 0
+            self.prompt()
+            for line in lines:
+                if not self.command(line):
+                    self.out(f"you left the hand at turn {self.game.turn}; nothing is scored")
+                    return 0
+                if self.game.is_over:
+                    break
+            else:
+                self.out(
+                    f"end of input at turn {self.game.turn}: the hand is left unfinished; "
+                    "nothing is scored"
+                )
+                return 0

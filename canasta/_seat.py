@@ -6,9 +6,10 @@ A :class:`Seat` holds a game through its driver (``sim.game.GameDriver``: GAME-1
 DEAL-1, OPEN-1, the seeding), plays the bots' turns, applies the human's moves (one entry point,
 :meth:`Seat.play`, taking a ``sim.moves.Move`` from the one move grammar) whole or not at all,
 refuses an illegal one with one error type (``sim.moves.MoveError``, its ``rule`` the rule ID
-and the moves allowed now), and gives the hint (one budget, :data:`HINT_BUDGET`), the undo,
-the end-of-hand review and the record. The faces only read input and show output: lines of
-text, or JSON with the web's secrets and its saved tables.
+and the moves allowed now), and gives the hint (one budget, :data:`HINT_BUDGET`), the undo
+and the record; the review of its decisions after a hand and a game is
+``canasta._seat_review``'s, kept on the seat per hand. The faces only read input and show
+output: lines of text, or JSON with the web's secrets and its saved tables.
 
 Undo rebuilds the hand from its deal and the actions before the human's previous decision
 (``Hand.steps``, the one replay: the deal and the actions fix the state; the bots are
@@ -35,51 +36,13 @@ __all__ = ["HINT_BUDGET", "Seat", "last_draw", "made_choice", "plain", "position
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
 HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)
 HINT_TOP = 5  #: choices a hint shows, best first
-REVIEW_BUDGET = 0.8  #: seconds of advice per decision in the end-of-hand review
-REVIEW_GAIN = 100.0  #: points a hint must have gained to be listed in the review
-
-
-def _op_text(slot: int, nat: int, two: int, joker: int) -> str:
-    cards = [E.KIND_NAMES[slot]] * nat + ["2"] * two + ["JK"] * joker
-    return " ".join(cards)
 
 
 def allowed_summary(game) -> str:
-    """What the current player may do now, in commands (from ``Game.legal_actions``)."""
-    acts = game.legal_actions()
-    words, discards, melds = [], [], {}
-    for a in acts:
-        kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-        if kind == E.AT_DRAW:
-            words.append("draw")
-        elif kind == E.AT_TAKE_PILE:
-            words.append("pile")
-        elif kind == E.AT_LAY_THREES:
-            words.append("lay")
-        elif kind == E.AT_KEEP_THREE:
-            words.append(f"keep {E.KIND_NAMES[slot]}")
-        elif kind == E.AT_DECLARE:
-            words.append("declare")
-        elif kind == E.AT_DISCARD:
-            discards.append(E.KIND_NAMES[slot])
-        else:  # per meld, the largest natural part first, then the fewest wild cards
-            key = (nat, -(two + joker))
-            if slot not in melds or key > melds[slot][0]:
-                melds[slot] = (key, (slot, nat, two, joker))
-    if melds:
-        parts = []
-        for slot in sorted(melds, reverse=True):
-            op = melds[slot][1]
-            text = _op_text(*op)
-            if slot == E.WILD_MELD:
-                text = f"wild {text}"
-            elif op[1] == 0:
-                text = f"{text} on {E.KIND_NAMES[slot]}"
-            parts.append(text)
-        words.append("meld (for example) " + " | ".join(parts))
-    if discards:
-        words.append("discard " + "/".join(reversed(discards)))
-    return ", ".join(words) if words else "nothing (the hand is over)"
+    """What the current player may do now, in commands (``sim.play.words.allowed_line``)."""
+    from sim.play.words import allowed_line
+
+    return allowed_line(game.legal_actions())
 
 
 def legal_order(game, actions: list[int]) -> tuple[tuple[int, ...] | None, int]:
@@ -196,7 +159,8 @@ class Seat:
         self.move_no = 0  #: counts the seat's changes (the web: a move names the current one)
         self.decisions: list[int] = []  # action indices of the human's choices, this hand
         self.undo_stock: list[int] = []  # the stock's size before each of those decisions
-        self.review_cache: list | None = None
+        #: hand number -> its review (``canasta._seat_review``; a finished hand's stays)
+        self.review_cache: dict = {}
         self.mark = 0  # events of the hand before the human's last move ended a turn
         if driver.hand is None:
             self.new_hand()
@@ -245,7 +209,6 @@ class Seat:
         self.driver.deal()  # refused once the game is over, naming GAME-1 or SPECIAL-10
         self.decisions, self.undo_stock = [], []
         self.turns = event_turns(self.game)
-        self.review_cache = None
         self.mark = 0
         self.move_no += 1
         self.run_bots()
@@ -368,7 +331,6 @@ class Seat:
             self._play(a)
         if g.is_over or g.current_player != self.seat:
             self.mark = len(g.events())  # the turn ends: "since your last move"
-        self.review_cache = None
         self.run_bots()
 
     def bot_move(self, policy: str) -> Move:
@@ -405,7 +367,6 @@ class Seat:
         self.undo_stock.pop()
         fresh, self.turns = replayed(g, back)
         self.driver.replace_hand(fresh)
-        self.review_cache = None
         self.mark = min(self.mark, len(fresh.events()))
         self.move_no += 1
 
@@ -433,53 +394,6 @@ class Seat:
 
             adv = replace(adv, choices=sorted(adv.choices, key=lambda c: -c.game["win"]))
         return adv
-
-    def review(self, budget: float | None = REVIEW_BUDGET, gain: float = REVIEW_GAIN) -> list[dict]:
-        """At the end of the hand: each of the human's draws, and plays right after a stock
-        draw, where the best choice beat the one made by more than ``gain`` points."""
-        from analysis.advise import advise, why
-
-        g = self.game
-        if not g.is_over:
-            raise CanastaError("review: the hand is not over")
-        if self.review_cache is not None:
-            return self.review_cache
-        out = []
-        decided = set(self.decisions)
-        for i, seat, _a, h in hands_before(g):
-            if seat == self.seat and i in decided:
-                v = h.view(self.seat)
-                openable = v.phase == E.PH_DRAW or (
-                    v.phase == E.PH_PLAY and not v.took_pile and not v.melded
-                )
-                if openable:
-                    try:
-                        pos, drawn = position_for(h, self.seat)
-                        adv = advise(
-                            pos, drawn=drawn, n=64, budget=budget, seed=h.turn, ruleset=h.ruleset
-                        )
-                    except CanastaError:
-                        adv = None
-                    if adv is not None and adv.choices:
-                        made = made_choice(g.actions, i, self.seat, h, adv)
-                        best = adv.choices[0]
-                        # the paired difference (same deals), and only where its 95% interval
-                        # lies wholly below 0: a gap within the noise is no lesson
-                        if made is not None and -made.diff_from_best > gain and made.diff_high < 0:
-                            out.append(
-                                {
-                                    "turn": h.turn,
-                                    "you": plain(made.label),
-                                    "you_mean": made.mean,
-                                    "best": plain(best.label),
-                                    "best_mean": best.mean,
-                                    "gain": -made.diff_from_best,
-                                    "gain_ci": [-made.diff_high, -made.diff_low],
-                                    "why": plain(why(adv, made)),
-                                }
-                            )
-        self.review_cache = out
-        return out
 
     # --- the record ---------------------------------------------------------------------
     def record(self, hide_running_deck: bool = True) -> dict:

@@ -76,8 +76,8 @@ def record_position(path: str, decision: int | None):
     stock draw before any meld, can be opened (the advice covers the whole turn)."""
     from canasta._seat import position_for
     from sim.errors import CanastaError
+    from sim.play.words import describe_action
     from sim.record import load, replay
-    from sim.step import describe_action
 
     rec = load(path)
     counts = [len(h.get("actions", [])) for h in rec["hands"]]

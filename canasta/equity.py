@@ -140,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         df.to_parquet(path, index=False)
     figure = path.with_suffix(".png")
-    table.heatmap(figure)
+    from reports.figures import DPI, equity_heatmap
+
+    equity_heatmap(table, step=args.step).savefig(figure, dpi=DPI)
     if args.format == "json":
         print(json.dumps({"table": str(path), "figure": str(figure), "rows": len(df)}))
     else:

@@ -13,6 +13,9 @@ plays the first policy). Prints the deal, every draw, pickup, meld, discard and 
 of the hand and each team's itemised score. With --human you play one seat (--seat) against
 bots (--partner, --opponents), one command a line on standard input (a terminal or a pipe):
 help, hint, undo, draw, pile, meld CARDS, discard CARD, keep, lay, declare, show, quit.
+--human --game plays a whole game to the target, hand after hand. At the end of each hand and
+of the game, the review of your decisions (as canasta review prints it) is offered in a
+terminal, and always printed with --review.
 """  # argparse reflows it
 
 
@@ -39,6 +42,16 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument(
         "--opponents", default="heuristic", help="with --human: the opponents' policy (heuristic)"
+    )
+    p.add_argument(
+        "--game",
+        action="store_true",
+        help="with --human: a whole game to the target (--hand: the game's number)",
+    )
+    p.add_argument(
+        "--review",
+        action="store_true",
+        help="with --human: print the review of your decisions after each hand and the game",
     )
     _options.add(p, "load")
     p.set_defaults(func=run)
@@ -84,11 +97,14 @@ def run(args) -> int:
         raise CanastaError(f"--record {args.record}: not a file in an existing directory")
     game = Hand(seed=seed, hand_id=hand, rules=rules, scores=scores)
     if args.human:
-        code, game = _human(game, args)  # the hand as it ended (an undo replays it)
-        _write_record(game, record, args.record, _seat_labels(args))
+        code, hands = _human(game, args)  # the hands as they ended (an undo replays one)
+        kind = "game" if args.game else "hand"
+        _write_record(hands, record, args.record, _seat_labels(args), kind)
         return code
+    if args.game or args.review:
+        raise CanastaError("--game and --review go with --human (a bots' game: canasta simulate)")
     game.play(labels)
-    _write_record(game, record, args.record, [labels[p % 2] for p in range(4)])
+    _write_record([game], record, args.record, [labels[p % 2] for p in range(4)])
     print("\n".join(transcript(game, labels)))
     return 0
 
@@ -101,23 +117,24 @@ def _seat_labels(args) -> list[str]:
     return policies
 
 
-def _write_record(game, record, name, players) -> None:
+def _write_record(hands, record, name, players, kind: str = "hand") -> None:
     from sim.errors import CanastaError
     from sim.record import dumps, from_games
 
     if record is not None:
         try:
-            record.write_text(dumps(from_games([game], players=players)))
+            record.write_text(dumps(from_games(hands, players=players, kind=kind)))
         except OSError as exc:
             raise CanastaError(f"--record {name}: cannot write it ({exc})") from None
 
 
 def _human(game, args):
     """``--human``: the human plays ``--seat``, bots the others (canasta._human); returns the
-    exit code and the hand as played."""
+    exit code and the hands as played (one, or the game's with ``--game``)."""
     import sys
 
     from canasta._human import Session
+    from sim.game import GameDriver
 
     seat = args.seat
     policies = _seat_labels(args)
@@ -137,5 +154,19 @@ def _human(game, args):
                     return
 
         lines = prompted()
-    session = Session(game, seat, policies, out=out)
-    return session.run(lines), session.game
+    ask = None
+    if sys.stdin.isatty():
+
+        def ask(question: str) -> bool:
+            try:
+                return input(question).strip().lower() in ("y", "yes")
+            except EOFError:
+                return False
+
+    driver = None
+    if args.game:
+        driver = GameDriver(
+            seed=game.seed, game_id=args.hand, rules=game.ruleset, scores=game.start_scores
+        )
+    session = Session(game, seat, policies, out=out, driver=driver, review=args.review, ask=ask)
+    return session.run(lines), list(session.human.games)

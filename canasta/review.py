@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         budget=args.budget,
         seed=args.seed,
         policies=args.policies,
+        n_jobs=args.jobs,
     )
     rev.meta["points"] = {
         s: int(sum(g.scores()[s % 2]["total"] for g in games if g.is_over)) for s in seats
@@ -183,6 +184,8 @@ def format_text(rev) -> str:
         "  cost: paired difference from the best (points for the team; game: chance of winning "
         "the game, percentage points); tags need a 95% interval wholly above 0",
     ]
+    if rev.meta.get("skipped"):
+        lines.append(f"  {rev.meta['skipped']} decision(s) the advice refuses (END-1) left out")
     for r in d.to_dict(orient="records"):
         cost = "" if math.isnan(r["cost_points"]) else f"  cost {r['cost_points']:+.0f} points"
         if not math.isnan(r["cost_game"]):
@@ -208,7 +211,14 @@ def format_text(rev) -> str:
             f"P{s['seat']}: {s['decisions']} decisions, error rate {rate} thousandths of a game "
             f"a decision over {s['rated']}; doubtful {s['doubtful']}, error {s['error']}, "
             f"blunder {s['blunder']}; luck of {s['draws']} draws {s['luck_points']:+.0f} "
-            f"(SE {s['luck_points_se']:.0f}) points, {round(100 * s['luck_game'], 2) + 0.0:+.2f} "
-            f"(SE {100 * s['luck_game_se']:.2f}) pp of the game{adj}"
+            f"(SE {s['luck_points_se']:.0f}) points{_game_luck(s)}{adj}"
         )
     return "\n".join(lines)
+
+
+def _game_luck(s: dict) -> str:
+    """The luck in game chance, when the review had game chances."""
+    if math.isnan(s["luck_game"]):
+        return ""
+    g, se = round(100 * s["luck_game"], 2) + 0.0, 100 * s["luck_game_se"]
+    return f", {g:+.2f} (SE {se:.2f}) pp of the game"

@@ -30,8 +30,12 @@ current strong, a --label-share of its decisions with candidate moves valued by 
 search over its own rollouts (--samples x --rollouts positions each), and the evaluator's
 weights refitted to all the data (ridge regression of the candidates' advantages). Stage all
 (the default) runs both; distill alone starts from the tuned parameters of --base (default:
-the shipped data file). The result (parameters, weights, settings, commands, margins on fresh
-deals and the histories) is written as JSON to --out; copy it to
+the shipped data file). Stage distill2 fits strong_v2's wider evaluator (every legal discard,
+opening now or waiting) at the frozen reference's (strong_2026_12's) parameters, against a
+pool of the heuristic, strong_2026_12 and the current policy; its folder of rounds beside
+--out is kept, so a rerun with more --iterations goes on from it (copy the result to
+sim/policies/data/strong_v2.json to ship it). The result (parameters, weights, settings,
+commands, margins on fresh deals and the histories) is written as JSON to --out; copy it to
 sim/policies/data/strong.json to ship it. The same --seed gives the same result for any --jobs.
 """  # argparse reflows it
 
@@ -48,9 +52,10 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument(
         "--stage",
-        choices=("all", "tune", "distill"),
+        choices=("all", "tune", "distill", "distill2"),
         default="all",
-        help="tune, distill, or both in turn (default all)",
+        help="tune, distill, or both in turn (default all); distill2: strong_v2's evaluator "
+        "from the frozen reference's parameters (writes strong_v2.json's layout)",
     )
     p.add_argument(
         "--base",
@@ -178,11 +183,15 @@ def _base_data(path: str | None) -> dict:
 
 
 def _distill(args: argparse.Namespace, data: dict) -> dict:
-    """The distill stage from ``data``'s tuned parameters: the data file with the evaluator."""
+    """The distill stage from ``data``'s tuned parameters: the data file with the evaluator
+    (stage distill2: strong_v2's)."""
     import numpy as np
 
-    from analysis.distill import distill, validate, with_evaluator
+    from analysis.distill import distill, validate, validate_v2, with_evaluator
     from sim.policies.strong import NEUTRAL
+
+    v2 = args.stage == "distill2"
+    folder = args.out + (".distill2" if v2 else ".distill")
 
     named = np.array([float(data["parameters"][n]) for n in NEUTRAL])
     bars = {}
@@ -207,19 +216,22 @@ def _distill(args: argparse.Namespace, data: dict) -> dict:
         n_jobs=args.jobs,
         samples=args.samples,
         rollouts=args.rollouts,
-        checkpoint=args.out + ".distill",
+        checkpoint=folder,
         progress=progress,
+        evaluator=2 if v2 else 1,
+        round_done=(lambda it, p: _round_file(folder, it, data, p)) if v2 else None,
     )
     for b in bars.values():
         b.close()
     from sim.policies.strong import N_STRONG, S_EVALUATOR
 
     policy = np.concatenate([named[:N_STRONG], result.weights])
-    policy[S_EVALUATOR] = 1.0
-    validation = validate(policy, args.seed, args.validation_deals, args.jobs)
+    policy[S_EVALUATOR] = 2.0 if v2 else 1.0
+    check = validate_v2 if v2 else validate
+    validation = check(policy, args.seed, args.validation_deals, args.jobs)
     flags = [
         f"--seed={args.seed}",
-        "--stage=distill",
+        "--stage=distill2" if v2 else "--stage=distill",
         *([f"--base={args.base}"] if args.base else []),
         f"--iterations={args.iterations}",
         f"--hands={args.hands}",
@@ -230,10 +242,24 @@ def _distill(args: argparse.Namespace, data: dict) -> dict:
         f"--jobs={args.jobs}",
         f"--out={args.out}",
     ]
-    import shutil
+    if not v2:  # the stage is done (distill2 keeps its rounds: more --iterations go on)
+        import shutil
 
-    shutil.rmtree(args.out + ".distill", ignore_errors=True)  # the stage is done
-    return with_evaluator(data, result, validation, _command(args, flags))
+        shutil.rmtree(folder, ignore_errors=True)
+    return with_evaluator(data, result, validation, _command(args, flags), 2 if v2 else 1)
+
+
+def _round_file(folder: str, it: int, data: dict, policy) -> None:
+    """strong_v2's data file after round ``it`` (``round{it}.json`` in the rounds' folder),
+    its parameters ``data``'s: each round can be played and measured on its own."""
+    from sim.policies.strong import N_STRONG
+    from sim.policies.strong_v2_features import FEATURE_NAMES_V2
+
+    out = json.loads(json.dumps(data))
+    out["parameters"]["evaluator"] = 2.0
+    weights = [round(float(w), 6) for w in policy[N_STRONG:]]
+    out["evaluator"] = {"features": list(FEATURE_NAMES_V2), "weights": weights, "round": it}
+    _write(os.path.join(folder, f"round{it}.json"), out)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,15 +278,29 @@ def run(args: argparse.Namespace) -> int:
     check_count("--rollouts", args.rollouts, 10_000)
     if not 0.0 < args.label_share <= 1.0:
         raise CanastaError(f"--label-share: a share in (0, 1], got {args.label_share:g}")
-    if args.base is not None and args.stage != "distill":
+    if args.base is not None and args.stage != "distill":  # distill2: the frozen reference
         raise CanastaError("--base: only with --stage distill (stage all distills its own tune)")
     _check_out(args.out)  # before the run: a bad path must not cost an hour of training
-    data = _base_data(args.base) if args.stage == "distill" else _tune(args)
+    if args.stage == "distill2":
+        from sim.policies.strong import FROZEN_FILE, load_data
+
+        data = load_data(source=FROZEN_FILE)  # strong_v2 plays the frozen reference's values
+    elif args.stage == "distill":
+        data = _base_data(args.base)
+    else:
+        data = _tune(args)
     if args.stage != "tune":
         data = _distill(args, data)
     _write(args.out, data)
-    line = f"strong written to {args.out}"
-    if args.stage != "tune":
+    line = f"{'strong_v2' if args.stage == 'distill2' else 'strong'} written to {args.out}"
+    if args.stage == "distill2":
+        v = data["evaluator"]["training"]["validation"]
+        line += (
+            f"; on {v['deals']} fresh duplicate deals (tournament rules): "
+            f"{v['over_strong_2026_12']:+.1f} points a hand over strong_2026_12, "
+            f"{v['over_heuristic']:+.1f} over heuristic"
+        )
+    elif args.stage != "tune":
         v = data["evaluator"]["training"]["validation"]
         line += (
             f"; on {v['deals']} fresh duplicate deals: {v['over_heuristic']:+.1f} points a hand "

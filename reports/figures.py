@@ -17,7 +17,15 @@ from matplotlib.figure import Figure
 
 from reports import fmt
 
-__all__ = ["comparison", "dealt_odds", "penalties", "scores", "special_by_turn"]
+__all__ = [
+    "comparison",
+    "dealt_odds",
+    "equity_heatmap",
+    "game_chance",
+    "penalties",
+    "scores",
+    "special_by_turn",
+]
 
 WIDTH = 7.2  #: inches: an A4/Letter text width
 DPI = 120  #: PNG resolution embedded in the HTML
@@ -378,3 +386,15 @@ def game_chance(t: pd.DataFrame | None) -> Figure | None:
     ax.set_title("Chance that team 0 wins the game, team 0 to play first", fontsize=10)
     fig.colorbar(im, ax=ax, label="percent")
     return fig
+
+
+def equity_heatmap(table, step: int = 100) -> Figure:
+    """``game_chance`` of an equity table (``analysis.equity.EquityTable``): its ``frame``
+    every ``step`` points, team 0 to play first, lines at its opening tiers (OPEN-1)."""
+    frame = table.frame(step=step)
+    chance = frame[frame["first"] == 0].reset_index(drop=True)
+    chance.attrs |= {
+        "ruleset": table.meta.get("ruleset_label", ""),
+        "tiers": list(table.meta.get("tiers", [])),
+    }
+    return game_chance(chance)

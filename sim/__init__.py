@@ -3,16 +3,16 @@
 Public here: ``Ruleset``, ``DEFAULT_RULESET``, the errors (``errors``), and (imported on first use)
 ``simulate``, ``simulate_games``, ``play_position``, ``play_hands``, ``play_games`` (``sim.api``),
 ``load`` (``sim.store``), ``Hand``, ``describe_action`` (``sim.play``: one hand; ``Game`` is
-its deprecated name) and ``GameDriver`` (``sim.game``: one game of hands, GAME-1 and
+its deprecated name) and ``GameDriver`` (``sim.play``: one game of hands, GAME-1 and
 SPECIAL-10).
 
 Holds the rules core (``ruleset``, ``encoding`` with its parts ``kinds`` and ``reasons``,
 ``cards``, ``legality``, ``special``, ``scoring``, ``odds``, ``sampler``, ``finished``,
 ``catalogue``; the shipped ruleset files in ``rulesets/``), the engine (``engine``), the
 policies (``policies``), the run level (``api``, ``runner``, ``jobs``, ``store``, ``warm``,
-``sampling``, ``rng``, ``limits``), hand records (``record``), the one move grammar of the
-faces and the records (``moves``), the hand, its turn loop, views, events and words
-(``play``; ``step`` and ``text`` are its old names),
+``sampling``, ``rng``, ``limits``), the hand, the game, the records, the move grammar, its
+turn loop, views, events and words (``play``; ``step``, ``text``, ``game``, ``record`` and
+``moves`` are its old names, kept as re-exports),
 statistics helpers (``stats``) and the PettingZoo environment (``env``).
 """
 
@@ -37,7 +37,7 @@ _LAZY = {
     "Hand": "sim.play",
     "Game": "sim.step",  # deprecated: sim.play.Hand (warns)
     "describe_action": "sim.play",
-    "GameDriver": "sim.game",
+    "GameDriver": "sim.play",
 }
 
 __all__ = [

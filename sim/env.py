@@ -118,7 +118,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         Ruleset variants (``sim.Ruleset``); None: the tournament rules.
     game : bool
         False: an episode is one hand, the reward its score margin. True: an episode is one
-        game, its hands dealt and its end decided by ``sim.game.GameDriver``: until a team's
+        game, its hands dealt and its end decided by ``sim.play.game.GameDriver``: until a team's
         cumulative score reaches the ruleset's ``target`` (8,500) with the higher total
         (GAME-1), or a hand that wins the game is declared (SPECIAL-10: the declaring team
         wins); the reward, at the game's end, is the margin of the final totals. A game still
@@ -186,7 +186,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.seed: int | None = None
         self.episode = -1  # hand id (hand episodes) or game id (game episodes) of the run
         self.game = None  # the current hand: a sim.play.Hand
-        self.driver = None  # the episode's game (game episodes): a sim.game.GameDriver
+        self.driver = None  # the episode's game (game episodes): a sim.play.game.GameDriver
         self.totals = [0, 0]  # cumulative team points of the episode's finished hands
         self.hands_played = 0
         self._winner = -1
@@ -229,7 +229,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         self.hands_played = 0
         self._winner = -1
         if self.game_mode:
-            from sim.game import GameDriver
+            from sim.play.game import GameDriver
 
             self.driver = GameDriver(self.seed, self.episode, self.ruleset, self.start_scores)
         self._deal()
@@ -237,7 +237,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
 
     def _deal(self) -> None:
         """The episode's next hand: hand ``episode`` of the run, or the game's next hand as
-        its driver deals it (``sim.game.GameDriver``: seeding, DEAL-1, OPEN-1)."""
+        its driver deals it (``sim.play.game.GameDriver``: seeding, DEAL-1, OPEN-1)."""
         from sim.play import Hand
 
         if self.game_mode:
@@ -273,7 +273,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
         """Rewards, zero-sum (partners share them); a game stopped by the cap of hands before
         GAME-1 decided it, or by a total past the bound (``sim.finished.past_bound``), is
         truncated, with no winner (as the engine records it)."""
-        from sim.game import ENDED_BY_BOUND, ENDED_BY_CAP
+        from sim.play.game import ENDED_BY_BOUND, ENDED_BY_CAP
 
         s0, s1 = self.totals  # the hand's (game's) points
         capped = self.game_mode and self.driver.ended_by in (ENDED_BY_CAP, ENDED_BY_BOUND)
@@ -347,14 +347,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped class
     def hand_record(self) -> dict[str, Any]:
         """The finished current hand as one row of ``sim.simulate``'s records (docs/records.md)
         without the policy columns."""
-        from sim.engine.play import _write_record_row
-
         g = self.game
         if not g.is_over:
             raise CanastaError("the hand is not over: no record yet")
-        row = np.zeros(E.RECORD_WIDTH, dtype=np.int64)
-        _write_record_row(g.state, g.hand_id, g.score_items(), row)
-        out = dict(zip(E.RECORD_COLUMNS, (int(x) for x in row), strict=True))
+        out = dict(zip(E.RECORD_COLUMNS, (int(x) for x in g.record_row()), strict=True))
         out["end_reason"] = E.END_NAMES[out["end_reason"]]
         out["special_hand"] = self.ruleset.special_names[out["special_hand"]]  # SPECIAL-7..9
         return out

@@ -26,13 +26,15 @@ scores both teams (SCORE-1..8, OUT-3). The checks of how a hand can end live in
 - a special hand is the team's first meld, its declarer lays down all 14 cards (SPECIAL-1),
   and its cards make a special hand of the ruleset (SPECIAL-2..7).
 
-The end of a game by its totals has one owner here, for every face: ``game_winner`` (GAME-1:
-the team at or over the target with the higher total; an exact tie plays another hand),
+The end of a game by its totals has one owner here, for every face: ``game_outcome`` (GAME-1:
+the team at or over the target with the higher total has won; an exact tie there plays another
+hand), ``game_winner`` (its winner, -1 while the game goes on) and ``game_outcomes`` (the same
+rule over arrays of scores, which the equity solver reads),
 ``past_bound`` (a total beyond ``sim.limits.MAX_SCORE`` either way ends the game undecided,
 as no face can deal a hand from it) and ``check_game_start`` (a game may start from any
 scores at which neither team has won: a tie at or over the target is such a start). The
-compiled games kernel, ``sim.game.GameDriver`` (so the env, the web table and replays), the
-games' setup (``sim.simulate_games``) and the equity table call them.
+compiled games kernel, ``sim.play.game.GameDriver`` (so the env, the web table and replays), the
+games' setup (``sim.simulate_games``), the equity solver and table call them.
 """
 
 from __future__ import annotations
@@ -48,9 +50,13 @@ from sim.errors import CanastaError, RuleViolation
 from sim.limits import MAX_SCORE
 
 __all__ = [
+    "GAME_ON",
+    "GAME_TIED",
     "check_end",
     "check_game_start",
     "check_table",
+    "game_outcome",
+    "game_outcomes",
     "game_winner",
     "load_position",
     "past_bound",
@@ -330,13 +336,44 @@ def score_position(pos: dict) -> list[dict]:
 # ---------------------------------------------------------------------------------------
 # The end of a game by its totals (GAME-1)
 # ---------------------------------------------------------------------------------------
+GAME_ON = -1  #: ``game_outcome``: no team at or over the target (the game goes on)
+GAME_TIED = 2  #: ``game_outcome``: an exact tie at or over the target (another hand, GAME-1)
+
+
+@njit(cache=True, _nrt=False)
+def game_outcome(s0, s1, target):
+    """GAME-1 at cumulative scores ``s0``, ``s1``: the team that has won (0 or 1: a team at
+    or over ``target`` and the higher total), ``GAME_TIED`` at an exact tie at or over the
+    target (another hand is played), ``GAME_ON`` while neither team has reached it."""
+    if s0 < target and s1 < target:
+        return GAME_ON
+    if s0 == s1:
+        return GAME_TIED
+    return 0 if s0 > s1 else 1
+
+
 @njit(cache=True, _nrt=False)
 def game_winner(s0, s1, target):
-    """GAME-1: the team that has won at cumulative scores ``s0``, ``s1``: a team at or over
-    ``target`` with the higher total; -1 while neither has (an exact tie plays another hand)."""
-    if (s0 >= target or s1 >= target) and s0 != s1:
-        return 0 if s0 > s1 else 1
-    return -1
+    """GAME-1: the team that has won at cumulative scores ``s0``, ``s1`` (``game_outcome``);
+    -1 while neither has (an exact tie at or over the target plays another hand)."""
+    won = game_outcome(s0, s1, target)
+    return won if won != GAME_TIED else GAME_ON
+
+
+@njit(cache=True)
+def _outcomes_into(s0, s1, target, out):
+    for i in range(out.size):
+        out[i] = game_outcome(s0[i], s1[i], target)
+
+
+def game_outcomes(s0, s1, target: int) -> np.ndarray:
+    """``game_outcome`` at every pair of scores of two arrays (broadcast together): int64, of
+    their broadcast shape. The equity solver reads the end of a game (GAME-1) from it, so
+    the solver and ``sim.game.GameDriver`` apply one rule."""
+    a, b = np.broadcast_arrays(np.asarray(s0, dtype=np.int64), np.asarray(s1, dtype=np.int64))
+    out = np.empty(a.shape, dtype=np.int64)
+    _outcomes_into(a.ravel(), b.ravel(), np.int64(target), out.reshape(-1))
+    return out
 
 
 @njit(cache=True, _nrt=False)

@@ -1,7 +1,7 @@
 """The step API's old home: ``sim.play`` owns the hand now (``sim.play.Hand``).
 
 ``Game`` is a deprecated name of :class:`sim.play.Hand` (a hand, not a game: the game is
-``sim.game.GameDriver``), kept for one release; using it warns (``DeprecationWarning``).
+``sim.play.game.GameDriver``), kept for one release; using it warns (``DeprecationWarning``).
 """
 
 from __future__ import annotations

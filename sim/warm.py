@@ -2,7 +2,7 @@
 
 On an empty numba cache the first run of a fresh process compiles two independent pieces: the
 policies' decide functions (``sim.policies.registry``: compiled to the contract's signature)
-and the engine's chunk kernel (``sim.engine.play.ready_kernel``: compiled once for any policy,
+and the engine's chunk kernel (``sim.play.compiled.ready_kernel``: compiled once for any policy,
 which it takes as a first-class function). numba compiles one function at a time in a process,
 so on a machine with two or more cores :func:`warm_start` starts ``python -m sim.warm
 MODULE:KERNEL`` to compile the kernel into the on-disk cache while this process compiles the
@@ -91,7 +91,7 @@ def warm_start(kernel_path: str, policies: Sequence[str]) -> bool:
     (registry specs), compile them now, the kernel in a second process if both are missing;
     returns whether a second process compiled it. When the cache holds all of them, nothing
     is loaded here (the run's workers load what they use)."""
-    from sim.engine.play import ready_kernel
+    from sim.play.compiled import ready_kernel
     from sim.policies.registry import resolve
 
     kernel = _kernel(kernel_path)
@@ -131,7 +131,7 @@ def _compile_kernel_alone(kernel_path: str) -> None:
     from numba.core.caching import NullCache
     from numba.core.registry import CPUDispatcher
 
-    from sim.engine.play import ready_kernel
+    from sim.play.compiled import ready_kernel
 
     kernel = _kernel(kernel_path)
     for name, module in list(sys.modules.items()):

@@ -1,5 +1,6 @@
 """The game-aware bot ``game_strong`` (sim/policies/game_strong.py): its mechanics, not its
-strength (benchmarks/bench_game_bot.py measures that in whole games).
+strength (benchmarks/bench_game_bot.py measures that in whole games), and the derivation of
+its table (``analysis.game_styles``).
 
 - registered as a trusted built-in with strong's parameters and ``style``, offered at tables;
 - style 0 (and ``style=1``) is strong's play, decision for decision (same records);
@@ -8,12 +9,7 @@ strength (benchmarks/bench_game_bot.py measures that in whole games).
   was not derived for (another target, GAME-1; OPEN-1 by hand) it plays strong;
 - a start bias moves the starts of sevens/aces/wild melds (MELD-6/7/8, SCORE-2/3) the way
   it says, a take bias the piles taken (PILE-1);
-- ``play_on=1`` changes only the meld that goes out (OUT-2), into strong's discard, and only
-  where going out ends the game lost (GAME-1), from either seat; ``play_on=0`` goes out as
-  strong does;
-- ``open_wait=1`` changes only the first meld of an opening from hand (OPEN-1..4), into
-  strong's discard, and only for a team ``OPEN_WAIT_GAP`` or more behind, from either seat;
-  ``open_wait=0`` opens as strong does;
+- the shipped table is read from its file once, not at every parse of a policy spec;
 - the tier-pair selection of the derivation (``choose_tiers``) gives each OPEN-1 tier pair
   the style its pooled gain names, and the default where no style beats it by the margin;
 - judged, it proposes no illegal action (the trusted built-ins' promise).
@@ -27,10 +23,11 @@ import numpy as np
 import pytest
 
 import sim
+from analysis import game_styles
 from sim.engine.contract import is_builtin
 from sim.errors import CanastaError
 from sim.policies import get, names, parse
-from sim.policies.game_strong import G_STYLE, OPEN_WAIT_GAP, load_data, style_at
+from sim.policies.game_strong import G_STYLE, load_data, style_at
 from sim.policies.registry import table_names
 from sim.ruleset import Ruleset
 
@@ -52,8 +49,8 @@ def test_registered_as_a_trusted_table_bot_with_strongs_parameters():
     assert "game_strong" in names() and "game_strong" in table_names()
     assert is_builtin(spec.decide)  # tests/test_trusted_builtins.py plays it judged
     strong = get("strong")
-    assert spec.param_names == (*strong.param_names, "style", "play_on", "open_wait")
-    assert all(dict(spec.params)[n] == 0 for n in ("style", "play_on", "open_wait"))
+    assert spec.param_names == (*strong.param_names, "style")
+    assert dict(spec.params)["style"] == 0
     assert all(dict(spec.params)[n] == v for n, v in strong.params)
     assert spec.param_names.index("style") == G_STYLE
     assert spec.tail[: len(strong.tail)] == strong.tail  # the same evaluator weights
@@ -64,10 +61,22 @@ def test_style_parameter_is_checked():
         with pytest.raises(CanastaError, match="'style'"):
             parse(f"game_strong:style={bad}")
     parse(f"game_strong:style={len(STYLES)}")
-    for name in ("play_on", "open_wait"):
-        for bad in (2, 0.5, -1):
-            with pytest.raises(CanastaError, match=f"'{name}'"):
-                parse(f"game_strong:{name}={bad}")
+    for gone in ("play_on", "open_wait"):  # removed: measured no gain, or a loss
+        with pytest.raises(CanastaError, match=gone):
+            parse(f"game_strong:{gone}=1")
+
+
+def test_the_shipped_table_is_read_once(monkeypatch):
+    """Parsing specs and building the tail read no file once the table is loaded."""
+    from sim.policies import game_strong
+
+    game_strong.shipped_data()
+    reads = []
+    monkeypatch.setattr(game_strong, "read_data", lambda *a, **k: reads.append(a))
+    for k in range(1, len(STYLES) + 1):
+        parse(f"game_strong:style={k}")
+    game_strong.game_tail()
+    assert reads == []
 
 
 def test_bad_data_is_refused_by_name():
@@ -217,73 +226,7 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     assert all(changed.values()), changed
 
 
-def _differing(spec, scores, hands, seed):
-    """Steps ``hands`` hands with strong (Game) at ``scores``, every decision asked of strong
-    and of ``spec``: yields (game, observation, strong's action, spec's) where they differ,
-    before strong's is played."""
-    from sim.play import Hand as Game
-
-    strong = parse("strong")[:2]
-    other = parse(spec)[:2]
-    for hand in range(hands):
-        g = Game(seed=seed, hand_id=hand, first_player=hand % 4, scores=scores)
-        while not g.is_over:
-            obs = g.observation()
-            a = g.decide(*strong, obs=obs)
-            b = g.decide(*other, obs=obs.copy())
-            if b != a:
-                yield g, obs, a, b
-            g.apply(a)
-
-
-def _team_totals(g):
-    return [g.start_scores[t] + g.scores()[t]["total"] for t in (0, 1)]
-
-
-@pytest.mark.parametrize("scores", [(0, 8450), (8450, 0)])
-def test_play_on_changes_only_a_go_out_that_loses_the_game_from_either_seat(scores):
-    """Stepping 800 hands with strong (Game) at a score where the team at 0 loses if the
-    opponents, at 8,450, reach the target (GAME-1) with the hand: every decision is asked of
-    strong and of ``play_on=1``. They differ only at a meld that leaves one card (OUT-2:
-    going out), played on by a discard, only for the team behind (seated as team 0 or team
-    1), and going out there (the same hand replayed, strong finishing it) does end the game
-    lost: the opponents' total reaches 8,500 above the team's. It happens in some hands."""
-    from sim import encoding as E
-    from sim.play import Hand as Game
-
-    behind = scores.index(0)
-    changed = 0
-    for g, obs, a, b in _differing("game_strong:style=1,play_on=1", scores, 800, 7):
-        changed += 1
-        team = g.current_player % 2
-        assert team == behind and obs[E.OB_PHASE] == E.PH_PLAY
-        assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
-        used = E.ACTION_TABLE[a, E.AC_NAT : E.AC_JOKER + 1].sum()
-        assert obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].sum() - used == 1
-        assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
-        out = Game.replay(g.record())
-        out.apply(a)
-        out.play(policies=("strong", "strong"))
-        assert out.end_reason == "out" and out.out_team == team
-        totals = _team_totals(out)
-        assert totals[1 - team] >= 8500 and totals[1 - team] > totals[team]
-    assert changed >= 3
-
-
-@pytest.fixture(scope="module")
-def bench():
-    """benchmarks/bench_game_bot.py, loaded as a module."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_game_bot.py"
-    spec = importlib.util.spec_from_file_location("bench_game_bot", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
+def test_choose_tiers_picks_a_style_per_opening_tier_pair():
     """The derivation's tier-pair rule on made-up gains (3 styles, scores in the three OPEN-1
     tiers): style 1 is best pooled over all cells (the default); style 2 beats it in the tier
     pair (2, 2) by more than the margin, and by less than it in (0, 1), which keeps the
@@ -294,16 +237,58 @@ def test_choose_tiers_picks_a_style_per_opening_tier_pair(bench):
     mean[2, 4:, 4:] = 0.005  # (2, 2): +0.003 over the default
     mean[2, :2, 2:4] = 0.0025  # (0, 1): +0.0005
     se = np.full_like(mean, 0.0005)
-    default, cells = bench.choose_tiers(np.stack([mean, se]), 2.0, scores)
+    default, cells = game_styles.choose_tiers(np.stack([mean, se]), 2.0, scores)
     assert default == 1
     expect = np.ones((6, 6), dtype=int)
     expect[4:, 4:] = 2
     assert (cells == expect).all()
-    _, loose = bench.choose_tiers(np.stack([mean, se]), 0.0, scores)
+    _, loose = game_styles.choose_tiers(np.stack([mean, se]), 0.0, scores)
     assert (loose[:2, 2:4] == 2).all() and (loose[4:, 4:] == 2).all()
 
 
-def test_the_bend_is_convex_far_behind_and_concave_far_ahead(bench):
+def test_game_1_special_10_the_derivations_reading_of_a_hand_is_after_hand():
+    """The derivation's compiled reading of a hand's end (``game_styles._cells``, one value
+    at a time) is ``analysis.equity.after_hand``'s on every cell and hand: SPECIAL-10's
+    winner, GAME-1's end (a tie at or over the target: the tie value) and the table,
+    clamped below its lowest score. Checked through ``_cells`` with base hands that score 0
+    (whose chance is the table's own cell or the end at the start)."""
+    from analysis.equity import after_hand, synthetic_table
+
+    table = synthetic_table()
+    V = np.asarray(table.values[0], dtype=np.float64)
+    tie = np.asarray(table.meta["tie"], dtype=np.float64)
+    rng = np.random.default_rng(7)
+    k = 400
+    alt = np.column_stack(
+        [
+            rng.integers(-300, 700, k) * 5,
+            rng.integers(-300, 700, k) * 5,
+            rng.choice([-1, -1, -1, -1, 0, 1], k),
+        ]
+    ).astype(np.int64)
+    alt[:20, :2] = 0  # ties at the target from a tie of starts below it
+    alt[20:40, 1] = alt[20:40, 0]
+    nf = rng.integers(0, 2, k).astype(np.int64)
+    S0 = np.array([-12000, -2000, 0, 4995, 8000, 8495])
+    S1 = np.array([-500, 3000, 8495, 8000])
+    zero = np.zeros_like(alt)
+    zero[:, 2] = -1
+    sums = game_styles._cells(
+        V, tie, table.low, table.resolution, table.target, S0, S1, zero, alt, nf
+    )
+    for i, s0 in enumerate(S0):
+        for j, s1 in enumerate(S1):
+            want = sum(
+                after_hand(
+                    table, (s0, s1), f, alt[nf == f, 0], alt[nf == f, 1], alt[nf == f, 2]
+                ).sum()
+                - after_hand(table, (s0, s1), f, [0], [0], [-1])[0] * (nf == f).sum()
+                for f in (0, 1)
+            )
+            assert sums[i, j, 0] == pytest.approx(want, abs=1e-9), (s0, s1)
+
+
+def test_the_bend_is_convex_far_behind_and_concave_far_ahead():
     """On a made-up table (a logistic in the lead, analysis.equity.synthetic_table) a +/-2,500
     gamble's bend is positive far behind (the logistic's convex tail: a gamble pays in
     games), negative far ahead (concave), rises as the opponents' score does, and lies
@@ -311,12 +296,12 @@ def test_the_bend_is_convex_far_behind_and_concave_far_ahead(bench):
     from analysis.equity import synthetic_table
 
     scores = np.array([-2000, 0, 2000, 4000])
-    b = bench.bend(synthetic_table(), scores)
+    b = game_styles.bend(synthetic_table(), scores)
     assert b[0, 3] > 0.1 and b[3, 0] < -0.1  # -2,000 against 4,000; 4,000 against -2,000
     assert np.all(np.diff(b, axis=1) > 0) and np.all(np.abs(b) <= 1)
 
 
-def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
+def test_choose_shape_follows_the_bend_where_the_gains_do():
     """The shape rule on made-up gains: start biases 0, +300, +600 and a take style; +600
     gains where the made-up bend is high, +300 elsewhere: the fit puts +600 exactly on the
     high-bend cells (k > 0), and never the take style."""
@@ -332,7 +317,7 @@ def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
     mean[1] = 0.002
     mean[2] = np.where(shape > 0, 0.004, -0.002)
     mean[3] = 0.003
-    default, cells, fit = bench.choose_shape(np.stack([mean, mean]), styles, shape)
+    default, cells, fit = game_styles.choose_shape(np.stack([mean, mean]), styles, shape)
     assert default == 3 and fit["k"] > 0  # the default is the pooled best, take included
     assert (cells == np.where(shape > 0, 2, 1)).all()
 
@@ -340,27 +325,3 @@ def test_choose_shape_follows_the_bend_where_the_gains_do(bench):
 def test_judged_it_proposes_only_legal_actions():
     df = sim.simulate(60, policies=("game_strong:style=3", "game_strong"), seed=5, debug=True)
     assert (df.policy_errors == 0).all()
-
-
-@pytest.mark.parametrize(
-    "scores, changes",
-    [((0, OPEN_WAIT_GAP), True), ((OPEN_WAIT_GAP, 0), True), ((0, OPEN_WAIT_GAP - 10), False)],
-)
-def test_open_wait_changes_only_an_opening_far_behind_from_either_seat(scores, changes):
-    """Stepping 300 hands with strong (Game), every decision is asked of strong and of
-    ``open_wait=1``. With one team ``OPEN_WAIT_GAP`` behind (seated as team 0 or team 1) they
-    differ only at that team's first meld of an opening from hand (OPEN-1..4: unopened,
-    nothing melded this turn, the pile not taken), played as a discard, and it happens; 10
-    points less behind, never."""
-    from sim import encoding as E
-
-    behind = scores.index(0)
-    changed = 0
-    for g, obs, a, b in _differing("game_strong:style=1,open_wait=1", scores, 300, 9):
-        changed += 1
-        assert g.current_player % 2 == behind and obs[E.OB_PHASE] == E.PH_PLAY
-        assert obs[E.OB_OPENED] == 0 and obs[E.OB_OPENING_TURN] == 1
-        assert obs[E.OB_MELDED] == 0 and obs[E.OB_TOOK_PILE] == 0
-        assert E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
-        assert E.ACTION_TABLE[b, E.AC_TYPE] == E.AT_DISCARD
-    assert changed >= 10 if changes else changed == 0

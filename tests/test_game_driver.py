@@ -1,7 +1,7 @@
-"""One game driver (``sim.game.GameDriver``) and its faces: the same seeded games played
+"""One game driver (``sim.play.GameDriver``) and its faces: the same seeded games played
 through the compiled games kernel (``sim.simulate_games``), the driver, the PettingZoo
 environment (``game=True``), the web table (its game mode) and record replay
-(``sim.record.replay``) give the same hands, totals and winners (GAME-1, SPECIAL-10, DEAL-1
+(``sim.play.record.replay``) give the same hands, totals and winners (GAME-1, SPECIAL-10, DEAL-1
 rotation, OPEN-1 by score or by hand number, OPEN-2 variants); a replay refuses a hand after
 the game ended, naming the rule."""
 
@@ -15,8 +15,8 @@ from sim import encoding as E
 from sim import simulate_games
 from sim.env import raw_env
 from sim.errors import CanastaError
-from sim.game import GameDriver, GameOverError
-from sim.record import RecordError, dumps, from_games, game_hand, hand_entry, replay
+from sim.play.game import GameDriver, GameOverError
+from sim.play.record import RecordError, dumps, from_games, game_hand, hand_entry, replay
 from tests.helpers import play_env_episode
 
 POLICIES = ("special_chaser", "heuristic")  # a chaser, so special hands are declared
@@ -52,7 +52,7 @@ def _web_game(rules, game_id: int):
     as its team's policy would move it, one action at a time; a new hand dealt until the
     table's game is over."""
     from canasta.web.table import Table
-    from sim.moves import Move
+    from sim.play.moves import Move
 
     t = Table(
         seed=SEED,
@@ -242,7 +242,7 @@ def test_game_1_driver_resumes_a_replayed_game_and_replaces_the_running_hand():
         hand.apply(hand.policy_action("heuristic"))
     again = GameDriver.resume(replay(_record(live)), seed=SEED, game_id=2)
     assert again.hands_played == 1 and again.hand.actions == hand.actions
-    from sim.record import redeal
+    from sim.play.record import redeal
 
     fresh = redeal(hand)
     again.replace_hand(fresh)

@@ -15,8 +15,8 @@ import pytest
 from sim import simulate_games
 from sim.env import raw_env
 from sim.errors import CanastaError
-from sim.game import ENDED_BY_BOUND, GameDriver, GameOverError
 from sim.limits import MAX_SCORE
+from sim.play.game import ENDED_BY_BOUND, GameDriver, GameOverError
 from tests.helpers import play_env_episode
 
 POLICIES = ("random", "heuristic")  # team 0 plays badly: its first hand is often negative
@@ -54,7 +54,7 @@ def test_game_1_a_start_where_a_team_has_won_is_refused_everywhere(scores):
 def test_game_1_replay_refuses_a_record_that_starts_after_the_game_was_won():
     """GAME-1: a game record whose first hand starts at (8,500, 0) is refused by replay."""
     from sim.play import Hand
-    from sim.record import from_games, replay
+    from sim.play.record import from_games, replay
 
     hand = Hand(seed=1, hand_id=0, scores=(8500, 0))  # one hand may start anywhere (OPEN-1)
     hand.play(POLICIES)
@@ -159,7 +159,7 @@ def test_game_1_the_web_table_ends_a_game_past_the_bound(monkeypatch):
     the bound, where it used to fail dealing it."""
     import sim.game
     from canasta.web.table import Table
-    from sim.moves import Move
+    from sim.play.moves import Move
 
     class NearBound(GameDriver):
         def __init__(self, *args, **kwargs):

@@ -8,7 +8,10 @@ dependency).
   imports nothing above it: no engine, policy, runner or face;
 - the engine (``sim/engine``) never imports the policy registry, the runner level (``sim.api``,
   ``sim.runner``, ``sim.store``, ``sim.warm``) or anything above ``sim``: it takes compiled
-  policies.
+  policies;
+- privacy by package: within ``sim`` only ``sim/play``, ``sim/api.py`` and ``sim/policies``
+  (and the engine itself) import ``sim.engine``; above ``sim`` (``analysis``, ``canasta``,
+  ``reports``) only the files of an explicit list that shrinks as they move onto ``sim.play``.
 """
 
 from __future__ import annotations
@@ -174,3 +177,56 @@ def test_rules_core_imports_nothing_above_it():
 def test_rules_core_exceptions_are_still_needed():
     for rel, bad in RULES_CORE_EXCEPTIONS:
         assert any(under(m, bad) for m in imports(ROOT / rel)), f"{rel} no longer imports {bad}"
+
+
+#: within ``sim``, the packages and modules that may import the compiled engine: the one owner
+#: of a hand (``sim/play``), the run level's chunk functions (``sim/api.py``), the policies
+#: and the engine itself; every other module goes through them
+ENGINE_IMPORTERS = ("sim/engine/", "sim/play/", "sim/api.py", "sim/policies/")
+#: the files above ``sim`` that still import ``sim.engine`` (each should go through
+#: ``sim.play`` or ``sim.api``); a file that stops must come off the list (test below)
+ENGINE_IMPORTERS_ABOVE = {
+    "analysis/advise.py",
+    "analysis/arms.py",
+    "analysis/luck.py",
+    "analysis/schema.py",
+    "analysis/specs.py",
+    "analysis/training.py",
+    "analysis/whatif.py",
+    "canasta/_seat.py",
+    "canasta/compare.py",
+    "canasta/report.py",
+    "canasta/review.py",
+    "canasta/simulate.py",
+    "canasta/web/app.py",
+    "canasta/web/view.py",
+}
+
+
+def engine_importers(packages) -> set[str]:
+    """The files of ``packages`` with an import of ``sim.engine`` (or of a module in it)."""
+    out = set()
+    for package in packages:
+        for f in files(package):
+            if any(under(m, "sim.engine") for m in imports(f)):
+                out.add(f.relative_to(ROOT).as_posix())
+    return out
+
+
+def test_within_sim_only_play_api_and_policies_import_the_engine():
+    """The engine is private to the package: the rest of ``sim`` (the environment, the
+    warm-up, the runner, the samplers, the shims) reaches it through ``sim.play``."""
+    found = sorted(f for f in engine_importers(["sim"]) if not f.startswith(ENGINE_IMPORTERS))
+    assert found == []
+
+
+def test_above_sim_only_the_listed_files_import_the_engine():
+    found = sorted(engine_importers(["analysis", "canasta", "reports"]) - ENGINE_IMPORTERS_ABOVE)
+    assert found == [], "go through sim.play or sim.api instead"
+
+
+def test_engine_importers_above_sim_are_still_importers():
+    """A file that no longer imports the engine must come off the list, so it cannot grow
+    back unseen."""
+    stale = sorted(ENGINE_IMPORTERS_ABOVE - engine_importers(["analysis", "canasta", "reports"]))
+    assert stale == []

@@ -19,9 +19,9 @@ import pytest
 from canasta.web.view import log_lines
 from sim import encoding as E
 from sim.play import Hand
+from sim.play.record import hand_entry
 from sim.play.words import TERMINAL_WORDS, WEB_WORDS, event_lines, private_step
 from sim.policies.registry import table_names
-from sim.record import hand_entry
 
 SEAT = 0
 #: a seat's other threes steps, in turn (DEAL-5): each private step becomes another one

@@ -11,9 +11,9 @@ import pytest
 
 from canasta import main
 from sim import encoding as E
-from sim import record as R
 from sim.play import Hand as Game
 from sim.play import describe_action
+from sim.play import record as R
 
 
 def _hand(seed=5, hand_id=2, policies=("heuristic", "heuristic")):

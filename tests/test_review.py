@@ -23,8 +23,8 @@ POLICIES = ("heuristic", "heuristic")
 @pytest.fixture(scope="module")
 def hand():
     """One bot hand (heuristic against heuristic, seed 3) and its record."""
-    from sim.game import GameDriver
-    from sim.record import from_games
+    from sim.play.game import GameDriver
+    from sim.play.record import from_games
 
     driver = GameDriver(seed=3).play(POLICIES)
     g = driver.hands[0]
@@ -84,41 +84,38 @@ def test_summary_error_rate_and_luck():
     assert math.isnan(s.loc[2, "rate_low"])  # one decision: no interval
 
 
-def _two(made_mean, best_mean, lead_best=True):
-    """An Advice of two choices as advise(only=[made, best]) gives it (best first)."""
+def test_cost_is_remeasured_on_fresh_deals_each_choice_alone():
+    """The cost is the chosen best minus the move made on fresh deals (another seed), each
+    played alone (no race to stop it early) on the same deals: the first run's count of deals
+    for the next; the interval the unpaired one; negative when the move did better there."""
     from analysis.advise import Advice, Choice
 
-    def choice(label, mean, diff, rank):
-        lo, hi = (diff - 10, diff + 10) if diff else (0.0, 0.0)
-        return Choice(label, [], None, mean, mean - 5, mean + 5, diff, lo, hi, 16, rank=rank)
-
-    gap = best_mean - made_mean
-    if lead_best:
-        return Advice("play", [choice("B", best_mean, 0.0, 1), choice("M", made_mean, -gap, 2)])
-    return Advice("play", [choice("M", made_mean, 0.0, 1), choice("B", best_mean, gap, 2)])
-
-
-@pytest.mark.parametrize("lead_best", [True, False])
-def test_cost_is_remeasured_on_fresh_deals(lead_best):
-    """The cost is the chosen best minus the move made on the fresh deals' advice, signed:
-    negative when the move made leads there; the fresh run is asked for the two labels only,
-    with another seed."""
-    from analysis.advise import Choice
-
-    seen = {}
+    means = {"B": 130.0, "M": 100.0, "G": 90.0}
+    seen = []
 
     def fake(pos, **kw):
-        seen.update(kw)
-        return _two(100.0, 130.0 if lead_best else 90.0, lead_best)
+        seen.append(kw)
+        (label,) = kw["only"]
+        m = means[label]
+        game = {"win": m / 1000, "ci_low": m / 1000 - 0.01, "ci_high": m / 1000 + 0.01}
+        n = 24 if kw["budget"] else kw["n"]  # a budget stops the first run at 24 deals
+        return Advice("play", [Choice(label, [], None, m, m - 6, m + 6, 0, 0, 0, n, game=game)])
 
-    made = Choice("M", [], None, 0, 0, 0, 0, 0, 0, 8)
-    best = Choice("B", [], None, 0, 0, 0, 0, 0, 0, 8)
-    ask = {"pos": None, "drawn": None, "n": 16, "seed": 7, "ruleset": None, "policies": None}
-    cost, lo, hi = R._cost(made, best, "points", ask | {"advise": fake})
-    assert seen["only"] == ["M", "B"] and seen["seed"] == 7 and seen["budget"] is None
-    assert cost == pytest.approx(30.0 if lead_best else -10.0)
-    assert lo < cost < hi
-    assert R._cost(made, made, "points", ask | {"advise": fake}) == (0.0, 0.0, 0.0)
+    def choice(label):
+        return Choice(label, [], None, 0, 0, 0, 0, 0, 0, 8)
+
+    made, best, gbest = choice("M"), choice("B"), choice("G")
+    ask = {"pos": None, "drawn": None, "n": 64, "seed": 7, "ruleset": None, "policies": None}
+    runs = R._fresh(made, [best, gbest], ask | {"advise": fake, "budget": 1.0, "equity": None})
+    assert [k["only"] for k in seen] == [["B"], ["G"], ["M"]]
+    assert all(k["seed"] == 7 for k in seen) and seen[0]["budget"] == 1.0
+    assert [k["n"] for k in seen] == [64, 24, 24] and seen[1]["budget"] is None
+    cost, lo, hi = R._cost(runs, made, best, "points")
+    assert cost == pytest.approx(30.0) and hi - cost == pytest.approx(6 * 2**0.5)
+    cost, lo, hi = R._cost(runs, made, gbest, "game")
+    assert cost == pytest.approx(-0.01) and lo < cost < hi  # the move did better
+    assert R._cost(runs, made, made, "points") == (0.0, 0.0, 0.0)
+    assert R._fresh(made, [made, None], ask | {"advise": fake}) == {}
 
 
 # ---------------------------------------------------------------------------------------
@@ -129,7 +126,7 @@ def test_decisions_are_every_draw_and_the_play_after_a_stock_draw(hand):
     not be taken, PILE-1/2), and one per stock draw for the play step right after it, with
     the card drawn; move numbers are the record's (1-based)."""
     from canasta.review import decisions
-    from sim.record import redeal
+    from sim.play.record import redeal
 
     g, _ = hand
     items = decisions([g], [0])
@@ -199,7 +196,7 @@ def test_review_json_and_page(reviewed, tmp_path):
 
 def test_cli_review_json_and_bad_seat(hand, tmp_path, capsys):
     from canasta import main
-    from sim.record import dumps
+    from sim.play.record import dumps
 
     _, rec = hand
     path = tmp_path / "hand.json"

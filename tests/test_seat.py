@@ -1,11 +1,11 @@
 """One seat, one move grammar (issue 44): the terminal's ``Session`` and the web ``Table`` are two
 faces of ``canasta._seat.Seat``, and every move, typed or clicked or recorded, is read by
-``sim.moves``.
+``sim.play.moves``.
 
 - The grammar: a move's text (the terminal's and the record's words) and the page's JSON body give
   the same ``Move`` for every engine action; the rules a move's words break are refused by one
   error type naming the rule (DEAL-4, MELD-1, MELD-2, MELD-4, DEAL-5, TURN-1), the same through
-  the text, the JSON and the record (``sim.record.parse_move``).
+  the text, the JSON and the record (``sim.play.record.parse_move``).
 - The faces: the same seeded hand driven through the terminal face (text commands) and the web
   face (JSON bodies) with the same moves reaches identical states after every move; the same
   illegal moves are refused with the same rule ID and message and change nothing; undo takes
@@ -25,11 +25,11 @@ from canasta._seat import HINT_BUDGET, HINT_N
 from canasta.web.moves import move_for
 from canasta.web.table import MoveRefused, Table
 from sim import encoding as E
-from sim import record as R
 from sim.errors import CanastaError
-from sim.moves import Move, MoveError, move_from_json, parse_move
 from sim.play import Hand as Game
 from sim.play import describe_action
+from sim.play import record as R
+from sim.play.moves import Move, MoveError, move_from_json, parse_move
 
 BOT = "heuristic"
 

@@ -19,6 +19,7 @@ from canasta.web.app import create_app
 from canasta.web.table import MoveRefused, Table, move_for
 from sim import encoding as E
 from sim import record as R
+from sim.errors import CanastaError
 from tests.web_client import BASE, BOT, JSON, TestClient, table_of
 
 
@@ -292,16 +293,26 @@ def test_why_is_built_from_the_measurement():
     assert "than discard K" in why(Advice("play", [best, second, made]), made)
 
 
-def test_review_lists_only_clear_losses():
+def test_review_is_the_seats_review_kept_per_hand():
+    """The table's review is the seat's (``analysis.review`` through ``review_hand``): a row
+    per decision of the human's with a choice, refused while the hand runs, computed once per
+    finished hand."""
+    from canasta._seat_review import review
+    from canasta.review import decisions
+
     t = Table(seed=6, partner=BOT, opponents=BOT)
+    with pytest.raises(CanastaError, match="not over"):
+        review(t)
     while not t.game.is_over:
         t.move(move_for(t.game.policy_action("random")))
-    items = t.review(budget=None)  # no time limit: 64 deals a choice, the same on any machine
-    assert items  # random play leaves clear losses
-    for it in items:
-        assert it["gain"] > 100 and it["gain_ci"][0] > 0
-        assert it["best"] != it["you"] and it["why"]
-    assert t.review() is items  # computed once per finished hand
+    rev = review(t, budget=None, n=4)  # no time limit: the same rows on any machine
+    items = decisions([t.game], [t.seat])
+    assert len(rev.decisions) == sum(not d.forced for d in items) > 0
+    assert set(rev.decisions["seat"]) == {t.seat} and set(rev.decisions["hand"]) == {1}
+    assert (rev.decisions["made"] != "").mean() > 0.5
+    assert review(t) is rev  # computed once per finished hand
+    with pytest.raises(CanastaError, match="no hand 2"):
+        review(t, 2)
 
 
 def test_canasta_serve_starts_and_prints_its_address(tmp_path):
@@ -455,10 +466,12 @@ def test_log_and_review_share_turn_numbers():
         assert turns == sorted(turns) and (not turns or turns[-1] <= v["turn"])
     assert saw_drawn
     full = {x["turn"] for x in t.view()["log"]} | set(t.turns)
-    review = t.review(budget=None)
-    assert review and all(item["turn"] in full for item in review)
+    from canasta._seat_review import review
+
+    turns = review(t, budget=None, n=4).decisions["turn"].tolist()
+    assert turns and all(turn in full for turn in turns)
     mine = {t.turns[i] for i, (_, p, _, _) in enumerate(t.game.events()) if p == t.seat}
-    assert all(item["turn"] in mine for item in review)
+    assert all(turn in mine for turn in turns)
 
 
 def test_warm_up_reports_progress_until_ready():

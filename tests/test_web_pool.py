@@ -216,7 +216,7 @@ def test_the_review_runs_in_the_pool_outside_the_tables_lock():
     assert c.get("/api/state").status_code == 200 and time.perf_counter() - s0 < 5.0
     ex.release()
     th.join(60)
-    assert out["r"].status_code == 200 and isinstance(out["r"].json()["review"], list)
+    assert out["r"].status_code == 200 and isinstance(out["r"].json()["decisions"], list)
 
 
 def test_a_hint_through_the_process_pool():

@@ -9,6 +9,8 @@
 - ``canasta.web.chance``: game mode's chance of winning the game (``GameChance``: the equity
   tables of the tables' rulesets and bots, built in the background);
 - ``canasta.web.moves``: the page's card names and moves (``move_for``, ``parse_kinds``, ...);
+- ``canasta.web.review``: the review of the human's seat after a hand and a game, as the page
+  gets it (``client_review``, ``review_request``);
 - ``canasta.web.pool``: hints and reviews in a bounded pool of worker processes
   (``AdvicePool``: per-client and server caps, time caps);
 - ``canasta.web.seal``: the server's signature on a finished record, checked on replay;

@@ -49,10 +49,11 @@ from canasta.web.guard import (
     too_many,
     valid_table_id,
 )
-from canasta.web.pool import REVIEW_CAP, AdvicePool, review_job
+from canasta.web.pool import AdvicePool
+from canasta.web.review import review_route
 from canasta.web.routes_ux import routes as ux_routes
 from canasta.web.seal import Seal
-from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_GAIN, MoveRefused, Table
+from canasta.web.table import HINT_BUDGET, REVIEW_BUDGET, REVIEW_N, MoveRefused, Table
 from canasta.web.warmup import PLAN
 from sim import encoding as _E
 from sim.errors import CanastaError
@@ -314,6 +315,7 @@ def create_app(
     hint_budget: float = HINT_BUDGET,
     review_budget: float | None = REVIEW_BUDGET,
     chance: GameChance | None = None,
+    review_n: int = REVIEW_N,
 ) -> Starlette:
     """The app; ``rules_file``: a ruleset TOML offered first (``--rules``); ``state_dir``: where
     tables are saved (None: kept in memory only); ``warm``: compile the bots and the hint at
@@ -322,7 +324,8 @@ def create_app(
     (:class:`canasta.web.guard.Quotas`, default its defaults); ``trust_proxy``: a client is
     the address a reverse proxy forwards (``canasta.web.guard.client_of``); ``pool``: where
     hints and reviews run (:class:`canasta.web.pool.AdvicePool`); ``hint_budget``,
-    ``review_budget``: seconds of advice; ``chance``: the game mode's chance of winning
+    ``review_budget``: seconds of advice (a review's at most, per decision); ``review_n``:
+    deals per choice at most in a review; ``chance``: the game mode's chance of winning
     (:class:`canasta.web.chance.GameChance`; default: the default equity table when ``warm``,
     else none offered)."""
     rulesets = shipped_rules()
@@ -488,32 +491,6 @@ def create_app(
             snap = await run_in_threadpool(snapshot)
             return JSONResponse(await run_in_threadpool(work, snap, left))
 
-    async def review(request: Request) -> JSONResponse:
-        await posted(request)
-        t = table_of(request)
-        lock = tables.lock(t.id)
-
-        def prepare():  # the finished hand's saved table: the review's work item
-            with lock:
-                if not t.game.is_over:
-                    raise CanastaError("review: the hand is not over")
-                return t.review_cache, t.saved(), t.move_no
-
-        def keep(result: list, at: int) -> None:
-            with lock:
-                if t.move_no == at:  # still that hand: asked again, the same answer
-                    t.review_cache = result
-
-        cached, saved, at = await run_in_threadpool(prepare)
-        if cached is None:
-            cap = REVIEW_CAP + pool.grace
-            async with pool.slot(client_of(request.scope, trust_proxy), cap) as left:
-                cached = await run_in_threadpool(
-                    pool.call, review_job, saved, review_budget, REVIEW_CAP, cap=left
-                )
-            await run_in_threadpool(keep, cached, at)
-        return JSONResponse({"review": cached, "threshold": REVIEW_GAIN})
-
     async def record(request: Request) -> Response:
         t = table_of(request)
         from sim.record import dumps
@@ -556,7 +533,7 @@ def create_app(
         Route("/api/undo", mutate(lambda t, b: t.undo()), methods=["POST"]),
         Route("/api/next", mutate(lambda t, b: t.new_hand()), methods=["POST"]),
         Route("/api/hint", hint, methods=["POST"]),
-        Route("/api/review", review, methods=["POST"]),
+        review_route(tables, table_of, chance, pool, (review_budget, review_n), trust_proxy),
         Route("/api/record", record),
         Route("/api/replay", replay, methods=["POST"]),
         *ux_routes(tables, table_of, (COOKIE, SECURE_COOKIE)),
@@ -602,8 +579,8 @@ def replay_frames(record: Any, seal: Seal | None = None) -> dict:
     from sim.cards import format_counts, format_melds
     from sim.play.table import table_hands as st_hands
     from sim.play.table import table_melds as st_melds
+    from sim.play.words import describe_action
     from sim.record import load, redeal, replay
-    from sim.step import describe_action
 
     rec = load(record)
     games = replay(rec)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from canasta._seat import plain
 from sim import encoding as E
-from sim.text import meld_cards
+from sim.play.words import page_move, page_names
 
 __all__ = ["move_for"]
 
@@ -20,38 +20,12 @@ def kind_name(k: int) -> str:
 
 def move_for(action: int) -> dict:
     """The page's request for an engine action, as its buttons send it (tests, benchmarks)."""
-    kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[action])
-    simple = {E.AT_DRAW: "draw", E.AT_TAKE_PILE: "pile", E.AT_LAY_THREES: "lay"}
-    simple[E.AT_DECLARE] = "declare"
-    if kind in simple:
-        return {"move": simple[kind]}
-    if kind == E.AT_KEEP_THREE:
-        return {"move": "keep_red" if slot == E.RED_THREE else "keep_black"}
-    if kind == E.AT_DISCARD:
-        return {"move": "discard", "cards": [kind_name(slot)]}
-    cards = meld_cards(slot, nat, two, joker)
-    target = "wild" if slot == E.WILD_MELD else kind_name(slot)
-    return {"move": "meld", "cards": cards, "target": target}
+    return page_move(action)
 
 
 def move_names(g) -> list[str]:
     """The page's move names that are legal now (the buttons for threes follow them)."""
-    names = {
-        E.AT_DRAW: "draw",
-        E.AT_TAKE_PILE: "pile",
-        E.AT_LAY_THREES: "lay",
-        E.AT_DECLARE: "declare",
-        E.AT_DISCARD: "discard",
-        E.AT_MELD: "meld",
-    }
-    out = set()
-    for a in g.legal_actions():
-        kind, slot = int(E.ACTION_TABLE[a, E.AC_TYPE]), int(E.ACTION_TABLE[a, E.AC_SLOT])
-        if kind == E.AT_KEEP_THREE:
-            out.add("keep_red" if slot == E.RED_THREE else "keep_black")
-        elif kind in names:
-            out.add(names[kind])
-    return sorted(out)
+    return page_names(g.legal_actions())
 
 
 def _r(x: float) -> float:

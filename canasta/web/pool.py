@@ -3,7 +3,7 @@
 The advice's simulation is compiled code that holds the interpreter lock while it runs: run in
 the server's own threads, one client's hints queued every other player's moves behind them
 (a move went from 5 ms to 3.9 s with 100 hints in flight). So the server only builds each
-request's work item (the position a hint is about, a finished hand's saved table for a review:
+request's work item (the position a hint is about, a finished hand's record for a review:
 small, picklable) and hands it to :class:`AdvicePool`; the workers (separate processes, run at a
 lower priority than the server) do the simulation. What bounds it (docs/web.md, limits):
 
@@ -13,8 +13,8 @@ lower priority than the server) do the simulation. What bounds it (docs/web.md, 
   :data:`WAITING` of a client's (429 past it) and :data:`BACKLOG` of all (503);
 - each item two time caps once the warm-up is over: :data:`WAIT_CAP` for its place, then in
   the pool a hint's budget plus :data:`GRACE`, a review's :data:`REVIEW_CAP` plus it (503
-  with one line past either); a review divides :data:`REVIEW_CAP` among its decisions so it
-  ends by itself;
+  with one line past either); a hand's review divides :data:`REVIEW_CAP` among its decisions
+  so it ends by itself (a game's review is its hands', each one item, kept per hand);
 - no item is sent before the server's warm-up has filled numba's cache (the workers then load
   the kernels rather than compile them a second time, racing the warm-up to write them).
 
@@ -44,7 +44,7 @@ WAITING = 64  #: more of one client's that may wait their turn (no thread, no CP
 BACKLOG = 1024  #: more of every client's together that may wait their turn
 WAIT_CAP = 60.0  #: seconds an item may wait for its place (long: a held request costs nothing,
 #: a refused one is sent again, and every refusal costs the server a request's work)
-REVIEW_CAP = 20.0  #: seconds of simulation a whole review may spend (its decisions share it)
+REVIEW_CAP = 20.0  #: seconds of simulation a hand's review may spend (its decisions share it)
 GRACE = 15.0  #: seconds past its own budget an item may wait (the queue, a worker's start)
 COLD_CAP = 600.0  #: seconds the first item of a fresh pool may take: its worker loads (or, on an
 #: empty cache, compiles: minutes of a core) the advice's kernels before it simulates anything
@@ -96,15 +96,17 @@ def advise_job(pos, drawn, kw: dict):
     return advise(pos, drawn=drawn, **kw)
 
 
-def review_job(saved: dict, budget: float | None, cap: float = REVIEW_CAP) -> list[dict]:
-    """In a worker: the end-of-hand review of a saved table (``Table.saved()``), each decision's
-    budget cut so that all of them together stay within ``cap`` seconds."""
-    from canasta.web.table import Table
+def review_job(record: dict, seat: int, number: int, start: int, kw: dict) -> dict:
+    """In a worker: the review of the human ``seat``'s decisions in one finished hand
+    (``record``: that hand's record, decks included: it never leaves the server), the game's
+    hand ``number`` (``start``: the game's actions before it), by
+    ``canasta._seat_review.review_hand`` with ``kw`` (its equity table, budgets and ``cap``); the
+    review's JSON (``analysis.review.Review.to_json``)."""
+    from canasta._seat_review import review_hand
+    from sim.record import replay
 
-    t = Table.resume(saved)
-    if budget is not None:
-        budget = min(budget, cap / max(1, len(t.decisions)))
-    return t.review(budget=budget)
+    (hand,) = replay(record)
+    return review_hand(hand, seat, number, start=start, **kw).to_json()
 
 
 class _Gate:

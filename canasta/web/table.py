@@ -28,7 +28,8 @@ from functools import partial
 
 import numpy as np
 
-from canasta._seat import HINT_BUDGET, HINT_N, HINT_TOP, REVIEW_BUDGET, REVIEW_GAIN, Seat, plain
+from canasta._seat import HINT_BUDGET, HINT_N, HINT_TOP, Seat, plain
+from canasta._seat_review import REVIEW_BUDGET, REVIEW_N
 from canasta.web.moves import merged_choices, move_for
 from sim.errors import CanastaError
 from sim.moves import MoveError, move_from_json
@@ -38,7 +39,7 @@ __all__ = [
     "HINT_N",
     "HINT_TOP",
     "REVIEW_BUDGET",
-    "REVIEW_GAIN",
+    "REVIEW_N",
     "Table",
     "move_for",
     "why_text",
@@ -175,6 +176,7 @@ class Table(Seat):
             "decisions": list(self.decisions),
             "undo_stock": list(self.undo_stock),
             "mark": int(self.mark),
+            "reviews": {str(k): r.to_json() for k, r in self.review_cache.items()},
         }
 
     def settings(self) -> dict:
@@ -221,6 +223,11 @@ class Table(Seat):
         t.move_no = int(s.get("move_no", 1))
         t.mark = int(saved.get("mark", 0))
         t.run_bots()
+        from analysis.review import Review
+
+        for k, r in (saved.get("reviews") or {}).items():  # the finished hands' reviews kept
+            if 1 <= int(k) <= len(t.games) and t.games[int(k) - 1].is_over:
+                t.review_cache[int(k)] = Review.from_json(r)
         return t
 
     # --- what the page sees ---------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -63,14 +64,16 @@ def records_frame(
 
 def _text_dtype():
     """The type pandas infers for a column of strings: by its option ``future.infer_string``
-    (read without its deprecation warning), inferred once for each value of it (a Series made
-    for it cost ~0.15 ms a records frame); inferred every time where this pandas has no such
-    reader."""
-    try:
-        from pandas._config import using_string_dtype
-    except ImportError:
-        return pd.Series(["x"]).dtype
-    return _text_dtype_under(using_string_dtype())
+    (read through the public ``pandas.get_option``, its deprecation warning in pandas 3
+    silenced), inferred once for each value of it (a Series made for it cost ~0.15 ms a
+    records frame)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # pandas 3's Pandas4Warning
+        try:
+            option = bool(pd.get_option("future.infer_string"))
+        except (KeyError, pd.errors.OptionError):  # a pandas without the option
+            return pd.Series(["x"]).dtype
+    return _text_dtype_under(option)
 
 
 @functools.cache

@@ -33,7 +33,7 @@ __all__ = ["Hand", "Turn", "describe_action", "seat_policies"]
 
 LOG_EVENTS = 4096  #: transcript events kept per hand (a hand has a few hundred)
 RECORD_FORMAT = "canasta-sim hand 1"  #: format tag of a replay record
-RECORD_FORMAT_V1 = "canasta-sim record"  #: sim.record's format, read here for its first hand
+RECORD_FORMAT_V1 = "canasta-sim record"  #: sim.play.record's format, read here for its first hand
 
 
 def _deck(deck) -> np.ndarray:
@@ -52,8 +52,8 @@ def _deck(deck) -> np.ndarray:
 
 
 def _first_hand(record: dict) -> dict:
-    """The first hand of a ``sim.record`` record in ``record()``'s form (ids of the actions;
-    ``sim.record.replay`` reads every hand, moves as text, and checks them)."""
+    """The first hand of a ``sim.play.record`` record in ``record()``'s form (ids of the actions;
+    ``sim.play.record.replay`` reads every hand, moves as text, and checks them)."""
     hands = record.get("hands")
     if not isinstance(hands, list) or not hands or not isinstance(hands[0], dict):
         raise CanastaError("bad hand record: 'hands' must be a non-empty list of hands")
@@ -330,6 +330,17 @@ class Hand:
             _score_hand(self.state, self.rules, items)
         return items
 
+    def record_row(self) -> np.ndarray:
+        """The finished hand as the engine's record row (int64, layout ``RECORD_COLUMNS``:
+        the row ``sim.simulate`` writes for it, before the frame names its codes)."""
+        from sim.engine.play import _write_record_row
+
+        if not self.is_over:
+            raise CanastaError("the hand is not over: no record row yet")
+        row = np.zeros(E.RECORD_WIDTH, dtype=np.int64)
+        _write_record_row(self.state, self.hand_id, self.score_items(), row)
+        return row
+
     def scores(self) -> dict[int, dict[str, int]]:
         items = self.score_items()
         out = {}
@@ -381,7 +392,7 @@ class Hand:
             except json.JSONDecodeError as exc:
                 raise CanastaError(f"bad hand record: not JSON ({exc})") from None
         if isinstance(record, dict) and record.get("format") == RECORD_FORMAT_V1:
-            record = _first_hand(record)  # sim.record's format: its first hand
+            record = _first_hand(record)  # sim.play.record's format: its first hand
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise CanastaError(f"bad hand record: expected format {RECORD_FORMAT!r}")
         missing = [k for k in _RECORD_KEYS if k not in record]

@@ -1,7 +1,9 @@
-"""The one owner of a hand's words, for every face: an action's text
-(:func:`describe_action`), the deal, the transcript, each team's melds, threes and hands, the
-itemised score table, and the events as one seat sees them (:func:`event_lines`, worded per
-face by an :class:`EventWords`).
+"""The one owner of a hand's words, for every face: every action in every format from one
+table (:data:`ACTION_WORDS`: the terminal's command, the record's text, the page's request,
+the web log's line, the help; :func:`describe_action`, :func:`command_words`,
+:func:`page_move`, :func:`allowed_line`), the deal, the transcript, each team's melds,
+threes and hands, the itemised score table, and the events as one seat sees them
+(:func:`event_lines`, worded per face by an :class:`EventWords`).
 
 ``canasta play``, the human seat of ``canasta play --human``, ``canasta replay``, the web
 table and ``sim.env``'s ``ansi`` render print these lines, so a hand reads the same
@@ -17,14 +19,25 @@ from dataclasses import dataclass
 from sim import encoding as E
 
 __all__ = [
+    "ACTION_ALIASES",
+    "ACTION_WORDS",
+    "COLOURS",
     "TERMINAL_WORDS",
     "WEB_WORDS",
+    "ActionWords",
     "EventWords",
+    "action_words",
+    "allowed_line",
+    "command_help",
+    "command_words",
     "describe_action",
     "end_lines",
     "event_lines",
     "hand_lines",
     "meld_cards",
+    "op_words",
+    "page_move",
+    "page_names",
     "private_step",
     "score_lines",
     "seat_events",
@@ -63,34 +76,193 @@ def seat_events(events: Sequence[tuple], seat: int | None, start: int = 0) -> li
     return out
 
 
-def describe_action(a: int) -> str:
-    """Human-readable text of an action id, e.g. 'meld 7: 3 naturals' or 'discard K'."""
+@dataclass(frozen=True)
+class ActionWords:
+    """The words of one kind of action (``E.AT_*``) in each format, every face's from here:
+    ``command`` what a person types at the terminal (``sim.play.moves.parse_move`` reads it),
+    ``text`` the record's and the transcript's words (:func:`describe_action`; read by the
+    same grammar), ``page`` the web page's request name (``{"move": page}``,
+    ``sim.play.moves.move_from_json``), ``log`` the web log's line (None: the event that
+    follows says it), ``usage`` and ``help`` the terminal's help line. Fields: ``{kind}`` the
+    card's rank name, ``{colour}`` a three's colour, ``{top}`` the pile's top rank, ``{op}``
+    the meld's cards as typed (:func:`op_words`), ``{target}`` and ``{items}`` the meld as the
+    record writes it, ``{cards}`` and ``{meld}`` as the log says it."""
+
+    command: str
+    text: str
+    page: str
+    log: str | None
+    usage: str
+    help: str
+
+
+#: every kind of action in words: the one table the grammar, the records and the faces read
+ACTION_WORDS = {
+    E.AT_DRAW: ActionWords("draw", "draw from the stock", "draw", None, "draw", "{text}"),
+    E.AT_TAKE_PILE: ActionWords(
+        "pile",
+        "take the discard pile",
+        "pile",
+        "takes the pile (top {top})",
+        "pile",
+        "{text} (PILE-1: a natural pair of the top card's rank)",
+    ),
+    E.AT_MELD: ActionWords(
+        "meld {op}",
+        "{target}: {items}",
+        "meld",
+        "melds {cards} ({meld})",
+        "meld CARDS",
+        "meld, e.g. 'meld 7 7 7', 'meld K K 2', 'meld 9 9 9, Q Q JK' (one meld a\n"
+        "comma; suits are optional: 7H = 7); 'meld 2 on K' adds to your Ks",
+    ),
+    E.AT_DISCARD: ActionWords(
+        "discard {kind}",
+        "discard {kind}",
+        "discard",
+        "{text}",
+        "discard CARD",
+        "discard one card and end the turn, e.g. 'discard 4'",
+    ),
+    E.AT_KEEP_THREE: ActionWords(
+        "keep {kind}",
+        "keep one {kind} toward a Straight, lay down the rest",
+        "keep_{colour}",
+        "{text}",
+        "keep [3r|3b]",
+        "keep one three toward a Straight (DEAL-5), lay down the others",
+    ),
+    E.AT_LAY_THREES: ActionWords(
+        "lay", "lay down all threes", "lay", None, "lay", "lay down every three (DEAL-4)"
+    ),
+    E.AT_DECLARE: ActionWords(
+        "declare",
+        "declare a special hand",
+        "declare",
+        "{text}",
+        "declare",
+        "declare a special hand (SPECIAL-1)",
+    ),
+}
+#: the other words the grammar takes for an action with no card (a person's own phrasing)
+ACTION_ALIASES = {"take the pile": E.AT_TAKE_PILE}
+#: the page's name of a three's colour, by kind (``keep_red``)
+COLOURS = {E.RED_THREE: "red", E.BLACK_THREE: "black"}
+
+
+def _check_action(a: int) -> tuple[int, int, int, int, int]:
     from sim.errors import CanastaError
 
-    if not 0 <= a < E.N_ACTIONS:
+    if isinstance(a, bool) or not 0 <= a < E.N_ACTIONS:
         raise CanastaError(f"no action {a}: ids run 0..{E.N_ACTIONS - 1}")
     kind, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-    if kind == E.AT_DRAW:
-        return "draw from the stock"
-    if kind == E.AT_TAKE_PILE:
-        return "take the discard pile"
-    if kind == E.AT_LAY_THREES:
-        return "lay down all threes"
-    if kind == E.AT_KEEP_THREE:
-        return f"keep one {E.KIND_NAMES[slot]} toward a Straight, lay down the rest"
-    if kind == E.AT_DECLARE:
-        return "declare a special hand"
+    return kind, slot, nat, two, joker
+
+
+def op_words(slot: int, nat: int, two: int, joker: int) -> str:
+    """One meld operation as a person types it after ``meld``: ``K K 2``; ``2 on K`` when it
+    adds wild cards alone to the Ks; wild cards alone make the wild meld (``2 2 JK``)."""
+    cards = " ".join(meld_cards(slot, nat, two, joker))
+    if slot == E.WILD_MELD:
+        return cards
+    return cards if nat else f"{cards} on {E.KIND_NAMES[slot]}"
+
+
+def _fields(a: int, top: int = -1) -> dict[str, str]:
+    kind, slot, nat, two, joker = _check_action(a)
+    f = {"kind": E.KIND_NAMES[slot] if kind in (E.AT_DISCARD, E.AT_KEEP_THREE) else ""}
+    f["colour"] = COLOURS.get(slot, "") if kind == E.AT_KEEP_THREE else ""
+    f["top"] = E.KIND_NAMES[top] if top >= 0 else ""
+    if kind == E.AT_MELD:
+        items = [f"{nat}x{E.KIND_NAMES[slot]}"] if nat else []
+        items += [f"{two}x2"] * (two > 0) + [f"{joker}xJK"] * (joker > 0)
+        wild = slot == E.WILD_MELD
+        f["op"] = op_words(slot, nat, two, joker)
+        f["items"] = " ".join(items)
+        f["target"] = "wild meld" if wild else f"meld {E.KIND_NAMES[slot]}"
+        f["cards"] = " ".join(meld_cards(slot, nat, two, joker))
+        f["meld"] = "the wild meld" if wild else f"the {E.KIND_NAMES[slot]}s"
+    return f
+
+
+def action_words(a: int, form: str = "text", top: int = -1) -> str | None:
+    """Action ``a`` in one format of :data:`ACTION_WORDS` (``command``, ``text``, ``page``,
+    ``log``); ``top``: the pile's top kind (the log of taking it). None: a log line the next
+    event says."""
+    kind = _check_action(a)[0]
+    template = getattr(ACTION_WORDS[kind], form)
+    if template is None:
+        return None
+    f = _fields(a, top)
+    return template.format(text=ACTION_WORDS[kind].text.format(**f), **f)
+
+
+def describe_action(a: int) -> str:
+    """Human-readable text of an action id, e.g. 'meld 7: 3x7' or 'discard K': the record's
+    and the transcript's words (:data:`ACTION_WORDS`)."""
+    return action_words(a, "text")
+
+
+def command_words(a: int) -> str:
+    """Action ``a`` as a person types it at the terminal, e.g. 'meld K K 2', 'keep 3r'."""
+    return action_words(a, "command")
+
+
+def page_move(a: int) -> dict:
+    """The web page's request for action ``a``, as its buttons send it: ``{"move": name}``,
+    with the card of a discard and the cards and target of a meld."""
+    kind, slot, nat, two, joker = _check_action(a)
+    body: dict = {"move": action_words(a, "page")}
     if kind == E.AT_DISCARD:
-        return f"discard {E.KIND_NAMES[slot]}"
-    parts = []
-    if nat:
-        parts.append(f"{nat}x{E.KIND_NAMES[slot]}")
-    if two:
-        parts.append(f"{two}x2")
-    if joker:
-        parts.append(f"{joker}xJK")
-    target = "wild meld" if slot == E.WILD_MELD else f"meld {E.KIND_NAMES[slot]}"
-    return f"{target}: {' '.join(parts)}"
+        body["cards"] = [E.KIND_NAMES[slot]]
+    elif kind == E.AT_MELD:
+        body["cards"] = meld_cards(slot, nat, two, joker)
+        body["target"] = "wild" if slot == E.WILD_MELD else E.KIND_NAMES[slot]
+    return body
+
+
+def page_names(actions: Sequence[int]) -> list[str]:
+    """The page's move names of ``actions`` (the buttons legal now), sorted."""
+    return sorted({action_words(a, "page") for a in actions})
+
+
+def command_help() -> list[str]:
+    """The terminal's help lines of the moves (:data:`ACTION_WORDS`' usage and help)."""
+    order = (E.AT_DRAW, E.AT_TAKE_PILE, E.AT_MELD, E.AT_DISCARD, E.AT_KEEP_THREE)
+    order += (E.AT_LAY_THREES, E.AT_DECLARE)
+    lines = []
+    for kind in order:
+        w = ACTION_WORDS[kind]
+        first, *rest = w.help.format(text=w.text).split("\n")
+        lines.append(f"  {w.usage:<19} {first}")
+        lines += [f"  {'':<19} {line}" for line in rest]
+    return lines
+
+
+def allowed_line(actions: Sequence[int]) -> str:
+    """The moves ``actions`` allow, in the terminal's commands, one line: the words with no
+    card, one meld of each rank as an example (its largest natural part first, then the
+    fewest wild cards) and the cards that may be discarded."""
+    words, discards, melds = [], [], {}
+    for a in actions:
+        kind, slot, nat, two, joker = _check_action(a)
+        if kind == E.AT_DISCARD:
+            discards.append(E.KIND_NAMES[slot])
+        elif kind == E.AT_MELD:
+            key = (nat, -(two + joker))
+            if slot not in melds or key > melds[slot][0]:
+                melds[slot] = (key, (slot, nat, two, joker))
+        else:
+            words.append(command_words(a))
+    if melds:
+        parts = []
+        for slot in sorted(melds, reverse=True):
+            text = op_words(*melds[slot][1])
+            parts.append(f"wild {text}" if slot == E.WILD_MELD else text)
+        words.append("meld (for example) " + " | ".join(parts))
+    if discards:
+        words.append("discard " + "/".join(reversed(discards)))
+    return ", ".join(words) if words else "nothing (the hand is over)"
 
 
 #: the transcript's line for each event other than an action and the end (``{card}``: the
@@ -241,16 +413,7 @@ def _terminal_action(a: int, b: int) -> str | None:
 
 
 def _web_action(a: int, b: int) -> str | None:
-    kind = int(E.ACTION_TABLE[a, E.AC_TYPE])
-    if kind in (E.AT_DRAW, E.AT_LAY_THREES):
-        return None  # the draw and lay_three events say it
-    if kind == E.AT_TAKE_PILE:
-        return f"takes the pile (top {E.KIND_NAMES[b]})"
-    if kind == E.AT_MELD:
-        _, slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[a])
-        meld = "the wild meld" if slot == E.WILD_MELD else f"the {E.KIND_NAMES[slot]}s"
-        return f"melds {' '.join(meld_cards(slot, nat, two, joker))} ({meld})"
-    return describe_action(a)
+    return action_words(a, "log", top=b)
 
 
 def _format_card(c: int) -> str:

@@ -9,13 +9,15 @@ first look-up (so importing the registry does not load the compiled policies). T
   ``common``: the helpers they share (largest meld, opening search with its memo, cheapest
   discard);
 - ``strong``, ``strong_features``, ``strong_train``: strong, its features and its training;
+  ``strong_v2``, ``strong_v2_features``: strong_v2 (strong's kernel with its wider evaluator)
+  and that evaluator's features;
 - ``game_strong``: strong that plays for the game, by a style per score region;
 - ``expert``: the search policy; ``inference``: the likelihood of a sampled deal given the
   opponents' observed play (the search's ``infer``); ``ladder``: the strength ladder;
 - ``python_agent``: ``python_policy``, a Python callable played as a policy;
 - ``data``: the shipped weights of strong (and the frozen reference's copy,
-  ``strong_2026_12.json``) and game_strong's table (package data), each read
-  and its layout's version checked by ``datafile``.
+  ``strong_2026_12.json``), of strong_v2 (``strong_v2.json``) and game_strong's table
+  (package data), each read and its layout's version checked by ``datafile``.
 """
 
 from sim.policies.python_agent import python_policy

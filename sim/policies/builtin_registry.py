@@ -52,6 +52,7 @@ from sim.policies.strong import (
     strong_table,
     strong_weights,
 )
+from sim.policies.strong_v2 import V2_FILE, v2_table, v2_weights
 
 __all__: list[str] = []  # registers the built-ins on import; no names of its own
 
@@ -141,6 +142,18 @@ _register(
     + param_docs(_FROZEN_TABLE),
     tail=tuple(strong_weights(FROZEN_FILE)),
 )
+_V2_TABLE = v2_table()
+_register(
+    "strong_v2",
+    strong_decide,
+    {name: default for name, default, _ in _V2_TABLE},
+    "strong's kernel at the frozen reference's parameters with a wider learned evaluator "
+    "(evaluator=2): every legal discard, opening now or waiting, the draw and the start of "
+    "sevens/aces/wild melds, scored by a linear model of what each move gives and breaks, "
+    "distilled from search against a pool of opponents (canasta train --stage distill2; "
+    f"weights and training record in sim/policies/data/{V2_FILE}):\n" + param_docs(_V2_TABLE),
+    tail=tuple(v2_weights()),
+)
 _EXPERT_STRONG_TABLE = expert_strong_table()
 _register(
     "expert_strong",
@@ -171,7 +184,7 @@ _register(
     "strong that plays for the game (GAME-1), not the hand's points: by the scores at the "
     "start of the hand, a style biases its evaluator's choice to start a sevens, aces or wild "
     "meld and to take the pile, from a table derived from the equity table and measured hands "
-    "(benchmarks/bench_game_bot.py derive; sim/policies/data/game_strong.json); style 0 is "
+    "(analysis.game_styles.derive_table; sim/policies/data/game_strong.json); style 0 is "
     "strong's play:\n" + param_docs(_GAME_TABLE),
     check=check_game_params,
     tail=game_tail(),

@@ -19,53 +19,36 @@ chance of winning the game after the hand, its measured hands read through the e
 (``analysis.equity``: strong against strong, so one step of policy improvement over strong).
 The shipped table plays, in each pair of OPEN-1 tiers (own x opponents'), the style whose
 gain pooled over the pair's cells is highest. The table is derived by
-``benchmarks/bench_game_bot.py derive`` (the file records the command, seeds, hands and rule)
+``analysis.game_styles.derive_table`` (the file records the command, seeds, hands and rule)
 and read only under the rules it was derived for (its target and OPEN-1 by score); under
 others the policy plays strong.
 
-Going out (OUT-2: the meld that leaves one card to discard) is strong's, unless ``play_on``
-is 1: then, where going out surely ends the game lost (GAME-1: the opponents reach the target
-above the team whatever the unseen hands hold, ``_going_out_loses``), it plays strong's
-discard instead and goes on. Measured, it changes no game's result (docs/policies.md), so it
-ships off.
-
-Opening (OPEN-1..4) is strong's, which opens at the first turn it can (its ``open_risky`` is
-on), unless ``open_wait`` is 1: then a team far behind (the opponents ahead by
-``OPEN_WAIT_GAP`` points or more) waits, keeping its cards to build on, while the hand is
-not late (strong's own test: the stock nearly out, or the opponents able to go out): at the
-first meld of an opening from hand (not after taking the pile: PILE-2 makes that opening
-due) it plays strong's discard instead. The reading is the club player's behind in the
-game: a hand worth a few hundred points does not close a gap of thousands, so it builds
-toward a bigger hand rather than opening at once.
+Going out (OUT-2) and opening (OPEN-1..4) are strong's: the score-aware variants measured
+(playing on where going out surely loses the game; waiting to open far behind) gained
+nothing or lost, and were removed (docs/policies.md).
 
 A score does not change within a hand, so a hand is played in one style throughout: the
 measured hand outcomes of a style are exactly those of the hands it will play.
 
 Parameters: strong's (same names and shipped values), ``style``: 0 plays the table, ``k >= 1``
-plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong),
-``play_on`` and ``open_wait`` (0 or 1 each). The evaluator's weights and the table follow
-in the parameter array's tail.
+plays style ``k - 1`` at every score (measurement and tests; ``style=1`` is strong). The
+evaluator's weights and the table follow in the parameter array's tail. The shipped table is
+read from its file once (``shipped_data``).
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into, _sum_words, c_view
-from sim.engine.views import _add_operation, ob_melds
 from sim.errors import CanastaError
-from sim.policies.builtin import _hand_is_late
 from sim.policies.datafile import read_data
 from sim.policies.strong import (
-    EW_PHI,
     N_STRONG,
-    _discard_order,
     _ev_cands,
-    _ev_keeps,
-    _ev_kinds,
-    _ev_masked,
     _ev_phi,
     _evaluated_candidates,
     _risky_slot,
@@ -73,9 +56,8 @@ from sim.policies.strong import (
     strong_weights,
 )
 from sim.policies.strong_features import K_DISCARD, K_PICKUP, K_START, N_FEATURES, score
-from sim.scoring import HELD_SEVENS_ACES_PENALTY, score_team
 
-__all__ = ["DATA_VERSION", "game_strong_decide", "load_data"]
+__all__ = ["DATA_VERSION", "game_strong_decide", "load_data", "shipped_data"]
 
 DATA_FILE = "game_strong.json"  #: in the package ``sim.policies.data``
 DATA_VERSION = 1  #: the data file's layout
@@ -83,25 +65,8 @@ STYLE_DOC = (
     "0: the style of the shipped table at the hand's scores (sim/policies/data/game_strong.json);"
     " k >= 1: style k - 1 at every score (1: strong's play)"
 )
-PLAY_ON_DOC = (
-    "1: at the meld that would go out (OUT-2: leaving one card to discard), play on (strong's "
-    "discard) when going out surely ends the game lost: the opponents reach the target "
-    "(GAME-1) above the team whatever the hands hold; 0: go out whenever strong does"
-)
-PLAY_ON_DEFAULT = 0.0  #: ``play_on``'s shipped value
-OPEN_WAIT_GAP = 2000  #: how far behind (the opponents' score less the team's) a team waits
-OPEN_WAIT_DOC = (
-    f"1: a team {OPEN_WAIT_GAP:,} points or more behind does not open (OPEN-1..4) from hand "
-    "while the hand is not late: it discards as strong would instead; 0: open whenever strong "
-    "does (at the first chance)"
-)
-OPEN_WAIT_DEFAULT = 0.0  #: ``open_wait``'s shipped value
-CARD_MOST = int(E.KIND_VALUE.max())  #: CARD-3: a joker's 50, the most a held card costs
-CARD_LEAST = int(E.KIND_VALUE.min())  #: CARD-3: 5, the least
 G_STYLE = N_STRONG  #: the ``style`` parameter, after strong's named parameters
-G_PLAY_ON = N_STRONG + 1  #: the ``play_on`` parameter
-G_OPEN_WAIT = N_STRONG + 2  #: the ``open_wait`` parameter
-G_WEIGHTS = N_STRONG + 3  #: the evaluator's weights start here (the tail)
+G_WEIGHTS = N_STRONG + 1  #: the evaluator's weights start here (the tail)
 G_TABLE = G_WEIGHTS + N_FEATURES  #: the table's header starts here
 #: the table's header words, then the styles' biases (start, take), then the cells
 _H_TARGET, _H_OPENING, _H_LOW, _H_STEP, _H_N, _H_STYLES = range(6)
@@ -125,12 +90,19 @@ def load_data(data: dict | None = None, source: str = DATA_FILE) -> dict:
     return data
 
 
+@functools.cache
+def shipped_data() -> dict:
+    """The shipped table, read and checked once (``load_data``); callers do not change it."""
+    return load_data()
+
+
 def game_tail(data: dict | None = None) -> tuple[float, ...]:
     """The parameter array's tail after the named parameters: strong's evaluator weights, the
-    table's header (target, OPEN-1 mode, low, step, n, styles), the styles' biases, the cells."""
+    table's header (target, OPEN-1 mode, low, step, n, styles), the styles' biases, the cells
+    of ``data`` (checked by ``load_data``; default the shipped table)."""
     from sim.ruleset import Ruleset
 
-    data = load_data(data)
+    data = shipped_data() if data is None else load_data(data)
     grid = data["grid"]
     mode = E.OPENING_MINIMUM_MODES.index(data.get("opening_minimum", Ruleset().opening_minimum))
     header = [data["target"], mode, grid["low"], grid["step"], grid["n"], len(data["styles"])]
@@ -140,25 +112,13 @@ def game_tail(data: dict | None = None) -> tuple[float, ...]:
 
 
 def game_strong_table() -> tuple[tuple[str, float, str], ...]:
-    """(name, default, meaning): strong's table (its shipped values), then ``style``,
-    ``play_on`` and ``open_wait``."""
-    return (
-        *strong_table(),
-        ("style", 0.0, STYLE_DOC),
-        ("play_on", PLAY_ON_DEFAULT, PLAY_ON_DOC),
-        ("open_wait", OPEN_WAIT_DEFAULT, OPEN_WAIT_DOC),
-    )
+    """(name, default, meaning): strong's table (its shipped values), then ``style``."""
+    return (*strong_table(), ("style", 0.0, STYLE_DOC))
 
 
 def check_params(values: dict) -> None:
-    """``style`` must name a style of the shipped table (0: the table itself); ``play_on`` and
-    ``open_wait`` are 0 or 1."""
-    for name in ("play_on", "open_wait"):
-        if values[name] not in (0, 1):
-            raise CanastaError(
-                f"policy 'game_strong' parameter '{name}': 0 or 1, got {values[name]:g}"
-            )
-    n = len(load_data()["styles"])
+    """``style`` must name a style of the shipped table (0: the table itself)."""
+    n = len(shipped_data()["styles"])
     style = values["style"]
     if style != int(style) or style > n:
         raise CanastaError(
@@ -213,99 +173,6 @@ def _bias(obs, kind, a, c, start_bias, take_bias):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
-def _table_points(obs, melds, team, went_out, rules, scratch):
-    """The team's points for the hand (``sim.scoring.score_team``: SCORE-1..7, OUT-3) from
-    what lies on the table (``melds``, own team first, and the observation's threes), its
-    hands left out (the caller's)."""
-    work = scratch[EW_PHI : EW_PHI + 2 * E.N_KINDS + E.N_SCORE_ITEMS]  # candidates are spent
-    hands = c_view(work[: 2 * E.N_KINDS], (2, E.N_KINDS))
-    hands[:] = 0
-    out = work[2 * E.N_KINDS :]
-    threes = obs[E.OB_THREES + 2 * team : E.OB_THREES + 2 * team + 2]
-    score_team(melds[team], threes, hands, went_out, E.SPECIAL_NONE, rules, out)
-    return out.sum()
-
-
-@njit(cache=True, _nrt=False)
-def _held_worst(cards):
-    """The most a hand of ``cards`` unseen cards can cost its team (CARD-3's highest value
-    each, and SCORE-4's 1,500 for three sevens, again for three aces)."""
-    return CARD_MOST * cards + HELD_SEVENS_ACES_PENALTY * min(cards // 3, 2)
-
-
-@njit(cache=True, _nrt=False)
-def _going_out_loses(obs, a, rules, scratch):
-    """Does the meld ``a`` that goes out (OUT-2) surely end the game lost (GAME-1)? The
-    team's points at most: ``a`` and its table, going out's 100 (OUT-3), its partner's cards
-    at CARD-3's lowest value; the opponents' at least: their table, less the most their
-    hands can cost (``_held_worst``). Lost: the opponents reach the target and finish above
-    the team whatever the hands hold."""
-    masked = _ev_masked(scratch)
-    _copy_into(masked, obs)
-    melds = ob_melds(masked)
-    op = E.ACTION_TABLE[a]
-    _add_operation(melds[0], op[E.AC_SLOT], op[E.AC_NAT], op[E.AC_TWO], op[E.AC_JOKER], 1)
-    sizes = E.OB_HAND_SIZES
-    own = obs[E.OB_SCORES] + _table_points(obs, melds, 0, True, rules, scratch)
-    own -= CARD_LEAST * obs[sizes + 2]
-    opp = obs[E.OB_SCORES + 1] + _table_points(obs, melds, 1, False, rules, scratch)
-    opp -= _held_worst(obs[sizes + 1]) + _held_worst(obs[sizes + 3])
-    return opp >= rules[E.RS_TARGET] and opp > own
-
-
-@njit(cache=True, _nrt=False)
-def _play_on(obs, params, rules, scratch, a):
-    """``a``, or strong's discard in its place when ``a`` is the meld that goes out (OUT-2:
-    it leaves one card, to discard) and going out would end the game lost
-    (``_going_out_loses``; parameter ``play_on``)."""
-    if params[G_PLAY_ON] <= 0 or a < 0 or obs[E.OB_PHASE] != E.PH_PLAY:
-        return a
-    if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD:
-        return a
-    held = _sum_words(obs, E.OB_HAND, E.N_KINDS)
-    used = E.ACTION_TABLE[a, E.AC_NAT] + E.ACTION_TABLE[a, E.AC_TWO]
-    if held - used - E.ACTION_TABLE[a, E.AC_JOKER] != 1:
-        return a
-    if not _going_out_loses(obs, a, rules, scratch):
-        return a
-    return _strong_discard(obs, params, scratch, a)
-
-
-@njit(cache=True, _nrt=False)
-def _strong_discard(obs, params, scratch, a):
-    """strong's discard (the first of its order, DISCARD-*), or ``a`` when none is legal."""
-    kinds = _ev_kinds(scratch)
-    if _discard_order(obs, params, scratch, kinds, _ev_keeps(scratch), 1) < 1:
-        return a
-    return E.A_DISCARD + kinds[0]
-
-
-@njit(cache=True, _nrt=False)
-def _waits_to_open(obs, params, a):
-    """Is ``a`` the first meld of the team's opening from hand (OPEN-1..4: unopened, nothing
-    melded this turn, the pile not taken) by a team ``OPEN_WAIT_GAP`` or more behind, the
-    hand not late (``_hand_is_late``), with ``open_wait`` on?"""
-    if params[G_OPEN_WAIT] <= 0 or a < 0 or obs[E.OB_PHASE] != E.PH_PLAY:
-        return False
-    if E.ACTION_TABLE[a, E.AC_TYPE] != E.AT_MELD or obs[E.OB_OPENED] != 0:
-        return False
-    if obs[E.OB_OPENING_TURN] != 1 or obs[E.OB_MELDED] != 0 or obs[E.OB_TOOK_PILE] != 0:
-        return False
-    if obs[E.OB_SCORES + 1] - obs[E.OB_SCORES] < OPEN_WAIT_GAP:
-        return False
-    return not _hand_is_late(obs, params)
-
-
-@njit(cache=True, _nrt=False)
-def _adjusted(obs, params, rules, scratch, a):
-    """strong's move ``a`` after the score-aware decisions outside the evaluator: waiting to
-    open (``_waits_to_open``: strong's discard instead) and playing on (``_play_on``)."""
-    if _waits_to_open(obs, params, a):
-        return _strong_discard(obs, params, scratch, a)
-    return _play_on(obs, params, rules, scratch, a)
-
-
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def game_strong_decide(obs, params, rng, rules, scratch):
     """strong's decision (``sim.policies.strong.strong_decide``) with the evaluator's scores
@@ -313,7 +180,7 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     hand's scores (``style_at``); style 0 is strong's play exactly."""
     a0, n, kind = _evaluated_candidates(obs, params, rng, rules, scratch, G_WEIGHTS)
     if n <= 1:
-        return _adjusted(obs, params, rules, scratch, a0)
+        return a0
     cands = _ev_cands(scratch)
     phi = _ev_phi(scratch)
     style = style_at(params, rules, obs[E.OB_SCORES], obs[E.OB_SCORES + 1])
@@ -325,4 +192,4 @@ def game_strong_decide(obs, params, rng, rules, scratch):
         s = score(weights, phi[c]) + _bias(obs, kind, cands[c], c, start_bias, take_bias)
         if s > best_s:
             best, best_s = c, s
-    return _adjusted(obs, params, rules, scratch, cands[best])
+    return cands[best]

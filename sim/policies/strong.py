@@ -51,6 +51,21 @@ from sim.policies.strong_features import (
     context,
     score,
 )
+from sim.policies.strong_v2_features import (
+    EVALUATOR_V2,
+    K_OPEN,
+    N_FEATURES_V2,
+    V2_AUX,
+    V2_CANDS,
+    V2_KEEPS,
+    V2_KINDS,
+    V2_MAX_CANDIDATES,
+    V2_ORDER_KEEPS,
+    V2_PHI,
+    V2_WORK_END,
+    opening_first_meld,
+    v2_features,
+)
 from sim.special import _catalogue_row, nearest_hand
 
 __all__ = [
@@ -71,6 +86,7 @@ __all__ = [
     "peek_when_strong_decide",
     "strong_candidates",
     "strong_decide",
+    "v2_candidates",
 ]
 
 DATA_FILE = "strong.json"  #: in the package ``sim.policies.data``
@@ -89,7 +105,9 @@ EXTRA_TABLE = (
         0.0,
         "1: at the draw with a takeable pile, the discard and the start of a sevens/aces/wild "
         "meld, play the candidate move the learned evaluator scores best "
-        "(sim.policies.strong_features); 0: the base move (the heuristic kernel's play)",
+        "(sim.policies.strong_features); 2: strong_v2's evaluator, every legal discard and "
+        "opening now or waiting as well (sim.policies.strong_v2_features); 0: the base move "
+        "(the heuristic kernel's play)",
     ),
     (
         "chase_distance",
@@ -328,6 +346,21 @@ def _held(obs, slot):
 
 
 @njit(cache=True, _nrt=False)
+def _hold_start(obs, params, rng, rules, scratch, a0, slot):
+    """Holding the start ``a0`` of ``slot``: the base move with those cards hidden, if legal
+    here and other than ``a0``; else -1."""
+    masked = _ev_masked(scratch)
+    _copy_into(masked, obs)
+    _hide_slot(masked, slot)
+    if masked[E.OB_HAND_SIZES] < 1:
+        return -1
+    hold = strong_base_decide(masked, params, rng, rules, scratch)
+    if hold < 0 or hold == a0 or not action_ok(obs, hold, rules, scratch_tmp(scratch)):
+        return -1
+    return hold
+
+
+@njit(cache=True, _nrt=False)
 def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     """The candidate moves of the decision whose base move is ``a0``, with their features
     (``sim.policies.strong_features``) in ``phi[c]``; ``cands[0] == a0``. Returns (number of
@@ -380,13 +413,8 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     slot = _risky_slot(obs, a0)
     if slot < 0:
         return 1, K_START
-    masked = _ev_masked(scratch)
-    _copy_into(masked, obs)
-    _hide_slot(masked, slot)
-    if masked[E.OB_HAND_SIZES] < 1:
-        return 1, K_START
-    hold = strong_base_decide(masked, params, rng, rules, scratch)
-    if hold < 0 or hold == a0 or not action_ok(obs, hold, rules, tmp):
+    hold = _hold_start(obs, params, rng, rules, scratch, a0, slot)
+    if hold < 0:
         return 1, K_START
     cands[1] = hold
     held = E.ACTION_TABLE[a0, E.AC_NAT] + E.ACTION_TABLE[a0, E.AC_TWO]
@@ -429,10 +457,124 @@ def _evaluated_candidates(obs, params, rng, rules, scratch, weights_at):
     return a0, n, kind
 
 
+# ---------------------------------------------------------------------------------------
+# strong_v2's evaluator (evaluator=2): every legal discard, and opening now or waiting
+# ---------------------------------------------------------------------------------------
+#: strong's ``masked`` observation (holding a start) stays clear of strong_v2's words
+assert V2_WORK_END <= EW_MASKED
+
+
+@njit(cache=True, _nrt=False)
+def v2_candidates(obs, params, rng, rules, scratch, a0, cands, aux, keeps):
+    """strong_v2's candidate moves of the decision whose base move is ``a0`` (``cands[0] ==
+    a0``) and what their features need (``aux``: a discard's place in the base policy's order,
+    a start's cards held, 1 for taking when the base takes; ``keeps``: a discard's keep
+    value). Returns (number of candidates, decision kind, ``DECISION_KINDS_V2``):
+
+    - the draw when the pile may be taken (PILE-1/2): drawing and taking;
+    - a discard: every legal discard (DISCARD-*) in the base policy's order, then starting a
+      sevens, aces or wild meld with all of it held, where legal (MELD-6/7/8);
+    - starting a sevens, aces or wild meld: that, and holding (the base move with those cards
+      hidden), where legal;
+    - the first meld of the team's opening turn (OPEN-1): that, and waiting (the base policy's
+      first legal discard instead).
+    """
+    tmp = scratch_tmp(scratch)
+    cands[0] = a0
+    aux[0] = 0
+    keeps[0] = 0.0
+    phase = obs[E.OB_PHASE]
+    if phase == E.PH_DRAW:
+        if not _pile_may_open(obs, rules, tmp) or not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
+            return 1, K_PICKUP
+        takes = a0 == E.A_TAKE_PILE
+        cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
+        aux[0] = aux[1] = 1 if takes else 0
+        return 2, K_PICKUP
+    if phase != E.PH_PLAY or a0 < 0:
+        return 1, K_DISCARD
+    kinds = scratch[V2_KINDS : V2_KINDS + E.N_KINDS]
+    order_keeps = scratch[V2_ORDER_KEEPS : V2_ORDER_KEEPS + E.N_KINDS].view(np.float64)
+    if E.ACTION_TABLE[a0, E.AC_TYPE] == E.AT_DISCARD:
+        k0 = E.ACTION_TABLE[a0, E.AC_SLOT]
+        m = _discard_order(obs, params, scratch, kinds, order_keeps, E.N_KINDS)
+        n = 1
+        for i in range(m):
+            if kinds[i] == k0:
+                aux[0] = i
+                keeps[0] = order_keeps[i]
+            elif n < V2_MAX_CANDIDATES:
+                cands[n] = E.A_DISCARD + kinds[i]
+                aux[n] = i
+                keeps[n] = order_keeps[i]
+                n += 1
+        for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
+            a = _start_action(obs, slot, rules, tmp)
+            if a >= 0 and n < V2_MAX_CANDIDATES:
+                cands[n] = a
+                aux[n] = _held(obs, slot)
+                n += 1
+        return n, K_DISCARD
+    slot = _risky_slot(obs, a0)
+    if slot >= 0:
+        hold = _hold_start(obs, params, rng, rules, scratch, a0, slot)
+        if hold < 0:
+            return 1, K_START
+        cands[1] = hold
+        aux[0] = E.ACTION_TABLE[a0, E.AC_NAT] + E.ACTION_TABLE[a0, E.AC_TWO]
+        aux[0] += E.ACTION_TABLE[a0, E.AC_JOKER]
+        return 2, K_START
+    if not opening_first_meld(obs, a0):
+        return 1, K_DISCARD
+    if _discard_order(obs, params, scratch, kinds, order_keeps, 1) < 1:
+        return 1, K_OPEN
+    wait = E.A_DISCARD + kinds[0]
+    if not action_ok(obs, wait, rules, tmp):
+        return 1, K_OPEN
+    cands[1] = wait
+    return 2, K_OPEN
+
+
+@njit(cache=True, _nrt=False)
+def _v2_decide(obs, params, rng, rules, scratch):
+    """strong_v2's move: the base move, or at its decisions (``v2_candidates``) the candidate
+    with the highest score by the weights after the named parameters (ties keep the base)."""
+    if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
+        a = _catalogue_chase(obs, params, rules, scratch)
+        if a >= 0:
+            return a
+    a0 = strong_base_decide(obs, params, rng, rules, scratch)
+    phase = obs[E.OB_PHASE]
+    if phase != E.PH_DRAW and phase != E.PH_PLAY:
+        return a0
+    if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
+        if _risky_slot(obs, a0) < 0 and not opening_first_meld(obs, a0):
+            return a0  # (fast: most play steps are none of the evaluator's)
+    cands = scratch[V2_CANDS : V2_CANDS + V2_MAX_CANDIDATES]
+    aux = scratch[V2_AUX : V2_AUX + V2_MAX_CANDIDATES]
+    keeps = scratch[V2_KEEPS : V2_KEEPS + V2_MAX_CANDIDATES].view(np.float64)
+    n, kind = v2_candidates(obs, params, rng, rules, scratch, a0, cands, aux, keeps)
+    if n <= 1:
+        return a0
+    phi = scratch[V2_PHI : V2_PHI + N_FEATURES_V2].view(np.float64)
+    weights = params[N_STRONG : N_STRONG + N_FEATURES_V2]
+    ctx = context(obs, params)
+    best, best_s = 0, 0.0
+    for c in range(n):
+        v2_features(obs, ctx, kind, c, cands, aux, keeps, phi)
+        s = score(weights, phi)
+        if c == 0 or s > best_s:
+            best, best_s = c, s
+    return cands[best]
+
+
 @njit(cache=True, _nrt=False)  # compiled to POLICY_SIGNATURE when first played (registry)
 def strong_decide(obs, params, rng, rules, scratch):
     """The base move (``strong_base_decide``), or, at the evaluator's decisions, the candidate
-    move with the highest learned score (``strong_candidates``; ties keep the base move)."""
+    move with the highest learned score (``strong_candidates``; ties keep the base move);
+    ``evaluator=2`` with its weights present: strong_v2's (``_v2_decide``)."""
+    if params.shape[0] >= N_STRONG + N_FEATURES_V2 and params[S_EVALUATOR] >= EVALUATOR_V2:
+        return _v2_decide(obs, params, rng, rules, scratch)
     a0, n, _ = _evaluated_candidates(obs, params, rng, rules, scratch, N_STRONG)
     if n <= 1:
         return a0

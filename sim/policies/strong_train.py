@@ -33,13 +33,16 @@ from sim.policies.strong import (
     strong_base_decide,
     strong_candidates,
     strong_decide,
+    v2_candidates,
 )
-from sim.policies.strong_features import N_FEATURES
+from sim.policies.strong_features import context
+from sim.policies.strong_v2_features import N_FEATURES_V2, V2_MAX_CANDIDATES, v2_features
 from sim.rng import rand_float, seed_hand
 
 __all__ = [
     "N_ROW_COLUMNS",
     "ROWS_PER_HAND",
+    "ROWS_PER_HAND_V2",
     "ROW_COLUMNS",
     "R_CANDIDATE",
     "R_KIND",
@@ -64,6 +67,7 @@ ROW_COLUMNS = (
 )
 N_ROW_COLUMNS = len(ROW_COLUMNS)
 ROWS_PER_HAND = 64 * MAX_CANDIDATES  #: room a hand may fill (about 20 decisions a hand)
+ROWS_PER_HAND_V2 = 64 * V2_MAX_CANDIDATES  #: the same with strong_v2's candidates
 
 
 @njit(cache=True)
@@ -72,7 +76,8 @@ def label_hands_kernel(
 ):
     """Hands ``start..stop-1`` of run key ``key``: strong with parameters ``pol`` as team 0
     against ``pool[h % len(pool)]`` (rows of strong parameter arrays); team 0's decisions
-    labelled by ``_search_positions`` into ``x`` (features), ``v`` (mean margin of the
+    labelled by ``_search_positions`` into ``x`` (features: strong's, or strong_v2's candidates
+    and features when ``x`` has ``N_FEATURES_V2`` columns), ``v`` (mean margin of the
     candidate for the deciding team) and ``meta`` (ROW_COLUMNS; ``decision`` counts the hand's
     labelled decisions). Returns the number of rows written, -1 if the arrays ran out of room."""
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
@@ -83,8 +88,12 @@ def label_hands_kernel(
     log = np.zeros(1, dtype=np.int64)
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)
-    cands = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    phi = np.empty((MAX_CANDIDATES, N_FEATURES), dtype=np.float64)
+    v2 = x.shape[1] == N_FEATURES_V2  # strong_v2's evaluator: its candidates and features
+    room = V2_MAX_CANDIDATES if v2 else MAX_CANDIDATES
+    cands = np.empty(room, dtype=np.int64)
+    aux = np.zeros(room, dtype=np.int64)
+    keeps = np.zeros(room, dtype=np.float64)
+    phi = np.empty((room, x.shape[1]), dtype=np.float64)
     totals = np.zeros(16, dtype=np.int64)
     icpt = np.zeros(IC_SIZE, dtype=np.int64)
     icpt[IC_KIND] = IK_PAUSE  # at team 0's decisions (IC_TEAM 0)
@@ -121,7 +130,14 @@ def label_hands_kernel(
             if code != PAUSED:
                 break
             a0 = strong_base_decide(obs, pol, rng, rules, scratch)
-            n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi)
+            if v2:
+                n, kind = v2_candidates(obs, pol, rng, rules, scratch, a0, cands, aux, keeps)
+                if n >= 2:
+                    ctx = context(obs, pol)
+                    for c in range(n):
+                        v2_features(obs, ctx, kind, c, cands, aux, keeps, phi[c])
+            else:
+                n, kind = strong_candidates(obs, pol, rng, rules, scratch, a0, cands, phi)
             if n >= 2 and rand_float(lrng) < p_label:
                 if rows + n > x.shape[0]:
                     return -1
@@ -130,7 +146,7 @@ def label_hands_kernel(
                 )
                 for c in range(n):
                     r = rows + c
-                    for j in range(N_FEATURES):
+                    for j in range(x.shape[1]):
                         x[r, j] = phi[c, j]
                     v[r] = totals[c] / max(done, 1)
                     meta[r, R_HAND] = h

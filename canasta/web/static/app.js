@@ -330,6 +330,7 @@ function renderEnd(v) {
   }
   $("held").textContent = "Cards left in hand: " + [0, 1, 2, 3].map((p) => `${v.players[p]}: ${r.held[p] || "none"}`).join(" · ");
   $("b-next").hidden = !r.next_hand;
+  $("b-review-game").hidden = !(v.table.mode === "game" && r.game_over);
   $("review").replaceChildren();
 }
 
@@ -404,16 +405,107 @@ async function hint() {
   drawn();
 }
 
-async function review() {
+// The review of your decisions (POST /api/review): a hand's, or at the game's end the whole
+// game's. Numbers and the server's words only, each shown as text; the figure of your team's
+// chance of winning is drawn here from those numbers (SVG elements, never HTML from a string).
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+const TAG_COLOURS = {doubtful: "#ccbb44", error: "#ee7733", blunder: "#cc3311"};
+const pp = (x) => (x === null || x === undefined ? "" : (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(100 * x).toFixed(2));
+const pts = (x) => (x === null || x === undefined ? "" : signed(Math.round(x)));
+
+function chanceFigure(r) {
+  const rows = r.decisions.filter((d) => d.win !== null);
+  if (!rows.length) return el("p", "No chance of winning to draw: " + r.chance + ".", "why");
+  const W = 640, H = 200, L = 40, R = 10, T = 10, B = 28;
+  const x = (i) => L + (rows.length === 1 ? 0 : (i * (W - L - R)) / (rows.length - 1));
+  const y = (p) => T + (1 - p) * (H - T - B);
+  const svg = svgEl("svg", {viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", "aria-label": "your team's chance of winning the game after each of your decisions", "data-testid": "review-figure"});
+  svg.appendChild(svgEl("rect", {x: L, y: T, width: W - L - R, height: H - T - B, fill: "#0b2e19"}));
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.appendChild(svgEl("line", {x1: L, x2: W - R, y1: y(p), y2: y(p), stroke: "#1f6f3f"}));
+    svg.appendChild(svgEl("text", {x: L - 4, y: y(p) + 4, "text-anchor": "end", "font-size": 11, fill: "#f3f4f6"}, `${100 * p}%`));
+  }
+  rows.forEach((d, i) => {
+    if (i > 0 && d.hand !== rows[i - 1].hand) {
+      const xm = (x(i) + x(i - 1)) / 2;
+      svg.appendChild(svgEl("line", {x1: xm, x2: xm, y1: T, y2: H - B, stroke: "#94a3b8", "stroke-dasharray": "3 3"}));
+      svg.appendChild(svgEl("text", {x: xm + 3, y: H - B + 12, "font-size": 10, fill: "#f3f4f6"}, `hand ${d.hand}`));
+    }
+  });
+  svg.appendChild(svgEl("polyline", {points: rows.map((d, i) => `${x(i).toFixed(1)},${y(d.win).toFixed(1)}`).join(" "), fill: "none", stroke: "#93c5fd", "stroke-width": 2}));
+  rows.forEach((d, i) => {
+    const c = svgEl("circle", {cx: x(i), cy: y(d.win), r: d.tag ? 4.5 : 2.5, fill: TAG_COLOURS[d.tag] || "#93c5fd"});
+    c.appendChild(svgEl("title", {}, `hand ${d.hand}, turn ${d.turn}: ${(100 * d.win).toFixed(1)}%` + (d.tag ? ` (${d.tag})` : "")));
+    svg.appendChild(c);
+  });
+  svg.appendChild(svgEl("text", {x: L, y: H - 4, "font-size": 11, fill: "#f3f4f6"}, "your decisions in order → (dots coloured: doubtful, error, blunder)"));
+  return svg;
+}
+
+function reviewSummary(r) {
+  const p = r.player;
+  if (!p) return "You had no decision to review.";
+  let t = `Rules: ${r.ruleset}. `;
+  if (p.error_rate === null) t += `No error rate: ${p.rated} of your decisions could be rated (${r.chance}). `;
+  else {
+    t += `Your error rate: ${p.error_rate.toFixed(1)} thousandths of a game lost a decision`;
+    t += p.error_rate_ci[0] === null ? ` over ${p.rated} rated decision (too few for an interval)` : ` (95% interval ${p.error_rate_ci[0].toFixed(1)} to ${p.error_rate_ci[1].toFixed(1)}) over ${p.rated} rated decisions`;
+    t += p.standing ? `: ${p.standing}. ` : ". ";
+  }
+  t += `Doubtful ${p.tags.doubtful}, errors ${p.tags.error}, blunders ${p.tags.blunder}. `;
+  t += `Luck of your ${p.draws} stock draw${p.draws === 1 ? "" : "s"}: ${pts(p.luck_points)} points (SE ${Math.round(p.luck_points_se || 0)})`;
+  if (p.luck_game !== null) t += `, ${pp(p.luck_game)} pp of the game (SE ${(100 * (p.luck_game_se || 0)).toFixed(2)})`;
+  if (p.points !== null) t += `. Your team's points: ${signed(p.points)}; with your draws' luck taken out: ${pts(p.luck_adjusted_points)}.`;
+  return t;
+}
+
+async function review(scope) {
   const box = $("review");
-  box.textContent = "Reviewing your decisions (a few seconds each)…";
+  box.textContent = scope === "game" ? "Reviewing the game (each hand's review is kept; a new one takes up to half a minute)…" : "Reviewing your decisions in this hand (up to half a minute)…";
   try {
-    const r = await api("/api/review", {});
+    const r = await api("/api/review", {scope});
     box.replaceChildren();
-    if (!r.review.length) { box.textContent = `No decision of yours cost more than ${r.threshold} points by the hint's measure (a clear gap on the same simulated deals).`; drawn(); return; }
-    const ul = el("ul");
-    for (const x of r.review) ul.appendChild(el("li", `Turn ${x.turn}: you chose "${x.you}" (${x.you_mean.toFixed(0)}); the hint would have said "${x.best}" (${x.best_mean.toFixed(0)}: +${x.gain.toFixed(0)} on the same deals, 95% interval +${x.gain_ci[0].toFixed(0)} to +${x.gain_ci[1].toFixed(0)}). ${x.why}`));
-    box.appendChild(ul);
+    box.appendChild(el("h3", r.scope === "game" ? `Review of the game (${r.hands_reviewed.length} hands)` : `Review of hand ${r.hands_reviewed[0]}`));
+    const sum = el("p", reviewSummary(r));
+    sum.dataset.testid = "review-summary";
+    box.appendChild(sum);
+    if (r.skipped) box.appendChild(el("p", `${r.skipped} decision${r.skipped === 1 ? "" : "s"} the simulator could not advise (the hand ended first) left out.`, "why"));
+    box.appendChild(el("p", `Each decision advised over up to ${r.n} simulated deals a choice of the cards you could not see; the cost is the best choice's result minus your move's on fresh deals (${r.chance}). Tags: doubtful from ${100 * r.tags.doubtful} pp of the game, error from ${100 * r.tags.error}, blunder from ${100 * r.tags.blunder}, only when the cost's 95% interval lies above 0.`, "why"));
+    box.appendChild(chanceFigure(r));
+    const t = el("table");
+    t.dataset.testid = "review-table";
+    const head = el("tr");
+    for (const h of ["hand", "turn", "decision", "your move", "best", "confidence", "cost (points)", "cost (pp of the game)", "tag"]) head.appendChild(el("th", h));
+    t.appendChild(head);
+    for (const d of r.decisions) {
+      const tr = el("tr", null, d.tag ? "tag-" + d.tag : "");
+      tr.dataset.tag = d.tag;
+      tr.appendChild(el("td", d.hand));
+      tr.appendChild(el("td", d.turn));
+      tr.appendChild(el("td", d.decision));
+      tr.appendChild(el("td", d.made || "(a move outside the listed plans)"));
+      tr.appendChild(el("td", d.best));
+      tr.appendChild(el("td", d.confidence === null ? "" : `${Math.round(100 * d.confidence)}%`));
+      tr.appendChild(el("td", d.cost_points === null ? "" : `${pts(d.cost_points)} (${pts(d.cost_points_ci[0])} to ${pts(d.cost_points_ci[1])})`, "n"));
+      tr.appendChild(el("td", d.cost_game === null ? "" : `${pp(d.cost_game)} (${pp(d.cost_game_ci[0])} to ${pp(d.cost_game_ci[1])})`, "n"));
+      tr.appendChild(el("td", d.tag));
+      t.appendChild(tr);
+    }
+    box.appendChild(t);
+    if (r.luck.length) {
+      const det = el("details");
+      det.appendChild(el("summary", "The luck of each stock draw (the drawn card's share of the result, by the same simulation)"));
+      const ul = el("ul");
+      for (const l of r.luck) ul.appendChild(el("li", `hand ${l.hand}, turn ${l.turn}: drew ${l.card}, ${pts(l.points)} points (SE ${Math.round(l.points_se || 0)})` + (l.game === null ? "" : `, ${pp(l.game)} pp of the game`)));
+      det.appendChild(ul);
+      box.appendChild(det);
+    }
   } catch (e) { box.textContent = "No review: " + e.message; }
   drawn();
 }
@@ -513,7 +605,8 @@ document.addEventListener("DOMContentLoaded", async () => {
   const saved = localStorage.getItem("canasta.pace");
   if (saved !== null) $("pace").value = saved;
   $("pace").onchange = () => localStorage.setItem("canasta.pace", $("pace").value);
-  $("b-review").onclick = review;
+  $("b-review").onclick = () => review("hand");
+  $("b-review-game").onclick = () => review("game");
   $("start").onclick = start;
   $("replay-file").onchange = loadReplay;
   $("r-next").onclick = () => { if (!replay) return; const h = replay.hands[rh]; if (rf < h.frames.length - 1) rf++; else if (rh < replay.hands.length - 1) { rh++; rf = 0; } showFrame(); };
