@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import _first_legal_action, forced_action, legal_actions
+from sim.engine.judge import _first_legal_action, legal_actions
 from sim.play import Hand as Game
 from sim.special import _top_pairs
 
@@ -22,14 +22,11 @@ def test_turn_1_first_legal_action_is_legal_actions_first(pair):
     decisions = 0
     for hand_id in range(3):
         g = Game(seed=61, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            n = legal_actions(obs, g.rules, legal, tmp)
+        for t in g.turns(pair):  # every step, forced ones included, before its action
+            n = legal_actions(t.obs, g.rules, legal, tmp)
             assert n > 0
-            assert _first_legal_action(obs, g.rules, tmp) == legal[0], (pair, hand_id, g.turn)
+            assert _first_legal_action(t.obs, g.rules, tmp) == legal[0], (pair, hand_id, g.turn)
             decisions += 1
-            a = int(forced_action(obs))
-            g.apply(a if a >= 0 else g.policy_action(pair[g.current_player % 2]))
     assert decisions >= 3 * 40
 
 

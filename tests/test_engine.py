@@ -291,19 +291,14 @@ def test_turn_1_game_decide_on_the_callers_observation_plays_as_policy_action():
     """``Game.decide`` (a policy resolved once, the observation the caller made) takes the
     actions ``Game.policy_action`` takes, hand for hand: two games of the same seed, each
     policy asked through one of them."""
-    from sim.engine.judge import forced_action
     from sim.play import Hand as Game
     from sim.policies.registry import parse
 
-    spec, params, _ = parse("strong")
+    strong = parse("strong")[:2]
     for hand_id in range(3):
         a_game, b_game = Game(seed=12, hand_id=hand_id), Game(seed=12, hand_id=hand_id)
-        while not a_game.is_over:
-            obs = a_game.observation()
-            forced = int(forced_action(obs))
-            a = forced if forced >= 0 else a_game.decide(spec, params, obs)
-            b = forced if forced >= 0 else b_game.policy_action("strong")
-            assert a == b, (hand_id, a_game.turn)
-            a_game.apply(a)
+        for t in a_game.turns((strong, strong)):  # Hand.decide on the loop's observation
+            b = t.action if t.forced else b_game.policy_action("strong")
+            assert t.action == b, (hand_id, a_game.turn)
             b_game.apply(b)
         assert b_game.is_over and a_game.actions == b_game.actions

@@ -236,7 +236,7 @@ def test_meld_command_is_applied_whole_or_not_at_all_OPEN_2():
     assert any(E.explain(E.R_OPEN_NO_NATURAL_MELD) in x for x in lines)
     assert np.array_equal(before, s.game.state)
     s.command("meld Q Q JK, 9 9 9 9")
-    hand = s.game.observation(0)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    hand = s.game.view(0).hand
     assert hand[E.NINE] == 0 and hand[E.QUEEN] == 0
 
 
@@ -285,7 +285,7 @@ def test_hint_gives_advise_the_position_before_the_draw_and_formats_it():
     assert isinstance(drawn, str)
     after = np.bincount(E.CARD_KIND[pos1.hand], minlength=E.N_KINDS)
     after[parse_kind(drawn)] += 1
-    assert np.array_equal(after, s.game.observation(0)[E.OB_HAND : E.OB_HAND + E.N_KINDS])
+    assert np.array_equal(after, s.game.view(0).hand)
     assert np.array_equal(np.sort(pos1.hand), np.sort(pos0.hand))  # before the draw: as at the draw
     assert drawn not in format_cards(pos1.hand).split()  # a suit the hand does not name
 
@@ -322,11 +322,8 @@ def test_position_for_is_an_engine_position_at_every_decision(seed, seat):
     checked = 0
     while not s.game.is_over:
         g = s.game
-        obs = g.observation(seat)
-        phase = int(obs[E.OB_PHASE])
-        if phase == E.PH_DRAW or (
-            phase == E.PH_PLAY and obs[E.OB_DREW_STOCK] and not obs[E.OB_MELDED]
-        ):
+        v = g.view(seat)
+        if v.phase == E.PH_DRAW or (v.phase == E.PH_PLAY and v.drew_stock and not v.melded):
             pos, drawn = position_for(g, seat)
             position_arrays(pos, "policy")
             hand = np.bincount(E.CARD_KIND[pos.hand], minlength=E.N_KINDS)
@@ -341,11 +338,11 @@ def test_position_for_is_an_engine_position_at_every_decision(seed, seat):
                 if pos.pile_top >= 0:
                     taken[pos.pile_top] = True
                 parse_cards(drawn, taken)
-            assert np.array_equal(hand, obs[E.OB_HAND : E.OB_HAND + E.N_KINDS])
-            assert pos.pile_size == obs[E.OB_PILE_N]
-            assert (pos.pile_top >= 0) == (obs[E.OB_PILE_TOP] >= 0)
+            assert np.array_equal(hand, v.hand)
+            assert pos.pile_size == v.pile_n
+            assert (pos.pile_top >= 0) == (v.pile_top >= 0)
             n_melded = sum(m.size for ms in pos.melds.values() for m in ms)
-            assert n_melded == obs[E.OB_MELDS : E.OB_MELDS + 2 * E.N_KINDS * 3].sum()
+            assert n_melded == v.melds.sum()
             checked += 1
         s.command("auto")
     assert checked >= 10

@@ -24,11 +24,11 @@ from sim.engine.judge import (
     action_ok,
     action_reason,
     check_action,
-    forced_action,
 )
 from sim.engine.observe import _bonus_owed
 from sim.legality import opening_path_count, opening_search
 from sim.play import Hand as Game
+from sim.play import SeatView
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from tests.real_hands import RULE_IDS, RULES, games
@@ -109,12 +109,10 @@ def _near_special_hands():
 def _unopened_play_position():
     """An observation in the play phase of a player whose team has not melded (seed 53)."""
     g = Game(seed=53, hand_id=0)
-    while not g.is_over:
-        obs = g.observation()
-        if obs[E.OB_PHASE] == E.PH_PLAY and obs[E.OB_OPENED] == 0 and obs[E.OB_MELDED] == 0:
-            return obs.copy(), g.rules.copy()
-        a = int(forced_action(obs))
-        g.apply(a if a >= 0 else g.policy_action("random"))
+    for t in g.turns(("random", "random")):
+        v = SeatView.from_observation(t.obs)
+        if v.phase == E.PH_PLAY and v.opened[0] == 0 and v.melded == 0:
+            return t.obs.copy(), g.rules.copy()
     raise AssertionError("no unopened play decision")
 
 
@@ -190,12 +188,11 @@ def test_pile_1_2_forced_draw_read_from_the_state_equals_forced_action(pair):
     forced = steps = 0
     for hand_id in range(4):
         g = Game(seed=67, hand_id=hand_id)
-        while not g.is_over:
-            a = int(forced_action(g.observation()))
+        for t in g.turns(pair):  # its forced steps are forced_action's
+            a = t.action if t.forced else -1
             assert _forced_action_state(g.state) == a, (pair, hand_id, g.turn)
             steps += 1
-            forced += a >= 0
-            g.apply(a if a >= 0 else g.policy_action(pair[g.current_player % 2]))
+            forced += t.forced
     assert steps > 4 * 60 and 0 < forced < steps, (steps, forced)
 
 
@@ -261,11 +258,9 @@ CELLS = E.N_KINDS * E.N_MELD_COLS
 
 
 def _position(obs):
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS].copy()
-    pending = obs[E.OB_PENDING : E.OB_PENDING + CELLS].reshape(E.N_KINDS, E.N_MELD_COLS).copy()
-    melds = obs[E.OB_MELDS : E.OB_MELDS + 2 * CELLS].reshape(2, E.N_KINDS, E.N_MELD_COLS).copy()
-    extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
-    return hand, pending, melds, int(obs[E.OB_PILE_KIND]), extra
+    v = SeatView.from_observation(obs)  # copies: the search may write its own
+    hand, pending, melds = (np.array(x) for x in (v.hand, v.pending, v.melds))
+    return hand, pending, melds, v.pile_kind, int(v.aside.sum())
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)

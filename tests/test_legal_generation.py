@@ -10,13 +10,13 @@ import pytest
 from sim.encoding import (
     A_FIRST_MELD,
     N_ACTIONS,
-    OB_OPENING_TURN,
     SCRATCH_SIZE,
     SCRATCH_TMP,
     TMP_SIZE,
 )
-from sim.engine.judge import _legal_actions_filter, forced_action, legal_actions
+from sim.engine.judge import _legal_actions_filter, legal_actions
 from sim.play import Hand as Game
+from sim.play import SeatView
 from tests.helpers import plan_cache_walk
 from tests.real_hands import games
 
@@ -36,18 +36,19 @@ def _agree_on_hands(pair, seed, hand_ids):
     decisions = opening_melds = 0
     for hand_id in hand_ids:
         g = Game(seed=seed, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                n1 = legal_actions(obs, g.rules, out1, tmp)
-                n2 = _legal_actions_filter(obs, g.rules, out2, tmp)
-                assert n1 == n2 and (out1[:n1] == out2[:n2]).all(), (pair, hand_id, g.turn)
-                decisions += 1
-                if obs[OB_OPENING_TURN] == 1 and n1 and out1[n1 - 1] >= A_FIRST_MELD:
-                    opening_melds += 1  # an opening turn with melds to judge (OPEN-1..4)
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
+        for t in g.turns(pair):
+            if t.forced:
+                continue
+            n1 = legal_actions(t.obs, g.rules, out1, tmp)
+            n2 = _legal_actions_filter(t.obs, g.rules, out2, tmp)
+            assert n1 == n2 and (out1[:n1] == out2[:n2]).all(), (pair, hand_id, g.turn)
+            decisions += 1
+            if (
+                SeatView.from_observation(t.obs).opening_turn
+                and n1
+                and out1[n1 - 1] >= A_FIRST_MELD
+            ):
+                opening_melds += 1  # an opening turn with melds to judge (OPEN-1..4)
     return decisions, opening_melds
 
 
@@ -124,7 +125,7 @@ def test_meld_1_9_out_2_open_1_4_meld_checks_equal_the_reference(pair):
     for g, obs in games(pair, 47, range(4), None):
         if obs[E.OB_PHASE] != E.PH_PLAY:
             continue
-        hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+        hand = SeatView.from_observation(obs).hand
         for b in range(A_FIRST_MELD, N_ACTIONS):
             slot, nat, two, joker = (int(x) for x in E.ACTION_TABLE[b, 1:5])
             held = slot == E.WILD_MELD or hand[slot] >= nat

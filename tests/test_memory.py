@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import forced_action
 from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
 from sim.engine.state import _clear_state, apply_action
+from sim.engine.views import st_hands
 from sim.play import Hand as Game
+from sim.play.table import TableView
 from sim.ruleset import Ruleset
 from tests.twins.memory_twin import Memory
 
@@ -43,23 +44,18 @@ def _twin_moves(events, start):
 
 
 def _known(st):
-    return st[E.ST_KNOWN : E.ST_KNOWN + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
+    return TableView(st).known
 
 
 def _hands(st):
-    return st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
+    return TableView(st).hands
 
 
 def _real_games(pair, seed, hands):
     for hand_id in range(hands):
         g = Game(seed=seed, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                a = g.policy_action(pair[g.current_player % 2])
-            yield g, a
-            g.apply(a)
+        for t in g.turns(pair):  # each action before it is applied
+            yield g, t.action
         yield g, -1
 
 
@@ -82,10 +78,9 @@ def test_memory_kernel_equals_twin_and_bounds_every_hand(pair):
             assert list(known[p]) == twin.counts(p, E.N_KINDS), (g.turn, p)
         assert (known <= _hands(g.state)).all()
         p = g.current_player
-        obs = g.observation()
+        seen_by_p = g.view().known  # relative seats: p itself, left, partner, right
         for i in range(E.N_PLAYERS):
-            row = obs[E.OB_KNOWN + i * E.N_KINDS : E.OB_KNOWN + (i + 1) * E.N_KINDS]
-            assert (row == known[(p + i) % E.N_PLAYERS]).all()
+            assert (seen_by_p[i] == known[(p + i) % E.N_PLAYERS]).all()
     assert taken >= 5  # piles were taken and joined hands: the memory was exercised
 
 
@@ -97,7 +92,7 @@ def test_memory_scenario_pile_taken_then_melded_and_discarded():
     _clear_state(st)
     rules = np.ascontiguousarray(Ruleset().to_array())
     log = np.zeros(1, dtype=np.int64)
-    hands = _hands(st)
+    hands = st_hands(st)  # the engine's view: the scenario is written into the state
     hands[1, E.KING] = 2  # the pair of the pile's top card
     hands[1, E.FIVE] = 3
     hands[1, E.QUEEN] = 1  # one queen of its own, which the table does not know
@@ -139,26 +134,24 @@ def test_determinized_deals_never_contradict_the_public_record():
         if a < 0 or g.phase not in ("draw", "play"):
             continue
         obs = g.observation()
+        v = g.view()
         p = g.current_player
-        if obs[E.OB_KNOWN + E.N_KINDS : E.OB_KNOWN + E.N_PLAYERS * E.N_KINDS].sum() == 0:
+        if v.known[1:].sum() == 0:
             continue
         for _ in range(3):
             assert determinize(obs, st, srng, work, True)
             hands = _hands(st)
             for i in range(1, E.N_PLAYERS):
                 q = (p + i) % E.N_PLAYERS
-                row = obs[E.OB_KNOWN + i * E.N_KINDS : E.OB_KNOWN + (i + 1) * E.N_KINDS]
-                assert (hands[q] >= row).all()
-                assert hands[q].sum() == obs[E.OB_HAND_SIZES + i]
-            assert (hands[p] == g.state[E.ST_HANDS + p * E.N_KINDS :][: E.N_KINDS]).all()
-            assert st[E.ST_STOCK_N] == obs[E.OB_STOCK_N]
+                assert (hands[q] >= v.known[i]).all()
+                assert hands[q].sum() == v.hand_sizes[i]
+            assert (hands[p] == _hands(g.state)[p]).all()
+            assert TableView(st).stock_n == v.stock_n
             assert (_known(st) == _known(g.state)).all()
             counts = np.zeros(E.N_KINDS, dtype=np.int64)
             _unseen_counts(obs, counts)
             dealt = hands.sum(axis=0) - hands[p]
-            stock = np.bincount(
-                E.CARD_KIND[st[E.ST_STOCK : E.ST_STOCK + st[E.ST_STOCK_N]]], minlength=E.N_KINDS
-            )
+            stock = np.bincount(E.CARD_KIND[TableView(st).stock_cards], minlength=E.N_KINDS)
             assert (dealt + stock == counts).all()  # CARD-1
             checked += 1
     assert checked >= 30
@@ -245,7 +238,7 @@ def test_unseen_cards_dealt_as_the_exact_enumeration_says():
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
     n = 20_000
     seen = dict.fromkeys(expected, 0)
-    hands = _hands(st)
+    hands = _hands(st)  # follows st as determinize deals into it
     for _ in range(n):
         assert determinize(obs, st, srng, work, True)
         for i, row in known.items():

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import forced_action
 from sim.engine.observe import _observe_after_meld, _observe_table, observe
 from sim.play import Hand as Game
+from sim.play import SeatView
 
 OBSERVE_PAIRS = [("heuristic", "heuristic"), ("random", "random"), ("special_chaser", "greedy")]
 
@@ -33,18 +33,13 @@ def test_turn_1_observe_equals_observe_table_for_every_seat_at_every_step(pair):
     want = np.empty(E.OBS_SIZE, dtype=np.int64)
     for hand_id in range(4):
         g = Game(seed=61, hand_id=hand_id)
-        while not g.is_over:
+        for _ in g.turns(pair):  # each step before its action is applied
             for p in range(E.N_PLAYERS):
                 got[:] = -12345
                 want[:] = -54321
                 observe(g.state, p, got)
                 _observe_table(g.state, p, want)
                 assert np.array_equal(got, want), (pair, hand_id, g.turn, p)
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                a = g.policy_action(pair[g.current_player % 2])
-            g.apply(a)
             steps += 1
     assert steps >= 4 * 60, steps
 
@@ -60,28 +55,36 @@ def test_observe_after_meld_equals_observe_after_every_meld_operation(pair):
     checked, joined = 0, 0
     got = np.empty(E.OBS_SIZE, dtype=np.int64)
     want = np.empty(E.OBS_SIZE, dtype=np.int64)
+
+    def after(g, t) -> None:
+        """``t``'s action now applied: a meld operation keeping the turn is checked."""
+        nonlocal checked, joined
+        p, a = t.seat, t.action
+        is_meld = E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
+        if not is_meld or g.is_over or g.current_player != p:
+            return
+        assert g.state[E.ST_PHASE] == E.PH_PLAY  # a meld operation keeps the turn
+        got[:] = t.obs  # the observation the policy was given before the operation
+        _observe_after_meld(g.state, p, got, int(E.ACTION_TABLE[a, E.AC_SLOT]))
+        want[:] = -54321
+        observe(g.state, p, want)
+        assert np.array_equal(got, want), (pair, hand_id, g.turn, a)
+        checked += 1
+        if SeatView.from_observation(t.obs).aside.sum() > 0 and not got_view().aside.sum():
+            joined += 1
+
+    def got_view():
+        return SeatView.from_observation(got)
+
     for hand_id in range(12):
         g = Game(seed=151, hand_id=hand_id)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                a = g.policy_action(pair[g.current_player % 2])
-            p = g.current_player
-            aside_before = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
-            g.apply(a)
-            is_meld = E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD
-            if not is_meld or g.is_over or g.current_player != p:
-                continue
-            assert g.state[E.ST_PHASE] == E.PH_PLAY  # a meld operation keeps the turn
-            got[:] = obs  # the observation the policy was given before the operation
-            _observe_after_meld(g.state, p, got, int(E.ACTION_TABLE[a, E.AC_SLOT]))
-            want[:] = -54321
-            observe(g.state, p, want)
-            assert np.array_equal(got, want), (pair, hand_id, int(g.state[E.ST_TURN]), a)
-            checked += 1
-            if aside_before > 0 and got[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum() == 0:
-                joined += 1
+        last = None
+        for t in g.turns(pair):
+            if last is not None:
+                after(g, last)  # the previous action, applied as the loop went on
+            last = t
+        if last is not None:
+            after(g, last)
     assert checked >= 50, checked
     if pair[0] != "random":
         assert joined >= 1, joined  # a taken pile's rest joined the hand at an opening

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import forced_action
 from sim.engine.observe import _bonus_owed
 from sim.engine.views import ob_hand, ob_melds, ob_pending
 from sim.legality import is_dead, opening_search
 from sim.play import Hand as Game
+from sim.play import SeatView
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
 from sim.policies.common import _memo_rest, _opening_search_memo, _work_plan
@@ -46,7 +46,7 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
         pk, bonus, mc = obs[E.OB_PILE_KIND], bool(_bonus_owed(obs)), obs[E.OB_OPEN_MIN]
-        extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
+        extra = int(SeatView.from_observation(obs).aside.sum())
         dead = sum(1 << k for k in range(E.FIRST_NATURAL, E.N_KINDS) if is_dead(melds, k))
         maxw = g.rules[E.RS_MAX_WILDS_MIXED]
         hit = scratch[E.SCRATCH_MEMO] == 1 and _memo_rest(
@@ -76,14 +76,10 @@ def test_open_1_4_heuristic_decides_the_same_with_an_empty_memo(rules):
     compared = 0
     for hand_id in range(120):
         g = Game(seed=43, hand_id=hand_id, rules=rules)
-        while not g.is_over:
-            obs = g.observation()
-            a = int(forced_action(obs))
-            if a < 0:
-                a = g.policy_action("heuristic")  # the game's scratch: the memo carried on
-                if _opening_turn(obs):
-                    fresh = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-                    assert a == heuristic_decide(obs, params, rng, g.rules, fresh)
-                    compared += 1
-            g.apply(a)
+        # the hand's turn loop asks the heuristic on the hand's scratch: the memo carried on
+        for t in g.turns(("heuristic", "heuristic")):
+            if not t.forced and _opening_turn(t.obs):
+                fresh = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
+                assert t.action == heuristic_decide(t.obs, params, rng, g.rules, fresh)
+                compared += 1
     assert compared > 300

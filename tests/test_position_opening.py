@@ -142,13 +142,11 @@ def test_open_1_hint_position_carries_the_hands_number():
     """OPEN-1: the position a hint asks advice on (``canasta._human.position_for``, used by
     the terminal and the web table) is of the hand's own number in its game."""
     from canasta._human import position_for
-    from sim.engine.judge import forced_action
     from sim.play import Hand as Game
 
     for number in (1, 2, 5):
         g = Game(seed=4, hand_id=number, rules=BY_HAND, hand_number=number)
-        while g.observation()[E.OB_PHASE] != E.PH_DRAW:  # threes laid (DEAL-4) first
-            a = int(forced_action(g.observation()))
-            g.apply(a if a >= 0 else g.legal_actions()[0])
+        while g.phase != "draw":  # threes laid (DEAL-4) first: a forced step's only action
+            g.apply(g.legal_actions()[0])
         pos, drawn = position_for(g, g.current_player)
         assert pos.hand_number == number and drawn is None

@@ -126,11 +126,9 @@ class Faces:
 
     def catch_up(self) -> None:
         """The page plays the human's forced draw (one button); the terminal's human types it."""
-        from sim.engine.judge import forced_action
-
         g = self.term.game
-        if not g.is_over and g.current_player == 0 and forced_action(g.observation()) >= 0:
-            self.term.command("draw")
+        if not g.is_over and g.current_player == 0 and next(g.turns((None,) * 4)).forced:
+            self.term.command("draw")  # the hand's turn loop would take it without asking
 
     def same(self) -> None:
         a, b = self.term.game, self.web.game
@@ -181,7 +179,7 @@ def test_the_same_hand_through_both_faces(seed, rules):
                 if body is not None:
                     assert f.refused(text, body)[0] == rule
             rules_seen.add(f.refused("pile", {"move": "pile"})[0])
-            hand = g.observation(0)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+            hand = g.view(0).hand
             missing = next(k for k in range(E.FIRST_NATURAL, E.N_KINDS) if hand[k] == 0)
             name = E.KIND_NAMES[missing]
             rules_seen.add(f.refused(f"discard {name}", {"move": "discard", "cards": [name]})[0])
@@ -196,6 +194,10 @@ def test_the_same_hand_through_both_faces(seed, rules):
     assert f.term.game.is_over and f.term.game.scores() == f.web.game.scores()
     assert {"TURN-1"} <= rules_seen and len(rules_seen) >= 2
     assert undone >= 1
+    # the seat's hands (sim.play.Hand each); ``games``, their old name, warns and is the same
+    assert f.web.hands == f.web.driver.hands and f.web.hands[-1] is f.web.game
+    with pytest.warns(DeprecationWarning, match="Seat.hands"):
+        assert f.web.games == f.web.hands
 
 
 def test_one_hint_budget_in_both_faces():
