@@ -20,7 +20,7 @@ winning the game: the target is in points. Every seat plays on with ``strong``.
 Resumable: each finished decision is one line of ``--out``; a run with the same arguments
 skips what that file holds. Run from the repository root::
 
-    nice -n 5 python benchmarks/bench_advise_hint.py --per-kind 8 --out bench-out/hint.jsonl
+    nice -n 5 python benchmarks/bench_advise_hint.py --per-kind 8 --out runs/hint.jsonl
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=56)
     p.add_argument("--max-games", type=int, default=80, help="games played per ruleset at most")
     p.add_argument("--tries", type=int, default=2, help="decisions of a kind tried per game")
-    p.add_argument("--out", default="bench-out/hint.jsonl", help="the rows (resumable)")
+    p.add_argument("--out", default="runs/hint.jsonl", help="the rows (resumable)")
     p.add_argument("--report-only", action="store_true", help="summarise --out, advise nothing")
     a = p.parse_args(argv)
     if a.report_only:
