@@ -262,7 +262,7 @@ class Session:
         """The hand is over: its score, the review offered, and in a game the next hand dealt
         (True) or the game's end and its review (False: the session ends)."""
         self.finish()
-        k = len(self.human.games)
+        k = len(self.human.hands)
         self.offer_review(k)
         if self.human.mode != "game":
             return False

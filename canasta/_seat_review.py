@@ -105,18 +105,18 @@ def review(
     if k == "game":
         if not seat.finished():
             raise CanastaError("review: the game is not over (review a finished hand)")
-        hands = range(1, len(seat.games) + 1)
+        hands = range(1, len(seat.hands) + 1)
         return combine([review(seat, j, equity, budget, n, cap, advise) for j in hands])
-    k = len(seat.games) if k is None else int(k)
-    if not 1 <= k <= len(seat.games):
-        raise CanastaError(f"review: no hand {k} (hands 1 to {len(seat.games)})")
-    if not seat.games[k - 1].is_over:
+    k = len(seat.hands) if k is None else int(k)
+    if not 1 <= k <= len(seat.hands):
+        raise CanastaError(f"review: no hand {k} (hands 1 to {len(seat.hands)})")
+    if not seat.hands[k - 1].is_over:
         raise CanastaError("review: the hand is not over")
     old = seat.review_cache.get(k)
     if old is not None and (equity is None or old.meta.get("game")):
         return old
-    start = sum(len(g.actions) for g in seat.games[: k - 1])
+    start = sum(len(g.actions) for g in seat.hands[: k - 1])
     kw = {"equity": equity, "budget": budget, "n": n, "cap": cap, "advise": advise}
-    rev = review_hand(seat.games[k - 1], seat.seat, k, start=start, **kw)
+    rev = review_hand(seat.hands[k - 1], seat.seat, k, start=start, **kw)
     seat.review_cache[k] = rev
     return rev

@@ -169,4 +169,4 @@ def _human(game, args):
             seed=game.seed, game_id=args.hand, rules=game.ruleset, scores=game.start_scores
         )
     session = Session(game, seat, policies, out=out, driver=driver, review=args.review, ask=ask)
-    return session.run(lines), list(session.human.games)
+    return session.run(lines), list(session.human.hands)

@@ -103,7 +103,7 @@ def test_game_mode_chains_hands():
     assert rec["kind"] == "game" and rec["hands"][1]["scores"] == totals
     assert rec["hands"][1]["deck"] is None  # the running hand's deck stays on the server
     rec["hands"] = rec["hands"][:1]
-    assert R.replay(rec)[0].scores() == table_of(c).games[0].scores()
+    assert R.replay(rec)[0].scores() == table_of(c).hands[0].scores()
 
 
 def test_whole_hand_through_the_api_hides_cards_and_scores(tmp_path):
@@ -413,7 +413,7 @@ def test_a_partial_opening_shows_its_points_and_the_way_on():
             if int(E.ACTION_TABLE[a, E.AC_TYPE]) != E.AT_MELD:
                 continue
             trial = copy.deepcopy(t)
-            trial.games[-1] = copy.deepcopy(g)
+            trial.hands[-1] = copy.deepcopy(g)
             trial.move(move_for(a))
             prog = trial.view()["opening"]
             if prog is None or prog["so_far"] >= prog["min"]:

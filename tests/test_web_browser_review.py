@@ -111,7 +111,7 @@ def test_the_review_of_a_hand_and_of_the_game(server, browser, tmp_path):
     page.wait_for_selector("#hand .card")
     _finish_hand(app, page)
     table = _table(app, page)
-    assert table.finished() and len(table.games) == 2
+    assert table.finished() and len(table.hands) == 2
     assert page.locator("#b-review-game").is_visible()
     _post(page, "review", lambda: page.click("#b-review-game"), timeout=120_000)
     _check_review(page, 2)

@@ -141,7 +141,7 @@ def _seen_kinds(t) -> dict[tuple[int, int], set[str]]:
     """(hand, turn) -> the ranks in the human seat's hand during its turns of that hand: at
     the draw step and after it (the card drawn), from the seat's own observation."""
     seen: dict[tuple[int, int], set[str]] = {}
-    for k, g in enumerate(t.games, 1):
+    for k, g in enumerate(t.hands, 1):
         h = redeal(g)
         for a in [*g.actions, None]:
             if not h.is_over and h.current_player == t.seat:
@@ -219,7 +219,7 @@ def test_a_games_review_combines_its_hands():
     while not t.finished():
         assert c.post("/api/next", json={"move_no": t.move_no}).status_code == 200
         _finish_hand(c)
-    n = len(t.games)
+    n = len(t.hands)
     assert n >= 2, "the short game ended in one hand: pick another seed"
     r = c.post("/api/review", json={"scope": "game"})
     assert r.status_code == 200, r.text
@@ -229,5 +229,5 @@ def test_a_games_review_combines_its_hands():
     assert [d for d in g["decisions"] if d["hand"] == 1] == r1["decisions"]
     assert {d["hand"] for d in g["decisions"]} == set(range(1, n + 1))
     own = t.seat % 2
-    assert g["player"]["points"] == sum(h.scores()[own]["total"] for h in t.games)
+    assert g["player"]["points"] == sum(h.scores()[own]["total"] for h in t.hands)
     assert g["player"]["decisions"] == len(g["decisions"])

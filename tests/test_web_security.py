@@ -66,7 +66,7 @@ def _secrets_of(t: Table) -> list[str]:
     out = [t.id]
     if t._entropy is not None:
         out += [f"{t._entropy:032x}", str(t._entropy)]
-        for k in range(len(t.games)):
+        for k in range(len(t.hands)):
             out.append(str(hand_seed(t._entropy, k).entropy))
     return out
 

@@ -479,7 +479,7 @@ def create_app(
             with lock:  # a copy of the position, so a move meanwhile changes nothing here
                 snap = copy.copy(t)
                 snap.driver = copy.copy(t.driver)
-                snap.driver.hands = [*t.games[:-1], copy.deepcopy(t.game)]
+                snap.driver.hands = [*t.hands[:-1], copy.deepcopy(t.game)]
             return snap
 
         def work(snap: Table, left: float) -> dict:  # off the table's lock; simulated in the pool

@@ -195,10 +195,10 @@ class GameChance:
             return None
         g = t.game
         if g.is_over:  # the next hand as the game's driver will deal it
-            nxt = t.driver.hand_args(len(t.games))
+            nxt = t.driver.hand_args(len(t.hands))
             return nxt["scores"], nxt["first_player"] % E.N_TEAMS, nxt["hand_number"]
         start = tuple(int(x) for x in g.start_scores)
-        return start, g.first_player % E.N_TEAMS, len(t.games)
+        return start, g.first_player % E.N_TEAMS, len(t.hands)
 
     def _standing(self, t) -> dict | None:
         """Which bots are read through a stand-in's table: ``{"for": [...], "table": [...],

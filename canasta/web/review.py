@@ -42,7 +42,7 @@ def review_request(body: Any, t) -> tuple[str, list[int]]:
     scope = body.get("scope", "hand")
     if scope not in ("hand", "game"):
         raise CanastaError("review: scope must be 'hand' or 'game'")
-    n = len(t.games)
+    n = len(t.hands)
     if scope == "game":
         if "hand" in body:
             raise CanastaError("review: a game's review covers every hand (no 'hand')")
@@ -54,7 +54,7 @@ def review_request(body: Any, t) -> tuple[str, list[int]]:
     k = body.get("hand", n)
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
         raise CanastaError(f"review: hand must be a hand's number, 1 to {n}")
-    if not t.games[k - 1].is_over:
+    if not t.hands[k - 1].is_over:
         raise CanastaError("review: the hand is not over")
     return scope, [k]
 
@@ -181,8 +181,8 @@ def review_route(tables, table_of, chance, pool, sizes: tuple, trust_proxy: bool
                 for k in ks:
                     old = t.review_cache.get(k)
                     if old is None or (tab is not None and not old.meta.get("game")):
-                        g = t.games[k - 1]
-                        start = sum(len(h.actions) for h in t.games[: k - 1])
+                        g = t.hands[k - 1]
+                        start = sum(len(h.actions) for h in t.hands[: k - 1])
                         items.append((k, from_games([g], players=t.policies), start))
                 return items
 

@@ -226,7 +226,7 @@ class Table(Seat):
         from analysis.review import Review
 
         for k, r in (saved.get("reviews") or {}).items():  # the finished hands' reviews kept
-            if 1 <= int(k) <= len(t.games) and t.games[int(k) - 1].is_over:
+            if 1 <= int(k) <= len(t.hands) and t.hands[int(k) - 1].is_over:
                 t.review_cache[int(k)] = Review.from_json(r)
         return t
 

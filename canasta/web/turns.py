@@ -48,7 +48,7 @@ def bot_turns(table) -> list[dict]:
     forced steps are in the view itself); [] when none was played."""
     g = table.game
     mark = int(getattr(table, "mark", 0))
-    key = (len(table.games), mark, tuple(g.actions))  # the hand, and where it stands
+    key = (len(table.hands), mark, tuple(g.actions))  # the hand, and where it stands
     cached = getattr(table, "_bot_turns", None)
     if cached is not None and cached[0] == key:  # a view asked again: the same turns
         return cached[1]

@@ -70,7 +70,7 @@ def view(table, game=None) -> dict:
         "move_no": table.move_no,
         "ruleset": {"name": table.rules_name, "rules": table.ruleset.to_dict()},
         "players": {str(p): table.who(p) for p in range(4)},
-        "hand_no": len(table.games),
+        "hand_no": len(table.hands),
         "turn": int(obs[E.OB_TURN]),
         "phase": E.PHASE_NAMES[int(obs[E.OB_PHASE])],
         "to_act": int(g.current_player) if not g.is_over else None,
