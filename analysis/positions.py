@@ -25,6 +25,7 @@ import numpy as np
 
 from analysis.specs import ExperimentSpec as Experiment
 from sim import encoding as E
+from sim.play.table import TableView
 
 __all__ = ["choose", "generate_positions", "scored"]
 
@@ -127,23 +128,24 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     from sim.legality import canastas, is_dead, opening_min
     from sim.policies.builtin import special_targets
 
-    st = game.state
-    p = int(st[E.ST_PLAYER])
+    t = TableView(game.state)
+    p = t.player
     team = p % E.N_TEAMS
-    hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
-    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
-        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
-    )
-    n_pile = int(st[E.ST_PILE_N])
-    laid = int(st[E.ST_THREES : E.ST_THREES + 2 * E.N_TEAMS].sum())
-    stock = int(st[E.ST_STOCK_N])
+    # writable copies: the kernels below take plain arrays (a read-only one compiles anew)
+    hands = np.array(t.hands)
+    melds = np.array(t.melds)
+    n_pile = t.pile_n
+    laid = int(t.threes.sum())
+    stock = t.stock_n
+    pile_kinds = t.pile_kinds
+    scores, opened = t.scores, t.opened
     # the counts as bytes: one object to pickle (lists of lists made a sample's return from
     # a worker slow to unpickle, ~60-90 us a snapshot)
-    counts = np.concatenate((hands.ravel(), melds.ravel(), st[E.ST_PILE : E.ST_PILE + n_pile]))
+    counts = np.concatenate((hands.ravel(), melds.ravel(), pile_kinds))
     cards = (
         p,
-        int(st[E.ST_TURN]),
-        (int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1])),
+        t.turn,
+        (int(scores[0]), int(scores[1])),
         counts.astype(np.int8).tobytes(),
         stock + laid,  # the laid threes rejoin the unseen cards (a Position has no threes)
     )
@@ -152,20 +154,19 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
     distance = min(special_targets(np.ascontiguousarray(h), need[0], need[1], need[2]))
     m = np.ascontiguousarray(melds)
     opp = 1 - team
-    pile_kinds = st[E.ST_PILE : E.ST_PILE + n_pile]
     sevens_pile = int(np.count_nonzero(pile_kinds == E.SEVEN))
     aces_pile = int(np.count_nonzero(pile_kinds == E.ACE))
     triples = [k for k in range(E.FIRST_NATURAL, E.ACE) if k != E.SEVEN and h[k] >= 3]
-    own_score, opp_score = int(st[E.ST_SCORES + team]), int(st[E.ST_SCORES + opp])
+    own_score, opp_score = int(scores[team]), int(scores[opp])
     # the team's own melds of sevens, aces and wilds, and the ranks no longer meldable
     flags = {f"{name}_meld": bool(melds[team, k].sum()) for name, k in _MELD_FLAGS}
     flags |= {f"{name}_dead": bool(is_dead(m, k)) for name, k in _MELD_FLAGS[:2]}
     mc = int(opening_min(game.rules, own_score, game.hand_number))
-    snap = Snapshot(seat=p, team=team, turn=int(st[E.ST_TURN]), stock=stock, pile=n_pile)
+    snap = Snapshot(seat=p, team=team, turn=t.turn, stock=stock, pile=n_pile)
     snap |= {name: int(h[k]) for name, k in (("sevens", E.SEVEN), ("aces", E.ACE))}
     snap |= {
         "wilds": int(h[E.TWO] + h[E.JOKER]),
-        "opened": int(st[E.ST_OPENED + team]),
+        "opened": int(opened[team]),
         "canastas": int(canastas(m, team)),
         **flags,
         "can_take": n_pile > 0 and game.reason(E.A_TAKE_PILE) == E.R_OK,
@@ -173,7 +174,7 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
         "went_out": False,
         # what else a player can count at the table (analysis.specs.FEATURES)
         "hand_size": int(h.sum()),
-        "opp_opened": int(st[E.ST_OPENED + opp]),
+        "opp_opened": int(opened[opp]),
         "opp_canastas": int(canastas(m, opp)),
         "sevens_pile": sevens_pile,
         "aces_pile": aces_pile,
@@ -190,10 +191,10 @@ def snapshot(game, special_rules: bool = True, lazy: bool = False) -> Snapshot:
         "margin": own_score - opp_score,
         "min_meld": mc,
         "distinct_ranks": distinct_ranks(h),
-        "can_open_now": int(not st[E.ST_OPENED + team] and _can_open(h, m, team, game, mc)),
+        "can_open_now": int(not opened[team] and _can_open(h, m, team, game, mc)),
         "points_in_hand": int(np.dot(h, E.KIND_VALUE)),
-        "turn_card_drawn": int(st[E.ST_TURN_CARD_DRAWN]),
-        "other_team_opened": int(st[E.ST_OPENED + opp]),
+        "turn_card_drawn": t.turn_card_drawn,
+        "other_team_opened": int(opened[opp]),
     }
     snap.cards = cards
     if not lazy:
@@ -250,14 +251,12 @@ def sample_positions(
 def hand_summary(g, h: int, first_take: tuple[int, int]) -> dict:
     """What a played hand shows a table (``analysis.numbers``): its score items per team, the
     canastas of each kind, the special hand, and the first pickup of the pile (team, size)."""
-    st = g.state
+    table = TableView(g.state)
     items = g.score_items()
-    melds = st[E.ST_MELDS : E.ST_MELDS + E.N_TEAMS * E.N_KINDS * E.N_MELD_COLS].reshape(
-        E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS
-    )
+    melds = table.melds
     row = {
         "hand": h,
-        "turns": int(st[E.ST_TURN]),
+        "turns": table.turn,
         "end_reason": g.end_reason,
         "out_team": g.out_team,
         "special": g.special_hand[0],

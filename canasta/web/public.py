@@ -13,16 +13,15 @@ from sim.text import meld_cards
 __all__ = ["teams_of"]
 
 
-def teams_of(obs, s: int) -> list[dict]:
-    """Both teams as seat ``s`` sees them in its observation ``obs``, its own first: score,
-    opened, melds (each with its cards, canasta or not, natural or not) and laid threes."""
+def teams_of(v) -> list[dict]:
+    """Both teams as a seat sees them in its view ``v`` (``sim.play.SeatView``), its own first:
+    score, opened, melds (each with its cards, canasta or not, natural or not) and laid threes."""
+    s = v.seat
     own = s % E.N_TEAMS
-    width = E.N_KINDS * E.N_MELD_COLS
     teams = []
     for i in range(E.N_TEAMS):
         team = (own + i) % E.N_TEAMS
-        block = obs[E.OB_MELDS + i * width : E.OB_MELDS + (i + 1) * width]
-        block = block.reshape(E.N_KINDS, E.N_MELD_COLS)
+        block = v.melds[i]
         melds = []
         for slot in range(E.N_KINDS - 1, -1, -1):
             nat, two, joker = (int(x) for x in block[slot, :3])
@@ -36,15 +35,15 @@ def teams_of(obs, s: int) -> list[dict]:
                         "natural": two + joker == 0 and slot != E.WILD_MELD,
                     }
                 )
-        red, black = (int(x) for x in obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
+        red, black = (int(x) for x in v.threes[i])
         seats = [s, (s + 2) % 4] if i == 0 else [(s + 1) % 4, (s + 3) % 4]
         teams.append(
             {
                 "team": team,
                 "label": "You + partner" if i == 0 else "Opponents",
                 "seats": seats,
-                "score": int(obs[E.OB_SCORES + i]),
-                "opened": bool(obs[E.OB_OPENED + i]),
+                "score": int(v.scores[i]),
+                "opened": bool(v.opened[i]),
                 "melds": melds,
                 "red_threes": red,
                 "black_threes": black,

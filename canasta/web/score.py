@@ -74,9 +74,8 @@ def explained_rows(items: dict[str, tuple[int, int]], zeros: bool = False) -> li
     return rows
 
 
-def _team_block(obs, i: int, width: int) -> np.ndarray:
-    block = obs[E.OB_MELDS + i * width : E.OB_MELDS + (i + 1) * width]
-    return np.ascontiguousarray(block.reshape(E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
+def _team_block(v, i: int) -> np.ndarray:
+    return np.array(v.melds[i], dtype=np.int64)  # a writable copy: the view is read-only
 
 
 def running_score(g, seat: int) -> dict | None:
@@ -87,14 +86,13 @@ def running_score(g, seat: int) -> dict | None:
 
     if g.is_over:
         return None
-    obs = g.observation(seat)
-    width = E.N_KINDS * E.N_MELD_COLS
+    v = g.view(seat)
     none = np.zeros((2, E.N_KINDS), dtype=np.int64)
     out = np.zeros(E.N_SCORE_ITEMS, dtype=np.int64)
     per_team = []
     for i in range(E.N_TEAMS):  # relative: your team, then the opponents
-        melds = _team_block(obs, i, width)
-        threes = np.ascontiguousarray(obs[E.OB_THREES + 2 * i : E.OB_THREES + 2 * i + 2])
+        melds = _team_block(v, i)
+        threes = np.ascontiguousarray(v.threes[i])
         score_team(melds, threes.astype(np.int64), none, False, E.SPECIAL_NONE, g.rules, out)
         per_team.append(out.copy())
     items = {
@@ -102,10 +100,8 @@ def running_score(g, seat: int) -> dict | None:
     }
     # your own hand, as it would count if the hand ended now (only you see it)
     mine = np.zeros((2, E.N_KINDS), dtype=np.int64)
-    mine[0] = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-    score_team(
-        _team_block(obs, 0, width), np.zeros(2, np.int64), mine, False, E.SPECIAL_NONE, g.rules, out
-    )
+    mine[0] = v.hand
+    score_team(_team_block(v, 0), np.zeros(2, np.int64), mine, False, E.SPECIAL_NONE, g.rules, out)
     held = int(out[E.S_CARDS_IN_HAND] + out[E.S_HAND_PENALTIES])
     return {
         "rows": explained_rows(items),

@@ -11,8 +11,6 @@ at that moment at a real table.
 
 from __future__ import annotations
 
-from sim import encoding as E
-
 __all__ = ["MAX_FRAMES", "bot_turns"]
 
 MAX_FRAMES = 24  #: turns a view carries at most (the last ones): the page shows them in turn
@@ -27,18 +25,18 @@ def _frame(table, g, actor: int, lines: list[str], turn: int) -> dict | None:
     s = table.seat
     if actor == s:
         return None
-    obs = g.observation(s)
-    top = int(obs[E.OB_PILE_TOP])
+    v = g.view(s)
+    top = v.pile_top
     return {
         "who": table.who(actor),
         "seat": actor,
         "turn": turn,
         "lines": lines,
         "pile_top": kind_name(top) if top >= 0 else None,
-        "pile_size": int(obs[E.OB_PILE_N]),
-        "stock": int(obs[E.OB_STOCK_N]),
-        "hand_sizes": {str((s + i) % 4): int(obs[E.OB_HAND_SIZES + i]) for i in range(4)},
-        "teams": teams_of(obs, s),
+        "pile_size": v.pile_n,
+        "stock": v.stock_n,
+        "hand_sizes": {str((s + i) % 4): int(v.hand_sizes[i]) for i in range(4)},
+        "teams": teams_of(v),
     }
 
 

@@ -1,5 +1,5 @@
 """What the page of a web table sees (:func:`view`): built from the human seat's observation
-(``Game.observation(seat)``) and the public events only (other seats' draws hidden), so it never
+(``Hand.view(seat)``) and the public events only (other seats' draws hidden), so it never
 holds a card the seat cannot see, nor a seed, an RNG state, the deck or the session's id; once
 the hand is over every hand is shown, as at a real table (SCORE-5).
 """
@@ -19,16 +19,16 @@ LOG_TAIL = 14  #: last events the page shows
 def drawn_card(g, seat: int) -> str | None:
     """The kind of the card ``seat`` drew from the stock this turn, while it plays the turn
     and still holds one of that kind (the page marks it), else None."""
-    obs = g.observation(seat)
-    if g.is_over or g.current_player != seat or int(obs[E.OB_PHASE]) != E.PH_PLAY:
+    v = g.view(seat)
+    if g.is_over or g.current_player != seat or v.phase != E.PH_PLAY:
         return None
-    if not obs[E.OB_DREW_STOCK]:
+    if not v.drew_stock:
         return None
     card = last_draw(g, seat)
     if card is None:
         return None
     k = int(E.CARD_KIND[card])
-    return kind_name(k) if obs[E.OB_HAND + k] > 0 else None
+    return kind_name(k) if v.hand[k] > 0 else None
 
 
 def log_lines(table, g, start: int = 0) -> list[dict]:
@@ -53,17 +53,17 @@ def view(table, game=None) -> dict:
 
     g = table.game if game is None else game
     s = table.seat
-    obs = g.observation(s)
-    teams = teams_of(obs, s)
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    v = g.view(s)
+    teams = teams_of(v)
+    hand = v.hand
     cards = []
     for k in range(E.N_KINDS - 1, -1, -1):
         if k not in (E.TWO, E.JOKER) and not E.IS_THREE[k]:
             cards += [kind_name(k)] * int(hand[k])
     for k in (E.TWO, E.JOKER, E.RED_THREE, E.BLACK_THREE):
         cards += [kind_name(k)] * int(hand[k])
-    top = int(obs[E.OB_PILE_TOP])
-    sizes = {str((s + i) % 4): int(obs[E.OB_HAND_SIZES + i]) for i in range(E.N_PLAYERS)}
+    top = v.pile_top
+    sizes = {str((s + i) % 4): int(v.hand_sizes[i]) for i in range(E.N_PLAYERS)}
     mine = not g.is_over and g.current_player == s
     out = {
         "table": table.settings(),
@@ -71,17 +71,17 @@ def view(table, game=None) -> dict:
         "ruleset": {"name": table.rules_name, "rules": table.ruleset.to_dict()},
         "players": {str(p): table.who(p) for p in range(4)},
         "hand_no": len(table.hands),
-        "turn": int(obs[E.OB_TURN]),
-        "phase": E.PHASE_NAMES[int(obs[E.OB_PHASE])],
+        "turn": v.turn,
+        "phase": E.PHASE_NAMES[v.phase],
         "to_act": int(g.current_player) if not g.is_over else None,
         "your_turn": mine,
         "hand": cards,
         "drawn": drawn_card(g, s),
         "pile_top": kind_name(top) if top >= 0 else None,
-        "pile_size": int(obs[E.OB_PILE_N]),
-        "stock": int(obs[E.OB_STOCK_N]),
+        "pile_size": v.pile_n,
+        "stock": v.stock_n,
         "hand_sizes": sizes,
-        "open_min": int(obs[E.OB_OPEN_MIN]),
+        "open_min": v.open_min,
         "opening": opening_progress(g, s),
         "teams": teams,
         "log": log_lines(table, g)[-LOG_TAIL:],
@@ -97,7 +97,7 @@ def view(table, game=None) -> dict:
         "moves": move_names(g) if mine else [],
         "over": bool(g.is_over),
     }
-    aside = obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
+    aside = v.aside
     if aside.sum():
         out["aside"] = [kind_name(k) for k in range(E.N_KINDS) for _ in range(int(aside[k]))]
     if g.is_over:
