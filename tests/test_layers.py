@@ -183,24 +183,9 @@ def test_rules_core_exceptions_are_still_needed():
 #: of a hand (``sim/play``), the run level's chunk functions (``sim/api.py``), the policies
 #: and the engine itself; every other module goes through them
 ENGINE_IMPORTERS = ("sim/engine/", "sim/play/", "sim/api.py", "sim/policies/")
-#: the files above ``sim`` that still import ``sim.engine`` (each should go through
-#: ``sim.play`` or ``sim.api``); a file that stops must come off the list (test below)
-ENGINE_IMPORTERS_ABOVE = {
-    "analysis/advise.py",
-    "analysis/arms.py",
-    "analysis/luck.py",
-    "analysis/schema.py",
-    "analysis/specs.py",
-    "analysis/training.py",
-    "analysis/whatif.py",
-    "canasta/_seat.py",
-    "canasta/compare.py",
-    "canasta/report.py",
-    "canasta/review.py",
-    "canasta/simulate.py",
-    "canasta/web/app.py",
-    "canasta/web/view.py",
-}
+#: the files above ``sim`` allowed to import ``sim.engine`` (none: they go through ``sim.play``
+#: or ``sim.api``); a file listed that stops must come off the list (test below)
+ENGINE_IMPORTERS_ABOVE: set[str] = set()
 
 
 def engine_importers(packages) -> set[str]:
