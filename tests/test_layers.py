@@ -183,8 +183,8 @@ def test_rules_core_exceptions_are_still_needed():
 #: of a hand (``sim/play``), the run level's chunk functions (``sim/api.py``), the policies
 #: and the engine itself; every other module goes through them
 ENGINE_IMPORTERS = ("sim/engine/", "sim/play/", "sim/api.py", "sim/policies/")
-#: the files above ``sim`` allowed to import ``sim.engine``: none, every face and analysis goes
-#: through ``sim.play`` or ``sim.api`` (a file put here that stops importing it fails below)
+#: the files above ``sim`` allowed to import ``sim.engine`` (none: they go through ``sim.play``
+#: or ``sim.api``); a file listed that stops must come off the list (test below)
 ENGINE_IMPORTERS_ABOVE: set[str] = set()
 
 
