@@ -156,15 +156,20 @@ class Hand:
             d = _deck(deck)
         self.deck = d
         self.first_player = self.hand_id % E.N_PLAYERS if first_player is None else first_player
-        self.state = np.zeros(E.STATE_SIZE, dtype=np.int64)
+        self._fresh(np.zeros(E.STATE_SIZE, dtype=np.int64))
+        _deal_hand(
+            self.state, d, self.first_player, *self.start_scores, hand_number, self.rules, self.log
+        )
+
+    def _fresh(self, state: np.ndarray) -> None:
+        """The hand's working arrays and an empty history, at ``state`` (every constructor of a
+        hand, this one's and a subclass's, sets them here, so none is left out)."""
+        self.state = state
         self.log = np.zeros(1 + LOG_EVENTS * E.EVENT_WIDTH, dtype=np.int64)
         self._obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
         self._scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
         self.actions: list[int] = []  #: the actions applied, in order
         self.seats: list[int] = []  #: the seat that took each of them
-        _deal_hand(
-            self.state, d, self.first_player, *self.start_scores, hand_number, self.rules, self.log
-        )
 
     # --- the state --------------------------------------------------------------------
     @property

@@ -24,7 +24,7 @@ import numpy as np
 from sim import encoding as E
 from sim.engine.intercept import CHOICES, NO_ACTION
 from sim.errors import CanastaError, RuleViolation
-from sim.play.hand import LOG_EVENTS, Hand
+from sim.play.hand import Hand
 from sim.play.table import TableView
 from sim.ruleset import as_ruleset
 
@@ -49,15 +49,10 @@ class PositionHand(Hand):
         self.start_scores = tuple(int(x) for x in table.scores)
         #: OPEN-1 the hand's number in its game, as the position's deal set it (0 reads 1)
         self.hand_number = max(1, int(table.open_rules[0]))
-        self.state = np.array(state, dtype=np.int64)
         # a policy drawing from the generator is deterministic here: the same answer at the
         # same state, whichever copy asks
         self.rng = np.zeros(4, dtype=np.uint64)
-        self.log = np.zeros(1 + LOG_EVENTS * E.EVENT_WIDTH, dtype=np.int64)
-        self._obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
-        self._scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-        self.actions: list[int] = []
-        self.seats: list[int] = []
+        self._fresh(np.array(state, dtype=np.int64))
 
     def fork(self) -> PositionHand:
         """A new hand met at this hand's state now (no history): a trial that leaves this one
