@@ -22,7 +22,7 @@ reviewed whole.
 
 Resumable: each reviewed decision is one line of ``--out``. Run from the repository root::
 
-    nice -n 5 python benchmarks/bench_review_band.py --games 100 -k 4 --out runs/band.jsonl
+    nice -n 5 python benchmarks/bench_review_band.py --games 100 -k 8 --out runs/band.jsonl
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bots", default=",".join(BOTS))
     p.add_argument("--games", type=int, default=100, help="games per bot")
-    p.add_argument("-k", type=int, default=4, help="rated decisions reviewed a game")
+    p.add_argument("-k", type=int, default=8, help="rated decisions reviewed a game")
     p.add_argument("-n", type=int, default=64, help="deals a choice (the review's default)")
     p.add_argument("--seed", type=int, default=56)
     p.add_argument("--out", default="runs/band.jsonl", help="the rows (resumable)")
