@@ -32,6 +32,7 @@ import itertools
 import json
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -147,6 +148,10 @@ def main(argv=None) -> int:
         "--first-hand-only", default="random", help="bots reviewed on their games' first hand"
     )
     p.add_argument("--report-only", action="store_true", help="summarise --out, review nothing")
+    p.add_argument(
+        "--band-file",
+        help="also write the band as the review reads it (analysis/review_band.json's format)",
+    )
     a = p.parse_args(argv)
     from played_decisions import Rows
 
@@ -157,8 +162,37 @@ def main(argv=None) -> int:
         for g in range(a.games):  # the bots in turn, so a stopped run leaves all of them even
             for bot in bots:
                 review_game(bot, BOTS.index(bot) if bot in BOTS else len(BOTS), g, a, eq, rows)
-    print(report(band([r for r in rows.rows if r["bot"] in bots], a.games), a))
+    b = band([r for r in rows.rows if r["bot"] in bots], a.games)
+    print(report(b, a))
+    if a.band_file:
+        write_band(b, a)
     return 0
+
+
+def write_band(b: dict, a) -> None:
+    """The band as ``analysis.review.reference_band`` reads it: each bot's rate and 95% interval
+    (thousandths of a game a decision), its games, the ruleset and the command that made it."""
+    first = a.first_hand_only.split(",")
+    bots = {
+        bot: {
+            "rate": round(s["rate"], 2),
+            "low": round(s["rate"] - 1.96 * s["se"], 2),
+            "high": round(s["rate"] + 1.96 * s["se"], 2),
+            "games": s["games"],
+            **({"first_hand_only": True} if bot in first else {}),
+        }
+        for bot, s in b.items()
+    }
+    out = {
+        "bots": bots,
+        "ruleset": "tournament",
+        "unit": "thousandths of a game lost a decision",
+        "command": (
+            f"benchmarks/bench_review_band.py --games {a.games} -k {a.k} -n {a.n} "
+            f"--seed {a.seed} --bots {','.join(b)}"
+        ),
+    }
+    Path(a.band_file).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

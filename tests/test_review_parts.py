@@ -118,3 +118,16 @@ def test_a_decision_the_advice_refuses_is_skipped_and_counted(two_hands):
     plays = sum(d.drawn is not None for d in some)
     assert plays > 0 and rev.meta["skipped"] == plays
     assert set(rev.decisions["decision"]) == {"draw"} and len(rev.luck) == 0
+
+
+def test_the_shipped_band_is_read_and_places_a_rate():
+    """analysis/review_band.json (the band measured by benchmarks/bench_review_band.py) is the
+    default band: every bot's interval holds its rate, and a rate between strong's and
+    game_strong's reads so."""
+    band = R.reference_band()
+    assert set(band["bots"]) >= {"random", "heuristic", "strong"}
+    assert band["ruleset"] and "bench_review_band.py" in band["command"]
+    for v in band["bots"].values():
+        assert v["low"] <= v["rate"] <= v["high"] and v["games"] >= 100
+    lo, hi = sorted((band["bots"]["strong"]["rate"], band["bots"]["heuristic"]["rate"]))
+    assert R.standing((lo + hi) / 2, band).startswith("between strong")
