@@ -16,8 +16,8 @@ first look-up (so importing the registry does not load the compiled policies). T
   opponents' observed play (the search's ``infer``); ``ladder``: the strength ladder;
 - ``python_agent``: ``python_policy``, a Python callable played as a policy;
 - ``data``: the shipped weights of strong (and the frozen reference's copy,
-  ``strong_2026_12.json``), of strong_v2 (``strong_v2.json``) and game_strong's table (package data), each read
-  and its layout's version checked by ``datafile``.
+  ``strong_2026_12.json``), of strong_v2 (``strong_v2.json``) and game_strong's table
+  (package data), each read and its layout's version checked by ``datafile``.
 """
 
 from sim.policies.python_agent import python_policy
