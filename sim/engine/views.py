@@ -18,6 +18,7 @@ from sim._views import _sum_words, c_view
 __all__ = [
     "ob_hand",
     "ob_melds",
+    "ob_pile_counts",
     "scratch_hint",
     "scratch_legal",
     "scratch_tmp",
@@ -71,6 +72,12 @@ def _st_aside_total(st):
 def ob_hand(obs):
     """hand[kind] view: the player's own hand."""
     return obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+
+
+@njit(cache=True, inline="always")
+def ob_pile_counts(obs):
+    """pile[kind] view: the pile by kind (public: every discard was seen)."""
+    return obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS]
 
 
 @njit(cache=True, inline="always")

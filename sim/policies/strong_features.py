@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.views import ob_hand, ob_melds
+from sim.engine.views import ob_hand, ob_melds, ob_pile_counts
 from sim.legality import canastas, is_dead, meld_size, out_reason
 from sim.policies.builtin import _hand_is_late, _unseen_copies
 
@@ -136,7 +136,7 @@ def _pickup_features(obs, ctx, base_takes, out):
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     late, stock, can, opp_out = ctx
-    pile = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS]
+    pile = ob_pile_counts(obs)
     n = obs[E.OB_PILE_N]
     top = obs[E.OB_PILE_TOP]
     value = 0
