@@ -395,18 +395,14 @@ def _check_settings(folder: Path, settings: dict) -> None:
         path.write_text(json.dumps(settings), encoding="utf-8")
 
 
-def validate(policy: np.ndarray, seed: int, deals: int, n_jobs: int = 1) -> dict:
-    """The distilled ``policy`` (strong's full array) on fresh duplicate deals
-    (``analysis.training.deal_seed(seed, VALIDATION)``): its mean margin, points a hand, over
-    the heuristic and over its own base (the evaluator switched off)."""
+def _margins_over(policy, second: np.ndarray, second_name: str, seed, deals, n_jobs) -> dict:
+    """``policy``'s mean margin, points a hand, over the heuristic and over ``second`` on fresh
+    duplicate deals (``analysis.training.deal_seed(seed, VALIDATION)``)."""
     from analysis.training import VALIDATION, deal_seed, heuristic_defaults, margins_parallel
-    from sim.policies.strong import S_EVALUATOR
 
-    base = np.array(policy, dtype=np.float64)
-    base[S_EVALUATOR] = 0.0
     m = margins_parallel(
         [np.asarray(policy, np.float64)],
-        [heuristic_defaults(), base],
+        [heuristic_defaults(), second],
         deal_seed(seed, VALIDATION),
         deals,
         n_jobs,
@@ -415,29 +411,25 @@ def validate(policy: np.ndarray, seed: int, deals: int, n_jobs: int = 1) -> dict
         "deals": deals,
         "deal_seed": f"numpy SeedSequence([{seed}, 0])",
         "over_heuristic": round(float(m[0, 0]), 1),
-        "over_base": round(float(m[0, 1]), 1),
+        second_name: round(float(m[0, 1]), 1),
     }
+
+
+def validate(policy: np.ndarray, seed: int, deals: int, n_jobs: int = 1) -> dict:
+    """The distilled ``policy`` (strong's full array) on fresh duplicate deals: its mean
+    margin, points a hand, over the heuristic and over its own base (the evaluator off)."""
+    from sim.policies.strong import S_EVALUATOR
+
+    base = np.array(policy, dtype=np.float64)
+    base[S_EVALUATOR] = 0.0
+    return _margins_over(policy, base, "over_base", seed, deals, n_jobs)
 
 
 def validate_v2(policy: np.ndarray, seed: int, deals: int, n_jobs: int = 1) -> dict:
     """strong_v2 ``policy`` (its full array) on fresh duplicate deals (as ``validate``'s): its
     mean margin, points a hand, over the heuristic and over the frozen reference."""
-    from analysis.training import VALIDATION, deal_seed, heuristic_defaults, margins_parallel
-
-    policy = np.asarray(policy, np.float64)
-    m = margins_parallel(
-        [policy],
-        [heuristic_defaults(), frozen_row(len(policy))],
-        deal_seed(seed, VALIDATION),
-        deals,
-        n_jobs,
-    )
-    return {
-        "deals": deals,
-        "deal_seed": f"numpy SeedSequence([{seed}, 0])",
-        "over_heuristic": round(float(m[0, 0]), 1),
-        "over_strong_2026_12": round(float(m[0, 1]), 1),
-    }
+    row = frozen_row(len(policy))
+    return _margins_over(policy, row, "over_strong_2026_12", seed, deals, n_jobs)
 
 
 def with_evaluator(

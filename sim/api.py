@@ -438,11 +438,26 @@ def script_hands(
     players, labels = _players(policies, rules)
     where = (first + start, first + stop)
     out, applied = play_scripts_arrays(key, *where, players, arrays, scripts, drawn)
+    return _script_rows(out, labels, rules, np.atleast_2d(scripts).shape[0], applied)
+
+
+def _script_rows(out, labels, rules, n_scripts: int, applied) -> pd.DataFrame:
+    """The records of hands each played once per script, with ``script`` (the script's row,
+    the scripts of a hand in order) and ``applied``."""
     df = records_frame(out, *labels, special_names=_names(rules))
-    m = np.atleast_2d(scripts).shape[0]
-    df["script"] = np.tile(np.arange(m, dtype=np.int64), stop - start)
+    df["script"] = np.tile(np.arange(n_scripts, dtype=np.int64), len(df) // max(n_scripts, 1))
     df["applied"] = applied
     return df
+
+
+def _script_args(scripts, first) -> tuple[np.ndarray, int]:
+    """The scripts checked (``sim.engine.script.check_scripts``) and the first hand's number."""
+    from sim.engine.script import check_scripts
+
+    first = int(first)
+    if first < 0:
+        raise CanastaError("first: hands are numbered from 0")
+    return check_scripts(scripts), first
 
 
 def play_script(
@@ -462,12 +477,9 @@ def play_script(
     ``sim.engine.script``), the fixed player drawing card id ``drawn`` (-1: not fixed). One
     record row per (hand, script), plus ``script`` and ``applied`` (every step was made).
     Hand ``i``'s unseen cards depend only on (``seed``, i), never on the script or the jobs."""
-    from sim.engine.script import check_scripts, script_arrays
+    from sim.engine.script import script_arrays
 
-    scripts = check_scripts(scripts)
-    first = int(first)
-    if first < 0:
-        raise CanastaError("first: hands are numbered from 0")
+    scripts, first = _script_args(scripts, first)
 
     def arrays(rules):
         return script_arrays(position, drawn, rules)
@@ -498,21 +510,15 @@ def play_script_counts(
     other team's, one at each card drawn less the stock's share of its kind then (each term
     has mean zero: ``analysis.luck`` turns them into the points the draws' luck explains)."""
     from sim.engine.luck import play_scripts_luck_arrays
-    from sim.engine.script import check_scripts, script_arrays
+    from sim.engine.script import script_arrays
     from sim.limits import check_count
     from sim.rng import run_key
 
     n = check_count("n", n, MAX_HANDS, low=1)
-    scripts = check_scripts(scripts)
-    first = int(first)
-    if first < 0:
-        raise CanastaError("first: hands are numbered from 0")
+    scripts, first = _script_args(scripts, first)
     arrays = script_arrays(position, drawn, ruleset)
     players, labels = _players(policies, ruleset)
     out, applied, counts = play_scripts_luck_arrays(
         run_key(seed), first, first + n, players, arrays, scripts, drawn
     )
-    df = records_frame(out, *labels, special_names=_names(ruleset))
-    df["script"] = np.tile(np.arange(scripts.shape[0], dtype=np.int64), n)
-    df["applied"] = applied
-    return df, counts
+    return _script_rows(out, labels, ruleset, scripts.shape[0], applied), counts

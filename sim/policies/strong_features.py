@@ -31,7 +31,14 @@ from sim.engine.views import ob_hand, ob_melds, ob_pile_counts
 from sim.legality import canastas, is_dead, meld_size, out_reason
 from sim.policies.builtin import _hand_is_late, _unseen_copies
 
-__all__ = ["DECISION_KINDS", "FEATURE_NAMES", "FEATURE_TABLE", "N_FEATURES", "score"]
+__all__ = [
+    "DECISION_KINDS",
+    "FEATURE_NAMES",
+    "FEATURE_TABLE",
+    "N_FEATURES",
+    "kind_facts",
+    "score",
+]
 
 #: (name, meaning) of every feature, in layout order: the pickup, discard and start blocks
 FEATURE_TABLE = (
@@ -181,6 +188,20 @@ def _pickup_features(obs, ctx, base_takes, out):
 
 
 @njit(cache=True, _nrt=False)
+def kind_facts(obs, melds, kind):
+    """What the table says of discarding ``kind``: (natural rank, dead for melding (MELD-3),
+    the own team's meld size, the opponents', copies unseen, and live: a natural rank the
+    opponents could still meld from the pile)."""
+    natural = kind >= E.FIRST_NATURAL
+    dead = is_dead(melds, kind)
+    own = meld_size(melds, 0, kind) if natural else 0
+    opp = meld_size(melds, 1, kind) if natural else 0
+    u = _unseen_copies(obs, melds, kind) if natural else 0
+    live = natural and not dead and opp < 5 and u >= 2
+    return natural, dead, own, opp, u, live
+
+
+@njit(cache=True, _nrt=False)
 def _discard_features(obs, ctx, kind, rank, keep, out):
     """The discard block of discarding ``kind``, the base policy's ``rank``-th choice (0 its
     own) with its keep value ``keep`` (the rest of ``out`` is zeroed)."""
@@ -190,12 +211,7 @@ def _discard_features(obs, ctx, kind, rank, keep, out):
     late, stock = ctx[0], ctx[1]
     held = hand[kind]
     value = E.KIND_VALUE[kind] / 50.0
-    natural = kind >= E.FIRST_NATURAL
-    dead = is_dead(melds, kind)
-    own = meld_size(melds, 0, kind) if natural else 0
-    opp = meld_size(melds, 1, kind) if natural else 0
-    u = _unseen_copies(obs, melds, kind) if natural else 0
-    live = natural and not dead and opp < 5 and u >= 2
+    natural, dead, own, opp, u, live = kind_facts(obs, melds, kind)
     risk = obs[E.OB_PILE_N] / 10.0 if live else 0.0
     f = D_FIRST
     out[f] = 1.0

@@ -27,8 +27,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.views import ob_hand, ob_melds
-from sim.legality import is_dead, meld_size
-from sim.policies.builtin import _unseen_copies
+from sim.legality import meld_size
 from sim.policies.common import POLICY_WORK_SIZE
 from sim.policies.strong_features import (
     FEATURE_NAMES,
@@ -39,6 +38,7 @@ from sim.policies.strong_features import (
     _discard_features,
     _pickup_features,
     _start_features,
+    kind_facts,
 )
 
 __all__ = [
@@ -152,12 +152,7 @@ def discard_features_v2(obs, ctx, kind, rank, keep, out):
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     late, _, _, opp_out = ctx
-    natural = kind >= E.FIRST_NATURAL
-    dead = is_dead(melds, kind)
-    own = meld_size(melds, 0, kind) if natural else 0
-    opp = meld_size(melds, 1, kind) if natural else 0
-    u = _unseen_copies(obs, melds, kind) if natural else 0
-    live = natural and not dead and opp < 5 and u >= 2
+    natural, dead, own, opp, u, live = kind_facts(obs, melds, kind)
     pile_n = obs[E.OB_PILE_N] / 10.0
     pile_value = 0
     for k in range(E.N_KINDS):
