@@ -26,6 +26,7 @@ sync_api = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
 from canasta.web.app import create_app  # noqa: E402
+from canasta.web.table import move_for  # noqa: E402
 from sim import encoding as E  # noqa: E402
 from sim import record as R  # noqa: E402
 
@@ -39,12 +40,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def served(app):
+    """Serve ``app`` on a free port of 127.0.0.1 in a thread: yields ``(app, url)``, stops after
+    (the browser tests' server fixtures)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = create_app(state_dir=tmp_path_factory.mktemp("tables"), default_bot=BOT, warm=False)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
@@ -56,6 +57,22 @@ def server(tmp_path_factory):
     yield app, f"http://127.0.0.1:{port}/"
     srv.should_exit = True
     thread.join(5)
+
+
+def finish_by_bot(app, table, page) -> None:
+    """``table``'s hand played to its end by the bot on the server (the human's seat too), the
+    page reloaded to its end of hand."""
+    with app.state.tables.lock(table.id):
+        while not table.game.is_over:
+            table.move(move_for(table.game.policy_action(BOT)))
+    page.reload()
+    page.wait_for_selector("#end:not([hidden])")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app(state_dir=tmp_path_factory.mktemp("tables"), default_bot=BOT, warm=False)
+    yield from served(app)
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 import tests.test_web_browser as W  # noqa: E402
-from canasta.web.table import move_for  # noqa: E402
 
 # the browser tests' harness: the server (heuristic bots, a temporary state), the browser
 server, browser = W.server, W.browser
@@ -192,11 +191,7 @@ def test_new_table_asks_before_throwing_a_game_away(server, browser):
     _deal(page, "4", mode="game")
     table = _table(app, page)
     first_id = table.id
-    with app.state.tables.lock(table.id):  # the hand played to its end on the server
-        while not table.game.is_over:
-            table.move(move_for(table.game.policy_action(BOT)))
-    page.reload()
-    page.wait_for_selector("#end:not([hidden])")
+    W.finish_by_bot(app, table, page)  # the hand played to its end on the server
     page.click("#b-new")
     page.wait_for_selector("#confirm:not([hidden])")
     assert "thrown away" in page.inner_text("#confirm-text")
@@ -213,12 +208,7 @@ def test_new_table_asks_before_throwing_a_game_away(server, browser):
     page.click("#confirm-yes")
     _deal(page, "3")  # a single hand replaces the game
     assert _table(app, page).id != first_id
-    hand = _table(app, page)
-    with app.state.tables.lock(hand.id):
-        while not hand.game.is_over:
-            hand.move(move_for(hand.game.policy_action(BOT)))
-    page.reload()
-    page.wait_for_selector("#end:not([hidden])")
+    W.finish_by_bot(app, _table(app, page), page)
     page.click("#b-new")  # a finished single hand: nothing to throw away, no question
     assert page.locator("#confirm").is_hidden() and page.locator("#setup").is_visible()
     assert errors == [], errors

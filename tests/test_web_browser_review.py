@@ -9,9 +9,6 @@ at tiny sizes in a thread pool, the game chances come from a made-up equity tabl
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -24,7 +21,6 @@ uvicorn = pytest.importorskip("uvicorn")
 import tests.test_web_browser as W  # noqa: E402
 from canasta.web.app import create_app  # noqa: E402
 from canasta.web.pool import AdvicePool  # noqa: E402
-from canasta.web.table import move_for  # noqa: E402
 from tests.test_web_review import RULES, FixedChance  # noqa: E402
 
 browser = W.browser
@@ -36,9 +32,6 @@ pytestmark = W.pytestmark
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     app = create_app(
         state_dir=tmp_path_factory.mktemp("tables"),
         default_bot=BOT,
@@ -48,26 +41,12 @@ def server(tmp_path_factory):
         pool=AdvicePool(executor=ThreadPoolExecutor(1)),
         chance=FixedChance(2500),
     )
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield app, f"http://127.0.0.1:{port}/"
-    srv.should_exit = True
-    thread.join(5)
+    yield from W.served(app)
 
 
 def _finish_hand(app, page) -> None:
     """The human's seat played to the hand's end by the bot, on the server; the page reloaded."""
-    table = _table(app, page)
-    with app.state.tables.lock(table.id):
-        while not table.game.is_over:
-            table.move(move_for(table.game.policy_action(BOT)))
-    page.reload()
-    page.wait_for_selector("#end:not([hidden])")
+    W.finish_by_bot(app, _table(app, page), page)
 
 
 def _check_review(page, hands: int) -> None:
