@@ -6,10 +6,13 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
+from sim import encoding as E
 from sim.odds import exact_odds
+from sim.play import SeatView
 
 __all__ = [
     "binomial_odds",
@@ -187,3 +190,18 @@ def few_kind_vectors(total=14, max_kinds=4):
             block[:, list(kinds)] = ok
             blocks.append(block)
     return np.concatenate(blocks)
+
+
+def obs_fields(obs: np.ndarray) -> SimpleNamespace:
+    """For building a scenario's observation in a test: every wide field of ``SeatView`` (its
+    name and shape) as a writable view into ``obs`` (``f.hand[k] = 2``, ``f.melds[1, slot] =
+    (3, 0, 0)``); the one-number fields are written as ``obs[E.OB_PHASE] = ...``."""
+    shapes = SeatView.from_observation(obs)
+    offsets, _ = E.layout(E.OBS_FIELDS)
+    fields = {}
+    for name, width in E.OBS_FIELDS:
+        if width > 1:
+            view = obs[offsets[name] : offsets[name] + width]
+            fields[name] = view.reshape(np.shape(getattr(shapes, name)))
+            assert np.shares_memory(fields[name], obs)  # written into obs, never a copy
+    return SimpleNamespace(**fields)

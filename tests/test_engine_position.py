@@ -12,11 +12,9 @@ from sim.api import play_position
 from sim.cards import parse_cards
 from sim.encoding import (
     INV_OK,
-    N_KINDS,
     OBS_SIZE,
     SCRATCH_SIZE,
     SCRATCH_TMP,
-    ST_HANDS,
     ST_PILE_N,
     ST_STOCK_N,
     STATE_SIZE,
@@ -25,6 +23,7 @@ from sim.encoding import (
 from sim.engine.invariants import check_invariants
 from sim.engine.position import PS_CHOICE, deal_position, position_arrays
 from sim.errors import CanastaError
+from sim.play.table import TableView
 from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
 
@@ -65,7 +64,7 @@ def test_card_1_deal_accounts_every_card_once_same_deal_for_every_choice():
     assert all((s == states[0]).all() for s in states)
     st = states[0]
     assert st[ST_PILE_N] == 9  # one discard a turn: 2 fixed below, 6 random, the fixed top
-    fixed = st[ST_HANDS + 1 * N_KINDS : ST_HANDS + 2 * N_KINDS]
+    fixed = TableView(st).hands[1]
     assert fixed.sum() == 7  # the fixed hand, as given
     assert st[ST_STOCK_N] == 108 - 7 - 13 * 3 - 7 - 6 - 9
     assert OBS_SIZE > 0

@@ -11,8 +11,6 @@ import sim
 from sim.encoding import (
     A_DRAW,
     BLACK_THREE,
-    N_CARDS,
-    N_KINDS,
     N_PLAYERS,
     N_SCORE_ITEMS,
     OB_PHASE,
@@ -21,8 +19,6 @@ from sim.encoding import (
     PH_DRAW,
     RED_THREE,
     SCRATCH_SIZE,
-    ST_HANDS,
-    ST_STOCK,
     ST_STOCK_N,
     STATE_SIZE,
     TMP_SIZE,
@@ -31,6 +27,7 @@ from sim.engine.invariants import check_invariants
 from sim.engine.observe import observe
 from sim.engine.search import WORK_SIZE, _seed_search, determinize, rollout
 from sim.errors import CanastaError
+from sim.play.table import TableView
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
 from sim.policies.expert import _base_rollout, candidates, expert_decide
@@ -51,8 +48,8 @@ def _positions(seed: int, hands: int = 2):
 
 
 def _unseen_total(st, seat):
-    others = sum(st[ST_HANDS + q * N_KINDS : ST_HANDS + (q + 1) * N_KINDS].sum() for q in range(4))
-    return others - st[ST_HANDS + seat * N_KINDS : ST_HANDS + (seat + 1) * N_KINDS].sum()
+    hands = TableView(st).hands
+    return hands.sum() - hands[seat].sum()
 
 
 def test_expert_registered_with_parameters():
@@ -105,13 +102,11 @@ def test_determinize_is_consistent_with_the_observation_card_1():
         threes_in_hands = 0
         for q in range(N_PLAYERS):
             if q != seat:
-                row = det[ST_HANDS + q * N_KINDS : ST_HANDS + (q + 1) * N_KINDS]
+                row = TableView(det).hands[q]
                 threes_in_hands += row[RED_THREE] + row[BLACK_THREE]
         if det[ST_STOCK_N] >= 8:
             assert threes_in_hands == 0
-        differs += not np.array_equal(
-            det[ST_HANDS : ST_HANDS + 4 * N_KINDS], st[ST_HANDS : ST_HANDS + 4 * N_KINDS]
-        )
+        differs += not np.array_equal(TableView(det).hands, TableView(st).hands)
     assert differs > len(positions) // 2  # the hidden cards are really drawn anew
 
 
@@ -135,9 +130,7 @@ def test_same_observation_different_hidden_cards_same_decisions(spec):
         assert determinize(obs, other, srng, work)  # a different deal of the hidden cards
         observe(other, obs[OB_SEAT], obs2)
         np.testing.assert_array_equal(obs2, obs)
-        hidden_differ += not np.array_equal(
-            other[ST_STOCK : ST_STOCK + N_CARDS], st[ST_STOCK : ST_STOCK + N_CARDS]
-        )
+        hidden_differ += not np.array_equal(TableView(other).stock, TableView(st).stock)
         rng = np.array([1, 2, 3, 4], dtype=np.uint64)
         a = expert_decide(obs, params, rng.copy(), RULES, np.zeros(SCRATCH_SIZE, dtype=np.int64))
         b = expert_decide(obs2, params, rng.copy(), RULES, np.zeros(SCRATCH_SIZE, dtype=np.int64))

@@ -21,9 +21,7 @@ from sim.encoding import (
     JOKER,
     KING,
     MELD_ACTION,
-    N_KINDS,
     NINE,
-    OB_KNOWN,
     PH_DRAW,
     QUEEN,
     SCRATCH_SIZE,
@@ -35,6 +33,7 @@ from sim.encoding import (
 from sim.policies import get, parse
 from sim.policies.builtin import HEURISTIC_PARAMS, _safe_discard
 from sim.ruleset import as_ruleset
+from tests.helpers import obs_fields
 from tests.test_policies import decide, play_turn, position, slots_melded
 
 #: two canastas (OUT-1: the team owning them may go out)
@@ -258,13 +257,14 @@ def test_param_memory_weight__a_rank_the_next_player_is_known_to_pair_is_kept():
     high card early; with memory_weight=1 the king would surely let the next player take the
     pile, and the five goes instead."""
     obs = position({KING: 1, FIVE: 1, NINE: 2}, pile=(TEN,), stock=40)
-    obs[OB_KNOWN + N_KINDS + KING] = 2  # relative seat 1: the next player
+    known = obs_fields(obs).known
+    known[1, KING] = 2  # relative seat 1: the next player
     base = _discard(obs, safe_weight=0)
     assert base == KING
     assert _discard(obs, safe_weight=0, memory_weight=1) == FIVE
     # a pair known in the partner's hand is no risk of this kind
-    obs[OB_KNOWN + N_KINDS + KING] = 0
-    obs[OB_KNOWN + 2 * N_KINDS + KING] = 2
+    known[1, KING] = 0
+    known[2, KING] = 2
     assert _discard(obs, safe_weight=0, memory_weight=1) == KING
 
 

@@ -205,7 +205,7 @@ def test_threes_step_keep_or_lay_DEAL_4_DEAL_5_TURN_1():
     assert E.explain(E.R_NOT_HELD) in lines[0]
     s.command("keep")
     assert s.game.phase == "draw" and s.game.current_player == 0
-    assert s.game.observation(0)[E.OB_HAND + E.BLACK_THREE] == 1
+    assert s.game.view(0).hand[E.BLACK_THREE] == 1
     s.command("draw")
     lines.clear()
     s.command("declare")  # 14 cards, but no special hand

@@ -26,11 +26,13 @@ from sim.engine.judge import (
     check_action,
 )
 from sim.engine.observe import _bonus_owed
+from sim.engine.views import ob_hand
 from sim.legality import opening_path_count, opening_search
 from sim.play import Hand as Game
 from sim.play import SeatView
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
+from tests.helpers import obs_fields
 from tests.real_hands import RULE_IDS, RULES, games
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
@@ -130,7 +132,7 @@ def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_han
             for melded in (0, 1):
                 for r in (rules, off):
                     obs = base.copy()
-                    obs[E.OB_HAND : E.OB_HAND + E.N_KINDS] = counts
+                    obs_fields(obs).hand[:] = counts
                     obs[E.OB_HAND_SIZES] = counts.sum()
                     obs[E.OB_DREW_STOCK] = drew
                     obs[E.OB_MELDED] = melded
@@ -148,7 +150,7 @@ def _split_dependence(obs, rules, tmp):
     opening search (``_meld_reason_obs(..., opening=False) == R_OK``) differs from that of
     another split of the same number of wild cards, else (-1, ...); and the number of
     operations compared."""
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    hand = ob_hand(obs)
     compared = 0
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
         for nat in range(min(hand[slot], E.CANASTA) + 1):

@@ -91,7 +91,8 @@ def _meld_reason_reference(obs, slot, nat, two, joker, rules):
     bonus = bool(_bonus_owed(obs))
     hand_after = hand.copy()
     _take_operation(hand_after, slot, nat, two, joker)
-    leave = hand_after + obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
+    aside = SeatView.from_observation(obs).aside
+    leave = hand_after + aside
     _add_operation(melds[0], slot, nat, two, joker, 1)
     r = leave_reason(leave, melds, 0, bonus)
     if r == E.R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > E.CANASTA:
@@ -103,7 +104,7 @@ def _meld_reason_reference(obs, slot, nat, two, joker, rules):
     pending = ob_pending(obs).copy()
     _add_operation(pending, slot, nat, two, joker, 1)
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
-    extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
+    extra = int(aside.sum())
     mc, pk = obs[E.OB_OPEN_MIN], obs[E.OB_PILE_KIND]
     if (
         _opening_search_bounded_alloc(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus)

@@ -15,10 +15,10 @@ import pytest
 from sim import encoding as E
 from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
 from sim.engine.state import _clear_state, apply_action
-from sim.engine.views import st_hands
 from sim.play import Hand as Game
 from sim.play.table import TableView
 from sim.ruleset import Ruleset
+from tests.helpers import obs_fields
 from tests.twins.memory_twin import Memory
 
 PAIRS = [("strong", "heuristic"), ("greedy", "random"), ("heuristic", "greedy")]
@@ -92,18 +92,19 @@ def test_memory_scenario_pile_taken_then_melded_and_discarded():
     _clear_state(st)
     rules = np.ascontiguousarray(Ruleset().to_array())
     log = np.zeros(1, dtype=np.int64)
-    hands = st_hands(st)  # the engine's view: the scenario is written into the state
+    w = TableView.writable(st)  # the scenario is written into the state by name
+    hands = w.hands
     hands[1, E.KING] = 2  # the pair of the pile's top card
     hands[1, E.FIVE] = 3
     hands[1, E.QUEEN] = 1  # one queen of its own, which the table does not know
     for k in (E.QUEEN, E.QUEEN, E.FIVE, E.KING):  # the pile, top card last
-        st[E.ST_PILE + st[E.ST_PILE_N]] = k
-        st[E.ST_PILE_N] += 1
-        st[E.ST_PILE_COUNTS + k] += 1
-    st[E.ST_OPENED + 1] = 1  # opened: the pile's rest joins the hand at once
-    st[E.ST_PLAYER] = 1
-    st[E.ST_PHASE] = E.PH_DRAW
-    st[E.ST_STOCK_N] = 40
+        w.pile[w.pile_n] = k
+        w.pile_n += 1
+        w.pile_counts[k] += 1
+    w.opened[1] = 1  # opened: the pile's rest joins the hand at once
+    w.player = 1
+    w.phase = E.PH_DRAW
+    w.stock_n = 40
     apply_action(st, E.A_TAKE_PILE, rules, log)
     assert _known(st)[1, E.QUEEN] == 2 and _known(st)[1, E.FIVE] == 1
     assert _known(st)[1].sum() == 3 and _hands(st)[1, E.QUEEN] == 3
@@ -115,7 +116,7 @@ def test_memory_scenario_pile_taken_then_melded_and_discarded():
         and E.ACTION_TABLE[a, E.AC_NAT] == 1
         and E.ACTION_TABLE[a, E.AC_TWO] + E.ACTION_TABLE[a, E.AC_JOKER] == 0
     )
-    st[E.ST_MELDS + (1 * E.N_KINDS + E.QUEEN) * E.N_MELD_COLS] = 3  # a queens meld to join
+    w.melds[1, E.QUEEN, E.NATURALS] = 3  # a queens meld to join
     apply_action(st, meld_q, rules, log)
     assert _known(st)[1, E.QUEEN] == 1  # which queen went is not known: one is still known
     apply_action(st, E.A_DISCARD + E.QUEEN, rules, log)
@@ -170,17 +171,18 @@ def _small_deck_obs():
     obs[E.OB_PILE_KIND] = -1
     hand = {E.FOUR: 2}
     unseen = {E.QUEEN: 3, E.KING: 2, E.NINE: 1, E.JOKER: 1}
+    f = obs_fields(obs)
     for k in range(E.N_KINDS):
-        obs[E.OB_HAND + k] = hand.get(k, 0)
-        obs[E.OB_PILE_COUNTS + k] = E.KIND_COPIES[k] - hand.get(k, 0) - unseen.get(k, 0)
-    obs[E.OB_PILE_N] = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS].sum()
+        f.hand[k] = hand.get(k, 0)
+        f.pile_counts[k] = E.KIND_COPIES[k] - hand.get(k, 0) - unseen.get(k, 0)
+    obs[E.OB_PILE_N] = f.pile_counts.sum()
     obs[E.OB_STOCK_N] = 1
     sizes = (2, 3, 2, 1)
     for i, n in enumerate(sizes):
-        obs[E.OB_HAND_SIZES + i] = n
-    obs[E.OB_KNOWN + 1 * E.N_KINDS + E.QUEEN] = 1
-    obs[E.OB_KNOWN + 1 * E.N_KINDS + E.KING] = 1
-    obs[E.OB_KNOWN + 3 * E.N_KINDS + E.NINE] = 1
+        f.hand_sizes[i] = n
+    f.known[1, E.QUEEN] = 1
+    f.known[1, E.KING] = 1
+    f.known[3, E.NINE] = 1
     return obs, unseen, sizes
 
 
@@ -248,7 +250,7 @@ def test_unseen_cards_dealt_as_the_exact_enumeration_says():
         for i, row in known.items():
             for k, c in row.items():
                 slots[i - 1][k] -= c
-        stock = np.bincount(E.CARD_KIND[st[E.ST_STOCK : E.ST_STOCK + 1]], minlength=E.N_KINDS)
+        stock = np.bincount(E.CARD_KIND[TableView(st).stock_cards], minlength=E.N_KINDS)
         slots.append(stock)
         key = tuple((k, tuple(int(s[k]) for s in slots)) for k in sorted(free))
         seen[key] += 1  # a key outside the enumeration fails here

@@ -12,7 +12,14 @@ import pytest
 from sim import encoding as E
 from sim.engine.judge import _legal_actions_filter, legal_actions
 from sim.engine.observe import _bonus_owed
-from sim.engine.views import _add_operation, _take_operation, ob_hand, ob_melds, ob_pending
+from sim.engine.views import (
+    _add_operation,
+    _take_operation,
+    ob_aside_total,
+    ob_hand,
+    ob_melds,
+    ob_pending,
+)
 from sim.legality import _opening_op_counts, is_dead, opening_search
 from tests.real_hands import RULE_IDS, RULES, games
 
@@ -36,7 +43,7 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
         pk, bonus = obs[E.OB_PILE_KIND], bool(_bonus_owed(obs))
-        extra = int(obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS].sum())
+        extra = int(ob_aside_total(obs))
         args = (melds, pk, extra, g.rules)
         best = _opening_op_counts(hand, pending, *args, bonus, work, ax, wm_ax)
         assert best == opening_search(hand, pending, *args, plan, bonus, 0, work2)

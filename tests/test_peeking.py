@@ -10,6 +10,7 @@ from sim import encoding as E
 from sim.api import simulate
 from sim.engine import contract as C
 from sim.engine.play import _peek_hands
+from sim.play.table import TableView
 from sim.policies import strong
 from sim.policies.registry import get
 from tests.real_hands import games
@@ -24,7 +25,7 @@ def _observed(hands=6, seed=3):
         p = g.current_player
         true = np.array(
             [
-                g.state[E.ST_HANDS + q * E.N_KINDS : E.ST_HANDS + (q + 1) * E.N_KINDS]
+                TableView(g.state).hands[q]
                 for q in ((p + i) % E.N_PLAYERS for i in range(1, E.N_PLAYERS))
             ]
         )

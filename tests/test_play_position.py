@@ -32,8 +32,9 @@ def test_table_view_reads_every_field_where_the_layout_puts_it():
                 assert got == int(h.state[at]), name
             else:
                 assert np.array_equal(np.ravel(got), h.state[at : at + width]), name
-        assert np.array_equal(t.pile_kinds, h.state[E.ST_PILE : E.ST_PILE + t.pile_n])
-        assert np.array_equal(t.stock_cards, h.state[E.ST_STOCK : E.ST_STOCK + t.stock_n])
+        pile, stock = offsets["pile"], offsets["stock"]
+        assert np.array_equal(t.pile_kinds, h.state[pile : pile + t.pile_n])
+        assert np.array_equal(t.stock_cards, h.state[stock : stock + t.stock_n])
         assert t.hands.shape == (E.N_PLAYERS, E.N_KINDS)
         assert t.melds.shape == (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS)
         assert np.array_equal(table_hands(h.state), t.hands)
@@ -47,6 +48,31 @@ def test_table_view_reads_every_field_where_the_layout_puts_it():
         t.nosuch  # noqa: B018
     with pytest.raises(ValueError, match="numbers"):
         TableView(np.zeros(3, dtype=np.int64))
+
+
+def test_a_writable_table_view_writes_a_scenario_into_the_state_by_name():
+    """``TableView.writable`` (building scenarios): a wide field's view writes into the state
+    at the field's offset, a one-number field is assigned; the plain view stays read-only."""
+    offsets, _ = E.layout(E.STATE_FIELDS)
+    h = Hand(seed=5, hand_id=2)
+    before = h.state.copy()
+    w = TableView.writable(h.state)
+    w.hands[1] = 0
+    w.melds[1, E.QUEEN] = (3, 1, 0)
+    w.stock_n = 5
+    hand1 = offsets["hands"] + E.N_KINDS
+    assert not h.state[hand1 : hand1 + E.N_KINDS].any()
+    at = offsets["melds"] + (E.N_KINDS + E.QUEEN) * E.N_MELD_COLS
+    assert h.state[at : at + 3].tolist() == [3, 1, 0]
+    assert h.state[offsets["stock_n"]] == 5 and TableView.of(h).stock_n == 5
+    changed = np.flatnonzero(h.state != before)
+    assert set(changed) <= {offsets["stock_n"], at, at + 1, *range(hand1, hand1 + E.N_KINDS)}
+    with pytest.raises(AttributeError, match="read-only"):
+        TableView.of(h).stock_n = 4
+    with pytest.raises(AttributeError, match="no field"):
+        w.nosuch = 1
+    with pytest.raises(ValueError, match="writable numpy"):
+        TableView.writable(h.state.tolist())
 
 
 def test_a_positions_deal_is_a_hand_at_the_fixed_seats_decision():

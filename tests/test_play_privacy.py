@@ -20,6 +20,7 @@ from canasta.web.view import log_lines
 from sim import encoding as E
 from sim.play import Hand
 from sim.play.record import hand_entry
+from sim.play.table import TableView
 from sim.play.words import TERMINAL_WORDS, WEB_WORDS, event_lines, private_step
 from sim.policies.registry import table_names
 
@@ -50,12 +51,12 @@ def changed_privately(h: Hand) -> Hand:
             i = next(steps)
             g.actions[i] = _OTHER_STEP[a]
             row[2] = g.actions[i]
-    hands = g.state[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS]
-    hands = hands.reshape(E.N_PLAYERS, E.N_KINDS)
+    w = TableView.writable(g.state)
+    hands = w.hands
     for p in range(E.N_PLAYERS):
         if p != SEAT:
             hands[p] = np.roll(hands[p], 1 + p)  # another hand of the same size
-    g.state[E.ST_KEPT + (SEAT + 1) % E.N_PLAYERS] = E.RED_THREE
+    w.kept[(SEAT + 1) % E.N_PLAYERS] = E.RED_THREE
     return g
 
 

@@ -32,21 +32,14 @@ from sim.encoding import (
     MELD_ACTION,
     N_ACTIONS,
     N_KINDS,
-    N_MELD_COLS,
-    N_TEAMS,
     NATURALS,
     NINE,
-    OB_HAND,
     OB_HAND_SIZES,
     OB_KEPT,
     OB_MELDED,
-    OB_MELDS,
     OB_OPEN_MIN,
-    OB_OPENED,
     OB_OPENING_TURN,
-    OB_PENDING,
     OB_PHASE,
-    OB_PILE_COUNTS,
     OB_PILE_KIND,
     OB_PILE_N,
     OB_PILE_TOP,
@@ -69,9 +62,11 @@ from sim.encoding import (
 )
 from sim.engine.judge import action_reason, legal_actions
 from sim.errors import CanastaError
+from sim.play import SeatView
 from sim.policies import get, names, parse, register, unregister
 from sim.policies.registry import split_list
 from sim.rng import run_key
+from tests.helpers import obs_fields
 
 BUILTINS = ("random", "greedy", "heuristic", "special_chaser")
 #: search policies run the harness with small searches: the harness checks legality, not strength
@@ -261,25 +256,25 @@ def position(hand, own=None, opp=None, stock=40, pile=(), phase=PH_PLAY, opened=
     """An observation: ``hand`` and ``pile`` as {kind: count} / kinds bottom first, melds as
     {slot: (naturals, twos, jokers)} for the player's team (``own``) and the opponents."""
     obs = np.zeros(OBS_SIZE, dtype=np.int64)
+    f = obs_fields(obs)
     obs[OB_PHASE] = phase
     obs[OB_STOCK_N] = stock
     obs[OB_PILE_N] = len(pile)
     obs[OB_PILE_TOP] = pile[-1] if pile else -1
     obs[OB_PILE_KIND] = -1
     obs[OB_KEPT] = -1
-    obs[OB_OPENED : OB_OPENED + N_TEAMS] = opened
+    f.opened[:] = opened
     obs[OB_OPENING_TURN] = 1 - opened[0]
     obs[OB_OPEN_MIN] = 125
     for k, c in hand.items():
-        obs[OB_HAND + k] = c
-    obs[OB_HAND_SIZES : OB_HAND_SIZES + 4] = (sum(hand.values()), 11, 11, 11)
+        f.hand[k] = c
+    f.hand_sizes[:] = (sum(hand.values()), 11, 11, 11)
     for k in pile:
-        obs[OB_PILE_COUNTS + k] += 1
-    width = N_KINDS * N_MELD_COLS
+        f.pile_counts[k] += 1
     for t, melds in enumerate((own or {}, opp or {})):
         for slot, cols in melds.items():
             for c, n in enumerate(cols):
-                obs[OB_MELDS + t * width + slot * N_MELD_COLS + c] = n
+                f.melds[t, slot, c] = n
     return obs
 
 
@@ -297,15 +292,16 @@ def decide(obs, spec="heuristic"):
 def apply_meld(obs, a):
     """Apply a meld operation to the observation as the engine would (hand, melds, pending)."""
     slot, nat, two, joker = (ACTION_TABLE[a, c] for c in (AC_SLOT, AC_NAT, AC_TWO, AC_JOKER))
+    f = obs_fields(obs)
     if slot != WILD_MELD:
-        obs[OB_HAND + slot] -= nat
-    obs[OB_HAND + TWO] -= two
-    obs[OB_HAND + JOKER] -= joker
+        f.hand[slot] -= nat
+    f.hand[TWO] -= two
+    f.hand[JOKER] -= joker
     obs[OB_HAND_SIZES] -= nat + two + joker
     for col, n in ((NATURALS, nat), (TWOS, two), (JOKERS, joker)):
-        obs[OB_MELDS + slot * N_MELD_COLS + col] += n
+        f.melds[0, slot, col] += n
         if obs[OB_OPENING_TURN] == 1:
-            obs[OB_PENDING + slot * N_MELD_COLS + col] += n
+            f.pending[slot, col] += n
     obs[OB_MELDED] = 1
 
 
@@ -408,7 +404,8 @@ def test_open_1_opening_without_a_risky_sevens_meld():
     obs = position(hand, pile=(TEN,), opened=(0, 0))
     melds, _ = play_turn(obs)
     assert melds and SEVEN not in slots_melded(melds)
-    assert sum(obs[OB_PENDING + s * N_MELD_COLS + NATURALS] for s in (KING, QUEEN, JACK)) >= 8
+    pending = SeatView.from_observation(obs).pending
+    assert sum(pending[s, NATURALS] for s in (KING, QUEEN, JACK)) >= 8
     # 125 only with the sevens: kings 40, queens and the joker 70, sevens 15
     only_sevens = {SEVEN: 3, KING: 4, QUEEN: 2, JOKER: 1, FIVE: 2, NINE: 1}
     melds, _ = play_turn(position(only_sevens, pile=(TEN,), opened=(0, 0)))

@@ -18,6 +18,8 @@ from sim.cards import parse_cards
 from sim.engine.invariants import check_invariants
 from sim.engine.position import deal_position, position_arrays
 from sim.errors import CanastaError
+from sim.play import SeatView
+from sim.play.table import TableView
 from sim.rng import run_key, seed_hand
 from sim.ruleset import as_ruleset
 
@@ -59,7 +61,7 @@ def _deals(pos, n, seed=5):
 
 
 def _hands(st) -> np.ndarray:
-    return st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
+    return TableView(st).hands
 
 
 def test_known_cards_are_in_their_holders_hands_in_every_deal():
@@ -74,7 +76,7 @@ def test_known_cards_are_in_their_holders_hands_in_every_deal():
         hands = _hands(st)
         assert (hands >= known).all()
         assert np.array_equal(hands.sum(axis=1), sizes)
-        memory = st[E.ST_KNOWN : E.ST_KNOWN + E.N_PLAYERS * E.N_KINDS].reshape(hands.shape)
+        memory = TableView(st).known
         assert np.array_equal(memory, known)
         others.add(tuple(hands[2] - known[2]))
     assert len(others) > 300  # the 8 other cards of seat 2: dealt at random, nearly all differ
@@ -191,13 +193,13 @@ def test_hint_position_carries_the_observed_memory():
             ):
                 pos, _drawn = position_for(s.game, seat)
                 want = np.zeros((E.N_PLAYERS, E.N_KINDS), dtype=np.int64)
+                seen = SeatView.from_observation(obs).known
                 for i in range(1, E.N_PLAYERS):
-                    at = E.OB_KNOWN + i * E.N_KINDS
-                    want[(seat + i) % E.N_PLAYERS] = obs[at : at + E.N_KINDS]
+                    want[(seat + i) % E.N_PLAYERS] = seen[i]
                 got = np.zeros_like(want) if pos.known is None else pos.known
                 assert np.array_equal(got, want)
                 template, _, _ = position_arrays(pos, "policy")
-                memory = template[E.ST_KNOWN : E.ST_KNOWN + want.size].reshape(want.shape)
+                memory = TableView(template).known
                 assert np.array_equal(memory, want)
                 with_memory += bool(want.any())
                 if want.any() and not advised:  # the hint's advice on it runs, with memory

@@ -16,6 +16,7 @@ from sim.engine.script import decision_state
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
+from sim.play.table import TableView
 from sim.rng import run_key
 from sim.ruleset import as_ruleset
 
@@ -47,8 +48,9 @@ def test_keep_three_keeps_it_in_hand_deal5():
     a, ok = _forced(obs, ic.CH_KEEP_THREE, E.A_LAY_THREES, rules)
     assert (a, ok) == (E.A_KEEP_RED_THREE, 1)
     apply_action(st, a, rules, np.zeros(1, dtype=np.int64))
-    assert st[E.ST_HANDS + E.RED_THREE] == 1 and st[E.ST_KEPT] == E.RED_THREE
-    assert st[E.ST_THREES : E.ST_THREES + 2].sum() == 0
+    t = TableView(st)
+    assert t.hands[0, E.RED_THREE] == 1 and t.kept[0] == E.RED_THREE
+    assert t.threes[0].sum() == 0
     assert st[E.ST_PHASE] == E.PH_DRAW
 
 
@@ -59,7 +61,8 @@ def test_lay_three_lays_it_deal4():
     a, ok = _forced(obs, ic.CH_LAY_THREE, E.A_KEEP_RED_THREE, rules)
     assert (a, ok) == (E.A_LAY_THREES, 1)
     apply_action(st, a, rules, np.zeros(1, dtype=np.int64))
-    assert st[E.ST_THREES + 0] >= 1 and st[E.ST_KEPT] < 0  # team 0's red threes laid
+    t = TableView(st)
+    assert t.threes[0, 0] >= 1 and t.kept[0] < 0  # team 0's red threes laid
     assert st[E.ST_PHASE] == E.PH_DRAW
 
 

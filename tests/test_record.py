@@ -110,7 +110,7 @@ def test_typed_record_replays_and_breaks_with_the_rule():
     h, found = Game(seed=g.seed, hand_id=g.hand_id, deck=g.deck.tolist()), None
     for i, a in enumerate(g.actions):
         if h.phase == "play" and found is None:
-            hand = h.observation()[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+            hand = h.view().hand
             for k in range(E.N_KINDS):
                 code = h.reason(E.A_DISCARD + k)
                 if hand[k] and E.reason_rule(code):

@@ -164,7 +164,7 @@ def _check_snapshot(snap: dict, game) -> None:
     cards += [pos.pile_top] if n_pile else []
     assert len(set(cards)) == len(cards)
     assert (pos.seat, pos.turn) == (p, int(st[E.ST_TURN]))
-    assert pos.scores == (int(st[E.ST_SCORES]), int(st[E.ST_SCORES + 1]))
+    assert pos.scores == tuple(int(x) for x in TableView(st).scores)
     assert pos.stock == int(st[E.ST_STOCK_N]) + int(threes.sum())  # laid threes are unseen
     assert pos.hand_sizes == tuple(int(x) for x in hands.sum(axis=1))
     # the features: the counts from the Position just checked, the rest from the observation

@@ -40,19 +40,17 @@ from sim.encoding import (
     RED_THREE,
     SEVEN,
     SIX,
-    ST_BONUS,
     ST_DREW_STOCK,
     ST_OPENED,
     ST_OPENING_TURN,
     ST_PHASE,
     ST_PLAYER,
-    ST_STARTED_HELD,
-    ST_STARTED_STOCK,
     ST_STOCK_N,
     ST_TURN_CARD_DRAWN,
 )
 from sim.engine.views import st_hands, st_melds
 from sim.play import Hand as Game
+from sim.play.table import TableView
 
 
 def deck_for(hands, stock_top="", stock_bottom=""):
@@ -122,14 +120,14 @@ def test_open_5_bonus_cards_four_then_three_none_after_pile():
     for k in (ACE, KING, QUEEN, JACK):
         meld(g, k, 3)
     g.apply(A_DISCARD + FIVE)  # the opening stands: 150 >= 125 (OPEN-1)
-    assert g.state[ST_BONUS] == 4 and hand_size(g, 0) == 1 + 4  # 9D + four bonus cards
+    assert TableView.of(g).bonus_cards[0] == 4 and hand_size(g, 0) == 1 + 4  # 9D + four bonus cards
     assert any("bonus card" in line for line in g.transcript())
     g.apply(A_DRAW)  # P1
     for k in (ACE, KING, QUEEN, JACK):
         meld(g, k, 3)
     g.apply(A_DISCARD + SIX)
-    assert g.state[ST_BONUS + 1] == 3  # the other team had opened
-    assert g.state[ST_OPENED] == 1 and g.state[ST_OPENED + 1] == 1
+    assert TableView.of(g).bonus_cards[1] == 3  # the other team had opened
+    assert TableView.of(g).opened[0] == 1 and TableView.of(g).opened[1] == 1
 
 
 def nines_for_the_pile():
@@ -156,7 +154,7 @@ def test_open_5_no_bonus_when_opening_with_the_pile():
     for k in (ACE, KING, QUEEN):
         meld(g, k, 3)
     g.apply(A_DISCARD + SIX)
-    assert g.state[ST_BONUS + 1] == 0 and hand_size(g, 1) == 1
+    assert TableView.of(g).bonus_cards[1] == 0 and hand_size(g, 1) == 1
 
 
 def test_deal_3_turn_card_stops_bonus_cards():
@@ -175,8 +173,8 @@ def test_deal_3_turn_card_stops_bonus_cards():
     before = hand_size(g, 0)
     legal = [a for a in g.legal_actions() if A_DISCARD <= a < A_DISCARD + 15]
     g.apply(legal[0])
-    assert g.state[ST_OPENED] == 1
-    assert g.state[ST_BONUS] == 0 and hand_size(g, 0) == before - 1
+    assert TableView.of(g).opened[0] == 1
+    assert TableView.of(g).bonus_cards[0] == 0 and hand_size(g, 0) == before - 1
 
 
 def test_pile_2_pair_refused_when_team_meld_holds_five():
@@ -354,7 +352,7 @@ def test_open_4_natural_canasta_in_the_opening_then_more_melds():
     assert g.legal_actions()  # the opening can still be completed
     meld(g, 0, 0, 3, 0)  # the wild meld of three twos (MELD-8)
     g.apply(A_DISCARD + 10)
-    assert g.state[ST_OPENED] == 1 and g.state[ST_BONUS] == 4
+    assert TableView.of(g).opened[0] == 1 and TableView.of(g).bonus_cards[0] == 4
 
 
 def test_records_started_held_and_stock_meld_1_from_hand():
@@ -380,8 +378,8 @@ def test_records_started_held_and_stock_meld_1_from_hand():
     for k, n in ((SEVEN, 4), (ACE, 4), (KING, 3)):
         meld(g, k, n)
     st = g.state
-    assert st[ST_STARTED_HELD : ST_STARTED_HELD + 4].tolist() == [-1, 3, 4, 4]
-    assert st[ST_STARTED_STOCK : ST_STARTED_STOCK + 6].tolist() == [-1, 55, -1, 50, 50, -1]
+    assert TableView(st).started_held.ravel().tolist() == [-1, 3, 4, 4]
+    assert TableView(st).started_stock.ravel().tolist() == [-1, 55, -1, 50, 50, -1]
     row = np.zeros(RECORD_WIDTH, dtype=np.int64)
     _write_record_row(st, 0, np.zeros((2, N_SCORE_ITEMS), dtype=np.int64), row)
     rec = dict(zip(RECORD_COLUMNS, row.tolist(), strict=True))
@@ -397,8 +395,8 @@ def test_records_started_held_after_taking_the_pile_pile_1():
     g.apply(A_TAKE_PILE)
     meld(g, ACE, 3)
     st = g.state
-    assert st[ST_STARTED_HELD + 2 + 1] == 3  # team 1's aces: three held
-    assert st[ST_STARTED_STOCK + 3 + 1] == 55  # P1 took the pile: no draw since P0's
+    assert TableView(st).started_held[1, 1] == 3  # team 1's aces: three held
+    assert TableView(st).started_stock[1, 1] == 55  # P1 took the pile: no draw since P0's
 
 
 # --- the opening turn: the rule that refuses is the one named ----------------
@@ -428,7 +426,7 @@ def test_open_4_named_when_the_kings_with_two_wilds_make_a_mixed_canasta():
     assert g.reason(int(MELD_ACTION[KING, 0, 1, 0])) == R_OPEN_MIXED_CANASTA  # the two after it
     meld(g, QUEEN, 3)
     g.apply(A_DISCARD + FIVE)
-    assert g.state[ST_OPENED] == 1
+    assert TableView.of(g).opened[0] == 1
 
 
 OPENER = "AS AH AD KS KH KD QS QH QD JS JH JD"  # AAA KKK QQQ JJJ = 150
@@ -445,7 +443,11 @@ def test_out_2_opener_owed_bonus_cards_melds_down_to_one_card():
     assert g.reason(A_DISCARD + NINE) == R_OK
     g.apply(A_DISCARD + NINE)
     assert not g.is_over and g.out_team == -1
-    assert g.state[ST_BONUS] == 4 and hand_size(g, 0) == 4 and g.state[ST_OPENED] == 1
+    assert (
+        TableView.of(g).bonus_cards[0] == 4
+        and hand_size(g, 0) == 4
+        and TableView.of(g).opened[0] == 1
+    )
     assert g.current_player == 1
 
 
@@ -458,7 +460,7 @@ def test_out_2_kept_three_and_no_three_alike_for_an_opener_owed_bonus_cards():
     for k in (ACE, KING, QUEEN, JACK):
         meld(g, k, 3)
     g.apply(A_DISCARD + NINE)  # holds only the three, then the bonus cards
-    assert not g.is_over and g.state[ST_BONUS] == 4
+    assert not g.is_over and TableView.of(g).bonus_cards[0] == 4
     assert st_hands(g.state)[0, RED_THREE] == 1 and hand_size(g, 0) == 5
 
 
@@ -493,4 +495,4 @@ def test_out_2_opener_owed_bonus_cards_goes_out_when_out_1_allows():
     meld(g, QUEEN, 7)
     g.apply(A_DISCARD + NINE)
     assert g.is_over and g.end_reason == "out" and g.out_team == 0
-    assert g.state[ST_BONUS] == 0
+    assert TableView.of(g).bonus_cards[0] == 0

@@ -20,6 +20,7 @@ from canasta.web.table import MoveRefused, Table, move_for
 from sim import encoding as E
 from sim import record as R
 from sim.errors import CanastaError
+from sim.play.table import TableView
 from tests.web_client import BASE, BOT, JSON, TestClient, table_of
 
 
@@ -39,7 +40,8 @@ def counterfactual(game, seat: int):
     g = copy.deepcopy(game)
     st = g.state
     others = [p for p in range(E.N_PLAYERS) if p != seat]
-    hands = st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS].reshape(E.N_PLAYERS, E.N_KINDS)
+    w = TableView.writable(st)
+    hands = w.hands
     sizes = hands.sum(axis=1)
     for a in others:
         for b in others:
@@ -49,8 +51,7 @@ def counterfactual(game, seat: int):
         else:
             continue
         break
-    n = int(st[E.ST_STOCK_N])
-    st[E.ST_STOCK : E.ST_STOCK + n] = st[E.ST_STOCK : E.ST_STOCK + n][::-1].copy()
+    w.stock[: w.stock_n] = w.stock_cards[::-1].copy()
     k = int(g.log[0])
     ev = g.log[1 : 1 + k * E.EVENT_WIDTH].reshape(k, E.EVENT_WIDTH)
     for row in ev:
@@ -67,7 +68,7 @@ def _check_hidden(client, body: dict) -> None:
         return
     g = t.game
     assert t.view(g) == t.view(counterfactual(g, t.seat))
-    hand = g.observation(t.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+    hand = g.view(t.seat).hand
     assert sorted(body["hand"]) == sorted(
         E.KIND_NAMES[k] for k in range(E.N_KINDS) for _ in range(int(hand[k]))
     )
@@ -79,8 +80,8 @@ def test_counterfactual_detects_a_leak():
     g = t.game
 
     def leak(game):
-        st = game.state
-        return st[E.ST_HANDS : E.ST_STOCK + int(st[E.ST_STOCK_N])].tolist()
+        t = TableView(game.state)
+        return [*t.hands.ravel(), *t.melds.ravel(), *t.threes.ravel(), *t.stock_cards]
 
     assert leak(g) != leak(counterfactual(g, t.seat))
     assert t.view(g) == t.view(counterfactual(g, t.seat))
@@ -378,7 +379,7 @@ def test_undo_takes_back_a_whole_meld_command():
         while not t.game.is_over:
             g = t.game
             if g.phase == "play":
-                hand = g.observation(t.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+                hand = g.view(t.seat).hand
                 ranks = [k for k in range(E.N_KINDS) if E.IS_NATURAL[k] and hand[k] >= 3]
                 if len(ranks) >= 2:
                     cards = [E.KIND_NAMES[k] for k in ranks[:2] for _ in range(3)]

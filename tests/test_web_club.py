@@ -16,6 +16,7 @@ import pytest
 from canasta.web.score import SCORE_ROWS, running_score
 from canasta.web.table import Table, move_for
 from sim import encoding as E
+from sim.play.table import TableView
 from tests.web_client import BASE, BOT, TestClient, table_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,14 +50,15 @@ def _oracle(g, seat: int) -> tuple[list[int], int]:
     from sim.engine.views import st_melds
 
     st = g.state.copy()
-    st[E.ST_HANDS : E.ST_HANDS + E.N_PLAYERS * E.N_KINDS] = 0
-    st[E.ST_OUT_TEAM] = -1
-    st[E.ST_SPECIAL] = E.SPECIAL_NONE
+    w = TableView.writable(st)
+    w.hands[...] = 0
+    w.out_team = -1
+    w.special = E.SPECIAL_NONE
     items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
     _score_hand(st, g.rules, items)
     mine = seat % E.N_TEAMS
     totals = [int(items[mine].sum()), int(items[1 - mine].sum())]
-    hand = g.state[E.ST_HANDS + seat * E.N_KINDS : E.ST_HANDS + (seat + 1) * E.N_KINDS]
+    hand = TableView(g.state).hands[seat]
     held = -int((hand * E.KIND_VALUE).sum())
     melds = np.asarray(st_melds(g.state))[mine]
     aces_wild = melds[E.ACE, E.TWOS] + melds[E.ACE, E.JOKERS] > 0  # MELD-7: no ace penalty

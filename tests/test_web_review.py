@@ -145,7 +145,7 @@ def _seen_kinds(t) -> dict[tuple[int, int], set[str]]:
         h = redeal(g)
         for a in [*g.actions, None]:
             if not h.is_over and h.current_player == t.seat:
-                hand = h.observation(t.seat)[E.OB_HAND : E.OB_HAND + E.N_KINDS]
+                hand = h.view(t.seat).hand
                 names = {E.KIND_NAMES[i] for i in range(E.N_KINDS) if hand[i]}
                 seen.setdefault((k, h.turn), set()).update(names)
             if a is not None:

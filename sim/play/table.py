@@ -9,6 +9,9 @@ by offsets into the state array.
     t = TableView(hand.state)          # or TableView.of(hand)
     t.hands[seat]                      # counts per kind; t.melds[team, slot, col]
     t.pile_kinds, t.stock_n            # the pile bottom first; the stock's size
+
+To build a scenario (a test's position, a what-if), ``TableView.writable(state)`` is the same
+view with its fields writable into ``state``: ``w.hands[1] = 0``, ``w.stock_n = 5``.
 """
 
 from __future__ import annotations
@@ -41,13 +44,26 @@ class TableView:
     comment says: ``hands[player, kind]``, ``melds[team, slot, col]``, ``threes[team,
     red|black]``, ...). The views follow the state: a hand stepped on shows through."""
 
-    __slots__ = ("_state",)
+    __slots__ = ("_state", "_writable")
 
     def __init__(self, state: np.ndarray):
         state = np.asarray(state)
         if state.shape != (_SIZE,):
             raise ValueError(f"a hand's state has {_SIZE} numbers, got shape {state.shape}")
-        self._state = state
+        object.__setattr__(self, "_state", state)
+        object.__setattr__(self, "_writable", False)
+
+    @classmethod
+    def writable(cls, state: np.ndarray) -> TableView:
+        """For building scenarios only (tests, what-if positions): the view of ``state`` (a
+        numpy array, written in place) whose wide fields are writable views and whose
+        one-number fields may be assigned (``w.stock_n = 5``, ``w.melds[1, QUEEN] = (3, 0, 0)``).
+        Nothing checks that what is written is a position the rules can reach."""
+        if not isinstance(state, np.ndarray) or not state.flags.writeable:
+            raise ValueError("a scenario is written into a writable numpy state array")
+        view = cls(state)
+        object.__setattr__(view, "_writable", True)
+        return view
 
     @classmethod
     def of(cls, hand) -> TableView:
@@ -62,12 +78,23 @@ class TableView:
         if width == 1:
             return int(self._state[at])
         arr = self._state[at : at + width].reshape(_SHAPES.get(name, -1))
-        arr = arr.view()
-        arr.flags.writeable = False
+        if not self._writable:
+            arr = arr.view()
+            arr.flags.writeable = False
         return arr
 
+    def __setattr__(self, name: str, value) -> None:
+        if name not in _OFFSETS:
+            raise AttributeError(f"a hand's state has no field {name!r}")
+        if not self._writable:
+            raise AttributeError("a TableView is read-only (TableView.writable builds a scenario)")
+        if _WIDTHS[name] == 1:
+            self._state[_OFFSETS[name]] = value
+        else:
+            getattr(self, name)[...] = value
+
     def __dir__(self):
-        return [*_OFFSETS, "pile_kinds", "stock_cards", "of"]
+        return [*_OFFSETS, "pile_kinds", "stock_cards", "of", "writable"]
 
     # --- read by name -----------------------------------------------------------------
     @property
