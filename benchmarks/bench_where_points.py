@@ -52,6 +52,7 @@ from sim.engine.play import _new_deck, _resume_direct  # noqa: E402
 from sim.engine.state import deal  # noqa: E402
 from sim.engine.views import ob_melds, scratch_tmp  # noqa: E402
 from sim.legality import meld_size  # noqa: E402
+from sim.play.view import obs_fields  # noqa: E402
 from sim.policies.expert import MAX_CANDIDATES, _search_positions, candidates  # noqa: E402
 from sim.policies.strong import _risky_slot, strong_decide  # noqa: E402
 from sim.rng import seed_hand  # noqa: E402
@@ -112,11 +113,12 @@ def _hold_move(obs, a, sp, rng, rules, scratch):
         E.TWO if E.ACTION_TABLE[a, E.AC_TWO] > 0 else -1,
         E.JOKER if E.ACTION_TABLE[a, E.AC_JOKER] > 0 else -1,
     )
+    f = obs_fields(masked)
     for k in hide:
         if k >= 0:
-            masked[E.OB_HAND_SIZES] -= masked[E.OB_HAND + k]
-            masked[E.OB_HAND + k] = 0
-    if masked[E.OB_HAND_SIZES] < 1:
+            f.hand_sizes[0] -= f.hand[k]
+            f.hand[k] = 0
+    if f.hand_sizes[0] < 1:
         return -1
     r = rng.copy()
     h = strong_decide(masked, sp, r, rules, scratch)

@@ -6,13 +6,11 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
 from sim import encoding as E
 from sim.odds import exact_odds
-from sim.play import SeatView
 
 __all__ = [
     "binomial_odds",
@@ -51,7 +49,6 @@ def binomial_odds(n_deals, seed=0, n_jobs=1, ruleset=None):
 
 def scratch_hint(g):
     """The plan the game's policies left in their scratch (the engine's hint, SCRATCH_HINT)."""
-    from sim import encoding as E
 
     n = E.N_KINDS * E.N_MELD_COLS
     return g._scratch[E.SCRATCH_HINT : E.SCRATCH_HINT + n].reshape(E.N_KINDS, E.N_MELD_COLS)
@@ -77,7 +74,6 @@ def plan_cache_walk(g, policy: str) -> tuple[int, int]:
     ``action_reason``'s answer for every meld operation while the cache is valid (each probe on
     a copy, the state the engine would see) and for the policy's own choice (on the cache).
     Returns (decisions with a valid cache, meld operations probed)."""
-    from sim import encoding as E
     from sim.engine.judge import action_reason, check_action
 
     tmp = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
@@ -104,7 +100,6 @@ def plan_cache_walk(g, policy: str) -> tuple[int, int]:
 
 def neighbour_vectors(rows):
     """Every count vector one card away (one out, one in, or one swapped) from ``rows``."""
-    from sim import encoding as E
 
     out = []
     for row in rows:
@@ -179,7 +174,6 @@ def few_kind_vectors(total=14, max_kinds=4):
     """Every count vector of ``total`` cards holding at most ``max_kinds`` kinds (CARD-1 copy
     limits respected): every hand with a rank used 4+ times in few ranks, Garbage's whole
     neighbourhood (7-4-3, 8-3-3, 5-3-3-3, 4-4-4-2, ...)."""
-    from sim import encoding as E
 
     blocks = []
     for m in range(1, max_kinds + 1):
@@ -190,18 +184,3 @@ def few_kind_vectors(total=14, max_kinds=4):
             block[:, list(kinds)] = ok
             blocks.append(block)
     return np.concatenate(blocks)
-
-
-def obs_fields(obs: np.ndarray) -> SimpleNamespace:
-    """For building a scenario's observation in a test: every wide field of ``SeatView`` (its
-    name and shape) as a writable view into ``obs`` (``f.hand[k] = 2``, ``f.melds[1, slot] =
-    (3, 0, 0)``); the one-number fields are written as ``obs[E.OB_PHASE] = ...``."""
-    shapes = SeatView.from_observation(obs)
-    offsets, _ = E.layout(E.OBS_FIELDS)
-    fields = {}
-    for name, width in E.OBS_FIELDS:
-        if width > 1:
-            view = obs[offsets[name] : offsets[name] + width]
-            fields[name] = view.reshape(np.shape(getattr(shapes, name)))
-            assert np.shares_memory(fields[name], obs)  # written into obs, never a copy
-    return SimpleNamespace(**fields)

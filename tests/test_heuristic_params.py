@@ -30,10 +30,10 @@ from sim.encoding import (
     TWO,
     WILD_MELD,
 )
+from sim.play.view import obs_fields
 from sim.policies import get, parse
 from sim.policies.builtin import HEURISTIC_PARAMS, _safe_discard
 from sim.ruleset import as_ruleset
-from tests.helpers import obs_fields
 from tests.test_policies import decide, play_turn, position, slots_melded
 
 #: two canastas (OUT-1: the team owning them may go out)

@@ -19,6 +19,7 @@ from sim.engine.invariants import check_invariants
 from sim.engine.observe import observe
 from sim.engine.search import KIND_IDS, WORK_SIZE, _seed_search, determinize
 from sim.errors import CanastaError
+from sim.play.table import TableView
 from sim.policies import parse
 from sim.policies.builtin import _legal_discard_mask
 from sim.policies.inference import (
@@ -37,17 +38,18 @@ THREES = (E.RED_THREE, E.BLACK_THREE)
 
 
 def _hand(st, q):
-    return st[E.ST_HANDS + q * E.N_KINDS : E.ST_HANDS + (q + 1) * E.N_KINDS]
+    return TableView.writable(st).hands[q]
 
 
 def _to_pile(st, kind):
     """Put one card of ``kind`` at the bottom of the pile (seen by everyone)."""
-    n = st[E.ST_PILE_N]
-    st[E.ST_PILE + 1 : E.ST_PILE + n + 1] = st[E.ST_PILE : E.ST_PILE + n].copy()
-    st[E.ST_PILE] = kind
-    st[E.ST_PILE_N] = n + 1
-    st[E.ST_PILE_COUNTS + kind] += 1
-    st[E.ST_DISCARDS + kind] += 1
+    w = TableView.writable(st)
+    n = w.pile_n
+    w.pile[1 : n + 1] = w.pile[:n].copy()
+    w.pile[0] = kind
+    w.pile_n = n + 1
+    w.pile_counts[kind] += 1
+    w.discards[kind] += 1
 
 
 def small_position(hand_cap=2, stock_left=2):
@@ -60,7 +62,8 @@ def small_position(hand_cap=2, stock_left=2):
         if obs[E.OB_PHASE] != E.PH_DRAW or observed_discard(obs) < 0 or obs[E.OB_TURN] < 8:
             continue
         st = st.copy()
-        st[E.ST_KNOWN : E.ST_KNOWN + E.N_PLAYERS * E.N_KINDS] = 0
+        w = TableView.writable(st)
+        w.known[:] = 0
         for i in range(1, E.N_PLAYERS):
             h = _hand(st, (p + i) % E.N_PLAYERS)
             for k in THREES:
@@ -71,14 +74,14 @@ def small_position(hand_cap=2, stock_left=2):
                 k = int(np.flatnonzero(h)[-1])
                 h[k] -= 1
                 _to_pile(st, k)
-        stock = list(st[E.ST_STOCK : E.ST_STOCK + st[E.ST_STOCK_N]])
+        stock = list(w.stock_cards)
         kept = [c for c in stock if E.CARD_KIND[c] not in THREES][:stock_left]
         for c in stock:
             if c not in kept:
                 _to_pile(st, E.CARD_KIND[c])
-        st[E.ST_STOCK : E.ST_STOCK + len(kept)] = kept
-        st[E.ST_STOCK_N] = len(kept)
-        top = st[E.ST_PILE + st[E.ST_PILE_N] - 1]  # the pile's top stays the discard
+        w.stock[: len(kept)] = kept
+        w.stock_n = len(kept)
+        top = w.pile_kinds[-1]  # the pile's top stays the discard
         assert top == obs[E.OB_PILE_TOP]
         assert check_invariants(st, RULES, np.zeros(E.TMP_SIZE, dtype=np.int64)) == 0  # CARD-1
         return st, p
@@ -93,7 +96,7 @@ def _unseen(st, p):
         h = _hand(st, (p + i) % E.N_PLAYERS)
         counts += h
         sizes.append(int(h.sum()))
-    for c in st[E.ST_STOCK : E.ST_STOCK + st[E.ST_STOCK_N]]:
+    for c in TableView(st).stock_cards:
         counts[E.CARD_KIND[c]] += 1
     sizes.append(int(st[E.ST_STOCK_N]))
     return counts, sizes
@@ -149,7 +152,7 @@ def _dealt(st, p, deal):
         for k, c in deal[i - 1].items():
             h[k] = c
     ids = [KIND_IDS[k, j] for k, c in deal[-1].items() for j in range(c)]
-    out[E.ST_STOCK : E.ST_STOCK + len(ids)] = ids
+    TableView.writable(out).stock[: len(ids)] = ids
     return out
 
 
@@ -161,14 +164,15 @@ def _twin_likelihood(st, p, temperature=T, epsilon=EPS):
     d = int(obs[E.OB_PILE_TOP])
     q = (p + 3) % 4
     s = st.copy()
-    s[E.ST_HANDS + q * E.N_KINDS + d] += 1
-    s[E.ST_PILE_N] -= 1
-    s[E.ST_PILE_COUNTS + d] -= 1
-    s[E.ST_DISCARDS + d] -= 1
+    w = TableView.writable(s)
+    w.hands[q, d] += 1
+    w.pile_n -= 1
+    w.pile_counts[d] -= 1
+    w.discards[d] -= 1
     s[E.ST_PLAYER], s[E.ST_PHASE], s[E.ST_TURN] = q, E.PH_PLAY, s[E.ST_TURN] - 1
     took = int(s[E.ST_PILE_N] == 0)
     s[E.ST_TOOK_PILE], s[E.ST_DREW_STOCK], s[E.ST_MELDED] = took, 1 - took, 0
-    s[E.ST_OPENING_TURN] = 1 - s[E.ST_OPENED + q % 2]
+    s[E.ST_OPENING_TURN] = 1 - w.opened[q % 2]
     qobs = np.zeros(E.OBS_SIZE, dtype=np.int64)
     observe(s, q, qobs)
     legal = [k for k in range(E.N_KINDS) if (_legal_discard_mask(qobs) >> k) & 1]

@@ -30,9 +30,9 @@ from sim.engine.views import ob_hand
 from sim.legality import opening_path_count, opening_search
 from sim.play import Hand as Game
 from sim.play import SeatView
+from sim.play.view import obs_fields
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
-from tests.helpers import obs_fields
 from tests.real_hands import RULE_IDS, RULES, games
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]

@@ -17,8 +17,8 @@ from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
 from sim.engine.state import _clear_state, apply_action
 from sim.play import Hand as Game
 from sim.play.table import TableView
+from sim.play.view import obs_fields
 from sim.ruleset import Ruleset
-from tests.helpers import obs_fields
 from tests.twins.memory_twin import Memory
 
 PAIRS = [("strong", "heuristic"), ("greedy", "random"), ("heuristic", "greedy")]

@@ -63,10 +63,10 @@ from sim.encoding import (
 from sim.engine.judge import action_reason, legal_actions
 from sim.errors import CanastaError
 from sim.play import SeatView
+from sim.play.view import obs_fields
 from sim.policies import get, names, parse, register, unregister
 from sim.policies.registry import split_list
 from sim.rng import run_key
-from tests.helpers import obs_fields
 
 BUILTINS = ("random", "greedy", "heuristic", "special_chaser")
 #: search policies run the harness with small searches: the harness checks legality, not strength

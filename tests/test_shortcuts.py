@@ -24,7 +24,7 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.fastpath import TABLE_DECIDES, _meld_on_counts, _quick_ok
 from sim.engine.validate import _meld_reason_obs, action_reason
-from sim.engine.views import ob_aside_total, ob_hand, ob_melds, ob_pending
+from sim.engine.views import ob_aside, ob_aside_total, ob_hand, ob_melds, ob_pending
 from sim.legality import (
     _meld_counts_refused,
     _meld_wilds_cap,
@@ -109,7 +109,7 @@ def _check_meld_on_counts(obs, rules, tmp):
     held = hand.sum() + ob_aside_total(obs)
     threes = 0
     for k in (E.RED_THREE, E.BLACK_THREE):
-        threes += hand[k] + obs[E.OB_ASIDE + k]
+        threes += hand[k] + ob_aside(obs)[k]
     used = wrong = 0
     for slot in range(E.N_KINDS):
         if E.WILD_MELD < slot < E.FIRST_NATURAL:

@@ -189,16 +189,33 @@ def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_ou
     """OPEN-1 (a begun opening must stand), OPEN-5/OUT-2 (a player owed bonus cards needs only
     the card to discard): the policy completes an opening it did not plan, through the plan
     that leaves a single card; it used to propose no action (-1) here."""
-    from sim.encoding import OB_HAND, OB_MELDED, OB_OPENED
+    from sim.encoding import OB_MELDED, OB_OPENED
     from sim.engine.observe import _bonus_owed
     from sim.play import Hand as Game
+    from sim.play.view import SeatView
 
     g = Game(3, 95)
     for a in _BEGUN_BY_ANOTHER:
         g.apply(a)
     obs = g.observation()
     assert obs[OB_MELDED] == 1 and obs[OB_OPENED] == 0 and _bonus_owed(obs)
-    assert list(obs[OB_HAND : OB_HAND + 15]) == [1, 1, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0]
+    assert list(SeatView.from_observation(obs).hand) == [
+        1,
+        1,
+        0,
+        0,
+        0,
+        2,
+        0,
+        0,
+        0,
+        1,
+        0,
+        0,
+        0,
+        0,
+        0,
+    ]
     seat = g.current_player
     for _ in range(4):  # meld until the opening stands, then discard the 9
         a = g.policy_action(name)

@@ -16,6 +16,7 @@ from sim import encoding as E
 from sim._views import _sum_words, c_view
 
 __all__ = [
+    "ob_aside",
     "ob_hand",
     "ob_melds",
     "ob_pile_counts",
@@ -90,6 +91,12 @@ def ob_melds(obs):
 def ob_pending(obs):
     """pending[slot, col] view: the cards the team melded from hand this opening turn."""
     return c_view(obs[E.OB_PENDING : E.OB_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
+
+
+@njit(cache=True, inline="always")
+def ob_aside(obs):
+    """aside[kind] view: a taken pile's rest held aside (PILE-1/2)."""
+    return obs[E.OB_ASIDE : E.OB_ASIDE + E.N_KINDS]
 
 
 @njit(cache=True, _nrt=False)

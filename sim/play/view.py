@@ -9,12 +9,13 @@ view's fields are checked against it when this module is imported.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from types import SimpleNamespace
 
 import numpy as np
 
 from sim import encoding as E
 
-__all__ = ["SeatView"]
+__all__ = ["SeatView", "obs_fields"]
 
 _CELLS = (E.N_KINDS, E.N_MELD_COLS)
 #: the shape of each observation field wider than one number (the rest are 1-D)
@@ -108,4 +109,22 @@ class SeatView:
 
 
 assert tuple(f.name for f in fields(SeatView)) == tuple(n for n, _ in E.OBS_FIELDS)
+
+
+def obs_fields(obs: np.ndarray) -> SimpleNamespace:
+    """For building a scenario's observation (tests, hand-made positions), never for reading a
+    seat's table (that is :class:`SeatView`): every field of the observation wider than one
+    number, by its name and shape, as a writable view into ``obs`` (``f.hand[k] = 2``,
+    ``f.melds[1, slot] = (3, 0, 0)``)."""
+    if not isinstance(obs, np.ndarray) or obs.shape != (_SIZE,) or not obs.flags.writeable:
+        raise ValueError(f"obs_fields writes into an observation: a writable array of {_SIZE}")
+    return SimpleNamespace(
+        **{
+            name: obs[_OFFSETS[name] : _OFFSETS[name] + width].reshape(_SHAPES.get(name, -1))
+            for name, width in E.OBS_FIELDS
+            if width > 1
+        }
+    )
+
+
 assert all(_WIDTHS[n] == int(np.prod(s)) for n, s in _SHAPES.items())

@@ -7,6 +7,7 @@ again here.
 """
 
 from sim import encoding as E
+from sim.play.view import SeatView
 
 VALUE = {"JK": 50, "2": 20, "3r": 5, "3b": 5, "4": 5, "5": 5, "6": 5, "7": 5, "A": 20}
 NATURALS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -19,29 +20,30 @@ def value(kind):
 
 
 def decode(obs):
-    """The observation as named pieces: counts by kind name, melds [own|opp][slot] =
-    (naturals, twos, jokers) with the wild meld under 'JK'."""
+    """The observation as named pieces (read through ``sim.play.SeatView``): counts by kind
+    name, melds [own|opp][slot] = (naturals, twos, jokers) with the wild meld under 'JK'."""
+    v = SeatView.from_observation(obs)
 
-    def counts(at):
-        return {k: int(obs[at + i]) for i, k in enumerate(KINDS)}
+    def counts(arr):
+        return {k: int(arr[i]) for i, k in enumerate(KINDS)}
 
-    melds = []
-    for t in range(2):
-        team = {}
-        for i, k in enumerate(KINDS):
-            base = E.OB_MELDS + (t * E.N_KINDS + i) * E.N_MELD_COLS
-            team[k] = tuple(int(obs[base + c]) for c in (E.NATURALS, E.TWOS, E.JOKERS))
-        melds.append(team)
+    melds = [
+        {
+            k: tuple(int(v.melds[t, i, c]) for c in (E.NATURALS, E.TWOS, E.JOKERS))
+            for i, k in enumerate(KINDS)
+        }
+        for t in range(2)
+    ]
     return {
-        "hand": counts(E.OB_HAND),
-        "pile": counts(E.OB_PILE_COUNTS),
-        "discards": counts(E.OB_DISCARDS),
+        "hand": counts(v.hand),
+        "pile": counts(v.pile_counts),
+        "discards": counts(v.discards),
         "melds": melds,
-        "pile_n": int(obs[E.OB_PILE_N]),
-        "top": KINDS[obs[E.OB_PILE_TOP]] if obs[E.OB_PILE_TOP] >= 0 else None,
-        "stock": int(obs[E.OB_STOCK_N]),
-        "opened": (int(obs[E.OB_OPENED]), int(obs[E.OB_OPENED + 1])),
-        "sizes": [int(obs[E.OB_HAND_SIZES + i]) for i in range(4)],
+        "pile_n": v.pile_n,
+        "top": KINDS[v.pile_top] if v.pile_top >= 0 else None,
+        "stock": v.stock_n,
+        "opened": (int(v.opened[0]), int(v.opened[1])),
+        "sizes": [int(x) for x in v.hand_sizes],
     }
 
 

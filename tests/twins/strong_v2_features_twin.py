@@ -3,12 +3,13 @@ extra block and the opening block), each feature computed by name from the obser
 decoded by ``strong_features_twin``; strong's own 65 come from that twin."""
 
 from sim import encoding as E
+from sim.play.view import SeatView
 from tests.twins import strong_features_twin as base
 
 
 def known(obs, seat, kind):
     """Copies of ``kind`` the public card memory places in relative ``seat``'s hand."""
-    return int(obs[E.OB_KNOWN + seat * E.N_KINDS + E.KIND_NAMES.index(kind)])
+    return int(SeatView.from_observation(obs).known[seat, E.KIND_NAMES.index(kind)])
 
 
 def discard(obs, params, kind_id, rank, keep):
