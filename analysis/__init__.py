@@ -10,7 +10,8 @@ Holds (one module each):
 - ``compare``: duplicate-deal policy comparison, round robin, parameter sweeps;
 - ``backend``: the one injected engine object the report and the comparisons take;
 - ``stream``: the report's record tables from records arriving chunk by chunk;
-- ``whatif``: fixed positions, the rest dealt at random; ``advise``: one decision ranked;
+- ``whatif``: fixed positions, the rest dealt at random; ``advise``: one decision ranked
+  (its choices compared on paired deals by ``compare_choices``);
   ``review``: a played game reviewed decision by decision (costs, tags, error rate, luck);
   ``luck``: the draws' luck taken out of the advice's play-outs (a frozen control variate);
 - ``decisions``, ``specs``, ``claims``: the decision experiments, as code and as data, and

@@ -15,7 +15,7 @@ choices still in the race; a choice leaves the race only when its 95% interval l
 below the best's *and* its paired difference from the best excludes 0 (so a choice whose
 interval overlaps the best's is never dropped; with an equity table, only when that holds by
 the chance of winning the game too). Each choice's rank, paired difference from the best and
-decision confidence come by each measure (``analysis._compare_choices``). ``n`` caps the
+decision confidence come by each measure (``analysis.compare_choices``). ``n`` caps the
 deals per choice, ``budget`` the seconds; without ``budget`` the answer depends only on the
 position, ``seed``, ``n`` and the policies, never on ``n_jobs``.
 
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from analysis import _compare_choices as cmp
+from analysis import compare_choices as cmp
 from analysis import intervals as iv
-from analysis._compare_choices import race_keep as _race
+from analysis.compare_choices import race_keep as _race
 from analysis.whatif import Position
 from sim import encoding as E
 from sim.errors import CanastaError
@@ -73,7 +73,7 @@ class Choice:
     #: ``best`` (1.0 for the best by it) and its decision ``confidence`` by it
     game: dict[str, float] = field(default_factory=dict)
     #: the chance, from the paired deals, that this choice is the best by points (a paired
-    #: bootstrap, ``analysis._compare_choices``)
+    #: bootstrap, ``analysis.compare_choices``)
     confidence: float = float("nan")
     #: the rank by points (1: the best by points)
     rank: int = 0

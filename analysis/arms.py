@@ -267,6 +267,6 @@ def _outcome(name: str, own, opp) -> np.ndarray:
     return np.asarray(x, dtype=np.float64)
 
 
-def _play_arms_task(snap, exp, deals, seed, strong, ruleset, play) -> dict:
+def play_arms_task(snap, exp, deals, seed, strong, ruleset, play) -> dict:
     """:func:`play_arms` for a worker (the experiment is data: its spec travels)."""
     return play_arms(snap, exp, deals, seed, strong, ruleset, play)

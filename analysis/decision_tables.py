@@ -173,7 +173,7 @@ def tables(
         pickup = first_pickup(pd.DataFrame(hands))
     if not out and pickup is None:
         return out
-    parts = [_p_values(t) for t in out.values()]
+    parts = [p_values(t) for t in out.values()]
     if pickup is not None:
         parts.append(pickup["p"].to_numpy(dtype=np.float64))
     p_all = np.concatenate(parts)
@@ -304,7 +304,7 @@ def not_tested(hands) -> str:
     return f"not tested ({n:,} hand{'' if n == 1 else 's'})"
 
 
-def _p_values(t: pd.DataFrame) -> np.ndarray:
+def p_values(t: pd.DataFrame) -> np.ndarray:
     """Student's t p-values with (hands − 1) degrees of freedom; untested (NaN) below
     ``MIN_HANDS`` hands: too few for the spread to be judged."""
     p = multiple.t_p(t["estimate"], t["se"], t["hands"] - 1)

@@ -37,15 +37,15 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.arms import _play_arms_task, hidden_values, play_arms, position_seed, script_actions
+from analysis.arms import hidden_values, play_arms, play_arms_task, position_seed, script_actions
 from analysis.decision_tables import (
     ALPHA,
     CORRECTION,
     MIN_HANDS,
     TABLE_COLUMNS,
     Threshold,
-    _p_values,
     describe_threshold,
+    p_values,
     pooled,
     tables,
     threshold,
@@ -90,7 +90,6 @@ __all__ = [
     "Rule",
     "Snapshot",
     "Threshold",
-    "_p_values",
     "advice",
     "choose",
     "describe_threshold",
@@ -99,6 +98,7 @@ __all__ = [
     "generate_positions",
     "hand_summary",
     "hidden_values",
+    "p_values",
     "play_arms",
     "pooled",
     "position_rows",
@@ -168,7 +168,7 @@ def run_experiments(
             (snap, exp, deals, position_seed(seed, exp, i), strong, ruleset, play)
             for i, snap in enumerate(picked)
         ]
-        played = zip(picked, parallel_map(_play_arms_task, tasks, n_jobs), strict=True)
+        played = zip(picked, parallel_map(play_arms_task, tasks, n_jobs), strict=True)
         for i, (snap, r) in enumerate(played):
             base = {
                 "experiment": exp.key,

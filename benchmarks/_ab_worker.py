@@ -102,7 +102,7 @@ def _expert_positions(spec, hands):
     from sim.rng import run_key, seed_hand
     from sim.ruleset import as_ruleset
 
-    new_deck = getattr(play, "_new_deck", None) or play.new_deck  # renamed private later
+    new_deck = getattr(play, "new_deck", None) or play.new_deck  # renamed private later
     rules = np.ascontiguousarray(as_ruleset(None).to_array())
     _, ep, _ = parse(spec)
     _, hp, _ = parse("heuristic")

@@ -6,7 +6,7 @@ Plays ``--hands`` hands with the step API (``Game``, seed 9), random vs random a
 heuristic, keeps the observation of every policy decision, then times in compiled loops, by
 kind of decision: ``legal_actions`` (what ``random`` pays per decision), the heuristic's call,
 the engine's check of its choice (``action_reason``) and the opening search
-(``opening_search_alloc`` via ``_opening_possible``) where it is an opening turn; then the engine's
+(``opening_search_alloc`` via ``opening_possible``) where it is an opening turn; then the engine's
 own work per step (``observe``, ``apply_action``) on the states of the same hands (the
 engine observes at a forced step too before issue 12's third pass). Runs on any commit
 of the engine since the restructuring (issue 11), so the same script gives the baseline.
@@ -28,7 +28,7 @@ caches and branches included (issue 12, sixth pass: the part the per-call timing
 not attribute; ``--rounds`` sets how many rounds each piece's best is taken over, more on a
 busy machine). The engine's check is also measured by leaving it out (the heuristic's choices
 are all legal, so the hands are the same; issue 12, eleventh pass: 7.9 µs of a 46 µs hand at
-``52e874e``, which led to ``sim.engine.judge._quick_ok``).
+``52e874e``, which led to ``sim.engine.judge.quick_ok``).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ LOOP_PIECES = (
     (64, "policy, opening-turn play"),
     (128, "policy, opened play"),
     (256, "policy, draw"),
-    (4, "engine check (_judge_choice, as the hand loop makes it)"),
+    (4, "engine check (judge_choice, as the hand loop makes it)"),
     (32, "apply_action of a decision (its copy of the state taken off)"),
     (16, "deal (generator, shuffle, deal)"),
     (8, "score and record"),
@@ -83,11 +83,11 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     from sim.engine.judge import check_action
     from sim.engine.observe import observe
     from sim.engine.play import (
-        _finish_hand,
-        _forced_action_state,
-        _hand_arrays,
-        _new_deck,
         chunk_signature,
+        finish_hand,
+        forced_action_state,
+        hand_arrays,
+        new_deck,
     )
     from sim.engine.state import apply_action, deal
     from sim.engine.views import scratch_tmp
@@ -96,7 +96,7 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     from sim.ruleset import Ruleset
 
     try:  # the hand loop's check (issue 12, eleventh pass: the quick test, then check_action)
-        from sim.engine.judge import _judge_choice as engine_check
+        from sim.engine.judge import judge_choice as engine_check
     except ImportError:
         engine_check = check_action
     if hasattr(E, "SCRATCH_HINT"):  # the check reads the policy's plan (issue 12, ninth pass)
@@ -114,7 +114,7 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
     def loop(key, start, stop, pol0, pol1, params0, params1, rules, dup):
         # play_hand's body, with the pieces of ``dup`` (LOOP_PIECES bits) done twice; the
         # second policy call gets a scratch of its own (a memo sees the same sequence)
-        st, obs, scratch, rng, items, log = _hand_arrays()
+        st, obs, scratch, rng, items, log = hand_arrays()
         deck = np.zeros(E.N_CARDS, dtype=np.int64)
         out = np.zeros((1, E.RECORD_WIDTH), dtype=np.int64)
         status = np.zeros(2, dtype=np.int64)
@@ -126,11 +126,11 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
         for h in range(start, stop):
             for _ in range(2 if dup & 16 else 1):
                 seed_hand(key, h, rng)
-                _new_deck(rng, deck)
+                new_deck(rng, deck)
                 deal(st, deck, h % 4, 0, 0, rules, log)
             cache[E.PC_VALID] = 0
             while st[E.ST_PHASE] != E.PH_OVER:
-                a = _forced_action_state(st)
+                a = forced_action_state(st)
                 if a >= 0:
                     cache[E.PC_VALID] = 0
                     apply_action(st, a, rules, log)
@@ -166,7 +166,7 @@ def loop_profile(n_hands: int, rounds: int = 3) -> None:
                 apply_action(st, a, rules, log)
                 st[E.ST_DECISIONS] += 1
             for _ in range(2 if dup & 8 else 1):
-                _finish_hand(st, 0, h, rules, items, out[0], status)
+                finish_hand(st, 0, h, rules, items, out[0], status)
             s += out[0, 0]
         return s
 
@@ -236,7 +236,7 @@ def main() -> None:
     from numba import njit
 
     from sim import encoding as E
-    from sim.engine.judge import _opening_possible, action_reason, legal_actions
+    from sim.engine.judge import action_reason, legal_actions, opening_possible
     from sim.policies import get
     from sim.policies.builtin import heuristic_decide
 
@@ -283,7 +283,7 @@ def main() -> None:
         for i in range(rows.shape[0]):
             o = rows[i].copy()
             for _ in range(reps):
-                s += _opening_possible(o, rules, tmp)
+                s += opening_possible(o, rules, tmp)
         return s
 
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
@@ -342,9 +342,7 @@ def main() -> None:
     sub = np.ascontiguousarray(rows[m])
     if len(sub):
         ds = clock(t_search, sub, rules, scratch, args.reps)
-        print(
-            f"\nopening search (_opening_possible) in opening turns: {ds / len(sub) * 1e6:.2f} µs"
-        )
+        print(f"\nopening search (opening_possible) in opening turns: {ds / len(sub) * 1e6:.2f} µs")
     if memo >= 0:  # the memo's effect, alternating in one process (shared machine)
         t_policy(rows[:1], params, rng, rules, scratch, 1, True)
         for name, rs in (("opening-turn play", sub), ("every decision", rows)):

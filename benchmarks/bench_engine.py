@@ -78,14 +78,14 @@ def per_decision(n_hands: int = 40, reps: int = 50) -> None:
         from sim.engine.views import scratch_hint
 
         try:
-            from sim.engine.judge import _judge_choice
+            from sim.engine.judge import judge_choice
         except ImportError:  # before the eleventh pass: check_action alone
-            from sim.engine.judge import check_action as _judge_choice
+            from sim.engine.judge import check_action as judge_choice
 
         @njit(inline="always")
         def check(o, a, rules, tmp, cache, scratch):
             cache[PC_VALID] = 0
-            return _judge_choice(o, a, rules, tmp, cache, scratch_hint(scratch))
+            return judge_choice(o, a, rules, tmp, cache, scratch_hint(scratch))
 
         cache = np.zeros(PC_SIZE, dtype=np.int64)  # check_action's plan, emptied at each check
     except ImportError:  # an engine before the ninth pass, for a baseline: its validator

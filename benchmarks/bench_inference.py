@@ -36,18 +36,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from sim import encoding as E  # noqa: E402
-from sim._views import _copy_into  # noqa: E402
+from sim._views import copy_into  # noqa: E402
 from sim.engine.contract import MODE_TRUSTED  # noqa: E402
-from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, _reset_intercept  # noqa: E402
-from sim.engine.play import _new_deck, _resume_direct  # noqa: E402
-from sim.engine.search import WORK_SIZE, _reshuffle_stock  # noqa: E402
+from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, reset_intercept  # noqa: E402
+from sim.engine.play import new_deck, resume_direct  # noqa: E402
+from sim.engine.search import WORK_SIZE, reshuffle_stock  # noqa: E402
 from sim.engine.state import apply_action, deal  # noqa: E402
 from sim.policies.expert import (  # noqa: E402
     MAX_CANDIDATES,
-    _base_rollout,
-    _search_positions,
-    _search_weighted,
+    base_rollout,
     candidates,
+    search_positions,
+    search_weighted,
 )
 from sim.policies.inference import observed_discard  # noqa: E402
 from sim.policies.strong import strong_decide  # noqa: E402
@@ -76,13 +76,13 @@ def _true_values(st, obs, cands, n, sp, srng, truth, rules, out):
     for c in range(n):
         out[c] = 0.0
     for _ in range(truth):
-        _reshuffle_stock(base, srng, work)
+        reshuffle_stock(base, srng, work)
         r0 = srng.copy()
         for c in range(n):
-            _copy_into(s, base)
-            _copy_into(rrng, r0)
+            copy_into(s, base)
+            copy_into(rrng, r0)
             apply_action(s, cands[c], rules, log)
-            out[c] += _base_rollout(s, team, sp, sp, True, rrng, rules, robs, rscratch, items)
+            out[c] += base_rollout(s, team, sp, sp, True, rrng, rules, robs, rscratch, items)
         srng[0] += np.uint64(1)
     for c in range(n):
         out[c] /= truth
@@ -114,13 +114,13 @@ def infer_deals_kernel(
     for h in range(start, stop):
         seed_hand(key, h, rng)
         seed_hand(search_key, h, srng)
-        _new_deck(rng, deck)
+        new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         for i in range(E.PC_SIZE):
             cache[i] = 0
-        _reset_intercept(icpt)
+        reset_intercept(icpt)
         while True:
-            code = _resume_direct(
+            code = resume_direct(
                 st, obs, strong_decide, strong_decide, sp, sp, rng, rules, scratch, cache, log,
                 icpt, MODE_TRUSTED,
             )  # fmt: skip
@@ -134,10 +134,10 @@ def infer_deals_kernel(
             if n_rows >= rows.shape[0]:
                 return -1
             both = srng.copy()  # the same determinizations and stock orders for both
-            d1 = _search_positions(obs, samples, rollouts, sp, sp, True, both, rules, cands, n,
+            d1 = search_positions(obs, samples, rollouts, sp, sp, True, both, rules, cands, n,
                                    ti, True)  # fmt: skip
             both = srng.copy()
-            _search_weighted(obs, samples, rollouts, sp, sp, True, both, rules, cands, n, tw,
+            search_weighted(obs, samples, rollouts, sp, sp, True, both, rules, cands, n, tw,
                              True, t, eps, ess)  # fmt: skip
             srng[0] += np.uint64(7919)  # the next decision's determinizations
             plain, inferred = 0, 0
@@ -176,12 +176,12 @@ def main() -> None:
         raise SystemExit("bench_inference: --deals, --samples, --rollouts, --truth >= 1")
     if not (0 < a.epsilon <= 1 and a.temperature > 0):
         raise SystemExit("bench_inference: 0 < --epsilon <= 1, --temperature > 0")
-    from sim.api import _rules_array
+    from sim.api import rules_array
     from sim.policies import parse
     from sim.rng import run_key
     from sim.ruleset import Ruleset
 
-    rules = _rules_array(Ruleset())
+    rules = rules_array(Ruleset())
     _, sp, _ = parse("strong")
     _, xp, _ = parse("expert_strong")
     rows = np.zeros((64 * a.deals, len(ROW_COLUMNS)), dtype=np.int64)

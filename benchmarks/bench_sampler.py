@@ -22,7 +22,7 @@ import numpy as np
 from sim.encoding import CARD_KIND
 from sim.rng import run_key
 from sim.ruleset import DEFAULT_RULESET, as_ruleset
-from sim.sampler import BLOCK, N_SPECIAL, _baseline_hits, _fast_hits
+from sim.sampler import BLOCK, N_SPECIAL, baseline_hits, fast_hits
 from sim.sampling import sample_dealt_odds
 
 
@@ -52,15 +52,15 @@ def main() -> None:
     key = run_key(2026)
     hits = np.zeros(N_SPECIAL, dtype=np.int64)
     t0 = time.perf_counter()
-    _fast_hits(key, 0, BLOCK, BLOCK, CARD_KIND, rules, hits)
-    _baseline_hits(key, 0, 100, CARD_KIND, rules, hits)
+    fast_hits(key, 0, BLOCK, BLOCK, CARD_KIND, rules, hits)
+    baseline_hits(key, 0, 100, CARD_KIND, rules, hits)
     warm = time.perf_counter() - t0
 
     def fast():
-        _fast_hits(key, 0, args.fast_deals, BLOCK, CARD_KIND, rules, np.zeros(N_SPECIAL, np.int64))
+        fast_hits(key, 0, args.fast_deals, BLOCK, CARD_KIND, rules, np.zeros(N_SPECIAL, np.int64))
 
     def base():
-        _baseline_hits(key, 0, args.baseline_deals, CARD_KIND, rules, np.zeros(N_SPECIAL, np.int64))
+        baseline_hits(key, 0, args.baseline_deals, CARD_KIND, rules, np.zeros(N_SPECIAL, np.int64))
 
     t_fast, c_fast = _best(fast, args.repeat)
     t_base, c_base = _best(base, args.repeat)

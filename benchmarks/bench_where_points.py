@@ -16,7 +16,7 @@ Two measurements on the same duplicate deals (hand ``h`` of run key ``--seed``):
    (``sim.policies.expert.candidates``); at the others, which expert_strong leaves to strong,
    a probe searches strong's meld against holding it (strong's move with those cards hidden),
    which is what a search of that kind would choose. The search is expert_strong's
-   (``_search_positions``: ``--samples`` x ``--rollouts`` determinizations with the public card
+   (``search_positions``: ``--samples`` x ``--rollouts`` determinizations with the public card
    memory, strong in every seat of every rollout, common random numbers), its choice the
    candidate with the best total, as ``expert_decide``. Where it differs from strong, the
    difference is valued twice: by the search's own estimate (biased upward: the best of noisy
@@ -46,15 +46,15 @@ sys.path.insert(0, str(ROOT))
 
 from sim import encoding as E  # noqa: E402
 from sim.engine.contract import MODE_TRUSTED  # noqa: E402
-from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, _reset_intercept  # noqa: E402
+from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, reset_intercept  # noqa: E402
 from sim.engine.judge import action_ok  # noqa: E402
-from sim.engine.play import _new_deck, _resume_direct  # noqa: E402
+from sim.engine.play import new_deck, resume_direct  # noqa: E402
 from sim.engine.state import deal  # noqa: E402
 from sim.engine.views import ob_melds, scratch_tmp  # noqa: E402
 from sim.legality import meld_size  # noqa: E402
 from sim.play.view import obs_fields  # noqa: E402
-from sim.policies.expert import MAX_CANDIDATES, _search_positions, candidates  # noqa: E402
-from sim.policies.strong import _risky_slot, strong_decide  # noqa: E402
+from sim.policies.expert import MAX_CANDIDATES, candidates, search_positions  # noqa: E402
+from sim.policies.strong import risky_slot, strong_decide  # noqa: E402
 from sim.rng import seed_hand  # noqa: E402
 
 #: the kinds of decision, by strong's move (``_decision_kind``)
@@ -86,7 +86,7 @@ def _decision_kind(obs, a):
     if t == E.AT_DISCARD:
         return K_OUT if obs[E.OB_HAND_SIZES] == 1 else K_DISCARD
     if t == E.AT_MELD:
-        if _risky_slot(obs, a) >= 0:
+        if risky_slot(obs, a) >= 0:
             return K_START
         used = E.ACTION_TABLE[a, E.AC_NAT] + E.ACTION_TABLE[a, E.AC_TWO]
         used += E.ACTION_TABLE[a, E.AC_JOKER]
@@ -149,13 +149,13 @@ def probe_deals_kernel(key, search_key, start, stop, xp, sp, samples, rollouts, 
     for h in range(start, stop):
         seed_hand(key, h, rng)
         seed_hand(search_key, h, srng)
-        _new_deck(rng, deck)
+        new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         for i in range(E.PC_SIZE):
             cache[i] = 0
-        _reset_intercept(icpt)
+        reset_intercept(icpt)
         while True:
-            code = _resume_direct(
+            code = resume_direct(
                 st, obs, strong_decide, strong_decide, sp, sp, rng, rules, scratch, cache, log,
                 icpt, MODE_TRUSTED,
             )  # fmt: skip
@@ -184,7 +184,7 @@ def probe_deals_kernel(key, search_key, start, stop, xp, sp, samples, rollouts, 
             r[R_DIFFERS], r[R_DONE] = 0, 0
             vals[n_rows, 0], vals[n_rows, 1] = 0.0, 0.0
             if n >= 2:
-                done = _search_positions(
+                done = search_positions(
                     obs, samples, rollouts, sp, sp, True, srng, rules, cands, n, totals, True
                 )
                 best = 0
@@ -196,7 +196,7 @@ def probe_deals_kernel(key, search_key, start, stop, xp, sp, samples, rollouts, 
                     r[R_DIFFERS] = 1
                     vals[n_rows, 0] = (totals[best] - totals[0]) / done
                     pair[0], pair[1] = cands[0], cands[best]
-                    again = _search_positions(
+                    again = search_positions(
                         obs, samples, rollouts, sp, sp, True, srng, rules, pair, 2, totals, True
                     )
                     if again > 0:
@@ -211,13 +211,13 @@ def _chunk_path(out: Path, seed: int, k: int, chunk: int) -> Path:
 
 def run_chunk(seed: int, k: int, chunk: int, samples: int, rollouts: int) -> dict:
     """Chunk ``k``: the decision rows of its deals and both runs of the whole-hand duplicate."""
-    from sim.api import _rules_array, play_hands
+    from sim.api import play_hands, rules_array
     from sim.policies import parse
     from sim.rng import run_key
     from sim.ruleset import Ruleset
 
     rules = Ruleset()
-    ra = _rules_array(rules)
+    ra = rules_array(rules)
     start, stop = k * chunk, (k + 1) * chunk
     key = run_key(seed)
     _, sp, _ = parse("strong")

@@ -5,13 +5,13 @@ library. A face over ``sim``, ``analysis`` and ``reports``, so it is its own top
 Each sub-command is a module in this package exposing ``add_parser(subparsers)``, which
 registers the command and sets ``func`` (called with the parsed args, returning an exit code);
 its one-line ``HELP`` and its ``DESCRIPTION`` are module constants (argparse reflows the text).
-Flags shared by several commands come from ``canasta._options``. Command modules keep their
+Flags shared by several commands come from ``canasta.flags``. Command modules keep their
 top-level imports light (argparse, stdlib) and import numba-backed code inside ``func``, so
 ``canasta --help`` stays instant.
 
 Holds one module a sub-command (``advise``, ``check_meld``, ``compare``, ``equity``,
 ``experiment``, ``odds``, ``play``, ``replay``, ``report``, ``review``, ``rules``, ``score``,
-``serve``, ``simulate``, ``train``, ``verify``, ``whatif``), ``_options`` (the shared flags),
+``serve``, ``simulate``, ``train``, ``verify``, ``whatif``), ``flags`` (the shared flags),
 ``_seat`` (the human's seat, which both faces drive), ``_human`` (its terminal face,
 ``canasta play --human``) and the web table's package ``web`` (its web face).
 
@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.ispkg:  # a package (canasta.web) is no command
+        # a package (canasta.web) and the shared flags are no command
+        if info.name.startswith("_") or info.ispkg or info.name == "flags":
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         module.add_parser(sub)
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
-        from canasta._options import load_modules
+        from canasta.flags import load_modules
 
         load_modules(args)  # --load: user policies registered before any name is resolved
         return int(args.func(args) or 0)

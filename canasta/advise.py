@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -36,7 +36,7 @@ def add_parser(subparsers) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _options.add_position(p)
+    flags.add_position(p)
     p.add_argument("--drawn", help="the card just drawn from the stock: rank the play step")
     p.add_argument("-n", type=int, default=400, help="deals per choice at most (default 400)")
     p.add_argument("--budget", type=float, help="seconds to spend at most (default: no limit)")
@@ -65,7 +65,7 @@ def add_parser(subparsers) -> None:
         help="take the luck of the play-outs' draws out of the points (a control variate with "
         "frozen card values, docs/advise.md; plays in one process)",
     )
-    _options.add(p, "seed", "jobs", "format", "load")
+    flags.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 
@@ -181,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
             from sim.errors import CanastaError
 
             raise CanastaError("--decision needs --record FILE")
-        pos, drawn = _options.parse_position(args), args.drawn
+        pos, drawn = flags.parse_position(args), args.drawn
     equity = None
     if args.game:
         from analysis.equity import equity_table
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         budget=args.budget,
         policies=args.policies,
         luck=args.luck,
-        **_options.run(args),
+        **flags.run(args),
     )
     if args.format == "json":
         print(json.dumps(advice.to_json()))

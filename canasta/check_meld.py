@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -20,7 +20,7 @@ def add_parser(sub):
     p = sub.add_parser("check-meld", help=HELP, description=DESCRIPTION)
     p.add_argument("cards", nargs="+", metavar="CARD", help="the meld's cards, e.g. 7H 7S 7D")
     p.add_argument("--initial", action="store_true", help="judge it as part of the initial meld")
-    _options.add(p, "rules", rules="ruleset variants (default: tournament)")
+    flags.add(p, "rules", rules="ruleset variants (default: tournament)")
     p.set_defaults(func=run)
     return p
 

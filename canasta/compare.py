@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -26,7 +26,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("policy_a", metavar="A", help="first policy (e.g. heuristic)")
     p.add_argument("policy_b", metavar="B", help="second policy (e.g. random)")
     p.add_argument("-n", type=int, default=10_000, help="number of deals (default 10000)")
-    _options.add(p, "seed", "jobs", "format", "load")
+    flags.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     check_jobs(args.jobs, "--jobs")
     check_in_memory(2 * n, ROW_BYTES, "hands", ": ask for fewer deals (-n)")  # both runs
     resolve_policies([args.policy_a, args.policy_b])  # unknown names: refused before playing
-    result = duplicate(args.policy_a, args.policy_b, args.n, **_options.run(args))
+    result = duplicate(args.policy_a, args.policy_b, args.n, **flags.run(args))
     if args.format == "json":
         print(json.dumps(result.summary))
     else:

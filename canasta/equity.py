@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -29,7 +29,7 @@ and policies builds the table (about two minutes); later calls read it from the 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("equity", help=HELP, description=DESCRIPTION)
     what = p.add_mutually_exclusive_group(required=True)
-    _options.scores(
+    flags.scores(
         what,
         "team 0's and team 1's scores (GAME-1: no team may have won already; a tie at or over "
         "the target plays on)",
@@ -44,12 +44,12 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1 (default: the strongest fast one for both)",
     )
-    _options.number(p, "-n", None, "hands measured per pair of opening minima (default 40,000)")
-    _options.add(p, "seed", "jobs", "rules", "format")
-    _options.number(
+    flags.number(p, "-n", None, "hands measured per pair of opening minima (default 40,000)")
+    flags.add(p, "seed", "jobs", "rules", "format")
+    flags.number(
         p, "--step", 100, "with --table: points between the table's scores", metavar="POINTS"
     )
-    _options.number(
+    flags.number(
         p,
         "--resolution",
         10,
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         rules,
         policies,
         n=n,
-        **_options.run(args),
+        **flags.run(args),
         cache=args.cache,
         refresh=args.refresh,
         resolution=args.resolution,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -36,9 +36,9 @@ with the verdict at every pair of scores of the same opening tiers.
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("experiment", help=HELP, description=DESCRIPTION)
     p.add_argument("spec", metavar="FILE.toml", help="the experiment's spec file")
-    _options.number(p, "--positions", 80, "positions to play")
-    _options.number(p, "--deals", 32, "paired deals per position and choice")
-    _options.number(
+    flags.number(p, "--positions", 80, "positions to play")
+    flags.number(p, "--deals", 32, "paired deals per position and choice")
+    flags.number(
         p,
         "--hands",
         None,
@@ -47,7 +47,7 @@ def add_parser(subparsers) -> None:
     )
     p.add_argument("--csv", metavar="FILE", help="also write the table as CSV")
     game = p.add_mutually_exclusive_group()
-    _options.scores(
+    flags.scores(
         game,
         "give every position these game scores (your team's, the opponents') and also score "
         "each choice by the chance of winning the game",
@@ -58,7 +58,7 @@ def add_parser(subparsers) -> None:
         help="also score each choice by the chance of winning the game, at the "
         "positions' own scores",
     )
-    _options.add(p, "seed", "jobs", "rules", "quiet")
+    flags.add(p, "seed", "jobs", "rules", "quiet")
     p.set_defaults(func=run)
 
 

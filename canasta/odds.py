@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -32,7 +32,7 @@ def add_parser(subparsers) -> None:
         help="count the odds exactly (the default mode, unless -n is given)",
     )
     p.add_argument("-n", "--deals", type=int, metavar="DEALS", help="sample DEALS real deals")
-    _options.add(p, "seed", "jobs", seed="seed of the sampled deals (default 0)")
+    flags.add(p, "seed", "jobs", seed="seed of the sampled deals (default 0)")
     p.add_argument(
         "--rel-error",
         type=float,
@@ -40,7 +40,7 @@ def add_parser(subparsers) -> None:
         help="keep sampling until every hand's relative standard error is at most R",
     )
     p.add_argument("--max-deals", type=int, metavar="M", help="cap on the deals --rel-error takes")
-    _options.add(p, "quiet", "rules", "format")
+    flags.add(p, "quiet", "rules", "format")
     p.set_defaults(func=run)
 
 
@@ -124,7 +124,7 @@ def run_sampled(args: argparse.Namespace, ruleset) -> int:
             )
     result = sample_dealt_odds(
         n,
-        **_options.run(args),
+        **flags.run(args),
         ruleset=ruleset,
         rel_error=args.rel_error,
         max_deals=args.max_deals,

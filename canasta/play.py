@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run", "transcript"]
 
@@ -21,15 +21,15 @@ terminal, and always printed with --review.
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("play", help=HELP, description=DESCRIPTION)
-    _options.add(p, "seed")
+    flags.add(p, "seed")
     p.add_argument("--hand", type=int, default=0, help="hand number within the run (default 0)")
     p.add_argument(
         "--policies",
         default="heuristic,heuristic",
         help="team policies 'A,B', each NAME or NAME:param=value,... (default heuristic,heuristic)",
     )
-    _options.add(p, "rules", rules="ruleset variants (default: tournament)")
-    _options.scores(p, "cumulative team scores, default 0,0 (OPEN-1)", "0,0")
+    flags.add(p, "rules", rules="ruleset variants (default: tournament)")
+    flags.scores(p, "cumulative team scores, default 0,0 (OPEN-1)", "0,0")
     p.add_argument(
         "--record", metavar="FILE", help="also write the hand record (JSON, docs/record.md)"
     )
@@ -53,7 +53,7 @@ def add_parser(subparsers) -> None:
         action="store_true",
         help="with --human: print the review of your decisions after each hand and the game",
     )
-    _options.add(p, "load")
+    flags.add(p, "load")
     p.set_defaults(func=run)
 
 

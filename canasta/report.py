@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -29,10 +29,10 @@ def add_parser(subparsers) -> None:
     from reports import defaults as D
 
     p = subparsers.add_parser("report", help=HELP, description=DESCRIPTION)
-    _options.number(
+    flags.number(
         p, "--hands", D.DEFAULT_HANDS, "deals per run; each pair of policies plays them both ways"
     )
-    _options.number(
+    flags.number(
         p, "--deals", D.DEFAULT_DEALS, "deals sampled for the dealt odds; 0 shows exact odds only"
     )
     p.add_argument(
@@ -42,13 +42,13 @@ def add_parser(subparsers) -> None:
         help="policies to compare, by registry name (default "
         f"{','.join(D.DEFAULT_POLICIES)}: strongest_fast is the strongest fast policy registered)",
     )
-    _options.number(
+    flags.number(
         p,
         "--positions",
         D.DEFAULT_POSITIONS,
         "positions per decision experiment, for the Advice section; 0 leaves them out",
     )
-    _options.number(
+    flags.number(
         p,
         "--games",
         D.DEFAULT_GAMES,
@@ -62,24 +62,24 @@ def add_parser(subparsers) -> None:
         + ", ".join(f"--{k.replace('_', '-')} {v:,}" for k, v in D.QUICK.items())
         + " unless given (the same sections, wider intervals)",
     )
-    _options.number(
+    flags.number(
         p, "--decision-deals", D.DEFAULT_DECISION_DEALS, "paired deals per position and choice"
     )
-    _options.number(
+    flags.number(
         p,
         "--equity-hands",
         D.DEFAULT_EQUITY_HANDS,
         "hands per pair of opening minima of the Game score section's equity table (cached; "
         "built once, minutes); 0 leaves the section out",
     )
-    _options.number(
+    flags.number(
         p,
         "--equity-resolution",
         D.DEFAULT_EQUITY_RESOLUTION,
         "points between the equity table's scores",
         metavar="POINTS",
     )
-    _options.add(p, "seed", "jobs")
+    flags.add(p, "seed", "jobs")
     p.add_argument(
         "--from",
         dest="from_dirs",
@@ -89,10 +89,10 @@ def add_parser(subparsers) -> None:
         help="reuse a run directory of 'canasta simulate --out DIR' instead of simulating "
         "(repeat for several; a run and its mirror with the same seed give the comparison)",
     )
-    _options.add(p, "rules", rules="ruleset of a house variant (TOML)")
+    flags.add(p, "rules", rules="ruleset of a house variant (TOML)")
     p.add_argument("--out", default="report.html", help="HTML file to write (default report.html)")
     p.add_argument("--figures", metavar="DIR", help="also write each figure as PNG and SVG here")
-    _options.add(p, "quiet", "load")
+    flags.add(p, "quiet", "load")
     p.set_defaults(func=run)
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["decisions", "run"]
 
@@ -52,7 +52,7 @@ def add_parser(subparsers) -> None:
         help="points only: no equity table (otherwise built on first use, then cached)",
     )
     p.add_argument("--html", metavar="FILE", help="also write the review as an HTML page")
-    _options.add(p, "seed", "jobs", "format", "load")
+    flags.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 
@@ -105,7 +105,7 @@ def decisions(games, seats) -> list:
     return out
 
 
-def _match(actions, adv):
+def match(actions, adv):
     from canasta._hint import made_choice
 
     return made_choice(actions, 0, -1, None, adv)
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
         equity = equity_table(ruleset, policies, n_jobs=args.jobs)
     rev = review(
         decisions(games, seats),
-        _match,
+        match,
         equity=equity,
         ruleset=ruleset,
         n=args.n,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["explain", "run"]
 
@@ -44,7 +44,7 @@ KEYS = {
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("rules", help=HELP, description=DESCRIPTION)
     p.add_argument("file", metavar="FILE", help="a ruleset TOML file, or tournament / cla / none")
-    _options.add(p, "format")
+    flags.add(p, "format")
     p.set_defaults(func=run)
 
 

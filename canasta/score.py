@@ -20,7 +20,7 @@ import argparse
 import json
 from pathlib import Path
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -36,7 +36,7 @@ Impossible positions are refused, naming the rule.
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("score", help=HELP, description=DESCRIPTION)
     p.add_argument("hand_file", metavar="HAND.json", help="the position to score")
-    _options.add(
+    flags.add(
         p,
         "rules",
         "format",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -58,7 +58,7 @@ def add_parser(subparsers) -> None:
         help="count each client by the address a reverse proxy in front puts last in "
         "X-Forwarded-For (only when every request comes through that proxy)",
     )
-    _options.add(p, "rules", rules="a ruleset (TOML) offered first on the page")
+    flags.add(p, "rules", rules="a ruleset (TOML) offered first on the page")
     p.add_argument(
         "--state",
         metavar="DIR",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -42,7 +42,7 @@ def add_parser(subparsers) -> None:
         metavar="A,B",
         help="policies of team 0 and team 1, e.g. heuristic,greedy (default heuristic,random)",
     )
-    _options.scores(
+    flags.scores(
         p,
         "with --games: the teams' scores at the start of every game, default 0,0 (GAME-1: "
         "no team may have won already; a tie at or over the target plays on)",
@@ -54,12 +54,12 @@ def add_parser(subparsers) -> None:
         help="with --games: the seat (0..3) that plays first in each game's first hand; the "
         "deal then rotates (default: game g's first player is g %% 4)",
     )
-    _options.add(p, "seed", "jobs")
-    _options.number(
+    flags.add(p, "seed", "jobs")
+    flags.number(
         p, "--chunk-size", None, "hands (or games) per chunk (default 10,000)", metavar="C"
     )
     p.add_argument("--out", metavar="DIR", help="write the run to DIR (Parquet, resumable)")
-    _options.add(p, "rules")
+    flags.add(p, "rules")
     p.add_argument(
         "--backend",
         choices=("loky", "dask"),
@@ -67,7 +67,7 @@ def add_parser(subparsers) -> None:
         help="local processes (default) or a Dask cluster (needs --scheduler)",
     )
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, tcp://host:port")
-    _options.add(p, "quiet", "load")
+    flags.add(p, "quiet", "load")
     p.set_defaults(func=run)
 
 
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
             result = simulate_games(
                 count,
                 policies=policies,
-                **_options.run(args),
+                **flags.run(args),
                 ruleset=args.rules,
                 **start,
                 **options,
@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
             result = sim.simulate(
                 count,
                 policies=policies,
-                **_options.run(args),
+                **flags.run(args),
                 ruleset=args.rules,
                 **options,
             )

@@ -16,7 +16,7 @@ import os
 import shlex
 import sys
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -42,9 +42,9 @@ sim/policies/data/strong.json to ship it. The same --seed gives the same result 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("train", help=HELP, description=DESCRIPTION)
-    _options.number(p, "--generations", 60, "optimizer generations")
-    _options.number(p, "--deals", 2000, "duplicate deals per generation")
-    _options.number(
+    flags.number(p, "--generations", 60, "optimizer generations")
+    flags.number(p, "--deals", 2000, "duplicate deals per generation")
+    flags.number(
         p,
         "--validation-deals",
         10_000,
@@ -62,18 +62,18 @@ def add_parser(subparsers) -> None:
         metavar="FILE.json",
         help="distill: the data file whose tuned parameters to start from (default: shipped)",
     )
-    _options.number(p, "--iterations", 3, "distill rounds")
-    _options.number(p, "--hands", 3000, "hands per distill round")
+    flags.number(p, "--iterations", 3, "distill rounds")
+    flags.number(p, "--hands", 3000, "hands per distill round")
     p.add_argument(
         "--label-share",
         type=float,
         default=1.0,
         help="share of the decisions with candidates valued by search (default 1: all)",
     )
-    _options.number(p, "--samples", 24, "search: deals of the unseen cards")
-    _options.number(p, "--rollouts", 2, "search: stock orders per deal")
+    flags.number(p, "--samples", 24, "search: deals of the unseen cards")
+    flags.number(p, "--rollouts", 2, "search: stock orders per deal")
     p.add_argument("--out", required=True, metavar="FILE.json", help="where to write the result")
-    _options.add(p, "seed", "jobs", "quiet", seed="training seed (default 0)")
+    flags.add(p, "seed", "jobs", "quiet", seed="training seed (default 0)")
     p.set_defaults(func=run)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from canasta import _options
+from canasta import flags
 
 __all__ = ["run"]
 
@@ -32,12 +32,12 @@ def add_parser(subparsers) -> None:
         epilog=epilog,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _options.add_position(p)
+    flags.add_position(p)
     p.add_argument("--compare", help="comma-separated choices to compare (required)")
     p.add_argument("--list-choices", action="store_true", help="describe the choices and exit")
     p.add_argument("-n", type=int, default=10_000, help="simulated hands per choice")
     p.add_argument("--policies", default="heuristic,heuristic", help="team policies 'A,B'")
-    _options.add(p, "seed", "jobs", "format", "load")
+    flags.add(p, "seed", "jobs", "format", "load")
     p.set_defaults(func=run)
 
 
@@ -50,7 +50,7 @@ def _parse(args):
     check_count("-n", args.n, MAX_HANDS, low=2)
     check_jobs(args.jobs, "--jobs")
     check_seed(args.seed, "--seed")
-    pos = _options.parse_position(args)
+    pos = flags.parse_position(args)
     from sim.api import resolve_policies
     from sim.policies.registry import split_list
 

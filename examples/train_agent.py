@@ -23,6 +23,7 @@ import numpy as np
 
 from sim import encoding as E
 from sim.env import env, python_policy
+from sim.play import SeatView
 
 LEARNERS = ("player_0", "player_2")  #: team 0 learns; team 1 plays the heuristic
 N_FEATURES = len(E.ACTION_TYPE_NAMES) + 6
@@ -33,12 +34,12 @@ def features(obs: np.ndarray, ids: np.ndarray) -> np.ndarray:
     tbl = E.ACTION_TABLE[ids]
     kind, slot = tbl[:, E.AC_TYPE], tbl[:, E.AC_SLOT]
     nat, wild = tbl[:, E.AC_NAT], tbl[:, E.AC_TWO] + tbl[:, E.AC_JOKER]
-    hand = obs[E.OB_HAND : E.OB_HAND + E.N_KINDS]
-    own_melds = obs[E.OB_MELDS : E.OB_MELDS + E.N_KINDS * E.N_MELD_COLS].reshape(E.N_KINDS, -1)
+    v = SeatView.from_observation(obs)  # the observation by name
+    hand, own_melds = v.hand, v.melds[0]
     size = np.where(slot >= 0, own_melds[np.maximum(slot, 0)].sum(axis=1), 0)
     is_meld, is_discard = kind == E.AT_MELD, kind == E.AT_DISCARD
     held = np.where(slot >= 0, hand[np.maximum(slot, 0)], 0)
-    pile = obs[E.OB_PILE_COUNTS : E.OB_PILE_COUNTS + E.N_KINDS]
+    pile = v.pile_counts
     out = np.zeros((len(ids), N_FEATURES))
     out[np.arange(len(ids)), kind] = 1.0  # the action's type
     j = len(E.ACTION_TYPE_NAMES)

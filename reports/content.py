@@ -430,7 +430,7 @@ def ruleset_label(results) -> str:
     return f"{name} ({', '.join(changed)})"
 
 
-def _policies_played(results) -> str:
+def policies_played(results) -> str:
     """The policies the runs measured, and which of them play with the public card memory."""
     from sim.policies.heuristic_params import plays_with_memory
 
@@ -450,7 +450,7 @@ def subtitle(results) -> str:
     variant = f", measured under {ruleset_label(results)}"
     if s.positions:
         variant += f", decision experiments at {fmt.count(s.positions)} positions each"
-    variant += _policies_played(results)
+    variant += policies_played(results)
     return (
         f"{fmt.count(hands)} simulated hands in {len(results.runs)} runs, "
         f"{fmt.count(s.deals)} sampled deals, seed {s.seed}{variant}; "

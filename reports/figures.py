@@ -39,7 +39,7 @@ HAND_LABELS = {
 }
 
 
-def _new(height: float, ncols: int = 1, sharey: bool = False) -> tuple[Figure, list]:
+def new(height: float, ncols: int = 1, sharey: bool = False) -> tuple[Figure, list]:
     fig = Figure(figsize=(WIDTH, height), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, ncols, sharey=sharey, squeeze=False)[0]
@@ -49,7 +49,7 @@ def _new(height: float, ncols: int = 1, sharey: bool = False) -> tuple[Figure, l
     return fig, list(axes)
 
 
-def _legend(fig: Figure, ax, ncols: int = 3) -> None:
+def legend_below(fig: Figure, ax, ncols: int = 3) -> None:
     """One legend below the plot area, so it never hides data."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
@@ -103,7 +103,7 @@ def dealt_odds(t: pd.DataFrame | None) -> Figure | None:
     """ODDS-1: exact probability (×) beside the Monte Carlo estimate with its interval."""
     if t is None or not (t["exact"] > 0).any():
         return None
-    fig, (ax,) = _new(2.9)
+    fig, (ax,) = new(2.9)
     y = np.arange(len(t))[::-1].astype(float)
     labels = [HAND_LABELS.get(h, h) for h in t["hand"]]
     exact = t["exact"].to_numpy(float)
@@ -151,7 +151,7 @@ def dealt_odds(t: pd.DataFrame | None) -> Figure | None:
                 fontsize=7.5,
                 va="bottom",
             )
-    _legend(fig, ax)
+    legend_below(fig, ax)
     ax.set_title("Dealt special hands (ODDS-1): exact and Monte Carlo", fontsize=10)
     return fig
 
@@ -160,7 +160,7 @@ def special_by_turn(t: pd.DataFrame | None, freq: pd.DataFrame | None, cols) -> 
     """Cumulative share of team-hands with a special hand declared by turn t, per policy."""
     if t is None or len(t) == 0:
         return None
-    fig, (ax,) = _new(3.0)
+    fig, (ax,) = new(3.0)
     for policy, g in t.groupby("policy", sort=False):
         n = int(g["n"].iloc[0])
         c = cols.get(policy, "grey")
@@ -183,7 +183,7 @@ def special_by_turn(t: pd.DataFrame | None, freq: pd.DataFrame | None, cols) -> 
     ax.set_xlabel("turn of the hand (all four players' turns counted)", fontsize=9)
     ax.set_ylabel("team-hands with a special hand\ndeclared by then (%)", fontsize=9)
     ax.set_ylim(bottom=0)
-    _legend(fig, ax)
+    legend_below(fig, ax)
     ax.set_title("Special hands made during play, by turn (95% Wilson bands)", fontsize=10)
     return fig
 
@@ -200,7 +200,7 @@ def meld_completion(
     present = [(k, tables[k]) for k in keys if tables.get(k) is not None and len(tables[k])]
     if not present:
         return None
-    fig, axes = _new(3.1, ncols=len(present), sharey=True)
+    fig, axes = new(3.1, ncols=len(present), sharey=True)
     for ax, (key, t) in zip(axes, present, strict=True):
         policies = list(dict.fromkeys(t["policy"]))
         cats = list(dict.fromkeys(t[by].astype(str)))
@@ -222,7 +222,7 @@ def meld_completion(
         )
         ax.set_xlabel("turn started (hand's turns)" if by == "turn" else f"{by}", fontsize=8)
         ax.set_ylim(-2, 102)
-    _legend(fig, axes[0])
+    legend_below(fig, axes[0])
     axes[0].set_ylabel("completed by the end of the hand (%)", fontsize=8)
     fig.suptitle(
         "Completion by turn started (95% Wilson intervals; n = melds started)", fontsize=10
@@ -236,7 +236,7 @@ def meld_points_by_held(tables: dict, cols) -> Figure | None:
     present = [(m, t) for m, t in present if t is not None and len(t)]
     if not present:
         return None
-    fig, axes = _new(3.0, ncols=len(present), sharey=True)
+    fig, axes = new(3.0, ncols=len(present), sharey=True)
     for ax, (meld, t) in zip(axes, present, strict=True):
         policies = list(dict.fromkeys(t["policy"]))
         for i, (policy, g) in enumerate(t.groupby("policy", sort=False)):
@@ -257,7 +257,7 @@ def meld_points_by_held(tables: dict, cols) -> Figure | None:
             f"{meld.capitalize()} (n = {fmt.count(t['n'].sum())} melds started)", fontsize=9
         )
         ax.xaxis.get_major_locator().set_params(integer=True)
-    _legend(fig, axes[0])
+    legend_below(fig, axes[0])
     axes[0].set_ylabel("expected meld points per meld started", fontsize=8)
     fig.suptitle(
         "Expected value of starting a sevens or aces meld (SCORE-2; 95% intervals)", fontsize=10
@@ -269,7 +269,7 @@ def penalties(t: pd.DataFrame | None, cols) -> Figure | None:
     """SCORE-4 in-hand penalties: share of team-hands paying, by policy and rank."""
     if t is None or len(t) == 0:
         return None
-    fig, (ax,) = _new(2.8)
+    fig, (ax,) = new(2.8)
     ranks = list(dict.fromkeys(t["rank"]))
     policies = list(dict.fromkeys(t["policy"]))
     width = 0.8 / max(1, len(policies))
@@ -296,7 +296,7 @@ def penalties(t: pd.DataFrame | None, cols) -> Figure | None:
         )
     ax.set_xticks(range(len(ranks)), [f"3+ {r} held at the end" for r in ranks], fontsize=8)
     ax.set_ylabel("team-hands paying (%)", fontsize=9)
-    _legend(fig, ax)
+    legend_below(fig, ax)
     ax.set_title("In-hand penalties (SCORE-4, 1,500 per player; 95% Wilson intervals)", fontsize=10)
     return fig
 
@@ -305,7 +305,7 @@ def comparison(t: pd.DataFrame | None) -> Figure | None:
     """Duplicate-deal comparison: A's points per hand minus B's, with its interval, per pair."""
     if t is None or len(t) == 0:
         return None
-    fig, (ax,) = _new(0.9 + 0.45 * len(t))
+    fig, (ax,) = new(0.9 + 0.45 * len(t))
     y = np.arange(len(t))[::-1]
     est, low, high = (t[c].to_numpy(float) for c in ("mean_diff", "ci_low", "ci_high"))
     ax.errorbar(
@@ -334,7 +334,7 @@ def scores(view: pd.DataFrame | None, cols) -> Figure | None:
     """Distribution of a team's score per hand, per policy (step histograms)."""
     if view is None or len(view) == 0:
         return None
-    fig, (ax,) = _new(3.0)
+    fig, (ax,) = new(3.0)
     lo, hi = np.percentile(view["score"], [0.5, 99.5])
     width = _nice(max(hi - lo, 1.0) / 60)
     bins = np.arange(np.floor(lo / width) * width, hi + width, width)
@@ -354,7 +354,7 @@ def scores(view: pd.DataFrame | None, cols) -> Figure | None:
         "team score in the hand (points; the extreme 1% clipped into the end bins)", fontsize=9
     )
     ax.set_ylabel(f"% of team-hands per {width:,g}-point bin", fontsize=9)
-    _legend(fig, ax)
+    legend_below(fig, ax)
     ax.set_title("Score per hand by policy", fontsize=10)
     return fig
 
@@ -367,7 +367,7 @@ def game_chance(t: pd.DataFrame | None) -> Figure | None:
     grid = t.pivot(index="score_team0", columns="score_team1", values="win_team0")
     s0, s1 = grid.index.to_numpy(), grid.columns.to_numpy()
     step = float(s0[1] - s0[0]) if len(s0) > 1 else 1.0
-    fig, (ax,) = _new(5.6)
+    fig, (ax,) = new(5.6)
     ax.grid(False)
     im = ax.imshow(
         100 * grid.to_numpy(dtype=float),

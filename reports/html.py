@@ -26,7 +26,7 @@ __all__ = ["Report", "assemble", "command", "write"]
 
 
 @functools.cache
-def _environment():
+def environment():
     import jinja2
 
     return jinja2.Environment(
@@ -213,7 +213,7 @@ def assemble(results) -> Report:
     said = sentences(results.tables, tuple(policies))
     advice = advice_items(results, nums)
     page = (
-        _environment()
+        environment()
         .get_template("report.html.j2")
         .render(
             title=content.title(results),

@@ -18,12 +18,12 @@ def chance_figure(rev):
     """The reviewed seats' teams' chance of winning the game after each decision (the move
     made, through the equity table), by the record's move number; tagged moves coloured.
     None without game chances."""
-    from reports.figures import _legend, _new
+    from reports.figures import legend_below, new
 
     d = rev.decisions
     if not len(d) or d["win"].isna().all():
         return None
-    fig, (ax,) = _new(3.2)
+    fig, (ax,) = new(3.2)
     for seat, part in d[d["win"].notna()].groupby("seat"):
         ax.plot(part["move"], 100 * part["win"], lw=1, label=f"P{seat}'s team")
         for t, colour in TAG_COLOURS.items():
@@ -35,7 +35,7 @@ def chance_figure(rev):
     ax.set_ylim(0, 100)
     ax.set_xlabel("move (canasta replay's numbers); lines: a new hand")
     ax.set_ylabel("chance of winning the game, %")
-    _legend(fig, ax)
+    legend_below(fig, ax)
     return fig
 
 
@@ -49,7 +49,7 @@ def render(rev) -> str:
     """The page as text."""
     from analysis.review import summary
     from reports.figures import svg_text
-    from reports.html import _environment
+    from reports.html import environment
 
     fig = chance_figure(rev)
     rows = []
@@ -88,7 +88,7 @@ def render(rev) -> str:
             }
         )
     return (
-        _environment()
+        environment()
         .get_template("review.html.j2")
         .render(
             meta=rev.meta,

@@ -108,14 +108,14 @@ def compile_policies(policies: Sequence, params: Sequence[np.ndarray] | None = N
     return [r[0].decide for r in resolved], arrays, [r[2] for r in resolved]
 
 
-def _players(policies: Sequence, rules, params: Sequence[np.ndarray] | None = None):
+def compiled_players(policies: Sequence, rules, params: Sequence[np.ndarray] | None = None):
     """The engine's ``Players`` (the compiled policies, their parameters, the ruleset as an
     array) and the policies' labels."""
     decides, arrays, labels = compile_policies(policies, params)
-    return Players(decides, arrays, _rules_array(rules)), labels
+    return Players(decides, arrays, rules_array(rules)), labels
 
 
-def _rules_array(rules) -> np.ndarray:
+def rules_array(rules) -> np.ndarray:
     """The ruleset as the kernels' array, a fresh copy (kernels may write their own)."""
     return _ruleset_array(as_ruleset(rules)).copy()
 
@@ -157,7 +157,7 @@ def play_hands(
     ``params``: optional float64 arrays overriding the specs' parameters. ``debug`` checks the
     invariants after every action. Returns one row per hand (docs/records.md).
     """
-    players, labels = _players(policies, rules, params)
+    players, labels = compiled_players(policies, rules, params)
     out = play_hands_arrays(key, start, stop, players, debug)
     return records_frame(out, *labels, special_names=_names(rules))
 
@@ -176,7 +176,7 @@ def play_games(
     policy_errors); ``winner`` is the team that won (-1 only if a game hit the hand cap or
     ``setup``'s most hands). ``setup``: where each game starts (``sim.engine.hands.game_setup``;
     default 0 to 0, game ``g``'s first player ``g % 4``)."""
-    players, labels = _players(policies, rules)
+    players, labels = compiled_players(policies, rules)
     out = play_games_arrays(key, start, stop, players, debug, setup)
     df = pd.DataFrame(out, columns=list(GAME_RECORD_COLUMNS))
     df.insert(1, "policy_team0", labels[0])
@@ -200,7 +200,7 @@ def position_hands(
     frame."""
     from sim.engine.position import play_position_arrays
 
-    players, labels = _players(policies, rules)
+    players, labels = compiled_players(policies, rules)
     out, applied = play_position_arrays(key, start, stop, players, arrays)
     if not frame:
         return np.ascontiguousarray(out[:, list(_SCORE_AT)]), np.asarray(applied, dtype=bool)
@@ -435,7 +435,7 @@ def script_hands(
     ``applied``."""
     from sim.engine.script import play_scripts_arrays
 
-    players, labels = _players(policies, rules)
+    players, labels = compiled_players(policies, rules)
     where = (first + start, first + stop)
     out, applied = play_scripts_arrays(key, *where, players, arrays, scripts, drawn)
     return _script_rows(out, labels, rules, np.atleast_2d(scripts).shape[0], applied)
@@ -517,7 +517,7 @@ def play_script_counts(
     n = check_count("n", n, MAX_HANDS, low=1)
     scripts, first = _script_args(scripts, first)
     arrays = script_arrays(position, drawn, ruleset)
-    players, labels = _players(policies, ruleset)
+    players, labels = compiled_players(policies, ruleset)
     out, applied, counts = play_scripts_luck_arrays(
         run_key(seed), first, first + n, players, arrays, scripts, drawn
     )

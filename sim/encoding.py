@@ -279,7 +279,7 @@ STATE_FIELDS = (
     ("bonus_cards", 2),  # OPEN-5 cards given to each team
     ("started_held", N_TEAMS * 2),  # sevens, aces the starting player held then; -1 never
     ("started_stock", N_TEAMS * 3),  # stock size when sevens, aces, wild were started; -1
-    # OPEN-1/2 the opening's rules for this hand, set by the deal (``_deal_hand``): the hand's
+    # OPEN-1/2 the opening's rules for this hand, set by the deal (``deal_hand``): the hand's
     # number in the game (1 first; a single hand: 1), the ruleset's RS_OPENING_MINIMUM and
     # RS_OPENING_WILD (seen by the players as they are: OB_OPEN_RULES)
     ("open_rules", 3),
@@ -489,7 +489,7 @@ OPEN_SEARCH_STATES = (int(KIND_COPIES[JOKER] + KIND_COPIES[TWO]) + 1) * 2 * 3 * 
 SEARCH_WORK_SIZE = (N_KINDS - FIRST_NATURAL + 5) * OPEN_SEARCH_STATES + N_KINDS + 4 * _PLAN_CELLS
 
 #: best counts of an opening turn per (natural rank, naturals from hand, wild cards) on that
-#: rank, at least that many (``sim.legality._opening_op_counts``; ``legal_actions`` answers every
+#: rank, at least that many (``sim.legality.opening_op_counts``; ``legal_actions`` answers every
 #: candidate meld operation of an opening turn from it): ranks x 0..8 naturals x 0..3 wilds
 OP_AX_SHAPE = (
     N_KINDS - FIRST_NATURAL,
@@ -555,7 +555,7 @@ SCRATCH_FREE = _SC["free"]  #: offset of the words free for the policy's own use
 SCRATCH_MEMO = _SC["memo"]  #: offset of the built-ins' memo (POLICY_MEMO words)
 #: the first free words: an opening plan [slot, col] (PLAN_CELLS words) that a policy may
 #: leave there for its proposal, the further cards it means to meld from the position it saw
-#: (the built-ins' ``_work_plan``). The engine reads it only as a hint it verifies exactly
+#: (the built-ins' ``work_plan``). The engine reads it only as a hint it verifies exactly
 #: (``sim.engine.judge.check_action``): whatever the words hold, its answer is the rules'.
 SCRATCH_HINT = SCRATCH_FREE
 

@@ -2,7 +2,7 @@
 
 A run's integer seed goes through ``numpy.random.SeedSequence`` once, giving a 256-bit key
 (``run_key``). Each hand ``i`` then gets its own xoshiro256** state by mixing the key with
-``i`` through _splitmix64 (``seed_hand``), inside compiled code. A hand's cards and its policies'
+``i`` through splitmix64 (``seed_hand``), inside compiled code. A hand's cards and its policies'
 choices therefore depend only on (seed, hand index): never on jobs, chunk size or order.
 
 State is a ``uint64[4]`` array the caller owns; kernels advance it in place.
@@ -43,8 +43,8 @@ def _rotl(x, k):
 
 
 @njit(cache=True, _nrt=False)
-def _splitmix64(x):
-    """One _splitmix64 output for input x (uint64); used only to seed states."""
+def splitmix64(x):
+    """One splitmix64 output for input x (uint64); used only to seed states."""
     z = x + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
@@ -56,14 +56,14 @@ def seed_hand(key, index, state):
     """Fill ``state`` (uint64[4]) for hand ``index`` of the run with key ``key``."""
     x = np.uint64(index) * _GOLDEN
     for w in range(STATE_WORDS):
-        x = _splitmix64(x ^ key[w])
+        x = splitmix64(x ^ key[w])
         state[w] = x
     if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
         state[0] = _GOLDEN  # xoshiro's one forbidden state
 
 
 @njit(cache=True, _nrt=False)
-def _next_u64(state):
+def next_u64(state):
     """Next 64 random bits (xoshiro256**), advancing ``state``."""
     result = _rotl(state[1] * np.uint64(5), 7) * np.uint64(9)
     t = state[1] << np.uint64(17)
@@ -83,13 +83,13 @@ def rand_below(state, n):
     only when the low word falls below ``n``: the same draws as computing it first
     (tests/test_rng_rand_below.py)."""
     bound = np.uint64(n)
-    x = _next_u64(state) >> np.uint64(32)
+    x = next_u64(state) >> np.uint64(32)
     m = x * bound
     low = m & np.uint64(0xFFFFFFFF)
     if low < bound:
         threshold = (np.uint64(1 << 32) - bound) % bound
         while low < threshold:
-            x = _next_u64(state) >> np.uint64(32)
+            x = next_u64(state) >> np.uint64(32)
             m = x * bound
             low = m & np.uint64(0xFFFFFFFF)
     return np.int64(m >> np.uint64(32))
@@ -98,7 +98,7 @@ def rand_below(state, n):
 @njit(cache=True, _nrt=False)
 def rand_float(state):
     """Uniform float in [0, 1) with 53 random bits."""
-    return np.float64(_next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True, _nrt=False)

@@ -5,7 +5,7 @@ dealt cards then the stock draws; threes are laid down and replaced (DEAL-4). He
 hand is the first 14 non-three cards received; her Straight hand is the first three received
 plus the first 13 non-threes, and needs that three among the first 14 cards received (DEAL-5).
 "Any" is the union of the events. Each hand of the list in force (SPECIAL-7..9) is judged by
-``sim.special._matched_hands`` (a deal counts for every hand it forms; "any" once).
+``sim.special.matched_hands`` (a deal counts for every hand it forms; "any" once).
 
 Two compiled kernels sample that model:
 
@@ -56,7 +56,7 @@ from sim.encoding import (
 )
 from sim.errors import CanastaError
 from sim.rng import STATE_WORDS, seed_hand, shuffle
-from sim.special import _best_of, _matched_hands
+from sim.special import best_of, matched_hands
 
 __all__ = [
     "BLOCK",
@@ -109,11 +109,11 @@ def _classify_odds1(counts, three_kind, last_kind, three_possible, n_distinct, r
     if three_possible and three_kind >= 0:
         counts[last_kind] -= 1
         counts[three_kind] += 1
-        three_mask = _matched_hands(counts, rules)
+        three_mask = matched_hands(counts, rules)
         counts[three_kind] -= 1
         counts[last_kind] += 1
     if n_distinct <= rules[RS_CAT_MAX_DISTINCT]:
-        plain_mask = _matched_hands(counts, rules)
+        plain_mask = matched_hands(counts, rules)
     return three_mask, plain_mask
 
 
@@ -194,7 +194,7 @@ def _baseline_one(key, d, state, deck, received, counts, card_kind, rules):
 
 
 @njit(cache=True)
-def _baseline_hits(key, start, stop, card_kind, rules, hits):
+def baseline_hits(key, start, stop, card_kind, rules, hits):
     """ODDS-1 baseline: deals ``start..stop-1``, one generator and one full shuffle per deal.
 
     Adds to ``hits[code]`` (code = place in the list + 1) and ``hits[0]`` (any special hand)."""
@@ -223,8 +223,8 @@ def _baseline_records(key, start, stop, card_kind, rules, out):
             key, d, state, deck, received, counts, card_kind, rules
         )
         row = d - start
-        out[row, 0] = _best_of(m3, rules)
-        out[row, 1] = _best_of(m14, rules)
+        out[row, 0] = best_of(m3, rules)
+        out[row, 1] = best_of(m14, rules)
         out[row, 2] = at
         out[row, 3] = distinct
         out[row, 4] = pos
@@ -239,7 +239,7 @@ def _rotl(x, k):
 
 @njit(cache=True, inline="always")
 def _xoshiro(s0, s1, s2, s3):
-    """xoshiro256** step on a state held in registers (as sim.rng._next_u64 does in memory)."""
+    """xoshiro256** step on a state held in registers (as sim.rng.next_u64 does in memory)."""
     result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -265,8 +265,8 @@ def _below(r32, n, s0, s1, s2, s3):
 
 
 @njit(cache=True)
-def _fast_hits(key, start, stop, block, card_kind, rules, hits):
-    """ODDS-1 fast sampler over deals ``start..stop-1``; adds hits like ``_baseline_hits``.
+def fast_hits(key, start, stop, block, card_kind, rules, hits):
+    """ODDS-1 fast sampler over deals ``start..stop-1``; adds hits like ``baseline_hits``.
 
     Block ``b`` (deals b*block ..) has the generator ``seed_hand(key, b)`` and a fresh deck; a
     range starting inside a block replays that block's earlier deals without counting them.
@@ -345,7 +345,7 @@ DEFAULT_CHUNK = 1 << 22  #: deals per parallel task (a multiple of BLOCK; ~0.2 s
 _RECORD_KINDS = tuple(k for k in range(N_KINDS) if not _is_three.py_func(k))
 
 
-def _rules_array(ruleset) -> np.ndarray:
+def rules_array(ruleset) -> np.ndarray:
     from sim.ruleset import as_ruleset
 
     return as_ruleset(ruleset).to_array()
@@ -359,9 +359,9 @@ def count_hits(key, start: int, stop: int, rules: np.ndarray, kernel: str = "fas
     start, stop = check_id_range(start, stop, "deal", MAX_DEALS)
     hits = np.zeros(N_SPECIAL, dtype=np.int64)
     if kernel == "fast":
-        _fast_hits(key, start, stop, BLOCK, CARD_KIND, rules, hits)
+        fast_hits(key, start, stop, BLOCK, CARD_KIND, rules, hits)
     elif kernel == "baseline":
-        _baseline_hits(key, start, stop, CARD_KIND, rules, hits)
+        baseline_hits(key, start, stop, CARD_KIND, rules, hits)
     else:
         raise CanastaError(f"unknown sampler kernel {kernel!r}; known: {', '.join(KERNELS)}")
     return hits
@@ -381,7 +381,7 @@ def dealt_records(key, start: int, stop: int, ruleset=None):
     from sim.limits import MAX_DEALS, check_id_range
 
     start, stop = check_id_range(start, stop, "deal", MAX_DEALS, 8 * (5 + N_KINDS) + 8)
-    rules = _rules_array(ruleset)
+    rules = rules_array(ruleset)
     n = stop - start
     out = np.empty((n, 5 + N_KINDS), dtype=np.int64)
     _baseline_records(key, start, stop, CARD_KIND, rules, out)
@@ -485,7 +485,7 @@ def format_sampled(result: SampledOdds, model: bool = True, ruleset=None) -> str
     return "\n".join(lines)
 
 
-def _named_hits(hits, exact) -> dict[str, int]:
+def named_hits(hits, exact) -> dict[str, int]:
     """Hits by hand name: ``exact``'s keys are the list's hands in code order, then "any"."""
     names = [n for n in exact if n != "any"]
     out = {name: int(hits[i + 1]) for i, name in enumerate(names)}
@@ -504,12 +504,12 @@ def planned_deals(exact, rel_error: float) -> float:
     return need
 
 
-def _next_target(hits, done, exact, rel_error, max_deals) -> int:
+def next_target(hits, done, exact, rel_error, max_deals) -> int:
     """Total deals to reach for ``rel_error`` (``done`` when reached or capped)."""
     if rel_error is None:
         return done
     need = done
-    named = _named_hits(hits, exact)
+    named = named_hits(hits, exact)
     for name in exact:
         p = float(exact[name])
         if p == 0.0:

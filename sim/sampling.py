@@ -16,11 +16,11 @@ from sim.sampler import (
     KERNELS,
     N_SPECIAL,
     SampledOdds,
-    _named_hits,
-    _next_target,
-    _rules_array,
     count_hits,
+    named_hits,
+    next_target,
     planned_deals,
+    rules_array,
 )
 
 __all__ = ["sample_dealt_odds"]
@@ -70,7 +70,7 @@ def sample_dealt_odds(
         raise CanastaError(f"rel_error must lie strictly between 0 and 1, got {rel_error!r}")
     if kernel not in KERNELS:
         raise CanastaError(f"unknown sampler kernel {kernel!r}; known: {', '.join(KERNELS)}")
-    rules = _rules_array(ruleset)
+    rules = rules_array(ruleset)
     exact = exact_odds(ruleset)
     most = n_deals  # the deals the run may reach, for the chunk count
     if rel_error is not None:
@@ -97,10 +97,10 @@ def sample_dealt_odds(
                 hits += h
                 bar.update(n)
             done = target
-            nxt = _next_target(hits, done, exact, rel_error, max_deals)
+            nxt = next_target(hits, done, exact, rel_error, max_deals)
             if nxt <= done:
                 break
             bar.add_total(nxt - done)
             target = nxt
-    named = _named_hits(hits, exact)
+    named = named_hits(hits, exact)
     return SampledOdds(done, seed, kernel, named, exact, rounds, time.perf_counter() - t0)

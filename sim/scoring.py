@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim.legality import _team_canastas
+from sim.legality import team_canastas
 from sim.special import special_award
 
 __all__ = [
@@ -133,7 +133,7 @@ def score_team(melds_team, threes_team, hands, went_out, special_code, rules, ou
         # a completed canasta's bonus, or an unfinished sevens/aces/wild meld's penalty
         out[E.S_CANASTA_BONUS if bonus > 0 else E.S_INCOMPLETE_MELDS] += bonus
         melded += _meld_value(melds_team, slot)
-    canastas = _team_canastas(melds_team)  # MELD-10
+    canastas = team_canastas(melds_team)  # MELD-10
     out[E.S_MELDED_CARDS] = melded if canastas >= 1 else -melded  # SCORE-6
     out[E.S_THREES] = _threes_score(threes_team, canastas)  # SCORE-7
     in_hand = 0

@@ -163,13 +163,13 @@ def _held(counts, k, less_jokers, less_twos):
 
 
 @njit(cache=True, _nrt=False)
-def _catalogue_row(code):
+def catalogue_row(code):
     """First word of the table row of special code ``code`` (>= 1) in the ruleset array."""
     return E.RS_CATALOGUE + (code - 1) * E.CH_WIDTH
 
 
 @njit(cache=True, _nrt=False)
-def _matched_hands(counts, rules):
+def matched_hands(counts, rules):
     """Bit i set for each hand i of the list in force that ``counts`` form (SPECIAL-8/9)."""
     mask = 0
     for i in range(rules[E.RS_CATALOGUE_N]):
@@ -179,7 +179,7 @@ def _matched_hands(counts, rules):
 
 
 @njit(cache=True, _nrt=False)
-def _best_of(mask, rules):
+def best_of(mask, rules):
     """Special code a hand forming the hands of ``mask`` is declared as: the highest award,
     first in the list on a tie (SPECIAL-8); SPECIAL_NONE for an empty mask."""
     best = E.SPECIAL_NONE
@@ -218,10 +218,10 @@ def classify_many(rows, rules, out):
 
 
 @njit(cache=True, _nrt=False)
-def _matched_many(rows, rules, out):
-    """_matched_hands over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
+def matched_many(rows, rules, out):
+    """matched_hands over each row of ``rows`` (int64[n, N_KINDS]) into ``out`` (int64[n])."""
     for i in range(rows.shape[0]):
-        out[i] = _matched_hands(rows[i], rules)
+        out[i] = matched_hands(rows[i], rules)
 
 
 @njit(cache=True, _nrt=False)
@@ -273,7 +273,7 @@ def _overlap_garbage(counts):
 
 
 @njit(cache=True, _nrt=False)
-def _top_pairs(counts, n, skip_a, skip_b):
+def top_pairs(counts, n, skip_a, skip_b):
     """Cards the best ``n`` natural pairs could share with ``counts`` (two ranks left out): each
     rank shares 2, 1 or 0 cards, so the best ``n`` are the twos first, then the ones (no sort:
     numba's sort compiles a quicksort, ~1 s of a cold start)."""
@@ -298,9 +298,9 @@ def _nearest_refusal(counts):
     straight += min(counts[E.RED_THREE] + counts[E.BLACK_THREE], 1)
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         straight += min(counts[k], 1)
-    pairs = _top_pairs(counts, opaque(7), opaque(-1), opaque(-1))  # one compiled copy
+    pairs = top_pairs(counts, opaque(7), opaque(-1), opaque(-1))  # one compiled copy
     tsa = min(counts[E.TWO], 2) + min(counts[E.SEVEN], 2) + min(counts[E.ACE], 2)
-    tsa += _top_pairs(counts, opaque(4), E.SEVEN, E.ACE)
+    tsa += top_pairs(counts, opaque(4), E.SEVEN, E.ACE)
     garbage = _overlap_garbage(counts)
     best = max(straight, pairs, tsa, garbage)
     if straight == best:
@@ -337,7 +337,7 @@ def special_award(code, rules):
     2,000 / garbage_award; SPECIAL-8/9 as listed); 0 if none."""
     if code <= E.SPECIAL_NONE or code > rules[E.RS_CATALOGUE_N]:
         return 0
-    return rules[_catalogue_row(code) + E.CH_AWARD]
+    return rules[catalogue_row(code) + E.CH_AWARD]
 
 
 @njit(cache=True, _nrt=False)
@@ -345,7 +345,7 @@ def wins_game(code, rules):
     """SPECIAL-10: does the hand of special code ``code`` win the game?"""
     if code <= E.SPECIAL_NONE or code > rules[E.RS_CATALOGUE_N]:
         return False
-    return rules[_catalogue_row(code) + E.CH_WINS_GAME] == 1
+    return rules[catalogue_row(code) + E.CH_WINS_GAME] == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -414,7 +414,7 @@ def nearest_hand(hand, rules, need):
         if miss < best_miss:
             best, best_miss = i + 1, miss
     if best != E.SPECIAL_NONE:
-        _hand_need(hand, rules, _catalogue_row(best), need)
+        _hand_need(hand, rules, catalogue_row(best), need)
     else:
         need[:] = 0
     return best_miss, best

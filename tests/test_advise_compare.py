@@ -1,13 +1,13 @@
 """How ``analysis.advise`` compares the choices: the best by each measure (points, the chance
 of winning the game), paired differences from it, ranks, and the decision confidence (a paired
-Poisson bootstrap, ``analysis._compare_choices``)."""
+Poisson bootstrap, ``analysis.compare_choices``)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from analysis import _compare_choices as cmp
+from analysis import compare_choices as cmp
 from analysis.whatif import position
 
 POLICIES = ("heuristic", "heuristic")

@@ -16,7 +16,7 @@ from sim.catalogue import catalogue_from, matches
 from sim.odds import Deck, catalogue_odds
 from sim.ruleset import Ruleset
 from sim.special import classify_special
-from tests.test_catalogue_odds import _h, brute_force
+from tests.test_catalogue_odds import brute_force, hand_spec
 
 #: the audit's hand: K x5, Q x5, a pair of jokers and two wild cards of any mix
 BESIDE_JOKERS = {
@@ -87,10 +87,10 @@ def test_special_9_at_most_one_any_wild_group():
 
 #: small-deck hands of 6 cards with an any-mix group beside other wild groups
 BESIDE_LIST = (
-    _h("any_beside_joker_pair", "n2 JK2 x2"),
-    _h("any_beside_a_two", "n3 21 x2"),
-    _h("any_beside_wild_pair", "n2 w2 x2"),
-    _h("any_beside_either", "e2 e2 x2", cap=1),
+    hand_spec("any_beside_joker_pair", "n2 JK2 x2"),
+    hand_spec("any_beside_a_two", "n3 21 x2"),
+    hand_spec("any_beside_wild_pair", "n2 w2 x2"),
+    hand_spec("any_beside_either", "e2 e2 x2", cap=1),
 )
 
 

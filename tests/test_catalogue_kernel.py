@@ -12,7 +12,7 @@ from sim import encoding as E
 from sim.catalogue import CLA, TOURNAMENT, best_hand, catalogue_from, matches
 from sim.odds import NATURAL_ORDER, Deck, hand_vectors
 from sim.ruleset import Ruleset
-from sim.special import _matched_many, classify_special
+from sim.special import classify_special, matched_many
 from tests.helpers import few_kind_vectors, neighbour_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,7 +51,7 @@ def _built(hands):
 
 def _masks(rows, rules):
     out = np.empty(len(rows), dtype=np.int64)
-    _matched_many(np.ascontiguousarray(rows), rules, out)
+    matched_many(np.ascontiguousarray(rows), rules, out)
     return out
 
 

@@ -41,7 +41,7 @@ def brute_force(deck, hands):
     return odds
 
 
-def _h(name, spec, cap=2):
+def hand_spec(name, spec, cap=2):
     kinds = {"n": "natural", "w": "wild", "e": "either", "x": "any_wild", "t": "three"}
     groups = []
     for tok in spec.split():
@@ -53,13 +53,13 @@ def _h(name, spec, cap=2):
 #: 6-card hands on a 3-rank deck (sevens, aces, fours), overlapping on purpose: Zip-like e3 e3
 #: holds every n3 n3; the hand with a three (t1 n3 n2) extends to n3 n3 with its 6th card
 SMALL_LIST = (
-    _h("pairs", "n2 n2 n2"),
-    _h("wild_pair", "A2 w2 n2", cap=1),
-    _h("two_groups", "e3 e3", cap=1),
-    _h("trips", "n3 n3"),
-    _h("any_mix", "n3 x3"),
-    _h("straight", "t1 71 A1 41 21 JK1"),
-    _h("three_and_groups", "t1 n3 n2"),
+    hand_spec("pairs", "n2 n2 n2"),
+    hand_spec("wild_pair", "A2 w2 n2", cap=1),
+    hand_spec("two_groups", "e3 e3", cap=1),
+    hand_spec("trips", "n3 n3"),
+    hand_spec("any_mix", "n3 x3"),
+    hand_spec("straight", "t1 71 A1 41 21 JK1"),
+    hand_spec("three_and_groups", "t1 n3 n2"),
 )
 SMALL = Deck(copies=3, naturals=3, twos=2, jokers=1, threes=2, hand=6)
 

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import _first_legal_action, legal_actions
+from sim.engine.judge import first_legal_action, legal_actions
 from sim.play import Hand as Game
-from sim.special import _top_pairs
+from sim.special import top_pairs
 
 PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "greedy")]
 
@@ -15,7 +15,7 @@ PAIRS = [("random", "random"), ("heuristic", "heuristic"), ("special_chaser", "g
 @pytest.mark.parametrize("pair", PAIRS, ids="-".join)
 def test_turn_1_first_legal_action_is_legal_actions_first(pair):
     """TURN-1 and the rules core: the engine's replacement for an illegal proposal,
-    ``_first_legal_action``, is ``legal_actions``' first id at every decision of real hands
+    ``first_legal_action``, is ``legal_actions``' first id at every decision of real hands
     (and of positions after every legal reply, the draw, red-threes and play phases)."""
     tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
     legal = np.zeros(E.N_ACTIONS, dtype=np.int64)
@@ -25,13 +25,13 @@ def test_turn_1_first_legal_action_is_legal_actions_first(pair):
         for t in g.turns(pair):  # every step, forced ones included, before its action
             n = legal_actions(t.obs, g.rules, legal, tmp)
             assert n > 0
-            assert _first_legal_action(t.obs, g.rules, tmp) == legal[0], (pair, hand_id, g.turn)
+            assert first_legal_action(t.obs, g.rules, tmp) == legal[0], (pair, hand_id, g.turn)
             decisions += 1
     assert decisions >= 3 * 40
 
 
 def test_special_3_to_6_top_pairs_is_the_sorted_sum():
-    """SPECIAL-4/5 (nearest special hand): ``_top_pairs`` counts the best ``n`` natural ranks'
+    """SPECIAL-4/5 (nearest special hand): ``top_pairs`` counts the best ``n`` natural ranks'
     shared cards (2, 1 or 0 each) without sorting; the oracle sorts them, on random counts."""
     gen = np.random.default_rng(5)
     for _ in range(2000):
@@ -44,4 +44,4 @@ def test_special_3_to_6_top_pairs_is_the_sorted_sum():
             if k not in (skip_a, skip_b)
         ]
         want = sum(sorted(shared, reverse=True)[:n])
-        assert _top_pairs(counts, n, skip_a, skip_b) == want, (counts, n, skip_a, skip_b)
+        assert top_pairs(counts, n, skip_a, skip_b) == want, (counts, n, skip_a, skip_b)

@@ -40,7 +40,7 @@ def test_open_from_hand_draws_from_the_stock_never_the_pile(opener):
     _, _, obs, rules, tmp = opener
     assert obs[E.OB_PHASE] == E.PH_DRAW and obs[E.OB_OPENED] == 0
     for proposed in (E.A_TAKE_PILE, E.A_DRAW):
-        a, made = ic._forced_choice(obs, ic.CH_OPEN_FROM_HAND, proposed, False, rules, tmp)
+        a, made = ic.forced_choice(obs, ic.CH_OPEN_FROM_HAND, proposed, False, rules, tmp)
         assert (a, made) == (E.A_DRAW, 0)
 
 
@@ -53,7 +53,7 @@ def test_wait_for_the_pile_binds_the_partner_too(opener):
     seat, turn = int(st[E.ST_PLAYER]), int(st[E.ST_TURN])
     icpt[ic.IC_KIND], icpt[ic.IC_SEAT], icpt[ic.IC_TURN] = ic.IK_CHOICE, seat, turn
     icpt[ic.IC_CHOICE] = ic.CH_WAIT_PILE + 10 - ic.WAIT_PILE_MIN
-    ic._reset_intercept(icpt)
+    ic.reset_intercept(icpt)
     later = st.copy()
     for player, when, want in (
         ((seat + 2) % E.N_PLAYERS, turn + 2, True),  # the partner
@@ -62,4 +62,4 @@ def test_wait_for_the_pile_binds_the_partner_too(opener):
         ((seat + 2) % E.N_PLAYERS, turn - 2, False),  # before the fixed turn
     ):
         later[E.ST_PLAYER], later[E.ST_TURN] = player, when
-        assert ic._at_intercept(later, icpt) == want, (player, when)
+        assert ic.at_intercept(later, icpt) == want, (player, when)

@@ -69,7 +69,7 @@ def test_normal_p():
 # ---------------------------------------------------------------------------------------
 # Rules of thumb from tables with known effects
 # ---------------------------------------------------------------------------------------
-def _rules(effects, positions=300, seed=0):
+def thumb_rules(effects, positions=300, seed=0):
     tabs = D.tables(D.synthetic_raw(effects, positions=positions, deals=40, seed=seed))
     return tabs, {(r.experiment, r.grouping): r for r in D.rules_of_thumb(tabs)}
 
@@ -78,7 +78,7 @@ def test_threshold_rule_hold_until():
     """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+ (per-deal sd 400, 40
     deals, about 100 positions a situation: SE about 10, so the effects are 80 SE away). The
     rule says to hold until 5 and what starting earlier costs, with an interval around 800."""
-    tabs, rules = _rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0})
+    tabs, rules = thumb_rules({"sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0})
     r = rules[("sevens", "held_sevens")]
     assert r.verdicts == (-1, -1, 1)
     assert r.text.startswith("Hold your sevens until you hold 5 sevens; then start a sevens")
@@ -96,7 +96,7 @@ def test_threshold_rule_hold_until():
 
 def test_one_direction_rules():
     """Taking the pile gains 500 everywhere; starting a wild meld costs 500 everywhere."""
-    _, rules = _rules({"pile": lambda f: 500.0, "wild": lambda f: -500.0})
+    _, rules = thumb_rules({"pile": lambda f: 500.0, "wild": lambda f: -500.0})
     pile = rules[("pile", "opened")]
     assert pile.verdicts == (1, 1)
     assert pile.text.startswith(
@@ -111,7 +111,7 @@ def test_one_direction_rules():
 def test_null_table_says_no_clear_difference():
     """No effect anywhere: every rule says 'no clear difference' and no verdict is set (Holm
     at 5% family-wise: a false direction in a null family has chance at most 5%; seed fixed)."""
-    tabs, rules = _rules({})
+    tabs, rules = thumb_rules({})
     assert all(r.verdicts == (0,) * len(r.verdicts) for r in rules.values())
     assert all("no clear difference" in r.text for r in rules.values())
     # an interval clear of zero without a verdict is called a lead (about 5% of null rows)
@@ -127,7 +127,7 @@ def test_few_hands_are_not_tested():
     t = pd.DataFrame(
         {"estimate": [900.0, 900.0], "se": [10.0, 10.0], "hands": [D.MIN_HANDS - 1, D.MIN_HANDS]}
     )
-    p = D._p_values(t)
+    p = D.p_values(t)
     assert np.isnan(p[0]) and p[1] < 1e-3
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from analysis import decisions as D
 from sim.errors import CanastaError
-from tests.test_decision_rules import _rules
+from tests.test_decision_rules import thumb_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -236,7 +236,7 @@ def test_advice_says_each_decision_once_with_its_flip():
     """Sevens: melding costs 800 with 3 or 4 held and gains 800 with 5+: one sevens item, the
     threshold rule; pile: +500 when opened, −500 when not: the overall row and where it flips;
     a null decision: no clear difference, once."""
-    tabs, _ = _rules(
+    tabs, _ = thumb_rules(
         {
             "sevens": lambda f: -800.0 if f["sevens"] < 5 else 800.0,
             "pile": lambda f: 500.0 if f["opened"] else -500.0,

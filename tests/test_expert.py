@@ -25,12 +25,12 @@ from sim.encoding import (
 )
 from sim.engine.invariants import check_invariants
 from sim.engine.observe import observe
-from sim.engine.search import WORK_SIZE, _seed_search, determinize, rollout
+from sim.engine.search import WORK_SIZE, determinize, rollout, seed_search
 from sim.errors import CanastaError
 from sim.play.table import TableView
 from sim.policies import get, parse
 from sim.policies.builtin import heuristic_decide
-from sim.policies.expert import _base_rollout, candidates, expert_decide
+from sim.policies.expert import base_rollout, candidates, expert_decide
 from sim.policies.strong import strong_decide
 from sim.ruleset import as_ruleset
 from tests.real_hands import games
@@ -41,7 +41,7 @@ SMALL_STRONG = HARNESS_SPECS["expert_strong"]  #: the same over strong's rollout
 RULES = np.ascontiguousarray(as_ruleset(None).to_array())
 
 
-def _positions(seed: int, hands: int = 2):
+def real_positions(seed: int, hands: int = 2):
     """(state, obs) at every decision of heuristic-played hands (copies), for search tests."""
     pair = ("heuristic", "heuristic")
     return [(g.state.copy(), obs.copy()) for g, obs in games(pair, seed, range(hands), None)]
@@ -90,7 +90,7 @@ def test_determinize_is_consistent_with_the_observation_card_1():
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     tmp = np.zeros(TMP_SIZE, dtype=np.int64)
     back = np.zeros(OBS_SIZE, dtype=np.int64)
-    positions = _positions(7)
+    positions = real_positions(7)
     assert len(positions) > 50
     differs = 0
     for st, obs in positions:
@@ -126,7 +126,7 @@ def test_same_observation_different_hidden_cards_same_decisions(spec):
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     searched = 0
     hidden_differ = 0
-    for st, obs in _positions(11):
+    for st, obs in real_positions(11):
         assert determinize(obs, other, srng, work)  # a different deal of the hidden cards
         observe(other, obs[OB_SEAT], obs2)
         np.testing.assert_array_equal(obs2, obs)
@@ -154,12 +154,12 @@ def test_direct_rollout_equals_engine_hand_loop(base):
     items = np.zeros((2, N_SCORE_ITEMS), dtype=np.int64)
     obs = np.zeros(OBS_SIZE, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    for _, o in _positions(3, hands=1)[::10]:
+    for _, o in real_positions(3, hands=1)[::10]:
         assert determinize(o, det, srng, work)
         team = o[OB_SEAT] % 2
         rng = np.zeros(4, dtype=np.uint64)
         a_st, b_st = det.copy(), det.copy()
-        m1 = _base_rollout(a_st, team, hp, hp, strong, rng.copy(), RULES, obs, scratch, items)
+        m1 = base_rollout(a_st, team, hp, hp, strong, rng.copy(), RULES, obs, scratch, items)
         m2 = rollout(
             b_st,
             team,
@@ -204,7 +204,7 @@ def test_expert_strong_searches_other_moves_than_expert():
     cs = np.zeros(16, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     differ = 0
-    for _, obs in _positions(17, hands=3):
+    for _, obs in real_positions(17, hands=3):
         rng = np.zeros(4, dtype=np.uint64)
         candidates(obs, pe, rng.copy(), RULES, scratch, ce)
         candidates(obs, ps, rng.copy(), RULES, scratch, cs)
@@ -219,9 +219,9 @@ def test_search_seed_draws_once_from_the_hand_generator():
     a = np.zeros(4, dtype=np.uint64)
     b = np.zeros(4, dtype=np.uint64)
     r1 = rng.copy()
-    _seed_search(r1, a)
+    seed_search(r1, a)
     r2 = rng.copy()
-    _seed_search(r2, b)
+    seed_search(r2, b)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(r1, r2)
     assert not np.array_equal(r1, rng)
@@ -244,7 +244,7 @@ def test_draw_decision_lists_both_candidates_when_pile_takeable():
     cands = np.zeros(16, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     seen_two = False
-    for _, obs in _positions(13, hands=3):
+    for _, obs in real_positions(13, hands=3):
         n = candidates(obs, params, np.zeros(4, dtype=np.uint64), RULES, scratch, cands)
         assert n >= 1
         if cands[0] == A_DRAW and n == 2:

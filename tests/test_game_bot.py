@@ -196,7 +196,7 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
     each changes at least one decision of these hands."""
     from sim import encoding as E
     from sim.play import Hand as Game
-    from sim.policies.strong import _risky_slot
+    from sim.policies.strong import risky_slot
 
     specs = {
         n: parse(_style(n))[:2] for n in ("take+300", "take-300", "starts+1000", "starts-1000")
@@ -221,7 +221,7 @@ def test_each_bias_changes_only_the_decisions_it_names_and_in_its_direction():
                 else:
                     assert phase == E.PH_PLAY
                     start = b if name == "starts+1000" else a
-                    assert _risky_slot(obs, start) >= 0
+                    assert risky_slot(obs, start) >= 0
             g.apply(a)
     assert all(changed.values()), changed
 

@@ -32,7 +32,7 @@ from sim.encoding import (
 )
 from sim.play.view import obs_fields
 from sim.policies import get, parse
-from sim.policies.builtin import HEURISTIC_PARAMS, _safe_discard
+from sim.policies.builtin import HEURISTIC_PARAMS, safe_discard
 from sim.ruleset import as_ruleset
 from tests.test_policies import decide, play_turn, position, slots_melded
 
@@ -203,7 +203,7 @@ def test_param_pair_keep__a_pair_is_kept_by_its_weight():
 
 def test_param_meld_keep__a_rank_the_team_melds_is_kept_by_its_weight():
     """MELD-2: a single king of the team's unfinished kings meld against a single five: the
-    kernel's discard choice (``_safe_discard``; in play the king would join the meld first)
+    kernel's discard choice (``safe_discard``; in play the king would join the meld first)
     keeps the king at the default meld_keep=25 and sheds it at meld_keep=0."""
 
     def discard(**params):
@@ -211,7 +211,7 @@ def test_param_meld_keep__a_rank_the_team_melds_is_kept_by_its_weight():
         _, values, _ = parse(spec if params else "heuristic")
         obs = position({KING: 1, FIVE: 1, NINE: 2}, own={KING: (3, 0, 0)}, pile=(TEN,))
         scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        return int(_safe_discard(obs, values, as_ruleset(None).to_array(), scratch)) - A_DISCARD
+        return int(safe_discard(obs, values, as_ruleset(None).to_array(), scratch)) - A_DISCARD
 
     assert discard() == FIVE
     assert discard(meld_keep=0) == KING

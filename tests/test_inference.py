@@ -17,20 +17,20 @@ import pytest
 from sim import encoding as E
 from sim.engine.invariants import check_invariants
 from sim.engine.observe import observe
-from sim.engine.search import KIND_IDS, WORK_SIZE, _seed_search, determinize
+from sim.engine.search import KIND_IDS, WORK_SIZE, determinize, seed_search
 from sim.errors import CanastaError
 from sim.play.table import TableView
 from sim.policies import parse
-from sim.policies.builtin import _legal_discard_mask
+from sim.policies.builtin import legal_discard_mask
 from sim.policies.inference import (
     deal_likelihood,
     discard_probability,
     effective_sample_size,
     observed_discard,
 )
-from sim.policies.strong import N_STRONG, _ev_cands, _ev_phi, _evaluated_candidates
+from sim.policies.strong import N_STRONG, ev_cands, ev_phi, evaluated_candidates
 from sim.policies.strong_features import N_FEATURES
-from tests.test_expert import RULES, _positions
+from tests.test_expert import RULES, real_positions
 
 T, EPS = 50.0, 0.1  #: the expert's defaults (infer_temperature, infer_epsilon)
 SP = parse("strong")[1]  #: strong's parameters, its evaluator's weights after them
@@ -57,7 +57,7 @@ def small_position(hand_cap=2, stock_left=2):
     shrunk: every other hand kept to ``hand_cap`` cards and the stock to ``stock_left``, the rest
     (and every unseen three: DEAL-4 deals them apart) moved to the pile's bottom; the public
     card memory cleared. Returns (state, player)."""
-    for st, obs in _positions(3, hands=4):
+    for st, obs in real_positions(3, hands=4):
         p = obs[E.OB_SEAT]
         if obs[E.OB_PHASE] != E.PH_DRAW or observed_discard(obs) < 0 or obs[E.OB_TURN] < 8:
             continue
@@ -175,18 +175,18 @@ def _twin_likelihood(st, p, temperature=T, epsilon=EPS):
     s[E.ST_OPENING_TURN] = 1 - w.opened[q % 2]
     qobs = np.zeros(E.OBS_SIZE, dtype=np.int64)
     observe(s, q, qobs)
-    legal = [k for k in range(E.N_KINDS) if (_legal_discard_mask(qobs) >> k) & 1]
+    legal = [k for k in range(E.N_KINDS) if (legal_discard_mask(qobs) >> k) & 1]
     uniform = 1 / len(legal) if d in legal else 1 / E.N_KINDS
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-    a0, n, _ = _evaluated_candidates(qobs, SP, rng, RULES, scratch, N_STRONG)
+    a0, n, _ = evaluated_candidates(qobs, SP, rng, RULES, scratch, N_STRONG)
     if n <= 1:
         model = float(a0 == E.A_DISCARD + d)
     else:
         w = SP[N_STRONG : N_STRONG + N_FEATURES]
-        scores = np.array([w @ _ev_phi(scratch)[c] for c in range(n)])
+        scores = np.array([w @ ev_phi(scratch)[c] for c in range(n)])
         soft = np.exp((scores - scores.max()) / temperature)
-        hit = [c for c in range(n) if _ev_cands(scratch)[c] == E.A_DISCARD + d]
+        hit = [c for c in range(n) if ev_cands(scratch)[c] == E.A_DISCARD + d]
         model = soft[hit].sum() / soft.sum()
     return (1 - epsilon) * model + epsilon * uniform
 
@@ -241,7 +241,7 @@ def test_weighted_determinizations_estimate_the_bayes_posterior(small):
     obs = np.zeros(E.OBS_SIZE, dtype=np.int64)
     observe(st, p, obs)
     srng = np.zeros(4, dtype=np.uint64)
-    _seed_search(np.array([7, 7, 7, 7], dtype=np.uint64), srng)
+    seed_search(np.array([7, 7, 7, 7], dtype=np.uint64), srng)
     base = np.zeros(E.STATE_SIZE, dtype=np.int64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     n = 6000
@@ -269,23 +269,23 @@ def test_discard_probability_is_a_distribution():
     """Over every kind, the discard probabilities and the model's mass on other moves (a meld)
     add up to 1, at real play-step positions (the softmax and the epsilon share are proper)."""
     checked = 0
-    for _st, obs in _positions(4, hands=2):
-        if obs[E.OB_PHASE] != E.PH_PLAY or _legal_discard_mask(obs) == 0:
+    for _st, obs in real_positions(4, hands=2):
+        if obs[E.OB_PHASE] != E.PH_PLAY or legal_discard_mask(obs) == 0:
             continue
         rng = np.array([1, 2, 3, 4], dtype=np.uint64)
         scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
-        legal = [k for k in range(E.N_KINDS) if (_legal_discard_mask(obs) >> k) & 1]
+        legal = [k for k in range(E.N_KINDS) if (legal_discard_mask(obs) >> k) & 1]
         total = sum(discard_probability(obs, k, SP, rng, RULES, scratch, T, EPS) for k in legal)
-        a0, n, _ = _evaluated_candidates(obs, SP, rng.copy(), RULES, scratch, N_STRONG)
+        a0, n, _ = evaluated_candidates(obs, SP, rng.copy(), RULES, scratch, N_STRONG)
         # with several candidates the softmax's non-discard share; else strong's one move
         if n <= 1:
             other = 0.0 if E.ACTION_TABLE[a0, E.AC_TYPE] == E.AT_DISCARD else 1.0
         else:
             w = SP[N_STRONG : N_STRONG + N_FEATURES]
-            sc = np.array([w @ _ev_phi(scratch)[c] for c in range(n)])
+            sc = np.array([w @ ev_phi(scratch)[c] for c in range(n)])
             soft = np.exp((sc - sc.max()) / T)
             is_d = [
-                E.ACTION_TABLE[_ev_cands(scratch)[c], E.AC_TYPE] == E.AT_DISCARD for c in range(n)
+                E.ACTION_TABLE[ev_cands(scratch)[c], E.AC_TYPE] == E.AT_DISCARD for c in range(n)
             ]
             other = soft[~np.array(is_d)].sum() / soft.sum()
         assert total + (1 - EPS) * other == pytest.approx(1.0, abs=1e-9)
@@ -311,7 +311,7 @@ def test_expert_infer_without_an_observed_discard_changes_nothing():
     _, on, _ = parse("expert_strong:samples=3,rollouts=1,infer=1")
     _, off, _ = parse("expert_strong:samples=3,rollouts=1")
     seen = 0
-    for _st, obs in _positions(5, hands=3):
+    for _st, obs in real_positions(5, hands=3):
         if obs[E.OB_PHASE] not in (E.PH_DRAW, E.PH_PLAY) or observed_discard(obs) >= 0:
             continue
         a = expert_decide(obs, on, np.array([1, 2, 3, 4], dtype=np.uint64), RULES,

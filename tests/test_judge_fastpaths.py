@@ -2,8 +2,8 @@
 of the judge gives the answer of the validator it stands for (``action_reason``, the law), on every
 decision of real hands and on positions built around every special hand:
 
-- ``action_ok``, ``_declare_ok``: the validator's yes or no without naming a refusal;
-- ``_quick_ok``: the engine's proof of the common cases from the counts, which must never accept
+- ``action_ok``, ``declare_ok``: the validator's yes or no without naming a refusal;
+- ``quick_ok``: the engine's proof of the common cases from the counts, which must never accept
   what ``action_reason`` refuses and must carry most of the engine's checks of the heuristic;
 - ``check_action`` with the policy's hint, and ``sim.legality.opening_path_count`` (one plan
   judged as a path of the opening search), against the search at every opening-turn decision,
@@ -16,16 +16,16 @@ import pytest
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.fastpath import _hint_completes
+from sim.engine.fastpath import hint_completes
 from sim.engine.judge import (
-    _declare_ok,
-    _meld_reason_obs,
-    _quick_ok,
     action_ok,
     action_reason,
     check_action,
+    declare_ok,
+    meld_reason_obs,
+    quick_ok,
 )
-from sim.engine.observe import _bonus_owed
+from sim.engine.observe import bonus_owed
 from sim.engine.views import ob_hand
 from sim.legality import opening_path_count, opening_search
 from sim.play import Hand as Game
@@ -119,7 +119,7 @@ def _unopened_play_position():
 
 
 def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_hand():
-    """SPECIAL-1..7: ``_declare_ok`` (which looks for a refused hand's nearest special hand
+    """SPECIAL-1..7: ``declare_ok`` (which looks for a refused hand's nearest special hand
     never) answers as ``action_reason(A_DECLARE) == R_OK`` on each special hand and its
     one-card neighbours, after a stock draw or not, melded or not, specials on or off."""
     base, rules = _unopened_play_position()
@@ -137,7 +137,7 @@ def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_han
                     obs[E.OB_DREW_STOCK] = drew
                     obs[E.OB_MELDED] = melded
                     want = action_reason(obs, E.A_DECLARE, r, tmp2) == E.R_OK
-                    assert _declare_ok(obs, r, tmp) == want, (counts, drew, melded)
+                    assert declare_ok(obs, r, tmp) == want, (counts, drew, melded)
                     assert action_ok(obs, E.A_DECLARE, r, tmp) == want
                     accepted += want
                     refused += not want
@@ -147,7 +147,7 @@ def test_special_1_to_7_declare_ok_equals_action_reason_around_every_special_han
 @njit
 def _split_dependence(obs, rules, tmp):
     """(slot, nat, two, joker) of the first natural-slot operation whose verdict without the
-    opening search (``_meld_reason_obs(..., opening=False) == R_OK``) differs from that of
+    opening search (``meld_reason_obs(..., opening=False) == R_OK``) differs from that of
     another split of the same number of wild cards, else (-1, ...); and the number of
     operations compared."""
     hand = ob_hand(obs)
@@ -157,7 +157,7 @@ def _split_dependence(obs, rules, tmp):
             seen = np.full(E.MAX_OP_WILDS + 1, -1, dtype=np.int64)
             for two in range(min(hand[E.TWO], E.MAX_OP_WILDS) + 1):
                 for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
-                    ok = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
+                    ok = meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == 0
                     w = two + joker
                     if seen[w] >= 0 and seen[w] != ok:
                         return (slot, nat, two, joker), compared
@@ -183,16 +183,16 @@ def test_meld_1_9_out_2_verdict_without_opening_sees_only_the_number_of_wilds(pa
 
 @pytest.mark.parametrize("pair", PAIRS, ids="-".join)
 def test_pile_1_2_forced_draw_read_from_the_state_equals_forced_action(pair):
-    """PILE-1/2: ``_forced_action_state`` (the engine's test before it observes) equals
+    """PILE-1/2: ``forced_action_state`` (the engine's test before it observes) equals
     ``forced_action`` of the observation at every step of real hands, forced or not."""
-    from sim.engine.play import _forced_action_state
+    from sim.engine.play import forced_action_state
 
     forced = steps = 0
     for hand_id in range(4):
         g = Game(seed=67, hand_id=hand_id)
         for t in g.turns(pair):  # its forced steps are forced_action's
             a = t.action if t.forced else -1
-            assert _forced_action_state(g.state) == a, (pair, hand_id, g.turn)
+            assert forced_action_state(g.state) == a, (pair, hand_id, g.turn)
             steps += 1
             forced += t.forced
     assert steps > 4 * 60 and 0 < forced < steps, (steps, forced)
@@ -200,11 +200,11 @@ def test_pile_1_2_forced_draw_read_from_the_state_equals_forced_action(pair):
 
 @njit(cache=True)
 def _quick_against_full(obs, rules, tmp):
-    """(actions _quick_ok accepts, of those the ones action_reason refuses), over the table
+    """(actions quick_ok accepts, of those the ones action_reason refuses), over the table
     and a few ids outside it."""
     accepted = wrong = 0
     for a in range(-2, E.N_ACTIONS + 2):
-        if _quick_ok(obs, a, rules):
+        if quick_ok(obs, a, rules):
             accepted += 1
             if action_reason(obs, a, rules, tmp) != E.R_OK:
                 wrong += 1
@@ -213,7 +213,7 @@ def _quick_against_full(obs, rules, tmp):
 
 @njit(cache=True)
 def _quick(obs, a, rules):
-    return _quick_ok(obs, a, rules)
+    return quick_ok(obs, a, rules)
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
@@ -222,7 +222,7 @@ def _quick(obs, a, rules):
     [("heuristic", "heuristic"), ("random", "greedy"), ("special_chaser", "random")],
 )
 def test_turn_1_discard_meld_out_2_quick_ok_accepts_only_legal_actions(rules, pair):
-    """At every decision, every action _quick_ok accepts is one action_reason accepts."""
+    """At every decision, every action quick_ok accepts is one action_reason accepts."""
     tmp = np.zeros(E.TMP_SIZE, dtype=np.int64)
     decisions = accepted = 0
     kinds = set()
@@ -278,7 +278,7 @@ def test_open_1_4_path_count_is_the_search_count_of_its_plan_and_never_more(rule
         if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
             continue
         hand, pending, melds, pk, extra = _position(obs)
-        bonus = bool(_bonus_owed(obs))
+        bonus = bool(bonus_owed(obs))
         best = opening_search(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
         positions += 1
         if best >= 0:
@@ -322,6 +322,6 @@ def test_open_1_4_check_with_any_hint_equals_action_reason(rules):
                 compared += 1
         if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_MELD:
             op = (E.ACTION_TABLE[a, c] for c in (E.AC_SLOT, E.AC_NAT, E.AC_TWO, E.AC_JOKER))
-            used += _hint_completes(obs, *op, g.rules, tmp2, own.copy())  # the policy's plan
+            used += hint_completes(obs, *op, g.rules, tmp2, own.copy())  # the policy's plan
         assert check_action(obs, a, g.rules, tmp, cache, own.copy()) == E.R_OK
     assert compared > 1000 and used > 10, (compared, used)

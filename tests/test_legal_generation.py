@@ -1,6 +1,6 @@
 """TURN-1, MELD-1..9, OPEN-1..5, OUT-1/2, DISCARD-1..3, PILE-1/2, SPECIAL-1..7: the
 legal actions generated from the position (``judge.legal_actions``) are exactly the action
-table filtered by the one validator (``judge._legal_actions_filter``, ``action_reason``): the
+table filtered by the one validator (``judge.legal_actions_filter``, ``action_reason``): the
 same ids in the same order at every decision of real hands of every built-in pairing (so the
 random policy draws the same action and the records stay identical)."""
 
@@ -14,7 +14,7 @@ from sim.encoding import (
     SCRATCH_TMP,
     TMP_SIZE,
 )
-from sim.engine.judge import _legal_actions_filter, legal_actions
+from sim.engine.judge import legal_actions, legal_actions_filter
 from sim.play import Hand as Game
 from sim.play import SeatView
 from tests.helpers import plan_cache_walk
@@ -40,7 +40,7 @@ def _agree_on_hands(pair, seed, hand_ids):
             if t.forced:
                 continue
             n1 = legal_actions(t.obs, g.rules, out1, tmp)
-            n2 = _legal_actions_filter(t.obs, g.rules, out2, tmp)
+            n2 = legal_actions_filter(t.obs, g.rules, out2, tmp)
             assert n1 == n2 and (out1[:n1] == out2[:n2]).all(), (pair, hand_id, g.turn)
             decisions += 1
             if (
@@ -60,19 +60,19 @@ def test_turn_1_generated_legal_actions_equal_the_filtered_table(pair):
 
 
 def _meld_reason_reference(obs, slot, nat, two, joker, rules):
-    """The meld operation's judgement as ``validate._meld_reason_obs`` stated it before its
+    """The meld operation's judgement as ``validate.meld_reason_obs`` stated it before its
     count-based shortcut (OUT-2 always on a copied hand and the table after the operation), in
     Python over the rules core: the oracle of that OUT-2 shortcut."""
     from sim import encoding as E
-    from sim.engine.observe import _bonus_owed
-    from sim.engine.views import _add_operation, _take_operation, ob_hand, ob_melds, ob_pending
+    from sim.engine.observe import bonus_owed
+    from sim.engine.views import add_operation, ob_hand, ob_melds, ob_pending, take_operation
     from sim.legality import (
-        _opening_meld_reason,
-        _opening_refusal,
-        _opening_search_bounded_alloc,
         leave_reason,
         meld_reason,
         meld_size,
+        opening_meld_reason,
+        opening_refusal,
+        opening_search_bounded_alloc,
         out_reason,
     )
 
@@ -85,32 +85,32 @@ def _meld_reason_reference(obs, slot, nat, two, joker, rules):
     initial = obs[E.OB_OPENING_TURN] == 1
     r = meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules)
     if r == E.R_OK and initial:
-        r = _opening_meld_reason(melds, 0, slot, nat, two, joker)
+        r = opening_meld_reason(melds, 0, slot, nat, two, joker)
     if r != E.R_OK:
         return r
-    bonus = bool(_bonus_owed(obs))
+    bonus = bool(bonus_owed(obs))
     hand_after = hand.copy()
-    _take_operation(hand_after, slot, nat, two, joker)
+    take_operation(hand_after, slot, nat, two, joker)
     aside = SeatView.from_observation(obs).aside
     leave = hand_after + aside
-    _add_operation(melds[0], slot, nat, two, joker, 1)
+    add_operation(melds[0], slot, nat, two, joker, 1)
     r = leave_reason(leave, melds, 0, bonus)
     if r == E.R_OK and bonus and total == 1 and meld_size(melds, 0, slot) > E.CANASTA:
         if out_reason(melds, 0) != E.R_OK:
             r = E.R_MELD_TOO_LONG
-    _add_operation(melds[0], slot, nat, two, joker, -1)
+    add_operation(melds[0], slot, nat, two, joker, -1)
     if r != E.R_OK or not initial:
         return r
     pending = ob_pending(obs).copy()
-    _add_operation(pending, slot, nat, two, joker, 1)
+    add_operation(pending, slot, nat, two, joker, 1)
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
     extra = int(aside.sum())
     mc, pk = obs[E.OB_OPEN_MIN], obs[E.OB_PILE_KIND]
     if (
-        _opening_search_bounded_alloc(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus)
+        opening_search_bounded_alloc(hand_after, pending, pk, extra, melds, rules, plan, mc, bonus)
         < mc
     ):
-        return _opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
+        return opening_refusal(hand_after, pending, melds, 0, pk, extra, rules, mc, bonus)
     return E.R_OK
 
 

@@ -5,17 +5,17 @@ import numpy as np
 from sim import encoding as E
 from sim.cards import counts_of, parse_cards
 from sim.legality import (
-    _from_hand_count,
-    _opening_meld_reason,
-    _opening_refusal,
     canastas,
     discard_reason,
+    from_hand_count,
     is_dead,
     judge_meld,
     leave_reason,
     meld_reason,
+    opening_meld_reason,
     opening_min,
     opening_reason,
+    opening_refusal,
     opening_search_alloc,
     out_reason,
     pile_reason,
@@ -161,7 +161,7 @@ def opening_check(from_hand_rows, pile_kind=-1, min_count=125, wild_ok=0):
 
 def test_open_1_several_melds_add_up_to_the_minimum():
     rows = {E.KING: (3, 0, 0), E.QUEEN: (3, 0, 0), E.ACE: (2, 0, 1)}
-    assert _from_hand_count(np.array([rows.get(s, (0, 0, 0)) for s in range(15)])) == 150
+    assert from_hand_count(np.array([rows.get(s, (0, 0, 0)) for s in range(15)])) == 150
     assert opening_check(rows) == E.R_OK
     assert opening_check(rows, min_count=155) == E.R_OPEN_MINIMUM
 
@@ -233,13 +233,13 @@ def test_open_2_variant_opening_search_and_bound():
     assert opening_search_alloc(hand, none, EMPTY, -1, 0, WILD_OPENING, plan) == 170
     assert plan[E.WILD_MELD, E.JOKERS] == 3 and plan[E.WILD_MELD, E.TWOS] == 1
     assert opening_count_bound(hand, none, EMPTY, WILD_OPENING) >= 170
-    assert _opening_refusal(hand, none, EMPTY, 0, -1, 0, WILD_OPENING, 125, False) == E.R_OK
-    assert _opening_refusal(hand, none, EMPTY, 0, -1, 0, RULES, 125, False) == (
+    assert opening_refusal(hand, none, EMPTY, 0, -1, 0, WILD_OPENING, 125, False) == E.R_OK
+    assert opening_refusal(hand, none, EMPTY, 0, -1, 0, RULES, 125, False) == (
         E.R_OPEN_NO_NATURAL_MELD
     )
     hand = hand_of("AH AS JK KH KD 2C 9H 4C")
     assert opening_search_alloc(hand, none, EMPTY, -1, 0, WILD_OPENING, plan) == -1
-    assert _opening_refusal(hand, none, EMPTY, 0, -1, 0, WILD_OPENING, 125, False) == (
+    assert opening_refusal(hand, none, EMPTY, 0, -1, 0, WILD_OPENING, 125, False) == (
         E.R_OPEN_NO_BASE_MELD
     )
 
@@ -267,17 +267,17 @@ def test_open_4_one_meld_completing_a_mixed_canasta_in_the_opening():
     """OPEN-4 concerns one meld: five kings and two twos, five aces, a two and a joker (the
     aces may take wilds in the opening, MELD-7) are refused in the opening, by the kernel and by
     judge_meld (check-meld --initial); a natural canasta and a wild canasta are not."""
-    assert _opening_meld_reason(EMPTY, 0, E.KING, 5, 2, 0) == E.R_OPEN_MIXED_CANASTA
-    assert _opening_meld_reason(EMPTY, 0, E.ACE, 5, 1, 1) == E.R_OPEN_MIXED_CANASTA
-    assert _opening_meld_reason(position(t0_K=(5, 1, 0)), 0, E.KING, 0, 1, 0) == (
+    assert opening_meld_reason(EMPTY, 0, E.KING, 5, 2, 0) == E.R_OPEN_MIXED_CANASTA
+    assert opening_meld_reason(EMPTY, 0, E.ACE, 5, 1, 1) == E.R_OPEN_MIXED_CANASTA
+    assert opening_meld_reason(position(t0_K=(5, 1, 0)), 0, E.KING, 0, 1, 0) == (
         E.R_OPEN_MIXED_CANASTA
     )  # the operation that completes it
-    assert _opening_meld_reason(position(t0_K=(5, 1, 0)), 0, E.KING, 1, 0, 0) == (
+    assert opening_meld_reason(position(t0_K=(5, 1, 0)), 0, E.KING, 1, 0, 0) == (
         E.R_OPEN_MIXED_CANASTA
     )  # a natural completing a meld that holds a wild
-    assert _opening_meld_reason(EMPTY, 0, E.KING, 5, 1, 0) == E.R_OK  # six cards
-    assert _opening_meld_reason(EMPTY, 0, E.KING, 7, 0, 0) == E.R_OK  # natural canasta
-    assert _opening_meld_reason(EMPTY, 0, E.WILD_MELD, 0, 4, 3) == E.R_OK  # wild: not mixed
+    assert opening_meld_reason(EMPTY, 0, E.KING, 5, 1, 0) == E.R_OK  # six cards
+    assert opening_meld_reason(EMPTY, 0, E.KING, 7, 0, 0) == E.R_OK  # natural canasta
+    assert opening_meld_reason(EMPTY, 0, E.WILD_MELD, 0, 4, 3) == E.R_OK  # wild: not mixed
     for text, initial, want in [
         ("KH KS KD KC KH 2C 2D", True, E.R_OPEN_MIXED_CANASTA),
         ("AS AH AD AC AS 2C JK", True, E.R_OPEN_MIXED_CANASTA),
@@ -292,7 +292,7 @@ def test_open_4_one_meld_completing_a_mixed_canasta_in_the_opening():
 def _refusal(text, pending=None, min_count=125, bonus=False, melds=EMPTY, pile_kind=-1):
     pending = np.zeros((E.N_KINDS, 3), np.int64) if pending is None else pending
     hand = hand_of(text)
-    return _opening_refusal(hand, pending, melds, 0, pile_kind, 0, RULES, min_count, bonus)
+    return opening_refusal(hand, pending, melds, 0, pile_kind, 0, RULES, min_count, bonus)
 
 
 def test_open_2_refusal_named_when_the_count_is_there_but_no_clean_triple():
@@ -568,7 +568,7 @@ def test_opening_search_agrees_with_brute_force_twin():
         want = twin.opening_search_twin(hand, pending, melds, pile_kind, extra, rules, bonus)
         assert got == want, (hand.tolist(), pending.tolist(), pile_kind, extra, rules.tolist())
         if got >= 0:
-            _check_plan(hand, pending, pile_kind, plan, got, rules)
+            check_plan(hand, pending, pile_kind, plan, got, rules)
 
 
 OUT_FAMILY = {
@@ -581,7 +581,7 @@ OUT_FAMILY = {
 
 
 def test_open_1_2_4_out_refusal_names_the_rule_like_the_twin():
-    """OPEN-1, OPEN-2, OPEN-4, OUT-1/2: _opening_refusal names the same rule as a brute-force
+    """OPEN-1, OPEN-2, OPEN-4, OUT-1/2: opening_refusal names the same rule as a brute-force
     twin that relaxes one rule at a time, on 600 random unfinishable openings (a third of
     them with a started mixed meld of five naturals, where OPEN-4 can stand in the way)."""
     rng = np.random.default_rng(15)
@@ -601,7 +601,7 @@ def test_open_1_2_4_out_refusal_names_the_rule_like_the_twin():
             hand[E.SEVEN] = 3  # a natural meld that takes no wild (MELD-6)
         min_count = int(rng.choice([50, 90, 125]))
         bonus = bool(rng.random() < 0.3)
-        got = _opening_refusal(hand, pending, EMPTY, 0, -1, 0, rules, min_count, bonus)
+        got = opening_refusal(hand, pending, EMPTY, 0, -1, 0, rules, min_count, bonus)
         want = twin.opening_refusal_twin(hand, pending, EMPTY, -1, 0, rules, min_count, bonus)
         if want == "OUT":
             assert got in OUT_FAMILY, (hand.tolist(), pending.tolist(), min_count, bonus)
@@ -613,7 +613,7 @@ def test_open_1_2_4_out_refusal_names_the_rule_like_the_twin():
     assert seen >= {"OPEN-1", "OPEN-2", "OPEN-4", "OUT-1", "OUT-2"}
 
 
-def _check_plan(hand, pending, pile_kind, plan, count, rules):
+def check_plan(hand, pending, pile_kind, plan, count, rules):
     """The plan is playable: cards held, every meld legal as part of the opening."""
     used = plan[:, 0].copy()
     used[E.TWO] = plan[:, 1].sum()
@@ -627,7 +627,7 @@ def _check_plan(hand, pending, pile_kind, plan, count, rules):
     melds[0] = final
     if pile_kind >= 0:
         melds[0, pile_kind, 0] += 1
-    assert _from_hand_count(final) == count
+    assert from_hand_count(final) == count
     assert opening_reason(final, melds, 0, pile_kind, count) == E.R_OK
 
 

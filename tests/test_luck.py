@@ -16,12 +16,12 @@ OPEN_POS = {"hand": "AS AH AD JK 2C KS KH KD 7H 7S 9C 9D 5S", "turn": 4, "pile_t
 
 
 def _arrays(drawn=-1):
-    from sim.api import _players
+    from sim.api import compiled_players
     from sim.engine.script import script_arrays
     from sim.ruleset import as_ruleset
 
     rules = as_ruleset(None)
-    players, _ = _players(POLICIES, rules)
+    players, _ = compiled_players(POLICIES, rules)
     return players, script_arrays(position(**OPEN_POS), drawn, rules)
 
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.search import WORK_SIZE, _unseen_counts, determinize
-from sim.engine.state import _clear_state, apply_action
+from sim.engine.search import WORK_SIZE, determinize, unseen_counts
+from sim.engine.state import apply_action, clear_state
 from sim.play import Hand as Game
 from sim.play.table import TableView
 from sim.play.view import obs_fields
@@ -89,7 +89,7 @@ def test_memory_scenario_pile_taken_then_melded_and_discarded():
     now knows two queens in its hand; it melds one queen, then one is still known; a discard
     of a queen leaves none known."""
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
-    _clear_state(st)
+    clear_state(st)
     rules = np.ascontiguousarray(Ruleset().to_array())
     log = np.zeros(1, dtype=np.int64)
     w = TableView.writable(st)  # the scenario is written into the state by name
@@ -150,7 +150,7 @@ def test_determinized_deals_never_contradict_the_public_record():
             assert TableView(st).stock_n == v.stock_n
             assert (_known(st) == _known(g.state)).all()
             counts = np.zeros(E.N_KINDS, dtype=np.int64)
-            _unseen_counts(obs, counts)
+            unseen_counts(obs, counts)
             dealt = hands.sum(axis=0) - hands[p]
             stock = np.bincount(E.CARD_KIND[TableView(st).stock_cards], minlength=E.N_KINDS)
             assert (dealt + stock == counts).all()  # CARD-1

@@ -34,7 +34,7 @@ out = np.zeros(E.N_SCORE_ITEMS, dtype=np.int64)
 score_team(m, t, h, False, E.SPECIAL_STRAIGHT, Ruleset().to_array(), out)
 print(int(out.sum()))
 """
-AWARD_LINE = "    return rules[_catalogue_row(code) + E.CH_AWARD]\n"
+AWARD_LINE = "    return rules[catalogue_row(code) + E.CH_AWARD]\n"
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -1,14 +1,14 @@
 """TURN-1, DEAL-*: the observation the hand loop writes cheaply is the one the table-driven
 observation writes, word for word: ``observe`` (the seen fields copied one by one,
-``SEEN_FIELDS``) against ``_observe_table`` for every seat at every step of real hands, and the
-update after a player's own meld operation (``_observe_after_meld``) against observing again.
+``SEEN_FIELDS``) against ``observe_table`` for every seat at every step of real hands, and the
+update after a player's own meld operation (``observe_after_meld``) against observing again.
 """
 
 import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.observe import _observe_after_meld, _observe_table, observe
+from sim.engine.observe import observe, observe_after_meld, observe_table
 from sim.play import Hand as Game
 from sim.play import SeatView
 
@@ -38,7 +38,7 @@ def test_turn_1_observe_equals_observe_table_for_every_seat_at_every_step(pair):
                 got[:] = -12345
                 want[:] = -54321
                 observe(g.state, p, got)
-                _observe_table(g.state, p, want)
+                observe_table(g.state, p, want)
                 assert np.array_equal(got, want), (pair, hand_id, g.turn, p)
             steps += 1
     assert steps >= 4 * 60, steps
@@ -65,7 +65,7 @@ def test_observe_after_meld_equals_observe_after_every_meld_operation(pair):
             return
         assert g.state[E.ST_PHASE] == E.PH_PLAY  # a meld operation keeps the turn
         got[:] = t.obs  # the observation the policy was given before the operation
-        _observe_after_meld(g.state, p, got, int(E.ACTION_TABLE[a, E.AC_SLOT]))
+        observe_after_meld(g.state, p, got, int(E.ACTION_TABLE[a, E.AC_SLOT]))
         want[:] = -54321
         observe(g.state, p, want)
         assert np.array_equal(got, want), (pair, hand_id, g.turn, a)

@@ -1,8 +1,8 @@
-"""OPEN-1..4, MELD-1..9, OUT-1/2: ``legality._opening_op_counts`` answers for every meld
+"""OPEN-1..4, MELD-1..9, OUT-1/2: ``legality.opening_op_counts`` answers for every meld
 operation of an opening turn at once (natural ranks and the wild meld) whether the opening
 stays completable, and ``judge.legal_actions`` uses it. Checked against the law: the
 opening search (``opening_search``) from the position each operation leaves, and the action
-table filtered by ``action_reason`` (``_legal_actions_filter``), on every decision of real hands,
+table filtered by ``action_reason`` (``legal_actions_filter``), on every decision of real hands,
 random policies (the most opening-turn decisions with many candidate operations), under the
 tournament rules and two variants (MELD-4 with 3 wilds, MELD-2's long meld going out)."""
 
@@ -10,27 +10,27 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.judge import _legal_actions_filter, legal_actions
-from sim.engine.observe import _bonus_owed
+from sim.engine.judge import legal_actions, legal_actions_filter
+from sim.engine.observe import bonus_owed
 from sim.engine.views import (
-    _add_operation,
-    _take_operation,
+    add_operation,
     ob_aside_total,
     ob_hand,
     ob_melds,
     ob_pending,
+    take_operation,
 )
-from sim.legality import _opening_op_counts, is_dead, opening_search
+from sim.legality import is_dead, opening_op_counts, opening_search
 from tests.real_hands import RULE_IDS, RULES, games
 
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
     """OPEN-1..4 with MELD-1..9, OUT-1/2: at every play decision of an opening turn,
-    ``_opening_op_counts`` returns the search's count from the position, and for every live
+    ``opening_op_counts`` returns the search's count from the position, and for every live
     natural rank, naturals ``nat`` and wild cards ``w`` (split jokers first) its
     ``best_ax[rank, nat, w]`` is exactly the count the search finds from the position the
-    operation leaves (the oracle ``_meld_reason_obs`` runs), -1 for none alike (the cells
+    operation leaves (the oracle ``meld_reason_obs`` runs), -1 for none alike (the cells
     an operation can ask: up to the rank's cards in hand and MELD-4's wild cards)."""
     work = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
     work2 = np.zeros(E.SEARCH_WORK_SIZE, dtype=np.int64)
@@ -42,10 +42,10 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
         if obs[E.OB_PHASE] != E.PH_PLAY or obs[E.OB_OPENING_TURN] != 1:
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
-        pk, bonus = obs[E.OB_PILE_KIND], bool(_bonus_owed(obs))
+        pk, bonus = obs[E.OB_PILE_KIND], bool(bonus_owed(obs))
         extra = int(ob_aside_total(obs))
         args = (melds, pk, extra, g.rules)
-        best = _opening_op_counts(hand, pending, *args, bonus, work, ax, wm_ax)
+        best = opening_op_counts(hand, pending, *args, bonus, work, ax, wm_ax)
         assert best == opening_search(hand, pending, *args, plan, bonus, 0, work2)
         positions += 1
         wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
@@ -54,8 +54,8 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
         for w in range(1, min(wilds, E.CANASTA) + 1 if best >= 0 else 1):
             joker = min(w, hand[E.JOKER])
             hand_after, pending_after = hand.copy(), pending.copy()
-            _take_operation(hand_after, E.WILD_MELD, 0, w - joker, joker)
-            _add_operation(pending_after, E.WILD_MELD, 0, w - joker, joker, 1)
+            take_operation(hand_after, E.WILD_MELD, 0, w - joker, joker)
+            add_operation(pending_after, E.WILD_MELD, 0, w - joker, joker, 1)
             want = opening_search(hand_after, pending_after, *args, plan, bonus, 0, work2)
             assert wm_ax[w] == want, ("wild meld", w, wm_ax[w], want)
             wm_compared += 1
@@ -69,8 +69,8 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
                         continue  # MELD-8: judged by the full search (legal_actions)
                     joker = min(w, hand[E.JOKER])
                     hand_after, pending_after = hand.copy(), pending.copy()
-                    _take_operation(hand_after, kind, nat, w - joker, joker)
-                    _add_operation(pending_after, kind, nat, w - joker, joker, 1)
+                    take_operation(hand_after, kind, nat, w - joker, joker)
+                    add_operation(pending_after, kind, nat, w - joker, joker, 1)
                     want = opening_search(hand_after, pending_after, *args, plan, bonus, 0, work2)
                     assert ax[kind - E.FIRST_NATURAL, nat, w] == want, (kind, nat, w)
                     compared += 1
@@ -82,7 +82,7 @@ def test_open_1_4_op_counts_equal_the_search_after_each_operation(rules):
 
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_turn_1_open_1_4_generated_legal_actions_equal_the_filter_random_hands(rules):
-    """TURN-1, OPEN-1..4, MELD-1..9, OUT-1/2: ``legal_actions`` equals ``_legal_actions_filter``
+    """TURN-1, OPEN-1..4, MELD-1..9, OUT-1/2: ``legal_actions`` equals ``legal_actions_filter``
     at every decision of 12 random-vs-random hands (more opening-turn decisions, with more
     candidate operations, than the other pairings give)."""
     out1 = np.zeros(E.N_ACTIONS, dtype=np.int64)
@@ -91,7 +91,7 @@ def test_turn_1_open_1_4_generated_legal_actions_equal_the_filter_random_hands(r
     opening = 0
     for g, obs in games(("random", "random"), 29, range(12), rules):
         n1 = legal_actions(obs, g.rules, out1, tmp)
-        n2 = _legal_actions_filter(obs, g.rules, out2, tmp)
+        n2 = legal_actions_filter(obs, g.rules, out2, tmp)
         assert n1 == n2 and (out1[:n1] == out2[:n2]).all(), (g.turn, out1[:n1], out2[:n2])
         if obs[E.OB_OPENING_TURN] == 1 and n1 and out1[n1 - 1] >= E.A_FIRST_MELD:
             opening += 1

@@ -3,7 +3,7 @@ from a work area (``opening_search``, OPEN-1..4 with MELD-1..9, OUT-1/2, PILE-1)
 count of the brute-force twin (``tests/twins/legality_twin.py``, every way to meld the hand
 tried) and a playable plan of that count, on random positions, under every ``relax`` mask, and
 at every opening-turn decision of real hands; the pile check with a work area
-(``_pile_reason_work``, PILE-1/2) answers as the twin does."""
+(``pile_reason_work``, PILE-1/2) answers as the twin does."""
 
 import numpy as np
 import pytest
@@ -14,12 +14,12 @@ from sim.legality import (
     RELAX_LEAVE,
     RELAX_OPEN_2,
     RELAX_OPEN_4,
-    _pile_reason_work,
     opening_search,
     opening_search_alloc,
+    pile_reason_work,
 )
 from tests.real_hands import games
-from tests.test_legality import _check_plan, random_hand, random_position, random_rules
+from tests.test_legality import check_plan, random_hand, random_position, random_rules
 from tests.twins import legality_twin as twin
 
 
@@ -72,7 +72,7 @@ def test_open_1_4_search_work_gives_the_count_of_the_twin_and_a_playable_plan():
                 if relax:
                     _plan_counts(pending, plan_b, got)
                 else:
-                    _check_plan(hand, pending, pk, plan_b, got, rules)
+                    check_plan(hand, pending, pk, plan_b, got, rules)
     assert found > 100, found  # openings were found (and plans checked)
 
 
@@ -92,7 +92,7 @@ def test_open_1_4_search_with_every_wild_card_of_the_deck_fits_the_work_area():
     assert opening_search(hand, pending, melds, -1, 0, rules, p2, False, 0, big) == want > 0
     assert opening_search(hand, pending, melds, -1, 0, rules, p3, False, 0, small) == want
     assert (p3 == p2).all()
-    _check_plan(hand, pending, -1, p2, want, rules)
+    check_plan(hand, pending, -1, p2, want, rules)
 
 
 def test_pile_1_2_pile_reason_work_answers_as_the_twin_on_random_positions():
@@ -111,7 +111,7 @@ def test_pile_1_2_pile_reason_work_answers_as_the_twin_on_random_positions():
         mc = int(rng.choice([50, 90, 125, 155, 180]))
         args = (hand, melds, 0, pile, top, opened, mc, rules)
         want = twin.pile_twin(*args)
-        assert _pile_reason_work(*args, work) == want, (case, hand.tolist(), pile.tolist(), top)
+        assert pile_reason_work(*args, work) == want, (case, hand.tolist(), pile.tolist(), top)
         codes.add(int(want))
     assert {E.R_OK, E.R_PILE_CANNOT_OPEN, E.R_PILE_NO_PAIR} <= codes, codes
 
@@ -133,6 +133,6 @@ def test_open_1_4_search_as_the_twin_at_every_opening_turn_decision_of_real_hand
                 want = _twin(*args, g.rules, bonus)
                 assert opening_search(*args, g.rules, plan, bonus, 0, work) == want
                 if want >= 0:
-                    _check_plan(hand, pending, pk, plan, want, g.rules)
+                    check_plan(hand, pending, pk, plan, want, g.rules)
                 compared += 1
     assert compared >= 50, compared

@@ -1,5 +1,5 @@
 """OPEN-1..4, MELD-1..9, OUT-1/2: the built-in policies' memo of the
-opening search (``sim.policies.common._opening_search_memo``) answers a search from the position one
+opening search (``sim.policies.common.opening_search_memo``) answers a search from the position one
 meld operation of the last search's plan leaves with that plan's count and its rest, instead
 of searching again. Checked against the search it stands in for, kept as the oracle
 (``opening_search`` on fresh tables): at every play decision of an opening turn of real
@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from sim import encoding as E
-from sim.engine.observe import _bonus_owed
+from sim.engine.observe import bonus_owed
 from sim.engine.views import ob_hand, ob_melds, ob_pending
 from sim.legality import is_dead, opening_search
 from sim.play import Hand as Game
 from sim.play import SeatView
 from sim.policies import get
 from sim.policies.builtin import heuristic_decide
-from sim.policies.common import _memo_rest, _opening_search_memo, _work_plan
+from sim.policies.common import memo_rest, opening_search_memo, work_plan
 from tests.real_hands import RULE_IDS, RULES, games
 
 
@@ -45,20 +45,20 @@ def test_open_1_4_memo_equals_the_search(rules, pair):
         if not _opening_turn(obs):
             continue
         hand, pending, melds = ob_hand(obs), ob_pending(obs), ob_melds(obs)
-        pk, bonus, mc = obs[E.OB_PILE_KIND], bool(_bonus_owed(obs)), obs[E.OB_OPEN_MIN]
+        pk, bonus, mc = obs[E.OB_PILE_KIND], bool(bonus_owed(obs)), obs[E.OB_OPEN_MIN]
         extra = int(SeatView.from_observation(obs).aside.sum())
         dead = sum(1 << k for k in range(E.FIRST_NATURAL, E.N_KINDS) if is_dead(melds, k))
         maxw = g.rules[E.RS_MAX_WILDS_MIXED]
-        hit = scratch[E.SCRATCH_MEMO] == 1 and _memo_rest(
+        hit = scratch[E.SCRATCH_MEMO] == 1 and memo_rest(
             hand, pending, extra, pk, mc, bonus, maxw, dead, probe, scratch.copy()
         )
-        got = _opening_search_memo(hand, pending, pk, extra, melds, g.rules, mc, bonus, scratch)
+        got = opening_search_memo(hand, pending, pk, extra, melds, g.rules, mc, bonus, scratch)
         want = opening_search(hand, pending, melds, pk, extra, g.rules, plan, bonus, 0, work)
         positions += 1
         answered += hit
         if want >= mc:
             assert got == want
-            np.testing.assert_array_equal(_work_plan(scratch), plan)
+            np.testing.assert_array_equal(work_plan(scratch), plan)
         else:
             assert got < mc and not hit
     assert positions > 100

@@ -1,6 +1,6 @@
 """The peeking references (``peeking_strong`` and the narrower scopes of
 ``sim.engine.contract.PEEK_*``, bounds of what the public card memory is worth): what each
-sees (``sim.engine.play._peek_hands``, on real hands against the true hands and the memory),
+sees (``sim.engine.play.peek_hands``, on real hands against the true hands and the memory),
 the engine's mode bits that carry the scope, and that the sight reaches the policy's play."""
 
 import numpy as np
@@ -9,7 +9,7 @@ import pytest
 from sim import encoding as E
 from sim.api import simulate
 from sim.engine import contract as C
-from sim.engine.play import _peek_hands
+from sim.engine.play import peek_hands
 from sim.play.table import TableView
 from sim.policies import strong
 from sim.policies.registry import get
@@ -44,7 +44,7 @@ def test_each_scope_sees_what_it_says():
         out = {}
         for scope in range(C.PEEK_NEXT_WHEN + 1):
             o = obs.copy()
-            _peek_hands(g.state, p, o, scope)
+            peek_hands(g.state, p, o, scope)
             out[scope] = o[ROWS].reshape(3, E.N_KINDS)
             assert (o[: ROWS.start] == obs[: ROWS.start]).all()  # nothing else changes
             assert (o[ROWS.stop :] == obs[ROWS.stop :]).all()
@@ -113,37 +113,37 @@ def test_plays_with_memory(spec, want):
 def test_report_subtitle_names_the_policies_and_their_memory():
     from types import SimpleNamespace
 
-    from reports.content import _policies_played
+    from reports.content import policies_played
 
     runs = [
         SimpleNamespace(policies=("strong:memory_weight=1", "heuristic")),
         SimpleNamespace(policies=("heuristic", "strong:memory_weight=1")),
     ]
-    said = _policies_played(SimpleNamespace(runs=runs))
+    said = policies_played(SimpleNamespace(runs=runs))
     assert said == (
         ", policies strong:memory_weight=1, heuristic "
         "(playing with the public card memory: strong:memory_weight=1)"
     )
     runs = [SimpleNamespace(policies=("strong:memory_weight=0", "heuristic"))]
-    assert _policies_played(SimpleNamespace(runs=runs)).endswith(
+    assert policies_played(SimpleNamespace(runs=runs)).endswith(
         "(none playing with the public card memory)"
     )
     runs = [SimpleNamespace(policies=("strong", "heuristic"))]
-    assert _policies_played(SimpleNamespace(runs=runs)).endswith(
+    assert policies_played(SimpleNamespace(runs=runs)).endswith(
         "(playing with the public card memory: strong)"
     )
 
 
 def test_the_step_api_peeks_as_the_engine_does():
     """Game.policy_action("peeking_strong") is strong:memory_weight=1 on the observation with
-    the true hands (_peek_hands), and differs from it on the plain observation somewhere."""
+    the true hands (peek_hands), and differs from it on the plain observation somewhere."""
     from sim.policies.registry import parse
 
     spec, params, _ = parse("strong:memory_weight=1")
     differ = 0
     for g, p, _true, _mem, obs in _observed(hands=4, seed=8):
         o = obs.copy()
-        _peek_hands(g.state, p, o, C.PEEK_HANDS)
+        peek_hands(g.state, p, o, C.PEEK_HANDS)
         rng = g.rng.copy()
         want = int(spec.decide(o, params, rng, g.rules, g._scratch))
         plain = int(spec.decide(obs, params, g.rng.copy(), g.rules, g._scratch))

@@ -1,11 +1,11 @@
 """OPEN-1..4, MELD-1..9, OUT-1/2: the built-in policies' shortcuts give the answer of the full
 search or check they skip, at every decision of real hands (the wild-card cap per rank,
-``_meld_wilds_cap``, is checked against the law in tests/test_shortcuts.py):
+``meld_wilds_cap``, is checked against the law in tests/test_shortcuts.py):
 
-- ``_largest_meld`` without wild cards when the call with wild cards found nothing (OUT-1);
-- ``_largest_natural_meld`` (the opened player's natural melds judged from the counts) against
-  ``_largest_meld`` without the shortcut;
-- the heuristic's ``_safe_opening`` answering from ``opening_count_bound`` against its searches.
+- ``largest_meld`` without wild cards when the call with wild cards found nothing (OUT-1);
+- ``largest_natural_meld`` (the opened player's natural melds judged from the counts) against
+  ``largest_meld`` without the shortcut;
+- the heuristic's ``safe_opening`` answering from ``opening_count_bound`` against its searches.
 """
 
 import numpy as np
@@ -15,12 +15,12 @@ from sim import encoding as E
 from sim.engine.views import ob_melds
 from sim.legality import out_reason
 from sim.policies import get
-from sim.policies.builtin import _risky_start_mask, _safe_opening, _safe_opening_search
+from sim.policies.builtin import risky_start_mask, safe_opening, safe_opening_search
 from sim.policies.common import (
     FULL_CHECK,
     OM_VALID,
-    _largest_meld,
-    _largest_natural_meld,
+    largest_meld,
+    largest_natural_meld,
 )
 from tests.real_hands import RULE_IDS, RULES, games
 
@@ -28,16 +28,16 @@ from tests.real_hands import RULE_IDS, RULES, games
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 def test_out_1_largest_meld_without_wilds_is_none_when_with_wilds_is_none(rules):
     """OUT-1, MELD-1..9: at every play decision of heuristic hands where the team may go out,
-    ``_largest_meld`` with wild cards returning -1 implies -1 without them (and the heuristic's
+    ``largest_meld`` with wild cards returning -1 implies -1 without them (and the heuristic's
     skip mask is the same for both calls)."""
     params = get("heuristic").param_array()
     scratch = np.zeros(E.SCRATCH_SIZE, dtype=np.int64)
     compared = 0
     for g, obs in games(("heuristic", "heuristic"), 47, range(80), rules):
         if obs[E.OB_PHASE] == E.PH_PLAY and out_reason(ob_melds(obs), 0) == E.R_OK:
-            mask = _risky_start_mask(obs, params)
-            if _largest_meld(obs, g.rules, scratch, True, mask) < 0:
-                assert _largest_meld(obs, g.rules, scratch, False, mask) < 0
+            mask = risky_start_mask(obs, params)
+            if largest_meld(obs, g.rules, scratch, True, mask) < 0:
+                assert largest_meld(obs, g.rules, scratch, False, mask) < 0
                 compared += 1
     assert compared > 50
 
@@ -54,14 +54,14 @@ def test_meld_1_9_opened_largest_meld_equals_the_full_check(rules, pair):
         if obs[E.OB_OPENING_TURN] == 1:
             continue
         for wilds in (False, True):
-            for mask in (0, int(_risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
-                want = _largest_meld(obs, g.rules, scratch, wilds, mask, False)
+            for mask in (0, int(risky_start_mask(obs, params)), (1 << E.N_KINDS) - 1):
+                want = largest_meld(obs, g.rules, scratch, wilds, mask, False)
                 if not wilds:
-                    got = _largest_natural_meld(obs, g.rules, scratch, mask)
+                    got = largest_natural_meld(obs, g.rules, scratch, mask)
                     assert got in (want, FULL_CHECK), (got, want)
                     deferred += got == FULL_CHECK
                     natural += 1
-                assert _largest_meld(obs, g.rules, scratch, wilds, mask) == want
+                assert largest_meld(obs, g.rules, scratch, wilds, mask) == want
                 compared += 1
                 found += want >= 0
     assert compared > 2000 and found > 400, (compared, found)
@@ -83,8 +83,8 @@ def test_open_1_4_safe_opening_bound_answers_as_the_searches(rules, name):
         if g.current_player % 2 != 0:
             continue  # the other team's policy
         a, b = g._scratch.copy(), g._scratch.copy()
-        want = _safe_opening_search(obs, params, g.rules, a)
-        got = _safe_opening(obs, params, g.rules, b)
+        want = safe_opening_search(obs, params, g.rules, a)
+        got = safe_opening(obs, params, g.rules, b)
         assert got == want and b[OM_VALID] == a[OM_VALID]
         if b[OM_VALID] == 1:
             assert np.array_equal(a[E.SCRATCH_MEMO :], b[E.SCRATCH_MEMO :])

@@ -36,7 +36,7 @@ def _at_threes(pos, hand_no: int = 0):
 
 def _forced(obs, choice, proposed, rules):
     tmp = scratch_tmp(np.zeros(E.SCRATCH_SIZE, dtype=np.int64))
-    a, ok = ic._forced_choice(obs, choice, proposed, False, rules, tmp)
+    a, ok = ic.forced_choice(obs, choice, proposed, False, rules, tmp)
     return int(a), int(ok)
 
 

@@ -29,7 +29,7 @@ from sim import encoding as E
 from sim import rng, scoring, special
 from sim.engine import fastpath, generate, invariants, observe, play, state, validate
 from sim.engine import views as engine_views
-from sim.engine.judge import _legal_actions_filter, action_reason, check_action, legal_actions
+from sim.engine.judge import action_reason, check_action, legal_actions, legal_actions_filter
 from sim.engine.observe import observe as observe_state
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_hint
@@ -47,7 +47,7 @@ HOT_MODULES = (melds, opening, search, pile, discard, out, cards)
 HOT_MODULES += (special, scoring, validate, fastpath, generate, state, observe, engine_views)
 HOT_MODULES += (builtin, common)
 HOT_MODULES += (strong, strong_features)  # strong's evaluator: its work words in the scratch
-HOT_MODULES += (play, rng, invariants)  # the hand loop itself (_play_hand_loop)
+HOT_MODULES += (play, rng, invariants)  # the hand loop itself (play_hand_loop)
 
 
 def test_every_hot_kernel_states_its_reference_counting_or_is_inlined():
@@ -82,7 +82,7 @@ def _counted_strong(obs, params, rng, rules, scratch):
 def _counted_judge(obs, a, rules, scratch, cache):
     tmp = scratch[E.SCRATCH_TMP : E.SCRATCH_TMP + E.TMP_SIZE]
     out = scratch[E.SCRATCH_LEGAL : E.SCRATCH_LEGAL + E.N_ACTIONS]
-    n = legal_actions(obs, rules, out, tmp) + _legal_actions_filter(obs, rules, out, tmp)
+    n = legal_actions(obs, rules, out, tmp) + legal_actions_filter(obs, rules, out, tmp)
     return (
         n
         + action_reason(obs, a, rules, tmp)

@@ -152,12 +152,12 @@ def test_decisions_are_every_draw_and_the_play_after_a_stock_draw(hand):
 @pytest.fixture(scope="module")
 def reviewed(hand):
     from analysis.equity import synthetic_table
-    from canasta.review import _match, decisions
+    from canasta.review import decisions, match
 
     g, _ = hand
     items = decisions([g], [0])
     rev = R.review(
-        items, _match, equity=synthetic_table(), n=4, budget=None, seed=5, policies=POLICIES
+        items, match, equity=synthetic_table(), n=4, budget=None, seed=5, policies=POLICIES
     )
     return items, rev
 

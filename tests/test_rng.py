@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from sim.errors import CanastaError
-from sim.rng import STATE_WORDS, _next_u64, rand_below, run_key, seed_hand, shuffle
+from sim.rng import STATE_WORDS, next_u64, rand_below, run_key, seed_hand, shuffle
 
 
 def _state(seed, index):
@@ -15,11 +15,11 @@ def _state(seed, index):
 
 def test_same_seed_and_hand_same_stream():
     a, b = _state(7, 123), _state(7, 123)
-    assert [_next_u64(a) for _ in range(5)] == [_next_u64(b) for _ in range(5)]
+    assert [next_u64(a) for _ in range(5)] == [next_u64(b) for _ in range(5)]
 
 
 def test_different_hands_and_seeds_differ():
-    firsts = {int(_next_u64(_state(seed, i))) for seed in range(3) for i in range(200)}
+    firsts = {int(next_u64(_state(seed, i))) for seed in range(3) for i in range(200)}
     assert len(firsts) == 600
 
 
@@ -56,9 +56,9 @@ N_IDS = 100_001  #: hand ids 0..100,000
 
 
 def _states_and_decks(key, ids):
-    """Generator state and shuffled deck (sim.engine.play._new_deck, DEAL-1) of each hand id."""
+    """Generator state and shuffled deck (sim.engine.play.new_deck, DEAL-1) of each hand id."""
     from sim.encoding import N_CARDS
-    from sim.engine.play import _new_deck
+    from sim.engine.play import new_deck
 
     states = np.empty((len(ids), STATE_WORDS), dtype=np.uint64)
     decks = np.empty((len(ids), N_CARDS), dtype=np.int8)
@@ -67,7 +67,7 @@ def _states_and_decks(key, ids):
     for row, i in enumerate(ids):
         seed_hand(key, int(i), states[row])
         s[:] = states[row]
-        _new_deck(s, deck)
+        new_deck(s, deck)
         decks[row] = deck
     return states, decks
 

@@ -10,7 +10,7 @@ draw (though it is tiny there and almost nothing is rejected)."""
 import numpy as np
 from numba import njit
 
-from sim.rng import _next_u64, rand_below, seed_hand
+from sim.rng import next_u64, rand_below, seed_hand
 
 
 @njit(cache=True)
@@ -19,7 +19,7 @@ def _rand_below_before(state, n):
     bound = np.uint64(n)
     threshold = (np.uint64(1 << 32) - bound) % bound
     while True:
-        x = _next_u64(state) >> np.uint64(32)
+        x = next_u64(state) >> np.uint64(32)
         m = x * bound
         if (m & np.uint64(0xFFFFFFFF)) >= threshold:
             return np.int64(m >> np.uint64(32))

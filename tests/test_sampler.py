@@ -20,10 +20,10 @@ from sim.sampler import (
     HAND_NAMES,
     N_SPECIAL,
     SPECIAL_NAMES,
-    _baseline_hits,
-    _fast_hits,
+    baseline_hits,
     count_hits,
     dealt_records,
+    fast_hits,
     relative_se,
     wilson,
 )
@@ -103,9 +103,9 @@ def _rigged_hits(kernel, deck, three, n, seed):
     hits = np.zeros(N_SPECIAL, dtype=np.int64)
     card_kind = rigged(deck, three)
     if kernel == "fast":
-        _fast_hits(run_key(seed), 0, n, BLOCK, card_kind, RULES, hits)
+        fast_hits(run_key(seed), 0, n, BLOCK, card_kind, RULES, hits)
     else:
-        _baseline_hits(run_key(seed), 0, n, card_kind, RULES, hits)
+        baseline_hits(run_key(seed), 0, n, card_kind, RULES, hits)
     return _named(hits)
 
 
@@ -221,7 +221,7 @@ def test_odds_1_fast_blocks_0_to_100000_get_their_own_generators():
     seen = np.empty(n_blocks, dtype=np.int64)
     for b in range(n_blocks):
         before = hits[0]
-        _fast_hits(key, b * BLOCK, b * BLOCK + 3, BLOCK, card_kind, RULES, hits)
+        fast_hits(key, b * BLOCK, b * BLOCK + 3, BLOCK, card_kind, RULES, hits)
         seen[b] = hits[0] - before
     # matches at every lag at once: autocorrelation of the one-hot outcome, by FFT
     size = 1 << (2 * n_blocks - 1).bit_length()

@@ -360,7 +360,7 @@ def test_records_started_held_and_stock_meld_1_from_hand():
     after P0's 4 bonus cards (OPEN-5) P1 draws (50) and starts sevens and aces holding four of
     each. The columns land in the record row."""
     from sim.encoding import N_SCORE_ITEMS, RECORD_COLUMNS, RECORD_WIDTH
-    from sim.engine.play import _write_record_row
+    from sim.engine.play import write_record_row
 
     g = first_draw(
         [
@@ -381,7 +381,7 @@ def test_records_started_held_and_stock_meld_1_from_hand():
     assert TableView(st).started_held.ravel().tolist() == [-1, 3, 4, 4]
     assert TableView(st).started_stock.ravel().tolist() == [-1, 55, -1, 50, 50, -1]
     row = np.zeros(RECORD_WIDTH, dtype=np.int64)
-    _write_record_row(st, 0, np.zeros((2, N_SCORE_ITEMS), dtype=np.int64), row)
+    write_record_row(st, 0, np.zeros((2, N_SCORE_ITEMS), dtype=np.int64), row)
     rec = dict(zip(RECORD_COLUMNS, row.tolist(), strict=True))
     assert rec["team0_aces_started_held"] == 3 and rec["team0_aces_started_stock"] == 55
     assert rec["team1_sevens_started_held"] == 4 and rec["team1_sevens_started_stock"] == 50

@@ -5,14 +5,14 @@ going out, OPEN-1 by the hand's number (hands 1, 2, 3 of a game in turn), OPEN-2
 opening). One parametrised test; each shortcut has a checker that counts, at one decision,
 the cases it decides (``used``) and those where it contradicts the law (``wrong``, must be 0):
 
-- ``_meld_counts_refused`` (``sim.legality.melds``): True only where ``meld_reason`` refuses
+- ``meld_counts_refused`` (``sim.legality.melds``): True only where ``meld_reason`` refuses
   every split of the wild cards, going out or not;
-- ``_meld_wilds_cap`` (``sim.legality.melds``): every operation with more wild cards than the cap
+- ``meld_wilds_cap`` (``sim.legality.melds``): every operation with more wild cards than the cap
   is refused by ``meld_reason``, whatever the naturals;
 - ``opening_count_bound`` (``sim.legality.opening``): never below the opening search's count;
-- ``_meld_on_counts`` (``sim.engine.fastpath``): its verdict is ``_meld_reason_obs``'s without
+- ``meld_on_counts`` (``sim.engine.fastpath``): its verdict is ``meld_reason_obs``'s without
   the opening search, where it gives one;
-- ``_quick_ok`` (``sim.engine.fastpath``): True only where ``action_reason`` is R_OK.
+- ``quick_ok`` (``sim.engine.fastpath``): True only where ``action_reason`` is R_OK.
 """
 
 import functools
@@ -22,13 +22,13 @@ import pytest
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.fastpath import TABLE_DECIDES, _meld_on_counts, _quick_ok
-from sim.engine.validate import _meld_reason_obs, action_reason
+from sim.engine.fastpath import TABLE_DECIDES, meld_on_counts, quick_ok
+from sim.engine.validate import action_reason, meld_reason_obs
 from sim.engine.views import ob_aside, ob_aside_total, ob_hand, ob_melds, ob_pending
 from sim.legality import (
-    _meld_counts_refused,
-    _meld_wilds_cap,
+    meld_counts_refused,
     meld_reason,
+    meld_wilds_cap,
     opening_count_bound,
     opening_search_alloc,
 )
@@ -71,7 +71,7 @@ def _check_counts_refused(obs, rules, tmp):
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
         for nat in range(min(hand[slot], E.CANASTA) + 1):
             for w in range(E.MAX_OP_WILDS + 1):
-                if nat + w == 0 or not _meld_counts_refused(melds, slot, nat, w, initial, rules):
+                if nat + w == 0 or not meld_counts_refused(melds, slot, nat, w, initial, rules):
                     continue
                 used += 1
                 wrong += not _every_split_refused(melds, slot, nat, w, initial, rules)
@@ -84,7 +84,7 @@ def _check_wilds_cap(obs, rules, tmp):
     initial = obs[E.OB_OPENING_TURN] == 1
     used = wrong = 0
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
-        cap = _meld_wilds_cap(melds, slot, hand[slot], E.MAX_OP_WILDS, initial, rules)
+        cap = meld_wilds_cap(melds, slot, hand[slot], E.MAX_OP_WILDS, initial, rules)
         for w in range(cap + 1, E.MAX_OP_WILDS + 1):
             for nat in range(min(hand[slot], E.CANASTA) + 1):
                 used += 1
@@ -119,11 +119,11 @@ def _check_meld_on_counts(obs, rules, tmp):
                 for joker in range(min(hand[E.JOKER], E.MAX_OP_WILDS - two) + 1):
                     if nat + two + joker == 0:
                         continue
-                    v = _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes)
+                    v = meld_on_counts(obs, slot, nat, two, joker, rules, held, threes)
                     if v == TABLE_DECIDES:
                         continue
                     used += 1
-                    law = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
+                    law = meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
                     wrong += (v == 1) != law
     return used, wrong
 
@@ -132,18 +132,18 @@ def _check_meld_on_counts(obs, rules, tmp):
 def _check_quick_ok(obs, rules, tmp):
     used = wrong = 0
     for a in range(E.N_ACTIONS):
-        if _quick_ok(obs, a, rules):
+        if quick_ok(obs, a, rules):
             used += 1
             wrong += action_reason(obs, a, rules, tmp) != E.R_OK
     return used, wrong
 
 
 SHORTCUTS = {
-    "_meld_counts_refused": _check_counts_refused,
-    "_meld_wilds_cap": _check_wilds_cap,
+    "meld_counts_refused": _check_counts_refused,
+    "meld_wilds_cap": _check_wilds_cap,
     "opening_count_bound": _check_count_bound,
-    "_meld_on_counts": _check_meld_on_counts,
-    "_quick_ok": _check_quick_ok,
+    "meld_on_counts": _check_meld_on_counts,
+    "quick_ok": _check_quick_ok,
 }
 
 

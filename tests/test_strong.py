@@ -17,7 +17,7 @@ from sim.policies import get, parse, strongest_fast
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 from sim.policies.strong import EXTRA_TABLE, NEUTRAL, load_data, strong_decide
 from sim.rng import run_key
-from tests.test_expert import RULES, _positions
+from tests.test_expert import RULES, real_positions
 from tests.test_policies import duplicate_difference
 
 
@@ -42,7 +42,7 @@ def test_strong_registered_with_the_shipped_parameters():
 def _decisions(params: np.ndarray, decide, seeds=(0, 1, 2)) -> list[int]:
     out = []
     for seed in seeds:
-        for _st, obs in _positions(seed, hands=4):
+        for _st, obs in real_positions(seed, hands=4):
             rng = np.array([1, 2, 3, 4], dtype=np.uint64)
             scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
             out.append(decide(obs, params, rng, RULES, scratch))
@@ -84,7 +84,7 @@ def test_strong_same_observation_different_hidden_cards_same_decisions():
     work = np.zeros(WORK_SIZE, dtype=np.int64)
     obs2 = np.zeros(OBS_SIZE, dtype=np.int64)
     checked = 0
-    for _st, obs in _positions(13, hands=3):
+    for _st, obs in real_positions(13, hands=3):
         assert determinize(obs, other, srng, work)
         observe(other, obs[OB_SEAT], obs2)
         np.testing.assert_array_equal(obs2, obs)
@@ -190,7 +190,7 @@ def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_ou
     the card to discard): the policy completes an opening it did not plan, through the plan
     that leaves a single card; it used to propose no action (-1) here."""
     from sim.encoding import OB_MELDED, OB_OPENED
-    from sim.engine.observe import _bonus_owed
+    from sim.engine.observe import bonus_owed
     from sim.play import Hand as Game
     from sim.play.view import SeatView
 
@@ -198,7 +198,7 @@ def test_opening_begun_by_another_is_completed_with_bonus_cards_open_1_open_5_ou
     for a in _BEGUN_BY_ANOTHER:
         g.apply(a)
     obs = g.observation()
-    assert obs[OB_MELDED] == 1 and obs[OB_OPENED] == 0 and _bonus_owed(obs)
+    assert obs[OB_MELDED] == 1 and obs[OB_OPENED] == 0 and bonus_owed(obs)
     assert list(SeatView.from_observation(obs).hand) == [
         1,
         1,

@@ -24,7 +24,7 @@ from sim.policies.strong import (
     MAX_CANDIDATES,
     N_STRONG,
     S_EVALUATOR,
-    _evaluator_on,
+    evaluator_on,
     strong_base_decide,
     strong_candidates,
     strong_decide,
@@ -40,7 +40,7 @@ from sim.policies.strong_features import (
     S_FIRST,
     check_layout,
 )
-from tests.test_expert import RULES, _positions
+from tests.test_expert import RULES, real_positions
 from tests.twins import strong_features_twin as twin
 
 
@@ -95,7 +95,7 @@ def test_features_agree_with_the_twin_at_every_candidate_of_real_hands():
     params = _strong()
     seen = {K_PICKUP: 0, K_DISCARD: 0, K_START: 0}
     for seed in (0, 1, 2, 3):
-        for _st, obs in _positions(seed, hands=6):
+        for _st, obs in real_positions(seed, hands=6):
             _, n, kind, cands, phi = _candidates(obs, params)
             if n < 2:
                 continue
@@ -110,7 +110,7 @@ def test_candidates_are_legal_and_start_with_the_base_move():
     params = _strong()
     tmp = np.zeros(TMP_SIZE, dtype=np.int64)
     checked = 0
-    for _st, obs in _positions(5, hands=6):
+    for _st, obs in real_positions(5, hands=6):
         a0, n, _, cands, _ = _candidates(obs, params)
         assert cands[0] == a0
         assert len(set(cands.tolist())) == n
@@ -134,7 +134,7 @@ def test_compiled_choice_equals_python_evaluation_of_the_weights():
             params[N_STRONG:] = weights
         w = params[N_STRONG:]
         changed = 0
-        for _st, obs in _positions(7, hands=5):
+        for _st, obs in real_positions(7, hands=5):
             a0, n, kind, cands, phi = _candidates(obs, params)
             scores = _twin_phi(obs, params, kind, cands, phi) @ w
             expect = cands[int(np.argmax(scores))] if n > 1 else a0
@@ -155,8 +155,8 @@ def test_evaluator_off_is_the_base_policy():
     off = on.copy()
     off[S_EVALUATOR] = 0.0
     short = on[:N_STRONG].copy()
-    assert _evaluator_on(on) and not _evaluator_on(off) and not _evaluator_on(short)
-    for _st, obs in _positions(9, hands=3):
+    assert evaluator_on(on) and not evaluator_on(off) and not evaluator_on(short)
+    for _st, obs in real_positions(9, hands=3):
         r = np.array([1, 2, 3, 4], np.uint64)
         base = strong_base_decide(obs, on, r.copy(), RULES, np.zeros(SCRATCH_SIZE, np.int64))
         for p in (off, short):

@@ -40,7 +40,7 @@ from sim.policies.strong_v2_features import (
     check_layout_v2,
     v2_features,
 )
-from tests.test_expert import RULES, _positions
+from tests.test_expert import RULES, real_positions
 from tests.twins import strong_features_twin as twin
 from tests.twins import strong_v2_features_twin as twin2
 
@@ -104,7 +104,7 @@ def test_features_agree_with_the_twins_at_every_candidate_of_real_hands():
     params = _v2()
     seen = {K_PICKUP: 0, K_DISCARD: 0, K_START: 0, K_OPEN: 0}
     for seed in (0, 1, 2, 3):
-        for _st, obs in _positions(seed, hands=6):
+        for _st, obs in real_positions(seed, hands=6):
             _, n, kind, cands, aux, keeps, phi = _candidates(obs, params)
             if n < 2:
                 continue
@@ -120,7 +120,7 @@ def test_candidates_are_legal_every_discard_and_the_base_move_first():
     params = _v2()
     tmp = np.zeros(TMP_SIZE, dtype=np.int64)
     checked = 0
-    for _st, obs in _positions(5, hands=6):
+    for _st, obs in real_positions(5, hands=6):
         a0, n, kind, cands, *_ = _candidates(obs, params)
         assert cands[0] == a0 and len(set(cands.tolist())) == n
         for a in cands:
@@ -145,7 +145,7 @@ def test_compiled_choice_equals_python_evaluation_of_the_weights():
             params[N_STRONG:] = weights
         w = params[N_STRONG:]
         changed = 0
-        for _st, obs in _positions(7, hands=5):
+        for _st, obs in real_positions(7, hands=5):
             a0, n, kind, cands, aux, keeps, _ = _candidates(obs, params)
             scores = _twin_phi(obs, params, kind, cands, aux, keeps) @ w
             expect = cands[int(np.argmax(scores))] if n > 1 else a0

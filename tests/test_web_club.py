@@ -44,9 +44,9 @@ def test_score_1_to_8_every_score_row_is_explained_with_its_rules():
 
 def _oracle(g, seat: int) -> tuple[list[int], int]:
     """The running score from the engine's full state: every hand emptied, no one out, the
-    hand scored as if over (``_score_hand``); and the seat's own hand counted at its values
+    hand scored as if over (``score_hand``); and the seat's own hand counted at its values
     (SCORE-5) with SCORE-4's 1,500 per rank of three or more sevens or aces."""
-    from sim.engine.state import _score_hand
+    from sim.engine.state import score_hand
     from sim.engine.views import st_melds
 
     st = g.state.copy()
@@ -55,7 +55,7 @@ def _oracle(g, seat: int) -> tuple[list[int], int]:
     w.out_team = -1
     w.special = E.SPECIAL_NONE
     items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
-    _score_hand(st, g.rules, items)
+    score_hand(st, g.rules, items)
     mine = seat % E.N_TEAMS
     totals = [int(items[mine].sum()), int(items[1 - mine].sum())]
     hand = TableView(g.state).hands[seat]

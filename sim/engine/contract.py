@@ -10,7 +10,7 @@ A policy is a compiled function ::
   meld operation, a special-hand declaration, or the discard that ends the turn). A policy
   leaves it as it found it (a check may change words and undo the change, as the built-in
   ones do): the engine judges the proposal on it and, after the player's own meld
-  operation, updates only the words the operation changed (``_observe_after_meld``).
+  operation, updates only the words the operation changed (``observe_after_meld``).
 - ``params``: ``float64[n]``, the policy's named parameters in registry order.
 - ``rng``: ``uint64[4]``, the hand's generator (``sim.rng``); draw from it for any randomness.
 - ``rules``: ``int64[N_RS]``, the ruleset array.

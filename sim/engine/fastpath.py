@@ -1,10 +1,10 @@
 """The engine's fast path: the validator's answer (``sim.engine.validate.action_reason``) for
 a policy's proposal, made cheaper.
 
-``_quick_ok`` proves the common cases legal from the counts (plain draws, laying threes, discards
-of a held natural, melds outside the opening turn: ``_meld_on_counts``); ``check_action`` judges
+``quick_ok`` proves the common cases legal from the counts (plain draws, laying threes, discards
+of a held natural, melds outside the opening turn: ``meld_on_counts``); ``check_action`` judges
 the rest, in an opening turn without searching where the plan cache (``PLAN_CACHE_FIELDS``) or
-the policy's hint (``SCRATCH_HINT``) shows the opening still completable; ``_judge_choice`` is
+the policy's hint (``SCRATCH_HINT``) shows the opening still completable; ``judge_choice`` is
 the two together, the engine's check. Each gives ``action_reason``'s answer on every action
 of real hands (tests/test_judge_fastpaths.py).
 """
@@ -14,26 +14,26 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into, _sum_words
-from sim.engine.observe import _bonus_owed
+from sim._views import copy_into, sum_words
+from sim.engine.observe import bonus_owed
 from sim.engine.validate import (
-    _meld_reason_obs,
-    _opening_after,
-    _turn_opening_reason,
     action_reason,
+    meld_reason_obs,
+    opening_after,
+    turn_opening_reason,
 )
 from sim.engine.views import (
-    _add_operation,
-    _take_operation,
-    _tmp_plan,
+    add_operation,
     c_view,
     ob_aside_total,
     ob_hand,
     ob_melds,
+    take_operation,
+    tmp_plan,
 )
 from sim.legality import (
-    _opening_meld_reason,
     meld_reason,
+    opening_meld_reason,
     opening_path_count,
     restricted_on_empty,
 )
@@ -42,7 +42,7 @@ __all__ = ["check_action"]
 
 
 @njit(cache=True, inline="always")
-def _quick_ok(obs, a, rules):
+def quick_ok(obs, a, rules):
     """True only where ``action_reason(obs, a, rules, tmp)`` is R_OK and the counts show it
     without the rest of the judge: the engine's check of a policy's choice in the common cases
     (plain draws, discards and melds, most of the checks of a hand). False says nothing:
@@ -54,8 +54,8 @@ def _quick_ok(obs, a, rules):
       (the last card is OUT-1's), not a restricted card on an empty pile (DISCARD-3: sevens,
       aces, a dead rank), and the turn's melds, in an opening turn, a valid opening
       (OPEN-1..4 at the discard, by ``opening_reason`` as the full check);
-    - a meld operation outside the opening turn: ``_meld_reason_obs``'s checks in its order
-      (``_meld_on_counts``: the cards held, MELD-1..9 by ``meld_reason``, OUT-2's card to
+    - a meld operation outside the opening turn: ``meld_reason_obs``'s checks in its order
+      (``meld_on_counts``: the cards held, MELD-1..9 by ``meld_reason``, OUT-2's card to
       discard), except that leaving a card or none (OUT-2 on the table after it) goes to the
       full check.
 
@@ -78,37 +78,37 @@ def _quick_ok(obs, a, rules):
             return False  # DISCARD-1/2 may refuse a three or a wild card
         if obs[E.OB_PILE_N] == 0 and restricted_on_empty(ob_melds(obs), slot):
             return False  # DISCARD-3: a restricted card on an empty pile
-        total = _sum_words(obs, E.OB_HAND, E.N_KINDS)
+        total = sum_words(obs, E.OB_HAND, E.N_KINDS)
         if total <= 1:
             return False  # the last card: going out (OUT-1)
         if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_MELDED] == 1:
             # OPEN-1..4: the turn's melds must be a valid opening when the turn ends (the
             # flags tested here too keep the call off the common path)
-            return _turn_opening_reason(obs) == E.R_OK
+            return turn_opening_reason(obs) == E.R_OK
         return True
     if kind != E.AT_MELD or obs[E.OB_OPENING_TURN] == 1:
         return False  # the opening turn's melds: the search or check_action's plan
     nat, two = E.ACTION_TABLE[a, E.AC_NAT], E.ACTION_TABLE[a, E.AC_TWO]
     joker = E.ACTION_TABLE[a, E.AC_JOKER]
-    held = _sum_words(obs, E.OB_HAND, E.N_KINDS) + ob_aside_total(obs)
+    held = sum_words(obs, E.OB_HAND, E.N_KINDS) + ob_aside_total(obs)
     threes = 0
     for k in (E.RED_THREE, E.BLACK_THREE):
         threes += hand[k] + obs[E.OB_ASIDE + k]
     # 1 only: an operation leaving a card or none goes to the full check (TABLE_DECIDES)
-    return _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes) == 1
+    return meld_on_counts(obs, slot, nat, two, joker, rules, held, threes) == 1
 
 
-TABLE_DECIDES = -1  #: ``_meld_on_counts``: OUT-2 on the table after the operation decides
+TABLE_DECIDES = -1  #: ``meld_on_counts``: OUT-2 on the table after the operation decides
 
 
 @njit(cache=True, inline="always")
-def _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
-    """``_meld_reason_obs``'s checks without the opening search, in its order, from the
+def meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
+    """``meld_reason_obs``'s checks without the opening search, in its order, from the
     counts: the cards held, MELD-1..9 (``meld_reason``), OPEN-4 in an opening turn, OUT-2's
     card to discard (``held``: the hand and a taken pile's rest; ``threes``: the threes among
     them). 1: legal; 0: refused; ``TABLE_DECIDES``: the operation leaves a card or none, and
-    OUT-2 must look at the table after it (``_meld_reason_obs``). Shared by
-    ``legal_actions`` (``_meld_rules_ok``) and the engine's ``_quick_ok``."""
+    OUT-2 must look at the table after it (``meld_reason_obs``). Shared by
+    ``legal_actions`` (``meld_rules_ok``) and the engine's ``quick_ok``."""
     hand = ob_hand(obs)
     if slot != E.WILD_MELD and hand[slot] < nat:
         return 0
@@ -119,7 +119,7 @@ def _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
     initial = obs[E.OB_OPENING_TURN] == 1
     if meld_reason(melds, 0, slot, nat, two, joker, initial, total <= 1, rules) != E.R_OK:
         return 0  # MELD-1..9
-    if initial and _opening_meld_reason(melds, 0, slot, nat, two, joker) != E.R_OK:
+    if initial and opening_meld_reason(melds, 0, slot, nat, two, joker) != E.R_OK:
         return 0  # OPEN-4
     left = held - nat - two - joker
     if left - threes <= 0:
@@ -130,10 +130,10 @@ def _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes):
 
 
 @njit(cache=True, inline="always")
-def _judge_choice(obs, a, rules, tmp, cache, hint):
-    """``check_action``'s answer, given at once where ``_quick_ok`` proves it legal (an action
+def judge_choice(obs, a, rules, tmp, cache, hint):
+    """``check_action``'s answer, given at once where ``quick_ok`` proves it legal (an action
     for which ``check_action`` keeps no plan: its cache is cleared as it would be)."""
-    if _quick_ok(obs, a, rules):
+    if quick_ok(obs, a, rules):
         cache[E.PC_VALID] = 0
         return E.R_OK
     return check_action(obs, a, rules, tmp, cache, hint)
@@ -171,7 +171,7 @@ def check_action(obs, a, rules, tmp, cache, hint):
     nat = E.ACTION_TABLE[a, E.AC_NAT]
     two = E.ACTION_TABLE[a, E.AC_TWO]
     joker = E.ACTION_TABLE[a, E.AC_JOKER]
-    plan = _cache_plan(cache)
+    plan = cache_plan(cache)
     if valid and cache[E.PC_ASIDE] == ob_aside_total(obs):
         same = True
         for k in range(E.N_KINDS):
@@ -182,42 +182,40 @@ def check_action(obs, a, rules, tmp, cache, hint):
         # wild cards on natural melds before the wild meld is complete
         in_plan = slot != E.WILD_MELD and _in_plan(plan, slot, nat, two, joker)
         if same and in_plan:
-            r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+            r = meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
             if r == E.R_OK:
                 _keep_plan(obs, slot, nat, two, joker, cache)
-                _add_operation(plan, slot, nat, two, joker, -1)
+                add_operation(plan, slot, nat, two, joker, -1)
             return r
-    if _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
-        r = _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
+    if hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
+        r = meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False)
         if r == E.R_OK:  # (a refusal is named by action_reason below, as before)
-            rest = _tmp_plan(tmp)  # the hint less the operation, a path of the search
+            rest = tmp_plan(tmp)  # the hint less the operation, a path of the search
             if _jokers_first(rest, obs[E.OB_HAND + E.JOKER] - joker):
-                _copy_into(plan, rest)  # kept as the search's plan would be (see _jokers_first)
+                copy_into(plan, rest)  # kept as the search's plan would be (see _jokers_first)
                 _keep_plan(obs, slot, nat, two, joker, cache)
             return r
     r = action_reason(obs, a, rules, tmp)
     if r == E.R_OK:
-        _copy_into(
-            plan, _tmp_plan(tmp)
-        )  # _meld_reason_obs left the plan from the position after it
+        copy_into(plan, tmp_plan(tmp))  # meld_reason_obs left the plan from the position after it
         _keep_plan(obs, slot, nat, two, joker, cache)
     return r
 
 
 @njit(cache=True, inline="always")  # inlined in check_action: one compiled function
-def _hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
+def hint_completes(obs, slot, nat, two, joker, rules, tmp, hint):
     """Does the ``hint`` less this operation complete an opening from the position the
-    operation leaves, as a path of the search ``_meld_reason_obs`` would run there (the same
+    operation leaves, as a path of the search ``meld_reason_obs`` would run there (the same
     hand, turn's melds, table, pile kind, cards aside and OPEN-5 flag; ``opening_path_count``)?
-    Leaves that rest of the hint in ``_tmp_plan``."""
-    hand_after, pending = _opening_after(obs, slot, nat, two, joker, tmp)
-    rest = _tmp_plan(tmp)
-    _copy_into(rest, hint)
-    _add_operation(rest, slot, nat, two, joker, -1)
+    Leaves that rest of the hint in ``tmp_plan``."""
+    hand_after, pending = opening_after(obs, slot, nat, two, joker, tmp)
+    rest = tmp_plan(tmp)
+    copy_into(rest, hint)
+    add_operation(rest, slot, nat, two, joker, -1)
     extra = ob_aside_total(obs)
     pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
     melds = ob_melds(obs)
-    value = opening_path_count(hand_after, pending, melds, pk, extra, rules, rest, _bonus_owed(obs))
+    value = opening_path_count(hand_after, pending, melds, pk, extra, rules, rest, bonus_owed(obs))
     return value >= mc
 
 
@@ -247,7 +245,7 @@ def _in_plan(plan, slot, nat, two, joker):
 
 
 @njit(cache=True, inline="always")
-def _cache_plan(cache):
+def cache_plan(cache):
     """plan[slot, col] view of the plan cache (``PLAN_CACHE_FIELDS``)."""
     n = E.N_KINDS * E.N_MELD_COLS
     return c_view(cache[E.PC_PLAN : E.PC_PLAN + n], (E.N_KINDS, E.N_MELD_COLS))
@@ -257,7 +255,7 @@ def _cache_plan(cache):
 def _keep_plan(obs, slot, nat, two, joker, cache):
     """Mark the cache valid for the hand the operation leaves (``check_action``)."""
     hand = cache[E.PC_HAND : E.PC_HAND + E.N_KINDS]
-    _copy_into(hand, ob_hand(obs))
-    _take_operation(hand, slot, nat, two, joker)
+    copy_into(hand, ob_hand(obs))
+    take_operation(hand, slot, nat, two, joker)
     cache[E.PC_ASIDE] = ob_aside_total(obs)
     cache[E.PC_VALID] = 1

@@ -1,10 +1,10 @@
 """The generator of legal actions: ``legal_actions`` lists them from the position, the same
-list in the same order as the action table filtered by the validator (``_legal_actions_filter``,
+list in the same order as the action table filtered by the validator (``legal_actions_filter``,
 its oracle; tests/test_legal_generation.py).
 
-Also here: ``_legal_discards`` (every legal discard as one mask), ``_first_legal_action`` (the
+Also here: ``legal_discards`` (every legal discard as one mask), ``first_legal_action`` (the
 engine's replacement for an illegal proposal), ``forced_action`` (the only legal action, when
-the position leaves no choice) and ``_meld_refused_on_counts`` (a cheap pre-test of a meld).
+the position leaves no choice) and ``meld_refused_on_counts`` (a cheap pre-test of a meld).
 """
 
 from __future__ import annotations
@@ -12,33 +12,33 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _sum_words, opaque
-from sim.engine.fastpath import TABLE_DECIDES, _meld_on_counts
-from sim.engine.observe import _bonus_owed
+from sim._views import opaque, sum_words
+from sim.engine.fastpath import TABLE_DECIDES, meld_on_counts
+from sim.engine.observe import bonus_owed
 from sim.engine.validate import (
-    _declare_ok,
-    _discard_reason_at,
-    _meld_reason_obs,
-    _opening_possible,
-    _pile_may_open,
-    _turn_opening_reason,
     action_reason,
+    declare_ok,
+    discard_reason_at,
+    meld_reason_obs,
+    opening_possible,
+    pile_may_open,
+    turn_opening_reason,
 )
 from sim.engine.views import (
-    _tmp_gen_ax,
-    _tmp_gen_wm,
-    _tmp_search,
     ob_aside_total,
     ob_hand,
     ob_melds,
     ob_pending,
+    tmp_gen_ax,
+    tmp_gen_wm,
+    tmp_search,
 )
 from sim.legality import (
-    _meld_counts_refused,
-    _opening_op_counts,
     is_dead,
+    meld_counts_refused,
     meld_size,
     opening_count_bound,
+    opening_op_counts,
     restricted_on_empty,
 )
 
@@ -46,18 +46,18 @@ __all__ = ["forced_action", "legal_actions"]
 
 
 @njit(cache=True, inline="always")
-def _legal_discards(obs, hand, total, opening_r):
-    """Bit k set when discarding ``k`` is legal in the play phase (``_discard_reason_at`` of
+def legal_discards(obs, hand, total, opening_r):
+    """Bit k set when discarding ``k`` is legal in the play phase (``discard_reason_at`` of
     every held kind), from one pass over the hand: DISCARD-1/2 need only the hand's count and
     whether it holds nothing but wild cards and threes; DISCARD-3 (an empty pile) refuses a
     restricted card exactly when some unrestricted kind may be discarded, the same answer for
-    every restricted kind. A last card (going out, OUT-1) is judged by ``_discard_reason_at``."""
+    every restricted kind. A last card (going out, OUT-1) is judged by ``discard_reason_at``."""
     mask = 0
     if opening_r != E.R_OK:
         return mask  # OPEN-1..4: the turn's melds must be a valid opening
     if total == 1:
         for k in range(E.N_KINDS):
-            if hand[k] > 0 and _discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
+            if hand[k] > 0 and discard_reason_at(obs, hand, k, total, opening_r) == E.R_OK:
                 mask |= 1 << k
         return mask
     wilds = hand[E.JOKER] + hand[E.TWO]
@@ -81,7 +81,7 @@ def _legal_discards(obs, hand, total, opening_r):
 
 
 @njit(cache=True, _nrt=False)
-def _first_legal_action(obs, rules, tmp):
+def first_legal_action(obs, rules, tmp):
     """The smallest legal action id (``legal_actions``' first, which lists them in increasing
     order), or -1 if there is none: the engine's replacement for an illegal proposal. Judged
     one id at a time by ``action_reason`` and stopping at the first legal one (in the play
@@ -109,24 +109,24 @@ def forced_action(obs):
 
 
 @njit(cache=True, inline="always")
-def _meld_refused_on_counts(obs, slot, nat, w, rules):
-    """``sim.legality._meld_counts_refused`` (a shortcut of MELD-1/2/4..9 on the counts) for the
+def meld_refused_on_counts(obs, slot, nat, w, rules):
+    """``sim.legality.meld_counts_refused`` (a shortcut of MELD-1/2/4..9 on the counts) for the
     acting player's own meld of natural ``slot``: a cheap pre-test for callers judging many
-    candidates (``legal_actions``, ``policies.common._largest_meld``); False says nothing."""
+    candidates (``legal_actions``, ``policies.common.largest_meld``); False says nothing."""
     initial = obs[E.OB_OPENING_TURN] == 1
-    return _meld_counts_refused(ob_melds(obs), slot, nat, w, initial, rules)
+    return meld_counts_refused(ob_melds(obs), slot, nat, w, initial, rules)
 
 
 @njit(cache=True, inline="always")
-def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
-    """``_meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == R_OK`` for
+def meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
+    """``meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == R_OK`` for
     ``legal_actions``, with the cards the player holds (hand and a taken pile's rest,
     ``held``) and the threes among them counted once per position: the same checks in the
-    same order (``_meld_on_counts``), the full kernel only where OUT-2 looks at the table (a
+    same order (``meld_on_counts``), the full kernel only where OUT-2 looks at the table (a
     card or none left)."""
-    r = _meld_on_counts(obs, slot, nat, two, joker, rules, held, threes)
+    r = meld_on_counts(obs, slot, nat, two, joker, rules, held, threes)
     if r == TABLE_DECIDES:
-        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
+        return meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, False) == E.R_OK
     return r == 1
 
 
@@ -134,12 +134,12 @@ def _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes):
 def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
     """OPEN-1..4 for a meld operation on a natural ``slot`` in an opening turn that passes the
     other rules: is the opening still completable after it? ``best_ax``: the turn's best counts
-    through at least (naturals, wilds) on each rank (``_opening_op_counts``), judged by
+    through at least (naturals, wilds) on each rank (``opening_op_counts``), judged by
     ``_opening_ok_from``. With a started, incomplete wild meld (MELD-8: wild cards placed
     elsewhere are counted differently after the operation) the full search judges."""
     w = two + joker
     if w > 0 and wm_started:
-        return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
+        return meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
     v = best_ax[slot - E.FIRST_NATURAL, nat, w]
     return _opening_ok_from(obs, slot, nat, two, joker, rules, tmp, v)
 
@@ -148,7 +148,7 @@ def _opening_op_ok(obs, slot, nat, two, joker, rules, tmp, best_ax, wm_started):
 def _opening_ok_from(obs, slot, nat, two, joker, rules, tmp, v):
     """OPEN-1..4 for a meld operation of an opening turn that passes the other rules, from
     ``v``: the best count of a valid opening after it with its wild cards split jokers first
-    (``_opening_op_counts``: ``best_ax`` on a natural rank, ``best_wm`` on the wild meld).
+    (``opening_op_counts``: ``best_ax`` on a natural rank, ``best_wm`` on the wild meld).
     Another split counts less by at most the jokers it leaves for later, 30 points each, so
     the full search judges only when that difference matters."""
     mc = obs[E.OB_OPEN_MIN]
@@ -158,16 +158,16 @@ def _opening_ok_from(obs, slot, nat, two, joker, rules, tmp, v):
     jf = min(w, obs[E.OB_HAND + E.JOKER])  # the jokers-first split of w
     if joker == jf or v - (jf - joker) * (E.KIND_VALUE[E.JOKER] - E.KIND_VALUE[E.TWO]) >= mc:
         return True
-    return _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
+    return meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK
 
 
 @njit(cache=True, _nrt=False)
 def legal_actions(obs, rules, out, tmp):
     """Write the legal action ids for ``obs`` into ``out`` in increasing order; return how
     many. Generated from the position: the same list, in the same order, as
-    ``_legal_actions_filter`` (the table filtered by ``action_reason``), the rules other than
-    OPEN-1..4 judged once per number of wild cards (``_meld_rules_ok``), OPEN-1..4 for every
-    candidate of an opening turn by one search (``_opening_op_counts``; ``_opening_op_ok`` on a
+    ``legal_actions_filter`` (the table filtered by ``action_reason``), the rules other than
+    OPEN-1..4 judged once per number of wild cards (``meld_rules_ok``), OPEN-1..4 for every
+    candidate of an opening turn by one search (``opening_op_counts``; ``_opening_op_ok`` on a
     natural rank, ``_opening_ok_from`` on the wild meld) (tests/test_legal_generation.py, on
     every decision of real hands)."""
     phase = obs[E.OB_PHASE]
@@ -175,35 +175,33 @@ def legal_actions(obs, rules, out, tmp):
         return _legal_outside_play(obs, rules, out, tmp)
     n = 0
     hand = ob_hand(obs)
-    if _declare_ok(obs, rules, tmp):
+    if declare_ok(obs, rules, tmp):
         out[n] = E.A_DECLARE
         n += 1
-    total = _sum_words(obs, E.OB_HAND, E.N_KINDS)  # the same for every discard
-    opening_r = _turn_opening_reason(obs)
-    discards = _legal_discards(obs, hand, total, opening_r)
+    total = sum_words(obs, E.OB_HAND, E.N_KINDS)  # the same for every discard
+    opening_r = turn_opening_reason(obs)
+    discards = legal_discards(obs, hand, total, opening_r)
     for k in range(E.N_KINDS):
         if (discards >> k) & 1:
             out[n] = E.A_DISCARD + k
             n += 1
     melds = ob_melds(obs)
-    best_ax = _tmp_gen_ax(tmp)  # not touched by the checks below
-    best_wm = _tmp_gen_wm(tmp)
+    best_ax = tmp_gen_ax(tmp)  # not touched by the checks below
+    best_wm = tmp_gen_wm(tmp)
     opening = obs[E.OB_OPENING_TURN] == 1
     wm_started = False
     if opening:
         pending = ob_pending(obs)
         mc = obs[E.OB_OPEN_MIN]
         if opening_count_bound(hand, pending, melds, rules) < mc:
-            return n  # OPEN-1: no meld can be part of a valid opening (_opening_possible)
-        extra, pk, bonus = ob_aside_total(obs), obs[E.OB_PILE_KIND], _bonus_owed(obs)
-        work = _tmp_search(tmp)
+            return n  # OPEN-1: no meld can be part of a valid opening (opening_possible)
+        extra, pk, bonus = ob_aside_total(obs), obs[E.OB_PILE_KIND], bonus_owed(obs)
+        work = tmp_search(tmp)
         if (
-            _opening_op_counts(
-                hand, pending, melds, pk, extra, rules, bonus, work, best_ax, best_wm
-            )
+            opening_op_counts(hand, pending, melds, pk, extra, rules, bonus, work, best_ax, best_wm)
             < mc
         ):
-            return n  # OPEN-1: as _opening_possible (the same count)
+            return n  # OPEN-1: as opening_possible (the same count)
         wm = pending[E.WILD_MELD, E.TWOS] + pending[E.WILD_MELD, E.JOKERS]
         wm_started = 0 < wm < E.CANASTA
     held = total + ob_aside_total(obs)  # OUT-2 counts a taken pile's rest (PILE-1)
@@ -214,9 +212,7 @@ def legal_actions(obs, rules, out, tmp):
         for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
             if two + joker < 1 or two + joker > E.CANASTA:
                 continue
-            if not _meld_rules_ok(
-                obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, held, threes
-            ):
+            if not meld_rules_ok(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, held, threes):
                 continue
             if opening and not _opening_ok_from(
                 obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, best_wm[two + joker]
@@ -232,8 +228,8 @@ def legal_actions(obs, rules, out, tmp):
         if hand[slot] == 0 and not started:
             continue
         if not long_melds and is_dead(melds, slot):
-            continue  # MELD-9 refuses every operation (as _meld_refused_on_counts)
-        # a new meld needs two naturals at least (MELD-1/4: as _meld_refused_on_counts)
+            continue  # MELD-9 refuses every operation (as meld_refused_on_counts)
+        # a new meld needs two naturals at least (MELD-1/4: as meld_refused_on_counts)
         for nat in range(0 if started else 2, min(hand[slot], E.CANASTA) + 1):
             # On a natural slot the rules other than OPEN-1..4 see the wild cards only as
             # their number (MELD-1..9 count them; OUT-2 counts the cards left): judged once
@@ -243,9 +239,9 @@ def legal_actions(obs, rules, out, tmp):
             fine = 0
             for w in range(max(1 - nat, 0), min(n_wilds, E.CANASTA - nat) + 1):
                 two = max(0, w - joker_cap)  # the fewest twos: the first split in order
-                if _meld_refused_on_counts(obs, slot, nat, w, rules):
+                if meld_refused_on_counts(obs, slot, nat, w, rules):
                     continue  # MELD-1..9 on the counts: no need to call meld_reason
-                if _meld_rules_ok(obs, slot, nat, two, w - two, rules, tmp, held, threes):
+                if meld_rules_ok(obs, slot, nat, two, w - two, rules, tmp, held, threes):
                     fine |= 1 << w
             if fine == 0:
                 continue
@@ -287,7 +283,7 @@ def _legal_outside_play(obs, rules, out, tmp):
         out[n] = E.A_DRAW
         n += 1
         if (
-            _pile_may_open(obs, rules, tmp)
+            pile_may_open(obs, rules, tmp)
             and action_reason(obs, E.A_TAKE_PILE, rules, tmp) == E.R_OK
         ):
             out[n] = E.A_TAKE_PILE
@@ -296,7 +292,7 @@ def _legal_outside_play(obs, rules, out, tmp):
 
 
 @njit(cache=True, _nrt=False)
-def _legal_actions_filter(obs, rules, out, tmp):
+def legal_actions_filter(obs, rules, out, tmp):
     """``legal_actions`` by filtering the fixed action table with ``action_reason`` (the one
     validator): the oracle the generator is tested against (tests/test_legal_generation.py)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
@@ -310,17 +306,14 @@ def _legal_actions_filter(obs, rules, out, tmp):
         if hand[k] > 0 and action_reason(obs, E.A_DISCARD + k, rules, tmp) == E.R_OK:
             out[n] = E.A_DISCARD + k
             n += 1
-    if obs[E.OB_OPENING_TURN] == 1 and not _opening_possible(obs, rules, tmp):
+    if obs[E.OB_OPENING_TURN] == 1 and not opening_possible(obs, rules, tmp):
         return n  # OPEN-1: no meld can be part of a valid opening
     melds = ob_melds(obs)
     for two in range(hand[E.TWO] + 1):
         for joker in range(min(hand[E.JOKER], E.MAX_WILD_MELD_JOKERS) + 1):
             if two + joker < 1 or two + joker > E.CANASTA:
                 continue
-            if (
-                _meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True)
-                == E.R_OK
-            ):
+            if meld_reason_obs(obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, True) == E.R_OK:
                 out[n] = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
                 n += 1
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
@@ -332,7 +325,7 @@ def _legal_actions_filter(obs, rules, out, tmp):
                     a = E.MELD_ACTION[slot, nat, two, joker]
                     if a < 0:
                         continue
-                    if _meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK:
+                    if meld_reason_obs(obs, slot, nat, two, joker, rules, tmp, True) == E.R_OK:
                         out[n] = a
                         n += 1
     return n

@@ -5,7 +5,7 @@ policies and what it does there; its inputs come first, then its progress, reset
 
 - ``IK_NONE``: plain play, every decision the policy's;
 - ``IK_CHOICE``: at seat ``IC_SEAT``'s turn ``IC_TURN`` the ``IC_CHOICE`` of ``CHOICES`` is
-  forced on the policy's decisions (``_forced_choice``; what-if positions, ``sim.engine.position``);
+  forced on the policy's decisions (``forced_choice``; what-if positions, ``sim.engine.position``);
 - ``IK_SCRIPT``: at that seat and turn the ``IC_N`` actions of ``IC_SCRIPT`` are made in order
   while the rules accept them, then the policy decides (plans, ``sim.engine.script``);
 - ``IK_PAUSE``: the loop returns ``PAUSED`` at each decision of team ``IC_TEAM`` before asking
@@ -24,10 +24,10 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.judge import action_ok
-from sim.engine.observe import _bonus_owed
-from sim.engine.validate import _opening_possible
-from sim.engine.views import _tmp_plan
-from sim.special import _catalogue_row, nearest_hand
+from sim.engine.observe import bonus_owed
+from sim.engine.validate import opening_possible
+from sim.engine.views import tmp_plan
+from sim.special import catalogue_row, nearest_hand
 
 #: choice name -> what the fixed player does at the position (then the policies play on)
 CHOICES = {
@@ -75,7 +75,7 @@ CHASE_DISTANCE = 4  #: chase while fewer cards than this are missing (special_ch
 NO_ACTION = -1  #: pads a script row (scripts of several lengths share one array)
 MAX_SCRIPT = 24  #: actions in one script (a draw, meld operations and the discard)
 
-#: the intercept's words: (name, width); inputs, then the progress ``_reset_intercept`` sets
+#: the intercept's words: (name, width); inputs, then the progress ``reset_intercept`` sets
 INTERCEPT_FIELDS = (
     ("kind", 1),  # IK_*
     ("seat", 1),  # the fixed seat (choice, script)
@@ -99,7 +99,7 @@ PAUSED = -1  #: the hand loop's code at a paused decision (0: the hand is over; 
 
 
 @njit(cache=True, _nrt=False)
-def _reset_intercept(icpt):
+def reset_intercept(icpt):
     """The progress words at the start of a hand: nothing applied yet (a script of no step is
     applied at once), the script playing, a pause armed, the first play decision to come."""
     n = icpt[IC_N] if icpt[IC_KIND] == IK_SCRIPT else 0
@@ -110,7 +110,7 @@ def _reset_intercept(icpt):
 
 
 @njit(cache=True, inline="always")
-def _at_intercept(st, icpt):
+def at_intercept(st, icpt):
     """Does the intercept take the step of the player to act (its kind is not ``IK_NONE``)?"""
     if icpt[IC_KIND] == IK_PAUSE:
         return st[E.ST_PLAYER] % E.N_TEAMS == icpt[IC_TEAM]
@@ -187,12 +187,12 @@ def _goes_out(obs, proposed):
         + E.ACTION_TABLE[proposed, E.AC_JOKER]
     )
     left = total - used
-    return left == 0 or (left == 1 and not _bonus_owed(obs))  # OPEN-5: owed cards still come
+    return left == 0 or (left == 1 and not bonus_owed(obs))  # OPEN-5: owed cards still come
 
 
 @njit(cache=True, _nrt=False)
 def _forced_three(obs, choice, proposed, rules, tmp):
-    """``_forced_choice`` for ``keep_three``/``lay_three`` at the keep-or-lay decision of the
+    """``forced_choice`` for ``keep_three``/``lay_three`` at the keep-or-lay decision of the
     turn's start (PH_THREES, DEAL-5): keep a red three if held, else a black one (the rules
     judge it: R_KEEP_THREE once the team has melded); or lay them all (DEAL-4). Elsewhere the
     proposal stands, not applied."""
@@ -227,7 +227,7 @@ def _chase_move(obs, proposed, rules, tmp):
     if miss >= CHASE_DISTANCE:
         return proposed, 0
     if phase == E.PH_THREES:
-        if rules[_catalogue_row(code) + E.CH_THREES] == 0:
+        if rules[catalogue_row(code) + E.CH_THREES] == 0:
             return E.A_LAY_THREES, 1  # DEAL-5: a three is kept only for a hand that has one
         for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
             if action_ok(obs, a, rules, tmp):
@@ -253,13 +253,13 @@ def _chase_move(obs, proposed, rules, tmp):
 @njit(cache=True, _nrt=True)
 def _opening_move(obs, rules, tmp):
     """OPEN-1..4: the next meld operation of the best opening from the hand at this play
-    step (the engine's opening search, ``_opening_possible``: its plan, natural melds first,
+    step (the engine's opening search, ``opening_possible``: its plan, natural melds first,
     the wild meld last), or -1 if no opening can be made or completed."""
     if obs[E.OB_OPENED] == 1 or obs[E.OB_TOOK_PILE] == 1 or obs[E.OB_OPENING_TURN] == 0:
         return -1
-    if not _opening_possible(obs, rules, tmp):
+    if not opening_possible(obs, rules, tmp):
         return -1
-    plan = _tmp_plan(tmp).copy()  # the judge below reuses the temporaries
+    plan = tmp_plan(tmp).copy()  # the judge below reuses the temporaries
     for slot in range(E.N_KINDS - 1, -1, -1):
         nat = plan[slot, E.NATURALS] if slot != E.WILD_MELD else 0
         two, joker = plan[slot, E.TWOS], plan[slot, E.JOKERS]
@@ -272,7 +272,7 @@ def _opening_move(obs, rules, tmp):
 
 @njit(cache=True, _nrt=True)
 def _forced_lasting(obs, choice, proposed, rules, tmp):
-    """``_forced_choice`` for the chase, the opening from hand (the draw, then the opening)
+    """``forced_choice`` for the chase, the opening from hand (the draw, then the opening)
     and the wait for the pile (at every turn of the team from the fixed one)."""
     if choice == CH_KEEP_THREE_CHASE or choice == CH_LAY_THREE_CHASE:
         if obs[E.OB_PHASE] == E.PH_THREES:
@@ -314,7 +314,7 @@ def _forced_lasting(obs, choice, proposed, rules, tmp):
 
 @njit(cache=True, _nrt=False)
 def _forced_new(obs, choice, proposed, first_play, rules, tmp):
-    """``_forced_choice`` for the choices added after ``draw`` (same contract)."""
+    """``forced_choice`` for the choices added after ``draw`` (same contract)."""
     if choice >= CH_CHASE:
         return _forced_lasting(obs, choice, proposed, rules, tmp)
     if choice >= CH_KEEP_THREE:
@@ -355,7 +355,7 @@ def _forced_new(obs, choice, proposed, first_play, rules, tmp):
 
 
 @njit(cache=True, _nrt=False)
-def _forced_choice(obs, choice, proposed, first_play, rules, tmp):
+def forced_choice(obs, choice, proposed, first_play, rules, tmp):
     """The fixed player's action in its fixed turn instead of ``proposed`` (-1 in ``proposed``:
     no proposal, at a draw the engine would force), and 1 if the choice was made or confirmed,
     0 if the rules refuse it here (then ``proposed`` stands)."""

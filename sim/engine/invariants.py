@@ -10,7 +10,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim.engine.views import _tmp_hand, _tmp_leave, _tmp_melds, st_hands, st_melds
+from sim.engine.views import st_hands, st_melds, tmp_hand, tmp_leave, tmp_melds
 from sim.legality import meld_reason
 
 __all__ = []
@@ -19,7 +19,7 @@ __all__ = []
 @njit(cache=True, _nrt=False)
 def check_invariants(st, rules, tmp):
     """Debug mode: every card accounted for once, every meld legal, the pile consistent."""
-    total = _tmp_hand(tmp)
+    total = tmp_hand(tmp)
     total[:] = 0
     hands = st_hands(st)
     melds = st_melds(st)
@@ -39,7 +39,7 @@ def check_invariants(st, rules, tmp):
         total[E.BLACK_THREE] += st[E.ST_THREES + 2 * t + 1]
     for i in range(st[E.ST_STOCK_N]):
         total[E.CARD_KIND[st[E.ST_STOCK + i]]] += 1
-    pc = _tmp_leave(tmp)
+    pc = tmp_leave(tmp)
     pc[:] = 0
     for i in range(st[E.ST_PILE_N]):
         pc[st[E.ST_PILE + i]] += 1
@@ -50,7 +50,7 @@ def check_invariants(st, rules, tmp):
     for k in range(E.N_KINDS):
         if total[k] != E.KIND_COPIES[k]:
             return E.INV_CARDS
-    empty = _tmp_melds(tmp)
+    empty = tmp_melds(tmp)
     empty[:] = 0
     for t in range(E.N_TEAMS):
         for s in range(E.N_KINDS):

@@ -2,10 +2,10 @@
 
 - ``sim.engine.validate``: the one validator, ``action_reason`` (``action_ok`` its yes-or-no
   answer), and the checks it is made of;
-- ``sim.engine.fastpath``: the engine's check of a policy's proposal (``_judge_choice``,
-  ``check_action``, ``_quick_ok``), the validator's answer made cheaper;
+- ``sim.engine.fastpath``: the engine's check of a policy's proposal (``judge_choice``,
+  ``check_action``, ``quick_ok``), the validator's answer made cheaper;
 - ``sim.engine.generate``: the legal actions generated from the position (``legal_actions``,
-  ``_legal_discards``), the filtered table they are tested against, ``_first_legal_action`` and
+  ``legal_discards``), the filtered table they are tested against, ``first_legal_action`` and
   ``forced_action``.
 
 Every public name of the three is importable from here.
@@ -15,33 +15,33 @@ from __future__ import annotations
 
 from sim.engine.fastpath import (
     TABLE_DECIDES,
-    _cache_plan,
-    _hint_completes,
-    _judge_choice,
-    _meld_on_counts,
-    _quick_ok,
+    cache_plan,
     check_action,
+    hint_completes,
+    judge_choice,
+    meld_on_counts,
+    quick_ok,
 )
 from sim.engine.generate import (
-    _first_legal_action,
-    _legal_actions_filter,
-    _legal_discards,
-    _meld_refused_on_counts,
-    _meld_rules_ok,
+    first_legal_action,
     forced_action,
     legal_actions,
+    legal_actions_filter,
+    legal_discards,
+    meld_refused_on_counts,
+    meld_rules_ok,
 )
 from sim.engine.validate import (
-    _declare_ok,
-    _discard_reason_at,
-    _meld_reason_obs,
-    _meld_reason_without_opening,
-    _opening_after,
-    _opening_possible,
-    _pile_may_open,
-    _turn_opening_reason,
     action_ok,
     action_reason,
+    declare_ok,
+    discard_reason_at,
+    meld_reason_obs,
+    meld_reason_without_opening,
+    opening_after,
+    opening_possible,
+    pile_may_open,
+    turn_opening_reason,
 )
 
 __all__ = ["action_ok", "action_reason", "check_action", "forced_action", "legal_actions"]

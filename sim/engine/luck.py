@@ -23,11 +23,11 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
-from sim._views import _copy_into
+from sim._views import copy_into
 from sim.engine.intercept import IC_APPLIED, IC_SIZE
-from sim.engine.play import _finish_hand, _hand_arrays, _play_hand_loop, chunk_kernel
+from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_loop
 from sim.engine.position import PS_SEAT, PS_TURN
-from sim.engine.script import _deal_script, _set_script
+from sim.engine.script import deal_script, set_script
 from sim.rng import seed_hand
 
 __all__ = ["MAX_EVENTS", "play_scripts_luck_arrays"]
@@ -48,7 +48,7 @@ def play_scripts_luck_kernel(key, start, stop, pol0, pol1, params0, params1, rul
                              template, pos, unseen, scripts, drawn, out, applied, luck, status):
     # fmt: on
     """``play_scripts_kernel``'s hands and records, and each row's centred draw counts."""
-    st, obs, scratch, rng, items, _ = _hand_arrays()
+    st, obs, scratch, rng, items, _ = hand_arrays()
     log = np.zeros(1 + MAX_EVENTS * E.EVENT_WIDTH, dtype=np.int64)
     cards = np.empty(unseen.shape[0], dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)
@@ -56,24 +56,24 @@ def play_scripts_luck_kernel(key, start, stop, pol0, pol1, params0, params1, rul
     m = scripts.shape[0]
     icpts = np.zeros((m, IC_SIZE), dtype=np.int64)
     for c in range(m):
-        _set_script(icpts[c], pos[PS_SEAT], pos[PS_TURN], scripts[c])
+        set_script(icpts[c], pos[PS_SEAT], pos[PS_TURN], scripts[c])
     team = pos[PS_SEAT] % E.N_TEAMS
     for h in range(start, stop):
         for c in range(m):
             seed_hand(key, h, rng)
-            _copy_into(cards, unseen)
+            copy_into(cards, unseen)
             log[0] = 0
-            _deal_script(st, template, pos, cards, drawn, rng, log, rules)
+            deal_script(st, template, pos, cards, drawn, rng, log, rules)
             log[0] = 0  # the deal's own replacements are part of the deal, not of the play
             comp[:] = 0.0
             for i in range(st[E.ST_STOCK_N]):
                 comp[E.CARD_KIND[st[E.ST_STOCK + i]]] += 1.0
             icpt = icpts[c]
-            code = _play_hand_loop(
+            code = play_hand_loop(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
             )
             row = (h - start) * m + c
-            if _finish_hand(st, code, h, rules, items, out[row], status) != 0:
+            if finish_hand(st, code, h, rules, items, out[row], status) != 0:
                 return code
             applied[row] = icpt[IC_APPLIED]
             _centred_draws(log, comp, drawn, team, luck[row])

@@ -13,7 +13,7 @@ from numba import njit
 
 from sim import encoding as E
 from sim._views import copy_words
-from sim.legality import _opening_min_state
+from sim.legality import opening_min_state
 
 __all__ = ["observe"]
 
@@ -21,13 +21,13 @@ __all__ = ["observe"]
 @njit(cache=True, inline="always")
 def _observe_seat(st, p, obs):
     """The seat-relative part of an observation (own hand, hand sizes, own team's melds,
-    threes, scores first), of the oracle ``_observe_table`` (``observe`` copies its blocks of
+    threes, scores first), of the oracle ``observe_table`` (``observe`` copies its blocks of
     words by ``copy_words``)."""
     team = p % E.N_TEAMS
     obs[E.OB_SEAT] = p
     pile_n = st[E.ST_PILE_N]
     obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
-    obs[E.OB_OPEN_MIN] = _opening_min_state(st, team)
+    obs[E.OB_OPEN_MIN] = opening_min_state(st, team)
     obs[E.OB_KEPT] = st[E.ST_KEPT + p]
     for k in range(E.N_KINDS):
         obs[E.OB_HAND + k] = st[E.ST_HANDS + p * E.N_KINDS + k]
@@ -60,7 +60,7 @@ def observe(st, p, obs):
     (the pile by kind, the discards, the cards aside, the pending melds, the own hand, each
     team's melds) each by one ``copy_words``: vector moves, where a loop between two arrays
     that may overlap copies a word at a time. The same words as
-    ``_observe_table`` (tests/test_observe_fastpaths.py)."""
+    ``observe_table`` (tests/test_observe_fastpaths.py)."""
     obs[E.OB_PHASE] = st[E.ST_PHASE]
     obs[E.OB_TURN] = st[E.ST_TURN]
     obs[E.OB_STOCK_N] = st[E.ST_STOCK_N]
@@ -81,7 +81,7 @@ def observe(st, p, obs):
     obs[E.OB_SEAT] = p
     pile_n = st[E.ST_PILE_N]
     obs[E.OB_PILE_TOP] = st[E.ST_PILE + pile_n - 1] if pile_n > 0 else -1
-    obs[E.OB_OPEN_MIN] = _opening_min_state(st, team)
+    obs[E.OB_OPEN_MIN] = opening_min_state(st, team)
     copy_words(obs, E.OB_OPEN_RULES, st, E.ST_OPEN_RULES, 3)  # OPEN-1/2 variants in force
     obs[E.OB_KEPT] = st[E.ST_KEPT + p]
     copy_words(obs, E.OB_HAND, st, E.ST_HANDS + p * E.N_KINDS, E.N_KINDS)
@@ -117,7 +117,7 @@ def observe(st, p, obs):
 
 
 @njit(cache=True, _nrt=False)
-def _observe_after_meld(st, p, obs, slot):
+def observe_after_meld(st, p, obs, slot):
     """``observe(st, p, obs)`` when ``obs`` already holds player ``p``'s observation from
     before the meld operation on ``slot`` that p has just made (``apply_action``; the policy
     returned the observation as it found it, ``sim.engine.contract``): only the words such an
@@ -146,7 +146,7 @@ def _observe_after_meld(st, p, obs, slot):
 
 
 @njit(cache=True, _nrt=False)
-def _observe_table(st, p, obs):
+def observe_table(st, p, obs):
     """``observe`` driven by the table ``SEEN_FIELDS``: the oracle the unrolled ``observe``
     is tested against (tests/test_observe_fastpaths.py, every step of real hands)."""
     for f in range(E.SEEN_FIELDS.shape[0]):  # the fields seen as they are
@@ -157,7 +157,7 @@ def _observe_table(st, p, obs):
 
 
 @njit(cache=True, _nrt=False)
-def _bonus_owed(obs):
+def bonus_owed(obs):
     """OPEN-5/DEAL-3: a player melding in the opening turn will be owed bonus cards after the
     discard: not after taking the pile, not once the turn card has been drawn."""
     return (

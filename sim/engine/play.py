@@ -27,11 +27,11 @@ from sim.engine.contract import (
     PEEK_WHEN,
     POLICY_TYPE,
 )
-from sim.engine.intercept import _at_intercept, _forced_choice, _reset_intercept
+from sim.engine.intercept import at_intercept, forced_choice, reset_intercept
 from sim.engine.invariants import check_invariants
-from sim.engine.judge import _first_legal_action, _judge_choice, action_reason, forced_action
-from sim.engine.observe import _observe_after_meld, observe
-from sim.engine.state import _deal_hand, _score_hand, _started_col, apply_action, deal
+from sim.engine.judge import action_reason, first_legal_action, forced_action, judge_choice
+from sim.engine.observe import observe, observe_after_meld
+from sim.engine.state import apply_action, deal, deal_hand, score_hand, started_col
 from sim.engine.views import scratch_hint, scratch_tmp, st_hands, st_melds
 from sim.finished import game_winner, past_bound
 from sim.legality import canastas, meld_size
@@ -49,7 +49,7 @@ _observe_inline = inline_copy(observe)
 @njit(cache=True, inline="always")
 def _ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode):
     """The action of the acting player's policy (team 0, seats 0 and 2: ``pol0``), judged by
-    the engine (``_judge_choice``: ``check_action``, its plan ``cache`` and the plan the policy
+    the engine (``judge_choice``: ``check_action``, its plan ``cache`` and the plan the policy
     may leave in the scratch's hint words, after the quick test of common actions); an
     illegal one is counted in ``policy_errors`` and replaced by the first legal action. -1 if
     there is none (INV_STUCK: the rules always leave one). A team whose ``MODE_TRUST*`` bit
@@ -64,15 +64,15 @@ def _ask_policy(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cach
         cache[E.PC_VALID] = 0  # no plan kept for an action not judged
         return a
     tmp = scratch_tmp(scratch)
-    if _judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
+    if judge_choice(obs, a, rules, tmp, cache, scratch_hint(scratch)) != E.R_OK:
         st[E.ST_ERRORS] += 1
         cache[E.PC_VALID] = 0
-        a = _first_legal_action(obs, rules, tmp)  # -1 if none
+        a = first_legal_action(obs, rules, tmp)  # -1 if none
     return a
 
 
 @njit(cache=True, _nrt=False)
-def _forced_action_state(st):
+def forced_action_state(st):
     """``forced_action`` of the current player's observation, read from the state itself
     (PILE-1/2: a draw when there is no pile, its top card is not natural or the player holds
     no pair of it), so that the engine observes only when the policy is asked; the same
@@ -117,7 +117,7 @@ def _intercept_step(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, 
     a = forced_action(obs)
     if a >= 0:
         if kind == ic.IK_CHOICE:
-            a, ok = _forced_choice(obs, choice, a, False, rules, tmp)
+            a, ok = forced_choice(obs, choice, a, False, rules, tmp)
             icpt[ic.IC_APPLIED] |= ok
         cache[E.PC_VALID] = 0
         apply_action(st, a, rules, log)  # no choice left to the policy
@@ -133,7 +133,7 @@ def _intercept_step(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, 
     if kind == ic.IK_CHOICE:
         is_play = obs[E.OB_PHASE] == E.PH_PLAY
         first = icpt[ic.IC_FIRST_PLAY] == 1 and is_play
-        f, ok = _forced_choice(obs, choice, a, first, rules, tmp)
+        f, ok = forced_choice(obs, choice, a, first, rules, tmp)
         icpt[ic.IC_APPLIED] |= ok
         if is_play:
             icpt[ic.IC_FIRST_PLAY] = 0
@@ -151,7 +151,7 @@ def play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, m
     or an invariant code (``INV_*``) at the first broken invariant (``mode``: see
     ``_resume_hand``)."""
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
-    return _play_hand_loop(
+    return play_hand_loop(
         st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, None
     )
 
@@ -163,11 +163,11 @@ def _fresh_hand(cache, icpt):
     for i in range(E.PC_SIZE):
         cache[i] = 0
     if icpt is not None:
-        _reset_intercept(icpt)
+        reset_intercept(icpt)
 
 
 @njit(cache=True, inline="always")  # one library less between a kernel and the loop
-def _play_hand_loop(
+def play_hand_loop(
     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
 ):
     """The engine's one hand loop: the dealt hand in ``st`` played to its end, or to a pause,
@@ -185,7 +185,7 @@ def _play_hand_loop(
 def _resume_hand(
     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
 ):
-    """``_play_hand_loop`` from the state as it stands (its intercept and plan kept). TURN-1's
+    """``play_hand_loop`` from the state as it stands (its intercept and plan kept). TURN-1's
     steps: the forced draw (PILE-1/2) made without asking, else observe, ask the acting
     team's policy (``pol0``/``params0`` for team 0), judge and apply; the intercept's steps
     are ``_intercept_step``'s. Policies receive compiled functions of ``POLICY_TYPE`` or, from
@@ -198,10 +198,10 @@ def _resume_hand(
     ``sim.engine.contract`` (``MODE_DEBUG``: invariants checked after every action;
     ``MODE_TRUST0``/``MODE_TRUST1``: that team's built-in policy is not judged again, the
     intercept's forced steps are judged always; ``MODE_PEEK0``/``MODE_PEEK1``: that team's
-    observations show the other hands, ``_peek_hands``)."""
+    observations show the other hands, ``peek_hands``)."""
     melded = -1  # the slot of the meld operation the player to act has just made, else -1
     while st[E.ST_PHASE] != E.PH_OVER:
-        if icpt is not None and icpt[ic.IC_KIND] != ic.IK_NONE and _at_intercept(st, icpt):
+        if icpt is not None and icpt[ic.IC_KIND] != ic.IK_NONE and at_intercept(st, icpt):
             code = _intercept_step(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt
             )
@@ -209,19 +209,19 @@ def _resume_hand(
                 return code
             melded = -1
         else:
-            a = _forced_action_state(st)
+            a = forced_action_state(st)
             asked = a < 0  # else no choice: the policy is not asked
             if asked:
                 # only when the policy is asked (speed); after the player's own meld
-                # operation only the words it changed (_observe_after_meld)
+                # operation only the words it changed (observe_after_meld)
                 if melded >= 0:
-                    _observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
+                    observe_after_meld(st, st[E.ST_PLAYER], obs, melded)
                 else:
                     _observe_inline(st, st[E.ST_PLAYER], obs)
                     t = st[E.ST_PLAYER] % E.N_TEAMS
                     if mode & (MODE_PEEK0 << t):
                         scope = (mode >> (MODE_SCOPE_SHIFT + 3 * t)) & 7
-                        _peek_hands(st, st[E.ST_PLAYER], obs, scope)
+                        peek_hands(st, st[E.ST_PLAYER], obs, scope)
                 a = _ask_policy(
                     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, mode
                 )
@@ -245,11 +245,11 @@ def _resume_hand(
 
 
 @njit(cache=True, _nrt=False)
-def _peek_hands(st, p, obs, scope):
+def peek_hands(st, p, obs, scope):
     """A peeking reference's observation (``MODE_PEEK*``): the other seats' rows of the public
     card memory (``OB_KNOWN``) hold their whole hands, or under a narrower ``scope``
     (``sim.engine.contract.PEEK_*``) part of them, the memory's rows kept elsewhere. (A meld
-    operation of ``p``'s own changes no other hand, so ``_observe_after_meld`` leaves them
+    operation of ``p``'s own changes no other hand, so ``observe_after_meld`` leaves them
     right.)"""
     if scope == PEEK_WHEN or scope == PEEK_NEXT_WHEN:
         held = 0
@@ -268,15 +268,13 @@ def _peek_hands(st, p, obs, scope):
                 obs[at] = st[E.ST_HANDS + q * E.N_KINDS + k]
 
 
-#: ``_resume_hand`` inlined where a policy's own search plays hands (``_hand_direct``)
+#: ``_resume_hand`` inlined where a policy's own search plays hands (``hand_direct``)
 _resume_inline = inline_copy(_resume_hand)
 
 
 @njit(cache=True, inline="always")
-def _hand_direct(
-    st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt, mode
-):
-    """``_play_hand_loop`` compiled into its caller, for policies passed as compiled
+def hand_direct(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt, mode):
+    """``play_hand_loop`` compiled into its caller, for policies passed as compiled
     dispatchers (a policy's own search: the expert's rollouts, strong's labelling). Passed on
     as values to a compiled call they would become dynamic addresses, which numba cannot
     cache; inlined, they are calls resolved when compiled. ``icpt`` None: plain play, the
@@ -289,17 +287,17 @@ def _hand_direct(
 
 
 @njit(cache=True, inline="always")
-def _resume_direct(
+def resume_direct(
     st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, icpt, mode
 ):
-    """``_resume_hand`` compiled into its caller (``_hand_direct``)."""
+    """``_resume_hand`` compiled into its caller (``hand_direct``)."""
     return _resume_inline(
         st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, mode, icpt
     )
 
 
 @njit(cache=True, _nrt=False)
-def _write_record_row(st, hand_id, items, row):
+def write_record_row(st, hand_id, items, row):
     """The per-hand record row (layout RECORD_COLUMNS) of a finished, scored hand."""
     row[:] = 0
     row[E.RC_HAND_ID] = hand_id
@@ -321,7 +319,7 @@ def _write_record_row(st, hand_id, items, row):
             total += items[t, i]
         row[E.RC_SCORE0 + t] = total
         for slot in E.STARTED_SLOTS:  # sevens, aces, wild meld
-            j = _started_col(slot)
+            j = started_col(slot)
             row[base + E.TR_SEVENS_STARTED + j] = st[E.ST_STARTED + t * 3 + j]
             done = meld_size(melds, t, slot) >= E.CANASTA
             row[base + E.TR_SEVENS_COMPLETED + j] = 1 if done else 0
@@ -379,7 +377,7 @@ def ready_kernel(kernel):
 
 
 @njit(cache=True, _nrt=True)  # allocates the work arrays
-def _hand_arrays():
+def hand_arrays():
     """A chunk kernel's work arrays: state, observation, scratch, generator, score items and
     a log that records nothing."""
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
@@ -392,20 +390,20 @@ def _hand_arrays():
 
 
 @njit(cache=True, _nrt=False)  # no temporaries: the views of the state need no counting
-def _finish_hand(st, code, hand_id, rules, items, row, status):
+def finish_hand(st, code, hand_id, rules, items, row, status):
     """The end of a chunk kernel's hand: scored and recorded in ``row``, or, if ``code`` is an
     invariant code, ``status = (hand_id, turn)`` of the failure. Returns ``code``."""
     if code != 0:
         status[0] = hand_id
         status[1] = st[E.ST_TURN]
         return code
-    _score_hand(st, rules, items)
-    _write_record_row(st, hand_id, items, row)
+    score_hand(st, rules, items)
+    write_record_row(st, hand_id, items, row)
     return 0
 
 
 @njit(cache=True, _nrt=False)
-def _new_deck(rng, deck):
+def new_deck(rng, deck):
     """DEAL-1: a shuffled deck of the 108 card ids from the hand's generator."""
     for i in range(E.N_CARDS):
         deck[i] = i
@@ -419,17 +417,17 @@ def play_hands_kernel(key, start, stop, pol0, pol1, params0, params1, rules, deb
     Records go to ``out[hand_id - start]``. ``debug``: the loop's mode word
     (``sim.engine.contract.engine_mode``). Returns 0, or an invariant code with
     ``status = (hand_id, turn)`` of the failure."""
-    st, obs, scratch, rng, items, log = _hand_arrays()
+    st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     for h in range(start, stop):
         seed_hand(key, h, rng)
-        _new_deck(rng, deck)
+        new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
-        code = _play_hand_loop(
+        code = play_hand_loop(
             st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
         )
-        if _finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
+        if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
     return 0
 
@@ -455,7 +453,7 @@ def play_games_kernel(
     that hand's number in the game (OPEN-1 by hand) and the most hands to play (0: up to the
     cap; a game stopped undecided has winner -1). Rows go to ``out[g - start]``
     (GAME_RECORD_COLUMNS)."""
-    st, obs, scratch, rng, items, log = _hand_arrays()
+    st, obs, scratch, rng, items, log = hand_arrays()
     deck = np.zeros(E.N_CARDS, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     target = rules[E.RS_TARGET]
@@ -467,17 +465,17 @@ def play_games_kernel(
         first = g if setup[GS_FIRST_PLAYER] < 0 else setup[GS_FIRST_PLAYER]
         while k < cap:
             seed_hand(key, g * E.GAME_HAND_STRIDE + k, rng)
-            _new_deck(rng, deck)
+            new_deck(rng, deck)
             number = setup[GS_HAND_NUMBER] + k  # OPEN-1 hand number
-            _deal_hand(st, deck, (first + k) % 4, s0, s1, number, rules, log)
-            code = _play_hand_loop(
+            deal_hand(st, deck, (first + k) % 4, s0, s1, number, rules, log)
+            code = play_hand_loop(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, debug, None
             )
             if code != 0:
                 status[0] = g
                 status[1] = k
                 return code
-            _score_hand(st, rules, items)
+            score_hand(st, rules, items)
             s0 += items[0].sum()
             s1 += items[1].sum()
             errors += st[E.ST_ERRORS]

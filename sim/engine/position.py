@@ -9,7 +9,7 @@ then plays on from the same generator, so the unseen cards depend only on (S, i)
 meets the same deals (common random numbers).
 
 The *choice* (``CHOICES``, ``sim.engine.intercept``) forces the fixed player's first
-decision(s) in that turn through the engine's one hand loop (``_play_hand_loop``'s intercept);
+decision(s) in that turn through the engine's one hand loop (``play_hand_loop``'s intercept);
 the policies play everything else. A forced action the rules refuse in a deal is not made
 there (the policy decides) and the record's ``applied`` column is 0.
 
@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
-from sim._views import _copy_into
+from sim._views import copy_into
 from sim.engine.intercept import (
     CH_POLICY,
     CHOICES,
@@ -38,8 +38,8 @@ from sim.engine.intercept import (
     IC_TURN,
     IK_CHOICE,
 )
-from sim.engine.play import _finish_hand, _hand_arrays, _play_hand_loop, chunk_kernel
-from sim.engine.state import _begin_turn, _clear_state
+from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_loop
+from sim.engine.state import begin_turn, clear_state
 from sim.errors import CanastaError
 from sim.limits import (
     check_cards,
@@ -79,7 +79,7 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     from ``rng``) to the unfixed pile cards (never a three: threes are never discarded, DEAL-4), the
     other seats (each up to its size beyond its known cards, already in the template) and the
     stock; then the fixed player's turn begins (TURN-1, DEAL-4/5)."""
-    _copy_into(st, template)
+    copy_into(st, template)
     shuffle(rng, unseen)
     seat = pos[PS_SEAT]
     # the pile first: random cards below the top, then the top (fixed in the template or
@@ -126,7 +126,7 @@ def deal_position(st, template, pos, unseen, rng, log, rules):
     st[E.ST_TURN_CARD_DRAWN] = 1 if n <= E.TURN_CARD_FROM_BOTTOM - 1 else 0  # DEAL-3
     st[E.ST_PLAYER] = seat
     st[E.ST_TURN] = pos[PS_TURN] - 1
-    _begin_turn(st, rules, log)
+    begin_turn(st, rules, log)
 
 
 #: a position's kernel inputs after the chunk's own: template state, position array, unseen ids
@@ -143,19 +143,19 @@ def play_position_kernel(key, start, stop, pol0, pol1, params0, params1, rules,
     """Hands ``start..stop-1`` from the position (``template`` state, ``pos`` array, ``unseen``
     card ids): hand ``h`` deals the unseen cards and plays from ``seed_hand(key, h)``. Records
     go to ``out[h - start]``, the choice's ``applied`` flag to ``applied[h - start]``."""
-    st, obs, scratch, rng, items, log = _hand_arrays()
+    st, obs, scratch, rng, items, log = hand_arrays()
     cards = np.empty(unseen.shape[0], dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     icpt = _position_intercept(pos)
     for h in range(start, stop):
         seed_hand(key, h, rng)
         # the same starting order for every hand: the deal depends on (key, h)
-        _copy_into(cards, unseen)
+        copy_into(cards, unseen)
         deal_position(st, template, pos, cards, rng, log, rules)
-        code = _play_hand_loop(
+        code = play_hand_loop(
             st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
         )
-        if _finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
+        if finish_hand(st, code, h, rules, items, out[h - start], status) != 0:
             return code
         applied[h - start] = icpt[IC_APPLIED]
     return 0
@@ -216,7 +216,7 @@ def position_arrays(position, choice: str, ruleset=None):
     seat's hand by kind, absolute seats; None: no memory). Known cards go to their holders in
     every deal (and to the state's memory, ``ST_KNOWN``); only the rest is dealt at random. The
     template is a whole hand's state: its hand number and the ruleset's opening variants
-    (OPEN-1, OPEN-2) are set as ``_deal_hand`` sets them. Impossible positions raise
+    (OPEN-1, OPEN-2) are set as ``deal_hand`` sets them. Impossible positions raise
     CanastaError naming the problem."""
     from sim.cards import format_card
     from sim.encoding import explain
@@ -263,8 +263,8 @@ def position_arrays(position, choice: str, ruleset=None):
         raise CanastaError(f"CARD-1: more copies of kind {int(over[0])} than two packs hold")
 
     template = np.zeros(E.STATE_SIZE, dtype=np.int64)
-    _clear_state(template)  # no kept three, no meld started, no team out (the -1 fields)
-    # OPEN-1/OPEN-2: the hand's number and the opening's variants, as _deal_hand sets them
+    clear_state(template)  # no kept three, no meld started, no team out (the -1 fields)
+    # OPEN-1/OPEN-2: the hand's number and the opening's variants, as deal_hand sets them
     template[E.ST_HAND_NUMBER] = hand_number
     template[E.ST_OPEN_BY] = rules[E.RS_OPENING_MINIMUM]
     template[E.ST_OPEN_WILD] = rules[E.RS_OPENING_WILD]

@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit, types
 
 from sim import encoding as E
-from sim._views import _copy_into
+from sim._views import copy_into
 from sim.engine.intercept import (
     IC_APPLIED,
     IC_KIND,
@@ -44,7 +44,7 @@ from sim.engine.intercept import (
 )
 from sim.engine.judge import action_reason
 from sim.engine.observe import observe
-from sim.engine.play import _finish_hand, _hand_arrays, _play_hand_loop, chunk_kernel
+from sim.engine.play import chunk_kernel, finish_hand, hand_arrays, play_hand_loop
 from sim.engine.position import (
     CH_POLICY,
     POSITION_ARGS,
@@ -62,7 +62,7 @@ from sim.rng import seed_hand
 
 
 @njit(cache=True)
-def _set_script(icpt, seat, turn, script):
+def set_script(icpt, seat, turn, script):
     """``icpt`` made the intercept of ``script`` (padded with ``NO_ACTION``) at ``seat``'s
     turn ``turn``: its actions forced in order (``sim.engine.intercept``)."""
     n = 0
@@ -77,7 +77,7 @@ def _set_script(icpt, seat, turn, script):
 
 
 @njit(cache=True)
-def _deal_script(st, template, pos, unseen, drawn, rng, log, rules):
+def deal_script(st, template, pos, unseen, drawn, rng, log, rules):
     """``deal_position``, then (``drawn`` >= 0) that card on top of the stock: dealt after the
     turn began, so the fixed hand's threes were replaced from the random stock (DEAL-4)."""
     deal_position(st, template, pos, unseen, rng, log, rules)
@@ -101,24 +101,24 @@ def play_scripts_kernel(key, start, stop, pol0, pol1, params0, params1, rules,
     """Hands ``start..stop-1``, each played once per script: hand ``h`` with script ``c`` is
     dealt and played from ``seed_hand(key, h)`` (the same unseen cards for every script); its
     record goes to ``out[(h - start) * n_scripts + c]``."""
-    st, obs, scratch, rng, items, log = _hand_arrays()
+    st, obs, scratch, rng, items, log = hand_arrays()
     cards = np.empty(unseen.shape[0], dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # the opening plan of check_action
     m = scripts.shape[0]
     icpts = np.zeros((m, IC_SIZE), dtype=np.int64)  # each script's intercept
     for c in range(m):
-        _set_script(icpts[c], pos[PS_SEAT], pos[PS_TURN], scripts[c])
+        set_script(icpts[c], pos[PS_SEAT], pos[PS_TURN], scripts[c])
     for h in range(start, stop):
         for c in range(m):
             seed_hand(key, h, rng)
-            _copy_into(cards, unseen)
-            _deal_script(st, template, pos, cards, drawn, rng, log, rules)
+            copy_into(cards, unseen)
+            deal_script(st, template, pos, cards, drawn, rng, log, rules)
             icpt = icpts[c]
-            code = _play_hand_loop(
+            code = play_hand_loop(
                 st, obs, pol0, pol1, params0, params1, rng, rules, scratch, cache, log, 0, icpt
             )
             row = (h - start) * m + c
-            if _finish_hand(st, code, h, rules, items, out[row], status) != 0:
+            if finish_hand(st, code, h, rules, items, out[row], status) != 0:
                 return code
             applied[row] = icpt[IC_APPLIED]
     return 0
@@ -201,12 +201,12 @@ def decision_state(template, pos, unseen, drawn, rules_arr, key, hand: int = 0):
     """The state at the fixed player's first decision of its turn in deal ``hand`` (threes
     laid, DEAL-4; a DEAL-5 keep-or-lay decision left as it is), and with ``drawn`` >= 0 after
     drawing it: the position of the play step."""
-    from sim.engine.play import _hand_arrays as arrays
+    from sim.engine.play import hand_arrays as arrays
 
     st, _obs, _scratch, rng, _items, log = arrays()
     seed_hand(np.ascontiguousarray(key, dtype=np.uint64), hand, rng)
     cards = np.array(unseen, dtype=np.int64)
-    _deal_script(st, template, pos, cards, drawn, rng, log, rules_arr)
+    deal_script(st, template, pos, cards, drawn, rng, log, rules_arr)
     if drawn >= 0:
         apply_action(st, E.A_DRAW, rules_arr, log)
     return st

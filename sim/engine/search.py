@@ -5,7 +5,7 @@ search samples full positions *consistent with it* (``determinize``) and plays t
 with fast rollout policies (``rollout``). Every rule is the engine's: a sampled position is an
 ordinary engine state, moves go through ``sim.engine.state.apply_action`` and the hand through
 ``sim.engine.play.play_hand`` (which judges each proposal with ``action_reason``) and is scored
-by ``sim.engine.state._score_hand``.
+by ``sim.engine.state.score_hand``.
 
 What a determinization fixes (CARD-1: all 108 cards once):
 
@@ -29,8 +29,8 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.play import play_hand
-from sim.engine.state import _clear_state, _score_hand
-from sim.rng import _next_u64, _splitmix64, rand_below
+from sim.engine.state import clear_state, score_hand
+from sim.rng import next_u64, rand_below, splitmix64
 
 #: KIND_IDS[kind, j]: the j-th card id of ``kind`` (the stock holds ids; only kinds matter)
 _MAX_COPIES = int(E.KIND_COPIES.max())
@@ -47,7 +47,7 @@ def _kind_ids() -> np.ndarray:
 
 
 KIND_IDS = _kind_ids()
-#: the work array of ``determinize`` and ``_reshuffle_stock``, int64[WORK_SIZE]
+#: the work array of ``determinize`` and ``reshuffle_stock``, int64[WORK_SIZE]
 WORK_FIELDS = (
     ("others", E.N_CARDS),  # the unseen cards other than threes, by kind; the stock's kinds
     ("threes", E.N_CARDS),  # the unseen threes
@@ -58,19 +58,19 @@ W_OTHERS, W_THREES, W_COUNTS = _W["others"], _W["threes"], _W["counts"]  #: thei
 
 
 @njit(cache=True)
-def _seed_search(rng, state):
+def seed_search(rng, state):
     """A search generator ``state`` (uint64[4]) derived from one draw of the hand's ``rng``, so
     a search never disturbs the hand beyond that draw and is reproducible from the seed."""
-    x = _next_u64(rng)
+    x = next_u64(rng)
     for w in range(4):
-        x = _splitmix64(x + np.uint64(w))
+        x = splitmix64(x + np.uint64(w))
         state[w] = x
     if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
         state[0] = np.uint64(1)
 
 
 @njit(cache=True)
-def _unseen_counts(obs, out):
+def unseen_counts(obs, out):
     """CARD-1: copies of each kind the player cannot see (other hands and the stock); returns
     their total. Seen: own hand, melds and laid threes of both teams (the turn's pending melds
     are on the table already), the pile and a taken pile's rest held aside."""
@@ -97,7 +97,7 @@ def _copy_known(obs, st):
     """The engine state's public part and the player's own part from the observation (own team
     first there, absolute teams here); the inverse of ``sim.engine.observe.observe``. Other
     hands and the stock are left empty."""
-    _clear_state(st)  # another player's kept three (DEAL-5) is not shown: none
+    clear_state(st)  # another player's kept three (DEAL-5) is not shown: none
     for f in range(E.SEEN_FIELDS.shape[0]):  # the fields seen as they are
         o, s = E.SEEN_FIELDS[f, 0], E.SEEN_FIELDS[f, 1]
         for j in range(E.SEEN_FIELDS[f, 2]):
@@ -186,14 +186,14 @@ def determinize(obs, st, srng, work, memory=True):
     """Fill ``st`` with a full engine state consistent with the player's observation ``obs``:
     the cards the public card memory places (``OB_KNOWN``: taken with the pile and not shown
     since) go to their holders (``_place_known``); the rest of the unseen cards
-    (``_unseen_counts``) are dealt at random from ``srng`` to the other hands (up to their known
+    (``unseen_counts``) are dealt at random from ``srng`` to the other hands (up to their known
     sizes) and the stock (by its size), threes to the stock first (DEAL-4). ``memory``
     False: the memory is ignored and cleared (every unseen card dealt at random, the search
     without memory). ``work``: int64[WORK_SIZE]. Returns False if the observation's counts do
     not add up (a bug: CARD-1)."""
     _copy_known(obs, st)
     counts = work[W_COUNTS : W_COUNTS + E.N_KINDS]
-    total = _unseen_counts(obs, counts)
+    total = unseen_counts(obs, counts)
     stock_n = obs[E.OB_STOCK_N]
     need = stock_n
     for i in range(1, E.N_PLAYERS):
@@ -268,7 +268,7 @@ def _set_stock(st, kinds, n):
 
 
 @njit(cache=True)
-def _reshuffle_stock(st, srng, work):
+def reshuffle_stock(st, srng, work):
     """The same hidden hands with the stock's order drawn again (a further rollout of one
     determinization)."""
     n = st[E.ST_STOCK_N]
@@ -280,10 +280,10 @@ def _reshuffle_stock(st, srng, work):
 
 
 @njit(cache=True)
-def _team_margin(st, team, rules, items):
+def team_margin(st, team, rules, items):
     """SCORE-*: the finished hand's score of ``team`` minus the other team's (``items``:
     int64[N_TEAMS, N_SCORE_ITEMS] work)."""
-    _score_hand(st, rules, items)
+    score_hand(st, rules, items)
     d = 0
     for i in range(E.N_SCORE_ITEMS):
         d += items[team, i] - items[1 - team, i]
@@ -297,7 +297,7 @@ def rollout(st, team, pol0, pol1, params0, params1, rng, rules, obs, scratch, it
     and return the hand's score margin for ``team``. ``st`` is consumed."""
     log = np.zeros(1, dtype=np.int64)
     play_hand(st, obs, pol0, pol1, params0, params1, rng, rules, scratch, log, 0)
-    return _team_margin(st, team, rules, items)
+    return team_margin(st, team, rules, items)
 
 
 @njit(cache=True)

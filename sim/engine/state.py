@@ -20,15 +20,15 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.views import (
-    _add_operation,
-    _st_aside_total,
-    _st_pending,
-    _take_operation,
+    add_operation,
+    st_aside_total,
     st_hands,
     st_melds,
+    st_pending,
     st_threes,
+    take_operation,
 )
-from sim.legality import _opening_min_state, meld_size, opening_reason, out_reason
+from sim.legality import meld_size, opening_min_state, opening_reason, out_reason
 from sim.scoring import score_team
 from sim.special import classify_special
 
@@ -36,7 +36,7 @@ __all__ = ["apply_action", "deal", "end_hand", "lay_threes"]
 
 
 @njit(cache=True, _nrt=False)
-def _clear_state(st):
+def clear_state(st):
     """An empty state: no cards anywhere, no kept three, no meld started, no team out or
     declaring (the -1 fields of ``STATE_FIELDS``)."""
     st[:] = 0
@@ -68,16 +68,16 @@ def _log(log, event, player, a, b):
 def deal(st, deck, first_player, score0, score1, rules, log):
     """DEAL-1/2: 13 cards to each player from ``deck`` (108 card ids, top of the packet
     first), the rest is the stock (its top is ``deck[-1]``); the pile starts empty. Then the
-    first player's turn begins. The hand is hand 1 of its game (OPEN-1: ``_deal_hand``)."""
-    _deal_hand(st, deck, first_player, score0, score1, 1, rules, log)
+    first player's turn begins. The hand is hand 1 of its game (OPEN-1: ``deal_hand``)."""
+    deal_hand(st, deck, first_player, score0, score1, 1, rules, log)
 
 
 @njit(cache=True, _nrt=False)
-def _deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
+def deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
     """``deal`` for hand ``hand_number`` (1-based) of a game: OPEN-1 under
     ``opening_minimum = "hand"`` reads it; the opening's rules are copied into the state
     (``ST_OPEN_RULES``: OPEN-1/2 variants, seen by the players)."""
-    _clear_state(st)
+    clear_state(st)
     st[E.ST_HAND_NUMBER] = hand_number
     st[E.ST_OPEN_BY] = rules[E.RS_OPENING_MINIMUM]
     st[E.ST_OPEN_WILD] = rules[E.RS_OPENING_WILD]
@@ -94,7 +94,7 @@ def _deal_hand(st, deck, first_player, score0, score1, hand_number, rules, log):
     st[E.ST_FIRST_PLAYER] = first_player
     st[E.ST_PLAYER] = first_player
     st[E.ST_TURN] = -1
-    _begin_turn(st, rules, log)
+    begin_turn(st, rules, log)
 
 
 @njit(cache=True, _nrt=False)
@@ -186,7 +186,7 @@ def _settle_threes(st, rules, log, resume):
 
 
 @njit(cache=True, _nrt=False)
-def _begin_turn(st, rules, log):
+def begin_turn(st, rules, log):
     """TURN-1: reset the turn's flags for the current player, then DEAL-4/5."""
     st[E.ST_TURN] += 1
     if st[E.ST_TURN] >= E.MAX_TURNS:
@@ -205,7 +205,7 @@ def _begin_turn(st, rules, log):
 
 
 @njit(cache=True, _nrt=False)
-def _started_col(slot):
+def started_col(slot):
     """The column of ``started[team, :]`` for a meld of ``slot`` (STARTED_SLOTS), else -1."""
     for col in range(len(E.STARTED_SLOTS)):
         if E.STARTED_SLOTS[col] == slot:
@@ -219,7 +219,7 @@ def _note_started_by(st, p, slot):
     leave the hand): the turn, for sevens and aces how many of the rank ``p`` holds, and for
     sevens, aces and wilds the stock size."""
     team = p % E.N_TEAMS
-    col = _started_col(slot)
+    col = started_col(slot)
     if col < 0 or st[E.ST_STARTED + team * 3 + col] >= 0:
         return
     st[E.ST_STARTED_STOCK + team * 3 + col] = st[E.ST_STOCK_N]
@@ -305,18 +305,18 @@ def apply_action(st, a, rules, log):
         joker = E.ACTION_TABLE[a, E.AC_JOKER]
         if meld_size(melds, team, slot) == 0:
             _note_started_by(st, p, slot)
-        _take_operation(hands[p], slot, nat, two, joker)
+        take_operation(hands[p], slot, nat, two, joker)
         if slot != E.WILD_MELD:
             _forget_known(st, p, slot, nat)
         _forget_known(st, p, E.TWO, two)
         _forget_known(st, p, E.JOKER, joker)
-        _add_operation(melds[team], slot, nat, two, joker, 1)  # the wild meld: nat is 0
+        add_operation(melds[team], slot, nat, two, joker, 1)  # the wild meld: nat is 0
         st[E.ST_MELDED] = 1
         if st[E.ST_OPENING_TURN] == 1:
-            pending = _st_pending(st)
-            _add_operation(pending, slot, nat, two, joker, 1)
-            if _st_aside_total(st) > 0:
-                mc = _opening_min_state(st, team)
+            pending = st_pending(st)
+            add_operation(pending, slot, nat, two, joker, 1)
+            if st_aside_total(st) > 0:
+                mc = opening_min_state(st, team)
                 r = opening_reason(pending, melds, team, st[E.ST_PILE_KIND], mc, st[E.ST_OPEN_WILD])
                 if r == E.R_OK:
                     _join_aside(st, p, log)  # PILE-1/2: the opening stands
@@ -353,18 +353,18 @@ def apply_action(st, a, rules, log):
             if st[E.ST_PHASE] == E.PH_OVER:
                 return
         st[E.ST_PLAYER] = (p + 1) % E.N_PLAYERS
-        _begin_turn(st, rules, log)
+        begin_turn(st, rules, log)
 
 
 @njit(cache=True, inline="always")
-def _score_hand(st, rules, items):
+def score_hand(st, rules, items):
     """SCORE-1..8, OUT-3: fill items[team, N_SCORE_ITEMS] for both teams."""
     hands = st_hands(st)
     melds = st_melds(st)
     threes = st_threes(st)
     for t in range(E.N_TEAMS):
         # the team's two hands (seats t and t + 2) as a view: nothing allocated, so the chunk
-        # kernels' end of a hand runs without reference counting (_finish_hand)
+        # kernels' end of a hand runs without reference counting (finish_hand)
         pair = hands[t :: E.N_TEAMS]
         special = st[E.ST_SPECIAL] if st[E.ST_SPECIAL_TEAM] == t else E.SPECIAL_NONE
         score_team(melds[t], threes[t], pair, st[E.ST_OUT_TEAM] == t, special, rules, items[t])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _sum_words, c_view
+from sim._views import c_view, sum_words
 
 __all__ = [
     "ob_aside",
@@ -55,15 +55,15 @@ def st_threes(st):
 
 
 @njit(cache=True, inline="always")
-def _st_pending(st):
+def st_pending(st):
     """pending[slot, col] view: cards melded from hand in this opening turn."""
     return c_view(st[E.ST_PENDING : E.ST_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, _nrt=False)
-def _st_aside_total(st):
+def st_aside_total(st):
     """Cards of a taken pile's rest held aside (PILE-1/2)."""
-    return _sum_words(st, E.ST_ASIDE, E.N_KINDS)
+    return sum_words(st, E.ST_ASIDE, E.N_KINDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ def ob_aside(obs):
 def ob_aside_total(obs):
     """Cards of a taken pile's rest held aside (PILE-1/2): they join the hand once the
     opening stands."""
-    return _sum_words(obs, E.OB_ASIDE, E.N_KINDS)
+    return sum_words(obs, E.OB_ASIDE, E.N_KINDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -128,53 +128,53 @@ def scratch_tmp(scratch):
 
 
 @njit(cache=True, inline="always")
-def _tmp_hand(tmp):
+def tmp_hand(tmp):
     """hand[kind]: the hand after a meld operation (card totals in the invariants)."""
     return tmp[E.TM_HAND : E.TM_HAND + E.N_KINDS]
 
 
 @njit(cache=True, inline="always")
-def _tmp_leave(tmp):
+def tmp_leave(tmp):
     """leave[kind]: the hand the player will hold (OUT-2; the pile by kind in the invariants)."""
     return tmp[E.TM_LEAVE : E.TM_LEAVE + E.N_KINDS]
 
 
 @njit(cache=True, inline="always")
-def _tmp_melds(tmp):
+def tmp_melds(tmp):
     """melds[team, slot, col]: a meld table of the checks' own."""
     return c_view(tmp[E.TM_MELDS : E.TM_MELDS + _MELD_CELLS], _MELD_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def _tmp_pending(tmp):
+def tmp_pending(tmp):
     """pending[slot, col]: the opening turn's melds after an operation."""
     return c_view(tmp[E.TM_PENDING : E.TM_PENDING + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def _tmp_plan(tmp):
+def tmp_plan(tmp):
     """plan[slot, col]: the best opening's further melds (``sim.legality.opening_search_alloc``)."""
     return c_view(tmp[E.TM_PLAN : E.TM_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def _tmp_gen_ax(tmp):
+def tmp_gen_ax(tmp):
     """best_ax[rank, naturals, wilds]: an opening turn's best counts through each choice
-    (``sim.legality._opening_op_counts``), for ``legal_actions``."""
+    (``sim.legality.opening_op_counts``), for ``legal_actions``."""
     return c_view(tmp[E.TM_GEN_AX : E.TM_GEN_AX + E.OP_AX_SIZE], E.OP_AX_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def _tmp_gen_wm(tmp):
+def tmp_gen_wm(tmp):
     """best_wm[w]: an opening turn's best count after a wild meld operation of ``w`` wild
-    cards (``sim.legality._opening_op_counts``), for ``legal_actions``."""
+    cards (``sim.legality.opening_op_counts``), for ``legal_actions``."""
     return tmp[E.TM_GEN_WM : E.TM_GEN_WM + E.CANASTA + 1]
 
 
 @njit(cache=True, inline="always")
-def _tmp_search(tmp):
+def tmp_search(tmp):
     """The rules core's work area, int64[SEARCH_WORK_SIZE] (``sim.legality``: the opening
-    search's tables, ``_pile_reason_work``'s copies)."""
+    search's tables, ``pile_reason_work``'s copies)."""
     return tmp[E.TM_SEARCH : E.TM_SEARCH + E.SEARCH_WORK_SIZE]
 
 
@@ -182,7 +182,7 @@ def _tmp_search(tmp):
 # One meld operation (slot, naturals, twos, jokers) on a hand and on a [slot, col] table
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def _take_operation(hand, slot, nat, two, joker):
+def take_operation(hand, slot, nat, two, joker):
     """Remove the operation's cards from ``hand[kind]`` (the wild meld takes no natural)."""
     if slot != E.WILD_MELD:
         hand[slot] -= nat
@@ -191,7 +191,7 @@ def _take_operation(hand, slot, nat, two, joker):
 
 
 @njit(cache=True, _nrt=False)
-def _add_operation(table, slot, nat, two, joker, sign):
+def add_operation(table, slot, nat, two, joker, sign):
     """Add (``sign`` 1) or take back (-1) the operation's cards on ``table[slot, col]`` (a
     team's melds, or the cards melded from hand this opening turn)."""
     table[slot, E.NATURALS] += sign * nat

@@ -8,7 +8,7 @@ tests all use these kernels; a shortcut elsewhere that restates a rule must agre
 per phase:
 
 - ``melds``: MELD-1..10, the meld table's helpers, ``meld_reason`` and its shortcuts on the
-  counts (``_meld_counts_refused``, ``_meld_wilds_cap``);
+  counts (``meld_counts_refused``, ``meld_wilds_cap``);
 - ``opening``: OPEN-1..4, the minimum, the opening's check, why one cannot be made;
 - ``search``: the opening search, the largest count an initial meld can reach, with its plan;
 - ``pile``: PILE-1/2 and the rules core's work area;
@@ -32,29 +32,29 @@ from sim.legality.discard import (
 )
 from sim.legality.melds import (
     RULE_OF_FIVE_NATURALS,
-    _meld_counts_refused,
-    _meld_wilds_cap,
-    _team_canastas,
-    _wild_meld_incomplete,
     canastas,
     is_dead,
+    meld_counts_refused,
     meld_reason,
     meld_size,
     meld_wilds,
+    meld_wilds_cap,
+    team_canastas,
+    wild_meld_incomplete,
 )
 from sim.legality.opening import (
     OPEN_MINIMUMS,
     OPEN_THRESHOLDS,
-    _from_hand_count,
-    _opening_meld_reason,
-    _opening_min_by,
-    _opening_min_state,
-    _opening_refusal,
-    _opening_search_bounded,
-    _opening_search_bounded_alloc,
+    from_hand_count,
     opening_count_bound,
+    opening_meld_reason,
     opening_min,
+    opening_min_by,
+    opening_min_state,
     opening_reason,
+    opening_refusal,
+    opening_search_bounded,
+    opening_search_bounded_alloc,
 )
 from sim.legality.out import (
     leave_reason,
@@ -63,19 +63,19 @@ from sim.legality.out import (
 from sim.legality.pile import (
     PILE_MELD_LIMIT,
     SEARCH_WORK_FIELDS,
-    _pile_reason_work,
     pile_reason,
+    pile_reason_work,
 )
 from sim.legality.search import (
     RELAX_LEAVE,
     RELAX_OPEN_2,
     RELAX_OPEN_4,
     SEARCH_TABLE_WORDS,
-    _opening_op_counts,
-    _search_words,
+    opening_op_counts,
     opening_path_count,
     opening_search,
     opening_search_alloc,
+    search_words,
 )
 
 __all__ = [

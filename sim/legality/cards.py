@@ -6,7 +6,7 @@ import numpy as np
 
 from sim import encoding as E
 from sim.legality.melds import meld_reason
-from sim.legality.opening import _opening_meld_reason
+from sim.legality.opening import opening_meld_reason
 
 __all__ = ["judge_meld"]
 
@@ -36,5 +36,5 @@ def judge_meld(counts, melds, team, initial, going_out, rules) -> int:
     two, joker = int(counts[E.TWO]), int(counts[E.JOKER])
     code = int(meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules))
     if code == E.R_OK and initial:
-        code = int(_opening_meld_reason(melds, team, slot, nat, two, joker))  # OPEN-4
+        code = int(opening_meld_reason(melds, team, slot, nat, two, joker))  # OPEN-4
     return code

@@ -39,7 +39,7 @@ def is_dead(melds, kind):
 
 
 @njit(cache=True, inline="always")  # a short loop, inlined where counted
-def _team_canastas(melds_team):
+def team_canastas(melds_team):
     """MELD-10: completed canastas in one team's meld table ``melds_team[slot, col]``."""
     n = 0
     for slot in range(E.N_KINDS):
@@ -54,11 +54,11 @@ def _team_canastas(melds_team):
 @njit(cache=True, inline="always")
 def canastas(melds, team):
     """MELD-10: number of the team's completed canastas."""
-    return _team_canastas(melds[team])
+    return team_canastas(melds[team])
 
 
 @njit(cache=True, _nrt=False)
-def _wild_meld_incomplete(melds, team):
+def wild_meld_incomplete(melds, team):
     """MELD-8: the team has a wild meld that is not yet a canasta."""
     size = meld_size(melds, team, E.WILD_MELD)
     return 0 < size < E.CANASTA
@@ -113,7 +113,7 @@ def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
             return E.R_SEVENS_WILD  # MELD-6
         if slot == E.ACE and not initial and meld_wilds(melds, team, slot) == 0:
             return E.R_ACES_WILD  # MELD-7 (a mixed aces meld is ordinary: MELD-5 governs it)
-        if _wild_meld_incomplete(melds, team):
+        if wild_meld_incomplete(melds, team):
             return E.R_WILD_MELD_INCOMPLETE  # MELD-8
         if not initial and rules[E.RS_RULE_OF_FIVE] and new_nat < RULE_OF_FIVE_NATURALS:
             return E.R_RULE_OF_FIVE  # MELD-5 (naturals counted after this operation's join)
@@ -131,7 +131,7 @@ def meld_reason(melds, team, slot, nat, two, joker, initial, going_out, rules):
 
 
 @njit(cache=True, inline="always")
-def _meld_counts_refused(melds, slot, nat, w, initial, rules):
+def meld_counts_refused(melds, slot, nat, w, initial, rules):
     """Shortcut of ``meld_reason`` (MELD-1/2/4..9) on the counts: True when it refuses ``nat``
     naturals and ``w`` wild cards from hand on team 0's meld of natural ``slot`` whatever
     the split of the wilds and the rest of the position (each test below is a refusal it
@@ -158,10 +158,10 @@ def _meld_counts_refused(melds, slot, nat, w, initial, rules):
 
 
 @njit(cache=True, inline="always")
-def _meld_wilds_cap(melds, slot, held, maxw, initial, rules):
+def meld_wilds_cap(melds, slot, held, maxw, initial, rules):
     """Shortcut of ``meld_reason`` (MELD-2/4..9) on the counts: the most wild cards an
     operation on team 0's meld of natural ``slot`` (``held`` of it in hand) may hold, from
-    ``maxw``; every operation with more is refused (``_meld_counts_refused``) whatever the
+    ``maxw``; every operation with more is refused (``meld_counts_refused``) whatever the
     naturals. 0 when every operation with a wild card is refused: MELD-6 (sevens), MELD-8 (a
     started wild meld), MELD-7 and MELD-5 after the opening turn (natural aces; fewer than five
     naturals even with all held), MELD-4 (fewer than two naturals even with all held; the wild

@@ -1,5 +1,5 @@
 """OPEN-1..4: the initial meld's minimum, its check, and the opening search's cheap bound and
-bounded entry points; why an opening cannot be made (``_opening_refusal``)."""
+bounded entry points; why an opening cannot be made (``opening_refusal``)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from sim.legality.search import (
     RELAX_LEAVE,
     RELAX_OPEN_2,
     RELAX_OPEN_4,
-    _search_words,
     opening_search,
     opening_search_alloc,
+    search_words,
 )
 
 __all__ = ["OPEN_MINIMUMS", "OPEN_THRESHOLDS", "opening_count_bound", "opening_min"]
@@ -27,11 +27,11 @@ _BY_HAND = E.OPENING_MINIMUM_MODES.index("hand")
 
 
 @njit(cache=True, _nrt=False)
-def _opening_min_by(mode, team_score, hand_number):
+def opening_min_by(mode, team_score, hand_number):
     """OPEN-1, the one place the minimum is computed: by the team's cumulative score (``mode``
     0, the rulebook), or by the hand's number in the game (``mode`` 1, timed tournament play:
     hand 1 125, hand 2 155, hand 3+ 180; a number below 1 reads as hand 1). ``mode`` is
-    ``rules[RS_OPENING_MINIMUM]`` (the state's copy ``ST_OPEN_BY``: ``_opening_min_state``)."""
+    ``rules[RS_OPENING_MINIMUM]`` (the state's copy ``ST_OPEN_BY``: ``opening_min_state``)."""
     if mode == _BY_HAND:
         if hand_number <= 1:
             return OPEN_MINIMUMS[0]
@@ -49,18 +49,18 @@ def _opening_min_by(mode, team_score, hand_number):
 def opening_min(rules, team_score, hand_number=1):
     """OPEN-1: minimum count of the initial meld under ``rules`` (the ruleset array) for a
     team's cumulative score at the start of the hand and the hand's number in the game."""
-    return _opening_min_by(rules[E.RS_OPENING_MINIMUM], team_score, hand_number)
+    return opening_min_by(rules[E.RS_OPENING_MINIMUM], team_score, hand_number)
 
 
 @njit(cache=True, _nrt=False)
-def _opening_min_state(st, team):
+def opening_min_state(st, team):
     """OPEN-1: ``team``'s minimum in the engine state ``st`` (its scores, ``ST_HAND_NUMBER``
     and the variant the deal copied, ``ST_OPEN_BY``)."""
-    return _opening_min_by(st[E.ST_OPEN_BY], st[E.ST_SCORES + team], st[E.ST_HAND_NUMBER])
+    return opening_min_by(st[E.ST_OPEN_BY], st[E.ST_SCORES + team], st[E.ST_HAND_NUMBER])
 
 
 @njit(cache=True, _nrt=False)
-def _from_hand_count(from_hand):
+def from_hand_count(from_hand):
     """OPEN-1/OPEN-3: points of the cards melded from hand (the pile's top card excluded)."""
     total = 0
     for slot in range(E.N_KINDS):
@@ -82,7 +82,7 @@ def opening_reason(from_hand, melds, team, pile_kind, min_count, wild_ok=0):
     wild opening variant (``RS_OPENING_WILD``, the state's ``ST_OPEN_WILD``, the observation's
     ``OB_OPEN_WILD``): a wild meld of 3+ from hand may stand in for OPEN-2's natural meld.
     """
-    if _from_hand_count(from_hand) < min_count:
+    if from_hand_count(from_hand) < min_count:
         return E.R_OPEN_MINIMUM  # OPEN-1 (OPEN-3: from-hand cards only)
     natural = False
     for slot in range(E.FIRST_NATURAL, E.N_KINDS):
@@ -104,7 +104,7 @@ def opening_reason(from_hand, melds, team, pile_kind, min_count, wild_ok=0):
 
 
 @njit(cache=True, _nrt=False)
-def _opening_meld_reason(melds, team, slot, nat, two, joker):
+def opening_meld_reason(melds, team, slot, nat, two, joker):
     """OPEN-4 for one meld operation of the opening turn: may it leave the team's meld of
     ``slot`` as a completed mixed canasta? ``melds`` is the position before the operation.
     (A natural canasta may be completed; the wild meld is not mixed: docs/rules.md.)"""
@@ -117,7 +117,7 @@ def _opening_meld_reason(melds, team, slot, nat, two, joker):
 
 
 @njit(cache=True, _nrt=True)
-def _opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
+def opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_count, bonus):
     """The rule that refuses an opening turn that cannot reach ``min_count`` from here
     (arguments as ``opening_search_alloc``; ``team``: the opener's team in ``melds``), R_OK if
     it can:
@@ -126,7 +126,7 @@ def _opening_refusal(hand, pending, melds, team, pile_kind, extra, rules, min_co
     meldable set of cards reaches the count. When the count needs two of these rules broken,
     the first in that order is named."""
     plan = np.zeros((E.N_KINDS, E.N_MELD_COLS), dtype=np.int64)
-    work = np.empty(_search_words(hand, rules), dtype=np.int64)
+    work = np.empty(search_words(hand, rules), dtype=np.int64)
     args = (hand, pending, melds, pile_kind, extra, rules, plan, bonus)
     if opening_search(*args, 0, work) >= min_count:
         return E.R_OK
@@ -241,7 +241,7 @@ def _best_pairs(hand, pending, melds, m):
 
 
 @njit(cache=True, _nrt=False)
-def _opening_search_bounded_alloc(
+def opening_search_bounded_alloc(
     hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus=False
 ):
     """``opening_search_alloc`` on this position, skipped (-1) when the cheap
@@ -254,10 +254,10 @@ def _opening_search_bounded_alloc(
 
 
 @njit(cache=True, inline="always")
-def _opening_search_bounded(
+def opening_search_bounded(
     hand, pending, pile_kind, extra, melds, rules, plan, min_count, bonus, work
 ):
-    """``_opening_search_bounded_alloc`` with the search's tables in ``work``
+    """``opening_search_bounded_alloc`` with the search's tables in ``work``
     (``opening_search``)."""
     if opening_count_bound(hand, pending, melds, rules) < min_count:
         return -1

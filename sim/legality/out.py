@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim.legality.melds import _wild_meld_incomplete, canastas, meld_size, meld_wilds
+from sim.legality.melds import canastas, meld_size, meld_wilds, wild_meld_incomplete
 
 __all__ = []
 
@@ -19,7 +19,7 @@ def out_reason(melds, team):
         return E.R_OUT_INCOMPLETE_SEVENS
     if 0 < meld_size(melds, team, E.ACE) < E.CANASTA and meld_wilds(melds, team, E.ACE) == 0:
         return E.R_OUT_INCOMPLETE_ACES
-    if _wild_meld_incomplete(melds, team):
+    if wild_meld_incomplete(melds, team):
         return E.R_OUT_INCOMPLETE_WILD
     return E.R_OK
 

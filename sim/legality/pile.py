@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into, c_view
+from sim._views import c_view, copy_into
 from sim.legality.melds import is_dead, meld_size
 from sim.legality.out import leave_reason
 from sim.legality.search import SEARCH_TABLE_WORDS, opening_search
@@ -15,8 +15,8 @@ __all__ = []
 
 PILE_MELD_LIMIT = 5  #: PILE-2: a meld of 5+ cannot take a pair and the top card
 
-#: the rules core's work area (``E.SEARCH_WORK_SIZE`` words: ``sim.engine.views._tmp_search``
-#: in the engine): the opening search's tables, then PILE-1/2's copies (``_pile_reason_work``)
+#: the rules core's work area (``E.SEARCH_WORK_SIZE`` words: ``sim.engine.views.tmp_search``
+#: in the engine): the opening search's tables, then PILE-1/2's copies (``pile_reason_work``)
 SEARCH_WORK_FIELDS = (
     ("search", SEARCH_TABLE_WORDS),  # back pointers, 2 layers, 2 lists
     ("hand", E.N_KINDS),  # the hand after the pickup pair (PILE-1)
@@ -38,13 +38,13 @@ def pile_reason(hand, melds, team, pile_counts, top_kind, opened, min_count, rul
     initial meld; ``min_count``: its OPEN-1 minimum, used when it has not.
     """
     work = np.empty(E.SEARCH_WORK_SIZE, dtype=np.int64)
-    return _pile_reason_work(
+    return pile_reason_work(
         hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work
     )
 
 
 @njit(cache=True, _nrt=False)
-def _pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work):
+def pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_count, rules, work):
     """``pile_reason`` with its copies and the opening search's tables in ``work``
     (int64[SEARCH_WORK_SIZE], layout ``SEARCH_WORK_FIELDS``)."""
     size = 0
@@ -61,7 +61,7 @@ def _pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_coun
     if hand[top_kind] < 2:
         return E.R_PILE_NO_PAIR  # PILE-1: always frozen
     rest = work[_SW_HAND : _SW_HAND + E.N_KINDS]
-    _copy_into(rest, hand)
+    copy_into(rest, hand)
     rest[top_kind] -= 2
     if not opened:
         pending = c_view(work[_SW_PENDING : _SW_PENDING + _CELLS], (E.N_KINDS, E.N_MELD_COLS))
@@ -77,7 +77,7 @@ def _pile_reason_work(hand, melds, team, pile_counts, top_kind, opened, min_coun
         return E.R_OK
     # After the pickup meld the pile joins the hand, which must keep a card to discard (OUT-2).
     after = c_view(work[_SW_MELDS : _SW_MELDS + 2 * _CELLS], (E.N_TEAMS, E.N_KINDS, E.N_MELD_COLS))
-    _copy_into(after, melds)
+    copy_into(after, melds)
     after[team, top_kind, E.NATURALS] += 3
     for kind in range(E.N_KINDS):
         rest[kind] += pile_counts[kind]

@@ -2,7 +2,7 @@
 meld can reach from a position, with its plan.
 
 A dynamic programme over the natural ranks (``_opening_search_in``); ``opening_path_count``
-checks one given plan as a path of it, ``_opening_op_counts`` answers for every meld operation of
+checks one given plan as a path of it, ``opening_op_counts`` answers for every meld operation of
 an opening turn at once. Its rank step (``_rank_step``) restates MELD-1/2/4/6 and OPEN-4 on one
 rank's totals; the whole search is checked against the slow twin (tests/twins/legality_twin.py).
 """
@@ -28,7 +28,7 @@ _SUB = _F * _L * _C * _B
 _NO = -1
 
 #: ``opening_search(relax=...)`` bits: search as if one rule did not hold, only to name the
-#: rule that refuses an opening (``_opening_refusal``); never used to judge legality
+#: rule that refuses an opening (``opening_refusal``); never used to judge legality
 RELAX_OPEN_2 = 1  #: no natural meld of 3+ needed
 RELAX_OPEN_4 = 2  #: mixed canastas allowed
 RELAX_LEAVE = 4  #: any number of cards may stay in hand (OUT-1/2 not judged)
@@ -55,7 +55,7 @@ def _wild_points(used, jokers):
 
 _N_LAYERS = E.N_KINDS - E.FIRST_NATURAL
 #: words of the search's tables for any hand of up to 7 wild cards (back pointers, 2 layers,
-#: 2 lists: ``_search_words``), the head of the rules core's work area (``sim.legality.pile``)
+#: 2 lists: ``search_words``), the head of the rules core's work area (``sim.legality.pile``)
 SEARCH_TABLE_WORDS = (_N_LAYERS + 5) * E.OPEN_SEARCH_STATES
 assert _SUB * 13 == E.OPEN_SEARCH_STATES
 
@@ -67,7 +67,7 @@ def _rank_step(kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, re
     ``base_n`` naturals and ``base_w`` wilds already melded this turn (``top``: the pile's top
     card is of this rank). The next state, or -1 if a rule refuses the choice (PILE-1, MELD-1/2/
     4/6, OPEN-4 unless relaxed; OPEN-2's flag and the unfinished sevens/aces flag kept).
-    Shared by ``opening_search`` and both passes of ``_opening_op_counts``."""
+    Shared by ``opening_search`` and both passes of ``opening_op_counts``."""
     n = base_n + a
     big_n = n + top
     if top == 1 and n < 2:
@@ -97,7 +97,7 @@ def _rank_step(kind, p, f, left, cc, bad, a, x, c, base_n, base_w, top, maxw, re
 def _end_ok(p, left, cc, bad, q, wilds, base_wm, extra, threes, bonus, relax):
     """The opening search's last step from a state (p, left, cc, bad) after the last rank:
     may ``q`` more wild cards go to the wild meld (MELD-1/2/8) and the hand left stand
-    (OUT-1/2, unless relaxed)? Shared by ``opening_search`` and ``_opening_op_counts``."""
+    (OUT-1/2, unless relaxed)? Shared by ``opening_search`` and ``opening_op_counts``."""
     wm = base_wm + q
     if 0 < wm < E.MIN_MELD or wm > E.CANASTA:
         return False  # MELD-1, MELD-2
@@ -250,7 +250,7 @@ def _sort_small(a, n):
 
 
 @njit(cache=True, _nrt=False)
-def _search_words(hand, rules):
+def search_words(hand, rules):
     """Words of the tables ``_opening_search_in`` needs for ``hand``: back pointers, two layers
     of values and of states, and one rank's choices."""
     n_states = (hand[E.JOKER] + hand[E.TWO] + 1) * _SUB
@@ -271,7 +271,7 @@ def _choice_words(hand, rules):
     "int64(int64[::1], int64[:, ::1], int64[:, :, ::1], int64, int64, int64[::1], int64[:, ::1],"
     " boolean, int64, int64[::1])",
     cache=True,
-    _nrt=False,  # every table is in ``work`` (_search_words): no view of it is counted
+    _nrt=False,  # every table is in ``work`` (search_words): no view of it is counted
 )
 def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """OPEN-1..4 with MELD-1..9 and OUT-1/2: the largest count an initial meld can reach.
@@ -285,8 +285,8 @@ def _opening_search_in(hand, pending, melds, pile_kind, extra, rules, plan, bonu
     opening exists. A valid opening holds a natural meld of 3+ from hand (OPEN-2), no mixed
     canasta (OPEN-4), and leaves a card to discard and a card to hold, or goes out legally
     (OUT-1/2); ``bonus``: the player is owed bonus cards (OPEN-5), so the card to discard is
-    enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``_opening_refusal`` only. ``work``: int64
-    of at least ``_search_words`` words (``opening_search`` sees to it; ``E.SEARCH_WORK_SIZE``
+    enough (OUT-2). ``relax``: ``RELAX_*`` bits, for ``opening_refusal`` only. ``work``: int64
+    of at least ``search_words`` words (``opening_search`` sees to it; ``E.SEARCH_WORK_SIZE``
     holds the tables of any hand of up to 7 wild cards).
     Exact: a dynamic programme over the natural ranks, wild cards placed jokers first. Only
     the states reached are visited, in increasing order (as a scan of every state would),
@@ -431,8 +431,8 @@ def opening_path_count(hand, pending, melds, pile_kind, extra, rules, path, bonu
 
 @njit(cache=True, _nrt=True)  # allocates
 def _opening_search_fresh(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax):
-    """``_opening_search_in`` with tables allocated here (``_search_words`` of them)."""
-    work = np.empty(_search_words(hand, rules), dtype=np.int64)
+    """``_opening_search_in`` with tables allocated here (``search_words`` of them)."""
+    work = np.empty(search_words(hand, rules), dtype=np.int64)
     return _opening_search_in(
         hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work
     )
@@ -447,7 +447,7 @@ def _opening_search_fresh(hand, pending, melds, pile_kind, extra, rules, plan, b
 def opening_search(hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax, work):
     """The search (``_opening_search_in``), with its tables in ``work`` or, when that is
     too small (8+ wild cards), in tables allocated for it (``_opening_search_fresh``)."""
-    if work.shape[0] < _search_words(hand, rules):
+    if work.shape[0] < search_words(hand, rules):
         return _opening_search_fresh(
             hand, pending, melds, pile_kind, extra, rules, plan, bonus, relax
         )
@@ -456,13 +456,11 @@ def opening_search(hand, pending, melds, pile_kind, extra, rules, plan, bonus, r
     )
 
 
-assert E.OP_AX_SHAPE[0] == _N_LAYERS  # _opening_op_counts: one row of best_ax per layer
+assert E.OP_AX_SHAPE[0] == _N_LAYERS  # opening_op_counts: one row of best_ax per layer
 
 
 @njit(cache=True, _nrt=True)
-def _opening_op_counts(
-    hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax, best_wm
-):
+def opening_op_counts(hand, pending, melds, pile_kind, extra, rules, bonus, work, best_ax, best_wm):
     """``opening_search``'s count (relax 0, same arguments; -1 if no valid opening), and for
     every natural rank at once the best count of a valid opening whose plan puts at least
     ``a`` naturals from hand and at least ``x`` wild cards on that rank: ``best_ax[layer, a,

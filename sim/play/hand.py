@@ -127,8 +127,8 @@ class Hand:
         deck: Sequence[int] | None = None,
         hand_number: int = 1,
     ):
-        from sim.engine.play import _new_deck
-        from sim.engine.state import _deal_hand
+        from sim.engine.play import new_deck
+        from sim.engine.state import deal_hand
         from sim.limits import check_hand_id, check_scores, check_seat, check_seed
         from sim.rng import run_key, seed_hand
 
@@ -151,13 +151,13 @@ class Hand:
         seed_hand(run_key(seed), self.hand_id, self.rng)
         if deck is None:
             d = np.zeros(E.N_CARDS, dtype=np.int64)
-            _new_deck(self.rng, d)
+            new_deck(self.rng, d)
         else:
             d = _deck(deck)
         self.deck = d
         self.first_player = self.hand_id % E.N_PLAYERS if first_player is None else first_player
         self._fresh(np.zeros(E.STATE_SIZE, dtype=np.int64))
-        _deal_hand(
+        deal_hand(
             self.state, d, self.first_player, *self.start_scores, hand_number, self.rules, self.log
         )
 
@@ -276,16 +276,16 @@ class Hand:
         """The action of a policy resolved once (``sim.policies.registry.parse``: its spec and
         parameter array), from this game's rng; ``obs``: the current player's observation when
         the caller has made it already (a loop that also asks ``forced_action``). A peeking
-        reference sees the other hands as in the engine's runs (``_peek_hands``)."""
+        reference sees the other hands as in the engine's runs (``peek_hands``)."""
         from sim.engine.contract import is_peeking, peek_scope
 
         if obs is None:
             obs = self.observation()
         if is_peeking(spec.function):
-            from sim.engine.play import _peek_hands
+            from sim.engine.play import peek_hands
 
             obs = obs.copy()
-            _peek_hands(self.state, self.current_player, obs, peek_scope(spec.function))
+            peek_hands(self.state, self.current_player, obs, peek_scope(spec.function))
         return int(spec.decide(obs, params, self.rng, self.rules, self._scratch))
 
     def turns(
@@ -329,22 +329,22 @@ class Hand:
     # --- the end ----------------------------------------------------------------------
     def score_items(self) -> np.ndarray:
         """int64[2, N_SCORE_ITEMS] itemised hand score (zeros until the hand is over)."""
-        from sim.engine.state import _score_hand
+        from sim.engine.state import score_hand
 
         items = np.zeros((E.N_TEAMS, E.N_SCORE_ITEMS), dtype=np.int64)
         if self.is_over:
-            _score_hand(self.state, self.rules, items)
+            score_hand(self.state, self.rules, items)
         return items
 
     def record_row(self) -> np.ndarray:
         """The finished hand as the engine's record row (int64, layout ``RECORD_COLUMNS``:
         the row ``sim.simulate`` writes for it, before the frame names its codes)."""
-        from sim.engine.play import _write_record_row
+        from sim.engine.play import write_record_row
 
         if not self.is_over:
             raise CanastaError("the hand is not over: no record row yet")
         row = np.zeros(E.RECORD_WIDTH, dtype=np.int64)
-        _write_record_row(self.state, self.hand_id, self.score_items(), row)
+        write_record_row(self.state, self.hand_id, self.score_items(), row)
         return row
 
     def scores(self) -> dict[int, dict[str, int]]:

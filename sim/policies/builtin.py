@@ -3,7 +3,7 @@
 The heuristic's kernel is the base play of every policy above it: special_chaser, ``strong``
 (the same kernel with its tuned parameters, plus its features and evaluator) and the expert's
 rollouts. Its parameters and their indices live in ``sim.policies.heuristic_params``
-(re-exported here); its helpers (``_discard_key``, ``_hold_mask``...) are shared by name.
+(re-exported here); its helpers (``discard_key``, ``_hold_mask``...) are shared by name.
 """
 
 from __future__ import annotations
@@ -12,31 +12,31 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _sum_words, inline_copy, opaque
+from sim._views import inline_copy, opaque, sum_words
 from sim.engine.judge import (
-    _legal_discards,
-    _pile_may_open,
-    _turn_opening_reason,
     action_ok,
     legal_actions,
+    legal_discards,
+    pile_may_open,
+    turn_opening_reason,
 )
 from sim.engine.views import ob_hand, ob_melds, ob_pending, scratch_legal, scratch_tmp
 from sim.legality import meld_size, opening_count_bound, opening_reason, out_reason
 from sim.policies.common import (
     OM_VALID,
-    _cheapest_discard,
-    _held_and_threes,
-    _largest_meld,
-    _meld_legal,
-    _opening_plan,
-    _opening_search_memo,
-    _opening_stands,
-    _opening_step,
-    _plan_step,
-    _work_pending,
-    _work_plan,
-    _work_sub,
-    _work_targets,
+    cheapest_discard,
+    held_and_threes,
+    largest_meld,
+    meld_legal,
+    opening_plan,
+    opening_search_memo,
+    opening_stands,
+    opening_step,
+    plan_step,
+    work_pending,
+    work_plan,
+    work_sub,
+    work_targets,
 )
 from sim.policies.heuristic_params import (
     H_ACES_THRESHOLD,
@@ -86,18 +86,18 @@ def greedy_decide(obs, params, rng, rules, scratch):
     if phase == E.PH_THREES:
         return E.A_LAY_THREES
     if phase == E.PH_DRAW:
-        if _pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
+        if pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             return E.A_TAKE_PILE
         return E.A_DRAW
     if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
-    a = _opening_step(obs, rules, scratch)
+    a = opening_step(obs, rules, scratch)
     if a >= 0:
         return a
-    a = _largest_meld(obs, rules, scratch, opaque(True), 0)
+    a = largest_meld(obs, rules, scratch, opaque(True), 0)
     if a >= 0:
         return a
-    return _cheapest_discard(obs, rules, scratch)
+    return cheapest_discard(obs, rules, scratch)
 
 
 # ---------------------------------------------------------------------------------------
@@ -107,7 +107,7 @@ NO_KEY = 1 << 62  #: a kind that cannot be discarded
 
 
 @njit(cache=True, _nrt=False)
-def _unseen_copies(obs, melds, kind):
+def unseen_copies(obs, melds, kind):
     """Copies of ``kind`` the player cannot see (in other hands or the stock)."""
     seen = obs[E.OB_HAND + kind] + obs[E.OB_PILE_COUNTS + kind]
     seen += melds[0, kind, E.NATURALS] + melds[1, kind, E.NATURALS]
@@ -175,7 +175,7 @@ def _may_start(obs, params, kind, held, taking_pile):
 
 
 @njit(cache=True, _nrt=False)
-def _risky_start_mask(obs, params):
+def risky_start_mask(obs, params):
     """Bit mask of slots whose new meld the heuristic will not start now (sevens, aces, wild)."""
     hand = ob_hand(obs)
     mask = 0
@@ -193,7 +193,7 @@ _out_reason_inline = inline_copy(out_reason)
 
 
 @njit(cache=True, _nrt=False)
-def _hand_is_late(obs, params):
+def hand_is_late(obs, params):
     """The hand may end soon: the stock is low, or the opponents could go out (OUT-1)."""
     if obs[E.OB_STOCK_N] <= params[H_LATE_STOCK]:
         return True
@@ -201,7 +201,7 @@ def _hand_is_late(obs, params):
 
 
 @njit(cache=True, _nrt=False)
-def _safe_opening(obs, params, rules, scratch):
+def safe_opening(obs, params, rules, scratch):
     """OPEN-1..4 without starting a risky meld: the next step of the best opening that starts no
     sevens, natural aces or wild meld the heuristic would not start (``_may_start``), or -1.
     Natural aces that take wilds in the opening are a mixed meld (MELD-7) and allowed.
@@ -213,33 +213,33 @@ def _safe_opening(obs, params, rules, scratch):
         # of an opening is usually answered by it, and where the bound below would refuse, the
         # searches fail alike and leave the memo empty, so the bound would only cost time
         # (the same answers: tests/test_records_unchanged)
-        return _safe_opening_search(obs, params, rules, scratch)
+        return safe_opening_search(obs, params, rules, scratch)
     if opening_count_bound(hand, ob_pending(obs), melds, rules) < obs[E.OB_OPEN_MIN]:
         # no opening from the whole hand, so none from a part of it (a part's openings, the
         # cards left out held, are the hand's, of no higher count): the searches below would
         # all fail, and the first would empty the memo
         scratch[OM_VALID] = 0
         return -2
-    return _safe_opening_search(obs, params, rules, scratch)
+    return safe_opening_search(obs, params, rules, scratch)
 
 
-@njit(cache=True, inline="always")  # inlined in _safe_opening: one compiled function
-def _safe_opening_search(obs, params, rules, scratch):
-    """``_safe_opening`` without its first test: the searches themselves."""
+@njit(cache=True, inline="always")  # inlined in safe_opening: one compiled function
+def safe_opening_search(obs, params, rules, scratch):
+    """``safe_opening`` without its first test: the searches themselves."""
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    sub = _work_sub(scratch)
+    sub = work_sub(scratch)
     for k in range(E.N_KINDS):
         sub[k] = hand[k]
-    mask = _risky_start_mask(obs, params)
+    mask = risky_start_mask(obs, params)
     if (mask >> E.SEVEN) & 1 and meld_size(melds, 0, E.SEVEN) == 0:
         sub[E.SEVEN] = 0
-    plan = _work_plan(scratch)
+    plan = work_plan(scratch)
     for _ in range(3):
         held_back = 0
         for k in range(E.N_KINDS):
             held_back += hand[k] - sub[k]
-        if _opening_plan(obs, rules, scratch, sub, held_back) < 0:
+        if opening_plan(obs, rules, scratch, sub, held_back) < 0:
             return -2
         again = False
         if (mask >> E.ACE) & 1 and meld_size(melds, 0, E.ACE) == 0 and sub[E.ACE] > 0:
@@ -253,7 +253,7 @@ def _safe_opening_search(obs, params, rules, scratch):
                 sub[E.JOKER] = keep_j
                 again = True
         if not again:
-            return _plan_step(obs, rules, scratch)
+            return plan_step(obs, rules, scratch)
     return -2
 
 
@@ -267,14 +267,14 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
     wilds = hand[E.TWO] + hand[E.JOKER]
     if wilds == 0:
         return -1
-    stands = _opening_stands(obs)
-    held, threes = _held_and_threes(obs)
+    stands = opening_stands(obs)
+    held, threes = held_and_threes(obs)
     cur = meld_size(melds, 0, E.WILD_MELD)
     if 0 < cur < E.CANASTA:  # MELD-8: finish the wild meld first, twos before jokers
         for w in range(min(wilds, E.CANASTA - cur), 0, -1):
             two = min(w, hand[E.TWO])
             a = E.MELD_ACTION[E.WILD_MELD, 0, two, w - two]
-            if a >= 0 and _meld_legal(
+            if a >= 0 and meld_legal(
                 obs, E.WILD_MELD, opaque(0), two, w - two, rules, tmp, stands, held, threes
             ):
                 return a
@@ -291,7 +291,7 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
         w = min(need, wilds)
         two = min(w, hand[E.TWO])  # twos first: jokers are worth more elsewhere (SCORE-3)
         a = E.MELD_ACTION[slot, 0, two, w - two]
-        if a >= 0 and _meld_legal(
+        if a >= 0 and meld_legal(
             obs, slot, opaque(0), two, w - two, rules, tmp, stands, held, threes
         ):
             return a
@@ -299,24 +299,24 @@ def _finish_with_wilds(obs, rules, scratch, free_wilds):
 
 
 @njit(cache=True, inline="always")
-def _safe_discard(obs, params, rules, scratch):
-    """DISCARD-*: the legal discard that keeps most and risks least (``_discard_key``), -1 if
+def safe_discard(obs, params, rules, scratch):
+    """DISCARD-*: the legal discard that keeps most and risks least (``discard_key``), -1 if
     none."""
-    return _safe_discard_late(obs, params, rules, scratch, _hand_is_late(obs, params))
+    return _safe_discard_late(obs, params, rules, scratch, hand_is_late(obs, params))
 
 
 @njit(cache=True, inline="always")
-def _legal_discard_mask(obs):
+def legal_discard_mask(obs):
     """Bit ``1 << kind`` of each kind the player may discard now (DISCARD-1..3, OUT-1; what
     ``legal_actions`` uses); 0 outside the play phase (TURN-1)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return 0
-    total = _sum_words(obs, E.OB_HAND, E.N_KINDS)
-    return _legal_discards(obs, ob_hand(obs), total, _turn_opening_reason(obs))
+    total = sum_words(obs, E.OB_HAND, E.N_KINDS)
+    return legal_discards(obs, ob_hand(obs), total, turn_opening_reason(obs))
 
 
 @njit(cache=True, inline="always")
-def _discard_key(obs, params, melds, k, late, shed):
+def discard_key(obs, params, melds, k, late, shed):
     """The keep value (x 1000, lowest discarded first) of discarding kind ``k``. Keep: pairs
     (pair_keep a further copy), ranks the team melds (meld_keep), wild cards. Risk: a natural
     of a live rank the next player may pair (PILE-1), weighed by the pile's size, more for a
@@ -343,7 +343,7 @@ def _discard_key(obs, params, melds, k, late, shed):
                 keep -= 60.0  # SCORE-4: shed a third seven/ace it does not meld
         risk = 0.0
         if opp < 5:  # (the rank is live here)
-            u = _unseen_copies(obs, melds, k)
+            u = unseen_copies(obs, melds, k)
             if memory_weight(params) > 0:
                 u -= _known_elsewhere(obs, k)  # the memory: copies known in other hands
             if u >= 2:
@@ -356,7 +356,7 @@ def _discard_key(obs, params, melds, k, late, shed):
             keep += memory_weight(params) * (3.0 + obs[E.OB_PILE_N])
         elif nk == 1 and opp < 5 and memory_weight(params) > 0:
             # one known copy: a pair if one more of the unplaced copies is in its unknown cards
-            u1 = _unseen_copies(obs, melds, k) - _known_elsewhere(obs, k)
+            u1 = unseen_copies(obs, melds, k) - _known_elsewhere(obs, k)
             keep += memory_weight(params) * _one_more(obs, u1) * (3.0 + obs[E.OB_PILE_N])
         w = params[H_DUMP_WEIGHT] if late else params[H_EARLY_DUMP]
         keep -= E.KIND_VALUE[k] * w  # high cards cost more if left in hand
@@ -365,10 +365,10 @@ def _discard_key(obs, params, melds, k, late, shed):
 
 @njit(cache=True, _nrt=False)
 def _safe_discard_late(obs, params, rules, scratch, late):
-    """``_safe_discard`` with ``late`` (``_hand_is_late``) already known. The legal discards come
-    first, as one mask (``_legal_discard_mask``), then one pass over the held kinds keys each
-    legal one (``_discard_key``) and keeps the lowest key, the lower kind on a tie."""
-    legal = _legal_discard_mask(obs)
+    """``safe_discard`` with ``late`` (``hand_is_late``) already known. The legal discards come
+    first, as one mask (``legal_discard_mask``), then one pass over the held kinds keys each
+    legal one (``discard_key``) and keeps the lowest key, the lower kind on a tie."""
+    legal = legal_discard_mask(obs)
     if legal == 0:
         return -1
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
@@ -376,7 +376,7 @@ def _safe_discard_late(obs, params, rules, scratch, late):
     best_k, best = -1, NO_KEY
     for k in range(E.N_KINDS):
         if (legal >> k) & 1:
-            key = _discard_key(obs, params, melds, k, late, shed)
+            key = discard_key(obs, params, melds, k, late, shed)
             if key < best:
                 best_k, best = k, key
     if best_k < 0:
@@ -396,7 +396,7 @@ def _hold_mask(obs, params):
     from fewer than two naturals, so none is computed."""
     if params[H_NEW_MELD_MIN] <= 2.0:
         return 0
-    if obs[E.OB_OPENED] == 0 or _hand_is_late(obs, params):
+    if obs[E.OB_OPENED] == 0 or hand_is_late(obs, params):
         return 0
     hand = ob_hand(obs)
     mask = 0
@@ -419,7 +419,7 @@ def _take_pile_ok(obs, params, rules, scratch):
         if not _may_start(obs, params, top, hand[top] + obs[E.OB_PILE_COUNTS + top], True):
             return False
     tmp = scratch_tmp(scratch)
-    if not _pile_may_open(obs, rules, tmp) or not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
+    if not pile_may_open(obs, rules, tmp) or not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
         return False
     return (
         obs[E.OB_OPENED] == 1
@@ -431,13 +431,13 @@ def _take_pile_ok(obs, params, rules, scratch):
 @njit(cache=True, _nrt=False)
 def _safe_pickup(obs, params, rules, scratch):
     """PILE-2 with the heuristic's caution: can the team open after taking the pile without
-    starting a sevens, aces or wild meld it would not start (``_safe_opening``)? A partial check:
+    starting a sevens, aces or wild meld it would not start (``safe_opening``)? A partial check:
     sevens/aces it would not start are left out of the hand, and the wild cards capped at 2."""
     hand = ob_hand(obs)
     top = obs[E.OB_PILE_TOP]
-    sub = _work_sub(scratch)
-    pending = _work_pending(scratch)  # the chaser's targets: unused while drawing
-    mask = _risky_start_mask(obs, params)
+    sub = work_sub(scratch)
+    pending = work_pending(scratch)  # the chaser's targets: unused while drawing
+    mask = risky_start_mask(obs, params)
     for k in range(E.N_KINDS):
         sub[k] = hand[k]
     sub[top] -= 2
@@ -455,9 +455,9 @@ def _safe_pickup(obs, params, rules, scratch):
     pending[:] = 0
     pending[top, E.NATURALS] = 2
     mc = obs[E.OB_OPEN_MIN]
-    # through the memo (plan at _work_plan): after taking the pile, the first opening-turn
-    # search (_safe_opening) is usually this very one, then answered without searching
-    best = _opening_search_memo(
+    # through the memo (plan at work_plan): after taking the pile, the first opening-turn
+    # search (safe_opening) is usually this very one, then answered without searching
+    best = opening_search_memo(
         sub, pending, top, extra, ob_melds(obs), rules, mc, opaque(False), scratch
     )
     return best >= mc
@@ -468,30 +468,30 @@ def _heuristic_play(obs, params, rules, scratch):
     """One play-phase step of the heuristic kernel (special_chaser's and strong's too)."""
     tmp = scratch_tmp(scratch)
     if obs[E.OB_OPENING_TURN] == 1 and obs[E.OB_OPENED] == 0:
-        a = _safe_opening(obs, params, rules, scratch)
+        a = safe_opening(obs, params, rules, scratch)
         if a == -2 and params[H_OPEN_RISKY] > 0:
-            a = _opening_step(obs, rules, scratch)
+            a = opening_step(obs, rules, scratch)
         elif a < 0 and obs[E.OB_MELDED] == 1:
             melds = ob_melds(obs)
             pk, mc = obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN]
             if opening_reason(ob_pending(obs), melds, opaque(0), pk, mc) != E.R_OK:
-                a = _opening_step(obs, rules, scratch)  # OPEN-1: once begun it must stand
+                a = opening_step(obs, rules, scratch)  # OPEN-1: once begun it must stand
         if a >= 0:
             return a
         if obs[E.OB_MELDED] == 0:
-            return _safe_discard(obs, params, rules, scratch)  # cannot open yet
-    mask = _risky_start_mask(obs, params)
+            return safe_discard(obs, params, rules, scratch)  # cannot open yet
+    mask = risky_start_mask(obs, params)
     if _out_reason_inline(ob_melds(obs), opaque(0)) == E.R_OK:
-        a = _largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
+        a = largest_meld(obs, rules, scratch, opaque(True), mask)  # OUT-1 holds: meld out
         if a >= 0:
             return a
         # none: nor without wild cards, whose candidates (every slot it tries, each number of
         # naturals with no wild) the call with wilds judged alike and refused (speed, exact)
     else:  # new_meld_min's held-back melds: never when the team may go out (OUT-1)
-        a = _largest_meld(obs, rules, scratch, opaque(False), mask | _hold_mask(obs, params))
+        a = largest_meld(obs, rules, scratch, opaque(False), mask | _hold_mask(obs, params))
         if a >= 0:
             return a
-    late = _hand_is_late(obs, params)
+    late = hand_is_late(obs, params)
     a = _finish_with_wilds(obs, rules, scratch, params[H_COMPLETE_WITH_WILDS] == 0 or late)
     if a >= 0:
         return a
@@ -596,7 +596,7 @@ def _place_groups(hand, used, need, n, n_big, big):
 
 
 @njit(cache=True, _nrt=False)
-def _chase_discard(obs, params, rules, scratch, need):
+def chase_discard(obs, params, rules, scratch, need):
     """The legal discard most in excess of what the chased hand needs (safest on ties)."""
     hand = ob_hand(obs)
     tmp = scratch_tmp(scratch)
@@ -606,7 +606,7 @@ def _chase_discard(obs, params, rules, scratch, need):
         if x > best_x and action_ok(obs, E.A_DISCARD + k, rules, tmp):
             best_a, best_x = E.A_DISCARD + k, x
     if best_a < 0:
-        return _safe_discard(obs, params, rules, scratch)
+        return safe_discard(obs, params, rules, scratch)
     return best_a
 
 
@@ -632,19 +632,19 @@ def special_chaser_decide(obs, params, rng, rules, scratch):
         return E.A_DRAW  # SPECIAL-1: never after taking the pile
     if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
-    targets = _work_targets(scratch)
+    targets = work_targets(scratch)
     if rules[E.RS_SPECIAL_HANDS] != E.SPECIALS_ON:  # SPECIAL-8/9: the nearest hand of the list
         miss, _ = nearest_hand(hand, rules, targets[0])
         if miss >= params[C_OPEN_DISTANCE] or obs[E.OB_MELDED] == 1:
             return _heuristic_play(obs, params, rules, scratch)
-        return _chase_discard(obs, params, rules, scratch, targets[0])
+        return chase_discard(obs, params, rules, scratch, targets[0])
     ns, npairs, ng = targets[0], targets[1], targets[2]
     ms, mp, mg = special_targets(hand, ns, npairs, ng)
     nearest = min(ms, mp, mg)
     if nearest >= params[C_OPEN_DISTANCE] or obs[E.OB_MELDED] == 1:
         return _heuristic_play(obs, params, rules, scratch)
     if ms == nearest:
-        return _chase_discard(obs, params, rules, scratch, ns)
+        return chase_discard(obs, params, rules, scratch, ns)
     if mp == nearest:
-        return _chase_discard(obs, params, rules, scratch, npairs)
-    return _chase_discard(obs, params, rules, scratch, ng)
+        return chase_discard(obs, params, rules, scratch, npairs)
+    return chase_discard(obs, params, rules, scratch, ng)

@@ -5,30 +5,30 @@ from __future__ import annotations
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into, inline_copy, opaque
+from sim._views import copy_into, inline_copy, opaque
 from sim.engine.judge import (
-    _meld_reason_without_opening,
-    _meld_refused_on_counts,
-    _meld_rules_ok,
     action_ok,
+    meld_reason_without_opening,
+    meld_refused_on_counts,
+    meld_rules_ok,
 )
-from sim.engine.observe import _bonus_owed
+from sim.engine.observe import bonus_owed
 from sim.engine.views import (
-    _add_operation,
-    _tmp_search,
+    add_operation,
     c_view,
     ob_aside_total,
     ob_hand,
     ob_melds,
     ob_pending,
     scratch_tmp,
+    tmp_search,
 )
 from sim.legality import (
-    _meld_wilds_cap,
-    _opening_search_bounded,
     is_dead,
     meld_size,
+    meld_wilds_cap,
     opening_reason,
+    opening_search_bounded,
 )
 
 __all__ = []
@@ -38,11 +38,11 @@ _PLAN_CELLS = E.N_KINDS * E.N_MELD_COLS
 
 #: the built-in policies' words in the free part of the scratch (views below)
 POLICY_WORK_FIELDS = (
-    ("plan", _PLAN_CELLS),  # an opening plan [slot, col] (_opening_plan, _plan_step)
+    ("plan", _PLAN_CELLS),  # an opening plan [slot, col] (opening_plan, plan_step)
     ("sub", E.N_KINDS),  # the part of the hand an opening may use (heuristic)
     ("targets", 3 * E.N_KINDS),  # special_chaser: cards each special hand wants; or a pending
     # [slot, col] table while drawing (heuristic: _safe_pickup), when no chase is on
-    ("keys", E.N_KINDS),  # discard preference keys (heuristic: _safe_discard)
+    ("keys", E.N_KINDS),  # discard preference keys (heuristic: safe_discard)
 )
 _PW, POLICY_WORK_SIZE = E.layout(POLICY_WORK_FIELDS)
 PW_PLAN = E.SCRATCH_FREE + _PW["plan"]  #: scratch offset of plan[N_KINDS, N_MELD_COLS]
@@ -52,7 +52,7 @@ PW_KEYS = E.SCRATCH_FREE + _PW["keys"]  #: scratch offset of keys[N_KINDS]
 assert POLICY_WORK_SIZE <= E.POLICY_FREE and 3 * E.N_KINDS >= _PLAN_CELLS  # room for every use
 assert PW_PLAN == E.SCRATCH_HINT  # the plan is where the engine looks for a hint (check_action)
 
-#: the memo of the last opening search (``_opening_search_memo``), in the scratch's memo words
+#: the memo of the last opening search (``opening_search_memo``), in the scratch's memo words
 #: (SCRATCH_MEMO): what the search was given and what it found
 OPENING_MEMO_FIELDS = (
     ("valid", 1),  # 1: the words below hold a search whose count reached the minimum
@@ -76,32 +76,32 @@ assert _OPENING_MEMO <= E.POLICY_MEMO
 # Named views of the built-ins' words in the scratch (POLICY_WORK_FIELDS)
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _work_plan(scratch):
-    """plan[slot, col]: an opening plan (``_opening_plan`` writes it, ``_plan_step`` reads it)."""
+def work_plan(scratch):
+    """plan[slot, col]: an opening plan (``opening_plan`` writes it, ``plan_step`` reads it)."""
     return c_view(scratch[PW_PLAN : PW_PLAN + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def _work_sub(scratch):
+def work_sub(scratch):
     """sub[kind]: the part of the hand an opening may use."""
     return scratch[PW_SUB : PW_SUB + E.N_KINDS]
 
 
 @njit(cache=True, inline="always")
-def _work_targets(scratch):
+def work_targets(scratch):
     """targets[3, kind]: the cards each special hand wants (special_chaser)."""
     return c_view(scratch[PW_TARGETS : PW_TARGETS + 3 * E.N_KINDS], (3, E.N_KINDS))
 
 
 @njit(cache=True, inline="always")
-def _work_pending(scratch):
+def work_pending(scratch):
     """pending[slot, col] in the targets' words, for a policy's check while drawing (no chase
     is on then)."""
     return c_view(scratch[PW_TARGETS : PW_TARGETS + _PLAN_CELLS], _PLAN_SHAPE)
 
 
 @njit(cache=True, inline="always")
-def _work_keys(scratch):
+def work_keys(scratch):
     """keys[kind]: discard preference keys."""
     return scratch[PW_KEYS : PW_KEYS + E.N_KINDS]
 
@@ -112,27 +112,27 @@ def _work_keys(scratch):
 
 
 @njit(cache=True, inline="always")
-def _opening_step(obs, rules, scratch):
+def opening_step(obs, rules, scratch):
     """OPEN-1..4: the next meld operation of the best opening from this position (the plan of
     ``sim.legality.opening_search_alloc``), or -1 if no opening can be completed or none is left."""
     hand = ob_hand(obs)
-    if _opening_plan(obs, rules, scratch, hand, 0) < 0:
+    if opening_plan(obs, rules, scratch, hand, 0) < 0:
         # OPEN-1 once begun must stand: the plan that keeps a card to hold found nothing, but
         # a player owed bonus cards (OPEN-5) needs only the card to discard (OUT-2), as the
         # engine judges. Reached when someone else began the opening (a search candidate, a
         # human seat handing over to the policy)
-        if obs[E.OB_MELDED] == 0 or not _bonus_owed(obs):
+        if obs[E.OB_MELDED] == 0 or not bonus_owed(obs):
             return -1
-        if _opening_plan(obs, rules, scratch, hand, 0, True) < 0:
+        if opening_plan(obs, rules, scratch, hand, 0, True) < 0:
             return -1
-    return _plan_step(obs, rules, scratch)
+    return plan_step(obs, rules, scratch)
 
 
 @njit(cache=True, inline="always")
-def _opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
+def opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     """OPEN-1..4: the best opening using only the cards of ``hand`` (the player's hand, or a part
     of it that leaves ``held_back`` cards out: they stay in hand, which counts for OUT-2),
-    written to the plan at ``_work_plan``; its count, or -1 if below the minimum. ``bonus``: the
+    written to the plan at ``work_plan``; its count, or -1 if below the minimum. ``bonus``: the
     player is owed bonus cards (OPEN-5), so OUT-2 asks only for a card to discard (False: a
     plan legal either way)."""
     extra = held_back + ob_aside_total(obs)
@@ -140,27 +140,27 @@ def _opening_plan(obs, rules, scratch, hand, held_back, bonus=False):
     pending, pk, melds = ob_pending(obs), obs[E.OB_PILE_KIND], ob_melds(obs)
     # one copy of the search and its memo for either flag (one compile: a faster cold start)
     flag = opaque(True) if bonus else opaque(False)
-    best = _opening_search_memo(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
+    best = opening_search_memo(hand, pending, pk, extra, melds, rules, mc, flag, scratch)
     return best if best >= mc else -1
 
 
 @njit(cache=True, _nrt=False)
-def _opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
-    """``_opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
-    with the plan at ``_work_plan`` and the tables in the scratch's temporaries, answered
+def opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scratch):
+    """``opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)``
+    with the plan at ``work_plan`` and the tables in the scratch's temporaries, answered
     without searching when the last search the memo holds (``OPENING_MEMO_FIELDS``) was made
-    from this position before one meld operation of its own plan (``_memo_rest``): then the
+    from this position before one meld operation of its own plan (``memo_rest``): then the
     count is the same and the plan is the rest of that plan (checked against
     the search at every opening-turn decision of real hands: tests/test_opening_search_memo.py).
     A plan below the minimum ``mc`` is not kept (callers use only plans that reach it)."""
-    plan = _work_plan(scratch)
+    plan = work_plan(scratch)
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     if scratch[OM_VALID] == 1:
         dead = _dead_ranks(melds)
-        if _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+        if memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
             return scratch[OM_BEST]  # the memo now holds this position and its plan
-    work = _tmp_search(scratch_tmp(scratch))
-    best = _opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
+    work = tmp_search(scratch_tmp(scratch))
+    best = opening_search_bounded(hand, pending, pk, extra, melds, rules, plan, mc, bonus, work)
     if best < mc:
         scratch[OM_VALID] = 0
         return best
@@ -170,9 +170,9 @@ def _opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scra
     args = scratch[OM_ARGS : OM_ARGS + 6]
     args[0], args[1], args[2], args[3], args[4] = extra, pk, mc, bonus, maxw
     args[5] = _dead_ranks(melds)
-    _copy_into(scratch[OM_HAND : OM_HAND + E.N_KINDS], hand)
-    _copy_into(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], pending)
-    _copy_into(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], plan)
+    copy_into(scratch[OM_HAND : OM_HAND + E.N_KINDS], hand)
+    copy_into(scratch[OM_PENDING : OM_PENDING + _PLAN_CELLS], pending)
+    copy_into(scratch[OM_PLAN : OM_PLAN + _PLAN_CELLS], plan)
     return best
 
 
@@ -180,7 +180,7 @@ def _opening_search_memo(hand, pending, pk, extra, melds, rules, mc, bonus, scra
 def _dead_ranks(melds):
     """Bit k set for each natural rank k dead by MELD-9 (``is_dead``: a canasta of either
     team)."""
-    dead = opaque(0)  # not a literal: one copy of _memo_rest
+    dead = opaque(0)  # not a literal: one copy of memo_rest
     for k in range(E.FIRST_NATURAL, E.N_KINDS):
         if is_dead(melds, k):
             dead |= 1 << k
@@ -188,8 +188,8 @@ def _dead_ranks(melds):
 
 
 @njit(cache=True, _nrt=False)
-def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
-    """Is this search (``_opening_search_memo``'s arguments, ``dead``: the MELD-9 mask of
+def memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
+    """Is this search (``opening_search_memo``'s arguments, ``dead``: the MELD-9 mask of
     ``is_dead``) the memo's after one meld operation taken from the memo's plan? If so, write
     the plan that search would find to ``plan`` and return True.
 
@@ -234,7 +234,7 @@ def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
                 return False
         if args[5] != dead:
             return False
-        _copy_into(plan, mplan)
+        copy_into(plan, mplan)
         return True
     if s < E.FIRST_NATURAL:
         return False  # the wild meld (MELD-8)
@@ -275,7 +275,7 @@ def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
     jk = min(q, jokers_left)
     mplan[E.WILD_MELD, E.JOKERS] = jk
     mplan[E.WILD_MELD, E.TWOS] = q - jk
-    _copy_into(plan, mplan)
+    copy_into(plan, mplan)
     mhand[s] -= n
     mhand[E.TWO] -= t
     mhand[E.JOKER] -= j
@@ -287,9 +287,9 @@ def _memo_rest(hand, pending, extra, pk, mc, bonus, maxw, dead, plan, scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _plan_step(obs, rules, scratch):
-    """The next meld operation of the plan ``_opening_plan`` wrote, or -1 if none is left."""
-    plan = _work_plan(scratch)
+def plan_step(obs, rules, scratch):
+    """The next meld operation of the plan ``opening_plan`` wrote, or -1 if none is left."""
+    plan = work_plan(scratch)
     for slot in range(E.N_KINDS - 1, -1, -1):  # natural melds first, the wild meld last
         nat = plan[slot, E.NATURALS] if slot != E.WILD_MELD else 0
         two, joker = plan[slot, E.TWOS], plan[slot, E.JOKERS]
@@ -297,13 +297,13 @@ def _plan_step(obs, rules, scratch):
             a = E.MELD_ACTION[slot, nat, two, joker]
             # the plan completes the opening: check the rest of the rules, not OPEN-1..4 again
             tmp = scratch_tmp(scratch)
-            if a >= 0 and _meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) == 0:
+            if a >= 0 and meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) == 0:
                 return a
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def _opening_stands(obs):
+def opening_stands(obs):
     """OPEN-1..4: this is the team's opening turn and the melds made so far are a valid opening."""
     if obs[E.OB_OPENING_TURN] == 0 or obs[E.OB_MELDED] == 0:
         return False
@@ -316,27 +316,27 @@ def _opening_stands(obs):
 @njit(cache=True, inline="always")
 def _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands):
     """Is this meld operation legal (``action_reason``)? When the opening already ``stands``
-    (``_opening_stands``), the opening search is replaced by a cheaper, stricter check: the
+    (``opening_stands``), the opening search is replaced by a cheaper, stricter check: the
     turn's melds with this operation must themselves be a valid opening (OPEN-1..4), which
     the engine's search then always finds (a legal operation it would accept otherwise may be
     refused here, never the reverse)."""
     if not stands:
         return action_ok(obs, E.MELD_ACTION[slot, nat, two, joker], rules, tmp)
-    if _meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != E.R_OK:
+    if meld_reason_without_opening(obs, slot, nat, two, joker, rules, tmp) != E.R_OK:
         return False
     # OPEN-1..4 on the turn's melds with this operation (applied to the views, then undone)
     melds = ob_melds(obs)
     pending = ob_pending(obs)
-    _add_operation(melds[0], slot, nat, two, joker, 1)
-    _add_operation(pending, slot, nat, two, joker, 1)
+    add_operation(melds[0], slot, nat, two, joker, 1)
+    add_operation(pending, slot, nat, two, joker, 1)
     r = opening_reason(pending, melds, opaque(0), obs[E.OB_PILE_KIND], obs[E.OB_OPEN_MIN])
-    _add_operation(melds[0], slot, nat, two, joker, -1)
-    _add_operation(pending, slot, nat, two, joker, -1)
+    add_operation(melds[0], slot, nat, two, joker, -1)
+    add_operation(pending, slot, nat, two, joker, -1)
     return r == E.R_OK
 
 
 @njit(cache=True, inline="always")
-def _held_and_threes(obs):
+def held_and_threes(obs):
     """The cards the player holds (hand and a taken pile's rest) and the threes among them:
     what OUT-2 asks of every meld operation of the position, counted once."""
     hand = ob_hand(obs)
@@ -349,33 +349,33 @@ def _held_and_threes(obs):
 
 
 @njit(cache=True, inline="always")
-def _meld_legal(obs, slot, nat, two, joker, rules, tmp, stands, held, threes):
-    """``_meld_ok``: outside the opening turn from the counts (``_meld_rules_ok``, the judge's
-    own checks in its order, with ``held`` and ``threes`` of ``_held_and_threes``; the full
+def meld_legal(obs, slot, nat, two, joker, rules, tmp, stands, held, threes):
+    """``_meld_ok``: outside the opening turn from the counts (``meld_rules_ok``, the judge's
+    own checks in its order, with ``held`` and ``threes`` of ``held_and_threes``; the full
     check only where OUT-2 looks at the table), the same answer as ``action_ok`` there."""
     if obs[E.OB_OPENING_TURN] == 0 and obs[E.OB_PHASE] == E.PH_PLAY:  # (TURN-1: action_ok's)
-        return _meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes)
+        return meld_rules_ok(obs, slot, nat, two, joker, rules, tmp, held, threes)
     return _meld_ok(obs, slot, nat, two, joker, rules, tmp, stands)
 
 
-FULL_CHECK = -3  #: ``_largest_natural_meld``: a candidate needs the full check (OUT-2's table)
+FULL_CHECK = -3  #: ``largest_natural_meld``: a candidate needs the full check (OUT-2's table)
 
 
 @njit(cache=True, _nrt=False)
-def _largest_natural_meld(obs, rules, scratch, skip_mask):
-    """``_largest_meld`` without wild cards, outside the opening turn: the same
+def largest_natural_meld(obs, rules, scratch, skip_mask):
+    """``largest_meld`` without wild cards, outside the opening turn: the same
     candidates in the same order (ranks from the highest, the most naturals first, larger
-    than the best found), each judged as ``action_reason`` would (``_meld_reason_obs``,
+    than the best found), each judged as ``action_reason`` would (``meld_reason_obs``,
     ``meld_reason``) with what every candidate shares counted once: the cards the player
     holds and the threes among them (OUT-2). MELD-1/2/4/9 from the counts; a candidate that
     would leave a card or none (OUT-2's check of the table) returns ``FULL_CHECK``, and
-    ``_largest_meld`` judges every candidate in full (~45 calls a hand;
+    ``largest_meld`` judges every candidate in full (~45 calls a hand;
     the fallback keeps the judge's code out of this shortcut, a cold-start cost)."""
     if obs[E.OB_PHASE] != E.PH_PLAY:
         return -1  # TURN-1 (action_ok)
     hand = ob_hand(obs)
     melds = ob_melds(obs)
-    held, threes = _held_and_threes(obs)
+    held, threes = held_and_threes(obs)
     total = obs[E.OB_HAND_SIZES]
     maxw = rules[E.RS_MAX_WILDS_MIXED]
     room = held - threes - 1  # OUT-2: a card to discard
@@ -410,19 +410,19 @@ def _largest_natural_meld(obs, rules, scratch, skip_mask):
     return E.MELD_ACTION[best_slot, best_n, 0, 0]
 
 
-#: inlined in ``_largest_meld``, its common call (``inline_copy``)
-largest_natural_meld_inline = inline_copy(_largest_natural_meld)
+#: inlined in ``largest_meld``, its common call (``inline_copy``)
+largest_natural_meld_inline = inline_copy(largest_natural_meld)
 
 
 @njit(cache=True, _nrt=False)  # no eager signature: it would compile the judge beneath it at import
-def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
+def largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
     """The legal meld operation moving the most cards from hand (ties: higher rank), or -1.
     ``use_wilds``: also try wild cards (naturals' melds and the wild meld); ``skip_mask``:
     bit ``1 << slot`` set for slots not to start a new meld in. Every candidate is judged
-    through ``_meld_legal`` (``_meld_ok``'s answer, from the counts outside the opening turn),
+    through ``meld_legal`` (``_meld_ok``'s answer, from the counts outside the opening turn),
     and naturals alone after the opening turn (asked for, or all a hand without wild cards
     can meld), the common call, all at once from the counts
-    by ``_largest_natural_meld`` (the same answer, tested against
+    by ``largest_natural_meld`` (the same answer, tested against
     ``shortcut=False``: tests/test_policy_shortcuts.py). One compiled function with the
     shortcut a call of its own, as before it (inlining the general
     path into a dispatcher compiled ~2 s slower, a layer around it cost ~1.4 s)."""
@@ -436,8 +436,8 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             return a
     melds = ob_melds(obs)
     tmp = scratch_tmp(scratch)
-    stands = _opening_stands(obs)
-    held, threes = _held_and_threes(obs)
+    stands = opening_stands(obs)
+    held, threes = held_and_threes(obs)
     best_a, best_n = -1, 0
     for slot in range(E.N_KINDS - 1, E.FIRST_NATURAL - 1, -1):
         cur = meld_size(melds, 0, slot)
@@ -447,9 +447,7 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             continue
         maxw = min(hand[E.TWO] + hand[E.JOKER], E.MAX_OP_WILDS) if use_wilds else 0
         if maxw > 0:
-            maxw = _meld_wilds_cap(
-                melds, slot, hand[slot], maxw, obs[E.OB_OPENING_TURN] == 1, rules
-            )
+            maxw = meld_wilds_cap(melds, slot, hand[slot], maxw, obs[E.OB_OPENING_TURN] == 1, rules)
         if cur == 0 and (hand[slot] < 2 or hand[slot] + maxw < 3):
             continue  # MELD-1/4: no new meld of this rank is possible
         if cur >= E.CANASTA and maxw == 0:
@@ -465,9 +463,9 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
                 if two > hand[E.TWO]:
                     continue
                 a = E.MELD_ACTION[slot, nat, two, joker]
-                if a < 0 or _meld_refused_on_counts(obs, slot, nat, w, rules):
+                if a < 0 or meld_refused_on_counts(obs, slot, nat, w, rules):
                     continue  # MELD-1..9 refuse it on the counts (_meld_ok would say no)
-                if _meld_legal(obs, slot, nat, two, joker, rules, tmp, stands, held, threes):
+                if meld_legal(obs, slot, nat, two, joker, rules, tmp, stands, held, threes):
                     best_a, best_n = a, n
                     done = True
                     break
@@ -484,7 +482,7 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
             if joker > E.MAX_WILD_MELD_JOKERS:
                 continue
             a = E.MELD_ACTION[E.WILD_MELD, 0, two, joker]
-            if a >= 0 and _meld_legal(
+            if a >= 0 and meld_legal(
                 obs, E.WILD_MELD, opaque(0), two, joker, rules, tmp, stands, held, threes
             ):
                 best_a, best_n = a, w
@@ -493,7 +491,7 @@ def _largest_meld(obs, rules, scratch, use_wilds, skip_mask, shortcut=True):
 
 
 @njit(cache=True, _nrt=False)
-def _cheapest_discard(obs, rules, scratch):
+def cheapest_discard(obs, rules, scratch):
     """The legal discard of the kind held fewest times, then of lowest value (wilds last)."""
     hand = ob_hand(obs)
     tmp = scratch_tmp(scratch)

@@ -25,7 +25,7 @@ Decision points (the rest is the base policy's):
   base policy's choice with those cards hidden).
 
 Uses only the observation: the search reads ``obs`` alone, and its randomness comes from one
-draw of the hand's generator (``sim.engine.search._seed_search``), so it is reproducible from
+draw of the hand's generator (``sim.engine.search.seed_search``), so it is reproducible from
 the seed.
 """
 
@@ -35,16 +35,16 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into
+from sim._views import copy_into
 from sim.engine.contract import MODE_TRUSTED
-from sim.engine.judge import _pile_may_open, action_ok
-from sim.engine.play import _hand_direct
+from sim.engine.judge import action_ok, pile_may_open
+from sim.engine.play import hand_direct
 from sim.engine.search import (
     WORK_SIZE,
-    _reshuffle_stock,
-    _seed_search,
-    _team_margin,
     determinize,
+    reshuffle_stock,
+    seed_search,
+    team_margin,
 )
 from sim.engine.state import apply_action
 from sim.engine.views import scratch_tmp
@@ -53,9 +53,9 @@ from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
 from sim.policies.inference import deal_likelihood
 from sim.policies.strong import (
     EXTRA_TABLE,
-    _hide_slot,
-    _risky_slot,
-    _start_action,
+    hide_slot,
+    risky_slot,
+    start_action,
     strong_decide,
     strong_table,
 )
@@ -128,7 +128,7 @@ def _start_ops(obs, rules, scratch, cands, n):
     wild meld) when the team has none and it is legal now."""
     tmp = scratch_tmp(scratch)
     for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
-        a = _start_action(obs, slot, rules, tmp)
+        a = start_action(obs, slot, rules, tmp)
         if a >= 0:
             n = _add(cands, n, a)
     return n
@@ -199,7 +199,7 @@ def candidates(obs, params, rng, rules, scratch, cands):
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
         cands[0] = E.A_DRAW
-        if _pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
+        if pile_may_open(obs, rules, tmp) and action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             cands[1] = E.A_TAKE_PILE
             return 2
         return 1
@@ -211,10 +211,10 @@ def candidates(obs, params, rng, rules, scratch, cands):
     if E.ACTION_TABLE[h, E.AC_TYPE] == E.AT_DISCARD:
         n = _discard_candidates(obs, hp, strong, rng, rules, scratch, h, cands, 0, limit)
         return _start_ops(obs, rules, scratch, cands, n)
-    slot = _risky_slot(obs, h)
+    slot = risky_slot(obs, h)
     if slot >= 0:
         masked = obs.copy()
-        _hide_slot(masked, slot)
+        hide_slot(masked, slot)
         if masked[E.OB_HAND_SIZES] >= 1:
             hold = _base_decide(masked, hp, strong, rng, rules, scratch)
             if action_ok(obs, hold, rules, tmp):
@@ -226,11 +226,11 @@ def candidates(obs, params, rng, rules, scratch, cands):
 def _rollout_with(decide, st, obs, p0, p1, rng, rules, scratch, cache, log):
     """The hand in ``st`` played to its end with the kernel ``decide`` in every seat (team 0
     with ``p0``, team 1 with ``p1``) on the engine's one hand loop compiled in place
-    (``_hand_direct``): numba cannot cache a function that passes a compiled policy on as a
+    (``hand_direct``): numba cannot cache a function that passes a compiled policy on as a
     value (its address is a dynamic global); inlined, the call is resolved when compiled. No
     intercept (None: plain play compiled without the intercept's steps); the built-ins'
     proposals applied unjudged (``MODE_TRUSTED``)."""
-    _hand_direct(
+    hand_direct(
         st, obs, decide, decide, p0, p1, rng, rules, scratch, cache, log, None, MODE_TRUSTED
     )
 
@@ -249,36 +249,36 @@ def _rollout_hand(st, obs, p0, p1, strong, rng, rules, scratch, cache, log):
 
 @njit(cache=True)
 def _rollout_margin(st, team, own, opp, strong, rng, rules, obs, scratch, items, cache, log):
-    """``_base_rollout`` with the loop's plan ``cache`` (``E.PC_SIZE`` words) and ``log`` the
+    """``base_rollout`` with the loop's plan ``cache`` (``E.PC_SIZE`` words) and ``log`` the
     caller's (allocated once for all its rollouts)."""
     p0, p1 = (own, opp) if team == 0 else (opp, own)
     _rollout_hand(st, obs, p0, p1, strong, rng, rules, scratch, cache, log)
-    return _team_margin(st, team, rules, items)
+    return team_margin(st, team, rules, items)
 
 
 @njit(cache=True)
-def _base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
+def base_rollout(st, team, own, opp, strong, rng, rules, obs, scratch, items):
     """``sim.engine.search.rollout`` with the base policy in every seat (``_rollout_hand``):
     ``team`` plays with parameters ``own``, the other team with ``opp`` (the expert passes its
     base parameters as both; strong's training models each team as it plays); then
-    ``_team_margin``. ``st`` is consumed."""
+    ``team_margin``. ``st`` is consumed."""
     log = np.zeros(1, dtype=np.int64)
     cache = np.zeros(E.PC_SIZE, dtype=np.int64)  # check_action's opening plan
     return _rollout_margin(st, team, own, opp, strong, rng, rules, obs, scratch, items, cache, log)
 
 
 @njit(cache=True)
-def _search_positions(
+def search_positions(
     obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals, memory=False
 ):
     """Sum over ``samples`` x ``rollouts`` sampled positions of the hand margin after each
     candidate (same positions for every candidate: common random numbers), rollouts by
-    ``_base_rollout`` (the deciding team with ``own``, the other with ``opp``); ``memory``:
+    ``base_rollout`` (the deciding team with ``own``, the other with ``opp``); ``memory``:
     the determinizations place the public card memory's cards (``determinize``); returns how
     many positions were played."""
     team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
-    _seed_search(rng, srng)
+    seed_search(rng, srng)
     base = np.zeros(E.STATE_SIZE, dtype=np.int64)
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
@@ -297,11 +297,11 @@ def _search_positions(
             break
         for r in range(rollouts):
             if r > 0:
-                _reshuffle_stock(base, srng, work)
-            _seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
+                reshuffle_stock(base, srng, work)
+            seed_search(srng, rrng0)  # the rollout policies' generator, the same per candidate
             for c in range(n):
-                _copy_into(st, base)
-                _copy_into(rrng, rrng0)
+                copy_into(st, base)
+                copy_into(rrng, rrng0)
                 apply_action(st, cands[c], rules, log)
                 m = _rollout_margin(
                     st, team, own, opp, strong, rrng, rules, robs, rscratch, items, cache, log
@@ -312,10 +312,10 @@ def _search_positions(
 
 
 @njit(cache=True)
-def _search_weighted(
+def search_weighted(
     obs, samples, rollouts, own, opp, strong, rng, rules, cands, n, totals, memory, t, eps, ess
 ):
-    """``_search_positions`` with each determinization's rollouts weighted by the likelihood of
+    """``search_positions`` with each determinization's rollouts weighted by the likelihood of
     the opponents' observed play under it (``sim.policies.inference.deal_likelihood``, strong's
     softened play with the parameters ``own``): ``totals`` (float64) the weighted sums of the
     margins; ``ess[0]`` the weight summed over the positions played (the weighted mean margin
@@ -323,7 +323,7 @@ def _search_weighted(
     ``(sum w)^2 / sum w^2``; returns how many positions were played."""
     team = obs[E.OB_SEAT] % E.N_TEAMS
     srng = np.zeros(4, dtype=np.uint64)
-    _seed_search(rng, srng)
+    seed_search(rng, srng)
     base = np.zeros(E.STATE_SIZE, dtype=np.int64)
     st = np.zeros(E.STATE_SIZE, dtype=np.int64)
     work = np.zeros(WORK_SIZE, dtype=np.int64)
@@ -348,11 +348,11 @@ def _search_weighted(
         w_sq += w * w
         for r in range(rollouts):
             if r > 0:
-                _reshuffle_stock(base, srng, work)
-            _seed_search(srng, rrng0)
+                reshuffle_stock(base, srng, work)
+            seed_search(srng, rrng0)
             for c in range(n):
-                _copy_into(st, base)
-                _copy_into(rrng, rrng0)
+                copy_into(st, base)
+                copy_into(rrng, rrng0)
                 apply_action(st, cands[c], rules, log)
                 m = _rollout_margin(
                     st, team, own, opp, strong, rrng, rules, robs, rscratch, items, cache, log
@@ -367,14 +367,14 @@ def _search_weighted(
 
 @njit(cache=True)
 def _search_values(obs, params, rng, rules, cands, n, totals):
-    """``_search_positions`` with the expert's parameters: ``samples`` x ``rollouts``
+    """``search_positions`` with the expert's parameters: ``samples`` x ``rollouts``
     positions, the base policy in every seat."""
     hp = params[N_EXPERT_PARAMS:]
     strong = params[E_ROLLOUT] == ROLLOUT_STRONG
     n_samples = max(int(params[E_SAMPLES]), 1)
     n_rollouts = max(int(params[E_ROLLOUTS]), 1)
     memory = params[E_MEMORY] > 0
-    return _search_positions(
+    return search_positions(
         obs, n_samples, n_rollouts, hp, hp, strong, rng, rules, cands, n, totals, memory
     )
 
@@ -404,12 +404,12 @@ def expert_decide(obs, params, rng, rules, scratch):
 
 @njit(cache=True)
 def _inferred_choice(obs, params, rng, rules, cands, n):
-    """``expert_decide``'s choice from ``_search_weighted`` (infer=1): the candidate with the
+    """``expert_decide``'s choice from ``search_weighted`` (infer=1): the candidate with the
     best weighted mean margin, by more than ``margin`` over the base policy's."""
     hp = params[N_EXPERT_PARAMS:]
     totals = np.zeros(MAX_CANDIDATES, dtype=np.float64)
     ess = np.zeros(2, dtype=np.float64)
-    done = _search_weighted(
+    done = search_weighted(
         obs,
         max(int(params[E_SAMPLES]), 1),
         max(int(params[E_ROLLOUTS]), 1),

@@ -48,10 +48,10 @@ from sim.errors import CanastaError
 from sim.policies.datafile import read_data
 from sim.policies.strong import (
     N_STRONG,
-    _ev_cands,
-    _ev_phi,
-    _evaluated_candidates,
-    _risky_slot,
+    ev_cands,
+    ev_phi,
+    evaluated_candidates,
+    risky_slot,
     strong_table,
     strong_weights,
 )
@@ -168,7 +168,7 @@ def _bias(obs, kind, a, c, start_bias, take_bias):
         return take_bias if a == E.A_TAKE_PILE else 0.0
     if kind == K_START:
         return start_bias if c == 0 else 0.0
-    if kind == K_DISCARD and _risky_slot(obs, a) >= 0:
+    if kind == K_DISCARD and risky_slot(obs, a) >= 0:
         return start_bias
     return 0.0
 
@@ -178,11 +178,11 @@ def game_strong_decide(obs, params, rng, rules, scratch):
     """strong's decision (``sim.policies.strong.strong_decide``) with the evaluator's scores
     of starting a sevens/aces/wild meld and of taking the pile biased by the style of the
     hand's scores (``style_at``); style 0 is strong's play exactly."""
-    a0, n, kind = _evaluated_candidates(obs, params, rng, rules, scratch, G_WEIGHTS)
+    a0, n, kind = evaluated_candidates(obs, params, rng, rules, scratch, G_WEIGHTS)
     if n <= 1:
         return a0
-    cands = _ev_cands(scratch)
-    phi = _ev_phi(scratch)
+    cands = ev_cands(scratch)
+    phi = ev_phi(scratch)
     style = style_at(params, rules, obs[E.OB_SCORES], obs[E.OB_SCORES + 1])
     start_bias, take_bias = _biases(params, style)
     weights = params[G_WEIGHTS : G_WEIGHTS + N_FEATURES]

@@ -39,8 +39,8 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.observe import observe
-from sim.policies.builtin import _legal_discard_mask
-from sim.policies.strong import N_STRONG, _ev_cands, _ev_phi, _evaluated_candidates
+from sim.policies.builtin import legal_discard_mask
+from sim.policies.strong import N_STRONG, ev_cands, ev_phi, evaluated_candidates
 from sim.policies.strong_features import N_FEATURES, score
 
 __all__ = ["deal_likelihood", "discard_probability", "effective_sample_size", "observed_discard"]
@@ -94,16 +94,16 @@ def _popcount(x):
 def discard_probability(qobs, d, sp, rng, rules, scratch, temperature, epsilon):
     """P(strong, softened, discards kind ``d``) at the observation ``qobs`` (see the module):
     strong's parameters ``sp`` with its evaluator's weights after them."""
-    legal = _legal_discard_mask(qobs)
+    legal = legal_discard_mask(qobs)
     n_legal = _popcount(legal)
     uniform = 1.0 / n_legal if (legal >> d) & 1 else 1.0 / E.N_KINDS
-    a0, n, _ = _evaluated_candidates(qobs, sp, rng.copy(), rules, scratch, N_STRONG)
+    a0, n, _ = evaluated_candidates(qobs, sp, rng.copy(), rules, scratch, N_STRONG)
     target = E.A_DISCARD + d
     if n <= 1:
         model = 1.0 if a0 == target else 0.0
     else:
-        cands = _ev_cands(scratch)
-        phi = _ev_phi(scratch)
+        cands = ev_cands(scratch)
+        phi = ev_phi(scratch)
         weights = sp[N_STRONG : N_STRONG + N_FEATURES]
         t = max(temperature, 1e-9)
         top = -math.inf

@@ -23,20 +23,20 @@ import numpy as np
 from numba import njit
 
 from sim import encoding as E
-from sim._views import _copy_into, c_view
-from sim.engine.judge import _pile_may_open, action_ok
+from sim._views import c_view, copy_into
+from sim.engine.judge import action_ok, pile_may_open
 from sim.engine.views import ob_hand, ob_melds, scratch_tmp
 from sim.errors import CanastaError
 from sim.legality import meld_size
 from sim.policies.builtin import (
     NO_KEY,
-    _chase_discard,
-    _discard_key,
-    _hand_is_late,
-    _legal_discard_mask,
+    chase_discard,
+    discard_key,
+    hand_is_late,
     heuristic_decide,
+    legal_discard_mask,
 )
-from sim.policies.common import POLICY_WORK_SIZE, _work_keys, _work_targets
+from sim.policies.common import POLICY_WORK_SIZE, work_keys, work_targets
 from sim.policies.datafile import read_data
 from sim.policies.heuristic_params import H_SHED_STOCK, HEURISTIC_TABLE
 from sim.policies.strong_features import (
@@ -44,12 +44,12 @@ from sim.policies.strong_features import (
     K_PICKUP,
     K_START,
     N_FEATURES,
-    _discard_features,
-    _pickup_features,
-    _start_features,
     check_layout,
     context,
+    discard_features,
+    pickup_features,
     score,
+    start_features,
 )
 from sim.policies.strong_v2_features import (
     EVALUATOR_V2,
@@ -66,7 +66,7 @@ from sim.policies.strong_v2_features import (
     opening_first_meld,
     v2_features,
 )
-from sim.special import _catalogue_row, nearest_hand
+from sim.special import catalogue_row, nearest_hand
 
 __all__ = [
     "DATA_VERSION",
@@ -168,15 +168,15 @@ def strong_table(file: str = DATA_FILE) -> tuple[tuple[str, float, str], ...]:
 @njit(cache=True, _nrt=False)
 def _discard_order(obs, params, scratch, kinds, keeps, limit):
     """The first ``limit`` legal discards (DISCARD-*) in the kernel's order of preference
-    (``sim.policies.builtin._safe_discard``'s: lowest ``_discard_key`` first, the lower kind on a
+    (``sim.policies.builtin.safe_discard``'s: lowest ``discard_key`` first, the lower kind on a
     tie), their kinds and keep values in ``kinds``/``keeps``; returns how many (0: none)."""
-    keys = _work_keys(scratch)
-    legal = _legal_discard_mask(obs)
-    late = _hand_is_late(obs, params)
+    keys = work_keys(scratch)
+    legal = legal_discard_mask(obs)
+    late = hand_is_late(obs, params)
     shed = late or obs[E.OB_STOCK_N] <= params[H_SHED_STOCK]
     melds = ob_melds(obs)
     for k in range(E.N_KINDS):
-        keys[k] = _discard_key(obs, params, melds, k, late, shed) if (legal >> k) & 1 else NO_KEY
+        keys[k] = discard_key(obs, params, melds, k, late, shed) if (legal >> k) & 1 else NO_KEY
     n = 0
     while n < limit:
         best_k, best = -1, NO_KEY
@@ -212,7 +212,7 @@ def _catalogue_chase(obs, params, rules, scratch):
     one (DEAL-5), draw from the stock (SPECIAL-1: never after taking the pile), declare when
     it can (SPECIAL-1), else discard the card most in excess of the hand's needs."""
     hand = ob_hand(obs)
-    need = _work_targets(scratch)[0]
+    need = work_targets(scratch)[0]
     miss, code = nearest_hand(hand, rules, need)
     distance = params[S_CHASE_DISTANCE]
     tmp = scratch_tmp(scratch)
@@ -222,7 +222,7 @@ def _catalogue_chase(obs, params, rules, scratch):
     if miss >= distance:
         return -1
     if phase == E.PH_THREES:
-        if rules[_catalogue_row(code) + E.CH_THREES] == 0:
+        if rules[catalogue_row(code) + E.CH_THREES] == 0:
             return -1  # DEAL-5: a three is kept only for a hand that has one
         for a in (E.A_KEEP_RED_THREE, E.A_KEEP_BLACK_THREE):
             if action_ok(obs, a, rules, tmp):
@@ -232,7 +232,7 @@ def _catalogue_chase(obs, params, rules, scratch):
         return -1
     if action_ok(obs, E.A_DECLARE, rules, tmp):
         return E.A_DECLARE
-    return _chase_discard(obs, params, rules, scratch, need)
+    return chase_discard(obs, params, rules, scratch, need)
 
 
 #: the base move (what ``strong`` plays with evaluator=0): the heuristic kernel itself, at
@@ -262,7 +262,7 @@ assert POLICY_WORK_SIZE + _EVALUATOR_WORK <= E.POLICY_FREE  # room after the bui
 
 
 @njit(cache=True, inline="always")
-def _ev_cands(scratch):
+def ev_cands(scratch):
     return scratch[EW_CANDS : EW_CANDS + MAX_CANDIDATES]
 
 
@@ -277,7 +277,7 @@ def _ev_keeps(scratch):
 
 
 @njit(cache=True, inline="always")
-def _ev_phi(scratch):
+def ev_phi(scratch):
     words = scratch[EW_PHI : EW_PHI + MAX_CANDIDATES * N_FEATURES].view(np.float64)
     return c_view(words, (MAX_CANDIDATES, N_FEATURES))
 
@@ -288,7 +288,7 @@ def _ev_masked(scratch):
 
 
 @njit(cache=True, _nrt=False)
-def _risky_slot(obs, a):
+def risky_slot(obs, a):
     """The slot (SEVEN, ACE or WILD_MELD) whose new meld the meld action ``a`` starts, else -1.
     MELD-6/7/8: these are the melds whose start is a gamble (penalties, no wilds, no going
     out until complete)."""
@@ -303,7 +303,7 @@ def _risky_slot(obs, a):
 
 
 @njit(cache=True, _nrt=False)
-def _hide_slot(masked, slot):
+def hide_slot(masked, slot):
     """Hide the cards of ``slot`` (the wild cards for WILD_MELD) from the hand in ``masked``."""
     if slot == E.WILD_MELD:
         kinds = (E.TWO, E.JOKER)
@@ -316,7 +316,7 @@ def _hide_slot(masked, slot):
 
 
 @njit(cache=True, _nrt=False)
-def _start_action(obs, slot, rules, tmp):
+def start_action(obs, slot, rules, tmp):
     """Starting the team's meld of ``slot`` with every card of it held (wild meld: twos first,
     MELD-8), if legal now (MELD-1/6/7/8), else -1."""
     hand = ob_hand(obs)
@@ -350,8 +350,8 @@ def _hold_start(obs, params, rng, rules, scratch, a0, slot):
     """Holding the start ``a0`` of ``slot``: the base move with those cards hidden, if legal
     here and other than ``a0``; else -1."""
     masked = _ev_masked(scratch)
-    _copy_into(masked, obs)
-    _hide_slot(masked, slot)
+    copy_into(masked, obs)
+    hide_slot(masked, slot)
     if masked[E.OB_HAND_SIZES] < 1:
         return -1
     hold = strong_base_decide(masked, params, rng, rules, scratch)
@@ -377,7 +377,7 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     cands[0] = a0
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
-        if not _pile_may_open(obs, rules, tmp):
+        if not pile_may_open(obs, rules, tmp):
             return 1, K_PICKUP
         if not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             return 1, K_PICKUP
@@ -385,7 +385,7 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
         cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
         phi[0, :] = 0.0
         phi[1, :] = 0.0
-        _pickup_features(obs, ctx, takes, phi[1 if not takes else 0])
+        pickup_features(obs, ctx, takes, phi[1 if not takes else 0])
         return 2, K_PICKUP
     if phase != E.PH_PLAY or a0 < 0:
         return 1, K_DISCARD
@@ -398,19 +398,19 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
         n = 1
         for i in range(m):  # a0 is the first of the order (the same keys): its rank is 0
             if kinds[i] == k0:
-                _discard_features(obs, ctx, k0, i, keeps[i], phi[0])
+                discard_features(obs, ctx, k0, i, keeps[i], phi[0])
             elif n < MAX_CANDIDATES:
                 cands[n] = E.A_DISCARD + kinds[i]
-                _discard_features(obs, ctx, kinds[i], i, keeps[i], phi[n])
+                discard_features(obs, ctx, kinds[i], i, keeps[i], phi[n])
                 n += 1
         for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
-            a = _start_action(obs, slot, rules, tmp)
+            a = start_action(obs, slot, rules, tmp)
             if a >= 0 and n < MAX_CANDIDATES:
                 cands[n] = a
-                _start_features(obs, ctx, slot, _held(obs, slot), True, phi[n])
+                start_features(obs, ctx, slot, _held(obs, slot), True, phi[n])
                 n += 1
         return n, K_DISCARD
-    slot = _risky_slot(obs, a0)
+    slot = risky_slot(obs, a0)
     if slot < 0:
         return 1, K_START
     hold = _hold_start(obs, params, rng, rules, scratch, a0, slot)
@@ -419,23 +419,23 @@ def strong_candidates(obs, params, rng, rules, scratch, a0, cands, phi):
     cands[1] = hold
     held = E.ACTION_TABLE[a0, E.AC_NAT] + E.ACTION_TABLE[a0, E.AC_TWO]
     held += E.ACTION_TABLE[a0, E.AC_JOKER]
-    _start_features(obs, ctx, slot, held, False, phi[0])
+    start_features(obs, ctx, slot, held, False, phi[0])
     phi[1, :] = 0.0
     return 2, K_START
 
 
 @njit(cache=True, _nrt=False)
-def _evaluator_on(params, weights_at=N_STRONG):
+def evaluator_on(params, weights_at=N_STRONG):
     """evaluator=1 and the weights present at ``weights_at`` (a parameter vector of strong's
     named parameters alone, as the tuning stage plays, has none)."""
     return params.shape[0] >= weights_at + N_FEATURES and params[S_EVALUATOR] > 0
 
 
 @njit(cache=True, _nrt=False)
-def _evaluated_candidates(obs, params, rng, rules, scratch, weights_at):
+def evaluated_candidates(obs, params, rng, rules, scratch, weights_at):
     """strong's move before its learned scores: ``(a, n, kind)``. ``n <= 1``: play ``a`` (a
     chase's move, the base move ``strong_base_decide``, or the one candidate); otherwise the
-    ``n`` candidates of ``strong_candidates`` are in the scratch's ``_ev_cands``/``_ev_phi``
+    ``n`` candidates of ``strong_candidates`` are in the scratch's ``ev_cands``/``ev_phi``
     with ``a`` the base move, for the caller to score with the weights at ``weights_at`` (the
     evaluator is on when they are present and ``evaluator`` > 0)."""
     if chasing(obs, params, rules):  # the list in force's nearest hand (SPECIAL-8/9)
@@ -443,16 +443,16 @@ def _evaluated_candidates(obs, params, rng, rules, scratch, weights_at):
         if a >= 0:
             return a, 0, -1
     a0 = strong_base_decide(obs, params, rng, rules, scratch)
-    if not _evaluator_on(params, weights_at):
+    if not evaluator_on(params, weights_at):
         return a0, 0, -1
     phase = obs[E.OB_PHASE]
     if phase != E.PH_DRAW and phase != E.PH_PLAY:
         return a0, 0, -1
     if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
-        if _risky_slot(obs, a0) < 0:
+        if risky_slot(obs, a0) < 0:
             return a0, 0, -1  # (fast: most play steps are none of the evaluator's)
     n, kind = strong_candidates(
-        obs, params, rng, rules, scratch, a0, _ev_cands(scratch), _ev_phi(scratch)
+        obs, params, rng, rules, scratch, a0, ev_cands(scratch), ev_phi(scratch)
     )
     return a0, n, kind
 
@@ -485,7 +485,7 @@ def v2_candidates(obs, params, rng, rules, scratch, a0, cands, aux, keeps):
     keeps[0] = 0.0
     phase = obs[E.OB_PHASE]
     if phase == E.PH_DRAW:
-        if not _pile_may_open(obs, rules, tmp) or not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
+        if not pile_may_open(obs, rules, tmp) or not action_ok(obs, E.A_TAKE_PILE, rules, tmp):
             return 1, K_PICKUP
         takes = a0 == E.A_TAKE_PILE
         cands[1] = E.A_DRAW if takes else E.A_TAKE_PILE
@@ -509,13 +509,13 @@ def v2_candidates(obs, params, rng, rules, scratch, a0, cands, aux, keeps):
                 keeps[n] = order_keeps[i]
                 n += 1
         for slot in (E.SEVEN, E.ACE, E.WILD_MELD):
-            a = _start_action(obs, slot, rules, tmp)
+            a = start_action(obs, slot, rules, tmp)
             if a >= 0 and n < V2_MAX_CANDIDATES:
                 cands[n] = a
                 aux[n] = _held(obs, slot)
                 n += 1
         return n, K_DISCARD
-    slot = _risky_slot(obs, a0)
+    slot = risky_slot(obs, a0)
     if slot >= 0:
         hold = _hold_start(obs, params, rng, rules, scratch, a0, slot)
         if hold < 0:
@@ -548,7 +548,7 @@ def _v2_decide(obs, params, rng, rules, scratch):
     if phase != E.PH_DRAW and phase != E.PH_PLAY:
         return a0
     if phase == E.PH_PLAY and E.ACTION_TABLE[a0, E.AC_TYPE] != E.AT_DISCARD:
-        if _risky_slot(obs, a0) < 0 and not opening_first_meld(obs, a0):
+        if risky_slot(obs, a0) < 0 and not opening_first_meld(obs, a0):
             return a0  # (fast: most play steps are none of the evaluator's)
     cands = scratch[V2_CANDS : V2_CANDS + V2_MAX_CANDIDATES]
     aux = scratch[V2_AUX : V2_AUX + V2_MAX_CANDIDATES]
@@ -575,11 +575,11 @@ def strong_decide(obs, params, rng, rules, scratch):
     ``evaluator=2`` with its weights present: strong_v2's (``_v2_decide``)."""
     if params.shape[0] >= N_STRONG + N_FEATURES_V2 and params[S_EVALUATOR] >= EVALUATOR_V2:
         return _v2_decide(obs, params, rng, rules, scratch)
-    a0, n, _ = _evaluated_candidates(obs, params, rng, rules, scratch, N_STRONG)
+    a0, n, _ = evaluated_candidates(obs, params, rng, rules, scratch, N_STRONG)
     if n <= 1:
         return a0
-    cands = _ev_cands(scratch)
-    phi = _ev_phi(scratch)
+    cands = ev_cands(scratch)
+    phi = ev_phi(scratch)
     weights = params[N_STRONG : N_STRONG + N_FEATURES]
     best, best_s = 0, score(weights, phi[0])
     for c in range(1, n):

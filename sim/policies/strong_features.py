@@ -29,7 +29,7 @@ from numba import njit
 from sim import encoding as E
 from sim.engine.views import ob_hand, ob_melds, ob_pile_counts
 from sim.legality import canastas, is_dead, meld_size, out_reason
-from sim.policies.builtin import _hand_is_late, _unseen_copies
+from sim.policies.builtin import hand_is_late, unseen_copies
 
 __all__ = [
     "DECISION_KINDS",
@@ -129,14 +129,14 @@ def context(obs, params):
     """What every block reads, computed once a decision: (late, stock / 100, own canastas
     capped at 2 / 2, the opponents could go out now)."""
     melds = ob_melds(obs)
-    late = 1.0 if _hand_is_late(obs, params) else 0.0
+    late = 1.0 if hand_is_late(obs, params) else 0.0
     can = min(canastas(melds, 0), 2) / 2.0
     opp_out = 1.0 if out_reason(melds, 1) == E.R_OK else 0.0
     return late, obs[E.OB_STOCK_N] / 100.0, can, opp_out
 
 
 @njit(cache=True, _nrt=False)
-def _pickup_features(obs, ctx, base_takes, out):
+def pickup_features(obs, ctx, base_takes, out):
     """The pickup block of taking the pile (the rest of ``out`` is zeroed); ``ctx`` is
     ``context(obs, params)``."""
     out[:] = 0.0
@@ -196,13 +196,13 @@ def kind_facts(obs, melds, kind):
     dead = is_dead(melds, kind)
     own = meld_size(melds, 0, kind) if natural else 0
     opp = meld_size(melds, 1, kind) if natural else 0
-    u = _unseen_copies(obs, melds, kind) if natural else 0
+    u = unseen_copies(obs, melds, kind) if natural else 0
     live = natural and not dead and opp < 5 and u >= 2
     return natural, dead, own, opp, u, live
 
 
 @njit(cache=True, _nrt=False)
-def _discard_features(obs, ctx, kind, rank, keep, out):
+def discard_features(obs, ctx, kind, rank, keep, out):
     """The discard block of discarding ``kind``, the base policy's ``rank``-th choice (0 its
     own) with its keep value ``keep`` (the rest of ``out`` is zeroed)."""
     out[:] = 0.0
@@ -258,7 +258,7 @@ def _unseen_wilds(obs, melds):
 
 
 @njit(cache=True, _nrt=False)
-def _start_features(obs, ctx, slot, held, at_discard, out):
+def start_features(obs, ctx, slot, held, at_discard, out):
     """The start block of starting the team's meld of ``slot`` (SEVEN, ACE or WILD_MELD) with
     ``held`` cards (the rest of ``out`` is zeroed); ``at_discard``: the base policy would
     discard instead."""
@@ -270,7 +270,7 @@ def _start_features(obs, ctx, slot, held, at_discard, out):
         in_pile = obs[E.OB_PILE_COUNTS + E.TWO] + obs[E.OB_PILE_COUNTS + E.JOKER]
         opp_meld = meld_size(melds, 1, E.WILD_MELD) > 0
     else:
-        u = _unseen_copies(obs, melds, slot)
+        u = unseen_copies(obs, melds, slot)
         in_pile = obs[E.OB_PILE_COUNTS + slot]
         opp_meld = meld_size(melds, 1, slot) > 0
     f = S_FIRST

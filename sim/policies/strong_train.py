@@ -9,7 +9,7 @@ data covers the positions the policy reaches against each. At each decision of t
 search values each candidate: the unseen cards dealt ``samples`` times
 (``sim.engine.search.determinize``), ``rollouts`` stock orders each, every candidate played to
 the hand's end by the policy for its team and by that hand's opponent for the other (the
-expert's search, ``sim.policies.expert._search_positions``, with the opponents modelled as
+expert's search, ``sim.policies.expert.search_positions``, with the opponents modelled as
 they play), all candidates on the same positions. A row per candidate records its features and its
 mean hand margin. The search and the choice of decisions draw from a generator of their own,
 seeded per hand from ``label_key``, so the hands played are those of the same run key without
@@ -24,10 +24,10 @@ from numba import njit
 
 from sim import encoding as E
 from sim.engine.contract import MODE_TRUSTED
-from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, _reset_intercept
-from sim.engine.play import _new_deck, _resume_direct
+from sim.engine.intercept import IC_KIND, IC_SIZE, IK_PAUSE, PAUSED, reset_intercept
+from sim.engine.play import new_deck, resume_direct
 from sim.engine.state import deal
-from sim.policies.expert import _search_positions
+from sim.policies.expert import search_positions
 from sim.policies.strong import (
     MAX_CANDIDATES,
     strong_base_decide,
@@ -76,7 +76,7 @@ def label_hands_kernel(
 ):
     """Hands ``start..stop-1`` of run key ``key``: strong with parameters ``pol`` as team 0
     against ``pool[h % len(pool)]`` (rows of strong parameter arrays); team 0's decisions
-    labelled by ``_search_positions`` into ``x`` (features: strong's, or strong_v2's candidates
+    labelled by ``search_positions`` into ``x`` (features: strong's, or strong_v2's candidates
     and features when ``x`` has ``N_FEATURES_V2`` columns), ``v`` (mean margin of the
     candidate for the deciding team) and ``meta`` (ROW_COLUMNS; ``decision`` counts the hand's
     labelled decisions). Returns the number of rows written, -1 if the arrays ran out of room."""
@@ -101,18 +101,18 @@ def label_hands_kernel(
     for h in range(start, stop):
         seed_hand(key, h, rng)
         seed_hand(label_key, h, lrng)
-        _new_deck(rng, deck)
+        new_deck(rng, deck)
         deal(st, deck, h % 4, 0, 0, rules, log)
         opp = pool[h % pool.shape[0]]
         decision = 0  # (hand, decision) names a labelled decision
         # the hand on the engine's one loop, paused at each of team 0's decisions: one call
-        # of the loop compiled in place (``_resume_direct``), plan and intercept reset here
-        # as ``_hand_direct`` does, so the labelling kernel compiles one copy of it
+        # of the loop compiled in place (``resume_direct``), plan and intercept reset here
+        # as ``hand_direct`` does, so the labelling kernel compiles one copy of it
         for i in range(E.PC_SIZE):
             cache[i] = 0
-        _reset_intercept(icpt)
+        reset_intercept(icpt)
         while True:
-            code = _resume_direct(
+            code = resume_direct(
                 st,
                 obs,
                 strong_decide,
@@ -141,7 +141,7 @@ def label_hands_kernel(
             if n >= 2 and rand_float(lrng) < p_label:
                 if rows + n > x.shape[0]:
                     return -1
-                done = _search_positions(
+                done = search_positions(
                     obs, samples, rollouts, pol, opp, True, lrng, rules, cands, n, totals
                 )
                 for c in range(n):

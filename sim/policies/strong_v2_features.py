@@ -35,10 +35,10 @@ from sim.policies.strong_features import (
     K_PICKUP,
     K_START,
     N_FEATURES,
-    _discard_features,
-    _pickup_features,
-    _start_features,
+    discard_features,
     kind_facts,
+    pickup_features,
+    start_features,
 )
 
 __all__ = [
@@ -148,7 +148,7 @@ def discard_features_v2(obs, ctx, kind, rank, keep, out):
     """strong's discard block of discarding ``kind`` (the base policy's ``rank``-th choice,
     keep value ``keep``) and the discard extra block; the rest of ``out`` is zeroed."""
     out[:] = 0.0
-    _discard_features(obs, ctx, kind, min(rank, 3), keep, out[:N_FEATURES])
+    discard_features(obs, ctx, kind, min(rank, 3), keep, out[:N_FEATURES])
     hand = ob_hand(obs)
     melds = ob_melds(obs)
     late, _, _, opp_out = ctx
@@ -232,7 +232,7 @@ def v2_features(obs, ctx, kind, c, cands, aux, keeps, out):
     if kind == K_PICKUP:
         if a == E.A_TAKE_PILE:
             out[:] = 0.0
-            _pickup_features(obs, ctx, aux[c] == 1, out[:N_FEATURES])
+            pickup_features(obs, ctx, aux[c] == 1, out[:N_FEATURES])
         else:
             out[:] = 0.0
         return
@@ -246,14 +246,14 @@ def v2_features(obs, ctx, kind, c, cands, aux, keeps, out):
         out[:] = 0.0
         if c == 0:
             slot = E.ACTION_TABLE[a, E.AC_SLOT]  # a start of SEVEN, ACE or WILD_MELD
-            _start_features(obs, ctx, slot, aux[0], False, out[:N_FEATURES])
+            start_features(obs, ctx, slot, aux[0], False, out[:N_FEATURES])
         return
     if E.ACTION_TABLE[a, E.AC_TYPE] == E.AT_DISCARD:
         discard_features_v2(obs, ctx, E.ACTION_TABLE[a, E.AC_SLOT], aux[c], keeps[c], out)
     else:
         out[:] = 0.0
         slot = E.ACTION_TABLE[a, E.AC_SLOT]
-        _start_features(obs, ctx, slot, aux[c], True, out[:N_FEATURES])
+        start_features(obs, ctx, slot, aux[c], True, out[:N_FEATURES])
 
 
 def check_layout_v2(names) -> None:
