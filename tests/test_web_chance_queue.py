@@ -38,7 +38,7 @@ def _table(rules=None, partner="strong", opponents="strong", seat=0):
         seat=seat,
         mode="game",
         game=game,
-        games=[game],
+        hands=[game],
         game_over=lambda: False,
     )
 
