@@ -46,6 +46,7 @@ __all__ = [
     "GAMBLE",
     "RULES",
     "bend",
+    "cell_sums",
     "choose",
     "choose_shape",
     "choose_tiers",
@@ -96,7 +97,7 @@ def _after(V, tie, low, res, target, s0, s1, d0, d1, w, nf):
 
 
 @njit(cache=False)
-def _cells(V, tie, low, res, target, S0, S1, base, alt, nf):
+def cell_sums(V, tie, low, res, target, S0, S1, base, alt, nf):
     """For every cell (S0[i], S1[j]): the sums of the paired difference (alt's chance minus
     base's) and of its square over the hands given (rows: d0, d1, winner; only the hands
     whose outcomes differ need be given: the others add 0)."""
@@ -169,7 +170,7 @@ def measure_gains(
             x = np.any(alt != base, axis=1)  # the hands the style changed
             changed[f"{k} {pair}"] = round(float(x.mean()), 4)
             args = (table.low, table.resolution, table.target, S0, S1, base[x], alt[x], nf[x])
-            sums = _cells(V, tie, *args)
+            sums = cell_sums(V, tie, *args)
             mean = sums[:, :, 0] / n
             out[0, k, i0, i1] = mean
             out[1, k, i0, i1] = np.sqrt(np.maximum(sums[:, :, 1] / n - mean**2, 0) / (n - 1))

@@ -247,10 +247,10 @@ def test_choose_tiers_picks_a_style_per_opening_tier_pair():
 
 
 def test_game_1_special_10_the_derivations_reading_of_a_hand_is_after_hand():
-    """The derivation's compiled reading of a hand's end (``game_styles._cells``, one value
+    """The derivation's compiled reading of a hand's end (``game_styles.cell_sums``, one value
     at a time) is ``analysis.equity.after_hand``'s on every cell and hand: SPECIAL-10's
     winner, GAME-1's end (a tie at or over the target: the tie value) and the table,
-    clamped below its lowest score. Checked through ``_cells`` with base hands that score 0
+    clamped below its lowest score. Checked through ``cell_sums`` with base hands that score 0
     (whose chance is the table's own cell or the end at the start)."""
     from analysis.equity import after_hand, synthetic_table
 
@@ -273,7 +273,7 @@ def test_game_1_special_10_the_derivations_reading_of_a_hand_is_after_hand():
     S1 = np.array([-500, 3000, 8495, 8000])
     zero = np.zeros_like(alt)
     zero[:, 2] = -1
-    sums = game_styles._cells(
+    sums = game_styles.cell_sums(
         V, tie, table.low, table.resolution, table.target, S0, S1, zero, alt, nf
     )
     for i, s0 in enumerate(S0):
