@@ -118,14 +118,10 @@ def compare(x: list[np.ndarray], seed: int) -> dict:
 def game_fields(g: dict, i: int) -> dict[str, float]:
     """Choice ``i``'s fields by the chance of winning the game (``Choice.game``) from
     :func:`compare`'s answer ``g``."""
-    e, d = g["estimate"][i], g["diff"][i]
+    from analysis.equity import chance_fields
+
     return {
-        "win": e.estimate,
-        "ci_low": e.ci_low,
-        "ci_high": e.ci_high,
-        "diff_from_best": d.estimate,
-        "diff_low": d.ci_low,
-        "diff_high": d.ci_high,
+        **chance_fields(g["estimate"][i], g["diff"][i]),
         "rank": float(g["rank"][i]),
         "best": float(i == g["best"]),
         "confidence": float(g["confidence"][i]),

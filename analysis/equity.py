@@ -57,6 +57,7 @@ __all__ = [
     "after_hand",
     "cache_dir",
     "cached_table",
+    "chance_fields",
     "choice_chances",
     "equity_table",
     "measure_outcomes",
@@ -418,21 +419,22 @@ def choice_chances(records: list, scores, first: int, team: int, table, rules) -
     top = max(len(c) for c in chance)
     full = [i for i in range(len(chance)) if len(chance[i]) == top]
     best = max(full, key=lambda i: (float(chance[i].mean()), -i))
-    out = []
-    for c in chance:
-        e = iv.mean(c)
-        d = iv.paired_difference(c, chance[best][: len(c)])
-        out.append(
-            {
-                "win": e.estimate,
-                "ci_low": e.ci_low,
-                "ci_high": e.ci_high,
-                "diff_from_best": d.estimate,
-                "diff_low": d.ci_low,
-                "diff_high": d.ci_high,
-            }
-        )
-    return out
+    return [
+        chance_fields(iv.mean(c), iv.paired_difference(c, chance[best][: len(c)])) for c in chance
+    ]
+
+
+def chance_fields(e, d) -> dict[str, float]:
+    """A choice's fields by the chance of winning the game: its estimate ``e`` and its paired
+    difference ``d`` from the best choice (both ``analysis.intervals.Estimate``)."""
+    return {
+        "win": e.estimate,
+        "ci_low": e.ci_low,
+        "ci_high": e.ci_high,
+        "diff_from_best": d.estimate,
+        "diff_low": d.ci_low,
+        "diff_high": d.ci_high,
+    }
 
 
 def _key(rs, pol, n, seed, resolution, low, replicates) -> tuple[str, dict]:
