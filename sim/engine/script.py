@@ -132,6 +132,7 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
     the ``drawn`` card id (-1: none) taken out of the unseen cards, to be put on the stock."""
     template, pos, unseen = _position_arrays(position, "policy", ruleset)
     pos[2] = CH_POLICY
+    _mark_kept_three(template, int(pos[PS_SEAT]), ruleset)
     if drawn < 0:
         return template, pos, unseen
     from sim.cards import format_card
@@ -157,14 +158,43 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
         )
     base = E.ST_HANDS + pos[PS_SEAT] * E.N_KINDS
     hand = template[base : base + E.N_KINDS]
-    if hand[E.RED_THREE] + hand[E.BLACK_THREE] > 0:
-        raise CanastaError(
+    if hand[E.RED_THREE] + hand[E.BLACK_THREE] > 0 and template[E.ST_KEPT + pos[PS_SEAT]] < 0:
+        raise CanastaError(  # pragma: no cover - _mark_kept_three refuses such a hand first
             "DEAL-4: threes are laid at the start of the turn, before the draw; give the hand "
             "after they are laid (without its threes) together with the drawn card"
         )
     if pos[PS_STOCK_N] < 1:
         raise CanastaError("END-1: the stock is empty, so no card can be drawn from it")
     return template, pos, unseen[unseen != stand_in]
+
+
+def _mark_kept_three(template, seat: int, ruleset) -> None:
+    """DEAL-4/5 for an advised position (the draw or the play step, after the turn's threes):
+    a three the fixed hand still holds is the one kept toward a Straight, so it is marked kept
+    in ``template`` (the turn's start then lays nothing and asks nothing). Any other three in
+    hand is refused: threes are laid before the draw."""
+    from sim.ruleset import as_ruleset
+
+    base = E.ST_HANDS + seat * E.N_KINDS
+    red, black = int(template[base + E.RED_THREE]), int(template[base + E.BLACK_THREE])
+    if red + black == 0:
+        return
+    if red + black > 1:
+        raise CanastaError(
+            f"DEAL-4: the hand holds {red + black} threes at the draw; threes are laid at the "
+            "start of the turn, and a hand keeps at most one (toward a Straight, DEAL-5)"
+        )
+    if template[E.ST_OPENED + seat % E.N_TEAMS] == 1:
+        raise CanastaError(
+            "DEAL-5: the hand holds a three though its team has melded; a kept three is laid at "
+            "the start of the turn once the team has melded"
+        )
+    if as_ruleset(ruleset).to_array()[E.RS_CAT_MIN_KINDS3] > E.SPECIAL_HAND_SIZE:
+        raise CanastaError(
+            "DEAL-5: the hand holds a three, but the special hands in force have no Straight to "
+            "keep it for; threes are laid at the start of the turn"
+        )
+    template[E.ST_KEPT + seat] = E.RED_THREE if red else E.BLACK_THREE
 
 
 def check_scripts(scripts) -> np.ndarray:
