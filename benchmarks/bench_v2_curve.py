@@ -37,14 +37,14 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one core each, and the same sums each run
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import re  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -95,6 +95,14 @@ class Decisions:
     def gain(self, scores: np.ndarray) -> np.ndarray:
         """Per decision: the search value of the chosen candidate minus the base move's."""
         return self.v[self.pick(scores)] - self.v[self.first]
+
+
+def subset(data, d: Decisions, keep: np.ndarray):
+    """The rows of the decisions ``keep`` (a mask over ``d``'s decisions) of ``data``."""
+    from analysis.distill import Labels
+
+    rows = keep[d.seg]
+    return Labels(data.x[rows], data.v[rows], data.meta[rows])
 
 
 def load_rounds(folder: Path, which: list[int]):
@@ -154,6 +162,40 @@ def blocks() -> dict[str, np.ndarray]:
         f"+ discard extra ({e_end - N_FEATURES})": np.arange(e_end),
         f"+ opening ({N_FEATURES_V2 - e_end})": np.arange(N_FEATURES_V2),
     }
+
+
+# -- products of the discard block's features (offline: the kernel scores linearly) -----------
+
+
+def discard_block() -> np.ndarray:
+    """The columns of the discard's features: strong's ``d_*`` and the extra ``e_*`` block."""
+    from sim.policies.strong_v2_features import FEATURE_NAMES_V2
+
+    return np.array([i for i, n in enumerate(FEATURE_NAMES_V2) if n[:2] in ("d_", "e_")])
+
+
+def with_products(x: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``x`` followed by the products ``x_i x_j`` (``i <= j``) of its columns ``cols``."""
+    i, j = np.triu_indices(len(cols))
+    return np.hstack([x, x[:, cols[i]] * x[:, cols[j]]])
+
+
+def fit_products(train, cols: np.ndarray, ridges, chunk=50000) -> list[np.ndarray]:
+    """Ridge fits of the advantages on the differences of ``with_products`` features."""
+    from analysis.distill import advantages
+
+    d = Decisions(train.x, train.v, train.meta)
+    rest = np.flatnonzero(train.meta[:, _candidate_column()] > 0)
+    owner = d.first[d.seg[rest]]
+    _, dy, _ = advantages(train)
+    p = train.x.shape[1] + len(cols) * (len(cols) + 1) // 2
+    gram, rhs = np.zeros((p, p)), np.zeros(p)
+    for a in range(0, len(rest), chunk):
+        dz = with_products(train.x[rest[a : a + chunk]], cols)
+        dz -= with_products(train.x[owner[a : a + chunk]], cols)
+        gram += dz.T @ dz
+        rhs += dz.T @ dy[a : a + chunk]
+    return [np.linalg.solve(gram + r * np.eye(p), rhs) for r in ridges]
 
 
 # -- a small network --------------------------------------------------------------------------
@@ -346,10 +388,11 @@ def interval(d: np.ndarray) -> str:
 def rounds_table(folder: Path, which: list[int], args) -> None:
     from analysis.distill import Labels, frozen_row, offline_gain
     from sim.policies.strong import N_STRONG, S_EVALUATOR
+    from sim.policies.strong_features import N_FEATURES
     from sim.policies.strong_v2_features import N_FEATURES_V2
 
-    frozen = frozen_row(N_STRONG + N_FEATURES_V2)
-    untried = frozen.copy()
+    frozen = frozen_row(N_STRONG + N_FEATURES)  # as the registry's strong_2026_12
+    untried = frozen_row(N_STRONG + N_FEATURES_V2)
     untried[S_EVALUATOR] = 2.0  # strong_v2 with the frozen weights, the extras at zero
     print(
         f"\nRounds: strong_v2 after each round minus strong_2026_12, {args.deals} duplicate "
@@ -428,17 +471,30 @@ def offline_tables(folder: Path, which: list[int], args) -> dict:
         fits[f"per-decision,ridge={r:g}"] = w
         label = f"each decision weighted once, ridge {r:g}"
         print(gain_row(label, held, held.gain(held_lab.x @ w), ref), flush=True)
+    if args.products:
+        t0 = time.time()
+        cols = discard_block()
+        ws = fit_products(train, cols, (1.0, 10.0, 100.0))
+        z = with_products(held_lab.x, cols)
+        print(
+            f"\nProducts of the discard's {len(cols)} features (d_*, e_*) added to the 100, "
+            f"{z.shape[1]} weights ({time.time() - t0:.0f} s):\n\n{gain_header('fit')}"
+        )
+        for r, w in zip((1.0, 10.0, 100.0), ws, strict=True):
+            print(gain_row(f"with products, ridge {r:g}", held, held.gain(z @ w), ref), flush=True)
     if args.mlp:
         print(f"\nA network beside the linear score (--mlp-seed {args.mlp_seed}):\n")
-        nets = []
-        for h in args.hidden:
-            t0 = time.time()
-            net = fit_mlp(train, ref_w, h, args.mlp_seed, epochs=args.epochs, log=_log)
-            nets.append((h, net, time.time() - t0))
-        print(gain_header("model"))
+        print(gain_header("model, share of the training decisions"))
         print(gain_row("linear (ridge 1, the training's fit)", held, ref, ref))
-        for h, net, secs in nets:
-            name = f"linear + {h} hidden units ({secs:.0f} s)"
+        runs = [(h, share) for share in args.mlp_shares for h in args.hidden[:1]]
+        runs += [(h, 1) for h in args.hidden[1:]]
+        for h, share in runs:
+            t0 = time.time()
+            k = nb // share
+            part = subset(train, d, buckets < k)
+            lin = solve(gram[:k].sum(0), rhs[:k].sum(0), full, 1.0)
+            net = fit_mlp(part, lin, h, args.mlp_seed, epochs=args.epochs, log=_log)
+            name = f"linear + {h} hidden units, 1/{share} ({time.time() - t0:.0f} s)"
             print(gain_row(name, held, held.gain(net.scores(held_lab.x)), ref), flush=True)
     return fits
 
@@ -453,11 +509,14 @@ def play_variant(folder: Path, which: list[int], variant: str, args) -> None:
     ``--write`` if given."""
     from analysis.distill import frozen_row
     from sim.policies.strong import N_STRONG
+    from sim.policies.strong_features import N_FEATURES
     from sim.policies.strong_v2_features import N_FEATURES_V2
 
     m = re.fullmatch(r"(per-decision,)?ridge=([0-9.]+)", variant)
     if m is None:
-        raise SystemExit(f"bench_v2_curve: --play {variant!r}: give ridge=R or per-decision,ridge=R")
+        raise SystemExit(
+            f"bench_v2_curve: --play {variant!r}: give ridge=R or per-decision,ridge=R"
+        )
     data = load_rounds(folder, which)
     n = len(Decisions(data.x, data.v, data.meta))
     gram, rhs = normal_equations(data, np.zeros(n, np.int64), 1, per_decision=bool(m[1]))
@@ -472,7 +531,7 @@ def play_variant(folder: Path, which: list[int], variant: str, args) -> None:
         out["evaluator"]["variant"] = f"{variant}, all of rounds 0-{which[-1]} (bench_v2_curve)"
         Path(args.write).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
         pol = v2_array(out, args.write)  # the file's rounded weights, as it would play
-    frozen = frozen_row(len(pol))
+    frozen = frozen_row(N_STRONG + N_FEATURES)  # as the registry's strong_2026_12
     a = per_deal(pol, frozen, args.seed, args.deals, args.jobs)
     b = per_deal(last, frozen, args.seed, args.deals, args.jobs)
     print(
@@ -491,8 +550,17 @@ def main() -> None:
     ap.add_argument("--rounds", action="store_true", help="play every round's file")
     ap.add_argument("--offline", action="store_true", help="the data and model-size curves")
     ap.add_argument("--mlp", action="store_true", help="with --offline: the network too")
+    ap.add_argument("--products", action="store_true", help="with --offline: d/e products")
     ap.add_argument("--hidden", type=int, nargs="+", default=[32])
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument(
+        "--mlp-shares",
+        type=int,
+        nargs="+",
+        default=[1],
+        choices=SHARES,
+        help="the first --hidden size on 1/S of the training decisions",
+    )
+    ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--mlp-seed", type=int, default=55)
     ap.add_argument("--split-seed", type=int, default=55, help="the data curve's shares")
     ap.add_argument("--play", metavar="VARIANT", help="ridge=R or per-decision,ridge=R")
