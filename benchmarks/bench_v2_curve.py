@@ -105,10 +105,15 @@ def subset(data, d: Decisions, keep: np.ndarray):
     return Labels(data.x[rows], data.v[rows], data.meta[rows])
 
 
-def load_rounds(folder: Path, which: list[int]):
+def load_rounds(folder: Path, which: list[int], with_rounds: bool = False):
+    """The rows of rounds ``which``, in order (``with_rounds``: and each decision's round)."""
     from analysis.distill import Labels
 
-    return Labels.concat([Labels.load(folder / f"iteration{i}.npz") for i in which])
+    parts = [Labels.load(folder / f"iteration{i}.npz") for i in which]
+    data = Labels.concat(parts)
+    if with_rounds:
+        return data, np.repeat(which, [p.decisions for p in parts])
+    return data
 
 
 # -- linear fits from per-bucket normal equations ---------------------------------------------
@@ -403,7 +408,7 @@ def rounds_table(folder: Path, which: list[int], args) -> None:
         "all / discard | minus strong_2026_12 | minus the previous round (paired) |"
     )
     print("|" + " --- |" * 5)
-    prev, prev_w, done, rows = None, untried[N_STRONG:], 0, 0
+    prev, prev_w, done, rows, kept = None, untried[N_STRONG:], 0, 0, {}
     for i in [-1, *which]:
         t0 = time.time()
         if i < 0:
@@ -423,13 +428,16 @@ def rounds_table(folder: Path, which: list[int], args) -> None:
         print(f"| {name} | {done:,} ({rows:,}) | {held} | {interval(m)} | {diff} |", flush=True)
         print(f"  ({time.time() - t0:.0f} s)", file=sys.stderr, flush=True)
         prev, prev_w = m, pol[N_STRONG:]
+        kept[f"round{i}" if i >= 0 else "untried"] = m
+    if args.margins:  # per deal, to pair any two rounds later
+        np.savez_compressed(args.margins, **kept)
 
 
 def offline_tables(folder: Path, which: list[int], args) -> dict:
     """Section 2 (and 3 with ``--mlp``); returns the fits by name for ``--play``."""
     if len(which) < 2:
         raise SystemExit("bench_v2_curve: --offline needs two rounds or more in the folder")
-    train = load_rounds(folder, which[:-1])
+    train, round_of = load_rounds(folder, which[:-1], with_rounds=True)
     held_lab = load_rounds(folder, which[-1:])
     held = Decisions(held_lab.x, held_lab.v, held_lab.meta)
     d = Decisions(train.x, train.v, train.meta)
@@ -471,6 +479,12 @@ def offline_tables(folder: Path, which: list[int], args) -> dict:
         fits[f"per-decision,ridge={r:g}"] = w
         label = f"each decision weighted once, ridge {r:g}"
         print(gain_row(label, held, held.gain(held_lab.x @ w), ref), flush=True)
+    gr, br = normal_equations(train, round_of, which[-1], per_decision=False)
+    for k in (1, 2, 4):
+        if k < len(which) - 1:
+            w = solve(gr[-k:].sum(0), br[-k:].sum(0), full, 1.0)
+            label = f"the last {k} training round{'s' if k > 1 else ''} only, ridge 1"
+            print(gain_row(label, held, held.gain(held_lab.x @ w), ref), flush=True)
     if args.products:
         t0 = time.time()
         cols = discard_block()
@@ -548,6 +562,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", help="a canasta train --stage distill2 checkpoint folder")
     ap.add_argument("--rounds", action="store_true", help="play every round's file")
+    ap.add_argument("--margins", metavar="NPZ", help="with --rounds: keep the per-deal margins")
     ap.add_argument("--offline", action="store_true", help="the data and model-size curves")
     ap.add_argument("--mlp", action="store_true", help="with --offline: the network too")
     ap.add_argument("--products", action="store_true", help="with --offline: d/e products")
