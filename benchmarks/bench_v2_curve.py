@@ -185,8 +185,9 @@ def with_products(x: np.ndarray, cols: np.ndarray) -> np.ndarray:
     return np.hstack([x, x[:, cols[i]] * x[:, cols[j]]])
 
 
-def fit_products(train, cols: np.ndarray, ridges, chunk=50000) -> list[np.ndarray]:
-    """Ridge fits of the advantages on the differences of ``with_products`` features."""
+def product_sums(train, cols: np.ndarray, chunk=50000):
+    """``dz.T @ dz`` and ``dz.T @ dy`` of the advantages on the differences of
+    ``with_products`` features (ridge fits of any subset of their columns solve from them)."""
     from analysis.distill import advantages
 
     d = Decisions(train.x, train.v, train.meta)
@@ -200,7 +201,37 @@ def fit_products(train, cols: np.ndarray, ridges, chunk=50000) -> list[np.ndarra
         dz -= with_products(train.x[owner[a : a + chunk]], cols)
         gram += dz.T @ dz
         rhs += dz.T @ dy[a : a + chunk]
-    return [np.linalg.solve(gram + r * np.eye(p), rhs) for r in ridges]
+    return gram, rhs
+
+
+def product_groups(gram, rhs, cols, held, z, ref, top=10) -> None:
+    """Which features' products carry the discard's gain: the 100 features and the products
+    of one discard feature with the 48, ridge 1, one fit per feature; the ``top`` by the
+    held-out discard gain, then the products of the best 3, 5 and 10 together."""
+    from sim.policies.strong_v2_features import FEATURE_NAMES_V2
+
+    base = z.shape[1] - len(cols) * (len(cols) + 1) // 2
+    i, j = np.triu_indices(len(cols))
+    disc = held.kind == kinds().index("discard")
+
+    def score(feats):
+        extra = base + np.flatnonzero(np.isin(i, feats) | np.isin(j, feats))
+        w = solve(gram, rhs, np.concatenate([np.arange(base), extra]), 1.0)
+        g = held.gain(z @ w)
+        return mean_se(g[disc] - ref[disc])
+
+    ranked = sorted(((score([f]), f) for f in range(len(cols))), key=lambda t: -t[0][0])
+    print(
+        f"\nThe products of one discard feature with the {len(cols)} (ridge 1), the {top} best"
+        " by the held-out discard gain (picked on the held-out round: the best overstate),"
+        " points a discard decision over the training's fit:\n\n| products of | minus the"
+        " training's fit, discard |\n| --- | --- |"
+    )
+    for (mu, se), f in ranked[:top]:
+        print(f"| {FEATURE_NAMES_V2[cols[f]]} | {mu:+.2f} ± {se:.2f} |")
+    for k in (3, 5, 10):
+        mu, se = score([f for _, f in ranked[:k]])
+        print(f"| the best {k} together | {mu:+.2f} ± {se:.2f} |", flush=True)
 
 
 # -- a small network --------------------------------------------------------------------------
@@ -488,7 +519,8 @@ def offline_tables(folder: Path, which: list[int], args) -> dict:
     if args.products:
         t0 = time.time()
         cols = discard_block()
-        ws = fit_products(train, cols, (1.0, 10.0, 100.0))
+        pg, pr = product_sums(train, cols)
+        ws = [solve(pg, pr, np.arange(len(pr)), r) for r in (1.0, 10.0, 100.0)]
         z = with_products(held_lab.x, cols)
         print(
             f"\nProducts of the discard's {len(cols)} features (d_*, e_*) added to the 100, "
@@ -496,6 +528,8 @@ def offline_tables(folder: Path, which: list[int], args) -> dict:
         )
         for r, w in zip((1.0, 10.0, 100.0), ws, strict=True):
             print(gain_row(f"with products, ridge {r:g}", held, held.gain(z @ w), ref), flush=True)
+        if args.groups:
+            product_groups(pg, pr, cols, held, z, ref)
     if args.mlp:
         print(f"\nA network beside the linear score (--mlp-seed {args.mlp_seed}):\n")
         print(gain_header("model, share of the training decisions"))
@@ -566,6 +600,7 @@ def main() -> None:
     ap.add_argument("--offline", action="store_true", help="the data and model-size curves")
     ap.add_argument("--mlp", action="store_true", help="with --offline: the network too")
     ap.add_argument("--products", action="store_true", help="with --offline: d/e products")
+    ap.add_argument("--groups", action="store_true", help="with --products: by feature")
     ap.add_argument("--hidden", type=int, nargs="+", default=[32])
     ap.add_argument(
         "--mlp-shares",
