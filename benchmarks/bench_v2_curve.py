@@ -1,7 +1,8 @@
 """strong_v2's curve: its gain against rounds, labelled data, model size and a nonlinear model.
 
     .venv/bin/python benchmarks/bench_v2_curve.py FOLDER [--rounds] [--deals 50000]
-        [--seed 5506] [--jobs 2] [--offline] [--mlp] [--hidden 32] [--play VARIANT]
+        [--seed 5506] [--jobs 2] [--margins NPZ] [--offline] [--products] [--groups] [--mlp]
+        [--hidden 32 16 64] [--mlp-shares 8 4 2 1] [--last K] [--play VARIANT [--write JSON]]
 
 ``FOLDER`` is a ``canasta train --stage distill2`` checkpoint folder (``iteration{i}.npz``: the
 labelled rows of round ``i``; ``round{i}.json``: the data file after round ``i``); it is only
@@ -19,7 +20,10 @@ read. Three measurements, each printed as a markdown table:
    weighted once (its rows by 1 / its candidates less one). Each is scored by its choices'
    search values on the held-out decisions (``analysis.distill.offline_gain``: chosen minus the
    base move, points a decision, by kind), with the paired difference from the training's own
-   fit (all data, 100 features, ridge 1) on the same decisions.
+   fit (all data, 100 features, ridge 1) on the same decisions. ``--products``: the same fit
+   with the pairwise products of the discard's features (``d_*``, ``e_*``) added, which the
+   kernel cannot play (it scores the 100 linearly); ``--groups``: one discard feature's
+   products at a time, to name the interactions that carry the gain.
 3. ``--mlp``: a one-hidden-layer network with a linear skip, started at the ridge fit (its
    hidden output at zero) and fitted by Adam to the same targets (squared error of the score
    differences against the advantages), stopped on a tenth of the training decisions held
