@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.decision_tables import not_tested
+from analysis.specs import STRONGEST, played_by
 
 __all__ = ["J_EXPERIMENT", "Claim", "claim_j_by_score", "verdicts"]
 
@@ -177,8 +178,9 @@ CLAIMS: tuple[Claim, ...] = (
         "K",
         "A special hand is the way out of a hand with points but no clean triple",
         "canastagal.blogspot.com, 2015-11",
-        "the team chases the special hand vs plays normally (strong in both, the chase "
-        "forced on or off), by natural triple held and opening minimum (125/155/180)",
+        "the team chases the special hand vs plays normally (the strongest fast policy in "
+        "both, the chase forced on or off), by natural triple held and opening minimum "
+        "(125/155/180)",
         (_d("special_minimum", "natural_triple", ("no natural triple",), 1),),
     ),
     Claim(
@@ -197,7 +199,7 @@ CLAIMS: tuple[Claim, ...] = (
         "the hand alone can open at the turn start: draw from the stock and make the best "
         "legal opening from the hand now vs the team (player and partner) opening from hand "
         "only once the pile holds 10 or the turn card is drawn, taking the pile to open "
-        "whenever strong does, by pile size × the other team opened",
+        "whenever the strongest fast policy does, by pile size × the other team opened",
         (_d("open_or_wait", "pile_by_other_team", (), 1),),
     ),
     Claim(
@@ -254,7 +256,8 @@ def _differs(c: Claim) -> str:
     from analysis.experiment_set import BY_KEY
 
     if c.id == "G":
-        return "nothing is forced: hands of strong against itself, grouped by the first pickup"
+        who = played_by(STRONGEST)
+        return f"nothing is forced: hands of {who} against itself, grouped by the first pickup"
     keys = dict.fromkeys(p.table.removeprefix("decision_") for p in c.parts)
     return "; ".join(dict.fromkeys(BY_KEY[k].differs for k in keys if k in BY_KEY))
 

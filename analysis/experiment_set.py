@@ -16,7 +16,7 @@ from analysis import specs
 
 __all__ = ["EXPERIMENTS", "FEATURES", "Grouping", "resolve"]
 
-STRONG = "strong"  #: placeholder in an arm: the strongest fast policy of the registry
+STRONG = specs.STRONGEST  #: placeholder in an arm: the strongest fast policy of the registry
 Grouping = specs.GroupingSpec
 Experiment = specs.ExperimentSpec
 EXPERIMENTS: tuple[Experiment, ...] = specs.builtin()

@@ -19,6 +19,9 @@ independent hand): 0 should lie within its 95% interval. Points per hand for the
 Resumable: each hand is one line of ``--out``. Run from the repository root::
 
     nice -n 5 python benchmarks/bench_luck_zero.py --hands 10000 -n 32 --out runs/luck.jsonl
+
+and, to use a second core, the same command with ``--reverse`` beside it (stop both when they
+meet; a rerun with neither reports).
 """
 
 from __future__ import annotations
@@ -107,9 +110,15 @@ def main(argv=None) -> int:
     p.add_argument("--policy", default="strong")
     p.add_argument("--rules", default=None, help="a ruleset (default: the tournament list)")
     p.add_argument("--out", default="runs/luck.jsonl", help="the rows (resumable)")
+    p.add_argument(
+        "--reverse",
+        action="store_true",
+        help="the hands from the last down (a second process on the same --out: each hand is "
+        "one line, a hand done twice is read once)",
+    )
     a = p.parse_args(argv)
     rows = Rows(a.out, ("hand",))
-    for h in range(a.hands):
+    for h in range(a.hands - 1, -1, -1) if a.reverse else range(a.hands):
         if not rows.done(h):
             row = luck_of_hand(h, a)
             rows.add(row)

@@ -214,6 +214,61 @@ def test_expert_strong_searches_other_moves_than_expert():
     assert differ > 0
 
 
+SMALL_V2 = HARNESS_SPECS["expert_strong_v2"]  #: the same over strong_v2's rollouts
+
+
+def test_expert_strong_v2_plays_strong_v2_in_its_candidates_and_rollouts():
+    """expert_strong_v2 is expert_strong's kernel with strong_v2's parameter array as its base
+    (evaluator=2 and v2's weights: what the candidates, the other moves and every rollout
+    play); its first candidate is strong_v2's own choice at every position, other than
+    expert_strong's somewhere."""
+    from sim.policies.expert import N_EXPERT_PARAMS
+
+    spec, es = get("expert_strong_v2"), get("expert_strong")
+    assert spec.decide is es.decide and spec.param_names == es.param_names
+    _, pv, _ = parse(SMALL_V2)
+    _, sv, _ = parse("strong_v2")
+    np.testing.assert_array_equal(pv[N_EXPERT_PARAMS:], sv)  # the base: strong_v2 whole
+    assert dict(spec.params)["rollout"] == 1 and dict(spec.params)["evaluator"] == 2
+    _, ps, _ = parse(SMALL_STRONG)
+    cv = np.zeros(16, dtype=np.int64)
+    cs = np.zeros(16, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    differ = 0
+    for _, obs in real_positions(17, hands=3):
+        rng = np.zeros(4, dtype=np.uint64)
+        candidates(obs, pv, rng.copy(), RULES, scratch, cv)
+        candidates(obs, ps, rng.copy(), RULES, scratch, cs)
+        if obs[OB_PHASE] != PH_DRAW:
+            assert cv[0] == strong_decide(obs, sv, rng.copy(), RULES, scratch)
+        differ += cv[0] != cs[0]
+    assert differ > 0
+
+
+def test_expert_strong_v2_that_never_overrides_plays_strong_v2_and_searching_differs():
+    """With a margin no move can gain (1e9 points a hand) the search keeps its first
+    candidate: strong_v2's own move at every position of three hands but the draw, where the
+    first candidate is drawing (the expert's tie rule); at margin 0 its records (6 hands
+    against the heuristic) differ from expert_strong's at the same search size."""
+    _, never, _ = parse(f"{SMALL_V2},margin=1e9")
+    _, sv, _ = parse("strong_v2")
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    searched = 0
+    for _, obs in real_positions(17, hands=3):
+        rng = np.zeros(4, dtype=np.uint64)
+        got = expert_decide(obs, never, rng.copy(), RULES, scratch)
+        if obs[OB_PHASE] == PH_DRAW:
+            assert got == A_DRAW
+        else:
+            assert got == strong_decide(obs, sv, rng.copy(), RULES, scratch)
+        searched += 1
+    assert searched > 100
+    cols = ["turns", "score_team0", "score_team1"]
+    v2 = sim.simulate(6, policies=(SMALL_V2, "heuristic"), seed=5)[cols]
+    over_strong = sim.simulate(6, policies=(SMALL_STRONG, "heuristic"), seed=5)[cols]
+    assert not v2.equals(over_strong)
+
+
 def test_search_seed_draws_once_from_the_hand_generator():
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     a = np.zeros(4, dtype=np.uint64)

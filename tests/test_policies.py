@@ -73,6 +73,7 @@ BUILTINS = ("random", "greedy", "heuristic", "special_chaser")
 HARNESS_SPECS = {  # cheap searches (the defaults search 24 x 2 positions per candidate)
     "expert": "expert:samples=2,rollouts=1,candidates=3",
     "expert_strong": "expert_strong:samples=2,rollouts=1,candidates=3",
+    "expert_strong_v2": "expert_strong_v2:samples=2,rollouts=1,candidates=3",
 }
 
 

@@ -15,6 +15,7 @@ from sim.engine.search import WORK_SIZE, determinize
 from sim.errors import CanastaError
 from sim.policies import get, parse, strongest_fast
 from sim.policies.builtin import HEURISTIC_TABLE, heuristic_decide
+from sim.policies.registry import STRENGTH_ORDER
 from sim.policies.strong import EXTRA_TABLE, NEUTRAL, load_data, strong_decide
 from sim.rng import run_key
 from tests.test_expert import RULES, real_positions
@@ -23,12 +24,15 @@ from tests.test_policies import duplicate_difference
 
 def test_strong_registered_with_the_shipped_parameters():
     """The registry's defaults are the data file's values, in the heuristic's order, each
-    overridable by spec; strong is the strongest fast policy (advice and reports use it)."""
+    overridable by spec; strong ranks after strong_v2 among the fast policies (the
+    strongest fast policy when strong_v2 is not registered)."""
     data = load_data()
     spec = get("strong")
     assert spec.param_names == tuple(n for n, _, _ in (*HEURISTIC_TABLE, *EXTRA_TABLE))
     assert dict(spec.params) == data["parameters"]
-    assert strongest_fast() == "strong"
+    order = STRENGTH_ORDER
+    assert order.index("strong_v2") < order.index("strong") < order.index("heuristic")
+    assert strongest_fast() != "strong"  # strong_v2 is registered (tests/test_strong_v2.py)
     _, arr, _ = parse("strong:sevens_threshold=6")
     n = len(spec.param_names)
     assert arr[0] == 6.0 and list(arr[1:n]) == [data["parameters"][k] for k in spec.param_names[1:]]

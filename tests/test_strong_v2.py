@@ -159,8 +159,9 @@ def test_compiled_choice_equals_python_evaluation_of_the_weights():
 
 def test_registered_with_the_frozen_references_parameters():
     """strong_v2 is strong's kernel with evaluator=2, the frozen reference's other values and
-    its shipped weights as the tail; canasta's --list names it."""
-    from sim.policies import names
+    its shipped weights as the tail; canasta's --list names it; it is the strongest fast
+    policy (advice, decision experiments, the equity table and the report play it)."""
+    from sim.policies import names, strongest_fast
 
     spec, frozen = get("strong_v2"), get("strong_2026_12")
     assert spec.decide is frozen.decide and spec.param_names == frozen.param_names
@@ -168,6 +169,7 @@ def test_registered_with_the_frozen_references_parameters():
     assert ours.pop("evaluator") == 2.0 and theirs.pop("evaluator") == 1.0
     assert ours == theirs
     assert "strong_v2" in names()
+    assert strongest_fast() == "strong_v2"
     data = load_v2()
     np.testing.assert_array_equal(_v2()[N_STRONG:], data["evaluator"]["weights"])
 

@@ -31,6 +31,7 @@ SEARCH_HANDS = 4
 SEARCH_SPECS = {
     "expert": "expert:samples=2,rollouts=1,candidates=3",
     "expert_strong": "expert_strong:samples=2,rollouts=1,candidates=3",
+    "expert_strong_v2": "expert_strong_v2:samples=2,rollouts=1,candidates=3",
 }
 
 

@@ -79,12 +79,14 @@ def _wait(cond, seconds=30):
 
 def test_game_1_search_bots_read_their_fast_stand_ins_table():
     """GAME-1: expert, expert_strong and game_strong (and their tuned forms) stand in as
-    strong, whose table takes minutes; the fast bots are read through their own."""
-    assert set(STAND_INS) == {"expert", "expert_strong", "game_strong"}
-    for bot in STAND_INS:
+    strong, expert_strong_v2 as strong_v2, whose tables take minutes; the fast bots are read
+    through their own."""
+    assert set(STAND_INS) == {"expert", "expert_strong", "expert_strong_v2", "game_strong"}
+    for bot in ("expert", "expert_strong", "game_strong"):
         assert stand_in(bot) == "strong"
     assert stand_in("expert:samples=8") == "strong"
-    for bot in ("strong", "heuristic", "greedy", "random", "special_chaser"):
+    assert stand_in("expert_strong_v2:samples=8") == "strong_v2"
+    for bot in ("strong", "strong_v2", "heuristic", "greedy", "random", "special_chaser"):
         assert stand_in(bot) == bot
     t = _table(partner="expert", opponents="game_strong")
     assert GameChance.table_policies(t) == ["strong", "strong"]
@@ -115,8 +117,9 @@ def test_one_build_per_key_however_many_tables_ask(builds):
 def test_a_full_queue_waits_and_the_default_game_always_finds_a_place(builds):
     """Past ``max_queued`` builds a new key is "waiting" (asked again later, not refused for
     good); the default table (tournament rules, strong against strong) is queued first even
-    then; once the queue drains, the waiting key is built."""
-    chance = GameChance(max_queued=3, **SMALL)
+    then (the server's default bot, strong, against itself); once the queue drains, the
+    waiting key is built."""
+    chance = GameChance(max_queued=3, default_bot="strong", **SMALL)
     keys = [_table(Ruleset(target=5000 + 10 * i), partner="heuristic") for i in range(5)]
     assert chance.chance(keys[0])["status"] == "computing"
     _wait(builds.started.is_set)
@@ -157,3 +160,17 @@ def test_stand_in_table_is_read_and_labelled(tmp_path, monkeypatch):
     own = Table(seed=4, mode="game", partner=BOT, opponents=BOT)
     own.chance = chance
     assert "stand_in" not in own.view()["chance"]
+
+
+def test_the_default_table_is_the_server_default_bots_else_the_strongest_fast():
+    """The default table is the server's default bot against itself under the default ruleset
+    (a search bot through its stand-in); without one, the strongest fast policy's."""
+    from sim.policies import strongest_fast
+
+    key = GameChance._key_of
+    assert GameChance(**SMALL)._default_key() == key(Ruleset(), [strongest_fast()] * 2)
+    chance = GameChance(default_bot="strong", **SMALL)
+    assert chance._default_key() == key(Ruleset(), ["strong", "strong"])
+    assert chance._default_key() == chance._key(_table())
+    searched = GameChance(default_bot="expert_strong_v2", **SMALL)
+    assert searched._default_key() == key(Ruleset(), ["strong_v2", "strong_v2"])

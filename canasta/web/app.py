@@ -342,7 +342,7 @@ def create_app(
     pool = AdvicePool(ready=progress.done) if pool is None else pool
     seal = Seal(state_dir)
     if chance is None:
-        chance = GameChance(enabled=warm)
+        chance = GameChance(enabled=warm, default_bot=default_bot)
 
     def secure(request: Request) -> bool:
         """Over HTTPS (to the browser): the cookie is then ``__Host-`` and ``Secure``."""

@@ -26,7 +26,12 @@ MAX_QUEUED = 6
 #: bots whose own equity table would take too long to build at a table (the default table's
 #: 360,000 hands take 9 to 21 hours of a core with these bots as players, against minutes with
 #: strong's) -> the fast bot they build on, whose table is read instead (labelled as such)
-STAND_INS = {"expert": "strong", "expert_strong": "strong", "game_strong": "strong"}
+STAND_INS = {
+    "expert": "strong",
+    "expert_strong": "strong",
+    "expert_strong_v2": "strong_v2",
+    "game_strong": "strong",
+}
 
 
 def stand_in(label: str) -> str:
@@ -40,7 +45,9 @@ class GameChance:
     """The equity tables a server reads, by ruleset and pair of bots. ``n``, ``resolution``,
     ``replicates``, ``cache``: as ``analysis.equity.equity_table``; ``enabled`` False: the
     page says the chance is unavailable and nothing is built; ``max_queued``: builds held in
-    the queue at once (:data:`MAX_QUEUED`)."""
+    the queue at once (:data:`MAX_QUEUED`); ``default_bot``: the server's default bot, whose
+    table against itself under the default ruleset is the default table (queued first; None:
+    the strongest fast policy's)."""
 
     def __init__(
         self,
@@ -50,6 +57,7 @@ class GameChance:
         cache=None,
         enabled: bool = True,
         max_queued: int = MAX_QUEUED,
+        default_bot: str | None = None,
     ):
         from analysis import equity as Q
 
@@ -70,6 +78,7 @@ class GameChance:
         self._wake = threading.Condition(self._lock)
         self._worker: threading.Thread | None = None
         self._default: str | None = None
+        self._default_bot = default_bot
 
     @staticmethod
     def policies(t) -> list[str]:
@@ -94,7 +103,8 @@ class GameChance:
             from sim.policies import strongest_fast
             from sim.ruleset import Ruleset
 
-            self._default = self._key_of(Ruleset(), [strongest_fast()] * 2)
+            bot = stand_in(self._default_bot or strongest_fast())
+            self._default = self._key_of(Ruleset(), [bot] * 2)
         return self._default
 
     def table(self, t):

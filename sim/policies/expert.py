@@ -11,9 +11,10 @@ choice; at the draw, drawing), and ``margin`` points per hand are asked of any o
 
 The base policy (parameter ``rollout``) proposes the candidates, plays the expert's
 other decisions and plays the rollouts: 0 is the heuristic (``expert``, today's search, its
-records unchanged), 1 is ``strong`` (``sim.policies.strong``, whose four extra parameters follow
-the heuristic's). ``expert_strong`` is registered as ``expert`` with ``rollout=1`` and strong's
-learned values as its defaults.
+records unchanged), 1 is ``strong`` (``sim.policies.strong``, whose own parameters follow the
+heuristic's). ``expert_strong`` is registered as ``expert`` with ``rollout=1`` and strong's
+learned values as its defaults; ``expert_strong_v2`` the same with strong_v2's values and
+weights (``evaluator=2``: strong's kernel plays strong_v2 wherever it is called).
 
 Decision points (the rest is the base policy's):
 
@@ -436,13 +437,15 @@ def _inferred_choice(obs, params, rng, rules, cands, n):
     return cands[best]
 
 
-def expert_strong_table() -> tuple[tuple[str, float, str], ...]:
+def expert_strong_table(base=None) -> tuple[tuple[str, float, str], ...]:
     """``expert_strong``'s table: the search parameters with rollout=1, then strong's table
-    with its learned values as defaults."""
+    with its learned values as defaults; ``base``: another table of strong's kernel in its
+    place (``expert_strong_v2`` passes strong_v2's, whose evaluator=2 its kernel then plays
+    in the candidates, the other moves and every rollout)."""
     search = tuple(
         (n, float(ROLLOUT_STRONG) if n == "rollout" else d, doc) for n, d, doc in _SEARCH_TABLE
     )
-    return (*search, *strong_table())
+    return (*search, *(strong_table() if base is None else base))
 
 
 __all__ = ["candidates", "expert_decide"]
