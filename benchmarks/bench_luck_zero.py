@@ -58,6 +58,8 @@ def luck_of_hand(h: int, a) -> dict:
     if not pairs:
         return row
     x, y = pairs[int(rng.integers(len(pairs)))]
+    if a.peek:
+        x, y = (_peeking(d, hand, x.move - 1) for d in (x, y))
     row |= {"move": y.move, "card": y.drawn, "turn": y.position.turn}
     t = time.process_time()
     pair = [dataclasses.replace(d, forced=True) for d in (x, y)]
@@ -71,6 +73,22 @@ def luck_of_hand(h: int, a) -> dict:
             row["se"] = float(r.luck["se_points"].iloc[0])
     row["cpu"] = round(time.process_time() - t, 3)
     return row
+
+
+def _peeking(decision, hand, i: int):
+    """``decision`` with the other seats' true hands (but their threes) as the public card
+    memory: the advice then deals only the stock (and the threes) at random, and given the
+    true hands the stock's order is uniform, so the luck must average 0 whatever the players
+    kept. A bias left under ``--peek`` is the measure's own; one that goes is the deal's."""
+    from canasta._seat import hands_before
+    from sim import encoding as E
+    from sim.play.table import table_hands
+
+    true = next(table_hands(h.state).copy() for j, _s, _a, h in hands_before(hand) if j == i)
+    true[decision.seat] = 0
+    true[:, [E.RED_THREE, E.BLACK_THREE]] = 0
+    pos = dataclasses.replace(decision.position, known=true)
+    return dataclasses.replace(decision, position=pos)
 
 
 def report(rows: list[dict], a) -> str:
@@ -110,6 +128,12 @@ def main(argv=None) -> int:
     p.add_argument("--policy", default="strong")
     p.add_argument("--rules", default=None, help="a ruleset (default: the tournament list)")
     p.add_argument("--out", default="runs/luck.jsonl", help="the rows (resumable)")
+    p.add_argument(
+        "--peek",
+        action="store_true",
+        help="the advice knows the other seats' true hands (a check of the measure: the luck "
+        "must then average 0)",
+    )
     p.add_argument(
         "--reverse",
         action="store_true",
