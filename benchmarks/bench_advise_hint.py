@@ -8,12 +8,12 @@ random order. A decision is what the hint sees there (``canasta._seat.position_f
 seat's view with the public card memory).
 
 The budget is stated in **deals a choice**, not seconds: on a loaded machine a wall-clock
-budget starves. The hint's deal cap (``HINT_N``, 200) is what it reaches within its budget
-(``HINT_BUDGET``, 2.5 s) on an idle machine; the long run has ``--factor`` times that (6,400).
-For each decision: the hint (``HINT_N`` deals a choice, seed 0) and the long run (seed 1);
+budget starves. The hint is the advice at its deal cap (``--hint-n``, default ``HINT_N``, the
+cap every face shares), the most it plays within its budget (``HINT_BUDGET``, 2.5 s); the long
+run has ``--factor`` times that. For each decision: the hint (seed 0) and the long run (seed 1);
 ``same`` when the hint's top choice is the long run's best, and the **cost** of following the
 hint, points per hand for the team, by the long run (its paired difference from the long run's
-best) and again on fresh deals (the two choices alone, ``factor x HINT_N`` deals, seed 2; the
+best) and again on fresh deals (the two choices alone, ``factor x`` the hint's deals, seed 2; the
 long run's own deals favour the choice that came out best on them). Points, not the chance of
 winning the game: the target is in points. Every seat plays on with ``strong``.
 
@@ -52,18 +52,19 @@ def _cost(pos, drawn, rules, top: str, best: str, n: int, seed: int) -> tuple[fl
     return b.mean - t.mean, b.mean - t.mean - h, b.mean - t.mean + h
 
 
-def measure(d, rules, factor: float) -> dict:
-    """One decision: the hint, the long run, the cost (module docstring)."""
+def measure(d, rules, factor: float, hint_n: int) -> dict:
+    """One decision: the hint at ``hint_n`` deals a choice, the long run, the cost (module
+    docstring)."""
     from analysis.advise import advise
-    from canasta._seat import HINT_N
 
     pos, drawn = d.position, d.drawn
-    t = time.perf_counter()
-    hint = advise(pos, drawn=drawn, n=HINT_N, seed=0, ruleset=rules)
-    row = {"choices": len(hint.choices), "hint_s": round(time.perf_counter() - t, 3)}
+    t, c0 = time.perf_counter(), time.process_time()
+    hint = advise(pos, drawn=drawn, n=hint_n, seed=0, ruleset=rules)
+    row = {"choices": len(hint.choices), "hint_cap": hint_n}
+    row["hint_s"] = round(time.perf_counter() - t, 3)
     if len(hint.choices) < 2:
         return row
-    n_long = int(HINT_N * factor)
+    n_long = int(hint_n * factor)
     t, c = time.perf_counter(), time.process_time()
     long = advise(pos, drawn=drawn, n=n_long, seed=1, ruleset=rules)
     by = {ch.label: ch for ch in long.choices}
@@ -86,6 +87,7 @@ def measure(d, rules, factor: float) -> dict:
         "strong_cost_long": None if pick is None else -pick.diff_from_best,
         "long_s": round(time.perf_counter() - t, 2),
         "long_cpu": round(time.process_time() - c, 2),
+        "cpu": round(time.process_time() - c0, 2),
     }
     return row
 
@@ -98,9 +100,10 @@ def _stale(row: dict) -> bool:
 def run(a) -> list[dict]:
     from played_decisions import KINDS, Rows, game_decisions, kind, play_game
 
-    from canasta._seat import HINT_N
-
     rows = Rows(a.out, ("rules", "game", "move"))
+    caps = {r.get("hint_cap", 200) for r in rows.rows}  # rows before the cap was kept: 200
+    if caps - {a.hint_n}:
+        raise SystemExit(f"{a.out} holds rows of a hint at {sorted(caps)} deals, not {a.hint_n}")
     for r_i, (name, rules) in enumerate(RULESETS.items()):
         left = dict.fromkeys(KINDS, a.per_kind)
         for g in range(a.max_games):
@@ -117,11 +120,11 @@ def run(a) -> list[dict]:
                 tried[k] += 1
                 if not rows.done(name, g, d.move):
                     row = {"rules": name, "game": g, "move": d.move, "kind": k, "seat": d.seat}
-                    row |= measure(d, rules, a.factor)
+                    row |= measure(d, rules, a.factor, a.hint_n)
                     rows.add(row)
                     print(json.dumps(row), flush=True)
                 elif _stale(row := rows.get(name, g, d.move)):
-                    n_long = int(HINT_N * a.factor)
+                    n_long = int(a.hint_n * a.factor)
                     c = _cost(
                         d.position, d.drawn, rules, row["hint_top"], row["long_best"], n_long, 2
                     )
@@ -135,15 +138,13 @@ def run(a) -> list[dict]:
     return [r for r in rows.rows if r["choices"] >= 2]
 
 
-def report(rows: list[dict], factor: float) -> str:
+def report(rows: list[dict], factor: float, hint_n: int) -> str:
     import pandas as pd
 
-    from canasta._seat import HINT_N
-
     df = pd.DataFrame(rows)
-    n_long = int(HINT_N * factor)
+    n_long = int(hint_n * factor)
     lines = [
-        f"the hint ({HINT_N} deals a choice) against a {factor:g}x run ({int(HINT_N * factor):,}"
+        f"the hint ({hint_n:,} deals a choice) against a {factor:g}x run ({n_long:,}"
         " deals a choice); strong plays on; cost: points per hand for the team, on fresh deals "
         "(by the long run's own deals in brackets); 95% intervals of the means over decisions",
         f"{'ruleset':11s} {'kind':11s} {'decisions':>9s} {'same':>6s} {'cost mean':>22s} "
@@ -186,19 +187,26 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--per-kind", type=int, default=8, help="decisions a kind and ruleset")
     p.add_argument("--factor", type=float, default=32, help="the long run's deals over the hint's")
+    p.add_argument(
+        "--hint-n", type=int, default=None, help="the hint's deals a choice (default HINT_N)"
+    )
     p.add_argument("--seed", type=int, default=56)
     p.add_argument("--max-games", type=int, default=80, help="games played per ruleset at most")
     p.add_argument("--tries", type=int, default=2, help="decisions of a kind tried per game")
     p.add_argument("--out", default="runs/hint.jsonl", help="the rows (resumable)")
     p.add_argument("--report-only", action="store_true", help="summarise --out, advise nothing")
     a = p.parse_args(argv)
+    if a.hint_n is None:
+        from canasta._seat import HINT_N
+
+        a.hint_n = HINT_N
     if a.report_only:
         from played_decisions import Rows
 
         rows = [r for r in Rows(a.out, ("rules", "game", "move")).rows if r["choices"] >= 2]
     else:
         rows = run(a)
-    print(report(rows, a.factor))
+    print(report(rows, a.factor, a.hint_n))
     return 0
 
 

@@ -4,10 +4,12 @@ For each bot, ``--games`` games to the target (8,500) with the bot in every seat
 (``GameDriver``; the tournament list). Reviewing every decision of a game costs too much, so
 each game's decisions (every draw where the pile could be taken and every play step right
 after a stock draw, all four seats: ``played_decisions``) are put in a seeded random order
-and reviewed one by one with the review's own machinery (``analysis.review.review``, the
-equity table of ``strong``, every seat playing on with ``strong``, ``-n`` deals a choice and
-no wall-clock budget) until ``-k`` of them are **rated** (more than one choice, the move
-found among the plans: the decisions the review's error rate counts). A game's error rate is
+and reviewed one by one with the review's own machinery (``analysis.review.review``, ``-n``
+deals a choice and no wall-clock budget) until ``-k`` of them are **rated** (more than one
+choice, the move found among the plans: the decisions the review's error rate counts). Every
+seat plays on with ``--on`` (``strong``), whose equity table reads the game chance, for every
+bot alike so that the rows compare; it is named rather than ``strongest_fast()`` so that the
+band does not move when the default strongest bot does. A game's error rate is
 the mean cost in the chance of winning the game of its ``k`` rated decisions, x 1,000
 (thousandths of a game a decision), an unbiased estimate of the rate over all its rated
 decisions; the bot's rate is the mean over games, with a 95% interval from the spread of the
@@ -22,7 +24,7 @@ reviewed whole.
 
 Resumable: each reviewed decision is one line of ``--out``. Run from the repository root::
 
-    nice -n 5 python benchmarks/bench_review_band.py --games 100 -k 8 --out runs/band.jsonl
+    nice -n 5 python benchmarks/bench_review_band.py --games 100 -k 12 --out runs/band.jsonl
 """
 
 from __future__ import annotations
@@ -36,7 +38,12 @@ from pathlib import Path
 
 import numpy as np
 
-BOTS = ("random", "heuristic", "strong", "game_strong")
+#: every bot the band has measured; a bot's place here seeds its games' order of decisions, so
+#: a bot is only ever added at the end
+BOTS = ("random", "heuristic", "strong", "game_strong", "strong_v2")
+#: the bots measured by default: the issue's four (random, heuristic, strong, the strongest
+#: fast bot)
+DEFAULT_BOTS = ("random", "heuristic", "strong", "strong_v2")
 
 
 def review_game(bot: str, b_i: int, g: int, a, eq, rows) -> None:
@@ -57,11 +64,11 @@ def review_game(bot: str, b_i: int, g: int, a, eq, rows) -> None:
         d = ds[i]
         if not rows.done(bot, g, d.move):
             row = {"bot": bot, "game": g, "move": d.move, "seat": d.seat, "kind": kind(d)}
-            row |= {"hands": len(hands), "pool": len(ds)}
+            row |= {"hands": len(hands), "pool": len(ds), "kept_three": _holds_three(d)}
             t = time.process_time()
             try:
                 seed = ((a.seed * 10 + b_i) * 1000 + g) * 1000 + j
-                r = review([d], match, equity=eq, n=a.n, budget=None, seed=seed)
+                r = review([d], match, equity=eq, n=a.n, budget=None, seed=seed, policies=a.on)
                 x = r.decisions.iloc[0]
                 row |= {"choices": int(x["choices"]), "made": x["made"], "tag": x["tag"]}
                 for c in ("cost_game", "cost_game_low", "cost_game_high", "cost_points"):
@@ -73,6 +80,14 @@ def review_game(bot: str, b_i: int, g: int, a, eq, rows) -> None:
             print(json.dumps(row), flush=True)
         r = rows.get(bot, g, d.move)
         rated += r["choices"] > 1 and bool(r.get("made")) and r.get("cost_game") is not None
+
+
+def _holds_three(d) -> bool:
+    """The decision's hand holds a three: the one kept toward a Straight (DEAL-5)."""
+    from sim import encoding as E
+
+    kinds = E.CARD_KIND[np.asarray(d.position.hand, dtype=np.int64)]
+    return bool(np.isin(kinds, (E.RED_THREE, E.BLACK_THREE)).any())
 
 
 def band(rows: list[dict], games: int) -> dict:
@@ -94,6 +109,10 @@ def band(rows: list[dict], games: int) -> dict:
             "reviewed": len(mine),
             "unmatched": sum(r["choices"] > 1 and not r.get("made") for r in mine),
             "refused": sum(r["choices"] == 0 for r in mine),
+            "kept_three": sum(bool(r.get("kept_three")) for r in mine),
+            "kept_three_rated": sum(
+                bool(r.get("kept_three")) and r["choices"] > 1 and bool(r.get("made")) for r in mine
+            ),
             "rate": float(rates.mean()) if len(rates) else math.nan,
             "se": se,
             "points": float(np.mean(pts)) if pts else math.nan,
@@ -106,10 +125,10 @@ def band(rows: list[dict], games: int) -> dict:
 def report(b: dict, a) -> str:
     lines = [
         f"ruleset: special hands tournament (target 8,500); review at {a.n} deals a choice "
-        f"(strong plays on, strong's equity table), {a.k} rated decisions a game; error rate: "
+        f"({a.on} plays on, {a.on}'s equity table), {a.k} rated decisions a game; error rate: "
         "thousandths of a game lost a decision, mean over games, 95% interval",
         f"{'bot':12s} {'games':>5s} {'rated':>6s} {'error rate':>24s} {'points a decision':>20s}"
-        f" {'unmatched':>9s} {'refused':>7s} {'cpu s':>6s}",
+        f" {'unmatched':>9s} {'refused':>7s} {'three':>5s} {'cpu s':>6s}",
     ]
     first = a.first_hand_only.split(",")
     for bot, s in b.items():
@@ -118,7 +137,8 @@ def report(b: dict, a) -> str:
             f"{bot + ('*' if bot in first else ''):12s} {s['games']:5d} {s['rated']:6d} "
             f"{s['rate']:7.1f} "
             f"[{s['rate'] - h:6.1f}, {s['rate'] + h:6.1f}] {s['points']:9.1f} (SE "
-            f"{s['points_se']:5.1f}) {s['unmatched']:9d} {s['refused']:7d} {s['cpu']:6.0f}"
+            f"{s['points_se']:5.1f}) {s['unmatched']:9d} {s['refused']:7d} "
+            f"{s['kept_three']:5d} {s['cpu']:6.0f}"
         )
     names = list(b)
     for x, y in itertools.pairwise(names):
@@ -131,6 +151,7 @@ def report(b: dict, a) -> str:
         )
     if any(bot in first for bot in b):
         lines.append("* the first hand of each game only (scores 0-0)")
+    lines.append("three: reviewed decisions whose hand held a three kept for a Straight (DEAL-5)")
     return "\n".join(lines)
 
 
@@ -138,9 +159,10 @@ def main(argv=None) -> int:
     from analysis.equity import equity_table
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--bots", default=",".join(BOTS))
+    p.add_argument("--bots", default=",".join(DEFAULT_BOTS))
+    p.add_argument("--on", default="strong", help="the policy playing on, and its equity table")
     p.add_argument("--games", type=int, default=100, help="games per bot")
-    p.add_argument("-k", type=int, default=8, help="rated decisions reviewed a game")
+    p.add_argument("-k", type=int, default=12, help="rated decisions reviewed a game")
     p.add_argument("-n", type=int, default=64, help="deals a choice (the review's default)")
     p.add_argument("--seed", type=int, default=56)
     p.add_argument("--out", default="runs/band.jsonl", help="the rows (resumable)")
@@ -158,7 +180,7 @@ def main(argv=None) -> int:
     rows = Rows(a.out, ("bot", "game", "move"))
     bots = a.bots.split(",")
     if not a.report_only:
-        eq = equity_table(None, None)
+        eq = equity_table(None, a.on)
         for g in range(a.games):  # the bots in turn, so a stopped run leaves all of them even
             for bot in bots:
                 review_game(bot, BOTS.index(bot) if bot in BOTS else len(BOTS), g, a, eq, rows)
@@ -189,7 +211,7 @@ def write_band(b: dict, a) -> None:
         "unit": "thousandths of a game lost a decision",
         "command": (
             f"benchmarks/bench_review_band.py --games {a.games} -k {a.k} -n {a.n} "
-            f"--seed {a.seed} --bots {','.join(b)}"
+            f"--seed {a.seed} --bots {','.join(b)} --on {a.on}"
         ),
     }
     Path(a.band_file).write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")

@@ -34,7 +34,9 @@ from sim.moves import Move, MoveError
 __all__ = ["HINT_BUDGET", "Seat", "last_draw", "made_choice", "plain", "position_for"]
 
 HINT_BUDGET = 2.5  #: seconds a hint's simulation may take, in every face (the page: <= 3 s)
-HINT_N = 200  #: most deals per choice a hint plays (the budget usually stops it first)
+#: most deals per choice a hint plays: high enough that the 2.5 s budget or the race, not the
+#: cap, stops a hint with many close choices (benchmarks/HISTORY.md, "the hint at its budget")
+HINT_N = 1600
 HINT_TOP = 5  #: choices a hint shows, best first
 
 

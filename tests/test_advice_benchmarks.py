@@ -43,14 +43,32 @@ def test_band_is_the_mean_of_the_games_rates(bench):
         ("strong", 2, 4, None),
     ]:
         rows.append(_row(*args))
+    rows[1]["kept_three"] = rows[4]["kept_three"] = True  # one rated, one outside the plans
     out = bench.band.band(rows, games=100)["strong"]
     rates = np.array([20.0, 50.0])
     assert out["games"] == 2 and out["rated"] == 3 and out["reviewed"] == 7
     assert out["unmatched"] == 1 and out["refused"] == 1
+    assert out["kept_three"] == 2 and out["kept_three_rated"] == 1
     assert out["rate"] == pytest.approx(35.0)
     assert out["se"] == pytest.approx(rates.std(ddof=1) / math.sqrt(2))
     # games past --games are left out
     assert bench.band.band(rows, games=1)["strong"]["games"] == 1
+
+
+def test_a_hand_holding_its_kept_three_is_counted(bench):
+    """DEAL-5: the band counts the reviewed decisions whose hand holds the three kept for a
+    Straight (the advice refused them once); a hand without a three is not counted."""
+    from types import SimpleNamespace
+
+    from sim import encoding as E
+
+    def decision(kinds):
+        ids = [int(np.flatnonzero(E.CARD_KIND == k)[0]) for k in kinds]
+        return SimpleNamespace(position=SimpleNamespace(hand=np.array(ids)))
+
+    assert bench.band._holds_three(decision([E.RED_THREE, 5, 6]))
+    assert bench.band._holds_three(decision([E.BLACK_THREE, 9]))
+    assert not bench.band._holds_three(decision([4, 5, 6]))
 
 
 def test_rows_resume_from_the_file(bench, tmp_path):

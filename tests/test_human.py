@@ -21,7 +21,7 @@ import pytest
 
 from canasta import main
 from canasta._human import Session, meld_operations, parse_kind, position_for
-from canasta._seat import HINT_BUDGET
+from canasta._seat import HINT_BUDGET, HINT_N
 from sim import encoding as E
 from sim.cards import format_cards, parse_cards
 from sim.errors import CanastaError
@@ -275,7 +275,7 @@ def test_hint_gives_advise_the_position_before_the_draw_and_formats_it():
     s.run([])
     s.command("hint")
     pos0, kw0 = calls[-1]
-    assert kw0["drawn"] is None and kw0["budget"] == HINT_BUDGET and kw0["n"] <= 400
+    assert kw0["drawn"] is None and kw0["budget"] == HINT_BUDGET and kw0["n"] == HINT_N
     assert "  1. draw               +310 [+270, +350]  best  (n=123)" in lines
     assert "  2. take the pile      +250 [+210, +290]  -60 [-70, -50] vs best  (n=123)" in lines
     s.command("draw")
