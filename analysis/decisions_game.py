@@ -186,7 +186,8 @@ def _informed(rows: pd.DataFrame, experiments) -> np.ndarray:
     (``info_a``, ``info_b`` in game terms). A row of an information experiment holds the
     deals of one value of the told feature, so the informed arm plays A in all of them (the
     value in its range: 0 and ``diff``) or B in all (``−diff`` and 0); rows of another
-    experiment, or not split by the value, have none."""
+    experiment, not split by the value, or of no deal (the choice never made: no ``diff``,
+    as in points) have none."""
     out = np.full((len(rows), 2), np.nan)
     diff = rows["diff"].to_numpy(dtype=np.float64)
     for exp in experiments:
@@ -194,6 +195,7 @@ def _informed(rows: pd.DataFrame, experiments) -> np.ndarray:
         if info is None:
             continue
         mine = (rows["experiment"] == exp.key).to_numpy() & rows["split"].astype(bool).to_numpy()
+        mine &= np.isfinite(diff)
         value = rows[info.knows].to_numpy()
         knows = (value >= info.low) & (value <= info.high)
         out[mine, 0] = np.where(knows, 0.0, -diff)[mine]

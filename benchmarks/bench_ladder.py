@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_ladder.py [--deals 2000] [--seed 0] [--jobs 2]
         [--policies random,greedy,heuristic,special_chaser,strong] [--expert-deals 0]
         [--search expert] [--write sim/policies/data/ladder.json]
+        [--extend sim/policies/data/ladder.json]
 
 Every pair plays ``--deals`` duplicate deals (``analysis.compare.round_robin``: each deal twice,
 seats swapped, the same deals for every pair). Prints the margin matrix (row policy's points
@@ -10,7 +11,10 @@ per hand minus the column's) with each cell's 95% interval half-width, and the p
 by their mean margin over the others. ``--expert-deals N`` adds each ``--search`` policy
 (default ``expert``) against heuristic and strong on N deals (slow: ~2.6 hands/s/core).
 ``--write PATH`` saves it all as the ladder the package ships and the report's Methods show
-(``sim.policies.ladder``).
+(``sim.policies.ladder``). ``--extend PATH`` starts from that ladder and measures only the
+matches it lacks (a pair or a search match naming a policy new to it), at its own deals and
+seed (``--deals``/``--seed`` are read from it): every pair is ``analysis.compare.duplicate`` on
+the same deals, so a row measured alone equals the full round robin's.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-FAST = ("random", "greedy", "heuristic", "special_chaser", "strong")
+FAST = ("random", "greedy", "heuristic", "special_chaser", "strong", "strong_v2")
 
 
 def main() -> None:
@@ -39,19 +43,39 @@ def main() -> None:
     ap.add_argument("--expert-deals", type=int, default=0)
     ap.add_argument("--search", default="expert", help="search policies for --expert-deals")
     ap.add_argument("--write", type=Path, default=None, help="save the ladder (JSON) here")
+    ap.add_argument("--extend", type=Path, default=None, help="measure what this ladder lacks")
+    ap.add_argument("--versus", default="heuristic,strong", help="the search policies' opponents")
     args = ap.parse_args()
 
-    from analysis.compare import duplicate, round_robin
+    from analysis.compare import duplicate
     from sim.policies.ladder import LADDER_VERSION, check_ladder, ranking
 
     names = [p.strip() for p in args.policies.split(",") if p.strip()]
+    old = None
+    if args.extend:
+        old = check_ladder(json.loads(args.extend.read_text(encoding="utf-8")))
+        args.deals, args.seed = old["deals"], old["seed"]
+        names = [*old["policies"], *(n for n in names if n not in old["policies"])]
     t = time.time()
-    table = round_robin(names, args.deals, seed=args.seed, n_jobs=args.jobs)
-    half = (table["ci_high"] - table["ci_low"]) / 2
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            kept = [r for r in (old or {}).get("pairs", ()) if {r["a"], r["b"]} == {a, b}]
+            if kept:
+                pairs.append(kept[0])
+                continue
+            s = duplicate(a, b, args.deals, seed=args.seed, n_jobs=args.jobs).summary
+            pairs.append(_match(s, args.seed))
+            print(
+                f"measured {a} vs {b}: {s['mean_diff']:+.1f} [{s['ci_low']:+.1f}, "
+                f"{s['ci_high']:+.1f}]",
+                flush=True,
+            )
     cell = {}
-    for (_, r), h in zip(table.iterrows(), half, strict=True):
-        cell[r["policy_a"], r["policy_b"]] = (r["mean_diff"], h)
-        cell[r["policy_b"], r["policy_a"]] = (-r["mean_diff"], h)
+    for r in pairs:
+        h = (r["ci_high"] - r["ci_low"]) / 2
+        cell[r["a"], r["b"]] = (r["mean_diff"], h)
+        cell[r["b"], r["a"]] = (-r["mean_diff"], h)
     w = max(len(n) for n in names) + 2
     print(f"margin matrix: row minus column, points per hand, +-95% half-width; {args.deals} ")
     print(f"duplicate deals per pair, seed {args.seed} ({time.time() - t:.0f} s wall)\n")
@@ -62,15 +86,16 @@ def main() -> None:
             for b in names
         )
         print(f"{a:<{w}}{row}")
-    pairs = [_match(r, args.seed) for _, r in table.iterrows()]
     print("\nranked by mean margin over the others:")
     order = ranking(pairs, names)
     for a, score in order:
         print(f"  {a:<{w}}{score:+8.0f}")
-    search = []
+    search = list((old or {}).get("search", ()))
     if args.expert_deals:
         for policy in [p.strip() for p in args.search.split(",") if p.strip()]:
-            for other in ("heuristic", "strong"):
+            for other in [p.strip() for p in args.versus.split(",") if p.strip()]:
+                if any(r["a"] == policy and r["b"] == other for r in search):
+                    continue  # in the ladder extended
                 t = time.time()
                 c = duplicate(policy, other, args.expert_deals, seed=args.seed, n_jobs=args.jobs)
                 s = c.summary
@@ -82,7 +107,9 @@ def main() -> None:
     if args.write:
         data = {
             "version": LADDER_VERSION,
-            "command": "python benchmarks/bench_ladder.py " + " ".join(sys.argv[1:]),
+            "command": (old["command"] + "; then " if old else "")
+            + "python benchmarks/bench_ladder.py "
+            + " ".join(sys.argv[1:]),
             "date": datetime.date.today().isoformat(),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
             f"{platform.python_version()}",

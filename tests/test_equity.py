@@ -137,13 +137,15 @@ def small_table(tmp_path_factory):
 def test_table_is_cached_and_read_back(small_table):
     import time
 
+    from sim.policies import strongest_fast
+
     table, where = small_table
     assert table.path is not None and table.path.parent == where
     t = time.perf_counter()
     again = Q.equity_table(n=3000, seed=11, cache=where, resolution=50)
     assert time.perf_counter() - t < 1.0  # read, not recomputed
     assert again.value(1000, 2000) == table.value(1000, 2000)
-    assert again.meta["policy_labels"] == ["strong", "strong"]
+    assert again.meta["policy_labels"] == [strongest_fast()] * 2  # the default: strong_v2
 
 
 def test_mirror_symmetry_of_one_policy_against_itself(small_table):
@@ -285,12 +287,13 @@ def test_game_1_truth_solver_agrees_with_whole_games(small_table):
     the rotation) or a hand's outcome that depends on the scores beyond the two opening minima
     would show."""
     from sim import simulate_games
+    from sim.policies import strongest_fast
 
-    table, _ = small_table
+    table, _ = small_table  # the strongest fast policy against itself
     m = 300
     for s0, s1, seat in TRUTH_STATES:
         v = table.value(s0, s1, first=seat % 2)
-        df = simulate_games(m, ["strong"], seed=99, scores=(s0, s1), first_player=seat)
+        df = simulate_games(m, [strongest_fast()], seed=99, scores=(s0, s1), first_player=seat)
         assert (df["winner"] >= 0).all()
         p = float((df["winner"] == 0).mean())
         se = np.sqrt(v["se"] ** 2 + max(p * (1 - p), 1 / m) / m)

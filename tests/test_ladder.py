@@ -14,7 +14,7 @@ from sim.policies.registry import STRENGTH_ORDER
 
 def test_shipped_ladder_covers_the_fast_policies_with_intervals():
     data = load_ladder()
-    fast = {"random", "greedy", "heuristic", "special_chaser", "strong"}
+    fast = {"random", "greedy", "heuristic", "special_chaser", "strong", "strong_v2"}
     assert fast <= set(data["policies"]) <= set(names())
     n = len(data["policies"])
     assert len(data["pairs"]) == n * (n - 1) // 2  # a full round robin
