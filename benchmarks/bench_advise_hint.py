@@ -3,7 +3,7 @@
 Decisions are drawn from games that ``strong`` plays against itself (``GameDriver``), under
 the tournament list and ``rules/cla.toml``: per ruleset and per kind (the draw and the play
 step; the first round of turns and mid-hand, ``played_decisions.KINDS``) ``--per-kind``
-decisions with a choice, at most one of a kind per game, each game's decisions in a seeded
+decisions with a choice, at most ``--tries`` of a kind tried a game, each game's in a seeded
 random order. A decision is what the hint sees there (``canasta._seat.position_for``: the
 seat's view with the public card memory).
 
@@ -15,12 +15,16 @@ run has ``--factor`` times that. For each decision: the hint (seed 0) and the lo
 hint, points per hand for the team, by the long run (its paired difference from the long run's
 best) and again on fresh deals (the two choices alone, ``factor x`` the hint's deals, seed 2; the
 long run's own deals favour the choice that came out best on them). Points, not the chance of
-winning the game: the target is in points. Every seat plays on with ``strong``.
+winning the game: the target is in points. Every seat plays on with the advice's default
+policy, as in the hint (``sim.policies.strongest_fast()``; ``strong`` in the HISTORY runs).
 
 Resumable: each finished decision is one line of ``--out``; a run with the same arguments
 skips what that file holds. Run from the repository root::
 
     nice -n 5 python benchmarks/bench_advise_hint.py --per-kind 8 --out runs/hint.jsonl
+
+``--probe`` times the hint as the faces run it instead (its seconds' budget, the same
+decisions) and says what stopped it: the cap, the race or the budget.
 """
 
 from __future__ import annotations
@@ -97,13 +101,12 @@ def _stale(row: dict) -> bool:
     return row["choices"] >= 2 and row.get("cost_method") != "single"
 
 
-def run(a) -> list[dict]:
-    from played_decisions import KINDS, Rows, game_decisions, kind, play_game
+def sample(a, visit) -> None:
+    """Visit the benchmark's decisions: per ruleset and kind, ``visit(name, rules, game, d,
+    kind)`` on decisions in each game's seeded order (at most ``a.tries`` of a kind a game)
+    until ``a.per_kind`` of them returned True (a decision with a choice)."""
+    from played_decisions import KINDS, game_decisions, kind, play_game
 
-    rows = Rows(a.out, ("rules", "game", "move"))
-    caps = {r.get("hint_cap", 200) for r in rows.rows}  # rows before the cap was kept: 200
-    if caps - {a.hint_n}:
-        raise SystemExit(f"{a.out} holds rows of a hint at {sorted(caps)} deals, not {a.hint_n}")
     for r_i, (name, rules) in enumerate(RULESETS.items()):
         left = dict.fromkeys(KINDS, a.per_kind)
         for g in range(a.max_games):
@@ -118,24 +121,80 @@ def run(a) -> list[dict]:
                 if not left[k] or tried[k] >= a.tries:
                     continue
                 tried[k] += 1
-                if not rows.done(name, g, d.move):
-                    row = {"rules": name, "game": g, "move": d.move, "kind": k, "seat": d.seat}
-                    row |= measure(d, rules, a.factor, a.hint_n)
-                    rows.add(row)
-                    print(json.dumps(row), flush=True)
-                elif _stale(row := rows.get(name, g, d.move)):
-                    n_long = int(a.hint_n * a.factor)
-                    c = _cost(
-                        d.position, d.drawn, rules, row["hint_top"], row["long_best"], n_long, 2
-                    )
-                    row = row | dict(zip(("cost", "cost_low", "cost_high"), c, strict=True))
-                    rows.add(row | {"cost_method": "single"})
-                    print(json.dumps(row), flush=True)
-                if rows.get(name, g, d.move)["choices"] >= 2:
+                if visit(name, rules, g, d, k):
                     left[k] -= 1
         if any(left.values()):
             print(f"{name}: {a.max_games} games left {left} decisions unfound", flush=True)
+
+
+def run(a) -> list[dict]:
+    from played_decisions import Rows
+
+    rows = Rows(a.out, ("rules", "game", "move"))
+    caps = {r.get("hint_cap", 200) for r in rows.rows}  # rows before the cap was kept: 200
+    if caps - {a.hint_n}:
+        raise SystemExit(f"{a.out} holds rows of a hint at {sorted(caps)} deals, not {a.hint_n}")
+
+    def visit(name, rules, g, d, k) -> bool:
+        if not rows.done(name, g, d.move):
+            row = {"rules": name, "game": g, "move": d.move, "kind": k, "seat": d.seat}
+            row |= measure(d, rules, a.factor, a.hint_n)
+            rows.add(row)
+            print(json.dumps(row), flush=True)
+        elif _stale(row := rows.get(name, g, d.move)):
+            n_long = int(a.hint_n * a.factor)
+            c = _cost(d.position, d.drawn, rules, row["hint_top"], row["long_best"], n_long, 2)
+            row = row | dict(zip(("cost", "cost_low", "cost_high"), c, strict=True))
+            rows.add(row | {"cost_method": "single"})
+            print(json.dumps(row), flush=True)
+        return rows.get(name, g, d.move)["choices"] >= 2
+
+    sample(a, visit)
     return [r for r in rows.rows if r["choices"] >= 2]
+
+
+def probe(a) -> str:
+    """What stops the hint as the faces run it (``--hint-n`` deals a choice within
+    ``HINT_BUDGET`` seconds, wall clock, seed 0) on the benchmark's first ``--per-kind``
+    decisions of each kind and ruleset: the cap (a choice reached it), the race (one choice
+    left before the cap) or the budget (several left). One row a decision, then a summary."""
+    import os
+
+    from analysis.advise import advise
+    from canasta._seat import HINT_BUDGET
+
+    rows = []
+
+    def visit(name, rules, g, d, k) -> bool:
+        t, c = time.perf_counter(), time.process_time()
+        adv = advise(
+            d.position, drawn=d.drawn, n=a.hint_n, budget=HINT_BUDGET, seed=0, ruleset=rules
+        )
+        wall, cpu = time.perf_counter() - t, time.process_time() - c
+        if len(adv.choices) < 2:
+            return False
+        most = max(ch.n for ch in adv.choices)
+        alive = sum(ch.n == most for ch in adv.choices)
+        stop = "cap" if most >= a.hint_n else "race" if alive == 1 else "budget"
+        row = {"rules": name, "game": g, "move": d.move, "kind": k, "choices": len(adv.choices)}
+        row |= {"deals": most, "stop": stop, "wall": round(wall, 3), "cpu": round(cpu, 3)}
+        row["load"] = round(os.getloadavg()[0], 1)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        return True
+
+    sample(a, visit)
+    lines = [f"the hint at {a.hint_n:,} deals a choice within {HINT_BUDGET} s: what stopped it"]
+    for stop in ("cap", "race", "budget"):
+        part = [r for r in rows if r["stop"] == stop]
+        if part:
+            w, n = [r["wall"] for r in part], [r["deals"] for r in part]
+            lines.append(
+                f"{stop:6s} {len(part):3d} of {len(rows)}: deals {min(n):,}-{max(n):,}, wall "
+                f"{min(w):.2f}-{max(w):.2f} s, CPU {min(r['cpu'] for r in part):.2f}-"
+                f"{max(r['cpu'] for r in part):.2f} s"
+            )
+    return "\n".join(lines)
 
 
 def report(rows: list[dict], factor: float, hint_n: int) -> str:
@@ -195,11 +254,19 @@ def main(argv=None) -> int:
     p.add_argument("--tries", type=int, default=2, help="decisions of a kind tried per game")
     p.add_argument("--out", default="runs/hint.jsonl", help="the rows (resumable)")
     p.add_argument("--report-only", action="store_true", help="summarise --out, advise nothing")
+    p.add_argument(
+        "--probe",
+        action="store_true",
+        help="only time the hint as the faces run it (its budget) and say what stopped it",
+    )
     a = p.parse_args(argv)
     if a.hint_n is None:
         from canasta._seat import HINT_N
 
         a.hint_n = HINT_N
+    if a.probe:
+        print(probe(a))
+        return 0
     if a.report_only:
         from played_decisions import Rows
 

@@ -79,7 +79,7 @@ def review_game(bot: str, b_i: int, g: int, a, eq, rows) -> None:
             rows.add(row)
             print(json.dumps(row), flush=True)
         r = rows.get(bot, g, d.move)
-        rated += r["choices"] > 1 and bool(r.get("made")) and r.get("cost_game") is not None
+        rated += _rated(r)
 
 
 def _holds_three(d) -> bool:
@@ -90,15 +90,35 @@ def _holds_three(d) -> bool:
     return bool(np.isin(kinds, (E.RED_THREE, E.BLACK_THREE)).any())
 
 
-def band(rows: list[dict], games: int) -> dict:
+def _rated(r: dict) -> bool:
+    """A decision the error rate counts: a choice, the move among the plans, a cost."""
+    return r["choices"] > 1 and bool(r.get("made")) and r.get("cost_game") is not None
+
+
+def _first_k(rows: list[dict], k: int) -> list[dict]:
+    """Each game's rows up to and including its ``k``-th rated one, in the rows' order."""
+    seen: dict[int, int] = {}
+    out = []
+    for r in rows:
+        if seen.get(r["game"], 0) < k:
+            out.append(r)
+            seen[r["game"]] = seen.get(r["game"], 0) + _rated(r)
+    return out
+
+
+def band(rows: list[dict], games: int, k: int | None = None) -> dict:
     """Per bot: the mean of the games' error rates, its 95% interval (normal, from the games'
-    spread), and the counts."""
+    spread), and the counts. With ``k``: each game's first ``k`` rated decisions in the order
+    they were reviewed (the rows' order), so a run continued to a larger ``-k`` is read at a
+    smaller one exactly as if it had stopped there."""
     out = {}
     for bot in dict.fromkeys(r["bot"] for r in rows):
         mine = [r for r in rows if r["bot"] == bot and r["game"] < games]
+        if k is not None:
+            mine = _first_k(mine, k)
         by_game: dict[int, list[float]] = {}
         for r in mine:
-            if r["choices"] > 1 and r.get("made") and r.get("cost_game") is not None:
+            if _rated(r):
                 by_game.setdefault(r["game"], []).append(1000 * r["cost_game"])
         rates = np.array([np.mean(v) for v in by_game.values()])
         se = rates.std(ddof=1) / math.sqrt(len(rates)) if len(rates) > 1 else math.nan
@@ -184,7 +204,7 @@ def main(argv=None) -> int:
         for g in range(a.games):  # the bots in turn, so a stopped run leaves all of them even
             for bot in bots:
                 review_game(bot, BOTS.index(bot) if bot in BOTS else len(BOTS), g, a, eq, rows)
-    b = band([r for r in rows.rows if r["bot"] in bots], a.games)
+    b = band([r for r in rows.rows if r["bot"] in bots], a.games, a.k)
     print(report(b, a))
     if a.band_file:
         write_band(b, a)

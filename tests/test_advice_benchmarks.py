@@ -53,6 +53,10 @@ def test_band_is_the_mean_of_the_games_rates(bench):
     assert out["se"] == pytest.approx(rates.std(ddof=1) / math.sqrt(2))
     # games past --games are left out
     assert bench.band.band(rows, games=1)["strong"]["games"] == 1
+    # read at k = 1: each game's first rated decision (the order they were reviewed in)
+    one = bench.band.band(rows, games=100, k=1)["strong"]
+    assert one["rated"] == 2 and one["rate"] == pytest.approx(30.0)
+    assert one["reviewed"] == 6 and one["kept_three"] == 1
 
 
 def test_a_hand_holding_its_kept_three_is_counted(bench):
