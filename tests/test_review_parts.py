@@ -122,12 +122,12 @@ def test_a_decision_the_advice_refuses_is_skipped_and_counted(two_hands):
 
 def test_the_shipped_band_is_read_and_places_a_rate():
     """analysis/review_band.json (the band measured by benchmarks/bench_review_band.py) is the
-    default band: every bot's interval holds its rate, and a rate between strong's and
-    game_strong's reads so."""
+    default band: the issue's four bots (the strongest fast one is strong_v2), every bot's
+    interval holds its rate, and a rate between the two lowest reads so."""
     band = R.reference_band()
-    assert set(band["bots"]) >= {"random", "heuristic", "strong"}
+    assert set(band["bots"]) >= {"random", "heuristic", "strong", "strong_v2"}
     assert band["ruleset"] and "bench_review_band.py" in band["command"]
     for v in band["bots"].values():
         assert v["low"] <= v["rate"] <= v["high"] and v["games"] >= 100
-    lo, hi = sorted((band["bots"]["strong"]["rate"], band["bots"]["heuristic"]["rate"]))
-    assert R.standing((lo + hi) / 2, band).startswith("between strong")
+    (lo, best), (hi, _) = sorted((v["rate"], k) for k, v in band["bots"].items())[:2]
+    assert R.standing((lo + hi) / 2, band).startswith(f"between {best} (")
