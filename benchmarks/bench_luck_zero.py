@@ -58,7 +58,7 @@ def luck_of_hand(h: int, a) -> dict:
     if not pairs:
         return row
     x, y = pairs[int(rng.integers(len(pairs)))]
-    if a.peek:
+    if getattr(a, "peek", False):
         x, y = (_peeking(d, hand, x.move - 1) for d in (x, y))
     row |= {"move": y.move, "card": y.drawn, "turn": y.position.turn}
     t = time.process_time()

@@ -14,28 +14,28 @@ from reports.defaults import DEFAULT_POSITIONS
 
 
 def test_a_rare_experiment_gets_its_own_hands_and_the_others_keep_theirs():
-    """sevens_finish asks 25 hands a position: at the report's 160 positions 4,000 sampled
+    """sevens_finish asks 50 hands a position: at the report's 160 positions 8,000 sampled
     hands, the others the run's 960; ``--hands`` given overrides both."""
     finish, sevens = D.BY_KEY["sevens_finish"], D.BY_KEY["sevens"]
-    assert finish.hands_per_position == 25 and sevens.hands_per_position == 0
-    assert D.experiment_hands(finish, DEFAULT_POSITIONS) == 4000
+    assert finish.hands_per_position == 50 and sevens.hands_per_position == 0
+    assert D.experiment_hands(finish, DEFAULT_POSITIONS) == 8000
     assert D.experiment_hands(sevens, DEFAULT_POSITIONS) == 960
     assert D.experiment_hands(finish, DEFAULT_POSITIONS, sample_hands=500) == 500
 
 
 def test_run_reads_the_longer_sample_only_where_asked():
-    """Five positions: sevens from the run's 100 hands, sevens_finish from 125; the sevens
+    """Five positions: sevens from the run's 100 hands, sevens_finish from 250; the sevens
     rows and the hand summaries are those of a run without sevens_finish (hand h is the same
     hand in either sample)."""
     both = D.run_experiments(5, 2, seed=4, experiments=["sevens", "sevens_finish"])
     alone = D.run_experiments(5, 2, seed=4, experiments=["sevens"])
-    assert both.attrs["experiment_hands"] == {"sevens": 100, "sevens_finish": 125}
+    assert both.attrs["experiment_hands"] == {"sevens": 100, "sevens_finish": 250}
     assert both.attrs["sample_hands"] == 100 and len(both.attrs["hands"]) == 100
     assert both.attrs["hands"] == alone.attrs["hands"]
     mine = both[both["experiment"] == "sevens"].drop(columns="outcomes").reset_index(drop=True)
     pd.testing.assert_frame_equal(mine, alone.drop(columns="outcomes").reset_index(drop=True))
     assert (both.loc[both["experiment"] == "sevens", "hand"] < 100).all()
-    assert (both.loc[both["experiment"] == "sevens_finish", "hand"] < 125).all()
+    assert (both.loc[both["experiment"] == "sevens_finish", "hand"] < 250).all()
 
 
 @pytest.mark.slow
