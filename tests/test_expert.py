@@ -200,18 +200,25 @@ def test_expert_strong_searches_other_moves_than_expert():
     _, pe, _ = parse(SMALL)
     _, ps, _ = parse(SMALL_STRONG)
     _, sp, _ = parse("strong")
-    ce = np.zeros(16, dtype=np.int64)
-    cs = np.zeros(16, dtype=np.int64)
+    assert _first_candidates_differ(ps, sp, pe) > 0
+
+
+def _first_candidates_differ(params, base, other) -> int:
+    """Over the positions of three hands: assert the search ``params``' first candidate is
+    the base policy's own move (``base``, strong's kernel) at every play step, and count the
+    positions where it differs from the search ``other``'s first candidate."""
+    mine = np.zeros(16, dtype=np.int64)
+    theirs = np.zeros(16, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     differ = 0
     for _, obs in real_positions(17, hands=3):
         rng = np.zeros(4, dtype=np.uint64)
-        candidates(obs, pe, rng.copy(), RULES, scratch, ce)
-        candidates(obs, ps, rng.copy(), RULES, scratch, cs)
+        candidates(obs, params, rng.copy(), RULES, scratch, mine)
+        candidates(obs, other, rng.copy(), RULES, scratch, theirs)
         if obs[OB_PHASE] != PH_DRAW:
-            assert cs[0] == strong_decide(obs, sp, rng.copy(), RULES, scratch)
-        differ += ce[0] != cs[0]
-    assert differ > 0
+            assert mine[0] == strong_decide(obs, base, rng.copy(), RULES, scratch)
+        differ += mine[0] != theirs[0]
+    return differ
 
 
 SMALL_V2 = HARNESS_SPECS["expert_strong_v2"]  #: the same over strong_v2's rollouts
@@ -231,18 +238,7 @@ def test_expert_strong_v2_plays_strong_v2_in_its_candidates_and_rollouts():
     np.testing.assert_array_equal(pv[N_EXPERT_PARAMS:], sv)  # the base: strong_v2 whole
     assert dict(spec.params)["rollout"] == 1 and dict(spec.params)["evaluator"] == 2
     _, ps, _ = parse(SMALL_STRONG)
-    cv = np.zeros(16, dtype=np.int64)
-    cs = np.zeros(16, dtype=np.int64)
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-    differ = 0
-    for _, obs in real_positions(17, hands=3):
-        rng = np.zeros(4, dtype=np.uint64)
-        candidates(obs, pv, rng.copy(), RULES, scratch, cv)
-        candidates(obs, ps, rng.copy(), RULES, scratch, cs)
-        if obs[OB_PHASE] != PH_DRAW:
-            assert cv[0] == strong_decide(obs, sv, rng.copy(), RULES, scratch)
-        differ += cv[0] != cs[0]
-    assert differ > 0
+    assert _first_candidates_differ(pv, sv, ps) > 0
 
 
 def test_expert_strong_v2_that_never_overrides_plays_strong_v2_and_searching_differs():

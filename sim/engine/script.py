@@ -55,7 +55,7 @@ from sim.engine.position import (
     deal_position,
 )
 from sim.engine.position import position_arrays as _position_arrays
-from sim.engine.state import apply_action
+from sim.engine.state import apply_action, may_keep_three
 from sim.engine.views import scratch_tmp
 from sim.errors import CanastaError
 from sim.rng import seed_hand
@@ -156,13 +156,6 @@ def script_arrays(position, drawn: int = -1, ruleset=None):
             f"DEAL-4: a drawn three ({name}) is laid and replaced at once; give the card drawn "
             "in its place"
         )
-    base = E.ST_HANDS + pos[PS_SEAT] * E.N_KINDS
-    hand = template[base : base + E.N_KINDS]
-    if hand[E.RED_THREE] + hand[E.BLACK_THREE] > 0 and template[E.ST_KEPT + pos[PS_SEAT]] < 0:
-        raise CanastaError(  # pragma: no cover - _mark_kept_three refuses such a hand first
-            "DEAL-4: threes are laid at the start of the turn, before the draw; give the hand "
-            "after they are laid (without its threes) together with the drawn card"
-        )
     if pos[PS_STOCK_N] < 1:
         raise CanastaError("END-1: the stock is empty, so no card can be drawn from it")
     return template, pos, unseen[unseen != stand_in]
@@ -184,16 +177,16 @@ def _mark_kept_three(template, seat: int, ruleset) -> None:
             f"DEAL-4: the hand holds {red + black} threes at the draw; threes are laid at the "
             "start of the turn, and a hand keeps at most one (toward a Straight, DEAL-5)"
         )
-    if template[E.ST_OPENED + seat % E.N_TEAMS] == 1:
-        raise CanastaError(
-            "DEAL-5: the hand holds a three though its team has melded; a kept three is laid at "
-            "the start of the turn once the team has melded"
+    rules = np.ascontiguousarray(as_ruleset(ruleset).to_array())
+    if not may_keep_three(template, seat, rules):  # the engine's own DEAL-5 test
+        why = (
+            " though its team has melded; a kept three is laid at the start of the turn once "
+            "the team has melded"
+            if template[E.ST_OPENED + seat % E.N_TEAMS] == 1
+            else ", but the special hands in force have no Straight to keep it for; threes are "
+            "laid at the start of the turn"
         )
-    if as_ruleset(ruleset).to_array()[E.RS_CAT_MIN_KINDS3] > E.SPECIAL_HAND_SIZE:
-        raise CanastaError(
-            "DEAL-5: the hand holds a three, but the special hands in force have no Straight to "
-            "keep it for; threes are laid at the start of the turn"
-        )
+        raise CanastaError(f"DEAL-5: the hand holds a three{why}")
     template[E.ST_KEPT + seat] = E.RED_THREE if red else E.BLACK_THREE
 
 

@@ -32,7 +32,7 @@ from sim.legality import meld_size, opening_min_state, opening_reason, out_reaso
 from sim.scoring import score_team
 from sim.special import classify_special
 
-__all__ = ["apply_action", "deal", "end_hand", "lay_threes"]
+__all__ = ["apply_action", "deal", "end_hand", "lay_threes", "may_keep_three"]
 
 
 @njit(cache=True, _nrt=False)
@@ -126,7 +126,7 @@ def _draw_card(st, p, event, log):
 
 
 @njit(cache=True, _nrt=False)
-def _may_keep_three(st, p, rules):
+def may_keep_three(st, p, rules):
     """DEAL-5: a player may keep one three (toward a Straight) while the team has not melded
     and holds none kept yet; only while the list in force has a hand holding a three
     (SPECIAL-7/9: the tournament and cla lists' Straight)."""
@@ -178,7 +178,7 @@ def _settle_threes(st, rules, log, resume):
         if held - (1 if kept >= 0 else 0) <= 0:
             st[E.ST_PHASE] = resume
             return
-        if _may_keep_three(st, p, rules):
+        if may_keep_three(st, p, rules):
             st[E.ST_PHASE] = E.PH_THREES
             st[E.ST_RESUME] = resume
             return

@@ -165,13 +165,14 @@ _register(
     check=check_params,
     tail=_WEIGHTS,
 )
+_EXPERT_V2_TABLE = expert_strong_table(_V2_TABLE)
 _register(
     "expert_strong_v2",
     expert_decide,
-    {name: default for name, default, _ in expert_strong_table(_V2_TABLE)},
+    {name: default for name, default, _ in _EXPERT_V2_TABLE},
     "expert searching over strong_v2's rollouts (expert with rollout=1 and strong_v2's values "
     "and weights, evaluator=2): strong_v2 proposes the candidates, plays the other moves and "
-    "all four seats of every rollout:\n" + param_docs(expert_strong_table(_V2_TABLE)),
+    "all four seats of every rollout:\n" + param_docs(_EXPERT_V2_TABLE),
     check=check_params,
     tail=tuple(v2_weights()),
 )
