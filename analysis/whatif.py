@@ -85,6 +85,9 @@ class Position:
     #: the public card memory: int64[4, N_KINDS], the cards known to be in each other seat's
     #: hand (taken with the pile, not shown since), by kind and absolute seat; None: no memory
     known: np.ndarray | None = None
+    #: DEAL-4: the threes laid face up, int64[2, 2]: [team (absolute), red|black]; out of play,
+    #: so never dealt; None: none laid
+    threes: np.ndarray | None = None
 
     @property
     def team(self) -> int:
@@ -107,6 +110,7 @@ def position(
     hand_sizes: Sequence[int] | None = None,
     hand_number: int = 1,
     known: Mapping[int, str | Sequence[int]] | None = None,
+    threes: Sequence[Sequence[int]] | None = None,
 ) -> Position:
     """Parse and check a position given in card notation (``"7H 7S 7D AS ..."``).
 
@@ -119,6 +123,9 @@ def position(
     took with the pile and has not shown since), as cards (``"QS QH QD"``, suits do not
     matter) or counts by kind; every deal puts them in that hand and deals only the rest at
     random. The engine checks them against what is fixed (CARD-1) and the hand sizes.
+    ``threes``: the threes laid face up (DEAL-4), ``[[red, black] of team 0, [red, black] of
+    team 1]``: out of play, so no deal puts them in a hand or the stock, and they count at the
+    hand's end (SCORE-*).
     """
     from sim.cards import parse_cards
     from sim.limits import check_cards, check_hand_number, check_scores, check_seat, check_turn
@@ -174,6 +181,7 @@ def position(
         sizes,
         check_hand_number(hand_number),
         memory,
+        None if threes is None else np.array(threes, dtype=object),
     )
 
 

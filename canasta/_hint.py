@@ -28,10 +28,9 @@ def position_for(game, seat: int):
     whole turn. Built from the player's observation only: their hand, the public table (both
     teams' melds, the pile, which every player saw discarded, the sizes), the scores and the
     public card memory (``SeatView.known``: the cards the others took with the pile and have not
-    shown since, which the advice puts in their hands in every deal). Card suits are chosen (the
-    engine counts cards by kind, and so does the advice). Laid threes
-    have no place in a Position: they stay among the cards the advice deals at random, so its
-    stock is larger by the threes laid (a known approximation)."""
+    shown since, which the advice puts in their hands in every deal) and the threes laid
+    (DEAL-4: out of play, never dealt; they count at the hand's end). Card suits are chosen (the
+    engine counts cards by kind, and so does the advice)."""
     from analysis.whatif import position
 
     v = game.view(seat)
@@ -94,6 +93,9 @@ def position_for(game, seat: int):
     for i in range(1, E.N_PLAYERS):
         if v.known[i].any():
             known[v.seat_at(i)] = np.array(v.known[i])
+    threes = [[0, 0], [0, 0]]  # DEAL-4: laid face up, out of play
+    for i in range(E.N_TEAMS):
+        threes[v.team_at(i)] = [int(x) for x in v.threes[i]]
     pos = position(
         " ".join(cards(hand)),
         seat=seat,
@@ -106,6 +108,7 @@ def position_for(game, seat: int):
         hand_sizes=sizes,
         hand_number=v.hand_number,  # OPEN-1: the hand's number, 0 reads 1
         known=known or None,
+        threes=threes,
     )
     return pos, None if drawn_kind is None else _free_token(pos, drawn_kind)
 

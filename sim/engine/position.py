@@ -258,6 +258,12 @@ def position_arrays(position, choice: str, ruleset=None):
     counts = np.zeros(E.N_KINDS, dtype=np.int64)
     for c in seen:
         counts[E.CARD_KIND[c]] += 1
+    laid = _threes_of(getattr(position, "threes", None), counts)
+    for j, kind in enumerate((E.RED_THREE, E.BLACK_THREE)):  # DEAL-4: out of play, never dealt
+        free = [c for c in np.flatnonzero(E.CARD_KIND == kind).tolist() if c not in seen]
+        for c in free[: int(laid[:, j].sum())]:
+            seen[c] = "the threes laid"
+            counts[kind] += 1
     over = np.flatnonzero(counts > E.KIND_COPIES)
     if over.size:
         raise CanastaError(f"CARD-1: more copies of kind {int(over[0])} than two packs hold")
@@ -313,7 +319,7 @@ def position_arrays(position, choice: str, ruleset=None):
     sizes[seat] = hand.size
     others = sum(sizes) - hand.size
     n_fixed_pile = below.size + (1 if top >= 0 else 0)
-    left = E.N_CARDS - hand.size - n_melded - others  # for the pile and the stock
+    left = E.N_CARDS - hand.size - n_melded - others - int(laid.sum())  # pile and stock
     pile_size = getattr(position, "pile_size", None)
     stock = getattr(position, "stock", None)
     if pile_size is not None:
@@ -357,6 +363,7 @@ def position_arrays(position, choice: str, ruleset=None):
         template[E.ST_KNOWN + q * E.N_KINDS : E.ST_KNOWN + (q + 1) * E.N_KINDS] = known[q]
     for t in range(E.N_TEAMS):
         template[E.ST_SCORES + t] = scores[t]
+        template[E.ST_THREES + t * 2 : E.ST_THREES + t * 2 + 2] = laid[t]
         template[E.ST_OPENED + t] = 1 if t_melds[t].sum() > 0 else 0
     for i, k in enumerate(E.CARD_KIND[below].tolist()):
         template[E.ST_PILE + i] = k
@@ -379,6 +386,31 @@ def position_arrays(position, choice: str, ruleset=None):
     pos[PS_STOCK_N] = stock
     pos[PS_SIZES : PS_SIZES + E.N_PLAYERS] = sizes
     return template, pos, unseen
+
+
+def _threes_of(threes, counts: np.ndarray) -> np.ndarray:
+    """The threes laid face up (DEAL-4) of a position: int64[N_TEAMS, 2] (red, black), all zero
+    when ``threes`` is None, checked against the copies two packs hold beside ``counts`` (the
+    fixed cards by kind)."""
+    out = np.zeros((E.N_TEAMS, 2), dtype=np.int64)
+    if threes is None:
+        return out
+    arr = np.asarray(threes)
+    if arr.shape != out.shape or not all(isinstance(x, int | np.integer) for x in arr.flat):
+        raise CanastaError(
+            "threes: give each team's threes laid as two counts, [[red, black], [red, black]]"
+        )
+    out[:] = arr
+    if np.any(out < 0):
+        raise CanastaError("threes: counts of threes laid are 0 or more")
+    for j, (kind, name) in enumerate(((E.RED_THREE, "red"), (E.BLACK_THREE, "black"))):
+        copies = int(E.KIND_COPIES[kind])
+        if int(out[:, j].sum()) + int(counts[kind]) > copies:
+            raise CanastaError(
+                f"CARD-1: {int(out[:, j].sum())} {name} threes laid and {int(counts[kind])} "
+                f"fixed elsewhere: two packs hold {copies}"
+            )
+    return out
 
 
 def _known_of(known, seat: int, sizes, unseen: np.ndarray) -> np.ndarray:
