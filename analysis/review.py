@@ -154,18 +154,24 @@ def combine(reviews: Sequence[Review]) -> Review:
 BAND_FILE = Path(__file__).with_name("review_band.json")  #: the reference band, when shipped
 
 
-def reference_band(path=None) -> dict:
+def reference_band(path=None, *, on: str | None = None) -> dict:
     """The reference band (docs/advise.md): each bot's error rate on its own games, as
-    ``{"bots": {name: {"rate", "low", "high", "games"}}, "ruleset", "command"}`` from
-    ``path`` (default :data:`BAND_FILE`); ``{}`` when none is shipped."""
+    ``{"bots": {name: {"rate", "low", "high", "games"}}, "ruleset", "on", "command"}`` from
+    ``path`` (default :data:`BAND_FILE`); ``{}`` when none is shipped, or when it was measured
+    with another policy playing on than ``on`` (default ``sim.policies.strongest_fast()``, the
+    advice's own): a rate is only placed among rates judged by the same yardstick."""
     import json
+
+    from sim.policies import strongest_fast
 
     path = BAND_FILE if path is None else Path(path)
     try:
         band = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return band if isinstance(band, dict) and isinstance(band.get("bots"), dict) else {}
+    if not (isinstance(band, dict) and isinstance(band.get("bots"), dict)):
+        return {}
+    return band if band.get("on") == (on or strongest_fast()) else {}
 
 
 def standing(rate: float, band: dict) -> str:

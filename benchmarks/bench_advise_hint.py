@@ -200,14 +200,17 @@ def probe(a) -> str:
 def report(rows: list[dict], factor: float, hint_n: int) -> str:
     import pandas as pd
 
+    from sim.policies import strongest_fast
+
     df = pd.DataFrame(rows)
     n_long = int(hint_n * factor)
     lines = [
         f"the hint ({hint_n:,} deals a choice) against a {factor:g}x run ({n_long:,}"
-        " deals a choice); strong plays on; cost: points per hand for the team, on fresh deals "
+        f" deals a choice); {strongest_fast()} plays on; cost: points per hand for the team, "
+        "on fresh deals "
         "(by the long run's own deals in brackets); 95% intervals of the means over decisions",
         f"{'ruleset':11s} {'kind':11s} {'decisions':>9s} {'same':>6s} {'cost mean':>22s} "
-        f"{'median':>7s} {'(long)':>8s} {'strong':>8s}",
+        f"{'median':>7s} {'(long)':>8s} {'bot':>8s}",
     ]
 
     def line(rules, kind, part):
@@ -238,7 +241,7 @@ def report(rows: list[dict], factor: float, hint_n: int) -> str:
         f"; the long run's best had fewer than {n_long:,} deals (its race ended early) in "
         f"{int((differ['long_n'] < n_long).sum())}"
     )
-    lines.append("(strong: the cost of strong's own pick, by the long run)")
+    lines.append(f"(bot: the cost of {strongest_fast()}'s own pick, by the long run)")
     return "\n".join(lines)
 
 

@@ -7,9 +7,11 @@ after a stock draw, all four seats: ``played_decisions``) are put in a seeded ra
 and reviewed one by one with the review's own machinery (``analysis.review.review``, ``-n``
 deals a choice and no wall-clock budget) until ``-k`` of them are **rated** (more than one
 choice, the move found among the plans: the decisions the review's error rate counts). Every
-seat plays on with ``--on`` (``strong``), whose equity table reads the game chance, for every
-bot alike so that the rows compare; it is named rather than ``strongest_fast()`` so that the
-band does not move when the default strongest bot does. A game's error rate is
+seat plays on with ``--on``, whose equity table reads the game chance, for every bot alike so
+that the rows compare. Its default is ``strongest_fast()``, the policy the review's advice
+plays on, so that a player's rate and the band are judged by the same yardstick; the band
+file names it (``"on"``), and the review places a rate only in a band measured with its own
+(``analysis.review.reference_band``). A game's error rate is
 the mean cost in the chance of winning the game of its ``k`` rated decisions, x 1,000
 (thousandths of a game a decision), an unbiased estimate of the rate over all its rated
 decisions; the bot's rate is the mean over games, with a 95% interval from the spread of the
@@ -180,7 +182,12 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bots", default=",".join(DEFAULT_BOTS))
-    p.add_argument("--on", default="strong", help="the policy playing on, and its equity table")
+    p.add_argument(
+        "--on",
+        default=None,
+        help="the policy playing on, and its equity table (default: the strongest fast one, "
+        "as the review's advice plays on)",
+    )
     p.add_argument("--games", type=int, default=100, help="games per bot")
     p.add_argument("-k", type=int, default=12, help="rated decisions reviewed a game")
     p.add_argument("-n", type=int, default=64, help="deals a choice (the review's default)")
@@ -196,6 +203,10 @@ def main(argv=None) -> int:
     )
     a = p.parse_args(argv)
     from played_decisions import Rows
+
+    from sim.policies import strongest_fast
+
+    a.on = a.on or strongest_fast()
 
     rows = Rows(a.out, ("bot", "game", "move"))
     bots = a.bots.split(",")
@@ -228,6 +239,7 @@ def write_band(b: dict, a) -> None:
     out = {
         "bots": bots,
         "ruleset": "tournament",
+        "on": a.on,
         "unit": "thousandths of a game lost a decision",
         "command": (
             f"benchmarks/bench_review_band.py --games {a.games} -k {a.k} -n {a.n} "

@@ -73,7 +73,10 @@ def test_json_round_trip_and_a_games_review_from_its_hands(two_hands):
     assert R.summary(back).iloc[0]["draws"] == 0
 
 
-BAND = {"bots": {"strong": {"rate": 4.0}, "heuristic": {"rate": 9.0}, "random": {"rate": 60.0}}}
+BAND = {
+    "bots": {"strong": {"rate": 4.0}, "heuristic": {"rate": 9.0}, "random": {"rate": 60.0}},
+    "on": "strong",
+}
 
 
 @pytest.mark.parametrize(
@@ -92,12 +95,18 @@ def test_where_a_rate_stands_in_the_band(rate, want):
 
 
 def test_the_band_file_read_or_absent(tmp_path):
+    """A band is read only when it was measured with the yardstick asked for (the policy
+    playing on): a rate judged by one bot's rollouts is never placed among rates judged by
+    another's."""
     path = tmp_path / "band.json"
-    assert R.reference_band(path) == {}  # none shipped
+    assert R.reference_band(path, on="strong") == {}  # none shipped
     path.write_text(json.dumps(BAND))
-    assert R.reference_band(path) == BAND
+    assert R.reference_band(path, on="strong") == BAND
+    assert R.reference_band(path, on="strong_v2") == {}
+    path.write_text(json.dumps({k: v for k, v in BAND.items() if k != "on"}))
+    assert R.reference_band(path, on="strong") == {}  # a band that does not name its yardstick
     path.write_text("[1, 2]")
-    assert R.reference_band(path) == {}
+    assert R.reference_band(path, on="strong") == {}
 
 
 def test_a_decision_the_advice_refuses_is_skipped_and_counted(two_hands):
@@ -122,9 +131,13 @@ def test_a_decision_the_advice_refuses_is_skipped_and_counted(two_hands):
 
 def test_the_shipped_band_is_read_and_places_a_rate():
     """analysis/review_band.json (the band measured by benchmarks/bench_review_band.py) is the
-    default band: the issue's four bots (the strongest fast one is strong_v2), every bot's
-    interval holds its rate, and a rate between the two lowest reads so."""
+    default band, measured with the advice's own policy playing on (so a player's rate and the
+    band share a yardstick): the issue's four bots (the strongest fast one is strong_v2), every
+    bot's interval holds its rate, and a rate between the two lowest reads so."""
+    from sim.policies import strongest_fast
+
     band = R.reference_band()
+    assert band["on"] == strongest_fast()
     assert set(band["bots"]) >= {"random", "heuristic", "strong", "strong_v2"}
     assert band["ruleset"] and "bench_review_band.py" in band["command"]
     for v in band["bots"].values():
