@@ -166,6 +166,14 @@ def add_position(p: argparse.ArgumentParser) -> None:
         default=1,
         help='the hand\'s number in its game (OPEN-1 under opening_minimum = "hand"; default 1)',
     )
+    p.add_argument(
+        "--threes",
+        action="append",
+        default=[],
+        metavar="TEAM:RED,BLACK",
+        help="a team's threes laid face up, e.g. '0:1,2' (DEAL-4: out of play, never dealt; "
+        "repeatable, once a team; default none)",
+    )
 
 
 def parse_position(args: argparse.Namespace):
@@ -180,6 +188,7 @@ def parse_position(args: argparse.Namespace):
         check_turn,
         parse_ints,
         parse_scores,
+        shown,
     )
 
     if not args.hand:
@@ -197,6 +206,19 @@ def parse_position(args: argparse.Namespace):
         if not sep or team.strip() not in ("0", "1"):
             raise CanastaError(f"--meld {spec!r}: expected TEAM:CARDS with TEAM 0 or 1")
         melds.setdefault(int(team), []).append(cards)
+    threes = None
+    for spec in getattr(args, "threes", []):
+        team, sep, counts = spec.partition(":")
+        if not sep or team.strip() not in ("0", "1"):
+            raise CanastaError(f"--threes {shown(spec)}: expected TEAM:RED,BLACK with TEAM 0 or 1")
+        threes = threes or [[0, 0], [0, 0]]
+        if any(threes[int(team)]):
+            raise CanastaError(f"--threes: team {int(team)}'s threes given twice")
+        red, black = parse_ints(counts, "--threes", 2)
+        threes[int(team)] = [
+            check_cards(red, "--threes (red)"),
+            check_cards(black, "--threes (black)"),
+        ]
     sizes = None
     if args.hand_sizes is not None:
         sizes = parse_ints(args.hand_sizes, "--hand-sizes", 4)
@@ -213,4 +235,5 @@ def parse_position(args: argparse.Namespace):
         args.stock,
         sizes,
         args.hand_number,
+        threes=threes,
     )

@@ -78,3 +78,38 @@ def test_the_seats_view_fills_the_threes_laid_from_the_table():
     assert np.array_equal(np.asarray(pos.threes, dtype=np.int64), table_threes)
     adv = advise(pos, n=4, seed=1)
     assert adv.choices and all(c.n == 4 for c in adv.choices)
+
+
+def _flags(argv):
+    import argparse
+
+    from canasta import flags
+
+    p = argparse.ArgumentParser()
+    flags.add_position(p)
+    return flags.parse_position(p.parse_args(["--hand", HAND, "--turn", "6", *argv]))
+
+
+def test_the_position_flags_name_the_threes_laid_deal4():
+    """``--threes TEAM:RED,BLACK`` (canasta advise, canasta whatif), once a team; none given:
+    none laid."""
+    pos = _flags(["--threes", "1:0,2", "--threes", "0:1,1"])
+    assert np.asarray(pos.threes, dtype=np.int64).tolist() == [[1, 1], [0, 2]]
+    assert _flags([]).threes is None
+    t, _, _ = position_arrays(pos, "policy")
+    assert list(t[E.ST_THREES : E.ST_THREES + 4]) == [1, 1, 0, 2]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--threes", "2:1,1"], "expected TEAM:RED,BLACK with TEAM 0 or 1"),
+        (["--threes", "0:x"], "expected 2 comma-separated integers"),
+        (["--threes", "0:1,1", "--threes", "0:1,0"], "team 0's threes given twice"),
+        (["--threes", "0:-1,0"], r"--threes \(red\) -1"),
+    ],
+)
+def test_bad_threes_flags_are_one_line(argv, message):
+    with pytest.raises(CanastaError, match=message) as exc:
+        _flags(argv)
+    assert "\n" not in str(exc.value)
