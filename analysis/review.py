@@ -52,6 +52,7 @@ __all__ = [
     "TAGS",
     "Decision",
     "Review",
+    "band_for",
     "combine",
     "reference_band",
     "review",
@@ -172,6 +173,23 @@ def reference_band(path=None, *, on: str | None = None) -> dict:
     if not (isinstance(band, dict) and isinstance(band.get("bots"), dict)):
         return {}
     return band if band.get("on") == (on or strongest_fast()) else {}
+
+
+def band_for(ruleset=None, policies: str | Sequence[str] | None = None) -> dict:
+    """The reference band a review under ``ruleset`` with ``policies`` playing on (None: the
+    advice's default) is placed in: :func:`reference_band` when the band was measured under
+    the same ruleset (the default list, which the band's games play) and the same single
+    policy playing on, else ``{}`` (a rate judged another way is not placed among its rates)."""
+    from sim.ruleset import Ruleset, as_ruleset
+
+    if ruleset is not None and as_ruleset(ruleset).to_dict() != Ruleset().to_dict():
+        return {}
+    if isinstance(policies, str):
+        policies = policies.split(",")
+    names = set(policies or ())
+    if len(names) > 1:
+        return {}
+    return reference_band(on=names.pop() if names else None)
 
 
 def standing(rate: float, band: dict) -> str:

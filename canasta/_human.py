@@ -243,6 +243,7 @@ class Session:
         what = "the game" if scope == "game" else "this hand"
         if not self.review and not (self.ask is not None and self.ask(f"review {what}? [y/N] ")):
             return
+        from analysis.review import band_for
         from canasta._seat_review import review
         from canasta.review import format_text
 
@@ -255,7 +256,7 @@ class Session:
             )
         rev = review(self.human, scope, equity=eq, budget=self.review_budget)
         rev.meta["record"] = "your game" if scope == "game" else f"your hand {scope}"
-        for line in format_text(rev).splitlines():
+        for line in format_text(rev, band_for(self.human.ruleset)).splitlines():
             self.out(line)
 
     def end_of_hand(self) -> bool:

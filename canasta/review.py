@@ -130,7 +130,7 @@ def _check(args):
 
 
 def run(args: argparse.Namespace) -> int:
-    from analysis.review import review
+    from analysis.review import band_for, review
     from sim.record import replay
 
     seats = _check(args)
@@ -170,12 +170,14 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rev.to_json()))
     else:
-        print(format_text(rev))
+        print(format_text(rev, band_for(ruleset, args.policies)))
     return 0
 
 
-def format_text(rev) -> str:
-    from analysis.review import summary
+def format_text(rev, band: dict | None = None) -> str:
+    """The review as text; each seat's error rate placed in ``band`` (the reference band,
+    ``analysis.review.band_for``) when one is given."""
+    from analysis.review import standing, summary
 
     d = rev.decisions
     lines = [
@@ -213,6 +215,12 @@ def format_text(rev) -> str:
             f"blunder {s['blunder']}; luck of {s['draws']} draws {s['luck_points']:+.0f} "
             f"(SE {s['luck_points_se']:.0f}) points{_game_luck(s)}{adj}"
         )
+        where = standing(float(s["error_rate"]), band or {})
+        if where:
+            lines.append(
+                f"    the rate stands {where} (reference band: {band['on']} playing on, "
+                "docs/advise.md)"
+            )
     return "\n".join(lines)
 
 

@@ -144,3 +144,24 @@ def test_the_shipped_band_is_read_and_places_a_rate():
         assert v["low"] <= v["rate"] <= v["high"] and v["games"] >= 100
     (lo, best), (hi, _) = sorted((v["rate"], k) for k, v in band["bots"].items())[:2]
     assert R.standing((lo + hi) / 2, band).startswith(f"between {best} (")
+
+
+def test_a_review_is_placed_only_in_a_band_judged_the_same_way(two_hands):
+    """band_for: the shipped band for the default list with the advice's own policy playing
+    on; none for another list (the target differs), two different policies or another single
+    one. The text review places each seat's rate in the band it is given, and in none without."""
+    from canasta.review import format_text
+    from sim.policies import strongest_fast
+    from sim.ruleset import Ruleset
+
+    shipped = R.reference_band()
+    assert R.band_for() == shipped == R.band_for(Ruleset(), strongest_fast())
+    assert R.band_for(Ruleset(target=2500)) == {}
+    assert R.band_for(None, "strong_v2,strong") == {}
+    assert R.band_for(None, ["heuristic"]) == {}
+    _, items, match = two_hands
+    rev = _review(items[0][:6], match)
+    rate = float(R.summary(rev).iloc[0]["error_rate"])
+    placed = format_text(rev, BAND)
+    assert ("stands " + R.standing(rate, BAND)) in placed and "strong playing on" in placed
+    assert "stands" not in format_text(rev)

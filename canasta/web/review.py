@@ -156,7 +156,7 @@ def review_route(tables, table_of, chance, pool, sizes: tuple, trust_proxy: bool
     item counts in (``canasta.web.guard.client_of``). Each finished hand not yet reviewed is
     one item in the pool, its time capped (:data:`canasta.web.pool.REVIEW_CAP` shared by its
     decisions), kept for good once done; the answer is :func:`client_review`'s."""
-    from analysis.review import Review, combine, reference_band
+    from analysis.review import Review, band_for, combine
     from sim.record import from_games
 
     budget, n = sizes
@@ -208,7 +208,7 @@ def review_route(tables, table_of, chance, pool, sizes: tuple, trust_proxy: bool
             note = "the chance of winning a game to the target, reading this hand as its first"
         else:
             note = "your team's chance of winning the game, through the equity table"
-        out = client_review(rev, scope, ks, note, reference_band(), ruleset=t.rules_name)
+        out = client_review(rev, scope, ks, note, band_for(t.ruleset), ruleset=t.rules_name)
         return JSONResponse(out)
 
     return Route("/api/review", review, methods=["POST"])
