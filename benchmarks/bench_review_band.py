@@ -226,6 +226,8 @@ def write_band(b: dict, a) -> None:
     """The band as ``analysis.review.reference_band`` reads it: each bot's rate and 95% interval
     (thousandths of a game a decision), its games, the ruleset and the command that made it."""
     first = a.first_hand_only.split(",")
+    # the bots in BOTS's order, whatever order their rows came in (two processes, say)
+    b = {k: b[k] for k in sorted(b, key=lambda k: BOTS.index(k) if k in BOTS else len(BOTS))}
     bots = {
         bot: {
             "rate": round(s["rate"], 2),
