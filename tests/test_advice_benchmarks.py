@@ -1,6 +1,7 @@
-"""The advice's benchmarks (benchmarks/bench_review_band.py, bench_luck_zero.py and their
-sampler played_decisions.py): the band's arithmetic, the resumable rows, and the review's luck
-of a draw over strong's own hands at a small size (bench_luck_zero)."""
+"""The advice's benchmarks (benchmarks/bench_review_band.py, bench_review_common.py,
+bench_luck_zero.py and their sampler played_decisions.py): the bands' arithmetic, the
+resumable rows, and the review's luck of a draw over strong's own hands at a small size
+(bench_luck_zero)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,15 @@ def bench(monkeypatch):
     monkeypatch.syspath_prepend(str(BENCH))  # the benchmarks import their sampler by name
     import bench_luck_zero
     import bench_review_band
+    import bench_review_common
     import played_decisions
 
-    return argparse.Namespace(band=bench_review_band, luck=bench_luck_zero, played=played_decisions)
+    return argparse.Namespace(
+        band=bench_review_band,
+        common=bench_review_common,
+        luck=bench_luck_zero,
+        played=played_decisions,
+    )
 
 
 def _row(bot, game, move, cost, choices=3, made="discard 5S"):
@@ -107,3 +114,40 @@ def test_the_reviews_luck_has_no_large_bias_over_strongs_hands(bench, tmp_path):
     assert len(x) >= 110
     se = x.std(ddof=1) / math.sqrt(len(x))
     assert abs(x.mean()) < 4.5 * se, (x.mean(), se)
+
+
+def _common(game, move, costs, choices=3):
+    bots = {
+        b: {"made": "discard 5S", "cost_game": c, "cost_points": 1000 * (c or 0)}
+        for b, c in costs.items()
+    }
+    return {"game": game, "move": move, "choices": choices, "bots": bots}
+
+
+def test_common_positions_pair_the_bots_by_game(bench):
+    """bench_review_common: a decision counts only when every bot's cost is read there; a
+    bot's rate is the mean over games of its games' means; a neighbouring pair's difference
+    is paired by game, and Holm's correction keeps the family at 5%."""
+    bots = ("weak", "strong")
+    rows = [
+        _common(0, 1, {"weak": 0.030, "strong": 0.010}),
+        _common(0, 2, {"weak": 0.050, "strong": 0.010}),
+        _common(0, 3, {"weak": 0.9, "strong": None}),  # one bot's cost missing: not rated
+        _common(1, 1, {"weak": 0.020, "strong": 0.000}),
+        _common(2, 1, {"weak": 0.040, "strong": 0.020}),
+        _common(2, 2, {"weak": 0.040, "strong": 0.020}, choices=1),  # no choice: not rated
+    ]
+    s = bench.common.summary(rows, bots, games=100, k=12)
+    assert s["games"] == 3 and s["rated"] == 4
+    assert s["bots"]["weak"]["rate"] == pytest.approx(np.mean([40.0, 20.0, 40.0]))
+    assert s["bots"]["strong"]["rate"] == pytest.approx(np.mean([10.0, 0.0, 20.0]))
+    (pair,) = s["pairs"]
+    d = np.array([30.0, 20.0, 20.0])
+    assert pair["pair"] == ("weak", "strong") and pair["diff"] == pytest.approx(d.mean())
+    assert pair["se"] == pytest.approx(d.std(ddof=1) / math.sqrt(3))
+    assert pair["told_apart"]  # z about 8.7
+    # k = 1: each game's first rated decision only
+    assert bench.common.summary(rows, bots, games=100, k=1)["rated"] == 3
+    # a single game gives no spread: never told apart
+    one = bench.common.summary(rows, bots, games=1, k=12)
+    assert one["games"] == 1 and not one["pairs"][0]["told_apart"]
