@@ -18,7 +18,7 @@ among the plans; each game's first ``-k`` rated decisions are kept.
 A bot's rate is the mean cost, in thousandths of a game, over the rated decisions; a pair of
 bots is compared by the mean over games of their per-game difference (the games independent,
 the decisions within a game not), with Holm's correction over the neighbouring pairs (family
-error rate 5%).
+error rate ``--family``, 5% unless given).
 
 Resumable: each decision is one line of ``--out``; ``--part I/P`` reviews every ``P``-th game
 from game ``I`` (one process a part, each with its own ``--out``; ``--report-only`` reads them
@@ -157,10 +157,10 @@ def _se(x: np.ndarray) -> float:
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
 
 
-def summary(rows: list[dict], bots, games: int, k: int) -> dict:
+def summary(rows: list[dict], bots, games: int, k: int, family: float = 0.05) -> dict:
     """Per bot: the mean cost (thousandths of a game, and points) over each game's first ``k``
     rated decisions; per neighbouring pair (by rate): the mean over games of the per-game
-    difference, its SE, z and Holm-adjusted verdict."""
+    difference, its SE, z and Holm-adjusted verdict at family error rate ``family``."""
     by_game: dict[int, list[dict]] = {}
     for r in rows:
         if r["game"] < games and _rated(r, bots) and len(by_game.setdefault(r["game"], [])) < k:
@@ -193,7 +193,7 @@ def summary(rows: list[dict], bots, games: int, k: int) -> dict:
     # Holm: the i-th smallest p against 0.05 / (m - i), stopping at the first kept
     held = False
     for i, p in enumerate(sorted(pairs, key=lambda p: p["p"])):
-        held = held or p["p"] > 0.05 / (len(pairs) - i)
+        held = held or p["p"] > family / (len(pairs) - i)
         p["told_apart"] = not held
     out["pairs"] = pairs
     return out
@@ -216,7 +216,7 @@ def report(s: dict, a) -> str:
         lines.append(
             f"{hi} - {lo}: {p['diff']:+.2f} [{p['diff'] - 1.96 * p['se']:+.2f}, "
             f"{p['diff'] + 1.96 * p['se']:+.2f}] (paired over games, z {p['z']:+.1f}, "
-            f"p {p['p']:.2g}): {verdict} (Holm, family 5%)"
+            f"p {p['p']:.2g}): {verdict} (Holm, family {a.family:.3g})"
         )
     return "\n".join(lines)
 
@@ -233,6 +233,12 @@ def main(argv=None) -> int:
     p.add_argument("--part", default="0/1", help="I/P: every P-th game from game I")
     p.add_argument("--out", action="append", default=None, help="the rows (resumable)")
     p.add_argument("--report-only", action="store_true", help="summarise --out, review nothing")
+    p.add_argument(
+        "--family",
+        type=float,
+        default=0.05,
+        help="the family error rate of the neighbours' comparisons (Holm; default 0.05)",
+    )
     a = p.parse_args(argv)
     from played_decisions import Rows
 
@@ -249,7 +255,7 @@ def main(argv=None) -> int:
         for g in range(i, a.games, n):
             review_game(g, a, eq, rows)
     every = [r for o in outs for r in Rows(o, ("game", "move")).rows]
-    print(report(summary(every, bots, a.games, a.k), a))
+    print(report(summary(every, bots, a.games, a.k, a.family), a))
     return 0
 
 
