@@ -124,6 +124,8 @@ def test_a_hands_review_after_the_hand(hand_review):
     assert p["points"] == t.game.scores()[t.seat % 2]["total"]
     assert p["luck_adjusted_points"] == pytest.approx(p["points"] - p["luck_points"], abs=0.1)
     assert len(r["luck"]) == p["draws"] and all(x["card"] for x in r["luck"])
+    # the default list, the advice's own policy playing on: placed in the shipped band
+    assert p["standing"].startswith(("between ", "at or below ", "at or above "))
 
 
 def test_the_review_is_kept_per_hand_and_across_a_restart(hand_review, tmp_path):
@@ -231,3 +233,4 @@ def test_a_games_review_combines_its_hands():
     own = t.seat % 2
     assert g["player"]["points"] == sum(h.scores()[own]["total"] for h in t.hands)
     assert g["player"]["decisions"] == len(g["decisions"])
+    assert g["player"]["standing"] == ""  # another list (target 2,500): not placed in the band
