@@ -70,8 +70,8 @@ def decisions_with_states(hands):
     out = []
     move = 0
     for k, g in enumerate(hands, 1):
-        ds = [d for d in decisions([g], [0, 1, 2, 3])]
-        want = {d.move - 1: d for d in ds}  # the record's move numbers are 1-based
+        # the record's move numbers are 1-based
+        want = {d.move - 1: d for d in decisions([g], [0, 1, 2, 3])}
         for i, _seat, _a, h in hands_before(g):
             if i in want:
                 out.append(
@@ -152,15 +152,14 @@ def _rated(r: dict, bots) -> bool:
     )
 
 
-def _se(x: np.ndarray) -> float:
-    """The standard error of the mean of ``x``: NaN under two values."""
-    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
-
-
 def summary(rows: list[dict], bots, games: int, k: int, family: float = 0.05) -> dict:
     """Per bot: the mean cost (thousandths of a game, and points) over each game's first ``k``
     rated decisions; per neighbouring pair (by rate): the mean over games of the per-game
-    difference, its SE, z and Holm-adjusted verdict at family error rate ``family``."""
+    difference with its interval (``analysis.intervals``), its p-value and Holm-adjusted
+    verdict at family error rate ``family`` (``analysis.multiple``)."""
+    from analysis import intervals as iv
+    from analysis import multiple
+
     by_game: dict[int, list[dict]] = {}
     for r in rows:
         if r["game"] < games and _rated(r, bots) and len(by_game.setdefault(r["game"], [])) < k:
@@ -173,28 +172,24 @@ def summary(rows: list[dict], bots, games: int, k: int, family: float = 0.05) ->
     pts = {b: [r["bots"][b]["cost_points"] for g in gs for r in by_game[g]] for b in bots}
     out = {"games": len(gs), "rated": sum(len(by_game[g]) for g in gs), "bots": {}, "pairs": []}
     for b in bots:
-        x = rate[b]
+        e = iv.mean(rate[b])
         out["bots"][b] = {
-            "rate": float(x.mean()),
-            "se": _se(x),
+            "rate": e.estimate,
+            "se": e.se,
+            "low": e.ci_low,
+            "high": e.ci_high,
             "points": float(np.nanmean(np.array(pts[b], dtype=float))),
         }
     ranked = sorted(bots, key=lambda b: -out["bots"][b]["rate"])
     pairs = []
     for hi, lo in itertools.pairwise(ranked):
-        d = rate[hi] - rate[lo]
-        se = _se(d)
-        z = float(d.mean() / se) if se > 0 else math.nan  # one game: no spread to judge by
-        pairs.append({"pair": (hi, lo), "diff": float(d.mean()), "se": se, "z": z})
-    from statistics import NormalDist
-
-    for p in pairs:
-        p["p"] = 1.0 if math.isnan(p["z"]) else 2 * (1 - NormalDist().cdf(abs(p["z"])))
-    # Holm: the i-th smallest p against 0.05 / (m - i), stopping at the first kept
-    held = False
-    for i, p in enumerate(sorted(pairs, key=lambda p: p["p"])):
-        held = held or p["p"] > family / (len(pairs) - i)
-        p["told_apart"] = not held
+        e = iv.paired_difference(rate[hi], rate[lo])
+        z = e.estimate / e.se if e.se > 0 else math.nan  # one game: no spread to judge by
+        pair = {"pair": (hi, lo), "diff": e.estimate, "se": e.se, "z": z}
+        pairs.append(pair | {"low": e.ci_low, "high": e.ci_high})
+    p = multiple.normal_p([x["diff"] for x in pairs], [x["se"] for x in pairs])
+    for x, p_i, held in zip(pairs, p, multiple.holm(p), strict=True):
+        x |= {"p": float(p_i), "p_holm": float(held), "told_apart": bool(held <= family)}
     out["pairs"] = pairs
     return out
 
@@ -208,15 +203,15 @@ def report(s: dict, a) -> str:
         f"{'bot':12s} {'error rate':>22s} {'points a decision':>18s}",
     ]
     for b, v in sorted(s["bots"].items(), key=lambda kv: -kv[1]["rate"]):
-        lo, hi = v["rate"] - 1.96 * v["se"], v["rate"] + 1.96 * v["se"]
-        lines.append(f"{b:12s} {v['rate']:6.2f} [{lo:6.2f}, {hi:6.2f}] {v['points']:18.1f}")
+        lines.append(
+            f"{b:12s} {v['rate']:6.2f} [{v['low']:6.2f}, {v['high']:6.2f}] {v['points']:18.1f}"
+        )
     for p in s["pairs"]:
         hi, lo = p["pair"]
         verdict = "told apart" if p["told_apart"] else "not told apart"
         lines.append(
-            f"{hi} - {lo}: {p['diff']:+.2f} [{p['diff'] - 1.96 * p['se']:+.2f}, "
-            f"{p['diff'] + 1.96 * p['se']:+.2f}] (paired over games, z {p['z']:+.1f}, "
-            f"p {p['p']:.2g}): {verdict} (Holm, family {a.family:.3g})"
+            f"{hi} - {lo}: {p['diff']:+.2f} [{p['low']:+.2f}, {p['high']:+.2f}] (paired over "
+            f"games, z {p['z']:+.1f}, p {p['p']:.2g}): {verdict} (Holm, family {a.family:.3g})"
         )
     return "\n".join(lines)
 

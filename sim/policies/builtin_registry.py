@@ -143,6 +143,7 @@ _register(
     tail=tuple(strong_weights(FROZEN_FILE)),
 )
 _V2_TABLE = v2_table()
+_V2_WEIGHTS = tuple(v2_weights())  #: strong_v2's evaluator, after its named parameters
 _register(
     "strong_v2",
     strong_decide,
@@ -152,7 +153,7 @@ _register(
     "sevens/aces/wild melds, scored by a linear model of what each move gives and breaks, "
     "distilled from search against a pool of opponents (canasta train --stage distill2; "
     f"weights and training record in sim/policies/data/{V2_FILE}):\n" + param_docs(_V2_TABLE),
-    tail=tuple(v2_weights()),
+    tail=_V2_WEIGHTS,
 )
 _EXPERT_STRONG_TABLE = expert_strong_table()
 _register(
@@ -174,7 +175,7 @@ _register(
     "and weights, evaluator=2): strong_v2 proposes the candidates, plays the other moves and "
     "all four seats of every rollout:\n" + param_docs(_EXPERT_V2_TABLE),
     check=check_params,
-    tail=tuple(v2_weights()),
+    tail=_V2_WEIGHTS,
 )
 _register(
     "peeking_strong",

@@ -216,7 +216,7 @@ def check_table_policy(label: str) -> None:
 
 #: the fast policies by strength, strongest first: advice, decision experiments and the default
 #: report play the first one registered (search policies such as ``expert`` are not "fast");
-#: strong_v2 beats strong by about +185 points a hand at 0.63x its speed (docs/policies.md)
+#: strong_v2 beats strong by about +190 points a hand at about 0.62x its speed (docs/policies.md)
 STRENGTH_ORDER = ("strong_v2", "strong", "heuristic")
 
 
