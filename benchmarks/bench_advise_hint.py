@@ -16,7 +16,8 @@ hint, points per hand for the team, by the long run (its paired difference from 
 best) and again on fresh deals (the two choices alone, ``factor x`` the hint's deals, seed 2; the
 long run's own deals favour the choice that came out best on them). Points, not the chance of
 winning the game: the target is in points. Every seat plays on with the advice's default
-policy, as in the hint (``sim.policies.strongest_fast()``; ``strong`` in the HISTORY runs).
+policy, as in the hint (``sim.policies.strongest_fast()``, recorded in each row as ``"on"``; a
+file of rows recorded with another is refused; ``strong`` in the earlier HISTORY runs).
 
 Resumable: each finished decision is one line of ``--out``; a run with the same arguments
 skips what that file holds. Run from the repository root::
@@ -128,9 +129,10 @@ def sample(a, visit) -> None:
 
 
 def run(a) -> list[dict]:
-    from played_decisions import Rows
+    from played_decisions import Rows, policy_on
 
     rows = Rows(a.out, ("rules", "game", "move"))
+    policy_on(rows, a.on)
     caps = {r.get("hint_cap", 200) for r in rows.rows}  # rows before the cap was kept: 200
     if caps - {a.hint_n}:
         raise SystemExit(f"{a.out} holds rows of a hint at {sorted(caps)} deals, not {a.hint_n}")
@@ -138,7 +140,7 @@ def run(a) -> list[dict]:
     def visit(name, rules, g, d, k) -> bool:
         if not rows.done(name, g, d.move):
             row = {"rules": name, "game": g, "move": d.move, "kind": k, "seat": d.seat}
-            row |= measure(d, rules, a.factor, a.hint_n)
+            row |= {"on": a.on} | measure(d, rules, a.factor, a.hint_n)
             rows.add(row)
             print(json.dumps(row), flush=True)
         elif _stale(row := rows.get(name, g, d.move)):
@@ -197,16 +199,15 @@ def probe(a) -> str:
     return "\n".join(lines)
 
 
-def report(rows: list[dict], factor: float, hint_n: int) -> str:
+def report(rows: list[dict], factor: float, hint_n: int, on: str) -> str:
+    """The table of ``rows`` (measured with ``on`` playing on: its label)."""
     import pandas as pd
-
-    from sim.policies import strongest_fast
 
     df = pd.DataFrame(rows)
     n_long = int(hint_n * factor)
     lines = [
         f"the hint ({hint_n:,} deals a choice) against a {factor:g}x run ({n_long:,}"
-        f" deals a choice); {strongest_fast()} plays on; cost: points per hand for the team, "
+        f" deals a choice); {on} plays on; cost: points per hand for the team, "
         "on fresh deals "
         "(by the long run's own deals in brackets); 95% intervals of the means over decisions",
         f"{'ruleset':11s} {'kind':11s} {'decisions':>9s} {'same':>6s} {'cost mean':>22s} "
@@ -241,7 +242,7 @@ def report(rows: list[dict], factor: float, hint_n: int) -> str:
         f"; the long run's best had fewer than {n_long:,} deals (its race ended early) in "
         f"{int((differ['long_n'] < n_long).sum())}"
     )
-    lines.append(f"(bot: the cost of {strongest_fast()}'s own pick, by the long run)")
+    lines.append("(bot: the cost of the own pick of the policy playing on, by the long run)")
     return "\n".join(lines)
 
 
@@ -267,16 +268,20 @@ def main(argv=None) -> int:
         from canasta._seat import HINT_N
 
         a.hint_n = HINT_N
+    from played_decisions import Rows, policy_on
+
+    from sim.policies import strongest_fast
+
+    a.on = strongest_fast()  # as the hint plays on
     if a.probe:
         print(probe(a))
         return 0
+    label = policy_on(Rows(a.out, ("rules", "game", "move")), a.on)
     if a.report_only:
-        from played_decisions import Rows
-
         rows = [r for r in Rows(a.out, ("rules", "game", "move")).rows if r["choices"] >= 2]
     else:
         rows = run(a)
-    print(report(rows, a.factor, a.hint_n))
+    print(report(rows, a.factor, a.hint_n, label))
     return 0
 
 

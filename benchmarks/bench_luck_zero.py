@@ -59,7 +59,8 @@ def luck_of_hand(h: int, a) -> dict:
         return row
     x, y = pairs[int(rng.integers(len(pairs)))]
     if getattr(a, "peek", False):
-        x, y = (_peeking(d, hand, x.move - 1) for d in (x, y))
+        true = _true_hands(hand, x.move - 1, seat)  # before the draw: both decisions' deal
+        x, y = (_peeking(d, true.copy()) for d in (x, y))
     row |= {"move": y.move, "card": y.drawn, "turn": y.position.turn}
     t = time.process_time()
     pair = [dataclasses.replace(d, forced=True) for d in (x, y)]
@@ -75,18 +76,24 @@ def luck_of_hand(h: int, a) -> dict:
     return row
 
 
-def _peeking(decision, hand, i: int):
-    """``decision`` with the other seats' true hands (but their threes) as the public card
-    memory: the advice then deals only the stock (and the threes) at random, and given the
-    true hands the stock's order is uniform, so the luck must average 0 whatever the players
-    kept. A bias left under ``--peek`` is the measure's own; one that goes is the deal's."""
+def _true_hands(hand, i: int, seat: int) -> np.ndarray:
+    """The other seats' true hands before action ``i`` of ``hand``, by kind, but their threes
+    (``seat``'s own row zero): the public card memory ``--peek`` gives the advice."""
     from canasta._seat import hands_before
     from sim import encoding as E
     from sim.play.table import table_hands
 
     true = next(table_hands(h.state).copy() for j, _s, _a, h in hands_before(hand) if j == i)
-    true[decision.seat] = 0
+    true[seat] = 0
     true[:, [E.RED_THREE, E.BLACK_THREE]] = 0
+    return true
+
+
+def _peeking(decision, true: np.ndarray):
+    """``decision`` with the other seats' true hands (``_true_hands``) as the public card
+    memory: the advice then deals only the stock (and the threes) at random, and given the
+    true hands the stock's order is uniform, so the luck must average 0 whatever the players
+    kept. A bias left under ``--peek`` is the measure's own; one that goes is the deal's."""
     pos = dataclasses.replace(decision.position, known=true)
     return dataclasses.replace(decision, position=pos)
 

@@ -66,6 +66,7 @@ def review_game(bot: str, b_i: int, g: int, a, eq, rows) -> None:
         d = ds[i]
         if not rows.done(bot, g, d.move):
             row = {"bot": bot, "game": g, "move": d.move, "seat": d.seat, "kind": kind(d)}
+            row["on"] = a.on
             row |= {"hands": len(hands), "pool": len(ds), "kept_three": _holds_three(d)}
             t = time.process_time()
             try:
@@ -147,7 +148,7 @@ def band(rows: list[dict], games: int, k: int | None = None) -> dict:
 def report(b: dict, a) -> str:
     lines = [
         f"ruleset: special hands tournament (target 8,500); review at {a.n} deals a choice "
-        f"({a.on} plays on, {a.on}'s equity table), {a.k} rated decisions a game; error rate: "
+        f"({a.on_label} plays on, its equity table), {a.k} rated decisions a game; error rate: "
         "thousandths of a game lost a decision, mean over games, 95% interval",
         f"{'bot':12s} {'games':>5s} {'rated':>6s} {'error rate':>24s} {'points a decision':>20s}"
         f" {'unmatched':>9s} {'refused':>7s} {'three':>5s} {'cpu s':>6s}",
@@ -202,13 +203,13 @@ def main(argv=None) -> int:
         help="also write the band as the review reads it (analysis/review_band.json's format)",
     )
     a = p.parse_args(argv)
-    from played_decisions import Rows
+    from played_decisions import Rows, policy_on
 
     from sim.policies import strongest_fast
 
     a.on = a.on or strongest_fast()
-
     rows = Rows(a.out, ("bot", "game", "move"))
+    a.on_label = policy_on(rows, a.on)
     bots = a.bots.split(",")
     if not a.report_only:
         eq = equity_table(None, a.on)

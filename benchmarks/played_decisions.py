@@ -90,3 +90,17 @@ class Rows:
         with self.path.open("a") as f:
             f.write(json.dumps(row) + "\n")
         self.keys[self._key(row)] = row
+
+
+def policy_on(rows: Rows, on: str) -> str:
+    """The policy playing on that the rows of ``rows`` were measured with, checked against
+    ``on`` (the run's): a file holding rows recorded with another is refused in one line (a
+    resumed run would mix two yardsticks); the label a report names, ``on``, marked as taken on
+    trust when some rows predate the record (``"on"`` in each row)."""
+    seen = {r.get("on") for r in rows.rows}
+    other = sorted(x for x in seen - {on, None})
+    if other:
+        raise SystemExit(
+            f"{rows.path} holds rows measured with {', '.join(other)} playing on, not {on}"
+        )
+    return on if None not in seen else f"{on} (as given: older rows do not record it)"

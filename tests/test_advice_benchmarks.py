@@ -151,3 +151,16 @@ def test_common_positions_pair_the_bots_by_game(bench):
     # a single game gives no spread: never told apart
     one = bench.common.summary(rows, bots, games=1, k=12)
     assert one["games"] == 1 and not one["pairs"][0]["told_apart"]
+
+
+def test_rows_name_the_policy_that_played_on(bench, tmp_path):
+    """A file of rows measured with one policy playing on is refused to a run with another (a
+    resumed run would mix two yardsticks); rows that predate the record are labelled so."""
+    rows = bench.played.Rows(tmp_path / "rows.jsonl", ("game",))
+    assert bench.played.policy_on(rows, "strong_v2") == "strong_v2"  # an empty file
+    rows.add({"game": 0, "on": "strong_v2"})
+    assert bench.played.policy_on(rows, "strong_v2") == "strong_v2"
+    with pytest.raises(SystemExit, match="measured with strong_v2 playing on, not strong"):
+        bench.played.policy_on(rows, "strong")
+    rows.add({"game": 1})
+    assert "older rows do not record it" in bench.played.policy_on(rows, "strong_v2")
