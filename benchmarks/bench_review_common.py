@@ -108,6 +108,7 @@ def review_game(g: int, a, eq, rows) -> None:
         d, h = items[i]
         if not rows.done(g, d.move):
             row = {"game": g, "move": d.move, "seat": d.seat, "kind": kind(d), "bots": {}}
+            row["on"] = a.on
             t = time.process_time()
             shared = SharedAdvice()
             seed = (a.seed * 1000 + g) * 1000 + j
@@ -235,7 +236,7 @@ def main(argv=None) -> int:
         help="the family error rate of the neighbours' comparisons (Holm; default 0.05)",
     )
     a = p.parse_args(argv)
-    from played_decisions import Rows
+    from played_decisions import Rows, policy_on
 
     from analysis.equity import equity_table
     from sim.policies import strongest_fast
@@ -245,11 +246,14 @@ def main(argv=None) -> int:
     bots = a.bots.split(",")
     if not a.report_only:
         rows = Rows(outs[0], ("game", "move"))
+        policy_on(rows, a.on)
         eq = equity_table(None, a.on)
         i, n = (int(x) for x in a.part.split("/"))
         for g in range(i, a.games, n):
             review_game(g, a, eq, rows)
-    every = [r for o in outs for r in Rows(o, ("game", "move")).rows]
+    files = [Rows(o, ("game", "move")) for o in outs]
+    a.on = " and ".join(dict.fromkeys(policy_on(f, a.on) for f in files))
+    every = [r for f in files for r in f.rows]
     print(report(summary(every, bots, a.games, a.k, a.family), a))
     return 0
 
